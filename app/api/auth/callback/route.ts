@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+
+import { getConfig } from "@/lib/config";
+import { handleCallback } from "@/lib/auth/callback";
+import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: NextRequest) {
+  const buffer = new CookieBuffer();
+  // The URL is rebuilt from configuration: nothing is derived from the Host header (DESIGN.md section 3).
+  const callbackUrl = new URL(getConfig().redirectUri);
+  callbackUrl.search = request.nextUrl.search;
+  try {
+    const { returnTo } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
+    return buffer.applyTo(appRedirect(returnTo));
+  } catch (error) {
+    return buffer.applyTo(signInProblemRedirect(error));
+  }
+}

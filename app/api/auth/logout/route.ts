@@ -1,0 +1,22 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+import { assertSameOriginRequest } from "@/lib/auth/csrf";
+import { apiErrorResponse } from "@/lib/http/error-responses";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { endSession, loadSession } from "@/lib/session/session";
+
+export const dynamic = "force-dynamic";
+
+/** Ends the local session. The site's grant stays; "Revoke access" ends that too. */
+export async function POST(request: NextRequest) {
+  try {
+    assertSameOriginRequest(request);
+    const buffer = new CookieBuffer();
+    const jar = requestResponseJar(request.cookies, buffer);
+    const loaded = await loadSession(jar);
+    await endSession(jar, loaded?.data.sid);
+    return buffer.applyTo(NextResponse.json({ signedOut: true }, { headers: { "cache-control": "no-store" } }));
+  } catch (error) {
+    return apiErrorResponse(error);
+  }
+}

@@ -1,0 +1,23 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+import { AuthError } from "@/lib/auth/errors";
+import { apiErrorResponse } from "@/lib/http/error-responses";
+import { toSessionView } from "@/lib/http/session-view";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loadSession, saveSession } from "@/lib/session/session";
+
+export const dynamic = "force-dynamic";
+
+/** Who is signed in: claims and granted scopes only, never a token. */
+export async function GET(request: NextRequest) {
+  try {
+    const buffer = new CookieBuffer();
+    const jar = requestResponseJar(request.cookies, buffer);
+    const loaded = await loadSession(jar);
+    if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
+    if (loaded.needsSave) await saveSession(jar, loaded.data);
+    return buffer.applyTo(NextResponse.json(toSessionView(loaded.data), { headers: { "cache-control": "no-store" } }));
+  } catch (error) {
+    return apiErrorResponse(error);
+  }
+}

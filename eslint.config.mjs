@@ -1,0 +1,41 @@
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+import tseslint from "typescript-eslint";
+
+const serverOnlyModules = ["@/lib/auth/*", "@/lib/site/*", "@/lib/config", "@/lib/config/*", "@/lib/session/*"];
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "artifacts/**"] },
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/only-throw-error": "error",
+      "@typescript-eslint/switch-exhaustiveness-check": "error",
+      "no-console": ["error", { allow: ["warn", "error", "info"] }],
+    },
+  },
+  {
+    // The hard server boundary (CONVENTIONS.md habit 2): client components and client-safe helpers
+    // never import a module that touches tokens, secrets or the site.
+    files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}", "lib/format/**/*.{ts,tsx}", "lib/i18n/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: serverOnlyModules, message: "Client-safe code must not import server-only modules." }] },
+      ],
+    },
+  },
+  {
+    files: ["scripts/**/*.ts", "sandbox/**/*.ts", "tests/**/*.ts", "*.config.*"],
+    rules: { "no-console": "off" },
+  },
+);

@@ -1,0 +1,143 @@
+import "server-only";
+
+import type { CookieJar } from "iron-session";
+import * as oauth from "oauth4webapi";
+
+import { getConfig } from "@/lib/config";
+import { newSessionId, saveSession, type SessionData } from "@/lib/session/session";
+import { getSharedState } from "@/lib/session/shared-state";
+
+import { getSiteMetadata } from "./discovery";
+import { AuthError, safeOAuthErrorCode } from "./errors";
+import { verifyIdToken } from "./id-token";
+import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
+import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
+
+/** Used when the site's token response omits `expires_in` (site-access-api.md section 6: about 2 hours). */
+const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+
+export interface CallbackResult {
+  returnTo: string;
+  session: SessionData;
+}
+
+/**
+ * Finishes a sign-in: the transaction for `state`, the authorization response (RFC 9207 `iss`, `state`),
+ * the code exchange (client_secret_post, PKCE verifier, same redirect_uri and resource), the id_token or
+ * UserInfo, then the session. Any failure throws an AuthError and leaves no session behind.
+ */
+export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
+  const config = getConfig();
+  const params = callbackUrl.searchParams;
+  const state = params.get("state");
+  if (!state) throw new AuthError("login_state_mismatch", "The sign-in response carried no state.");
+  // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
+  const transaction = await takeTransaction(jar, state);
+  if (!transaction) throw new AuthError("login_expired", "This sign-in attempt is unknown or has expired.");
+  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once.
+  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
+    throw new AuthError("callback_replayed", "This sign-in response was already used.");
+  }
+
+  const { as, idTokenSupported } = await getSiteMetadata();
+  const { client, auth } = oauthClient();
+  let validated: URLSearchParams;
+  try {
+    // RFC 9207 section 2.4: `iss` is required when the metadata says it is supported, and compared exactly.
+    validated = oauth.validateAuthResponse(as, client, params, transaction.state);
+  } catch (error) {
+    if (error instanceof oauth.AuthorizationResponseError) {
+      const code = safeOAuthErrorCode(error.error);
+      throw new AuthError(code === "access_denied" ? "authorization_denied" : "authorization_failed", "The site did not grant access.", {
+        cause: error,
+        detail: code,
+      });
+    }
+    if (error instanceof oauth.OperationProcessingError && /"iss"/.test(error.message)) {
+      throw new AuthError("issuer_mismatch", "The sign-in response did not come from the configured site.", { cause: error });
+    }
+    throw new AuthError("login_state_mismatch", "The sign-in response did not match this sign-in attempt.", { cause: error });
+  }
+
+  let tokens: oauth.TokenEndpointResponse;
+  let idTokenClaims: Record<string, unknown> | null = null;
+  const wantsIdToken = idTokenSupported && config.scopes.includes("openid");
+  try {
+    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, {
+      // RFC 8707 section 2.2: repeat the resource sent in the authorization request.
+      additionalParameters: { resource: config.siteUrl },
+      ...siteRequestOptions(),
+    });
+    if (wantsIdToken && response.status === 200) {
+      idTokenClaims = await verifyIdTokenOf(response, as, transaction.nonce);
+    }
+    tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      response,
+      wantsIdToken ? { expectedNonce: transaction.nonce, requireIdToken: true } : undefined,
+    );
+  } catch (error) {
+    throw toExchangeError(error);
+  }
+
+  const claims = await fetchUserInfoClaims(as, tokens.access_token);
+  if (idTokenClaims) {
+    const mismatch = findClaimMismatch(idTokenClaims, claims);
+    if (mismatch) {
+      throw new AuthError("userinfo_mismatch", `UserInfo's ${mismatch} differs from the id_token's.`, { detail: mismatch });
+    }
+  }
+
+  const now = Date.now();
+  const session: SessionData = {
+    v: 1,
+    sid: newSessionId(),
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? null,
+    accessTokenExpiresAt: now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
+    // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
+    scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
+    claims,
+    createdAt: now,
+    lastSeenAt: now,
+  };
+  await saveSession(jar, session);
+  return { returnTo: transaction.returnTo, session };
+}
+
+async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return {}; // Not JSON: processAuthorizationCodeResponse reports it.
+  }
+  const fields = (body ?? {}) as { id_token?: unknown; access_token?: unknown };
+  if (typeof fields.access_token !== "string") return {}; // Not a token response: processAuthorizationCodeResponse reports it.
+  const idToken = fields.id_token;
+  if (typeof idToken !== "string") {
+    throw new AuthError("id_token_invalid", "The site advertises id_tokens but sent none.", { detail: "missing" });
+  }
+  const config = getConfig();
+  return verifyIdToken(idToken, { issuer: as.issuer, clientId: config.clientId, nonce, jwksUri: as.jwks_uri! });
+}
+
+function toExchangeError(error: unknown): AuthError {
+  if (error instanceof AuthError) return error;
+  if (error instanceof oauth.ResponseBodyError) {
+    if (error.status >= 500) return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
+    return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
+      cause: error,
+      detail: safeOAuthErrorCode(error.error),
+    });
+  }
+  if (error instanceof oauth.OperationProcessingError && /id_token|ID Token|JWT/i.test(error.message)) {
+    return new AuthError("id_token_invalid", "The id_token was rejected.", { cause: error, detail: "protocol" });
+  }
+  if (isTransientSiteFailure(error)) {
+    return new AuthError("site_unavailable", "The site's token endpoint did not answer properly.", { cause: error });
+  }
+  return new AuthError("token_exchange_failed", "The site's token response was not understood.", { cause: error });
+}

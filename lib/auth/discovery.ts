@@ -1,0 +1,72 @@
+import "server-only";
+
+import * as oauth from "oauth4webapi";
+
+import { getConfig } from "@/lib/config";
+
+import { AuthError } from "./errors";
+import { siteRequestOptions } from "./site-http";
+
+export interface SiteMetadata {
+  as: oauth.AuthorizationServer;
+  /**
+   * The site issues id_tokens that can be relied on only when discovery lists both
+   * `id_token_signing_alg_values_supported` and `jwks_uri` (site-access-api.md section 2.4).
+   */
+  idTokenSupported: boolean;
+}
+
+/** Discovery is cached for a bounded time; a failure is cached briefly so a down site is not hammered. */
+export const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+const FAILURE_TTL_MS = 5 * 1000;
+
+let cache: { expiresAt: number; result: Promise<SiteMetadata> } | undefined;
+
+async function fetchMetadata(algorithm: "oauth2" | "oidc", issuer: URL): Promise<oauth.AuthorizationServer> {
+  const response = await oauth.discoveryRequest(issuer, { algorithm, ...siteRequestOptions() });
+  return oauth.processDiscoveryResponse(issuer, response);
+}
+
+async function discover(): Promise<SiteMetadata> {
+  const { siteUrl } = getConfig();
+  const issuer = new URL(siteUrl);
+  let authority: oauth.AuthorizationServer;
+  try {
+    // RFC 8414: the authorization-server metadata is the authority for endpoints, grant types and scopes.
+    authority = await fetchMetadata("oauth2", issuer);
+  } catch (error) {
+    throw new AuthError("site_unavailable", "The site's authorization server metadata could not be read.", { cause: error });
+  }
+  // RFC 8414 section 3.3: the issuer must be identical to the one the metadata was requested for.
+  if (authority.issuer !== siteUrl) {
+    throw new AuthError("site_misconfigured", `The site's metadata names a different issuer than SITE_URL.`);
+  }
+  let openid: oauth.AuthorizationServer | undefined;
+  try {
+    openid = await fetchMetadata("oidc", issuer);
+  } catch {
+    openid = undefined; // OpenID configuration is optional: the dashboard then relies on UserInfo.
+  }
+  const as: oauth.AuthorizationServer = { ...(openid?.issuer === siteUrl ? openid : {}), ...authority };
+  const idTokenSupported = typeof as.jwks_uri === "string" && Array.isArray(as.id_token_signing_alg_values_supported);
+  if (!as.authorization_endpoint || !as.token_endpoint) {
+    throw new AuthError("site_misconfigured", "The site's metadata lacks the authorization or token endpoint.");
+  }
+  return { as, idTokenSupported };
+}
+
+/** The site's metadata, discovered once per DISCOVERY_TTL_MS. */
+export function getSiteMetadata(now = Date.now()): Promise<SiteMetadata> {
+  if (cache && cache.expiresAt > now) return cache.result;
+  const result = discover();
+  cache = { expiresAt: now + DISCOVERY_TTL_MS, result };
+  result.catch(() => {
+    if (cache?.result === result) cache = { expiresAt: Date.now() + FAILURE_TTL_MS, result };
+  });
+  return result;
+}
+
+/** Tests only. */
+export function resetDiscoveryCacheForTests(): void {
+  cache = undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * One error hierarchy for the BFF, with stable codes. Route handlers and pages map a code to an HTTP
+ * status or a page in one place (lib/http/error-responses.ts); nothing renders `message` from the site.
+ */
+export type AuthErrorCode =
+  | "site_unavailable"
+  | "site_misconfigured"
+  | "login_expired"
+  | "login_state_mismatch"
+  | "callback_replayed"
+  | "authorization_denied"
+  | "authorization_failed"
+  | "issuer_mismatch"
+  | "token_exchange_failed"
+  | "id_token_invalid"
+  | "userinfo_mismatch"
+  | "unauthenticated"
+  | "session_ended"
+  | "refresh_unavailable"
+  | "insufficient_scope"
+  | "token_audience_mismatch"
+  | "account_api_failed"
+  | "revocation_unavailable"
+  | "csrf_rejected";
+
+export class AuthError extends Error {
+  constructor(
+    readonly code: AuthErrorCode,
+    message: string,
+    options?: { cause?: unknown; detail?: string },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AuthError";
+    this.detail = options?.detail;
+  }
+
+  /** A short, safe, machine-readable detail (an OAuth error code or a missing scope), never free text from the site. */
+  readonly detail: string | undefined;
+}
+
+export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {
+  return error instanceof AuthError && (code === undefined || error.code === code);
+}
+
+/** OAuth error codes we may echo to the member (RFC 6749 section 4.1.2.1 and 5.2); anything else becomes "unknown". */
+const KNOWN_OAUTH_ERRORS = new Set([
+  "access_denied",
+  "invalid_request",
+  "unauthorized_client",
+  "unsupported_response_type",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+  "invalid_grant",
+  "invalid_client",
+  "invalid_target",
+  "login_required",
+  "consent_required",
+  "interaction_required",
+]);
+
+export function safeOAuthErrorCode(value: unknown): string {
+  return typeof value === "string" && KNOWN_OAUTH_ERRORS.has(value) ? value : "unknown";
+}

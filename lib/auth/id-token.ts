@@ -1,0 +1,85 @@
+import "server-only";
+
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+
+import { isLoopbackHost } from "@/lib/config/env-schema";
+
+import { AuthError } from "./errors";
+import { SITE_REQUEST_TIMEOUT_MS } from "./site-http";
+
+export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
+/** site-access-api.md section 2.4: id_tokens are valid 10 minutes. */
+const ID_TOKEN_MAX_AGE_SECONDS = 10 * 60;
+
+type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
+const keySets = new Map<string, RemoteKeySet>();
+
+/**
+ * The site's key set, chosen by `kid`. jose re-fetches it at most once per cooldown when a token names an
+ * unknown `kid` (rate-limited re-fetch), and never follows redirects to another place.
+ */
+function keySetFor(jwksUri: string): RemoteKeySet {
+  let keySet = keySets.get(jwksUri);
+  if (!keySet) {
+    const url = new URL(jwksUri);
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+      throw new AuthError("site_misconfigured", "The site's jwks_uri does not use https.");
+    }
+    keySet = createRemoteJWKSet(url, { timeoutDuration: SITE_REQUEST_TIMEOUT_MS, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    keySets.set(jwksUri, keySet);
+  }
+  return keySet;
+}
+
+export interface IdTokenExpectations {
+  issuer: string;
+  clientId: string;
+  nonce: string;
+  jwksUri: string;
+}
+
+/**
+ * Validates the id_token ourselves (OpenID Connect Core 3.1.3.7): ES256 only (no `none`, no HS256 signed
+ * with the client secret, no RS256), the key chosen by `kid` from the site's jwks_uri, `iss` exact,
+ * `aud` equal to our client_id with no other audience, `exp` with a small skew, `iat` not in the
+ * future, and `nonce` equal to the one we sent.
+ */
+export async function verifyIdToken(idToken: string, expected: IdTokenExpectations): Promise<JWTPayload & { sub: string }> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(idToken, keySetFor(expected.jwksUri), {
+      algorithms: ["ES256"],
+      issuer: expected.issuer,
+      audience: expected.clientId,
+      clockTolerance: ID_TOKEN_CLOCK_TOLERANCE_SECONDS,
+      maxTokenAge: ID_TOKEN_MAX_AGE_SECONDS + ID_TOKEN_CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ["iss", "aud", "exp", "iat", "sub", "nonce"],
+    }));
+  } catch (error) {
+    const reason = describeJoseError(error);
+    throw new AuthError("id_token_invalid", `The id_token was rejected: ${reason}.`, { cause: error, detail: reason });
+  }
+  // OpenID Connect Core 3.1.3.7 step 3: the client must reject an id_token with an audience it does not trust.
+  if (Array.isArray(payload.aud) && (payload.aud.length !== 1 || payload.aud[0] !== expected.clientId)) {
+    throw new AuthError("id_token_invalid", "The id_token was rejected: it names other audiences.", { detail: "aud" });
+  }
+  // OpenID Connect Core 3.1.3.7 step 11: nonce must equal the value sent in the authorization request.
+  if (payload.nonce !== expected.nonce) {
+    throw new AuthError("id_token_invalid", "The id_token was rejected: nonce mismatch.", { detail: "nonce" });
+  }
+  if (typeof payload.sub !== "string" || payload.sub.length === 0) {
+    throw new AuthError("id_token_invalid", "The id_token was rejected: no subject.", { detail: "sub" });
+  }
+  return payload as JWTPayload & { sub: string };
+}
+
+/** A short reason keyword: the failed claim's name, or what was wrong with the signature. */
+function describeJoseError(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return "exp";
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return error.claim;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return "alg";
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return "kid";
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "signature";
+  if (error instanceof joseErrors.JOSENotSupported) return "alg";
+  return "malformed";
+}

@@ -1,0 +1,39 @@
+import "server-only";
+
+import * as oauth from "oauth4webapi";
+
+import { getConfig } from "@/lib/config";
+import { isLoopbackHost } from "@/lib/config/env-schema";
+
+/** Every call to the site's OAuth endpoints is bounded: a slow site gives a clear page, not a hung request. */
+export const SITE_REQUEST_TIMEOUT_MS = 8_000;
+
+/**
+ * The options every oauth4webapi request to the site carries: a timeout, and plain http only where the
+ * configuration already restricted it to a loopback host (the local sandbox and tests).
+ */
+export function siteRequestOptions(): { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
+  const site = new URL(getConfig().siteUrl);
+  const options: { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } = {
+    signal: () => AbortSignal.timeout(SITE_REQUEST_TIMEOUT_MS),
+  };
+  if (site.protocol === "http:" && isLoopbackHost(site.hostname)) options[oauth.allowInsecureRequests] = true;
+  return options;
+}
+
+/** The client as oauth4webapi knows it: confidential, client_secret_post, ES256 id_tokens. */
+export function oauthClient(): { client: oauth.Client; auth: oauth.ClientAuth } {
+  const config = getConfig();
+  return {
+    client: { client_id: config.clientId, token_endpoint_auth_method: "client_secret_post", id_token_signed_response_alg: "ES256" },
+    auth: oauth.ClientSecretPost(config.clientSecret),
+  };
+}
+
+/** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, garbage) rather than a refusal. */
+export function isTransientSiteFailure(error: unknown): boolean {
+  if (error instanceof oauth.ResponseBodyError) return error.status >= 500;
+  if (error instanceof oauth.WWWAuthenticateChallengeError) return false;
+  if (error instanceof oauth.AuthorizationResponseError) return false;
+  return true;
+}

@@ -1,0 +1,71 @@
+import "server-only";
+
+import { sealData, unsealData, type CookieJar } from "iron-session";
+
+import { getConfig } from "@/lib/config";
+import { openingPasswords, sealingPassword } from "@/lib/session/session";
+
+/** One sign-in attempt: kept in its own short-lived encrypted cookie, apart from the session. */
+export interface LoginTransaction {
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+  returnTo: string;
+  createdAt: number;
+}
+
+export const TRANSACTION_TTL_SECONDS = 10 * 60;
+/** At most this many pending sign-ins per browser; the oldest are dropped, so abandoned attempts do not pile up. */
+export const MAX_PENDING_TRANSACTIONS = 3;
+const PREFIX = "dash_tx_";
+
+function cookiePrefix(): string {
+  return getConfig().secureCookies ? `__Host-${PREFIX}` : PREFIX;
+}
+
+/** The cookie is keyed by `state`, so two tabs signing in at once each find their own transaction. */
+export function transactionCookieName(state: string): string {
+  return `${cookiePrefix()}${state.slice(0, 16)}`;
+}
+
+function cookieOptions(maxAge: number) {
+  const config = getConfig();
+  // SameSite=Lax: the site's redirect back to the callback is a top-level GET navigation, which carries Lax cookies.
+  return { httpOnly: true, secure: config.secureCookies, sameSite: "lax" as const, path: "/", maxAge };
+}
+
+export async function saveTransaction(jar: CookieJar, transaction: LoginTransaction): Promise<void> {
+  const pending = (jar.names?.() ?? []).filter((name) => name.startsWith(cookiePrefix()));
+  const sealed = await sealData(transaction, { password: sealingPassword(), ttl: TRANSACTION_TTL_SECONDS });
+  if (pending.length >= MAX_PENDING_TRANSACTIONS) {
+    const opened = await Promise.all(
+      pending.map(async (name) => ({ name, transaction: await openSealed(jar.read(name)) })),
+    );
+    opened.sort((a, b) => (a.transaction?.createdAt ?? 0) - (b.transaction?.createdAt ?? 0));
+    for (const { name } of opened.slice(0, pending.length - MAX_PENDING_TRANSACTIONS + 1)) jar.write(name, "", cookieOptions(0));
+  }
+  jar.write(transactionCookieName(transaction.state), sealed, cookieOptions(TRANSACTION_TTL_SECONDS));
+}
+
+async function openSealed(sealed: string | undefined): Promise<LoginTransaction | null> {
+  if (!sealed) return null;
+  const data = await unsealData<Partial<LoginTransaction>>(sealed, {
+    password: openingPasswords(),
+    ttl: TRANSACTION_TTL_SECONDS,
+  });
+  if (typeof data.state !== "string" || typeof data.codeVerifier !== "string" || typeof data.nonce !== "string") return null;
+  return data as LoginTransaction;
+}
+
+/** Finds and removes the transaction for `state`. Null when there is none (expired, foreign, or tampered). */
+export async function takeTransaction(jar: CookieJar, state: string): Promise<LoginTransaction | null> {
+  const name = transactionCookieName(state);
+  const sealed = jar.read(name);
+  if (sealed === undefined) return null;
+  jar.write(name, "", cookieOptions(0));
+  const transaction = await openSealed(sealed);
+  // The cookie name holds only a prefix of state: the sealed value must hold exactly this state.
+  if (!transaction || transaction.state !== state) return null;
+  if (Date.now() - transaction.createdAt > TRANSACTION_TTL_SECONDS * 1000) return null;
+  return transaction;
+}

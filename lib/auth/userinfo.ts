@@ -1,0 +1,52 @@
+import "server-only";
+
+import * as oauth from "oauth4webapi";
+
+import type { SessionClaims } from "@/lib/session/session";
+
+import { AuthError } from "./errors";
+import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+
+/** Reads the member's claims from UserInfo and keeps only the allow-listed ones. */
+export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessToken: string): Promise<SessionClaims> {
+  const { client } = oauthClient();
+  let info: oauth.UserInfoResponse;
+  try {
+    const response = await oauth.userInfoRequest(as, client, accessToken, siteRequestOptions());
+    // The subject is compared to the id_token's by compareClaims below, with every other claim.
+    info = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response);
+  } catch (error) {
+    if (error instanceof oauth.OperationProcessingError) {
+      throw new AuthError("userinfo_mismatch", "UserInfo's answer does not describe a member.", { cause: error, detail: "missing_claims" });
+    }
+    if (isTransientSiteFailure(error)) throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer.", { cause: error });
+    throw new AuthError("userinfo_mismatch", "The site's UserInfo endpoint refused the new access token.", { cause: error });
+  }
+  const roles = info.roles;
+  if (typeof info.sub !== "string" || info.sub === "" || typeof info.email !== "string") {
+    throw new AuthError("userinfo_mismatch", "UserInfo lacks the member's subject or email.", { detail: "missing_claims" });
+  }
+  return {
+    sub: info.sub,
+    email: info.email,
+    name: typeof info.name === "string" ? info.name : "",
+    orgId: typeof info.org_id === "string" ? info.org_id : "",
+    roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
+  };
+}
+
+/**
+ * site-access-api.md section 2.4 and OpenID Connect Core 5.3.2: sub, email, name, org_id and roles from
+ * UserInfo must equal the id_token's. Returns the name of the first claim that differs.
+ */
+export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUserInfo: SessionClaims): string | null {
+  const pairs: [string, unknown, unknown][] = [
+    ["sub", fromIdToken.sub, fromUserInfo.sub],
+    ["email", fromIdToken.email, fromUserInfo.email],
+    ["name", fromIdToken.name ?? "", fromUserInfo.name],
+    ["org_id", fromIdToken.org_id ?? "", fromUserInfo.orgId],
+    ["roles", JSON.stringify(fromIdToken.roles ?? []), JSON.stringify(fromUserInfo.roles)],
+  ];
+  for (const [claim, a, b] of pairs) if (a !== b) return claim;
+  return null;
+}

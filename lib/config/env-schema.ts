@@ -1,0 +1,150 @@
+/**
+ * The dashboard's configuration contract (DESIGN.md section 3), as a pure schema so that both the
+ * server (lib/config) and the launcher (scripts/start.ts) validate the environment the same way.
+ * Nothing here reads process.env: lib/config/index.ts is the one reader.
+ */
+import { z } from "zod";
+
+export const DEFAULT_SCOPES = "openid profile email account:read";
+export const DEFAULT_LECTURE_URL_TEMPLATE = "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}";
+const LECTURE_TEMPLATE_PLACEHOLDERS = new Set(["site", "slug", "lectureId", "positionSeconds"]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * An origin (scheme, host, port; no path, query or fragment). Plain http is accepted only for
+ * loopback hosts: RFC 9700 section 2.6 and OWASP ASVS 5 V12.1 require TLS for everything else.
+ */
+const origin = z.string().transform((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: `"${value}" is not a URL` });
+    return z.NEVER;
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    ctx.addIssue({ code: "custom", message: "must use https (plain http is accepted only for localhost and 127.0.0.1)" });
+    return z.NEVER;
+  }
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username || url.password) {
+    ctx.addIssue({ code: "custom", message: "must be an origin only, without path, query, fragment or credentials" });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+const sessionSecrets = z.string().transform((value, ctx) => {
+  const secrets = value.split(",").map((secret) => secret.trim()).filter(Boolean);
+  if (secrets.length === 0) {
+    ctx.addIssue({ code: "custom", message: "must hold at least one secret" });
+    return z.NEVER;
+  }
+  if (secrets.some((secret) => secret.length < 32)) {
+    ctx.addIssue({ code: "custom", message: "every secret must be at least 32 characters long" });
+    return z.NEVER;
+  }
+  return secrets;
+});
+
+const lectureUrlTemplate = z.string().superRefine((value, ctx) => {
+  const unknown = [...value.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? "").filter((name) => !LECTURE_TEMPLATE_PLACEHOLDERS.has(name));
+  if (unknown.length > 0) {
+    ctx.addIssue({ code: "custom", message: `unknown placeholder(s) ${unknown.map((name) => `{${name}}`).join(", ")}` });
+  }
+  if (!value.includes("{lectureId}")) {
+    ctx.addIssue({ code: "custom", message: "must contain {lectureId}" });
+  }
+});
+
+const scopes = z
+  .string()
+  .transform((value) => value.split(/\s+/).filter(Boolean))
+  .refine((list) => list.length > 0, "must name at least one scope");
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const envSchema = z.object({
+  SITE_URL: z.preprocess(emptyAsUndefined, origin),
+  OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
+  OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
+  APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
+  SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
+  OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
+  LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
+  EMBED_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((value, ctx) => {
+        const origins: string[] = [];
+        for (const entry of value.split(",").map((item) => item.trim()).filter(Boolean)) {
+          const parsed = origin.safeParse(entry);
+          if (!parsed.success) {
+            ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+            return z.NEVER;
+          }
+          origins.push(parsed.data);
+        }
+        return origins;
+      })
+      .optional(),
+  ),
+  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+});
+
+export type EnvInput = Record<string, string | undefined>;
+
+export interface AppConfig {
+  siteUrl: string;
+  clientId: string;
+  clientSecret: string;
+  appUrl: string;
+  redirectUri: string;
+  sessionSecrets: string[];
+  scopes: string[];
+  lectureUrlTemplate: string;
+  embedOrigins: string[];
+  port: number;
+  /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly code = "config_invalid";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates the whole environment at once and names every bad variable in one error. */
+export function parseEnv(env: EnvInput): AppConfig {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const variable = String(issue.path[0] ?? "environment");
+      const message = issue.code === "invalid_type" && env[variable] === undefined ? "is required" : issue.message;
+      return `${variable} ${message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const data = result.data;
+  return {
+    siteUrl: data.SITE_URL,
+    clientId: data.OAUTH_CLIENT_ID,
+    clientSecret: data.OAUTH_CLIENT_SECRET,
+    appUrl: data.APP_URL,
+    redirectUri: `${data.APP_URL}/api/auth/callback`,
+    sessionSecrets: data.SESSION_SECRET,
+    scopes: data.OAUTH_SCOPES,
+    lectureUrlTemplate: data.LECTURE_URL_TEMPLATE,
+    embedOrigins: data.EMBED_ORIGINS ?? [data.SITE_URL],
+    port: data.PORT,
+    secureCookies: new URL(data.APP_URL).protocol === "https:",
+  };
+}

@@ -1,0 +1,44 @@
+import "server-only";
+
+import { getConfig } from "@/lib/config";
+
+/** Routes that must never be framed: sign-in, the callback, and everything under /api (RFC 9700 section 4.16, clickjacking). */
+export function isNeverFramable(pathname: string): boolean {
+  return pathname.startsWith("/api/") || pathname === "/sign-in-problem";
+}
+
+/**
+ * The Content-Security-Policy of a page: scripts only with this request's nonce, `frame-ancestors`
+ * from EMBED_ORIGINS (or 'none' for routes never to be framed), images from the site (course covers).
+ */
+export function contentSecurityPolicy(nonce: string, pathname: string, development: boolean): string {
+  const config = getConfig();
+  const frameAncestors = isNeverFramable(pathname) ? "'none'" : ["'self'", ...config.embedOrigins].join(" ");
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    `style-src-elem 'self' 'nonce-${nonce}'${development ? " 'unsafe-inline'" : ""}`,
+    "style-src-attr 'unsafe-inline'",
+    `img-src 'self' data: blob: ${config.siteUrl}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors}`,
+    ...(config.secureCookies ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/** Headers every response of the dashboard carries (OWASP ASVS 5 V3.4). */
+export function baseSecurityHeaders(pathname: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
+    "cross-origin-opener-policy": "same-origin-allow-popups",
+  };
+  if (isNeverFramable(pathname)) headers["x-frame-options"] = "DENY";
+  if (getConfig().secureCookies) headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
+  return headers;
+}

@@ -1,0 +1,155 @@
+import "server-only";
+
+import { getIronSession, type CookieJar, type SessionOptions } from "iron-session";
+import { createHash, randomUUID } from "node:crypto";
+
+import { getConfig } from "@/lib/config";
+
+import { getSharedState } from "./shared-state";
+
+export interface SessionClaims {
+  sub: string;
+  name: string;
+  email: string;
+  orgId: string;
+  roles: string[];
+}
+
+/** Only what the BFF needs: tokens, their expiry, granted scopes and the allow-listed claims. */
+export interface SessionData {
+  v: 1;
+  /** A random id, so that a session ended by logout or revocation stays ended on every instance. */
+  sid: string;
+  accessToken: string;
+  refreshToken: string | null;
+  /** Epoch milliseconds. */
+  accessTokenExpiresAt: number;
+  scopes: string[];
+  claims: SessionClaims;
+  /** When the member granted access (signed in), epoch milliseconds. */
+  createdAt: number;
+  /** Last activity, epoch milliseconds, for the idle lifetime. */
+  lastSeenAt: number;
+}
+
+/** OWASP ASVS 5 V7.3: an idle lifetime and an absolute lifetime, whatever the site's token lifetimes. */
+export const SESSION_IDLE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
+
+export function sessionCookieName(): string {
+  // The __Host- prefix pins the cookie to this origin, path / and Secure (RFC 6265bis section 4.1.3.2).
+  return getConfig().secureCookies ? "__Host-dash_session" : "dash_session";
+}
+
+/**
+ * A secret's id inside a seal, derived from the secret itself so that it stays the same when the list
+ * of SESSION_SECRET values changes (rotation adds a new one in front and later drops the old one).
+ */
+function secretId(secret: string): string {
+  // iron-session wants integer ids: 32 bits of the secret's hash.
+  return String(createHash("sha256").update(secret).digest().readUInt32BE(0));
+}
+
+/** The passwords that open a seal: every configured secret. */
+export function openingPasswords(): Record<string, string> {
+  return Object.fromEntries(getConfig().sessionSecrets.map((secret) => [secretId(secret), secret]));
+}
+
+/** The password that seals: the newest secret (SESSION_SECRET lists them newest first). */
+export function sealingPassword(): Record<string, string> {
+  const newest = getConfig().sessionSecrets[0]!;
+  return { [secretId(newest)]: newest };
+}
+
+function sessionOptions(password: Record<string, string> = openingPasswords()): SessionOptions {
+  const config = getConfig();
+  return {
+    cookieName: sessionCookieName(),
+    password,
+    ttl: Math.ceil(SESSION_IDLE_LIFETIME_MS / 1000),
+    chunk: true,
+    cookieOptions: {
+      httpOnly: true,
+      secure: config.secureCookies,
+      sameSite: "lax",
+      path: "/",
+    },
+    onUnsealError: (reason) => {
+      if (reason !== "expired") console.warn(`session cookie rejected: ${reason}`);
+    },
+  };
+}
+
+function endedKey(sid: string): string {
+  return `session-ended:${sid}`;
+}
+
+function isComplete(data: Partial<SessionData>): data is SessionData {
+  return data.v === 1 && typeof data.sid === "string" && typeof data.accessToken === "string" && data.claims !== undefined;
+}
+
+/** True when the cookie was sealed with an older secret, so it should be re-sealed with the newest. */
+function sealedWithOlderSecret(jar: CookieJar, name: string): boolean {
+  const seal = jar.read(name) ?? jar.read(`${name}.0`);
+  // An iron seal reads "Fe26.2*<password id>*...".
+  return seal !== undefined && seal.split("*")[1] !== Object.keys(sealingPassword())[0];
+}
+
+export interface LoadedSession {
+  data: SessionData;
+  /** The session should be written back (activity, or a rotated secret). */
+  needsSave: boolean;
+}
+
+/** Opens the session cookie. Returns null when there is none, it is invalid, ended, or past a lifetime. */
+export async function loadSession(jar: CookieJar, now = Date.now()): Promise<LoadedSession | null> {
+  const options = sessionOptions();
+  const session = await getIronSession<SessionData>(jar, options);
+  if (!isComplete(session)) return null;
+  const data: SessionData = {
+    v: 1,
+    sid: session.sid,
+    accessToken: session.accessToken,
+    refreshToken: session.refreshToken,
+    accessTokenExpiresAt: session.accessTokenExpiresAt,
+    scopes: session.scopes,
+    claims: session.claims,
+    createdAt: session.createdAt,
+    lastSeenAt: session.lastSeenAt,
+  };
+  if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
+  if (await getSharedState().recall(endedKey(data.sid))) return null;
+  const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
+  if (now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS) data.lastSeenAt = now;
+  return { data, needsSave };
+}
+
+/**
+ * Seals the session into the cookie (chunked when tokens are large, so a browser never drops it).
+ * A session that was ended meanwhile (logout or revocation by a parallel request) is never written back.
+ */
+export async function saveSession(jar: CookieJar, data: SessionData): Promise<boolean> {
+  if (await getSharedState().recall(endedKey(data.sid))) return false;
+  const session = await getIronSession<SessionData>(jar, { ...sessionOptions(sealingPassword()), onUnsealError: () => undefined });
+  Object.assign(session, data);
+  await session.save();
+  return true;
+}
+
+/** Ends the session everywhere: the cookie is removed, and the id is remembered as ended. */
+export async function endSession(jar: CookieJar, sid: string | undefined): Promise<void> {
+  if (sid) await getSharedState().remember(endedKey(sid), "1", SESSION_ABSOLUTE_LIFETIME_MS);
+  clearSessionCookie(jar);
+}
+
+export function clearSessionCookie(jar: CookieJar): void {
+  const options = sessionOptions();
+  for (const name of [options.cookieName, ...[0, 1, 2, 3].map((index) => `${options.cookieName}.${index}`)]) {
+    if (jar.read(name) !== undefined) jar.write(name, "", { ...options.cookieOptions, maxAge: 0 });
+  }
+}
+
+export function newSessionId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
+
+/**
+ * A fake site for unit tests: discovery, JWKS, token, UserInfo, revocation and the Account API, each
+ * answered by a handler the test sets. Any call without a handler is recorded as unexpected and answered
+ * 500, and `assertNoUnexpectedCalls()` fails the test. Keys are generated per run (real ES256 crypto).
+ */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  body: URLSearchParams | unknown;
+  headers: IncomingMessage["headers"];
+}
+
+export type Handler = (call: RecordedCall) => { status?: number; json?: unknown; text?: string; headers?: Record<string, string> };
+
+export interface FakeSite {
+  url: string;
+  calls: RecordedCall[];
+  handlers: Map<string, Handler>;
+  privateKey: CryptoKey;
+  kid: string;
+  signIdToken(claims: JWTPayload, options?: { kid?: string; alg?: string; key?: CryptoKey | Uint8Array }): Promise<string>;
+  assertNoUnexpectedCalls(): void;
+  callsTo(path: string): RecordedCall[];
+  close(): Promise<void>;
+}
+
+export async function startFakeSite(options: { idTokens?: boolean } = {}): Promise<FakeSite> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const kid = "fake-site-key-1";
+  const calls: RecordedCall[] = [];
+  const unexpected: string[] = [];
+  const handlers = new Map<string, Handler>();
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      const path = new URL(request.url ?? "/", "http://x").pathname;
+      const contentType = request.headers["content-type"] ?? "";
+      const body = contentType.includes("application/x-www-form-urlencoded")
+        ? new URLSearchParams(raw)
+        : contentType.includes("json") && raw
+          ? (JSON.parse(raw) as unknown)
+          : raw;
+      const call: RecordedCall = { method: request.method ?? "GET", path, body, headers: request.headers };
+      calls.push(call);
+      const handler = handlers.get(`${call.method} ${path}`);
+      if (!handler) {
+        unexpected.push(`${call.method} ${path}`);
+        response.writeHead(500, { "content-type": "application/json" }).end('{"error":"unexpected_call"}');
+        return;
+      }
+      const answer = handler(call);
+      const headers = { ...(answer.json !== undefined ? { "content-type": "application/json" } : {}), ...answer.headers };
+      response.writeHead(answer.status ?? 200, headers).end(answer.json !== undefined ? JSON.stringify(answer.json) : (answer.text ?? ""));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+
+  const metadata = {
+    issuer: url,
+    authorization_endpoint: `${url}/oauth/authorize`,
+    token_endpoint: `${url}/api/oauth/token`,
+    userinfo_endpoint: `${url}/api/oauth/userinfo`,
+    revocation_endpoint: `${url}/api/oauth/revoke`,
+    scopes_supported: ["openid", "profile", "email", "account:read"],
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    authorization_response_iss_parameter_supported: true,
+    ...(options.idTokens === false ? {} : { jwks_uri: `${url}/jwks`, id_token_signing_alg_values_supported: ["ES256"] }),
+  };
+  handlers.set("GET /.well-known/oauth-authorization-server", () => ({ json: metadata }));
+  handlers.set("GET /.well-known/openid-configuration", () => ({ json: metadata }));
+  handlers.set("GET /jwks", () => ({ json: { keys: [jwk] } }));
+
+  return {
+    url,
+    calls,
+    handlers,
+    privateKey,
+    kid,
+    async signIdToken(claims, signOptions = {}) {
+      const alg = signOptions.alg ?? "ES256";
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg, kid: signOptions.kid ?? kid, typ: "JWT" })
+        .sign(signOptions.key ?? privateKey);
+    },
+    assertNoUnexpectedCalls() {
+      if (unexpected.length > 0) throw new Error(`The fake site received unexpected calls: ${unexpected.join(", ")}`);
+    },
+    callsTo: (path) => calls.filter((call) => call.path === path),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,262 @@
+import { createSecretKey, generateKeyPairSync } from "node:crypto";
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { handleCallback } from "@/lib/auth/callback";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { AuthError } from "@/lib/auth/errors";
+import { startLogin } from "@/lib/auth/login";
+import { resetConfigForTests } from "@/lib/config";
+import { loadSession } from "@/lib/session/session";
+
+import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
+import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { cloneJar, memoryJar, type MemoryJar } from "../../support/memory-jar";
+
+let site: FakeSite;
+
+const member = { sub: "member-42", email: "maya@example.com", name: "Maya Chen", org_id: "school_1", roles: ["student"] };
+
+beforeAll(async () => {
+  site = await startFakeSite();
+  configureDashboard(site.url);
+  resetConfigForTests();
+  resetDiscoveryCacheForTests();
+});
+afterAll(async () => site.close());
+beforeEach(() => {
+  site.handlers.set("GET /api/oauth/userinfo", () => ({ json: member }));
+});
+afterEach(() => {
+  site.handlers.delete("POST /api/oauth/token");
+});
+
+interface Attempt {
+  jar: MemoryJar;
+  state: string;
+  nonce: string;
+  authorizationUrl: URL;
+}
+
+async function beginLogin(returnTo = "/courses"): Promise<Attempt> {
+  const jar = memoryJar();
+  const authorizationUrl = await startLogin(jar, returnTo);
+  return { jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce: authorizationUrl.searchParams.get("nonce")! };
+}
+
+function callbackUrl(params: Record<string, string>): URL {
+  const url = new URL("/api/auth/callback", TEST_APP_URL);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url;
+}
+
+function validClaims(nonce: string) {
+  const now = Math.floor(Date.now() / 1000);
+  return { iss: site.url, aud: TEST_CLIENT_ID, iat: now, exp: now + 600, nonce, ...member };
+}
+
+async function tokenResponseWith(idToken: string | undefined, extra: Record<string, unknown> = {}) {
+  site.handlers.set("POST /api/oauth/token", () => ({
+    json: { access_token: "at-1", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-1", scope: "openid profile email account:read", ...(idToken ? { id_token: idToken } : {}), ...extra },
+  }));
+}
+
+async function finish(attempt: Attempt, params: Record<string, string> = {}) {
+  return handleCallback(attempt.jar, callbackUrl({ code: "code-1", state: attempt.state, iss: site.url, ...params }));
+}
+
+async function expectFailure(promise: Promise<unknown>, code: string, detail?: string) {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(AuthError);
+  expect((error as AuthError).code).toBe(code);
+  if (detail !== undefined) expect((error as AuthError).detail).toBe(detail);
+}
+
+describe("login", () => {
+  it("sends PKCE S256, state, nonce and resource, and keeps them in a transaction cookie", async () => {
+    const attempt = await beginLogin("/orders");
+    const params = attempt.authorizationUrl.searchParams;
+    expect(params.get("code_challenge_method")).toBe("S256");
+    expect(params.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+    expect(params.get("resource")).toBe(site.url);
+    expect(params.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
+    expect(params.get("scope")).toBe("openid profile email account:read");
+    expect(attempt.state).toMatch(/^[\w-]{43}$/);
+    const names = [...attempt.jar.cookies.keys()];
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^dash_tx_/);
+    expect(attempt.jar.cookies.get(names[0]!)).not.toContain(attempt.state);
+  });
+
+  it("keeps two parallel sign-ins apart and caps abandoned ones", async () => {
+    const jar = memoryJar();
+    const urls = [];
+    for (let i = 0; i < 5; i += 1) urls.push(await startLogin(jar, "/"));
+    expect([...jar.cookies.keys()].filter((name) => name.startsWith("dash_tx_"))).toHaveLength(3);
+    // The two newest tabs both finish.
+    await tokenResponseWith(await site.signIdToken(validClaims(urls[3]!.searchParams.get("nonce")!)));
+    const tabA = cloneJar(jar);
+    await handleCallback(tabA, callbackUrl({ code: "a", state: urls[3]!.searchParams.get("state")!, iss: site.url }));
+    await tokenResponseWith(await site.signIdToken(validClaims(urls[4]!.searchParams.get("nonce")!)));
+    await handleCallback(jar, callbackUrl({ code: "b", state: urls[4]!.searchParams.get("state")!, iss: site.url }));
+  });
+});
+
+describe("callback", () => {
+  it("exchanges the code with client_secret_post, verifier, redirect_uri and resource, then opens a session", async () => {
+    const attempt = await beginLogin("/courses?page=2");
+    await tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    const result = await finish(attempt);
+    expect(result.returnTo).toBe("/courses?page=2");
+    const exchange = site.callsTo("/api/oauth/token").at(-1)!.body as URLSearchParams;
+    expect(exchange.get("grant_type")).toBe("authorization_code");
+    expect(exchange.get("client_id")).toBe(TEST_CLIENT_ID);
+    expect(exchange.get("client_secret")).toBe(TEST_CLIENT_SECRET);
+    expect(exchange.get("code_verifier")).toMatch(/^[\w-]{43}$/);
+    expect(exchange.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
+    expect(exchange.get("resource")).toBe(site.url);
+    const loaded = await loadSession(attempt.jar);
+    expect(loaded?.data.claims).toEqual({ sub: member.sub, email: member.email, name: member.name, orgId: member.org_id, roles: member.roles });
+    expect(loaded?.data.scopes).toContain("account:read");
+    expect([...attempt.jar.cookies.keys()].some((name) => name.startsWith("dash_tx_"))).toBe(false);
+    site.assertNoUnexpectedCalls();
+  });
+
+  it("rejects a response without the RFC 9207 iss parameter", async () => {
+    const attempt = await beginLogin();
+    await expectFailure(handleCallback(attempt.jar, callbackUrl({ code: "c", state: attempt.state })), "issuer_mismatch");
+  });
+
+  it("rejects a response whose iss is another issuer", async () => {
+    const attempt = await beginLogin();
+    await expectFailure(finish(attempt, { iss: "http://127.0.0.1:1" }), "issuer_mismatch");
+  });
+
+  it("rejects a state this browser did not start", async () => {
+    const attempt = await beginLogin();
+    await expectFailure(finish(attempt, { state: "x".repeat(43) }), "login_expired");
+  });
+
+  it("rejects a transaction cookie that holds another state behind the same prefix", async () => {
+    const attempt = await beginLogin();
+    const forged = `${attempt.state.slice(0, 16)}${"A".repeat(27)}`;
+    await expectFailure(finish(attempt, { state: forged }), "login_expired");
+  });
+
+  it("rejects a replayed callback", async () => {
+    const attempt = await beginLogin();
+    await tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    const replay = cloneJar(attempt.jar);
+    await finish(attempt);
+    await expectFailure(finish({ ...attempt, jar: replay }), "callback_replayed");
+  });
+
+  it("shows the site's error response as a denial without a session", async () => {
+    const attempt = await beginLogin();
+    await expectFailure(finish(attempt, { error: "access_denied", error_description: "<script>alert(1)</script>" }), "authorization_denied", "access_denied");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+
+  it("does not echo an unknown error code from the site", async () => {
+    const attempt = await beginLogin();
+    await expectFailure(finish(attempt, { error: "<img src=x>" }), "authorization_failed", "unknown");
+  });
+});
+
+describe("id_token validation", () => {
+  async function withIdToken(build: (nonce: string) => Promise<string>, detail?: string) {
+    const attempt = await beginLogin();
+    await tokenResponseWith(await build(attempt.nonce));
+    await expectFailure(finish(attempt), "id_token_invalid", detail);
+    expect(await loadSession(attempt.jar)).toBeNull();
+  }
+
+  it("rejects a wrong iss", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iss: "https://evil.example" }), "iss"));
+  it("rejects a wrong aud", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), aud: "another-client" }), "aud"));
+  it("rejects an extra audience", () =>
+    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), aud: [TEST_CLIENT_ID, "another-client"], azp: TEST_CLIENT_ID }), "aud"));
+  it("rejects a wrong nonce", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), nonce: "other" }), "nonce"));
+  it("rejects a missing nonce", () =>
+    withIdToken(async (nonce) => {
+      const { nonce: _omitted, ...claims } = validClaims(nonce);
+      return site.signIdToken(claims);
+    }, "nonce"));
+  it("rejects an expired id_token", () =>
+    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) - 1200, exp: Math.floor(Date.now() / 1000) - 600 }), "exp"));
+  it("rejects an iat in the future", () =>
+    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 4200 }), "iat"));
+  it("rejects alg none", () =>
+    withIdToken(async (nonce) => {
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+      return `${encode({ alg: "none", typ: "JWT" })}.${encode(validClaims(nonce))}.`;
+    }, "alg"));
+  it("rejects a broken signature", () =>
+    withIdToken(async (nonce) => {
+      const token = await site.signIdToken(validClaims(nonce));
+      const [header, payload, signature] = token.split(".");
+      const flipped = signature!.startsWith("A") ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;
+      return `${header}.${payload}.${flipped}`;
+    }, "signature"));
+  it("rejects HS256 signed with the client secret", () =>
+    withIdToken((nonce) => site.signIdToken(validClaims(nonce), { alg: "HS256", key: createSecretKey(Buffer.from(TEST_CLIENT_SECRET)) as unknown as Uint8Array }), "alg"));
+  it("rejects RS256", () =>
+    withIdToken((nonce) => {
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      return site.signIdToken(validClaims(nonce), { alg: "RS256", key: privateKey as unknown as CryptoKey });
+    }, "alg"));
+  it("rejects an unknown kid, re-fetching the key set at most once", async () => {
+    const before = site.callsTo("/jwks").length;
+    await withIdToken((nonce) => site.signIdToken(validClaims(nonce), { kid: "unknown-kid" }), "kid");
+    await withIdToken((nonce) => site.signIdToken(validClaims(nonce), { kid: "another-unknown-kid" }), "kid");
+    expect(site.callsTo("/jwks").length - before).toBeLessThanOrEqual(1);
+  });
+  it("rejects an id_token without sub", () =>
+    withIdToken(async (nonce) => {
+      const { sub: _omitted, ...claims } = validClaims(nonce);
+      return site.signIdToken(claims);
+    }, "sub"));
+  it("requires an id_token when discovery lists jwks_uri and the alg list", async () => {
+    const attempt = await beginLogin();
+    await tokenResponseWith(undefined);
+    await expectFailure(finish(attempt), "id_token_invalid", "missing");
+  });
+});
+
+describe("UserInfo comparison", () => {
+  for (const [claim, value] of [
+    ["sub", "someone-else"],
+    ["email", "other@example.com"],
+    ["name", "Someone Else"],
+    ["org_id", "school_2"],
+    ["roles", ["admin", "student"]],
+  ] as const) {
+    it(`rejects a UserInfo ${claim} that differs from the id_token`, async () => {
+      site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, [claim]: value } }));
+      const attempt = await beginLogin();
+      await tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+      await expectFailure(finish(attempt), "userinfo_mismatch", claim);
+      expect(await loadSession(attempt.jar)).toBeNull();
+    });
+  }
+});
+
+describe("token endpoint failures", () => {
+  const cases: [string, () => { status?: number; json?: unknown; text?: string; headers?: Record<string, string> }, string][] = [
+    ["a 5xx", () => ({ status: 503, json: { error: "temporarily_unavailable" } }), "site_unavailable"],
+    ["a non-JSON body", () => ({ status: 200, text: "<html>oops</html>", headers: { "content-type": "text/html" } }), "site_unavailable"],
+    ["no access_token", () => ({ status: 200, json: { token_type: "Bearer", expires_in: 3600 } }), "site_unavailable"],
+    ["a redirect", () => ({ status: 302, headers: { location: "https://evil.example/token" } }), "site_unavailable"],
+    ["invalid_grant", () => ({ status: 400, json: { error: "invalid_grant", error_description: "code used" } }), "token_exchange_failed"],
+  ];
+  for (const [name, answer, code] of cases) {
+    it(`turns ${name} into ${code} without a session`, async () => {
+      site.handlers.set("POST /api/oauth/token", answer);
+      const attempt = await beginLogin();
+      await expectFailure(finish(attempt), code);
+      expect(await loadSession(attempt.jar)).toBeNull();
+    });
+  }
+});

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { ensureFreshTokens } from "@/lib/auth/tokens";
+import { newSessionId, loadSession, saveSession, type SessionData } from "@/lib/session/session";
+import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
+import { runAccountOperation } from "@/lib/site/account-api";
+
+import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
+import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { memoryJar } from "../../support/memory-jar";
+
+let site: FakeSite;
+let issued = 0;
+
+beforeAll(async () => {
+  site = await startFakeSite();
+  configureDashboard(site.url);
+});
+afterAll(async () => site.close());
+beforeEach(() => {
+  setSharedStateForTests(new InMemorySharedState());
+  site.calls.length = 0;
+  issued = 0;
+  // A rotating site: every refresh returns a new refresh token and kills the old one at once.
+  const live = new Set(["rt-0"]);
+  site.handlers.set("POST /api/oauth/token", (call) => {
+    const body = call.body as URLSearchParams;
+    const presented = body.get("refresh_token")!;
+    if (!live.delete(presented)) return { status: 400, json: { error: "invalid_grant", error_description: "refresh token was rotated" } };
+    issued += 1;
+    live.add(`rt-${issued}`);
+    return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 7200, refresh_token: `rt-${issued}`, scope: "openid account:read" } };
+  });
+});
+
+function expiringSession(overrides: Partial<SessionData> = {}): SessionData {
+  const now = Date.now();
+  return {
+    v: 1,
+    sid: newSessionId(),
+    accessToken: "at-0",
+    refreshToken: "rt-0",
+    accessTokenExpiresAt: now + 10_000,
+    scopes: ["openid", "account:read"],
+    claims: { sub: "s", name: "Maya", email: "m@example.com", orgId: "o", roles: [] },
+    createdAt: now,
+    lastSeenAt: now,
+    ...overrides,
+  };
+}
+
+describe("refresh", () => {
+  it("refreshes shortly before expiry with client_secret_post and resource", async () => {
+    const { session, changed } = await ensureFreshTokens(expiringSession());
+    expect(changed).toBe(true);
+    expect(session.accessToken).toBe("at-1");
+    expect(session.refreshToken).toBe("rt-1");
+    const body = site.callsTo("/api/oauth/token")[0]!.body as URLSearchParams;
+    expect(body.get("grant_type")).toBe("refresh_token");
+    expect(body.get("client_id")).toBe(TEST_CLIENT_ID);
+    expect(body.get("client_secret")).toBe(TEST_CLIENT_SECRET);
+    expect(body.get("resource")).toBe(site.url);
+  });
+
+  it("does not refresh a token far from expiry", async () => {
+    const { changed } = await ensureFreshTokens(expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
+    expect(changed).toBe(false);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+  });
+
+  it("50 parallel requests at expiry cause exactly one refresh and all succeed, including late ones with the old cookie", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const staleCookies = Object.fromEntries(jar.cookies);
+    site.handlers.set("POST /account/graphql", (call) => ({ json: { data: { viewer: { id: String(call.headers.authorization) } } } }));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        callWithMemberSession(memoryJar(staleCookies), (token) =>
+          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" }),
+        ),
+      ),
+    );
+    // A request that left the browser before the rotated cookie arrived still succeeds.
+    const late = await callWithMemberSession(memoryJar(staleCookies), (token) => Promise.resolve(token));
+    expect(late).toBe("at-1");
+    expect(results.every((result) => result.viewer.id === "Bearer at-1")).toBe(true);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
+  it("ends the session on invalid_grant instead of leaving a zombie", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ refreshToken: "rt-revoked" }));
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "unauthenticated" });
+    expect(await loadSession(jar)).toBeNull();
+    expect(jar.cookies.size).toBe(0);
+  });
+
+  it("keeps the session on a transient failure and says try again", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "refresh_unavailable" });
+    expect(await loadSession(jar)).not.toBeNull();
+  });
+});
+
+describe("Account API chokepoint", () => {
+  const probe = { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" };
+
+  it("sends only the bearer token, never the browser's cookies", async () => {
+    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
+    await runAccountOperation("at-x", probe);
+    const call = site.callsTo("/account/graphql")[0]!;
+    expect(call.headers.authorization).toBe("Bearer at-x");
+    expect(call.headers.cookie).toBeUndefined();
+    expect(call.body).toMatchObject({ query: probe.document });
+  });
+
+  it("on 401 invalid_token refreshes once and retries once", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
+    site.handlers.set("POST /account/graphql", (call) =>
+      call.headers.authorization === "Bearer at-0"
+        ? { status: 401, json: { error: "invalid_token" }, headers: { "www-authenticate": 'Bearer error="invalid_token"' } }
+        : { json: { data: { viewer: { id: "ok" } } } },
+    );
+    const result = await callWithMemberSession(jar, (token) => runAccountOperation<{ viewer: { id: string } }>(token, probe));
+    expect(result.viewer.id).toBe("ok");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    expect(site.callsTo("/account/graphql")).toHaveLength(2);
+    expect((await loadSession(jar))?.data.accessToken).toBe("at-1");
+  });
+
+  it("sends the member back to sign in when a refreshed token is still refused", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
+    site.handlers.set("POST /account/graphql", () => ({ status: 401, json: { error: "invalid_token" }, headers: { "www-authenticate": 'Bearer error="invalid_token"' } }));
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({ code: "unauthenticated" });
+    expect(site.callsTo("/account/graphql")).toHaveLength(2);
+    expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("reports a resource_metadata pointer for another resource as a configuration error, without fetching it", async () => {
+    site.handlers.set("POST /account/graphql", () => ({
+      status: 401,
+      json: { error: "invalid_token" },
+      headers: { "www-authenticate": 'Bearer error="invalid_token", resource_metadata="https://other.example/.well-known/oauth-protected-resource"' },
+    }));
+    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "token_audience_mismatch" });
+  });
+
+  it("reports a freshly issued token that is still refused with resource_metadata as a configuration error", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
+    site.handlers.set("POST /account/graphql", () => ({
+      status: 401,
+      json: { error: "invalid_token" },
+      headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${site.url}/.well-known/oauth-protected-resource"` },
+    }));
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({ code: "token_audience_mismatch" });
+  });
+
+  it("names the missing scope on 403 insufficient_scope", async () => {
+    site.handlers.set("POST /account/graphql", () => ({
+      status: 403,
+      json: { error: "insufficient_scope" },
+      headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="account:read"' },
+    }));
+    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "insufficient_scope", detail: "account:read" });
+  });
+
+  it("turns GraphQL errors into a query failure and a 5xx into unavailable", async () => {
+    site.handlers.set("POST /account/graphql", () => ({ json: { errors: [{ message: "Cannot query field orders" }] } }));
+    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "graphql_error" });
+    site.handlers.set("POST /account/graphql", () => ({ status: 502, text: "bad gateway" }));
+    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "http_502" });
+  });
+});

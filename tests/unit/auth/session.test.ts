@@ -1,0 +1,121 @@
+import { randomBytes } from "node:crypto";
+
+import { sealData } from "iron-session";
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { resetConfigForTests } from "@/lib/config";
+import {
+  endSession,
+  loadSession,
+  newSessionId,
+  saveSession,
+  SESSION_ABSOLUTE_LIFETIME_MS,
+  SESSION_IDLE_LIFETIME_MS,
+  type SessionData,
+} from "@/lib/session/session";
+
+import { configureDashboard } from "../../support/env";
+import { memoryJar } from "../../support/memory-jar";
+
+const OLD_SECRET = randomBytes(32).toString("base64url");
+const NEW_SECRET = randomBytes(32).toString("base64url");
+
+function session(overrides: Partial<SessionData> = {}): SessionData {
+  const now = Date.now();
+  return {
+    v: 1,
+    sid: newSessionId(),
+    accessToken: "access-token",
+    refreshToken: "refresh-token",
+    accessTokenExpiresAt: now + 3_600_000,
+    scopes: ["openid", "account:read"],
+    claims: { sub: "s", name: "Maya", email: "maya@example.com", orgId: "o", roles: ["student"] },
+    createdAt: now,
+    lastSeenAt: now,
+    ...overrides,
+  };
+}
+
+function useSecrets(value: string, appUrl = "http://localhost:3999") {
+  configureDashboard("http://127.0.0.1:4000", { SESSION_SECRET: value, APP_URL: appUrl });
+  resetConfigForTests();
+}
+
+beforeEach(() => useSecrets(NEW_SECRET));
+
+describe("session cookie", () => {
+  it("round-trips, HttpOnly, SameSite=Lax, Path=/, not Secure only on plain-http loopback", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, session());
+    expect((await loadSession(jar))?.data.claims.email).toBe("maya@example.com");
+    expect(jar.options.get("dash_session")).toMatchObject({ httpOnly: true, sameSite: "lax", path: "/", secure: false });
+  });
+
+  it("uses the __Host- prefix and Secure on https", async () => {
+    useSecrets(NEW_SECRET, "https://dashboard.example.com");
+    const jar = memoryJar();
+    await saveSession(jar, session());
+    expect(jar.options.get("__Host-dash_session")).toMatchObject({ secure: true, path: "/", httpOnly: true });
+    expect(jar.options.get("__Host-dash_session")).not.toHaveProperty("domain");
+  });
+
+  it("rejects a tampered cookie", async () => {
+    const jar = memoryJar();
+    await saveSession(jar, session());
+    const value = jar.cookies.get("dash_session")!;
+    const index = Math.floor(value.length / 2);
+    jar.cookies.set("dash_session", `${value.slice(0, index)}${value[index] === "a" ? "b" : "a"}${value.slice(index + 1)}`);
+    expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("rejects a cookie sealed with a foreign secret", async () => {
+    const foreign = await sealData(session(), { password: { "1": randomBytes(32).toString("base64url") } });
+    expect(await loadSession(memoryJar({ dash_session: foreign }))).toBeNull();
+  });
+
+  it("opens a cookie sealed with the previous secret and re-seals it with the new one", async () => {
+    useSecrets(OLD_SECRET);
+    const jar = memoryJar();
+    await saveSession(jar, session());
+    useSecrets(`${NEW_SECRET},${OLD_SECRET}`);
+    const loaded = await loadSession(jar);
+    expect(loaded?.needsSave).toBe(true);
+    await saveSession(jar, loaded!.data);
+    useSecrets(NEW_SECRET);
+    expect(await loadSession(jar)).not.toBeNull();
+  });
+
+  it("keeps a session with a 2 KB access token in cookies that each stay under 4096 bytes", async () => {
+    const jar = memoryJar();
+    const big = session({ accessToken: randomBytes(1536).toString("base64url"), refreshToken: randomBytes(512).toString("base64url") });
+    await saveSession(jar, big);
+    expect(jar.cookies.size).toBeGreaterThan(1);
+    for (const [name, value] of jar.cookies) {
+      const options = jar.options.get(name)!;
+      const setCookie = `${name}=${value}; Max-Age=${String(options.maxAge)}; Path=/; HttpOnly; SameSite=Lax`;
+      expect(Buffer.byteLength(setCookie)).toBeLessThanOrEqual(4096);
+    }
+    expect((await loadSession(jar))?.data.accessToken).toBe(big.accessToken);
+  });
+
+  it("ends after the idle lifetime and after the absolute lifetime", async () => {
+    const now = Date.now();
+    const idle = memoryJar();
+    await saveSession(idle, session({ lastSeenAt: now - SESSION_IDLE_LIFETIME_MS - 1000 }));
+    expect(await loadSession(idle)).toBeNull();
+    const old = memoryJar();
+    await saveSession(old, session({ createdAt: now - SESSION_ABSOLUTE_LIFETIME_MS - 1000, lastSeenAt: now }));
+    expect(await loadSession(old)).toBeNull();
+  });
+
+  it("stays ended: a request in flight cannot write an ended session back", async () => {
+    const jar = memoryJar();
+    const data = session();
+    await saveSession(jar, data);
+    const inFlight = memoryJar(Object.fromEntries(jar.cookies));
+    await endSession(jar, data.sid);
+    expect(jar.cookies.size).toBe(0);
+    expect(await saveSession(inFlight, { ...data, accessToken: "rotated" })).toBe(false);
+    expect(await loadSession(inFlight)).toBeNull();
+  });
+});

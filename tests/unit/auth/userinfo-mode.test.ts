@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { handleCallback } from "@/lib/auth/callback";
+import { startLogin } from "@/lib/auth/login";
+import { loadSession } from "@/lib/session/session";
+
+import { configureDashboard, TEST_APP_URL } from "../../support/env";
+import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { memoryJar } from "../../support/memory-jar";
+
+let site: FakeSite;
+
+beforeAll(async () => {
+  site = await startFakeSite({ idTokens: false });
+  configureDashboard(site.url);
+});
+afterAll(async () => site.close());
+
+it("relies on UserInfo alone when discovery lacks jwks_uri and the alg list", async () => {
+  site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt" } }));
+  site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { sub: "s1", email: "ben@example.com", name: "Ben", org_id: "o", roles: ["student"] } }));
+  const jar = memoryJar();
+  const url = await startLogin(jar, "/");
+  const callback = new URL("/api/auth/callback", TEST_APP_URL);
+  callback.search = new URLSearchParams({ code: "c", state: url.searchParams.get("state")!, iss: site.url }).toString();
+  await handleCallback(jar, callback);
+  const session = await loadSession(jar);
+  expect(session?.data.claims.email).toBe("ben@example.com");
+  expect(site.callsTo("/jwks")).toHaveLength(0);
+  site.assertNoUnexpectedCalls();
+});
+
+it("refuses UserInfo without a subject", async () => {
+  site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at", token_type: "Bearer", expires_in: 60 } }));
+  site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { email: "ben@example.com" } }));
+  const jar = memoryJar();
+  const url = await startLogin(jar, "/");
+  const callback = new URL("/api/auth/callback", TEST_APP_URL);
+  callback.search = new URLSearchParams({ code: "c", state: url.searchParams.get("state")!, iss: site.url }).toString();
+  await expect(handleCallback(jar, callback)).rejects.toMatchObject({ code: "userinfo_mismatch" });
+  expect(await loadSession(jar)).toBeNull();
+});
