@@ -42,8 +42,13 @@ async function main(): Promise<void> {
   if (!env.SITE_URL) {
     const appUrl = env.APP_URL || `http://localhost:${env.PORT || "3000"}`;
     const sandboxConfig = loadSandboxConfig(process.env);
-    const sandbox = await startSandbox({ ...sandboxConfig, dashboardRedirectUris: [`${appUrl}/api/auth/callback`] });
-    stopSandbox = sandbox.close;
+    const sandbox = await startSandbox({
+      ...sandboxConfig.options,
+      port: sandboxConfig.port,
+      host: sandboxConfig.host,
+      dashboardRedirectUris: [`${appUrl}/api/auth/callback`],
+    });
+    stopSandbox = () => sandbox.close();
     env.SITE_URL = sandbox.url;
     env.OAUTH_CLIENT_ID ||= SEEDED_DASHBOARD_CLIENT.clientId;
     env.OAUTH_CLIENT_SECRET ||= SEEDED_DASHBOARD_CLIENT.clientSecret;
@@ -68,7 +73,7 @@ async function main(): Promise<void> {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   if (!development && !buildIsCurrent()) {
     console.info("Building the dashboard (once per change)...");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } });
     if (build.status !== 0) {
       await stopSandbox?.();
       process.exit(build.status ?? 1);
@@ -79,7 +84,7 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [nextBin, development ? "dev" : "start", "-p", String(config.port), "-H", host], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...env, NODE_ENV: development ? "development" : "production" },
+    env: { ...env, NODE_ENV: development ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
 
   console.info(`\nMember companion dashboard: ${config.appUrl}`);

@@ -38,7 +38,16 @@ function describe(error: unknown): { status: number; code: string; message: stri
     case "token_audience_mismatch":
     case "site_misconfigured":
       return { status: 502, code: "site_misconfigured", message: "The dashboard is not configured correctly for this site. Please tell the site's operator." };
-    default:
+    case "authorization_denied":
+    case "authorization_failed":
+    case "callback_replayed":
+    case "id_token_invalid":
+    case "issuer_mismatch":
+    case "login_expired":
+    case "login_state_mismatch":
+    case "token_exchange_failed":
+    case "userinfo_mismatch":
+      // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };
   }
 }

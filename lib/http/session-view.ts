@@ -2,17 +2,13 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 import type { SessionData } from "@/lib/session/session";
+import type { SessionInfo } from "@/lib/types/account";
 
 /** The browser's view of a session: an allow-list of claims and the granted scopes. Never a token. */
-export interface SessionView {
+export interface SessionView extends SessionInfo {
   sub: string;
-  name: string;
-  email: string;
   orgId: string;
   roles: string[];
-  scopes: string[];
-  site: string;
-  grantedAt: string;
 }
 
 export function toSessionView(session: SessionData): SessionView {

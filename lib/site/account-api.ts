@@ -3,15 +3,11 @@ import "server-only";
 import { ClientError, GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
+import type { AccountOperation } from "@/lib/account/operations";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { siteRequestOptions } from "@/lib/auth/site-http";
 
-/** A named operation from lib/account: the browser can never send arbitrary GraphQL through the BFF. */
-export interface AccountOperation {
-  document: string;
-  operationName: string;
-}
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
@@ -20,14 +16,15 @@ function expectedResourceMetadataUrl(): string {
 }
 
 /**
- * The one place that calls the Account API. graphql-request frames the GraphQL request; oauth4webapi's
+ * The one place that calls the Account API, with a named operation from lib/account (the browser can
+ * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
  * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges. Nothing from
  * the browser's request (cookies, headers) is ever forwarded.
  */
-export async function runAccountOperation<TData, TVariables extends Record<string, unknown> = Record<string, never>>(
+export async function runAccountOperation<TData>(
   accessToken: string,
   operation: AccountOperation,
-  variables?: TVariables,
+  variables: Record<string, unknown> = {},
 ): Promise<TData> {
   const url = `${getConfig().siteUrl}${ACCOUNT_API_PATH}`;
   const client = new GraphQLClient(url, {
@@ -44,7 +41,7 @@ export async function runAccountOperation<TData, TVariables extends Record<strin
   try {
     return await client.request<TData>({
       document: operation.document,
-      variables: (variables ?? {}) as Record<string, unknown>,
+      variables,
     });
   } catch (error) {
     throw toAccountError(error);

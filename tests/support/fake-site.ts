@@ -11,7 +11,7 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 export interface RecordedCall {
   method: string;
   path: string;
-  body: URLSearchParams | unknown;
+  body: unknown;
   headers: IncomingMessage["headers"];
 }
 

@@ -1,0 +1,36 @@
+import "server-only";
+
+import { dehydrate, HydrationBoundary, type QueryClient } from "@tanstack/react-query";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+
+import { SignedOutLanding } from "@/components/layout/signed-out-landing";
+import { getPageSession } from "@/lib/auth/page-session";
+import { loginUrl } from "@/lib/client/api";
+import { makeQueryClient } from "@/lib/client/query-client";
+import { sessionCookieName, type SessionData } from "@/lib/session/session";
+
+/**
+ * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
+ * session just ended), otherwise the page's client view hydrated with data prefetched on the server,
+ * so the first HTML already holds it. A prefetch that fails leaves the query to the browser, which
+ * then shows the page's own error with Retry; other pages are unaffected.
+ */
+export async function renderMemberPage(
+  path: string,
+  prefetch: (queryClient: QueryClient, session: SessionData) => Promise<unknown>,
+  view: ReactNode,
+): Promise<ReactNode> {
+  const session = await getPageSession();
+  if (!session) {
+    const cookieStore = await cookies();
+    const name = sessionCookieName();
+    if (cookieStore.has(name) || cookieStore.has(`${name}.0`)) redirect(loginUrl(path));
+    return <SignedOutLanding returnTo={path} />;
+  }
+  const queryClient = makeQueryClient();
+  // Never call the site with a token the proxy could not renew: the browser's request can renew it.
+  if (session.accessTokenExpiresAt > Date.now()) await prefetch(queryClient, session);
+  return <HydrationBoundary state={dehydrate(queryClient)}>{view}</HydrationBoundary>;
+}

@@ -1,0 +1,29 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { apiErrorResponse } from "@/lib/http/error-responses";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { isAccountPageKey, loadAccountPage } from "@/lib/site/account-pages";
+
+export const dynamic = "force-dynamic";
+
+const MAX_CURSOR_LENGTH = 512;
+
+/** The data route of one page: `GET /api/account/{overview|courses|orders|events}?after=<cursor>`. */
+export async function GET(request: NextRequest, context: { params: Promise<{ resource: string }> }) {
+  const { resource } = await context.params;
+  if (!isAccountPageKey(resource)) {
+    return NextResponse.json({ error: { code: "not_found", message: "There is no such account page." } }, { status: 404 });
+  }
+  const after = request.nextUrl.searchParams.get("after");
+  if (after !== null && (after.length === 0 || after.length > MAX_CURSOR_LENGTH)) {
+    return NextResponse.json({ error: { code: "invalid_cursor", message: "The page cursor is not valid." } }, { status: 400 });
+  }
+  const buffer = new CookieBuffer();
+  try {
+    const data = await callWithMemberSession(requestResponseJar(request.cookies, buffer), (accessToken) => loadAccountPage(resource, accessToken, after));
+    return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
+  } catch (error) {
+    return buffer.applyTo(apiErrorResponse(error));
+  }
+}

@@ -1,0 +1,42 @@
+import "./globals.css";
+
+import { GeistSans } from "geist/font/sans";
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+
+import { AppShell } from "@/components/layout/app-shell";
+import { DashboardProviders } from "@/components/layout/dashboard-providers";
+import { getPageSession } from "@/lib/auth/page-session";
+
+import { getRequestLocale } from "./_lib/request-locale";
+
+export const metadata: Metadata = {
+  title: { default: "Member dashboard", template: "%s · Member dashboard" },
+  description: "Your enrolled courses, orders and event registrations in one place.",
+  referrer: "no-referrer",
+};
+
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  colorScheme: "light dark",
+};
+
+/** The render's clock, read once per request and handed to the client so both agree on "now". */
+function renderTime(): number {
+  return Date.now();
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const [{ locale, timeZone }, session] = await Promise.all([getRequestLocale(), getPageSession()]);
+  const now = renderTime();
+  return (
+    <html lang={locale} className={GeistSans.variable}>
+      <body>
+        <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
+          <AppShell showNav={session !== null}>{children}</AppShell>
+        </DashboardProviders>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+
+import { SettingsView } from "@/components/settings/settings-view";
+import { sessionQueryOptions } from "@/lib/client/queries";
+import { toSessionView } from "@/lib/http/session-view";
+
+import { renderMemberPage } from "../_lib/member-page";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default function SettingsPage() {
+  return renderMemberPage(
+    "/settings",
+    (queryClient, session) => {
+      // Who is signed in comes from the session itself: no call to the site.
+      queryClient.setQueryData(sessionQueryOptions().queryKey, toSessionView(session));
+      return Promise.resolve();
+    },
+    <SettingsView />,
+  );
+}

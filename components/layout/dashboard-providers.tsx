@@ -1,0 +1,30 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { QueryProvider } from "@/lib/client/query-provider";
+import { I18nProvider } from "@/lib/i18n/provider";
+import type { Locale } from "@/lib/i18n/locales";
+
+/**
+ * Everything client components need, for the root layout to wrap the app in: React Query (one client
+ * in the browser) and the language, time zone and clock.
+ */
+export function DashboardProviders({
+  locale,
+  timeZone,
+  now,
+  children,
+}: {
+  locale: Locale;
+  timeZone: string;
+  now: number;
+  children: ReactNode;
+}) {
+  return (
+    <QueryProvider>
+      <I18nProvider locale={locale} timeZone={timeZone} now={now}>
+        {children}
+      </I18nProvider>
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+
+import { loginUrl, type SignedOutReason } from "@/lib/client/api";
+import { useI18n } from "@/lib/i18n/provider";
+
+export type { SignedOutReason };
+
+/** The signed-out landing: what the dashboard is, why the member is signed out, and "Sign in". */
+export function SignedOutLanding({ reason = null, returnTo = "/" }: { reason?: SignedOutReason | null; returnTo?: string }) {
+  const { messages } = useI18n();
+  const notice =
+    reason === "revoked"
+      ? messages.landing.revoked
+      : reason === "expired"
+        ? messages.landing.expired
+        : reason === "signed_out"
+          ? messages.landing.signedOut
+          : null;
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
+      {notice ? (
+        <p role="status" className="card w-full border-l-4 border-l-accent p-4 text-fg">
+          {notice}
+        </p>
+      ) : null}
+      <h1 className="text-3xl font-semibold tracking-tight text-fg sm:text-4xl">{messages.landing.title}</h1>
+      <p className="text-lg text-fg-muted">{messages.landing.body}</p>
+      <a className="btn btn-primary" href={returnTo === "/" ? "/api/auth/login" : loginUrl(returnTo)}>
+        {messages.landing.signIn}
+      </a>
+    </div>
+  );
+}

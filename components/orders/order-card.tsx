@@ -1,0 +1,71 @@
+"use client";
+
+import { formatCurrency } from "@/lib/format/currency";
+import { formatDate } from "@/lib/format/datetime";
+import { describeItemType, describeOrderState } from "@/lib/format/states";
+import { interpolate } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n/provider";
+import type { Order } from "@/lib/types/account";
+import { Badge } from "@/components/ui/badge";
+
+/** One order: trade number, date, state in words, line items, total and any refund. */
+export function OrderCard({ order }: { order: Order }) {
+  const { locale, timeZone, messages } = useI18n();
+  const state = describeOrderState(order, locale);
+  const money = (amount: number) => formatCurrency(amount, order.currency, locale);
+  const date = order.paidAt ?? order.createdAt;
+  const dateText = interpolate(order.paidAt ? messages.orders.paidOn : messages.orders.placedOn, {
+    date: formatDate(date, { locale, timeZone }),
+  });
+  const refund =
+    order.refundedAmount === null
+      ? null
+      : order.refundedAmount >= order.amount
+        ? interpolate(messages.orders.refunded, { amount: money(order.refundedAmount) })
+        : interpolate(messages.orders.partiallyRefunded, { amount: money(order.refundedAmount), total: money(order.amount) });
+  const headingId = `order-${order.id}`;
+
+  return (
+    <article aria-labelledby={headingId} className="card flex flex-col gap-4 p-4 sm:p-5">
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div>
+          <h2 id={headingId} className="font-semibold text-fg">
+            {interpolate(messages.orders.tradeNo, { tradeNo: order.tradeNo })}
+          </h2>
+          <p className="text-sm text-fg-muted">
+            <time dateTime={date}>{dateText}</time>
+          </p>
+        </div>
+        <Badge tone={state.tone}>{state.text}</Badge>
+      </div>
+      <div>
+        <h3 className="sr-only">{messages.orders.items}</h3>
+        <ul className="divide-y divide-line border-y border-line">
+          {order.lineItems.map((item, index) => (
+            <li key={`${item.name}-${index}`} className="flex items-baseline justify-between gap-4 py-2">
+              <span className="min-w-0">
+                <span className="block break-words text-fg">{item.name}</span>
+                <span className="block text-sm text-fg-muted">{describeItemType(item.itemType, locale)}</span>
+              </span>
+              <span className="shrink-0 tabular-nums text-fg">{money(item.amount)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <dl className="flex flex-col gap-1">
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="font-medium text-fg">{messages.orders.total}</dt>
+          <dd className={`tabular-nums font-semibold ${order.refundedAmount !== null ? "text-fg-muted line-through" : "text-fg"}`}>
+            {money(order.amount)}
+          </dd>
+        </div>
+        {refund ? (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="sr-only">{messages.orders.state.refunded}</dt>
+            <dd className="text-sm font-medium text-warning-fg">{refund}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </article>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+
+import { useOverview } from "@/lib/client/hooks";
+import { interpolate } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n/provider";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { LoadingState } from "@/components/ui/loading-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { ContinueWatching } from "./continue-watching";
+import { EndingSoon } from "./ending-soon";
+import { UpcomingEvents } from "./upcoming-events";
+
+/** The Overview page: a greeting, Continue watching, access ending soon and the next events. */
+export function OverviewView() {
+  const { messages } = useI18n();
+  const query = useOverview();
+
+  if (query.isPending) {
+    return (
+      <div>
+        <PageHeader title={messages.overview.title} />
+        <LoadingState label={messages.app.loading} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div>
+        <PageHeader title={messages.overview.title} />
+        <ErrorPanel title={messages.errors.overview} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      </div>
+    );
+  }
+
+  const overview = query.data;
+  return (
+    <div>
+      <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
+      <div className="grid gap-8 lg:grid-cols-5">
+        <div className="flex flex-col gap-8 lg:col-span-3">
+          <ContinueWatching course={overview.continueWatching} />
+          <UpcomingEvents registrations={overview.upcomingEvents} />
+        </div>
+        <div className="lg:col-span-2">
+          <EndingSoon courses={overview.endingSoon} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+"use client";
+
+import Link from "next/link";
+import { useI18n } from "@/lib/i18n/provider";
+import type { EventRegistration } from "@/lib/types/account";
+import { EventItem } from "@/components/events/event-item";
+
+/** The next few upcoming events the member is registered for. */
+export function UpcomingEvents({ registrations }: { registrations: EventRegistration[] }) {
+  const { messages } = useI18n();
+  return (
+    <section aria-labelledby="overview-events" className="flex flex-col gap-3">
+      <h2 id="overview-events" className="text-lg font-semibold text-fg">
+        {messages.overview.upcomingEvents}
+      </h2>
+      {registrations.length === 0 ? (
+        <p className="text-fg-muted">{messages.overview.upcomingEventsEmpty}</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {registrations.map((registration) => (
+            <li key={registration.id}>
+              <EventItem registration={registration} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <Link href="/events" className="inline-flex min-h-11 items-center text-accent underline">
+          {messages.overview.allEvents}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { persistLocale } from "@/lib/i18n/cookies";
+import { LOCALES, type Locale } from "@/lib/i18n/locales";
+import { useI18n } from "@/lib/i18n/provider";
+
+/** Chooses the language: writes the `locale` cookie, then re-renders the app on the server in it. */
+export function LanguageSwitch() {
+  const { locale, messages } = useI18n();
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+
+  function choose(next: Locale) {
+    if (next === locale) return;
+    persistLocale(next);
+    startTransition(() => router.refresh());
+  }
+
+  return (
+    <fieldset aria-busy={pending} className="flex flex-col gap-2">
+      <legend className="sr-only">{messages.settings.language}</legend>
+      <p className="text-sm text-fg-muted">{messages.settings.languageHelp}</p>
+      <div className="flex flex-wrap gap-2">
+        {LOCALES.map((option) => (
+          <label
+            key={option}
+            lang={option}
+            className="inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-line bg-surface px-4 has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:focus-visible]:outline has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2"
+          >
+            <input
+              type="radio"
+              name="locale"
+              value={option}
+              checked={locale === option}
+              onChange={() => choose(option)}
+              className="size-4 accent-[var(--accent)]"
+            />
+            <span className="text-fg">{messages.settings.languageNames[option]}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

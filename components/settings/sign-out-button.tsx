@@ -1,0 +1,32 @@
+"use client";
+
+import { leaveForSignedOutPage } from "@/lib/client/api";
+import { useSignOut } from "@/lib/client/hooks";
+import { interpolate } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n/provider";
+import { useErrorReason } from "@/components/ui/error-panel";
+
+/** Ends the local session (the site keeps its grant) and leaves for the signed-out page. */
+export function SignOutButton() {
+  const { messages } = useI18n();
+  const signOut = useSignOut();
+  const { reason } = useErrorReason(signOut.error);
+  return (
+    <div className="flex flex-col items-start gap-2">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={signOut.isPending || signOut.isSuccess}
+        aria-busy={signOut.isPending}
+        onClick={() => signOut.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("signed_out") })}
+      >
+        {messages.settings.signOut}
+      </button>
+      {signOut.isError ? (
+        <p role="alert" className="text-sm font-medium text-danger-fg">
+          {interpolate(messages.settings.signOutFailed, { reason })}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+
+export type BadgeTone = "neutral" | "success" | "ok" | "warning" | "danger" | "muted" | "lifetime";
+
+const TONE_CLASSES: Record<BadgeTone, string> = {
+  neutral: "bg-accent-soft text-fg",
+  success: "bg-ok-bg text-ok-fg",
+  ok: "bg-ok-bg text-ok-fg",
+  warning: "bg-warning-bg text-warning-fg",
+  danger: "bg-danger-bg text-danger-fg",
+  muted: "bg-muted-bg text-muted-fg",
+  lifetime: "bg-lifetime-bg text-lifetime-fg",
+};
+
+/** Marker shapes differ per tone, so the state never rests on colour alone (the words carry it too). */
+const TONE_MARKERS: Record<BadgeTone, string> = {
+  neutral: "•",
+  success: "✓",
+  ok: "✓",
+  warning: "!",
+  danger: "✕",
+  muted: "–",
+  lifetime: "∞",
+};
+
+/** A status in words, tinted by tone. */
+export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium ${TONE_CLASSES[tone]}`}
+      data-tone={tone}
+    >
+      <span aria-hidden="true" className="text-xs font-bold">
+        {TONE_MARKERS[tone]}
+      </span>
+      {children}
+    </span>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+import { errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
+import { useI18n } from "@/lib/i18n/provider";
+import type { Messages } from "@/lib/i18n";
+
+function reasonText(kind: ApiErrorKind, messages: Messages): string {
+  switch (kind) {
+    case "unauthenticated":
+      return messages.errors.unauthenticated;
+    case "insufficient_scope":
+      return messages.errors.insufficientScope;
+    case "site_unavailable":
+      return messages.errors.siteUnavailable;
+    case "network":
+      return messages.errors.network;
+    case "unknown":
+      return messages.errors.unknown;
+  }
+}
+
+/** The reason a BFF call failed, in the member's language. */
+export function useErrorReason(error: unknown): { kind: ApiErrorKind; reason: string } {
+  const { messages } = useI18n();
+  const kind = errorKindOf(error);
+  return { kind, reason: reasonText(kind, messages) };
+}
+
+/**
+ * A specific error for one page or section, with Retry. An expired session shows where the member is
+ * being taken instead (the fetcher already started the redirect), with a Sign in link as a fallback.
+ */
+export function ErrorPanel({
+  title,
+  error,
+  onRetry,
+  retrying = false,
+}: {
+  /** What failed, e.g. "Your courses could not be loaded." */
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+  retrying?: boolean;
+}) {
+  const { messages } = useI18n();
+  const { kind, reason } = useErrorReason(error);
+  const pathname = usePathname();
+  return (
+    <div role="alert" className="card border-danger-fg/40 flex flex-col items-start gap-3 p-5 sm:p-6">
+      <p className="font-semibold text-danger-fg">{title}</p>
+      <p className="text-fg">{reason}</p>
+      {kind === "unauthenticated" ? (
+        <a className="btn btn-primary" href={loginUrl(pathname ?? "/")}>
+          {messages.landing.signIn}
+        </a>
+      ) : (
+        <button type="button" className="btn btn-secondary" onClick={onRetry} disabled={retrying} aria-busy={retrying}>
+          {messages.errors.retry}
+        </button>
+      )}
+    </div>
+  );
+}

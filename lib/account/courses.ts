@@ -1,0 +1,58 @@
+import "server-only";
+
+import type { CoursesPage } from "@/lib/types/account";
+import { ENROLLED_COURSE_FIELDS, type RawEnrolledCourse, type RawPageInfo } from "./fragments";
+import type { ResumeUrlConfig } from "./lecture-url";
+import { nextCursorOf, reshapeEnrolledCourse } from "./reshape-shared";
+
+export const COURSES_OPERATION_NAME = "DashboardCourses";
+/** Enrollments per page on the Courses page ("Show more" fetches the next one). */
+export const COURSES_PAGE_SIZE = 24;
+
+/** One page of the member's enrollments. */
+export const COURSES_DOCUMENT = /* GraphQL */ `
+  query DashboardCourses($first: Int!, $after: String) {
+    viewer {
+      enrolledCourses(first: $first, after: $after) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...DashboardEnrolledCourse
+        }
+      }
+    }
+  }
+  ${ENROLLED_COURSE_FIELDS}
+`;
+
+export interface CoursesVariables {
+  first: number;
+  after: string | null;
+}
+
+export interface CoursesResult {
+  viewer: {
+    enrolledCourses: {
+      totalCount: number;
+      pageInfo: RawPageInfo;
+      nodes: RawEnrolledCourse[];
+    };
+  };
+}
+
+/** Variables for the page after `after` (null or absent: the first page). */
+export function coursesVariables(after?: string | null): CoursesVariables {
+  return { first: COURSES_PAGE_SIZE, after: after ?? null };
+}
+
+export function reshapeCourses(data: CoursesResult, config: ResumeUrlConfig): CoursesPage {
+  const connection = data.viewer.enrolledCourses;
+  return {
+    items: connection.nodes.map((node) => reshapeEnrolledCourse(node, config)),
+    totalCount: connection.totalCount,
+    nextCursor: nextCursorOf(connection.pageInfo),
+  };
+}

@@ -1,0 +1,74 @@
+import "server-only";
+
+/** The fields of an enrollment every dashboard operation selects. */
+export const ENROLLED_COURSE_FIELDS = /* GraphQL */ `
+  fragment DashboardEnrolledCourse on EnrolledCourse {
+    slug
+    name
+    imageUrl
+    expireDate
+    hasLifetimeAccess
+    completionPercentage
+    lastWatchedLecture {
+      lectureId
+      positionSeconds
+      title
+      watchedAt
+    }
+  }
+`;
+
+/** The fields of an event registration every dashboard operation selects. */
+export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
+  fragment DashboardEventRegistration on EventRegistration {
+    id
+    state
+    registeredAt
+    event {
+      id
+      title
+      startTime
+      endTime
+      isAllDay
+      location
+      url
+    }
+  }
+`;
+
+/** Raw `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}. */
+export interface RawEnrolledCourse {
+  slug: string;
+  name: string | null;
+  imageUrl: string | null;
+  expireDate: string | null;
+  hasLifetimeAccess: boolean;
+  completionPercentage: number | null;
+  lastWatchedLecture: {
+    lectureId: string;
+    positionSeconds: number;
+    title: string | null;
+    watchedAt: string | null;
+  } | null;
+}
+
+/** Raw `EventRegistration` as selected by {@link EVENT_REGISTRATION_FIELDS}. */
+export interface RawEventRegistration {
+  id: string;
+  state: string;
+  registeredAt: string;
+  event: {
+    id: string;
+    title: string;
+    startTime: string;
+    endTime: string | null;
+    isAllDay: boolean;
+    location: string | null;
+    url: string | null;
+  };
+}
+
+export interface RawPageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}

@@ -1,0 +1,9 @@
+import "server-only";
+
+export * from "./courses";
+export * from "./events";
+export type { RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
+export * from "./lecture-url";
+export * from "./operations";
+export * from "./orders";
+export * from "./overview";

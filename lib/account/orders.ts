@@ -1,0 +1,92 @@
+import "server-only";
+
+import type { Order, OrdersPage } from "@/lib/types/account";
+import type { RawPageInfo } from "./fragments";
+import { nextCursorOf } from "./reshape-shared";
+
+export const ORDERS_OPERATION_NAME = "DashboardOrders";
+export const ORDERS_PAGE_SIZE = 20;
+
+/** One page of the member's orders. */
+export const ORDERS_DOCUMENT = /* GraphQL */ `
+  query DashboardOrders($first: Int!, $after: String) {
+    viewer {
+      orders(first: $first, after: $after) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          tradeNo
+          state
+          currency
+          amount
+          refundedAmount
+          paidAt
+          createdAt
+          lineItems {
+            name
+            amount
+            itemType
+          }
+        }
+      }
+    }
+  }
+`;
+
+export interface OrdersVariables {
+  first: number;
+  after: string | null;
+}
+
+export interface RawOrder {
+  id: string;
+  tradeNo: string;
+  state: string;
+  currency: string;
+  amount: number;
+  refundedAmount: number | null;
+  paidAt: string | null;
+  createdAt: string;
+  lineItems: { name: string; amount: number; itemType: string }[];
+}
+
+export interface OrdersResult {
+  viewer: {
+    orders: {
+      totalCount: number;
+      pageInfo: RawPageInfo;
+      nodes: RawOrder[];
+    };
+  };
+}
+
+export function ordersVariables(after?: string | null): OrdersVariables {
+  return { first: ORDERS_PAGE_SIZE, after: after ?? null };
+}
+
+function reshapeOrder(raw: RawOrder): Order {
+  return {
+    id: raw.id,
+    tradeNo: raw.tradeNo,
+    state: raw.state,
+    currency: raw.currency.toUpperCase(),
+    amount: raw.amount,
+    refundedAmount: raw.refundedAmount !== null && raw.refundedAmount > 0 ? raw.refundedAmount : null,
+    paidAt: raw.paidAt,
+    createdAt: raw.createdAt,
+    lineItems: raw.lineItems.map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
+  };
+}
+
+export function reshapeOrders(data: OrdersResult): OrdersPage {
+  const connection = data.viewer.orders;
+  return {
+    items: connection.nodes.map(reshapeOrder),
+    totalCount: connection.totalCount,
+    nextCursor: nextCursorOf(connection.pageInfo),
+  };
+}

@@ -1,0 +1,59 @@
+import "server-only";
+
+import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
+import type { RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
+import { buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
+
+/**
+ * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
+ * as lifetime (the site only omits the date for lifetime access). `lastWatched` is kept even when access
+ * has ended — the UI decides not to offer Resume then — and dropped only when no safe URL can be built.
+ */
+export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlConfig): CourseEnrollment {
+  const lecture = raw.lastWatchedLecture;
+  const resumeUrl = lecture
+    ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
+    : null;
+  const completion = raw.completionPercentage;
+  return {
+    slug: raw.slug,
+    name: raw.name?.trim() || raw.slug,
+    imageUrl: safeHttpUrl(raw.imageUrl),
+    access:
+      raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
+    completionPercentage: completion === null ? null : Math.min(100, Math.max(0, Math.round(completion))),
+    lastWatched:
+      lecture && resumeUrl
+        ? {
+            lectureId: lecture.lectureId,
+            positionSeconds: Math.max(0, Math.floor(lecture.positionSeconds)),
+            title: lecture.title?.trim() || null,
+            watchedAt: lecture.watchedAt,
+            resumeUrl,
+          }
+        : null,
+  };
+}
+
+/** A registration in UI shape; event links other than http(s) are dropped. */
+export function reshapeEventRegistration(raw: RawEventRegistration): EventRegistration {
+  return {
+    id: raw.id,
+    state: raw.state,
+    registeredAt: raw.registeredAt,
+    event: {
+      id: raw.event.id,
+      title: raw.event.title,
+      startTime: raw.event.startTime,
+      endTime: raw.event.endTime,
+      isAllDay: raw.event.isAllDay,
+      location: raw.event.location?.trim() || null,
+      url: safeHttpUrl(raw.event.url),
+    },
+  };
+}
+
+/** The cursor for the next page, or null when the site says there is none. */
+export function nextCursorOf(pageInfo: RawPageInfo): string | null {
+  return pageInfo.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null;
+}

@@ -1,0 +1,127 @@
+import type { ApiErrorBody } from "@/lib/types/account";
+
+/** The header every state-changing BFF call carries (with a same-origin Origin, the BFF's CSRF check). */
+export const REQUESTED_WITH_HEADER = "X-Requested-With";
+export const REQUESTED_WITH_VALUE = "companion-dashboard";
+
+/** Why a BFF call failed, in the terms the UI explains it. */
+export type ApiErrorKind = "unauthenticated" | "insufficient_scope" | "site_unavailable" | "network" | "unknown";
+
+/** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get kind(): ApiErrorKind {
+    if (this.status === 401 || this.code === "unauthenticated") return "unauthenticated";
+    if (this.status === 403 || this.code === "insufficient_scope") return "insufficient_scope";
+    if (this.status === 0) return "network";
+    if (this.status === 502 || this.status === 503 || this.status === 504) return "site_unavailable";
+    return "unknown";
+  }
+}
+
+/** The error kind of anything a query threw. */
+export function errorKindOf(error: unknown): ApiErrorKind {
+  return error instanceof ApiError ? error.kind : "unknown";
+}
+
+function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  if (typeof value !== "object" || value === null || !("error" in value)) return false;
+  const { error } = value;
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string";
+}
+
+/** `/api/auth/login?returnTo=<path>`: where an expired session sends the member, to come back to `returnTo`. */
+export function loginUrl(returnTo: string): string {
+  const path = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : "/";
+  return `/api/auth/login?returnTo=${encodeURIComponent(path)}`;
+}
+
+let redirecting = false;
+
+/** Sends the browser to sign in and back to the page it is on. Runs once even when several queries fail. */
+export function redirectToSignIn(): void {
+  if (typeof window === "undefined" || redirecting) return;
+  redirecting = true;
+  window.location.assign(loginUrl(`${window.location.pathname}${window.location.search}`));
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (isApiErrorBody(body)) {
+    return new ApiError(response.status, body.error.code, typeof body.error.message === "string" ? body.error.message : "");
+  }
+  return new ApiError(response.status, `http_${response.status}`, response.statusText);
+}
+
+async function send(input: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (cause) {
+    throw new ApiError(0, "network_error", cause instanceof Error ? cause.message : "Network request failed");
+  }
+}
+
+/**
+ * GETs a BFF route and returns its JSON. A 401 sends the browser to sign in (and back) before throwing,
+ * so the page never shows stale private data.
+ */
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const response = await send(path, {
+    method: "GET",
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+    cache: "no-store",
+    signal,
+  });
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (error.kind === "unauthenticated") redirectToSignIn();
+    throw error;
+  }
+  return (await response.json()) as T;
+}
+
+/** POSTs to a state-changing BFF route with the custom header and same-origin credentials. */
+export async function postAction(path: string): Promise<void> {
+  const response = await send(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { Accept: "application/json", [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE },
+    cache: "no-store",
+  });
+  if (!response.ok) throw await toApiError(response);
+}
+
+/** Why the member lands on the signed-out page. */
+export type SignedOutReason = "revoked" | "signed_out" | "expired";
+
+export function isSignedOutReason(value: unknown): value is SignedOutReason {
+  return value === "revoked" || value === "signed_out" || value === "expired";
+}
+
+/** `/signed-out?reason=<reason>`. */
+export function signedOutPath(reason: SignedOutReason): string {
+  return `/signed-out?reason=${reason}`;
+}
+
+/**
+ * Leaves the signed-in app for the signed-out page with a full page load, so no cached private data or
+ * client state survives, and the history entry is replaced so Back does not return to a dead session.
+ */
+export function leaveForSignedOutPage(reason: SignedOutReason): void {
+  const target = new URL(signedOutPath(reason), window.location.origin);
+  window.location.replace(target.href);
+}

@@ -1,0 +1,60 @@
+import { getMessages, interpolate } from "@/lib/i18n";
+import type { CourseAccess } from "@/lib/types/account";
+import { calendarDaysBetween, formatDate, toDate, type ZonedFormatOptions } from "./datetime";
+import { formatRelativeTime } from "./relative";
+
+/** Access ending within this many days counts as "ending soon" (a warning, and the overview's list). */
+export const ENDING_SOON_DAYS = 14;
+const ENDING_SOON_MS = ENDING_SOON_DAYS * 86_400_000;
+
+/** The colour family of an access state; the text always says the same thing in words. */
+export type AccessTone = "lifetime" | "ok" | "warning" | "ended";
+
+export interface AccessDescription {
+  tone: AccessTone;
+  /** The state in words, e.g. "Access ends in 3 days". */
+  text: string;
+}
+
+export interface AccessFormatOptions extends ZonedFormatOptions {
+  now: Date;
+}
+
+/** True when access has ended at `now` (the expiry instant itself counts as ended). */
+export function hasAccessEnded(access: CourseAccess, now: Date): boolean {
+  return access.kind === "until" && toDate(access.expiresAt).getTime() <= now.getTime();
+}
+
+/** True when access has not ended yet but ends within {@link ENDING_SOON_DAYS} days of `now`. */
+export function isAccessEndingSoon(access: CourseAccess, now: Date): boolean {
+  if (access.kind !== "until") return false;
+  const remaining = toDate(access.expiresAt).getTime() - now.getTime();
+  return remaining > 0 && remaining <= ENDING_SOON_MS;
+}
+
+/**
+ * The access state in words and its tone:
+ * "Lifetime access"; "Access until 12 Mar 2027 (in 3 months)"; "Access ends today" / "tomorrow" /
+ * "in 3 days" (warning, within 14 days); "Access ended on 2 Nov 2026". Days count calendar days in the
+ * member's time zone, so an expiry at 23:00 tonight says "today" and one at 01:00 tomorrow "tomorrow".
+ */
+export function describeAccess(access: CourseAccess, options: AccessFormatOptions): AccessDescription {
+  const messages = getMessages(options.locale);
+  if (access.kind === "lifetime") return { tone: "lifetime", text: messages.access.lifetime };
+  const date = formatDate(access.expiresAt, options);
+  if (hasAccessEnded(access, options.now)) {
+    return { tone: "ended", text: interpolate(messages.access.ended, { date }) };
+  }
+  if (isAccessEndingSoon(access, options.now)) {
+    const days = Math.max(0, calendarDaysBetween(options.now, access.expiresAt, options.timeZone));
+    const text =
+      days === 0
+        ? messages.access.endsToday
+        : days === 1
+          ? messages.access.endsTomorrow
+          : interpolate(messages.access.endsInDays, { count: days });
+    return { tone: "warning", text };
+  }
+  const relative = formatRelativeTime(access.expiresAt, options.now, options.locale);
+  return { tone: "ok", text: interpolate(messages.access.until, { date, relative }) };
+}

@@ -1,0 +1,41 @@
+import { numberLocaleOf, type Locale } from "@/lib/i18n/locales";
+
+/**
+ * Currencies shown without minor units. ISO 4217 gives TWD two decimals, but prices in New Taiwan dollars
+ * are whole numbers in practice; the others are zero-decimal in ISO 4217 already.
+ */
+const ZERO_DECIMAL_CURRENCIES = new Set([
+  "TWD", "JPY", "KRW", "VND", "CLP", "ISK", "UGX", "PYG", "XAF", "XOF", "XPF", "BIF", "DJF", "GNF", "KMF", "RWF", "VUV",
+]);
+
+/** How many decimals an amount in `currency` is shown with. */
+export function currencyFractionDigits(currency: string): number {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL_CURRENCIES.has(code)) return 0;
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * An amount in the order's currency: "NT$1,200", "$12.50", "¥1,200", "US$12.50" (zh-TW).
+ * An unknown currency code still reads sensibly: "1,200.00 XYZ".
+ */
+export function formatCurrency(amount: number, currency: string, locale: Locale): string {
+  const code = currency.toUpperCase();
+  const digits = currencyFractionDigits(code);
+  const numberLocale = numberLocaleOf(locale);
+  try {
+    return new Intl.NumberFormat(numberLocale, {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(amount);
+  } catch {
+    const number = new Intl.NumberFormat(numberLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return `${number.format(amount)} ${code}`;
+  }
+}

@@ -1,0 +1,103 @@
+import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+
+/** Options every zoned formatter takes: the UI language and the member's IANA time zone. */
+export interface ZonedFormatOptions {
+  locale: Locale;
+  timeZone: string;
+}
+
+/** A calendar date without a time or a zone. `month` is 1..12. */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+
+export function toDate(value: Date | string): Date {
+  return typeof value === "string" ? new Date(value) : value;
+}
+
+/** The calendar date an instant falls on in `timeZone` (DST-safe: Intl does the zone arithmetic). */
+export function zonedCalendarDate(instant: Date | string, timeZone: string): CalendarDate {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    calendar: "gregory",
+    numberingSystem: "latn",
+  }).formatToParts(toDate(instant));
+  const read = (type: "year" | "month" | "day") => Number(parts.find((part) => part.type === type)?.value);
+  return { year: read("year"), month: read("month"), day: read("day") };
+}
+
+/**
+ * The calendar date written in an ISO 8601 timestamp, read as written (its own offset, no conversion).
+ * All-day events use it so that "5 Dec" stays 5 Dec in every time zone.
+ */
+export function writtenCalendarDate(iso: string): CalendarDate {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!match) {
+    const fallback = new Date(iso);
+    return { year: fallback.getUTCFullYear(), month: fallback.getUTCMonth() + 1, day: fallback.getUTCDate() };
+  }
+  return { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+}
+
+/** Days since 1970-01-01 for a calendar date: differences between two are whole calendar days. */
+export function dayNumber(date: CalendarDate): number {
+  return Math.round(Date.UTC(date.year, date.month - 1, date.day) / MS_PER_DAY);
+}
+
+export function calendarDateFromDayNumber(days: number): CalendarDate {
+  const date = new Date(days * MS_PER_DAY);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** Whole calendar days from `from` to `to` as seen in `timeZone` (0 = same day, 1 = tomorrow, -1 = yesterday). */
+export function calendarDaysBetween(from: Date | string, to: Date | string, timeZone: string): number {
+  return dayNumber(zonedCalendarDate(to, timeZone)) - dayNumber(zonedCalendarDate(from, timeZone));
+}
+
+/** "12 Mar 2027" / "2027年3月12日" for a calendar date. */
+export function formatCalendarDate(date: CalendarDate, locale: Locale): string {
+  return new Intl.DateTimeFormat(dateLocaleOf(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(date.year, date.month - 1, date.day)));
+}
+
+/** "12 Mar 2027": the date an instant falls on in the member's time zone. */
+export function formatDate(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
+  return new Intl.DateTimeFormat(dateLocaleOf(locale), { day: "numeric", month: "short", year: "numeric", timeZone }).format(
+    toDate(instant),
+  );
+}
+
+/** "12 Mar 2027, 14:30": date and time in the member's time zone. */
+export function formatDateTime(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
+  return new Intl.DateTimeFormat(dateLocaleOf(locale), {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+  }).format(toDate(instant));
+}
+
+/** The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00" (changes across DST transitions). */
+export function zoneOffsetAt(instant: Date | string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(toDate(instant));
+  return parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
+}
+
+/** `YYYY-MM-DD` for a calendar date, as used in `<time dateTime>`. */
+export function isoCalendarDate(date: CalendarDate): string {
+  const pad = (value: number, length = 2) => String(value).padStart(length, "0");
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}

@@ -1,0 +1,124 @@
+import { dateLocaleOf } from "@/lib/i18n/locales";
+import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
+import {
+  calendarDateFromDayNumber,
+  dayNumber,
+  isoCalendarDate,
+  toDate,
+  writtenCalendarDate,
+  zonedCalendarDate,
+  zoneOffsetAt,
+  type CalendarDate,
+  type ZonedFormatOptions,
+} from "./datetime";
+
+const MS_PER_DAY = 86_400_000;
+
+/** The dates an all-day event covers: `start` inclusive, `endExclusive` exclusive (as in iCalendar). */
+export interface AllDaySpan {
+  start: CalendarDate;
+  endExclusive: CalendarDate;
+}
+
+/**
+ * The dates an all-day event covers, read as written in its timestamps. An end at midnight after the
+ * start is taken as exclusive (iCalendar style); any other end names the last day itself.
+ */
+export function allDaySpan(event: Pick<DashboardEvent, "startTime" | "endTime">): AllDaySpan {
+  const start = writtenCalendarDate(event.startTime);
+  const startDay = dayNumber(start);
+  if (!event.endTime) return { start, endExclusive: calendarDateFromDayNumber(startDay + 1) };
+  const endDay = dayNumber(writtenCalendarDate(event.endTime));
+  const endsAtMidnight = /T00:00(?::00(?:\.0+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.test(event.endTime);
+  const exclusive = endsAtMidnight && endDay > startDay ? endDay : Math.max(endDay, startDay) + 1;
+  return { start, endExclusive: calendarDateFromDayNumber(exclusive) };
+}
+
+/** The instant an event is over: its end, the end of its last day when all-day, else its start. */
+export function eventEndInstant(event: DashboardEvent): Date {
+  if (event.isAllDay) {
+    const span = allDaySpan(event);
+    const days = dayNumber(span.endExclusive) - dayNumber(span.start);
+    return new Date(toDate(event.startTime).getTime() + days * MS_PER_DAY);
+  }
+  return toDate(event.endTime ?? event.startTime);
+}
+
+/** An event is upcoming until it is over, so one in progress still counts. */
+export function isUpcomingEvent(event: DashboardEvent, now: Date): boolean {
+  return eventEndInstant(event).getTime() > now.getTime();
+}
+
+export function isCancelledRegistration(registration: Pick<EventRegistration, "state">): boolean {
+  return registration.state === "cancelled";
+}
+
+function byStart(a: EventRegistration, b: EventRegistration): number {
+  return toDate(a.event.startTime).getTime() - toDate(b.event.startTime).getTime();
+}
+
+/** Splits registrations into upcoming (soonest first) and past (most recent first). */
+export function splitRegistrations(
+  registrations: readonly EventRegistration[],
+  now: Date,
+): { upcoming: EventRegistration[]; past: EventRegistration[] } {
+  const upcoming = registrations.filter((registration) => isUpcomingEvent(registration.event, now)).sort(byStart);
+  const past = registrations
+    .filter((registration) => !isUpcomingEvent(registration.event, now))
+    .sort((a, b) => byStart(b, a));
+  return { upcoming, past };
+}
+
+/** The upcoming, non-cancelled registrations, soonest first, at most `limit`. */
+export function pickUpcomingRegistrations(
+  registrations: readonly EventRegistration[],
+  now: Date,
+  limit: number,
+): EventRegistration[] {
+  return splitRegistrations(registrations, now)
+    .upcoming.filter((registration) => !isCancelledRegistration(registration))
+    .slice(0, limit);
+}
+
+/** When an event happens, in words, and the machine-readable value for `<time dateTime>`. */
+export interface EventWhen {
+  text: string;
+  dateTime: string;
+}
+
+const DATE_PART: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
+const TIME_PART: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+
+/**
+ * When an event happens in the member's language and time zone:
+ * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
+ * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8"). When a DST change
+ * falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
+ */
+export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: ZonedFormatOptions): EventWhen {
+  const intlLocale = dateLocaleOf(locale);
+  if (event.isAllDay) {
+    const span = allDaySpan(event);
+    const format = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
+    const startDate = new Date(Date.UTC(span.start.year, span.start.month - 1, span.start.day));
+    const lastDay = calendarDateFromDayNumber(dayNumber(span.endExclusive) - 1);
+    const singleDay = dayNumber(lastDay) === dayNumber(span.start);
+    const text = singleDay
+      ? format.format(startDate)
+      : format.formatRange(startDate, new Date(Date.UTC(lastDay.year, lastDay.month - 1, lastDay.day)));
+    return { text, dateTime: isoCalendarDate(span.start) };
+  }
+  const start = toDate(event.startTime);
+  const full = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
+  if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
+  const end = toDate(event.endTime);
+  if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
+  if (zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
+    return { text: full.formatRange(start, end), dateTime: start.toISOString() };
+  }
+  const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
+  const endText = sameDay
+    ? new Intl.DateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end)
+    : full.format(end);
+  return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };
+}

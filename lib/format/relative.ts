@@ -1,0 +1,24 @@
+import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import { toDate } from "./datetime";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const AVERAGE_MONTH = 30.436_875 * DAY;
+const AVERAGE_YEAR = 365.2425 * DAY;
+
+/**
+ * "in 3 months", "2 weeks ago", "3 個月後": the distance from `now` to `target` in the largest unit that reads
+ * naturally, via Intl.RelativeTimeFormat.
+ */
+export function formatRelativeTime(target: Date | string, now: Date, locale: Locale): string {
+  const diff = toDate(target).getTime() - now.getTime();
+  const abs = Math.abs(diff);
+  const format = new Intl.RelativeTimeFormat(dateLocaleOf(locale), { numeric: "always" });
+  if (abs < HOUR) return format.format(Math.round(diff / MINUTE), "minute");
+  if (abs < DAY) return format.format(Math.round(diff / HOUR), "hour");
+  if (abs < 14 * DAY) return format.format(Math.round(diff / DAY), "day");
+  if (abs < 60 * DAY) return format.format(Math.round(diff / (7 * DAY)), "week");
+  if (abs < AVERAGE_YEAR - AVERAGE_MONTH / 2) return format.format(Math.round(diff / AVERAGE_MONTH), "month");
+  return format.format(Math.round(diff / AVERAGE_YEAR), "year");
+}

@@ -1,0 +1,32 @@
+import { en } from "./messages/en";
+import type { Messages } from "./messages/types";
+import { zhTW } from "./messages/zh-TW";
+import type { Locale } from "./locales";
+
+export * from "./locales";
+export type { Messages } from "./messages/types";
+
+const dictionaries: Record<Locale, Messages> = { en, "zh-TW": zhTW };
+
+export function getMessages(locale: Locale): Messages {
+  return dictionaries[locale];
+}
+
+/** Fills `{name}` placeholders; a placeholder without a value stays as written. */
+export function interpolate(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    const value = values[key];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+type ScopeKey = Exclude<keyof Messages["scopes"], "unknown">;
+
+function isKnownScope(scope: string, messages: Messages): scope is ScopeKey {
+  return scope !== "unknown" && Object.hasOwn(messages.scopes, scope);
+}
+
+/** A granted OAuth scope in plain words, for the Settings page. */
+export function describeScope(scope: string, messages: Messages): string {
+  return isKnownScope(scope, messages) ? messages.scopes[scope] : interpolate(messages.scopes.unknown, { scope });
+}

@@ -1,0 +1,71 @@
+/** The languages the dashboard speaks. */
+export const LOCALES = ["en", "zh-TW"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "en";
+
+/** The cookie the language switch writes; it wins over the browser's Accept-Language. */
+export const LOCALE_COOKIE = "locale";
+/** The cookie holding the browser's IANA time zone, so the server renders times the way the browser will. */
+export const TIME_ZONE_COOKIE = "tz";
+export const DEFAULT_TIME_ZONE = "UTC";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The BCP 47 tag handed to Intl date and time formatters ("12 Mar 2027" style in English). */
+export function dateLocaleOf(locale: Locale): string {
+  return locale === "en" ? "en-GB" : "zh-TW";
+}
+
+/** The BCP 47 tag handed to Intl number and currency formatters. */
+export function numberLocaleOf(locale: Locale): string {
+  return locale === "en" ? "en-US" : "zh-TW";
+}
+
+/** Maps any language tag to one of ours, or null when we do not speak it. */
+function matchTag(tag: string): Locale | null {
+  const lower = tag.trim().toLowerCase();
+  if (lower === "" || lower === "*") return null;
+  const [language, ...rest] = lower.split("-");
+  if (language === "en") return "en";
+  if (language === "zh") {
+    // Traditional Chinese: zh-TW, zh-HK, zh-MO, zh-Hant(-*). Simplified (zh-CN, zh-SG, zh-Hans) is not ours.
+    return rest.some((part) => part === "hant" || part === "tw" || part === "hk" || part === "mo") ? "zh-TW" : null;
+  }
+  return null;
+}
+
+/**
+ * Chooses the language: a valid `locale` cookie wins; otherwise the highest-weighted language in the
+ * Accept-Language header that we speak (RFC 9110 section 12.5.4 q-values); otherwise English.
+ */
+export function negotiateLocale(acceptLanguageHeader: string | null | undefined, cookieValue?: string | null): Locale {
+  if (isLocale(cookieValue)) return cookieValue;
+  if (!acceptLanguageHeader) return DEFAULT_LOCALE;
+  const ranked = acceptLanguageHeader
+    .split(",")
+    .map((entry, index) => {
+      const [tag = "", ...params] = entry.split(";");
+      const qParam = params.map((param) => param.trim()).find((param) => param.startsWith("q="));
+      const q = qParam === undefined ? 1 : Number.parseFloat(qParam.slice(2));
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const entry of ranked) {
+    const match = matchTag(entry.tag);
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Returns `value` when it is an IANA time zone this runtime knows, otherwise the fallback. */
+export function resolveTimeZone(value: string | null | undefined, fallback: string = DEFAULT_TIME_ZONE): string {
+  if (!value) return fallback;
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import { createContext, use, useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import { getMessages, type Messages } from "./index";
+import { persistTimeZone } from "./cookies";
+import { resolveTimeZone, type Locale } from "./locales";
+
+interface I18nContextValue {
+  locale: Locale;
+  messages: Messages;
+  /** The member's IANA time zone (the browser's once hydrated; the server's guess before). */
+  timeZone: string;
+  /** The current time, updated every minute; the server's render time until hydration completes. */
+  now: Date;
+}
+
+const I18nContext = createContext<I18nContextValue | null>(null);
+
+const MINUTE = 60_000;
+
+function subscribeToMinutes(onChange: () => void): () => void {
+  const timer = window.setInterval(onChange, MINUTE);
+  return () => window.clearInterval(timer);
+}
+
+function currentMinute(): number {
+  return Math.floor(Date.now() / MINUTE) * MINUTE;
+}
+
+function subscribeToNothing(): () => void {
+  return () => undefined;
+}
+
+function browserTimeZone(): string {
+  return resolveTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
+export interface I18nProviderProps {
+  locale: Locale;
+  /** The time zone the server rendered with (the `tz` cookie, else "UTC"). */
+  timeZone: string;
+  /** The server's render time in epoch milliseconds, so the first client render matches the HTML. */
+  now: number;
+  children: ReactNode;
+}
+
+/**
+ * Gives components the language, its messages, the member's time zone and a minute-precise clock.
+ * Hydration uses the server's values; React then re-renders with the browser's time zone and clock,
+ * and the `tz` cookie is written so the next server render already uses the member's zone.
+ */
+export function I18nProvider({ locale, timeZone: serverTimeZone, now: serverNow, children }: I18nProviderProps) {
+  const timeZone = useSyncExternalStore(subscribeToNothing, browserTimeZone, () => serverTimeZone);
+  const nowMs = useSyncExternalStore(subscribeToMinutes, currentMinute, () => serverNow);
+
+  useEffect(() => {
+    if (timeZone !== serverTimeZone) persistTimeZone(timeZone);
+  }, [timeZone, serverTimeZone]);
+
+  const value = useMemo<I18nContextValue>(
+    () => ({ locale, messages: getMessages(locale), timeZone, now: new Date(nowMs) }),
+    [locale, timeZone, nowMs],
+  );
+  return <I18nContext value={value}>{children}</I18nContext>;
+}
+
+/** The language, messages, time zone and clock from the nearest {@link I18nProvider}. */
+export function useI18n(): I18nContextValue {
+  const value = use(I18nContext);
+  if (!value) throw new Error("useI18n must be used inside <I18nProvider>");
+  return value;
+}

@@ -1,0 +1,137 @@
+/**
+ * Client-safe UI types for the member dashboard. They are what the BFF data routes answer and what
+ * components render: small, already reshaped from the Account API (see lib/account), never the raw
+ * GraphQL shape. All instants are ISO 8601 strings with an offset, exactly as the site sent them.
+ */
+
+/** How long a member keeps access to a course. */
+export type CourseAccess =
+  /** Access never ends. */
+  | { kind: "lifetime" }
+  /** Access ends at `expiresAt` (ISO 8601); it may already lie in the past. */
+  | { kind: "until"; expiresAt: string };
+
+/** Where the member stopped in a course, with the link that takes them back there. */
+export interface LastWatched {
+  /** The lecture's id on the site. */
+  lectureId: string;
+  /** Playback position in whole seconds. */
+  positionSeconds: number;
+  /** The lecture's title, when the site gives it. */
+  title: string | null;
+  /** When the member last watched it (ISO 8601), when the site gives it. */
+  watchedAt: string | null;
+  /** Absolute lecture URL built from LECTURE_URL_TEMPLATE (http or https only). */
+  resumeUrl: string;
+}
+
+/** One course the member is enrolled in. */
+export interface CourseEnrollment {
+  /** The course's slug on the site; unique per member. */
+  slug: string;
+  /** Display name; falls back to the slug when the site gives none. */
+  name: string;
+  /** Cover image URL, when the site gives one. */
+  imageUrl: string | null;
+  access: CourseAccess;
+  /** 0..100, or null when the site does not track progress. */
+  completionPercentage: number | null;
+  lastWatched: LastWatched | null;
+}
+
+/** A page of a cursor-paged list. */
+export interface Page<T> {
+  items: T[];
+  /** How many items exist across all pages. */
+  totalCount: number;
+  /** The cursor for the next page (`?after=`), or null on the last page. */
+  nextCursor: string | null;
+}
+
+export type CoursesPage = Page<CourseEnrollment>;
+
+/** Known order states; the site may send others, which the UI shows humanised. */
+export type KnownOrderState = "paid" | "not_paid" | "refunded" | "failed" | "expired" | "manual_enrolled";
+
+export interface OrderLineItem {
+  name: string;
+  /** In the order's currency, major units (e.g. 1200 for NT$1,200). */
+  amount: number;
+  /** CurriculumPlan | MembershipPlan | Ticket | DigitalProduct | … */
+  itemType: string;
+}
+
+export interface Order {
+  id: string;
+  /** The merchant trade number the member sees on receipts. */
+  tradeNo: string;
+  /** One of {@link KnownOrderState}, or another value the site introduced. */
+  state: string;
+  /** ISO 4217 code, e.g. "TWD". */
+  currency: string;
+  /** Total in major units of `currency`. */
+  amount: number;
+  /** Refunded amount in major units, or null when nothing was refunded. */
+  refundedAmount: number | null;
+  paidAt: string | null;
+  createdAt: string;
+  lineItems: OrderLineItem[];
+}
+
+export type OrdersPage = Page<Order>;
+
+/** Known registration states; others are shown humanised. */
+export type KnownRegistrationState = "enrolled" | "checked_in" | "no_show" | "cancelled";
+
+export interface DashboardEvent {
+  id: string;
+  title: string;
+  /** ISO 8601. For all-day events only the calendar date written in it counts. */
+  startTime: string;
+  /** ISO 8601, or null when the site gives no end. */
+  endTime: string | null;
+  isAllDay: boolean;
+  /** A physical place, when there is one. */
+  location: string | null;
+  /** An http(s) link (online meeting or event page); other schemes are dropped when reshaping. */
+  url: string | null;
+}
+
+export interface EventRegistration {
+  id: string;
+  /** One of {@link KnownRegistrationState}, or another value the site introduced. */
+  state: string;
+  registeredAt: string;
+  event: DashboardEvent;
+}
+
+export type EventsPage = Page<EventRegistration>;
+
+/** Everything the overview page shows, from one GraphQL operation. */
+export interface Overview {
+  /** The member's name, or their email when the site has no name. */
+  name: string;
+  /** The enrollment whose lecture was watched most recently, if any. */
+  continueWatching: CourseEnrollment | null;
+  /** Enrollments whose access ends within 14 days (not yet ended), soonest first. */
+  endingSoon: CourseEnrollment[];
+  /** At most three upcoming, non-cancelled registrations, soonest first. */
+  upcomingEvents: EventRegistration[];
+}
+
+/** Who is signed in, as `GET /api/session` answers it (claims only, never tokens). */
+export interface SessionInfo {
+  name: string;
+  email: string;
+  /** The site's origin, e.g. "https://school.example.com". */
+  site: string;
+  /** Scopes the site granted, e.g. ["openid", "profile", "email", "account:read"]. */
+  scopes: string[];
+  /** When the member granted access (ISO 8601). */
+  grantedAt: string;
+}
+
+/** The JSON body of every BFF error answer. */
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}

@@ -1,0 +1,262 @@
+/**
+ * The Account API: DESIGN.md section 5 served with the reference `graphql` package, for member tokens that
+ * carry `account:read` and are bound to this origin.
+ */
+import type { Context, Hono } from "hono";
+import {
+  buildASTSchema,
+  execute,
+  GraphQLError,
+  GraphQLScalarType,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+} from "graphql";
+import type { DocumentNode, GraphQLSchema } from "graphql";
+import { getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
+import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
+import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS, readBearer } from "./http-util";
+import { findMemberById } from "./seed";
+import type { DemoMember } from "./seed";
+import type { SandboxState } from "./state";
+
+export const ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
+type Query { viewer: Viewer! }
+type Viewer {
+  id: ID!
+  email: String!
+  name: String
+  enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
+  orders(first: Int = 20, after: String): OrderConnection!
+  eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
+}
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+type EnrolledCourseConnection { nodes: [EnrolledCourse!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EnrolledCourse {
+  slug: String!  name: String  imageUrl: String
+  expireDate: DateTime
+  hasLifetimeAccess: Boolean!
+  completionPercentage: Int
+  lastWatchedLecture: LastWatchedLecture
+}
+type LastWatchedLecture { lectureId: ID!  positionSeconds: Int!  title: String  watchedAt: DateTime }
+type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
+type Order {
+  id: ID!  tradeNo: String!  state: String!
+  currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
+  lineItems: [OrderLineItem!]!
+}
+type OrderLineItem { name: String!  amount: Float!  itemType: String! }
+type EventRegistrationConnection { nodes: [EventRegistration!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EventRegistration { id: ID!  state: String!  registeredAt: DateTime!  event: Event! }
+type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  isAllDay: Boolean!  location: String  url: String }
+scalar DateTime
+`;
+
+export const MAX_PAGE_SIZE = 100;
+const MAX_BODY_TOKENS = 5_000;
+
+/** ISO 8601 with the site's offset, e.g. `2025-03-01T20:00:00+08:00`. */
+export function formatDateTime(date: Date, offsetMinutes = SITE_UTC_OFFSET_MINUTES): string {
+  const shifted = new Date(date.getTime() + offsetMinutes * 60_000);
+  const sign = offsetMinutes >= 0 ? "+" : "-";
+  const abs = Math.abs(offsetMinutes);
+  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  return `${shifted.toISOString().slice(0, 19)}${offset}`;
+}
+
+const DateTimeScalar = new GraphQLScalarType({
+  name: "DateTime",
+  description: "ISO 8601 date and time with offset",
+  serialize(value) {
+    if (value instanceof Date) return formatDateTime(value);
+    throw new GraphQLError("DateTime cannot represent this value");
+  },
+  parseValue(value) {
+    if (typeof value !== "string" || Number.isNaN(Date.parse(value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
+    return new Date(value);
+  },
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
+    return new Date(ast.value);
+  },
+});
+
+const schemaCache = new Map<string, GraphQLSchema>();
+
+/** The schema, without the fields named by the `graphqlMissingFields` knob. */
+export function accountSchema(missingFields: readonly string[]): GraphQLSchema {
+  const key = [...missingFields].sort().join(",");
+  const cached = schemaCache.get(key);
+  if (cached) return cached;
+  let document = parse(ACCOUNT_SCHEMA_SDL);
+  if (missingFields.length > 0) {
+    const drop = (typeName: string, fieldName: string) =>
+      missingFields.some((entry) => entry === `${typeName}.${fieldName}` || (entry === fieldName && typeName === "Viewer"));
+    document = visit(document, {
+      ObjectTypeDefinition(node) {
+        const fields = node.fields?.filter((field) => !drop(node.name.value, field.name.value));
+        return fields && fields.length > 0 ? { ...node, fields } : undefined;
+      },
+    });
+  }
+  const schema = buildASTSchema(document);
+  const dateTime = schema.getType("DateTime");
+  if (dateTime instanceof GraphQLScalarType) {
+    dateTime.serialize = DateTimeScalar.serialize.bind(DateTimeScalar);
+    dateTime.parseValue = DateTimeScalar.parseValue.bind(DateTimeScalar);
+    dateTime.parseLiteral = DateTimeScalar.parseLiteral.bind(DateTimeScalar);
+  }
+  schemaCache.set(key, schema);
+  return schema;
+}
+
+interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`cursor:v1:${offset}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^cursor:v1:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match?.[1]) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  return Number(match[1]);
+}
+
+/** Cursor paging over a list; `first` must lie in 1..MAX_PAGE_SIZE. */
+export function paginate<T>(items: readonly T[], args: PageArgs) {
+  const first = args.first ?? 20;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw new GraphQLError(`first must be between 1 and ${MAX_PAGE_SIZE}`, {
+      extensions: { code: "BAD_USER_INPUT", maxPageSize: MAX_PAGE_SIZE },
+    });
+  }
+  const start = args.after === undefined || args.after === null ? 0 : decodeCursor(args.after) + 1;
+  const nodes = items.slice(start, start + first);
+  const lastIndex = start + nodes.length - 1;
+  return {
+    nodes,
+    totalCount: items.length,
+    pageInfo: {
+      hasNextPage: lastIndex + 1 < items.length,
+      endCursor: nodes.length > 0 ? encodeCursor(lastIndex) : null,
+    },
+  };
+}
+
+function viewerRoot(state: SandboxState, member: DemoMember) {
+  let cached: ReturnType<typeof getAccountData> | undefined;
+  const data = () => (cached ??= getAccountData(member.email, state.now()));
+  const enrollment = (item: EnrollmentData) => ({
+    slug: item.slug,
+    name: item.name,
+    imageUrl: `${state.issuer}${item.imagePath}`,
+    expireDate: item.expireDate,
+    hasLifetimeAccess: item.hasLifetimeAccess,
+    completionPercentage: item.completionPercentage,
+    lastWatchedLecture: item.lastWatchedLecture,
+  });
+  return {
+    viewer: () => ({
+      id: member.id,
+      email: member.email,
+      name: member.name,
+      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args),
+      orders: (args: PageArgs) => paginate<OrderData>(data().orders, args),
+      eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args),
+    }),
+  };
+}
+
+type GraphQLBody = { query: string; operationName: string | undefined; variables: Record<string, unknown> | undefined };
+
+function parseBody(raw: unknown): GraphQLBody | string {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "The body must be a JSON object";
+  const body = raw as Record<string, unknown>;
+  if (typeof body.query !== "string" || body.query.trim() === "") return "The body needs a string field query";
+  if (body.operationName !== undefined && body.operationName !== null && typeof body.operationName !== "string") {
+    return "operationName must be a string";
+  }
+  const variables = body.variables;
+  if (variables !== undefined && variables !== null && (typeof variables !== "object" || Array.isArray(variables))) {
+    return "variables must be an object";
+  }
+  return {
+    query: body.query,
+    operationName: typeof body.operationName === "string" ? body.operationName : undefined,
+    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
+  };
+}
+
+function graphqlError(c: Context, status: 400 | 405 | 415, message: string): Response {
+  return c.json({ errors: [{ message }] }, status, { ...NO_STORE_HEADERS });
+}
+
+async function handleGraphQL(c: Context, state: SandboxState): Promise<Response> {
+  const bearer = readBearer(c);
+  if (bearer.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
+  if (bearer.kind === "malformed") return invalidTokenResponse(c, state, "The Authorization header is malformed");
+  const checked = state.store.checkAccessToken(bearer.token, state.now());
+  if (!checked.ok) return invalidTokenResponse(c, state, checked.reason);
+  const record = checked.record;
+  // RFC 8707: the token must have been issued for this origin.
+  if (record.resource !== state.issuer) {
+    return invalidTokenResponse(c, state, "The access token was issued for another resource");
+  }
+  if (!record.scopes.includes("account:read")) return insufficientScopeResponse(c, state, "account:read");
+  const member = findMemberById(record.memberId);
+  if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
+
+  const contentType = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/json") return graphqlError(c, 415, "Content-Type must be application/json");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await c.req.text());
+  } catch {
+    return graphqlError(c, 400, "The body is not valid JSON");
+  }
+  const body = parseBody(raw);
+  if (typeof body === "string") return graphqlError(c, 400, body);
+
+  let document: DocumentNode;
+  try {
+    document = parse(body.query, { maxTokens: MAX_BODY_TOKENS });
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message : "The query could not be parsed";
+    return graphqlError(c, 400, message);
+  }
+  const schema = accountSchema(state.knobs.graphqlMissingFields);
+  const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
+  if (validationErrors.length > 0) {
+    return c.json({ errors: validationErrors.map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });
+  }
+  const result = await execute({
+    schema,
+    document,
+    rootValue: viewerRoot(state, member),
+    variableValues: body.variables,
+    operationName: body.operationName,
+  });
+  if (!("data" in result) || result.data === undefined) {
+    // Request errors (unknown operation, bad variables) have no data.
+    return c.json({ errors: (result.errors ?? []).map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });
+  }
+  return c.json(
+    { ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data },
+    200,
+    { ...NO_STORE_HEADERS },
+  );
+}
+
+export function registerAccountRoutes(app: Hono, state: SandboxState): void {
+  app.post("/account/graphql", (c) => handleGraphQL(c, state));
+  app.on(["GET", "PUT", "PATCH", "DELETE"], "/account/graphql", (c) => {
+    c.header("Allow", "POST");
+    return graphqlError(c, 405, "Use POST");
+  });
+}

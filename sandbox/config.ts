@@ -1,0 +1,110 @@
+/**
+ * The one reader of the sandbox's environment. Validates every variable with zod and reports every bad one at
+ * once. Variables are listed in `main.ts`.
+ */
+import { z } from "zod";
+import { parseFailureList } from "./knobs";
+import type { EndpointName, FailureSpec, KnobsPatch } from "./knobs";
+import type { SandboxOptions } from "./state";
+
+export class SandboxConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid sandbox configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "SandboxConfigError";
+  }
+}
+
+export interface SandboxConfig {
+  port: number;
+  host: string;
+  options: SandboxOptions;
+}
+
+const optionalInt = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional();
+
+const httpOrigin = z
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), "must be an http(s) URL")
+  .refine((value) => {
+    const url = new URL(value);
+    return url.pathname === "/" && url.search === "" && url.hash === "";
+  }, "must be an origin without a path, e.g. http://127.0.0.1:4000");
+
+const commaList = z
+  .string()
+  .transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item !== ""));
+
+const envSchema = z.object({
+  SANDBOX_PORT: optionalInt(0, 65_535),
+  SANDBOX_HOST: z.string().trim().min(1).optional(),
+  SANDBOX_ISSUER: httpOrigin.optional(),
+  SANDBOX_DASHBOARD_REDIRECT_URIS: commaList
+    .pipe(z.array(z.url().refine((v) => /^https?:\/\//.test(v), "must be an http(s) URL")).min(1, "must list at least one URL"))
+    .optional(),
+  SANDBOX_ACCESS_TOKEN_TTL: optionalInt(1, 10 * 365 * 24 * 3600),
+  SANDBOX_REFRESH_TOKEN_TTL: optionalInt(1, 10 * 365 * 24 * 3600),
+  SANDBOX_ID_TOKEN: z.enum(["on", "off", "1", "0", "true", "false"]).optional(),
+  SANDBOX_LATENCY_MS: optionalInt(0, 60_000),
+  SANDBOX_FAIL: z.string().optional(),
+  SANDBOX_ACCESS_TOKEN_PADDING: optionalInt(0, 100_000),
+  SANDBOX_GRAPHQL_MISSING_FIELDS: commaList
+    .pipe(z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/, "must be field names such as orders or Order.lineItems")))
+    .optional(),
+  SANDBOX_FOREIGN_RESOURCES: commaList.pipe(z.array(httpOrigin)).optional(),
+  SANDBOX_CONTROL: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
+});
+
+function emptyToUndefined(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    out[key] = value === undefined || value.trim() === "" ? undefined : value;
+  }
+  return out;
+}
+
+/** Reads the sandbox configuration; throws `SandboxConfigError` naming every bad variable. */
+export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
+  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? "environment");
+      problems.push(`${name}: ${issue.message}`);
+    }
+  }
+  let failures: Partial<Record<EndpointName, FailureSpec>> | undefined;
+  const failText = env.SANDBOX_FAIL;
+  if (failText !== undefined && failText.trim() !== "") {
+    const result = parseFailureList(failText);
+    if (result.ok) failures = result.failures;
+    else problems.push(...result.problems.map((p) => `SANDBOX_FAIL: ${p}`));
+  }
+  if (problems.length > 0 || !parsed.success) throw new SandboxConfigError(problems);
+
+  const values = parsed.data;
+  const knobs: KnobsPatch = {};
+  if (values.SANDBOX_ACCESS_TOKEN_TTL !== undefined) knobs.accessTokenTtlSeconds = values.SANDBOX_ACCESS_TOKEN_TTL;
+  if (values.SANDBOX_REFRESH_TOKEN_TTL !== undefined) knobs.refreshTokenTtlSeconds = values.SANDBOX_REFRESH_TOKEN_TTL;
+  if (values.SANDBOX_ID_TOKEN !== undefined) knobs.idToken = ["on", "1", "true"].includes(values.SANDBOX_ID_TOKEN);
+  if (values.SANDBOX_LATENCY_MS !== undefined) knobs.latencyMs = values.SANDBOX_LATENCY_MS;
+  if (failures !== undefined) knobs.failures = failures;
+  if (values.SANDBOX_ACCESS_TOKEN_PADDING !== undefined) knobs.accessTokenPadding = values.SANDBOX_ACCESS_TOKEN_PADDING;
+  if (values.SANDBOX_GRAPHQL_MISSING_FIELDS !== undefined) knobs.graphqlMissingFields = values.SANDBOX_GRAPHQL_MISSING_FIELDS;
+  if (values.SANDBOX_FOREIGN_RESOURCES !== undefined) knobs.foreignResources = values.SANDBOX_FOREIGN_RESOURCES;
+
+  const options: SandboxOptions = {
+    knobs,
+    control: values.SANDBOX_CONTROL !== undefined && ["1", "true", "on"].includes(values.SANDBOX_CONTROL),
+  };
+  if (values.SANDBOX_ISSUER !== undefined) options.issuer = values.SANDBOX_ISSUER;
+  if (values.SANDBOX_DASHBOARD_REDIRECT_URIS !== undefined) options.dashboardRedirectUris = values.SANDBOX_DASHBOARD_REDIRECT_URIS;
+  return { port: values.SANDBOX_PORT ?? 4000, host: values.SANDBOX_HOST ?? "127.0.0.1", options };
+}

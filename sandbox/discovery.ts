@@ -1,0 +1,74 @@
+/**
+ * Discovery documents: RFC 8414 authorization-server metadata (the authority), OpenID Connect Discovery,
+ * RFC 9728 protected-resource metadata, and the JWKS.
+ */
+import type { Hono } from "hono";
+import { ALL_SCOPES } from "./seed";
+import type { SandboxState } from "./state";
+
+export const JWKS_PATH = "/.well-known/jwks.json";
+
+/** @see RFC 8414 section 2 */
+export function authorizationServerMetadata(state: SandboxState): Record<string, unknown> {
+  const issuer = state.issuer;
+  const metadata: Record<string, unknown> = {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/api/oauth/token`,
+    userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
+    revocation_endpoint: `${issuer}/api/oauth/revoke`,
+    introspection_endpoint: `${issuer}/api/oauth/introspect`,
+    registration_endpoint: `${issuer}/api/oauth/register`,
+    scopes_supported: [...ALL_SCOPES],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    introspection_endpoint_auth_methods_supported: ["none", "client_secret_post"],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/auth.md`,
+  };
+  if (state.knobs.idToken) {
+    metadata.jwks_uri = `${issuer}${JWKS_PATH}`;
+    metadata.id_token_signing_alg_values_supported = ["ES256"];
+  }
+  return metadata;
+}
+
+export function openIdConfiguration(state: SandboxState): Record<string, unknown> {
+  return {
+    ...authorizationServerMetadata(state),
+    subject_types_supported: ["public"],
+    claims_supported: ["iss", "aud", "exp", "iat", "nonce", "sub", "email", "email_verified", "name", "org_id", "roles"],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}
+
+/** @see RFC 9728 section 2 */
+export function protectedResourceMetadata(state: SandboxState): Record<string, unknown> {
+  return {
+    resource: state.issuer,
+    authorization_servers: [state.issuer],
+    scopes_supported: [...ALL_SCOPES],
+    bearer_methods_supported: ["header"],
+    resource_name: "Demo Academy (sandbox)",
+    resource_documentation: `${state.issuer}/auth.md`,
+  };
+}
+
+export function registerDiscoveryRoutes(app: Hono, state: SandboxState): void {
+  // Knobs can change these documents at runtime, so clients must revalidate.
+  const cacheHeaders = { "Cache-Control": "no-cache" };
+  app.get("/.well-known/oauth-authorization-server", (c) => c.json(authorizationServerMetadata(state), 200, cacheHeaders));
+  app.get("/.well-known/openid-configuration", (c) => c.json(openIdConfiguration(state), 200, cacheHeaders));
+  app.get("/.well-known/oauth-protected-resource", (c) => c.json(protectedResourceMetadata(state), 200, cacheHeaders));
+  // The key set is published even when id_tokens are off (site-access-api.md section 2.4).
+  app.get(JWKS_PATH, async (c) => {
+    const key = await state.signingKey;
+    return c.json({ keys: [key.publicJwk] }, 200, cacheHeaders);
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Test knobs of the sandbox: all off by default. Settable through `createSandbox({ knobs })`, through the
+ * environment (see `config.ts`), and at runtime (`setKnobs` or `POST /__sandbox/knobs` when control is enabled).
+ */
+import { z } from "zod";
+
+export const ENDPOINT_NAMES = [
+  "discovery",
+  "jwks",
+  "authorize",
+  "token",
+  "userinfo",
+  "revoke",
+  "introspect",
+  "graphql",
+  "register",
+] as const;
+
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+
+/** How an injected failure answers. `times` limits it to the next N requests of that endpoint. */
+export const failureSchema = z.discriminatedUnion("mode", [
+  z.object({
+    mode: z.literal("status"),
+    status: z.number().int().min(400).max(599),
+    times: z.number().int().positive().optional(),
+  }),
+  z.object({ mode: z.literal("malformed"), times: z.number().int().positive().optional() }),
+  z.object({
+    mode: z.literal("redirect"),
+    /** Absolute URL or a path on the sandbox origin; default `/maintenance`. */
+    location: z.string().min(1).optional(),
+    times: z.number().int().positive().optional(),
+  }),
+]);
+
+export type FailureSpec = z.infer<typeof failureSchema>;
+
+export interface SandboxKnobs {
+  /** Access token lifetime in seconds (default 7200 = 2 hours, as on the real platform). */
+  accessTokenTtlSeconds: number;
+  /** Refresh token lifetime in seconds (default 30 days). */
+  refreshTokenTtlSeconds: number;
+  /** When false, discovery omits `jwks_uri` and the alg list, and no id_token is issued. */
+  idToken: boolean;
+  /** Added latency, in milliseconds, before every answer (control endpoints excepted). */
+  latencyMs: number;
+  /** Failure injection per endpoint name. */
+  failures: Partial<Record<EndpointName, FailureSpec>>;
+  /** Extra random characters appended to each new access token (e.g. 2000 for a ~2 KB token). */
+  accessTokenPadding: number;
+  /**
+   * Fields the Account API schema lacks, to mimic a site whose schema differs: `"orders"` (a Viewer field) or
+   * `"Type.field"`, e.g. `"EnrolledCourse.completionPercentage"`. Queries using them fail validation.
+   */
+  graphqlMissingFields: string[];
+  /**
+   * Extra resource origins ("sister sites" of the same authorization server) accepted as `resource` at the
+   * authorization and token endpoints. The Account API on this origin rejects tokens bound to them.
+   */
+  foreignResources: string[];
+  /** Shifts the sandbox clock by this many milliseconds (lets another process expire codes and tokens). */
+  clockOffsetMs: number;
+}
+
+export const DEFAULT_KNOBS: SandboxKnobs = {
+  accessTokenTtlSeconds: 7200,
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  idToken: true,
+  latencyMs: 0,
+  failures: {},
+  accessTokenPadding: 0,
+  graphqlMissingFields: [],
+  foreignResources: [],
+  clockOffsetMs: 0,
+};
+
+const originSchema = z
+  .url()
+  .refine((value) => {
+    try {
+      return new URL(value).origin === value;
+    } catch {
+      return false;
+    }
+  }, "must be an origin such as https://sister.example.com (no path, no trailing slash)");
+
+const failuresSchema = z.partialRecord(z.enum(ENDPOINT_NAMES), failureSchema.nullable());
+
+/** Partial knobs as accepted at runtime; `null` for a failure entry clears it. */
+export const knobsPatchSchema = z
+  .object({
+    accessTokenTtlSeconds: z.number().int().positive().max(10 * 365 * 24 * 3600),
+    refreshTokenTtlSeconds: z.number().int().positive().max(10 * 365 * 24 * 3600),
+    idToken: z.boolean(),
+    latencyMs: z.number().int().min(0).max(60_000),
+    failures: failuresSchema,
+    accessTokenPadding: z.number().int().min(0).max(100_000),
+    graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
+    foreignResources: z.array(originSchema).max(20),
+    clockOffsetMs: z.number().int(),
+  })
+  .partial()
+  .strict();
+
+export type KnobsPatch = z.input<typeof knobsPatchSchema>;
+
+/** Merges a patch into knobs. `failures` merges per endpoint; a `null` entry removes that endpoint's failure. */
+export function mergeKnobs(current: SandboxKnobs, patch: KnobsPatch): SandboxKnobs {
+  const next: SandboxKnobs = { ...current, failures: { ...current.failures } };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (key === "failures") {
+      for (const [endpoint, spec] of Object.entries(value as Record<string, FailureSpec | null | undefined>)) {
+        const name = endpoint as EndpointName;
+        if (spec === null) delete next.failures[name];
+        else if (spec !== undefined) next.failures[name] = { ...spec };
+      }
+    } else if (Array.isArray(value)) {
+      (next as unknown as Record<string, unknown>)[key] = [...(value as unknown[])];
+    } else {
+      (next as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  return next;
+}
+
+/**
+ * Parses a failure list such as `token=503,userinfo=malformed,graphql=redirect,jwks=500x2`
+ * (`xN`: only the next N requests). Returns the failures or the list of problems.
+ */
+export function parseFailureList(
+  text: string,
+): { ok: true; failures: Partial<Record<EndpointName, FailureSpec>> } | { ok: false; problems: string[] } {
+  const failures: Partial<Record<EndpointName, FailureSpec>> = {};
+  const problems: string[] = [];
+  for (const raw of text.split(",")) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const match = /^([a-z]+)=(\d{3}|malformed|redirect)(?:x(\d+))?$/.exec(entry);
+    const endpoint = match?.[1];
+    const mode = match?.[2];
+    if (!match || !endpoint || !mode) {
+      problems.push(`"${entry}" is not endpoint=<status|malformed|redirect>[xN]`);
+      continue;
+    }
+    if (!(ENDPOINT_NAMES as readonly string[]).includes(endpoint)) {
+      problems.push(`"${endpoint}" is not one of ${ENDPOINT_NAMES.join(", ")}`);
+      continue;
+    }
+    const times = match[3] === undefined ? undefined : Number(match[3]);
+    if (times !== undefined && times < 1) {
+      problems.push(`"${entry}": the count must be at least 1`);
+      continue;
+    }
+    const withTimes = times === undefined ? {} : { times };
+    let spec: FailureSpec;
+    if (mode === "malformed") spec = { mode: "malformed", ...withTimes };
+    else if (mode === "redirect") spec = { mode: "redirect", ...withTimes };
+    else {
+      const status = Number(mode);
+      if (status < 400 || status > 599) {
+        problems.push(`"${entry}": the status must be between 400 and 599`);
+        continue;
+      }
+      spec = { mode: "status", status, ...withTimes };
+    }
+    failures[endpoint as EndpointName] = spec;
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, failures };
+}

@@ -1,0 +1,64 @@
+/**
+ * `npm run sandbox`: starts the sandbox site.
+ *
+ * Environment (all optional; read and validated by `config.ts`, every bad variable named at once):
+ *   SANDBOX_PORT                     port to listen on (default 4000; 0 picks a free port)
+ *   SANDBOX_HOST                     interface to bind (default 127.0.0.1)
+ *   SANDBOX_ISSUER                   issuer origin (default http://<host>:<port>)
+ *   SANDBOX_DASHBOARD_REDIRECT_URIS  comma-separated redirect URIs of the seeded dashboard client
+ *                                    (default http://localhost:3000/api/auth/callback)
+ * Test knobs (off by default):
+ *   SANDBOX_ACCESS_TOKEN_TTL         access token lifetime in seconds (default 7200)
+ *   SANDBOX_REFRESH_TOKEN_TTL        refresh token lifetime in seconds (default 2592000)
+ *   SANDBOX_ID_TOKEN=off             no id_token; discovery omits jwks_uri and id_token_signing_alg_values_supported
+ *   SANDBOX_LATENCY_MS               added latency per answer in ms (benchmarks use 20)
+ *   SANDBOX_FAIL                     failure injection, e.g. token=503,userinfo=malformed,graphql=redirect,jwks=500x2
+ *                                    (endpoints: discovery jwks authorize token userinfo revoke introspect graphql
+ *                                    register; modes: an HTTP status, malformed, redirect; xN = next N requests only)
+ *   SANDBOX_ACCESS_TOKEN_PADDING     extra characters per access token (2000 gives ~2 KB tokens)
+ *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
+ *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
+ *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset
+ */
+import { loadSandboxConfig, SandboxConfigError } from "./config";
+import { DASHBOARD_CLIENT_ID, DASHBOARD_CLIENT_SECRET, DEMO_MEMBERS, DEMO_PASSWORD } from "./seed";
+import { startSandbox } from "./server";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadSandboxConfig(process.env);
+  } catch (error) {
+    if (error instanceof SandboxConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const sandbox = await startSandbox({ ...config.options, port: config.port, host: config.host });
+  const redirects = sandbox.state.clients.get(DASHBOARD_CLIENT_ID)?.redirectUris.join(", ") ?? "";
+  console.info(`Sandbox site listening at ${sandbox.url}`);
+  console.info(`  discovery: ${sandbox.url}/.well-known/oauth-authorization-server`);
+  console.info(`  dashboard client: ${DASHBOARD_CLIENT_ID} / ${DASHBOARD_CLIENT_SECRET} (redirect: ${redirects})`);
+  console.info(`  demo sign-ins (password "${DEMO_PASSWORD}"):`);
+  for (const member of DEMO_MEMBERS) console.info(`    ${member.email.padEnd(22)} ${member.name}: ${member.description}`);
+  if (sandbox.state.control) console.info("  control endpoints enabled under /__sandbox/");
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.info(`Received ${signal}, stopping the sandbox.`);
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error("The sandbox could not start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,299 @@
+/**
+ * The sandbox site: a standalone Hono server implementing the Site Access API member flow strictly.
+ *
+ * `createSandbox` builds the app (for in-process use); `startSandbox` listens on a port (0 works: the issuer then
+ * uses the actual port) and returns its URL and controls.
+ */
+import type { Server } from "node:http";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import type { Context, Next } from "hono";
+import { ZodError } from "zod";
+import { registerAccountRoutes } from "./account-graphql";
+import { registerAuthorizeRoutes } from "./authorize";
+import { registerDiscoveryRoutes, JWKS_PATH } from "./discovery";
+import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
+import { registerSitePages } from "./site-pages";
+import { applyKnobs, createState, normalizeIssuer } from "./state";
+import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
+import { registerTokenRoutes } from "./token";
+import { registerUserInfoRoutes } from "./userinfo";
+
+export type { SandboxOptions, RequestLogEntry, RequestEndpoint, SandboxState } from "./state";
+export type { SandboxKnobs, KnobsPatch, FailureSpec, EndpointName } from "./knobs";
+export { DEFAULT_KNOBS, ENDPOINT_NAMES } from "./knobs";
+export {
+  SEEDED_DASHBOARD_CLIENT,
+  SEEDED_PUBLIC_CLIENT,
+  SEEDED_OPERATOR_CLIENT,
+  DASHBOARD_CLIENT_ID,
+  DASHBOARD_CLIENT_SECRET,
+  DEMO_MEMBERS,
+  DEMO_PASSWORD,
+} from "./seed";
+
+export interface Sandbox {
+  app: Hono;
+  state: SandboxState;
+  /** Validates and merges knobs (throws a ZodError on bad input); returns the knobs now in force. */
+  setKnobs(patch: KnobsPatch): SandboxKnobs;
+  /** A copy of the request log, oldest first. */
+  requests(): RequestLogEntry[];
+  resetRequests(): void;
+}
+
+export interface RunningSandbox extends Omit<Sandbox, "app"> {
+  /** The issuer origin, e.g. `http://127.0.0.1:54321`. */
+  url: string;
+  port: number;
+  app: Hono;
+  close(): Promise<void>;
+}
+
+function classify(path: string): RequestEndpoint {
+  if (path === JWKS_PATH) return "jwks";
+  if (path.startsWith("/.well-known/")) return "discovery";
+  if (path === "/oauth/authorize" || path.startsWith("/oauth/authorize/")) return "authorize";
+  if (path === "/logout") return "logout";
+  if (path.startsWith("/__sandbox/")) return "control";
+  const api: Record<string, EndpointName> = {
+    "/api/oauth/token": "token",
+    "/api/oauth/userinfo": "userinfo",
+    "/api/oauth/revoke": "revoke",
+    "/api/oauth/introspect": "introspect",
+    "/api/oauth/register": "register",
+    "/account/graphql": "graphql",
+  };
+  return api[path] ?? "page";
+}
+
+/** Reads the body as text, or `undefined` when it exceeds `maxBytes` (or cannot be read). */
+async function readLimitedText(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) return undefined;
+  const body = request.body;
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function isEndpointName(endpoint: RequestEndpoint): endpoint is EndpointName {
+  return !["page", "logout", "control", "other"].includes(endpoint);
+}
+
+/** Answers with the injected failure for this endpoint, if one is set (and still has requests left). */
+function injectedFailure(c: Context, state: SandboxState, endpoint: EndpointName): { response: Response; mode: "status" | "malformed" | "redirect" } | undefined {
+  const spec = state.knobs.failures[endpoint];
+  if (!spec) return undefined;
+  if (spec.times !== undefined) {
+    const remaining = state.failureCounters.get(endpoint) ?? spec.times;
+    if (remaining <= 1) {
+      const failures = { ...state.knobs.failures };
+      delete failures[endpoint];
+      state.knobs = { ...state.knobs, failures };
+      state.failureCounters.delete(endpoint);
+    } else {
+      state.failureCounters.set(endpoint, remaining - 1);
+    }
+  }
+  switch (spec.mode) {
+    case "status":
+      return {
+        mode: "status",
+        response: c.json(
+          {
+            error: spec.status === 503 ? "temporarily_unavailable" : "server_error",
+            error_description: `Injected failure (sandbox knob): ${endpoint} answers ${spec.status}`,
+          },
+          spec.status as 500,
+          spec.status === 503 || spec.status === 429 ? { "Retry-After": "1", "Cache-Control": "no-store" } : { "Cache-Control": "no-store" },
+        ),
+      };
+    case "malformed":
+      return {
+        mode: "malformed",
+        response: c.body("<html><body>Service temporarily unavailable{\"truncated\":", 200, {
+          "Content-Type": "application/json",
+          "Cache-Control": "no-store",
+        }),
+      };
+    case "redirect": {
+      const location = spec.location ?? "/maintenance";
+      return { mode: "redirect", response: c.redirect(new URL(location, state.issuer).toString(), 302) };
+    }
+  }
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const state = createState(options);
+  const app = new Hono();
+
+  app.use("*", async (c: Context, next: Next) => {
+    const started = performance.now();
+    const path = c.req.path;
+    const endpoint = classify(path);
+    if (endpoint === "control") {
+      await next();
+      return;
+    }
+    const entry: RequestLogEntry = {
+      seq: state.requests.length + 1,
+      at: state.now(),
+      method: c.req.method,
+      path,
+      endpoint,
+      status: 0,
+      durationMs: 0,
+    };
+    state.requests.push(entry);
+    if (c.req.raw.body) {
+      const text = await readLimitedText(c.req.raw, endpoint === "graphql" ? 256 * 1024 : 64 * 1024);
+      if (text === undefined) {
+        // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
+        c.res = c.json({ error: "invalid_request", error_description: "The request body is too large" }, 413, {
+          Connection: "close",
+        });
+        entry.status = 413;
+        entry.durationMs = Math.round(performance.now() - started);
+        return;
+      }
+      // Hono caches the parsed body per kind; handlers then read this text instead of the consumed stream.
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+    }
+    if (endpoint === "token" && c.req.method === "POST") {
+      const contentType = c.req.header("content-type") ?? "";
+      if (contentType.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+        try {
+          const params = new URLSearchParams(await c.req.text());
+          const grantType = params.get("grant_type");
+          const clientId = params.get("client_id");
+          if (grantType !== null) entry.grantType = grantType.slice(0, 100);
+          if (clientId !== null) entry.clientId = clientId.slice(0, 200);
+        } catch {
+          // An unreadable body is the endpoint's to report.
+        }
+      }
+    }
+    try {
+      if (state.knobs.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.knobs.latencyMs));
+      const failure = isEndpointName(endpoint) ? injectedFailure(c, state, endpoint) : undefined;
+      if (failure) {
+        entry.injectedFailure = failure.mode;
+        c.res = failure.response;
+        return;
+      }
+      await next();
+    } finally {
+      entry.status = c.res.status;
+      entry.durationMs = Math.round(performance.now() - started);
+    }
+  });
+
+  if (state.control) {
+    app.get("/__sandbox/knobs", (c) => c.json(state.knobs));
+    app.post("/__sandbox/knobs", async (c) => {
+      let patch: unknown;
+      try {
+        patch = JSON.parse(await c.req.text());
+      } catch {
+        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
+      }
+      try {
+        return c.json(applyKnobs(state, patch));
+      } catch (error) {
+        if (error instanceof ZodError) {
+          return c.json({ error: "invalid_request", error_description: "Invalid knobs", issues: error.issues }, 400);
+        }
+        throw error;
+      }
+    });
+    app.get("/__sandbox/requests", (c) => c.json(state.requests));
+    app.post("/__sandbox/reset", (c) => {
+      state.requests.length = 0;
+      state.knobs = state.initialKnobs;
+      state.failureCounters.clear();
+      return c.json({ ok: true });
+    });
+  }
+
+  registerDiscoveryRoutes(app, state);
+  registerAuthorizeRoutes(app, state);
+  registerTokenRoutes(app, state);
+  registerUserInfoRoutes(app, state);
+  registerAccountRoutes(app, state);
+  registerSitePages(app, state);
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    if (path.startsWith("/api/") || path.startsWith("/.well-known/") || path.startsWith("/account/") || path.startsWith("/__sandbox/")) {
+      return c.json({ error: "not_found", error_description: "No such endpoint" }, 404);
+    }
+    return c.text("Not found", 404);
+  });
+
+  app.onError((error, c) => {
+    // Never a stack trace; tests assert nothing reaches this.
+    console.error("[sandbox] unexpected error:", error instanceof Error ? error.message : "unknown");
+    return c.json({ error: "server_error", error_description: "An unexpected error occurred" }, 500);
+  });
+
+  return {
+    app: app,
+    state,
+    setKnobs: (patch) => applyKnobs(state, patch),
+    requests: () => [...state.requests],
+    resetRequests: () => {
+      state.requests.length = 0;
+    },
+  };
+}
+
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export async function startSandbox(options: SandboxOptions & { port?: number; host?: string } = {}): Promise<RunningSandbox> {
+  const { port = 0, host = "127.0.0.1", ...sandboxOptions } = options;
+  const sandbox = createSandbox(sandboxOptions);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const created = serve({ fetch: sandbox.app.fetch, port, hostname: host }) as Server;
+    created.once("error", reject);
+    created.once("listening", () => {
+      created.off("error", reject);
+      resolve(created);
+    });
+  });
+  const address = server.address();
+  const actualPort = typeof address === "object" && address !== null ? address.port : port;
+  if (options.issuer === undefined) sandbox.state.issuer = normalizeIssuer(`http://${displayHost(host)}:${actualPort}`);
+  let closed = false;
+  return {
+    ...sandbox,
+    url: sandbox.state.issuer,
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (closed) return resolve();
+        closed = true;
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The sandbox's own site pages: home, course and lecture pages (so Resume links land somewhere real), the
+ * generated SVG covers, a short `/auth.md` (the target of `error_uri`) and the maintenance page that
+ * redirect-mode failures point at.
+ */
+import type { Hono } from "hono";
+import { currentSession, errorPage } from "./authorize";
+import { findCourse, findLecture } from "./data/catalog";
+import { escapeHtml, formatPosition, html, page } from "./html";
+import { DEMO_MEMBERS, DEMO_PASSWORD, SCHOOL } from "./seed";
+import type { SandboxState } from "./state";
+
+function coverSvg(name: string, palette: readonly [string, string]): string {
+  const words = name.split(" ");
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    if ((line + " " + word).trim().length > 22 && line !== "") {
+      lines.push(line);
+      line = word;
+    } else {
+      line = (line + " " + word).trim();
+    }
+  }
+  if (line !== "") lines.push(line);
+  const text = lines
+    .slice(0, 3)
+    .map((l, i) => `<text x="32" y="${150 + i * 40}" font-size="32" font-weight="700" fill="#fff" font-family="system-ui, sans-serif">${escapeHtml(l)}</text>`)
+    .join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" role="img" aria-label="${escapeHtml(name)}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${palette[0]}"/><stop offset="1" stop-color="${palette[1]}"/></linearGradient></defs>
+<rect width="640" height="360" fill="url(#g)"/>
+<circle cx="540" cy="80" r="120" fill="#fff" fill-opacity="0.12"/>
+<text x="32" y="64" font-size="20" fill="#fff" fill-opacity="0.85" font-family="system-ui, sans-serif">${escapeHtml(SCHOOL.name)}</text>
+${text}
+</svg>`;
+}
+
+const AUTH_MD = `# Demo Academy (sandbox): authentication
+
+Authorization Code with PKCE (S256). Discovery: /.well-known/oauth-authorization-server.
+
+## Errors
+
+| error | meaning |
+|---|---|
+| invalid_request | The request is malformed: a parameter is missing, repeated or of the wrong form. |
+| invalid_client | Client authentication failed (HTTP 401). |
+| invalid_grant | The authorization code or refresh token is invalid, expired, already used or mismatched. |
+| unsupported_grant_type | Only authorization_code and refresh_token are supported. |
+| invalid_scope | A scope is unknown or not allowed for the client. |
+| invalid_target | The resource parameter is not this origin, or does not match the authorization request. |
+| invalid_token | The access token is missing, invalid, expired, revoked or bound to another origin (HTTP 401). |
+| insufficient_scope | The access token lacks a required scope (HTTP 403). |
+`;
+
+export function registerSitePages(app: Hono, state: SandboxState): void {
+  app.get("/", (c) => {
+    const signedIn = currentSession(c, state);
+    const body = html`<h1>Demo Academy</h1>
+<p>This is a <strong>sandbox</strong> of an online-learning site. It implements the Site Access API (OAuth 2.0 and OpenID Connect, the member Account API in GraphQL) with demo members and data, so the member companion dashboard can be tried and tested locally.</p>
+${
+  signedIn
+    ? html`<p>You are signed in to the sandbox as <strong>${signedIn.member.name}</strong>.</p>
+<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}"><button type="submit" class="secondary">Sign out</button></form>`
+    : ""
+}
+<h2>Who can sign in</h2>
+<p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Sign-in happens when an application sends you here to authorize it.</p>
+<ul>${DEMO_MEMBERS.map((m) => html`<li><code>${m.email}</code>: ${m.name}, ${m.description.toLowerCase()}</li>`)}</ul>
+<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Errors: <a href="/auth.md">/auth.md</a>.</p>`;
+    return c.html(page("Home", body).body);
+  });
+
+  app.get("/courses/:slug", (c) => {
+    const course = findCourse(c.req.param("slug"));
+    if (!course) return errorPage(c, "Course not found", "There is no course at this address.", 404);
+    const body = html`<h1>${course.name}</h1>
+<img src="/covers/${course.slug}.svg" alt="" width="320" height="180">
+<p>${course.description}</p>
+<h2>Lectures</h2>
+<ol>${course.lectures.map((lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> <span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`)}</ol>`;
+    return c.html(page(course.name, body).body);
+  });
+
+  app.get("/courses/:slug/lectures/:lectureId", (c) => {
+    const course = findCourse(c.req.param("slug"));
+    const lecture = course ? findLecture(course, c.req.param("lectureId")) : undefined;
+    if (!course || !lecture) return errorPage(c, "Lecture not found", "There is no lecture at this address.", 404);
+    const t = c.req.query("t");
+    const seconds = t !== undefined && /^\d{1,7}$/.test(t) ? Number(t) : 0;
+    const body = html`<p class="muted"><a href="/courses/${course.slug}">${course.name}</a></p>
+<h1>${lecture.title}</h1>
+<div role="img" aria-label="Video player" style="background:#1a202c;color:#fff;aspect-ratio:16/9;display:flex;align-items:center;justify-content:center;border-radius:.5rem">▶</div>
+<p><strong>${seconds > 0 ? `Resuming at ${formatPosition(seconds)}` : "Starting from the beginning"}</strong> of ${formatPosition(lecture.durationSeconds)}.</p>`;
+    return c.html(page(lecture.title, body).body);
+  });
+
+  app.get("/covers/:file", (c) => {
+    const file = c.req.param("file");
+    const course = file.endsWith(".svg") ? findCourse(file.slice(0, -4)) : undefined;
+    if (!course) return c.text("Not found", 404);
+    return c.body(coverSvg(course.name, course.palette), 200, {
+      "Content-Type": "image/svg+xml; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+    });
+  });
+
+  app.get("/auth.md", (c) => c.body(AUTH_MD, 200, { "Content-Type": "text/markdown; charset=utf-8" }));
+
+  app.get("/maintenance", (c) =>
+    c.html(page("Maintenance", html`<h1>Down for maintenance</h1><p>The site is being updated. Try again in a few minutes.</p>`).body, 503),
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The mutable state shared by every route of one sandbox instance.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { exportJWK } from "jose";
+import type { JWK } from "jose";
+import { DEFAULT_KNOBS, knobsPatchSchema, mergeKnobs } from "./knobs";
+import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
+import { DEFAULT_DASHBOARD_REDIRECT_URIS, seedClients } from "./seed";
+import type { SandboxClient } from "./seed";
+import { SandboxStore } from "./store";
+
+export interface SandboxOptions {
+  /** The issuer origin. Default: `http://127.0.0.1:<port>` once listening (`http://127.0.0.1:4000` before). */
+  issuer?: string;
+  /** Redirect URIs of the seeded dashboard client. Default `["http://localhost:3000/api/auth/callback"]`. */
+  dashboardRedirectUris?: readonly string[];
+  /** Initial knobs (merged over the defaults). */
+  knobs?: KnobsPatch;
+  /** Injectable clock in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Enables `/__sandbox/*` control endpoints. Never on by default. */
+  control?: boolean;
+}
+
+export type RequestEndpoint = EndpointName | "page" | "logout" | "control" | "other";
+
+export interface RequestLogEntry {
+  /** Sequence number, from 1. */
+  seq: number;
+  /** Sandbox clock time (ms) when the request arrived. */
+  at: number;
+  method: string;
+  path: string;
+  endpoint: RequestEndpoint;
+  /** For token requests, the `grant_type` sent (if any). */
+  grantType?: string;
+  /** For token requests, the `client_id` sent (if any). */
+  clientId?: string;
+  status: number;
+  /** Set when a failure knob answered instead of the endpoint. */
+  injectedFailure?: "status" | "malformed" | "redirect";
+  durationMs: number;
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicJwk: JWK;
+}
+
+export interface SandboxState {
+  issuer: string;
+  knobs: SandboxKnobs;
+  readonly initialKnobs: SandboxKnobs;
+  readonly clients: ReadonlyMap<string, SandboxClient>;
+  readonly store: SandboxStore;
+  readonly requests: RequestLogEntry[];
+  readonly control: boolean;
+  /** Remaining count per endpoint for failures injected with `times`. */
+  readonly failureCounters: Map<EndpointName, number>;
+  signingKey: Promise<SigningKey>;
+  /** The sandbox clock (ms), including the `clockOffsetMs` knob. */
+  now(): number;
+}
+
+export function normalizeIssuer(issuer: string): string {
+  const url = new URL(issuer);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("issuer must be an http(s) origin");
+  return url.origin;
+}
+
+async function createSigningKey(): Promise<SigningKey> {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const kid = `sandbox-${randomBytes(6).toString("hex")}`;
+  const jwk = await exportJWK(publicKey);
+  return { kid, privateKey, publicJwk: { ...jwk, kid, alg: "ES256", use: "sig" } };
+}
+
+export function createState(options: SandboxOptions = {}): SandboxState {
+  const patch = knobsPatchSchema.parse(options.knobs ?? {});
+  const initialKnobs = mergeKnobs(DEFAULT_KNOBS, patch);
+  const clock = options.now ?? Date.now;
+  const clients = new Map(
+    seedClients(options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS).map((client) => [
+      client.clientId,
+      client,
+    ]),
+  );
+  const state: SandboxState = {
+    issuer: normalizeIssuer(options.issuer ?? "http://127.0.0.1:4000"),
+    knobs: initialKnobs,
+    initialKnobs,
+    clients,
+    store: new SandboxStore(),
+    requests: [],
+    control: options.control === true,
+    failureCounters: new Map(),
+    signingKey: createSigningKey(),
+    now: () => clock() + state.knobs.clockOffsetMs,
+  };
+  return state;
+}
+
+/** Validates and merges a knobs patch; throws a ZodError on bad input. */
+export function applyKnobs(state: SandboxState, patch: unknown): SandboxKnobs {
+  const parsed = knobsPatchSchema.parse(patch);
+  state.knobs = mergeKnobs(state.knobs, parsed);
+  if (parsed.failures) {
+    for (const endpoint of Object.keys(parsed.failures)) state.failureCounters.delete(endpoint as EndpointName);
+  }
+  return state.knobs;
+}
+
+/** Every resource origin the token endpoint accepts: this origin plus the sister sites. */
+export function acceptedResources(state: SandboxState): string[] {
+  return [state.issuer, ...state.knobs.foreignResources];
+}

@@ -1,0 +1,127 @@
+/**
+ * Test helpers for driving the sandbox over real HTTP without a browser.
+ */
+
+export interface AuthorizeWithoutBrowserOptions {
+  email: string;
+  /** Default: the demo password. */
+  password?: string;
+  /** Default: "allow". */
+  decision?: "allow" | "deny";
+}
+
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ""] = header.split(";");
+      const index = pair.indexOf("=");
+      if (index <= 0) continue;
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = /max-age=0/i.test(header) || /expires=Thu, 01 Jan 1970/i.test(header);
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+function decodeEntities(value: string): string {
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+interface ParsedForm {
+  action: string;
+  fields: Record<string, string>;
+}
+
+/** Finds the form posting to `action` and its hidden fields. */
+function findForm(page: string, action: string): ParsedForm | undefined {
+  const forms = page.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
+  for (const form of forms) {
+    const actionMatch = /action="([^"]*)"/.exec(form);
+    if (decodeEntities(actionMatch?.[1] ?? "") !== action) continue;
+    const fields: Record<string, string> = {};
+    for (const input of form.match(/<input\b[^>]*>/g) ?? []) {
+      if (!/type="hidden"/.test(input)) continue;
+      const name = /name="([^"]*)"/.exec(input)?.[1];
+      const value = /value="([^"]*)"/.exec(input)?.[1];
+      if (name !== undefined) fields[decodeEntities(name)] = decodeEntities(value ?? "");
+    }
+    return { action, fields };
+  }
+  return undefined;
+}
+
+function alertText(page: string): string | undefined {
+  const match = /role="alert"[^>]*>([\s\S]*?)</.exec(page);
+  return match?.[1] ? decodeEntities(match[1]).trim() : undefined;
+}
+
+/**
+ * Drives the sandbox's sign-in and consent pages with `fetch` (its own cookie jar, `redirect: "manual"`) and
+ * returns the URL the sandbox finally redirects to: the client's redirect_uri with `code`, `state` and `iss`, or
+ * with `error`. Throws when the sandbox shows an error page or refuses the password.
+ */
+export async function authorizeWithoutBrowser(authorizeUrl: string, opts: AuthorizeWithoutBrowserOptions): Promise<URL> {
+  const jar = new CookieJar();
+  const origin = new URL(authorizeUrl).origin;
+  const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    const cookie = jar.header();
+    if (cookie !== "") headers.set("cookie", cookie);
+    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    jar.store(response);
+    return response;
+  };
+  const post = (path: string, fields: Record<string, string>) =>
+    request(new URL(path, origin).toString(), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  let response = await request(authorizeUrl);
+  for (let step = 0; step < 10; step += 1) {
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get("location");
+      if (location === null) throw new Error(`The sandbox answered ${response.status} without a Location`);
+      const target = new URL(location, origin);
+      if (target.origin !== origin || !target.pathname.startsWith("/oauth/authorize")) return target;
+      await response.body?.cancel();
+      response = await request(target.toString());
+      continue;
+    }
+    const page = await response.text();
+    if (response.status !== 200) {
+      throw new Error(`The sandbox showed an error page (${response.status}): ${alertText(page) ?? "no message"}`);
+    }
+    const signIn = findForm(page, "/oauth/authorize/sign-in");
+    if (signIn) {
+      if (step > 0 && alertText(page) !== undefined) throw new Error(`Sign-in refused: ${alertText(page)}`);
+      response = await post(signIn.action, { ...signIn.fields, email: opts.email, password: opts.password ?? "demo" });
+      if (response.status === 200) {
+        const again = await response.text();
+        throw new Error(`Sign-in refused: ${alertText(again) ?? "unknown reason"}`);
+      }
+      continue;
+    }
+    const consent = findForm(page, "/oauth/authorize/decision");
+    if (consent) {
+      response = await post(consent.action, { ...consent.fields, decision: opts.decision ?? "allow" });
+      continue;
+    }
+    throw new Error("The sandbox page has neither a sign-in nor a consent form");
+  }
+  throw new Error("Too many steps while authorizing");
+}

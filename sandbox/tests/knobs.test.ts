@@ -1,0 +1,195 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadSandboxConfig, SandboxConfigError } from "../config";
+import { startSandbox } from "../server";
+import type { RunningSandbox } from "../server";
+import { graphql, obtainTokens, postForm, refreshTokens } from "./helpers";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+afterEach(() => {
+  sandbox.setKnobs({ ...sandbox.state.initialKnobs, failures: { discovery: null, jwks: null, authorize: null, token: null, userinfo: null, revoke: null, introspect: null, graphql: null, register: null } });
+});
+
+describe("knobs", () => {
+  it("adds latency to every answer", async () => {
+    const started = performance.now();
+    await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`);
+    const baseline = performance.now() - started;
+    sandbox.setKnobs({ latencyMs: 150 });
+    const slowStart = performance.now();
+    await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`);
+    const slow = performance.now() - slowStart;
+    expect(slow).toBeGreaterThanOrEqual(145);
+    expect(slow - baseline).toBeGreaterThan(100);
+  });
+
+  it("injects an HTTP status with a JSON error body", async () => {
+    sandbox.setKnobs({ failures: { discovery: { mode: "status", status: 503 } } });
+    const response = await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: "temporarily_unavailable" });
+    // Other endpoints are unaffected.
+    expect((await fetch(`${sandbox.url}/.well-known/jwks.json`)).status).toBe(200);
+  });
+
+  it("injects a malformed (non-JSON) 200 body", async () => {
+    sandbox.setKnobs({ failures: { jwks: { mode: "malformed" } } });
+    const response = await fetch(`${sandbox.url}/.well-known/jwks.json`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(() => JSON.parse(text) as unknown).toThrow();
+  });
+
+  it("injects a 302 redirect", async () => {
+    sandbox.setKnobs({ failures: { userinfo: { mode: "redirect" } } });
+    const response = await fetch(`${sandbox.url}/api/oauth/userinfo`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${sandbox.url}/maintenance`);
+  });
+
+  it("limits an injected failure to the next N requests", async () => {
+    sandbox.setKnobs({ failures: { token: { mode: "status", status: 500, times: 2 } } });
+    const tokens = await obtainTokens(sandbox).catch(() => undefined);
+    expect(tokens).toBeUndefined(); // first token request failed
+    const second = await postForm(`${sandbox.url}/api/oauth/token`, { grant_type: "refresh_token" });
+    expect(second.status).toBe(500);
+    const third = await postForm(`${sandbox.url}/api/oauth/token`, { grant_type: "refresh_token" });
+    expect(third.status).toBe(401); // the real endpoint again: no client_id
+    expect(sandbox.state.knobs.failures.token).toBeUndefined();
+  });
+
+  it("pads access tokens to ~2 KB", async () => {
+    sandbox.setKnobs({ accessTokenPadding: 2000 });
+    const tokens = await obtainTokens(sandbox);
+    expect(tokens.accessToken.length).toBeGreaterThanOrEqual(2000);
+    expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect((await graphql(sandbox, tokens.accessToken, "{ viewer { id } }")).status).toBe(200);
+  });
+
+  it("removes schema fields named by graphqlMissingFields, failing validation", async () => {
+    const tokens = await obtainTokens(sandbox);
+    sandbox.setKnobs({ graphqlMissingFields: ["orders", "EnrolledCourse.completionPercentage"] });
+    const orders = await graphql(sandbox, tokens.accessToken, "{ viewer { orders { totalCount } } }");
+    expect(orders.status).toBe(400);
+    expect(orders.body.errors?.[0]?.message).toMatch(/orders/);
+    const completion = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses { nodes { completionPercentage } } } }");
+    expect(completion.status).toBe(400);
+    const fine = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses { totalCount } eventRegistrations { totalCount } } }");
+    expect(fine.status).toBe(200);
+  });
+
+  it("sets short access-token lifetimes", async () => {
+    sandbox.setKnobs({ accessTokenTtlSeconds: 20 });
+    const tokens = await obtainTokens(sandbox);
+    expect(tokens.body.expires_in).toBe(20);
+    const refreshed = await refreshTokens(sandbox, tokens.refreshToken);
+    expect(refreshed.body.expires_in).toBe(20);
+  });
+
+  it("rejects invalid knob values", () => {
+    expect(() => sandbox.setKnobs({ latencyMs: -1 })).toThrow();
+    expect(() => sandbox.setKnobs({ foreignResources: ["not a url"] })).toThrow();
+    expect(() => sandbox.setKnobs({ nonsense: true } as never)).toThrow();
+  });
+
+  it("logs requests with endpoint, grant_type and status", async () => {
+    sandbox.resetRequests();
+    const tokens = await obtainTokens(sandbox);
+    await refreshTokens(sandbox, tokens.refreshToken);
+    const log = sandbox.requests();
+    expect(log.filter((entry) => entry.endpoint === "token" && entry.grantType === "refresh_token")).toHaveLength(1);
+    expect(log.filter((entry) => entry.grantType === "authorization_code")).toEqual([
+      expect.objectContaining({ method: "POST", path: "/api/oauth/token", status: 200 }),
+    ]);
+    sandbox.resetRequests();
+    expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe("control endpoints", () => {
+  it("are off by default", async () => {
+    expect((await fetch(`${sandbox.url}/__sandbox/requests`)).status).toBe(404);
+    expect((await fetch(`${sandbox.url}/__sandbox/knobs`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("merge knobs, expose the request log and reset when enabled", async () => {
+    const controlled = await startSandbox({ port: 0, control: true });
+    try {
+      const set = await fetch(`${controlled.url}/__sandbox/knobs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ failures: { graphql: { mode: "status", status: 502 } }, latencyMs: 5 }),
+      });
+      expect(set.status).toBe(200);
+      expect(await set.json()).toMatchObject({ latencyMs: 5, failures: { graphql: { mode: "status", status: 502 } } });
+      expect((await fetch(`${controlled.url}/account/graphql`, { method: "POST" })).status).toBe(502);
+      const bad = await fetch(`${controlled.url}/__sandbox/knobs`, { method: "POST", body: JSON.stringify({ latencyMs: "slow" }) });
+      expect(bad.status).toBe(400);
+      const log = (await (await fetch(`${controlled.url}/__sandbox/requests`)).json()) as { endpoint: string; status: number; injectedFailure?: string }[];
+      expect(log).toEqual([expect.objectContaining({ endpoint: "graphql", status: 502, injectedFailure: "status" })]);
+      expect((await fetch(`${controlled.url}/__sandbox/reset`, { method: "POST" })).status).toBe(200);
+      expect(await (await fetch(`${controlled.url}/__sandbox/requests`)).json()).toEqual([]);
+      expect((await fetch(`${controlled.url}/account/graphql`, { method: "POST" })).status).toBe(401);
+    } finally {
+      await controlled.close();
+    }
+  });
+});
+
+describe("config (environment)", () => {
+  it("reads defaults from an empty environment", () => {
+    const config = loadSandboxConfig({});
+    expect(config).toMatchObject({ port: 4000, host: "127.0.0.1", options: { control: false, knobs: {} } });
+  });
+
+  it("reads every knob variable", () => {
+    const config = loadSandboxConfig({
+      SANDBOX_PORT: "0",
+      SANDBOX_ISSUER: "http://localhost:4000",
+      SANDBOX_DASHBOARD_REDIRECT_URIS: "http://localhost:3000/api/auth/callback, http://127.0.0.1:3000/api/auth/callback",
+      SANDBOX_ACCESS_TOKEN_TTL: "20",
+      SANDBOX_REFRESH_TOKEN_TTL: "600",
+      SANDBOX_ID_TOKEN: "off",
+      SANDBOX_LATENCY_MS: "20",
+      SANDBOX_FAIL: "token=503,userinfo=malformed,graphql=redirectx2",
+      SANDBOX_ACCESS_TOKEN_PADDING: "2000",
+      SANDBOX_GRAPHQL_MISSING_FIELDS: "orders",
+      SANDBOX_FOREIGN_RESOURCES: "https://sister.example.com",
+      SANDBOX_CONTROL: "1",
+    });
+    expect(config.port).toBe(0);
+    expect(config.options).toEqual({
+      issuer: "http://localhost:4000",
+      dashboardRedirectUris: ["http://localhost:3000/api/auth/callback", "http://127.0.0.1:3000/api/auth/callback"],
+      control: true,
+      knobs: {
+        accessTokenTtlSeconds: 20,
+        refreshTokenTtlSeconds: 600,
+        idToken: false,
+        latencyMs: 20,
+        failures: { token: { mode: "status", status: 503 }, userinfo: { mode: "malformed" }, graphql: { mode: "redirect", times: 2 } },
+        accessTokenPadding: 2000,
+        graphqlMissingFields: ["orders"],
+        foreignResources: ["https://sister.example.com"],
+      },
+    });
+  });
+
+  it("names every bad variable at once", () => {
+    let error: unknown;
+    try {
+      loadSandboxConfig({ SANDBOX_PORT: "http", SANDBOX_LATENCY_MS: "-3", SANDBOX_FAIL: "tokn=503", SANDBOX_ISSUER: "http://x.test/path", SANDBOX_ID_TOKEN: "maybe" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SandboxConfigError);
+    const message = (error as SandboxConfigError).message;
+    for (const name of ["SANDBOX_PORT", "SANDBOX_LATENCY_MS", "SANDBOX_FAIL", "SANDBOX_ISSUER", "SANDBOX_ID_TOKEN"]) expect(message).toContain(name);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * UserInfo (OpenID Connect Core section 5.3), revocation (RFC 7009) and introspection (RFC 7662).
+ */
+import type { Context, Hono } from "hono";
+import {
+  authenticateClient,
+  insufficientScopeResponse,
+  invalidTokenResponse,
+  NO_STORE_HEADERS,
+  OAuthFailure,
+  oauthError,
+  readBearer,
+  readForm,
+} from "./http-util";
+import { findMemberById, SCHOOL } from "./seed";
+import type { DemoMember } from "./seed";
+import type { SandboxState } from "./state";
+
+export function userInfoClaims(member: DemoMember): Record<string, unknown> {
+  return {
+    sub: member.id,
+    email: member.email,
+    email_verified: true,
+    name: member.name,
+    org_id: SCHOOL.orgId,
+    roles: [...member.roles],
+  };
+}
+
+function handleUserInfo(c: Context, state: SandboxState): Response {
+  const bearer = readBearer(c);
+  if (bearer.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
+  if (bearer.kind === "malformed") return invalidTokenResponse(c, state, "The Authorization header is malformed");
+  const checked = state.store.checkAccessToken(bearer.token, state.now());
+  if (!checked.ok) return invalidTokenResponse(c, state, checked.reason);
+  if (!checked.record.scopes.includes("openid")) return insufficientScopeResponse(c, state, "openid");
+  const member = findMemberById(checked.record.memberId);
+  if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
+  return c.json(userInfoClaims(member), 200, { ...NO_STORE_HEADERS });
+}
+
+/** @see RFC 7009 section 2 */
+async function handleRevoke(c: Context, state: SandboxState): Promise<Response> {
+  try {
+    const form = await readForm(c);
+    const client = authenticateClient(c, state, form);
+    const token = form.get("token");
+    if (token === undefined || token === "") throw new OAuthFailure("invalid_request", "token is required");
+    const now = state.now();
+    // The hint only orders the lookup; an unknown hint is ignored (RFC 7009 section 2.1).
+    const hint = form.get("token_type_hint");
+    const lookups = hint === "refresh_token" ? (["refresh", "access"] as const) : (["access", "refresh"] as const);
+    for (const kind of lookups) {
+      if (kind === "access") {
+        const record = state.store.accessTokens.get(token);
+        if (record && record.clientId === client.clientId) {
+          if (record.revokedAt === undefined) record.revokedAt = now;
+          break;
+        }
+      } else {
+        const record = state.store.refreshTokens.get(token);
+        if (record && record.clientId === client.clientId) {
+          // Revoking a refresh token ends the grant: its access tokens too (RFC 7009 section 2.1).
+          state.store.revokeGrant(record.grantId, now);
+          break;
+        }
+      }
+    }
+    // Unknown tokens, and tokens of other clients, get the same empty 200 (RFC 7009 section 2.2).
+    return c.body(null, 200, { ...NO_STORE_HEADERS });
+  } catch (error) {
+    if (error instanceof OAuthFailure) return oauthError(c, state, error.error, error.description);
+    throw error;
+  }
+}
+
+/** @see RFC 7662 section 2 */
+async function handleIntrospect(c: Context, state: SandboxState): Promise<Response> {
+  try {
+    const form = await readForm(c);
+    const client = authenticateClient(c, state, form);
+    const token = form.get("token");
+    if (token === undefined || token === "") throw new OAuthFailure("invalid_request", "token is required");
+    const now = state.now();
+    const inactive = () => c.json({ active: false }, 200, { ...NO_STORE_HEADERS });
+
+    const checked = state.store.checkAccessToken(token, now);
+    if (checked.ok) {
+      const record = checked.record;
+      if (record.clientId !== client.clientId) return inactive();
+      const member = findMemberById(record.memberId);
+      return c.json(
+        {
+          active: true,
+          scope: record.scopes.join(" "),
+          client_id: record.clientId,
+          username: member?.email,
+          sub: record.memberId,
+          token_type: "Bearer",
+          exp: Math.floor(record.expiresAt / 1000),
+          iat: Math.floor(record.issuedAt / 1000),
+          iss: state.issuer,
+          aud: record.resource,
+          org_id: SCHOOL.orgId,
+        },
+        200,
+        { ...NO_STORE_HEADERS },
+      );
+    }
+    const refresh = state.store.refreshTokens.get(token);
+    const grant = refresh ? state.store.grants.get(refresh.grantId) : undefined;
+    if (refresh && grant && refresh.status === "active" && grant.revokedAt === undefined && now < refresh.expiresAt) {
+      if (refresh.clientId !== client.clientId) return inactive();
+      return c.json(
+        {
+          active: true,
+          scope: refresh.scopes.join(" "),
+          client_id: refresh.clientId,
+          sub: refresh.memberId,
+          token_type: "refresh_token",
+          exp: Math.floor(refresh.expiresAt / 1000),
+          iat: Math.floor(refresh.issuedAt / 1000),
+          iss: state.issuer,
+          aud: grant.resource,
+        },
+        200,
+        { ...NO_STORE_HEADERS },
+      );
+    }
+    return inactive();
+  } catch (error) {
+    if (error instanceof OAuthFailure) return oauthError(c, state, error.error, error.description);
+    throw error;
+  }
+}
+
+export function registerUserInfoRoutes(app: Hono, state: SandboxState): void {
+  app.get("/api/oauth/userinfo", (c) => handleUserInfo(c, state));
+  app.post("/api/oauth/userinfo", (c) => handleUserInfo(c, state));
+  app.post("/api/oauth/revoke", (c) => handleRevoke(c, state));
+  app.post("/api/oauth/introspect", (c) => handleIntrospect(c, state));
+  app.post("/api/oauth/register", (c) =>
+    oauthError(
+      c,
+      state,
+      "invalid_client_metadata",
+      "Client registration is not available on the sandbox yet; use a seeded client",
+    ),
+  );
+}

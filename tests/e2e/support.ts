@@ -1,0 +1,50 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+export const SITE_URL = "http://127.0.0.1:4100";
+
+/** Signs in through the sandbox's real sign-in and consent pages. */
+export async function signIn(page: Page, email: string, options: { from?: string } = {}): Promise<void> {
+  await page.goto(options.from ?? "/");
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
+  await completeSiteSignIn(page, email);
+}
+
+/** On the site's pages: signs in when asked, then allows the dashboard. */
+export async function completeSiteSignIn(page: Page, email: string): Promise<void> {
+  const allow = page.getByRole("button", { name: "Allow" });
+  const emailField = page.getByLabel("Email");
+  await expect(allow.or(emailField)).toBeVisible();
+  if (await emailField.isVisible()) {
+    await emailField.fill(email);
+    await page.getByLabel("Password").fill("demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+  }
+  await allow.click();
+}
+
+/** Fails on any serious or critical accessibility violation. */
+export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** Screenshots for the README and CI artifacts, at phone and desktop width. */
+export async function screenshotPage(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  for (const [label, size] of [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 900 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `artifacts/screenshots/${name}-${label}.png`, fullPage: label === "phone" ? false : true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+export async function resetSandbox(page: Page): Promise<void> {
+  const response = await page.request.post(`${SITE_URL}/__sandbox/reset`);
+  expect(response.ok()).toBe(true);
+}

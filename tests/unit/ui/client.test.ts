@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError, errorKindOf, getJson, loginUrl, postAction } from "@/lib/client/api";
+import { accountKeys } from "@/lib/client/keys";
+import { coursesInfiniteQueryOptions } from "@/lib/client/queries";
+import { makeQueryClient, shouldRetry } from "@/lib/client/query-client";
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("accountKeys", () => {
+  it("nests every account key under one root, apart from the session", () => {
+    expect(accountKeys.courses()).toEqual(["account", "courses"]);
+    expect(accountKeys.overview().slice(0, 1)).toEqual(accountKeys.all);
+    expect(accountKeys.session()).toEqual(["session"]);
+  });
+});
+
+describe("loginUrl", () => {
+  it("keeps only same-origin relative paths", () => {
+    expect(loginUrl("/courses?x=1")).toBe("/api/auth/login?returnTo=%2Fcourses%3Fx%3D1");
+    expect(loginUrl("//evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
+    expect(loginUrl("https://evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
+  });
+});
+
+describe("getJson", () => {
+  it("turns the BFF's error body into an ApiError with its code", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(503, { error: { code: "site_unavailable", message: "down" } }))));
+    const error = await getJson("/api/account/orders").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, code: "site_unavailable", kind: "site_unavailable" });
+  });
+
+  it("sends the browser to sign in and back on 401", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("window", { location: { pathname: "/events", search: "?tab=past", assign } });
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(401, { error: { code: "unauthenticated", message: "" } }))));
+    const error = await getJson("/api/account/events").catch((caught: unknown) => caught);
+    expect(errorKindOf(error)).toBe("unauthenticated");
+    expect(assign).toHaveBeenCalledWith("/api/auth/login?returnTo=%2Fevents%3Ftab%3Dpast");
+  });
+
+  it("reports a network failure as such", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+    const error = await getJson("/api/session").catch((caught: unknown) => caught);
+    expect(errorKindOf(error)).toBe("network");
+  });
+
+  it("fetches the next page with the after cursor", async () => {
+    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() => Promise.resolve(jsonResponse(200, { items: [], totalCount: 0, nextCursor: null })));
+    vi.stubGlobal("fetch", fetchMock);
+    const client = makeQueryClient();
+    await client.fetchInfiniteQuery({ ...coursesInfiniteQueryOptions(), initialPageParam: "abc/=" });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/account/courses?after=abc%2F%3D");
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: "GET", credentials: "same-origin" });
+  });
+});
+
+describe("postAction", () => {
+  it("sends the custom header with same-origin credentials", async () => {
+    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal("fetch", fetchMock);
+    await postAction("/api/auth/revoke");
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(init).toMatchObject({ method: "POST", credentials: "same-origin" });
+    expect(new Headers(init?.headers).get("X-Requested-With")).toBe("companion-dashboard");
+  });
+
+  it("rejects with the BFF's code when the action fails", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(403, { error: { code: "csrf_rejected", message: "" } }))));
+    await expect(postAction("/api/auth/revoke")).rejects.toMatchObject({ status: 403, code: "csrf_rejected" });
+  });
+});
+
+describe("shouldRetry", () => {
+  it("never retries a missing session or scope, retries site failures twice", () => {
+    expect(shouldRetry(0, new ApiError(401, "unauthenticated", ""))).toBe(false);
+    expect(shouldRetry(0, new ApiError(403, "insufficient_scope", ""))).toBe(false);
+    expect(shouldRetry(0, new ApiError(502, "site_error", ""))).toBe(true);
+    expect(shouldRetry(2, new ApiError(502, "site_error", ""))).toBe(false);
+  });
+});

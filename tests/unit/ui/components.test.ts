@@ -1,0 +1,122 @@
+import { createElement, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { CourseCard } from "@/components/courses/course-card";
+import { EventItem } from "@/components/events/event-item";
+import { OrderCard } from "@/components/orders/order-card";
+import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
+import type { Locale } from "@/lib/i18n/locales";
+import type { CourseEnrollment, EventRegistration, Order } from "@/lib/types/account";
+
+const NOW = Date.parse("2026-12-10T00:00:00Z");
+
+function render(node: ReactNode, locale: Locale = "en"): string {
+  return renderToStaticMarkup(createElement(I18nProvider, { locale, timeZone: "Asia/Taipei", now: NOW } as I18nProviderProps, node));
+}
+
+/** The text content of an element's HTML, as an accessible name would read it (no aria-hidden parts). */
+function textOf(html: string): string {
+  return html
+    .replace(/<span aria-hidden="true"[^>]*>[^<]*<\/span>/g, "")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+const course: CourseEnrollment = {
+  slug: "watercolour-101",
+  name: "Watercolour 101",
+  imageUrl: null,
+  access: { kind: "until", expiresAt: "2026-12-13T10:00:00+08:00" },
+  completionPercentage: 40,
+  lastWatched: {
+    lectureId: "L1",
+    positionSeconds: 3725,
+    title: "Wet on wet",
+    watchedAt: "2026-12-09T00:00:00Z",
+    resumeUrl: "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
+  },
+};
+
+describe("CourseCard", () => {
+  it("links Resume to the lecture with a name that starts with Resume", () => {
+    const html = render(createElement(CourseCard, { course }));
+    const link = /<a [^>]*href="([^"]+)"[^>]*>(.*?)<\/a>/.exec(html);
+    expect(link?.[1]).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
+    expect(textOf(link?.[2] ?? "")).toBe("Resume at 1:02:05 – Watercolour 101");
+    expect(html).toContain("Access ends in 3 days");
+    expect(html).toContain('data-tone="warning"');
+    expect(html).toMatch(/role="progressbar"[^>]*aria-label="Progress: Watercolour 101"/);
+  });
+
+  it("offers no Resume link once access has ended, and says so in words", () => {
+    const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
+    const html = render(createElement(CourseCard, { course: ended }));
+    expect(html).not.toContain("<a ");
+    expect(html).toContain("Access ended on 2 Nov 2026");
+  });
+
+  it("speaks Traditional Chinese", () => {
+    const html = render(createElement(CourseCard, { course }), "zh-TW");
+    expect(html).toContain("從 1:02:05 繼續");
+    expect(html).toContain("觀看權限將在 3 天後到期");
+  });
+});
+
+describe("OrderCard", () => {
+  const order: Order = {
+    id: "o1",
+    tradeNo: "T2026-0001",
+    state: "refunded",
+    currency: "TWD",
+    amount: 1200,
+    refundedAmount: 1200,
+    paidAt: "2026-11-01T02:00:00Z",
+    createdAt: "2026-11-01T01:00:00Z",
+    lineItems: [{ name: "Watercolour 101", amount: 1200, itemType: "CurriculumPlan" }],
+  };
+
+  it("shows the trade number, the state in words and the refund", () => {
+    const html = render(createElement(OrderCard, { order }));
+    expect(html).toContain("Order T2026-0001");
+    expect(html).toContain("Paid 1 Nov 2026");
+    expect(html).toContain("Refunded NT$1,200");
+    expect(html).toContain("Course");
+  });
+
+  it("shows a partial refund against the total", () => {
+    const html = render(createElement(OrderCard, { order: { ...order, state: "paid", refundedAmount: 200 } }));
+    expect(html).toContain("Partially refunded: NT$200 of NT$1,200");
+  });
+});
+
+describe("EventItem", () => {
+  const registration: EventRegistration = {
+    id: "r1",
+    state: "enrolled",
+    registeredAt: "2026-10-01T00:00:00Z",
+    event: {
+      id: "e1",
+      title: "Open Studio",
+      startTime: "2026-12-20T00:00:00+08:00",
+      endTime: null,
+      isAllDay: true,
+      location: "Taipei",
+      url: null,
+    },
+  };
+
+  it("shows an all-day upcoming event as a date with Add to calendar", () => {
+    const html = render(createElement(EventItem, { registration }));
+    expect(html).toContain('dateTime="2026-12-20"');
+    expect(html).toContain("All day");
+    expect(html).toContain("Add to calendar");
+    expect(html).toContain("Registered");
+  });
+
+  it("marks a cancelled registration and offers no calendar file", () => {
+    const html = render(createElement(EventItem, { registration: { ...registration, state: "cancelled" } }));
+    expect(html).toContain("Cancelled");
+    expect(html).not.toContain("Add to calendar");
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { calendarDaysBetween, formatDate, formatDateTime, zonedCalendarDate } from "@/lib/format/datetime";
+import { allDaySpan, formatEventWhen, isUpcomingEvent, pickUpcomingRegistrations, splitRegistrations } from "@/lib/format/events";
+import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
+
+/** Intl separates some parts with no-break or thin spaces; compare them as plain spaces. */
+const plain = (text: string) => text.replace(/[\u00a0\u2009\u202f]/g, " ");
+
+function event(overrides: Partial<DashboardEvent>): DashboardEvent {
+  return { id: "e1", title: "Live Q&A", startTime: "2026-12-05T11:00:00Z", endTime: null, isAllDay: false, location: null, url: null, ...overrides };
+}
+
+describe("zoned dates", () => {
+  it("puts an instant on the calendar day of the member's zone", () => {
+    expect(zonedCalendarDate("2026-11-01T02:00:00Z", "America/New_York")).toEqual({ year: 2026, month: 10, day: 31 });
+    expect(zonedCalendarDate("2026-11-01T02:00:00Z", "Asia/Taipei")).toEqual({ year: 2026, month: 11, day: 1 });
+    expect(formatDate("2026-11-01T02:00:00Z", { locale: "en", timeZone: "America/New_York" })).toBe("31 Oct 2026");
+  });
+
+  it("counts calendar days across the 25-hour New York day of 1 Nov 2026", () => {
+    // 00:30 EDT on 1 Nov; 24 hours later it is 23:30 EST, still 1 Nov.
+    expect(calendarDaysBetween("2026-11-01T04:30:00Z", "2026-11-02T04:30:00Z", "America/New_York")).toBe(0);
+    // Midnight EST starts 2 Nov.
+    expect(calendarDaysBetween("2026-11-01T04:30:00Z", "2026-11-02T05:00:00Z", "America/New_York")).toBe(1);
+  });
+
+  it("formats the same wall-clock hour twice on the night New York falls back", () => {
+    const ny = { locale: "en", timeZone: "America/New_York" } as const;
+    expect(formatDateTime("2026-11-01T05:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
+    expect(formatDateTime("2026-11-01T06:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
+  });
+
+  it("follows London's spring-forward gap", () => {
+    const london = { locale: "en", timeZone: "Europe/London" } as const;
+    expect(formatDateTime("2026-03-29T00:59:00Z", london)).toBe("29 Mar 2026, 0:59");
+    expect(formatDateTime("2026-03-29T01:00:00Z", london)).toBe("29 Mar 2026, 2:00");
+  });
+});
+
+describe("formatEventWhen", () => {
+  it("shows a timed event in the member's zone with the zone's name", () => {
+    const when = formatEventWhen(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), {
+      locale: "en",
+      timeZone: "Asia/Taipei",
+    });
+    expect({ ...when, text: plain(when.text) }).toEqual({ text: "Sat, 5 Dec 2026, 19:00–21:00 GMT+8", dateTime: "2026-12-05T11:00:00.000Z" });
+  });
+
+  it("gives each end its own offset when New York falls back during the event", () => {
+    const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), {
+      locale: "en",
+      timeZone: "America/New_York",
+    });
+    expect(plain(when.text)).toBe("Sun, 1 Nov 2026, 00:00 GMT-4 – 03:00 GMT-5");
+  });
+
+  it("gives each end its own offset when London springs forward during the event", () => {
+    const when = formatEventWhen(event({ startTime: "2026-03-29T00:30:00Z", endTime: "2026-03-29T02:30:00Z" }), {
+      locale: "en",
+      timeZone: "Europe/London",
+    });
+    expect(plain(when.text)).toBe("Sun, 29 Mar 2026, 00:30 GMT – 03:30 BST");
+  });
+
+  it("shows an all-day event as its date in every time zone", () => {
+    const allDay = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
+    for (const timeZone of ["Asia/Taipei", "America/Los_Angeles", "Pacific/Kiritimati", "UTC"]) {
+      expect(formatEventWhen(allDay, { locale: "en", timeZone })).toEqual({ text: "Sat, 5 Dec 2026", dateTime: "2026-12-05" });
+    }
+    expect(formatEventWhen(allDay, { locale: "zh-TW", timeZone: "America/Los_Angeles" }).text).toBe("2026年12月5日週六");
+  });
+
+  it("shows a multi-day all-day event as a date range, reading a midnight end as exclusive", () => {
+    const twoDays = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-07T00:00:00+08:00" });
+    expect(allDaySpan(twoDays)).toEqual({ start: { year: 2026, month: 12, day: 5 }, endExclusive: { year: 2026, month: 12, day: 7 } });
+    expect(plain(formatEventWhen(twoDays, { locale: "en", timeZone: "America/New_York" }).text)).toBe("Sat, 5 Dec – Sun, 6 Dec 2026");
+    const inclusiveEnd = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-06T23:59:59+08:00" });
+    expect(allDaySpan(inclusiveEnd).endExclusive).toEqual({ year: 2026, month: 12, day: 7 });
+  });
+});
+
+describe("upcoming and past", () => {
+  const registration = (id: string, state: string, overrides: Partial<DashboardEvent>): EventRegistration => ({
+    id,
+    state,
+    registeredAt: "2026-10-01T00:00:00Z",
+    event: event({ id, ...overrides }),
+  });
+  const now = new Date("2026-12-05T12:00:00Z");
+
+  it("keeps an event upcoming while it runs and an all-day event until its day is over", () => {
+    expect(isUpcomingEvent(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), now)).toBe(true);
+    expect(isUpcomingEvent(event({ startTime: "2026-12-05T10:00:00Z", endTime: "2026-12-05T11:00:00Z" }), now)).toBe(false);
+    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" }), now)).toBe(true);
+    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-04T00:00:00+08:00" }), now)).toBe(false);
+  });
+
+  it("sorts upcoming soonest first and past latest first, and picks three non-cancelled for the overview", () => {
+    const registrations = [
+      registration("late", "enrolled", { startTime: "2026-12-20T10:00:00Z" }),
+      registration("old", "checked_in", { startTime: "2026-11-01T10:00:00Z" }),
+      registration("soon", "enrolled", { startTime: "2026-12-06T10:00:00Z" }),
+      registration("cancelled", "cancelled", { startTime: "2026-12-05T18:00:00Z" }),
+      registration("older", "no_show", { startTime: "2026-10-01T10:00:00Z" }),
+      registration("later", "enrolled", { startTime: "2026-12-24T10:00:00Z" }),
+      registration("latest", "enrolled", { startTime: "2026-12-31T10:00:00Z" }),
+    ];
+    const { upcoming, past } = splitRegistrations(registrations, now);
+    expect(upcoming.map((r) => r.id)).toEqual(["cancelled", "soon", "late", "later", "latest"]);
+    expect(past.map((r) => r.id)).toEqual(["old", "older"]);
+    expect(pickUpcomingRegistrations(registrations, now, 3).map((r) => r.id)).toEqual(["soon", "late", "later"]);
+  });
+});

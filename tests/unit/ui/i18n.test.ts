@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone } from "@/lib/i18n";
+
+type Tree = { readonly [key: string]: string | Tree };
+
+function leafPaths(tree: Tree, prefix = ""): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === "string" ? [`${prefix}${key}`] : leafPaths(value, `${prefix}${key}.`),
+  );
+}
+
+function leaves(tree: Tree): string[] {
+  return Object.values(tree).flatMap((value) => (typeof value === "string" ? [value] : leaves(value)));
+}
+
+describe("message dictionaries", () => {
+  const en = getMessages("en") as unknown as Tree;
+  const zh = getMessages("zh-TW") as unknown as Tree;
+
+  it("have the same keys in every language", () => {
+    expect(leafPaths(zh).sort()).toEqual(leafPaths(en).sort());
+  });
+
+  it("have no empty texts, and zh-TW keeps every placeholder English has", () => {
+    for (const locale of LOCALES) {
+      expect(leaves(getMessages(locale) as unknown as Tree).every((text) => text.trim().length > 0)).toBe(true);
+    }
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    const enPaths = leafPaths(en);
+    const lookup = (tree: Tree, path: string) => path.split(".").reduce<Tree | string>((node, key) => (node as Tree)[key] ?? "", tree);
+    for (const path of enPaths) {
+      expect([path, placeholders(lookup(zh, path) as string)]).toEqual([path, placeholders(lookup(en, path) as string)]);
+    }
+  });
+
+  it("keep the accessible names the tests rely on in English", () => {
+    const messages = getMessages("en");
+    expect(Object.values(messages.nav)).toEqual(["Overview", "Courses", "Orders", "Events", "Settings"]);
+    expect(messages.landing.signIn).toBe("Sign in");
+    expect(messages.settings.revoke).toBe("Revoke access");
+    expect(messages.settings.revokeConfirm.toLowerCase()).not.toContain("revoke access");
+    expect(messages.courses.resumeAt.startsWith("Resume")).toBe(true);
+  });
+});
+
+describe("describeScope", () => {
+  it("explains known scopes in plain words and names unknown ones", () => {
+    const en = getMessages("en");
+    expect(describeScope("account:read", en)).toBe("See your courses, progress, orders and event registrations");
+    expect(describeScope("openid", getMessages("zh-TW"))).toBe("登入時確認你的身分");
+    expect(describeScope("mcp:tools", en)).toBe("Other permission (mcp:tools)");
+    expect(describeScope("unknown", en)).toBe("Other permission (unknown)");
+    expect(describeScope("toString", en)).toBe("Other permission (toString)");
+  });
+});
+
+describe("negotiateLocale", () => {
+  it.each([
+    [null, undefined, "en"],
+    ["", null, "en"],
+    ["zh-TW,zh;q=0.9,en;q=0.8", null, "zh-TW"],
+    ["zh-Hant-HK", null, "zh-TW"],
+    ["zh-CN,zh;q=0.9,en;q=0.5", null, "en"],
+    ["fr-FR,fr;q=0.9", null, "en"],
+    ["en;q=0.5, zh-TW;q=0.9", null, "zh-TW"],
+    ["zh-TW;q=0, en", null, "en"],
+    ["en-GB", "zh-TW", "zh-TW"],
+    ["zh-TW", "en", "en"],
+    ["zh-TW", "de", "zh-TW"],
+  ] as const)("Accept-Language %j with cookie %j → %s", (header, cookie, expected) => {
+    expect(negotiateLocale(header, cookie)).toBe(expected);
+  });
+});
+
+describe("interpolate and resolveTimeZone", () => {
+  it("fills placeholders and leaves unknown ones alone", () => {
+    expect(interpolate("Resume at {position} {missing}", { position: "12:34" })).toBe("Resume at 12:34 {missing}");
+  });
+
+  it("accepts IANA zones and falls back for anything else", () => {
+    expect(resolveTimeZone("Asia/Taipei")).toBe("Asia/Taipei");
+    expect(resolveTimeZone("Not/AZone")).toBe("UTC");
+    expect(resolveTimeZone(undefined, "Europe/London")).toBe("Europe/London");
+  });
+});

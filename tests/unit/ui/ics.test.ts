@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { buildIcs, icsFileName } from "@/lib/format/ics";
+import type { EventRegistration } from "@/lib/types/account";
+
+function registration(overrides: Partial<EventRegistration["event"]> = {}, state = "enrolled"): EventRegistration {
+  return {
+    id: "reg-1",
+    state,
+    registeredAt: "2026-10-01T00:00:00Z",
+    event: {
+      id: "ev-42",
+      title: "Open Studio: Watercolour, Q&A",
+      startTime: "2026-12-05T11:00:00Z",
+      endTime: "2026-12-05T13:00:00Z",
+      isAllDay: false,
+      location: "Room 3; Taipei",
+      url: "https://school.example.com/events/ev-42",
+      ...overrides,
+    },
+  };
+}
+
+/** Unfolds RFC 5545 folded lines and splits into content lines. */
+function contentLines(ics: string): string[] {
+  return ics.replace(/\r\n[ \t]/g, "").split("\r\n").filter(Boolean);
+}
+
+describe("buildIcs", () => {
+  const now = new Date("2026-11-20T08:00:00Z");
+
+  it("produces one VEVENT inside a VCALENDAR with CRLF line endings", () => {
+    const ics = buildIcs(registration(), { now });
+    const lines = contentLines(ics);
+    expect(lines[0]).toBe("BEGIN:VCALENDAR");
+    expect(lines.at(-1)).toBe("END:VCALENDAR");
+    expect(lines).toContain("VERSION:2.0");
+    expect(lines.filter((line) => line === "BEGIN:VEVENT")).toHaveLength(1);
+    expect(lines).toContain("END:VEVENT");
+    expect(ics).not.toMatch(/[^\r]\n/);
+  });
+
+  it("writes timed events as UTC date-times with a stable UID and the given DTSTAMP", () => {
+    const lines = contentLines(buildIcs(registration(), { now }));
+    expect(lines).toContain("DTSTART:20261205T110000Z");
+    expect(lines).toContain("DTEND:20261205T130000Z");
+    expect(lines).toContain("DTSTAMP:20261120T080000Z");
+    expect(lines).toContain("UID:event-ev-42@companion-dashboard");
+    expect(lines).toContain("URL:https://school.example.com/events/ev-42");
+  });
+
+  it("escapes commas and semicolons in text values", () => {
+    const lines = contentLines(buildIcs(registration(), { now }));
+    expect(lines).toContain("SUMMARY:Open Studio: Watercolour\\, Q&A");
+    expect(lines).toContain("LOCATION:Room 3\\; Taipei");
+  });
+
+  it("writes all-day events as DATE values with an exclusive end, whatever the offset", () => {
+    const lines = contentLines(
+      buildIcs(registration({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: null }), { now }),
+    );
+    expect(lines).toContain("DTSTART;VALUE=DATE:20261205");
+    expect(lines).toContain("DTEND;VALUE=DATE:20261206");
+  });
+
+  it("gives an event without an end one hour", () => {
+    const lines = contentLines(buildIcs(registration({ endTime: null }), { now }));
+    expect(lines).toContain("DTSTART:20261205T110000Z");
+    expect(lines).toContain("DURATION:PT1H");
+  });
+
+  it("marks a cancelled registration's event as cancelled", () => {
+    expect(contentLines(buildIcs(registration({}, "cancelled"), { now }))).toContain("STATUS:CANCELLED");
+  });
+});
+
+describe("icsFileName", () => {
+  it("slugs the title", () => {
+    expect(icsFileName(registration())).toBe("open-studio-watercolour-q-a.ics");
+    expect(icsFileName(registration({ title: "Café Crème Night" }))).toBe("cafe-creme-night.ics");
+  });
+
+  it("falls back to the event id when the title has no Latin letters", () => {
+    expect(icsFileName(registration({ title: "水彩工作坊" }))).toBe("event-ev-42.ics");
+  });
+});

@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import { buildSchema, Kind, parse, validate, type OperationDefinitionNode } from "graphql";
+import { describe, expect, it } from "vitest";
+import { ACCOUNT_OPERATIONS } from "@/lib/account/operations";
+
+const schema = buildSchema(readFileSync(new URL("./account-schema.graphql", import.meta.url), "utf8"));
+
+describe("ACCOUNT_OPERATIONS", () => {
+  it("has one named operation per page", () => {
+    expect(Object.fromEntries(Object.entries(ACCOUNT_OPERATIONS).map(([key, op]) => [key, op.operationName]))).toEqual({
+      overview: "DashboardOverview",
+      courses: "DashboardCourses",
+      orders: "DashboardOrders",
+      events: "DashboardEvents",
+    });
+  });
+
+  it.each(Object.entries(ACCOUNT_OPERATIONS))("%s: the document is valid against the Account API schema", (_key, operation) => {
+    const document = parse(operation.document);
+    expect(validate(schema, document)).toEqual([]);
+    const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+    expect(operations).toHaveLength(1);
+    expect(operations[0]?.operation).toBe("query");
+    expect(operations[0]?.name?.value).toBe(operation.operationName);
+  });
+
+  it("asks the site for at most 100 items per page, its cap", () => {
+    for (const operation of Object.values(ACCOUNT_OPERATIONS)) {
+      expect(operation.document).not.toMatch(/first:\s*\d{4,}/);
+    }
+  });
+});

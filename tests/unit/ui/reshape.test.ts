@@ -1,0 +1,217 @@
+import { describe, expect, it } from "vitest";
+import { buildResumeUrl, safeHttpUrl } from "@/lib/account/lecture-url";
+import { coursesVariables, reshapeCourses, type CoursesResult } from "@/lib/account/courses";
+import { reshapeEvents, type EventsResult } from "@/lib/account/events";
+import { reshapeOrders, type OrdersResult } from "@/lib/account/orders";
+import { OVERVIEW_VARIABLES, reshapeOverview, type OverviewResult } from "@/lib/account/overview";
+import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account";
+
+const config = {
+  siteUrl: "https://school.example.com",
+  lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}",
+};
+
+function course(overrides: Partial<RawEnrolledCourse>): RawEnrolledCourse {
+  return {
+    slug: "watercolour-101",
+    name: "Watercolour 101",
+    imageUrl: "https://cdn.example.com/w.png",
+    expireDate: null,
+    hasLifetimeAccess: true,
+    completionPercentage: 40,
+    lastWatchedLecture: { lectureId: "L1", positionSeconds: 754, title: "Wet on wet", watchedAt: "2026-12-01T10:00:00Z" },
+    ...overrides,
+  };
+}
+
+function registration(id: string, state: string, startTime: string): RawEventRegistration {
+  return {
+    id,
+    state,
+    registeredAt: "2026-10-01T00:00:00Z",
+    event: { id: `e-${id}`, title: id, startTime, endTime: null, isAllDay: false, location: null, url: null },
+  };
+}
+
+describe("buildResumeUrl", () => {
+  it("fills the default template", () => {
+    expect(buildResumeUrl({ slug: "watercolour-101", lectureId: "L1", positionSeconds: 754 }, config)).toBe(
+      "https://school.example.com/courses/watercolour-101/lectures/L1?t=754",
+    );
+  });
+
+  it("URL-encodes the substituted values so they cannot change the URL's structure", () => {
+    const url = buildResumeUrl({ slug: "a b/../c?x=1#y", lectureId: "L/1&t=0", positionSeconds: 12.9 }, config);
+    expect(url).toBe("https://school.example.com/courses/a%20b%2F..%2Fc%3Fx%3D1%23y/lectures/L%2F1%26t%3D0?t=12");
+    expect(new URL(url ?? "").searchParams.get("t")).toBe("12");
+  });
+
+  it("encodes non-ASCII slugs and tolerates a trailing slash on the site", () => {
+    expect(
+      buildResumeUrl({ slug: "水彩", lectureId: "7", positionSeconds: 0 }, { ...config, siteUrl: "https://school.example.com/" }),
+    ).toBe("https://school.example.com/courses/%E6%B0%B4%E5%BD%A9/lectures/7?t=0");
+  });
+
+  it("follows a custom template", () => {
+    expect(
+      buildResumeUrl({ slug: "s", lectureId: "9", positionSeconds: 65 }, { ...config, lectureUrlTemplate: "{site}/watch/{lectureId}#t={positionSeconds}" }),
+    ).toBe("https://school.example.com/watch/9#t=65");
+  });
+
+  it("refuses anything but an absolute http(s) URL", () => {
+    expect(buildResumeUrl({ slug: "s", lectureId: "1", positionSeconds: 0 }, { siteUrl: "javascript:alert(1)//", lectureUrlTemplate: "{site}{lectureId}" })).toBeNull();
+    expect(buildResumeUrl({ slug: "s", lectureId: "1", positionSeconds: 0 }, { siteUrl: "", lectureUrlTemplate: "/courses/{lectureId}" })).toBeNull();
+    expect(safeHttpUrl("javascript:alert(1)")).toBeNull();
+    expect(safeHttpUrl("https://meet.example.com/x")).toBe("https://meet.example.com/x");
+  });
+});
+
+describe("reshapeCourses", () => {
+  const result = (nodes: RawEnrolledCourse[], hasNextPage = false): CoursesResult => ({
+    viewer: { enrolledCourses: { totalCount: 130, pageInfo: { hasNextPage, endCursor: hasNextPage ? "c24" : null }, nodes } },
+  });
+
+  it("turns raw enrollments into UI courses with a Resume URL", () => {
+    const page = reshapeCourses(result([course({})], true), config);
+    expect(page).toEqual({
+      totalCount: 130,
+      nextCursor: "c24",
+      items: [
+        {
+          slug: "watercolour-101",
+          name: "Watercolour 101",
+          imageUrl: "https://cdn.example.com/w.png",
+          access: { kind: "lifetime" },
+          completionPercentage: 40,
+          lastWatched: {
+            lectureId: "L1",
+            positionSeconds: 754,
+            title: "Wet on wet",
+            watchedAt: "2026-12-01T10:00:00Z",
+            resumeUrl: "https://school.example.com/courses/watercolour-101/lectures/L1?t=754",
+          },
+        },
+      ],
+    });
+  });
+
+  it("keeps lastWatched for an ended course (the UI hides Resume) and maps expiry", () => {
+    const [ended] = reshapeCourses(result([course({ hasLifetimeAccess: false, expireDate: "2026-11-02T00:00:00Z" })]), config).items;
+    expect(ended?.access).toEqual({ kind: "until", expiresAt: "2026-11-02T00:00:00Z" });
+    expect(ended?.lastWatched?.resumeUrl).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=754");
+  });
+
+  it("falls back sensibly on missing fields and clamps progress", () => {
+    const [item] = reshapeCourses(
+      result([course({ name: "  ", imageUrl: "data:image/png;base64,AAAA", completionPercentage: 140, lastWatchedLecture: null })]),
+      config,
+    ).items;
+    expect(item).toMatchObject({ name: "watercolour-101", imageUrl: null, completionPercentage: 100, lastWatched: null });
+  });
+
+  it("has no next cursor on the last page, even when the site sends one", () => {
+    const page = reshapeCourses({ viewer: { enrolledCourses: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } }, config);
+    expect(page.nextCursor).toBeNull();
+    expect(coursesVariables("x")).toEqual({ first: 24, after: "x" });
+    expect(coursesVariables()).toEqual({ first: 24, after: null });
+  });
+});
+
+describe("reshapeOrders and reshapeEvents", () => {
+  it("normalises currency and treats a zero refund as none", () => {
+    const data: OrdersResult = {
+      viewer: {
+        orders: {
+          totalCount: 1,
+          pageInfo: { hasNextPage: false, endCursor: null },
+          nodes: [
+            {
+              id: "o1",
+              tradeNo: "T2026-0001",
+              state: "paid",
+              currency: "twd",
+              amount: 1200,
+              refundedAmount: 0,
+              paidAt: "2026-11-01T00:00:00Z",
+              createdAt: "2026-11-01T00:00:00Z",
+              lineItems: [{ name: "Watercolour 101", amount: 1200, itemType: "CurriculumPlan" }],
+            },
+          ],
+        },
+      },
+    };
+    expect(reshapeOrders(data).items[0]).toMatchObject({ currency: "TWD", refundedAmount: null, tradeNo: "T2026-0001" });
+  });
+
+  it("drops event links that are not http(s)", () => {
+    const raw = registration("a", "enrolled", "2026-12-05T10:00:00Z");
+    const data: EventsResult = {
+      viewer: {
+        eventRegistrations: {
+          totalCount: 1,
+          pageInfo: { hasNextPage: true, endCursor: "e1" },
+          nodes: [{ ...raw, event: { ...raw.event, url: "javascript:alert(1)", location: " Hall A " } }],
+        },
+      },
+    };
+    const page = reshapeEvents(data);
+    expect(page.items[0]?.event).toMatchObject({ url: null, location: "Hall A" });
+    expect(page.nextCursor).toBe("e1");
+  });
+});
+
+describe("reshapeOverview", () => {
+  const now = new Date("2026-12-10T00:00:00Z");
+  const data: OverviewResult = {
+    viewer: {
+      name: "Mei",
+      email: "mei@example.com",
+      enrolledCourses: {
+        nodes: [
+          course({ slug: "older", lastWatchedLecture: { lectureId: "1", positionSeconds: 1, title: null, watchedAt: "2026-12-01T00:00:00Z" } }),
+          course({ slug: "newest", lastWatchedLecture: { lectureId: "2", positionSeconds: 2, title: null, watchedAt: "2026-12-09T00:00:00Z" } }),
+          course({
+            slug: "ended-but-latest",
+            hasLifetimeAccess: false,
+            expireDate: "2026-12-09T12:00:00Z",
+            lastWatchedLecture: { lectureId: "3", positionSeconds: 3, title: null, watchedAt: "2026-12-09T10:00:00Z" },
+          }),
+          course({ slug: "ends-in-10-days", hasLifetimeAccess: false, expireDate: "2026-12-20T00:00:00Z", lastWatchedLecture: null }),
+          course({ slug: "ends-today", hasLifetimeAccess: false, expireDate: "2026-12-10T08:00:00Z", lastWatchedLecture: null }),
+          course({ slug: "ends-in-a-month", hasLifetimeAccess: false, expireDate: "2027-01-10T00:00:00Z", lastWatchedLecture: null }),
+        ],
+      },
+      eventRegistrations: {
+        nodes: [
+          registration("past", "checked_in", "2026-12-01T10:00:00Z"),
+          registration("fourth", "enrolled", "2026-12-30T10:00:00Z"),
+          registration("second", "enrolled", "2026-12-15T10:00:00Z"),
+          registration("cancelled", "cancelled", "2026-12-11T10:00:00Z"),
+          registration("first", "enrolled", "2026-12-12T10:00:00Z"),
+          registration("third", "enrolled", "2026-12-20T10:00:00Z"),
+        ],
+      },
+    },
+  };
+
+  it("picks the most recently watched course with access, ending-soon soonest first, and three upcoming events", () => {
+    const overview = reshapeOverview(data, { ...config, now });
+    expect(overview.name).toBe("Mei");
+    expect(overview.continueWatching?.slug).toBe("newest");
+    expect(overview.endingSoon.map((c) => c.slug)).toEqual(["ends-today", "ends-in-10-days"]);
+    expect(overview.upcomingEvents.map((r) => r.id)).toEqual(["first", "second", "third"]);
+  });
+
+  it("greets by email when the site has no name, and copes with no data", () => {
+    const empty: OverviewResult = {
+      viewer: { name: null, email: "mei@example.com", enrolledCourses: { nodes: [] }, eventRegistrations: { nodes: [] } },
+    };
+    expect(reshapeOverview(empty, { ...config, now })).toEqual({
+      name: "mei@example.com",
+      continueWatching: null,
+      endingSoon: [],
+      upcomingEvents: [],
+    });
+    expect(OVERVIEW_VARIABLES).toEqual({ coursesFirst: 100, eventsFirst: 100 });
+  });
+});
