@@ -72,7 +72,9 @@ function toAccountError(error: unknown): AuthError {
   }
   if (error instanceof ClientError) {
     const status = error.response.status;
-    if (status >= 200 && status < 300 && error.response.errors?.length) {
+    // GraphQL over HTTP: a query the site cannot run (unknown field, bad argument) comes back as
+    // errors with 200 or 400. That is this query's failure, not the site being down.
+    if (status < 500 && error.response.errors?.length) {
       return new AuthError("account_api_failed", "The site could not answer this query.", { cause: error, detail: "graphql_error" });
     }
     return new AuthError("account_api_failed", "The site's Account API failed.", { cause: error, detail: `http_${status}` });

@@ -1,0 +1,78 @@
+import { expect, test } from "@playwright/test";
+
+import { expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";
+
+const PAGES = [
+  ["/", "Overview"],
+  ["/courses", "Courses"],
+  ["/orders", "Orders"],
+  ["/events", "Events"],
+  ["/settings", "Settings"],
+] as const;
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+test("fits a 360 px phone without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signIn(page, "maya@example.com");
+  for (const [path] of PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+});
+
+test("works with the keyboard alone, with a visible focus", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  const coursesLink = page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true });
+  for (let presses = 0; presses < 10 && !(await coursesLink.evaluate((element) => element === document.activeElement)); presses += 1) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(coursesLink).toBeFocused();
+  const outline = await coursesLink.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return { outline: style.outlineStyle, width: parseFloat(style.outlineWidth), shadow: style.boxShadow };
+  });
+  expect(outline.outline !== "none" && outline.width > 0 || outline.shadow !== "none").toBe(true);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/courses$/);
+});
+
+test("follows the system's dark mode and stays accessible", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signIn(page, "maya@example.com");
+  for (const [path] of PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+  }
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
+  expect(r + g + b).toBeLessThan(200);
+});
+
+test.describe("in Traditional Chinese", () => {
+  test.use({ locale: "zh-TW", extraHTTPHeaders: { "accept-language": "zh-TW,zh;q=0.9" } });
+
+  test("speaks the browser's language, and the switch in Settings changes it", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "登入" }).click();
+    await page.getByLabel("Email").fill("maya@example.com");
+    await page.getByLabel("Password").fill("demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page.getByRole("navigation").getByRole("link", { name: "課程" })).toBeVisible();
+    await page.getByRole("navigation").getByRole("link", { name: "訂單" }).click();
+    await expect(page.getByText(/NT\$|\$/).first()).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+    await page.getByRole("navigation").getByRole("link", { name: "設定" }).click();
+    await page.getByLabel("English").check();
+    await expect(page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true })).toBeVisible();
+  });
+});

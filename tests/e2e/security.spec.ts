@@ -1,0 +1,76 @@
+import { expect, test } from "@playwright/test";
+
+import { resetSandbox, signIn, SITE_URL } from "./support";
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+test("every page carries a per-request CSP nonce, framing limits and no-store", async ({ request }) => {
+  const first = await request.get("/");
+  const second = await request.get("/");
+  const csp = first.headers()["content-security-policy"] ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(second.headers()["content-security-policy"]).not.toContain(nonce);
+  expect(csp).toContain(`frame-ancestors 'self' ${SITE_URL}`);
+  expect(csp).toContain("object-src 'none'");
+  expect(first.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(first.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(first.headers()["cache-control"]).toBe("no-store");
+  expect(await first.text()).toContain(`nonce="${nonce}"`);
+});
+
+test("sign-in routes can never be framed", async ({ request }) => {
+  for (const path of ["/api/auth/login", "/api/auth/callback", "/sign-in-problem?code=login_expired"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(response.headers()["x-frame-options"]).toBe("DENY");
+  }
+});
+
+test("the browser never sees a token: not in HTML, RSC payloads, API answers or cookies", async ({ page, context }) => {
+  const bodies: string[] = [];
+  page.on("response", async (response) => {
+    if (response.url().startsWith("http://localhost:3100")) bodies.push(await response.text().catch(() => ""));
+  });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Courses", level: 1 })).toBeVisible();
+  const introspectable = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
+  expect(introspectable.length).toBeGreaterThan(0);
+  const cookies = await context.cookies("http://localhost:3100");
+  const session = cookies.find((cookie) => cookie.name.startsWith("dash_session"));
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Lax");
+  // The sandbox's access and refresh tokens start with sat_ and srt_; none may reach the browser.
+  const all = bodies.join("\n");
+  expect(bodies.length).toBeGreaterThan(3);
+  expect(all).not.toMatch(/\bs[ar]t_[\w-]{20,}/);
+  expect(all).not.toMatch(/access_token|refresh_token|"accessToken"|"refreshToken"/);
+  expect(await page.evaluate(() => document.cookie)).not.toContain("dash_session");
+});
+
+test("a cross-site POST to logout or revoke changes nothing", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  // From a page of another site, a form post and a fetch both try to end the session.
+  await page.goto(`${SITE_URL}/`);
+  const statuses = await page.evaluate(async () => {
+    const results: number[] = [];
+    for (const path of ["/api/auth/logout", "/api/auth/revoke"]) {
+      const response = await fetch(`http://localhost:3100${path}`, { method: "POST", mode: "no-cors", credentials: "include" }).catch(() => null);
+      results.push(response ? response.status : -1);
+    }
+    return results;
+  });
+  expect(statuses).toHaveLength(2);
+  // Even a same-site request without the custom header is refused.
+  const withoutHeader = await page.request.post("http://localhost:3100/api/auth/logout", { headers: { origin: "http://localhost:3100" } });
+  expect(withoutHeader.status()).toBe(403);
+  const session = await page.request.get("http://localhost:3100/api/session");
+  expect(session.status()).toBe(200);
+  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+});

@@ -1,0 +1,202 @@
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { GET as callbackRoute } from "@/app/api/auth/callback/route";
+import { GET as loginRoute } from "@/app/api/auth/login/route";
+import { POST as logoutRoute } from "@/app/api/auth/logout/route";
+import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
+import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { authorizeWithoutBrowser } from "@/sandbox/testing";
+
+import { configureDashboard, TEST_APP_URL } from "../support/env";
+
+/** A browser's cookie jar over the route handlers' Set-Cookie headers. */
+class Browser {
+  cookies = new Map<string, string>();
+
+  absorb(response: Response): Response {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  request(path: string, init: { method?: string; headers?: Record<string, string> } = {}): NextRequest {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return new NextRequest(new URL(path, TEST_APP_URL), { method: init.method ?? "GET", headers: { ...(cookie ? { cookie } : {}), ...init.headers } });
+  }
+}
+
+const sameOrigin = { origin: TEST_APP_URL, "x-requested-with": "companion-dashboard" };
+const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`] });
+  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
+  resetConfigForTests();
+  resetDiscoveryCacheForTests();
+});
+afterAll(async () => sandbox.close());
+beforeEach(() => sandbox.resetRequests());
+
+async function signIn(browser: Browser, returnTo = "/courses"): Promise<Response> {
+  const login = browser.absorb(await loginRoute(browser.request(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`)));
+  expect(login.status).toBe(303);
+  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email: "maya@example.com" });
+  return browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
+}
+
+describe("sign-in routes", () => {
+  it("signs in end to end and returns to the page the member came from", async () => {
+    const browser = new Browser();
+    const done = await signIn(browser, "/orders?page=2");
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/orders?page=2`);
+    expect(done.headers.get("cache-control")).toBe("no-store");
+    const session = await sessionRoute(browser.request("/api/session"));
+    expect(session.status).toBe(200);
+    const body = await session.text();
+    expect(JSON.parse(body)).toMatchObject({ email: "maya@example.com", name: "Maya Chen", scopes: expect.arrayContaining(["account:read"]) as unknown });
+    expect(body).not.toMatch(/access_?token|refresh_?token/i);
+  });
+
+  it.each(["//evil.example", "https://evil.example/", "/\\evil.example", "%2F%2Fevil.example"])("sends returnTo %s back to /", async (returnTo) => {
+    const browser = new Browser();
+    const done = await signIn(browser, returnTo);
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+  });
+
+  it("sets nothing for a prefetch of the login route", async () => {
+    const browser = new Browser();
+    const response = await loginRoute(browser.request("/api/auth/login", { headers: { "sec-purpose": "prefetch" } }));
+    expect(response.status).toBe(204);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it("ends a failed callback on the readable sign-in problem page", async () => {
+    const browser = new Browser();
+    const response = await callbackRoute(browser.request("/api/auth/callback?code=x&state=unknown&iss=x"));
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/sign-in-problem?code=login_expired`);
+  });
+
+  it("gives a clear sign-in-unavailable page when the site is down", async () => {
+    resetDiscoveryCacheForTests();
+    sandbox.setKnobs({ failures: { discovery: { mode: "status", status: 503 } } });
+    try {
+      const response = await loginRoute(new Browser().request("/api/auth/login"));
+      expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/sign-in-problem?code=site_unavailable`);
+    } finally {
+      sandbox.setKnobs({ failures: { discovery: null } });
+      resetDiscoveryCacheForTests();
+    }
+  });
+});
+
+describe("data routes", () => {
+  it("serves each page's data through its named operation, and 401 JSON without a session", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.resetRequests();
+    const courses = await accountRoute(browser.request("/api/account/courses"), params("courses"));
+    expect(courses.status).toBe(200);
+    const graphql = sandbox.requests().filter((entry) => entry.endpoint === "graphql");
+    expect(graphql).toHaveLength(1);
+    const anonymous = await accountRoute(new Browser().request("/api/account/courses"), params("courses"));
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: "unauthenticated" } });
+    expect(anonymous.headers.get("location")).toBeNull();
+  });
+
+  it("refuses unknown pages and bad cursors before calling the site", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.resetRequests();
+    expect((await accountRoute(browser.request("/api/account/graphql"), params("graphql"))).status).toBe(404);
+    expect((await accountRoute(browser.request(`/api/account/courses?after=${"x".repeat(600)}`), params("courses"))).status).toBe(400);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "graphql")).toHaveLength(0);
+  });
+
+  it("fails one page when the site's schema lacks its field, and keeps the others", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.setKnobs({ graphqlMissingFields: ["orders"] });
+    try {
+      const orders = await accountRoute(browser.request("/api/account/orders"), params("orders"));
+      expect(orders.status).toBe(502);
+      expect(await orders.json()).toMatchObject({ error: { code: "query_failed" } });
+      expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
+    } finally {
+      sandbox.setKnobs({ graphqlMissingFields: [] });
+    }
+  });
+});
+
+describe("logout and revocation", () => {
+  for (const [name, route] of [
+    ["logout", logoutRoute],
+    ["revoke", revokeRoute],
+  ] as const) {
+    it(`refuses a cross-site POST to ${name} and changes nothing`, async () => {
+      const browser = new Browser();
+      await signIn(browser);
+      sandbox.resetRequests();
+      const attempts: Record<string, string>[] = [{ origin: "https://evil.example", "x-requested-with": "companion-dashboard" }, { origin: TEST_APP_URL }, {}];
+      for (const headers of attempts) {
+        const response = browser.absorb(await route(browser.request(`/api/auth/${name}`, { method: "POST", headers })));
+        expect(response.status).toBe(403);
+      }
+      expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+      expect((await sessionRoute(browser.request("/api/session"))).status).toBe(200);
+    });
+  }
+
+  it("logs out locally", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    const stale = new Map(browser.cookies);
+    const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
+    expect(response.status).toBe(200);
+    expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+    // The old cookie, replayed, is ended too.
+    browser.cookies = stale;
+    expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+  });
+
+  it("revokes both tokens at the site with a hint, then ends the session", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.resetRequests();
+    const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
+    expect(response.status).toBe(200);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
+    expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+  });
+
+  it("keeps the session and says so honestly when the site cannot be reached", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.setKnobs({ failures: { revoke: { mode: "status", status: 503 } } });
+    try {
+      const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: { code: "revocation_unavailable" } });
+      expect((await sessionRoute(browser.request("/api/session"))).status).toBe(200);
+    } finally {
+      sandbox.setKnobs({ failures: { revoke: null } });
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { handleCallback } from "@/lib/auth/callback";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { startLogin } from "@/lib/auth/login";
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { revokeAtSite } from "@/lib/auth/revocation";
+import { resetConfigForTests } from "@/lib/config";
+import { toSessionView } from "@/lib/http/session-view";
+import { loadSession, saveSession } from "@/lib/session/session";
+import { runAccountOperation } from "@/lib/site/account-api";
+import { loadAccountPage } from "@/lib/site/account-pages";
+import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { authorizeWithoutBrowser } from "@/sandbox/testing";
+
+import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { memoryJar, type MemoryJar } from "../support/memory-jar";
+
+/**
+ * The whole member lifecycle against the sandbox over real HTTP: sign in, read the Account API, live
+ * through access-token expiry with rotating refresh tokens, revoke. Once with id_tokens, once with
+ * UserInfo alone.
+ */
+describe.each([
+  { mode: "id_token", idToken: true },
+  { mode: "UserInfo only", idToken: false },
+])("member lifecycle ($mode)", ({ idToken }) => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    // 20-second access tokens: every data request is inside the refresh margin, so each exercises rotation.
+    sandbox = await startSandbox({
+      port: 0,
+      dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`],
+      knobs: { idToken, accessTokenTtlSeconds: 20 },
+    });
+    configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
+    resetConfigForTests();
+    resetDiscoveryCacheForTests();
+  });
+  afterAll(async () => sandbox.close());
+
+  async function signIn(email: string): Promise<MemoryJar> {
+    const jar = memoryJar();
+    const authorizationUrl = await startLogin(jar, "/courses");
+    const redirect = await authorizeWithoutBrowser(authorizationUrl.href, { email });
+    expect(redirect.searchParams.get("iss")).toBe(sandbox.url);
+    const result = await handleCallback(jar, redirect);
+    expect(result.returnTo).toBe("/courses");
+    return jar;
+  }
+
+  it("signs in and exposes claims, never tokens", async () => {
+    const jar = await signIn("maya@example.com");
+    const session = (await loadSession(jar))!.data;
+    const view = JSON.stringify(toSessionView(session));
+    expect(view).toContain("maya@example.com");
+    expect(view).not.toContain(session.accessToken);
+    expect(session.refreshToken && view.includes(session.refreshToken)).toBeFalsy();
+    expect(session.claims.roles).toEqual(["student"]);
+    const jwksCalls = sandbox.requests().filter((entry) => entry.endpoint === "jwks").length;
+    expect(jwksCalls > 0).toBe(idToken);
+  });
+
+  it("keeps working across access-token expiry, rotating the refresh token once per renewal", async () => {
+    const jar = await signIn("maya@example.com");
+    sandbox.resetRequests();
+    const first = await callWithMemberSession(jar, (token) => loadAccountPage("courses", token));
+    expect(first.items.length).toBeGreaterThan(0);
+    const second = await callWithMemberSession(jar, (token) => loadAccountPage("orders", token));
+    expect(second.items.length).toBeGreaterThan(0);
+    const refreshes = sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
+    expect(refreshes.length).toBe(2);
+    expect(refreshes.every((entry) => entry.status === 200)).toBe(true);
+  });
+
+  it("answers 50 parallel requests at expiry with exactly one refresh at the site", async () => {
+    const jar = await signIn("kai@example.com");
+    sandbox.resetRequests();
+    const cookies = Object.fromEntries(jar.cookies);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => callWithMemberSession(memoryJar(cookies), (token) => loadAccountPage("courses", token))),
+    );
+    expect(results.every((page) => page.totalCount === 130)).toBe(true);
+    expect(sandbox.requests().filter((entry) => entry.grantType === "refresh_token")).toHaveLength(1);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "token" && entry.status !== 200)).toHaveLength(0);
+  });
+
+  it("pages through 130 enrollments", async () => {
+    const jar = await signIn("kai@example.com");
+    let after: string | null = null;
+    const slugs = new Set<string>();
+    for (let page = 0; page < 10; page += 1) {
+      const result = await callWithMemberSession(jar, (token) => loadAccountPage("courses", token, after));
+      for (const course of result.items) slugs.add(course.slug);
+      after = result.nextCursor;
+      if (!after) break;
+    }
+    expect(slugs.size).toBe(130);
+  });
+
+  it("handles a large (2 KB) access token through the sealed, chunked cookie", async () => {
+    sandbox.setKnobs({ accessTokenPadding: 2048 });
+    try {
+      const jar = await signIn("maya@example.com");
+      for (const [name, value] of jar.cookies) expect(Buffer.byteLength(`${name}=${value}`) + 64).toBeLessThanOrEqual(4096);
+      const session = (await loadSession(jar))!.data;
+      expect(session.accessToken.length).toBeGreaterThanOrEqual(2048);
+      const overview = await callWithMemberSession(jar, (token) => loadAccountPage("overview", token));
+      expect(overview.name).toBe("Maya Chen");
+    } finally {
+      sandbox.setKnobs({ accessTokenPadding: 0 });
+    }
+  });
+
+  it("revokes at the site: the old tokens stop working and the session cannot be revived", async () => {
+    const jar = await signIn("maya@example.com");
+    const session = (await loadSession(jar))!.data;
+    await revokeAtSite(session);
+    const revokeCalls = sandbox.requests().filter((entry) => entry.endpoint === "revoke");
+    expect(revokeCalls.length).toBeGreaterThanOrEqual(2);
+    await expect(runAccountOperation(session.accessToken, { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" })).rejects.toMatchObject({
+      code: "unauthenticated",
+    });
+    // A stale copy of the cookie finds the grant gone: the session ends instead of lingering.
+    const stale = memoryJar(Object.fromEntries(jar.cookies));
+    await saveSession(stale, { ...session, accessTokenExpiresAt: Date.now() - 1000 });
+    await expect(callWithMemberSession(stale, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "unauthenticated" });
+    expect(await loadSession(stale)).toBeNull();
+  });
+
+  it("shows the site's denial as a readable failure without a session", async () => {
+    const jar = memoryJar();
+    const authorizationUrl = await startLogin(jar, "/");
+    const redirect = await authorizeWithoutBrowser(authorizationUrl.href, { email: "maya@example.com", decision: "deny" });
+    await expect(handleCallback(jar, redirect)).rejects.toMatchObject({ code: "authorization_denied", detail: "access_denied" });
+    expect(await loadSession(jar)).toBeNull();
+  });
+});
