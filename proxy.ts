@@ -2,21 +2,19 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { isAuthError } from "@/lib/auth/errors";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
-import { baseSecurityHeaders, contentSecurityPolicy, isNeverFramable } from "@/lib/http/security-headers";
+import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { endSession, loadSession, saveSession } from "@/lib/session/session";
 
 /**
- * Runs before every page and API route: security headers with a per-request CSP nonce, and the token
- * refresh a page render needs. A Server Component cannot set cookies, so the refresh happens here,
+ * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
+ * render needs. (API routes carry static security headers from next.config.mjs and refresh themselves.) A Server Component cannot set cookies, so the refresh happens here,
  * where the rotated refresh token can be persisted, and the render sees the fresh session.
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const buffer = new CookieBuffer();
-  const isPage = !pathname.startsWith("/api/");
-
-  if (isPage) await refreshBeforeRender(request, buffer);
+  await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
@@ -27,8 +25,8 @@ export async function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);
   for (const [name, value] of Object.entries(baseSecurityHeaders(pathname))) response.headers.set(name, value);
-  // Every page and API answer is personal or sets cookies: never cached by the browser or a shared cache.
-  if (isPage || isNeverFramable(pathname)) response.headers.set("cache-control", "no-store");
+  // Every page is personal or sets cookies: never cached by the browser or a shared cache.
+  response.headers.set("cache-control", "no-store");
   buffer.applyTo(response);
   return response;
 }
@@ -49,7 +47,7 @@ async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): 
 export const config = {
   matcher: [
     {
-      source: "/((?!_next/static|_next/image|favicon.ico|icon.svg|fonts/).*)",
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|fonts/).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

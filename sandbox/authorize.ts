@@ -7,6 +7,8 @@
  */
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { isMetadataDocumentClientId, resolveMetadataDocumentClient } from "./cimd";
+import { clientLabel, redirectUriAllowed } from "./clients";
 import { html, page } from "./html";
 import type { SafeHtml } from "./html";
 import { ALL_SCOPES, DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, findMemberById, MEMBER_ONLY_SCOPES } from "./seed";
@@ -53,7 +55,7 @@ type Validation =
     };
 
 /** @see RFC 6749 section 4.1.2.1, RFC 7636 section 4.4, RFC 8707 section 2 */
-function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Validation {
+async function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Promise<Validation> {
   const single = (name: string): { value: string | undefined; repeated: boolean } => {
     const all = query.getAll(name);
     return { value: all[0], repeated: all.length > 1 };
@@ -61,7 +63,17 @@ function validateAuthorizationRequest(state: SandboxState, query: URLSearchParam
   const clientId = single("client_id");
   if (clientId.value === undefined || clientId.value === "") return { kind: "page", message: "The request has no client_id." };
   if (clientId.repeated) return { kind: "page", message: "The request names client_id more than once." };
-  const client = state.clients.get(clientId.value);
+  let client: SandboxClient | undefined;
+  if (isMetadataDocumentClientId(state, clientId.value)) {
+    // Section 5.3 rule 5: the client_id is the URL of the client's metadata document.
+    const resolved = await resolveMetadataDocumentClient(state, clientId.value);
+    if (!resolved.ok) return { kind: "page", message: resolved.message };
+    client = resolved.client;
+  } else {
+    client = state.clients.get(clientId.value);
+    // A metadata-document client is only ever (re)resolved from its document, never from a stale copy.
+    if (client?.kind === "cimd") client = undefined;
+  }
   if (!client) return { kind: "page", message: "The application that sent you here is not registered with this site." };
 
   const redirect = single("redirect_uri");
@@ -69,7 +81,7 @@ function validateAuthorizationRequest(state: SandboxState, query: URLSearchParam
     return { kind: "page", message: "The request has no redirect_uri." };
   }
   if (redirect.repeated) return { kind: "page", message: "The request names redirect_uri more than once." };
-  if (!client.redirectUris.includes(redirect.value)) {
+  if (!redirectUriAllowed(client, redirect.value)) {
     return { kind: "page", message: "The redirect_uri is not registered for this application." };
   }
   const redirectUri = redirect.value;
@@ -116,6 +128,7 @@ function validateAuthorizationRequest(state: SandboxState, query: URLSearchParam
   if (unknown.length > 0) return fail("invalid_scope", `Unknown scope: ${unknown.join(" ")}`.slice(0, 200));
   const reserved = scopes.filter((s) => MEMBER_ONLY_SCOPES.includes(s));
   if (client.audience !== "member" && reserved.length > 0) {
+    // Section 5.4: account:* belongs to the member audience; operator clients (rules 1 to 6) never get it.
     return fail("invalid_scope", `${reserved.join(" ")} is reserved to member clients`);
   }
   const notAllowed = scopes.filter((s) => !client.allowedScopes.includes(s));
@@ -144,7 +157,7 @@ function redirectWith(redirectUri: string, params: Record<string, string | undef
   return url.toString();
 }
 
-function setPageHeaders(c: Context): void {
+export function setPageHeaders(c: Context): void {
   c.header("Cache-Control", "no-store");
   c.header("X-Frame-Options", "DENY");
   c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'");
@@ -163,7 +176,7 @@ export function errorPage(c: Context, title: string, message: string, status: 40
   return c.html(rendered.body, status);
 }
 
-function cookieOptions(state: SandboxState) {
+export function cookieOptions(state: SandboxState) {
   return { httpOnly: true, sameSite: "Lax" as const, path: "/", secure: state.issuer.startsWith("https:") };
 }
 
@@ -178,9 +191,10 @@ export function currentSession(c: Context, state: SandboxState): { session: Brow
 
 function signInPage(c: Context, state: SandboxState, pending: PendingAuthorization, options: { error?: string; email?: string } = {}) {
   const client = state.clients.get(pending.clientId);
+  const label = client ? clientLabel(client) : undefined;
   setPageHeaders(c);
   const body = html`<h1>Sign in to Demo Academy</h1>
-<p><strong>${client?.clientName ?? "An application"}</strong> wants to access your Demo Academy account. Sign in to continue.</p>
+<p><strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} wants to access your Demo Academy account. Sign in to continue.</p>
 ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="/oauth/authorize/sign-in">
 <input type="hidden" name="request_id" value="${pending.id}">
@@ -206,10 +220,12 @@ ${DEMO_MEMBERS.map((member) => html`<tr><td><code>${member.email}</code></td><td
 function consentPage(c: Context, state: SandboxState, pending: PendingAuthorization, signedIn: { session: BrowserSession; member: DemoMember }) {
   const client = state.clients.get(pending.clientId);
   const clientName = client?.clientName ?? "An application";
+  const note = client ? clientLabel(client).note : undefined;
   setPageHeaders(c);
   const resumePath = `/oauth/authorize/resume?request_id=${encodeURIComponent(pending.id)}`;
   const body = html`<h1>Allow ${clientName} to access your account?</h1>
 <p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
+${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
 <p>${clientName} will be able to:</p>
 <ul class="scopes">
 ${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
@@ -232,6 +248,16 @@ ${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
   return c.html(rendered.body, 200);
 }
 
+/** Signs the browser in as `member`, replacing any previous session (a new id: no session fixation). */
+export function startSession(c: Context, state: SandboxState, member: DemoMember): BrowserSession {
+  const session: BrowserSession = { id: randomToken(), memberId: member.id, csrfToken: randomToken(), createdAt: state.now() };
+  const previous = getCookie(c, SESSION_COOKIE);
+  if (previous !== undefined) state.store.sessions.delete(previous);
+  state.store.sessions.set(session.id, session);
+  setCookie(c, SESSION_COOKIE, session.id, cookieOptions(state));
+  return session;
+}
+
 function browserId(c: Context, state: SandboxState): string {
   const existing = getCookie(c, BROWSER_COOKIE);
   if (existing !== undefined && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
@@ -242,7 +268,7 @@ function browserId(c: Context, state: SandboxState): string {
 
 type FormResult = { ok: true; form: Map<string, string> } | { ok: false; response: Response };
 
-async function readPageForm(c: Context): Promise<FormResult> {
+export async function readPageForm(c: Context): Promise<FormResult> {
   const contentType = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/x-www-form-urlencoded") {
     return { ok: false, response: errorPage(c, "Bad request", "This form must be submitted from the sign-in page.") };
@@ -268,9 +294,9 @@ function checkPending(c: Context, state: SandboxState, requestId: string | undef
 }
 
 export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
-  app.get("/oauth/authorize", (c) => {
+  app.get("/oauth/authorize", async (c) => {
     const query = new URL(c.req.url).searchParams;
-    const result = validateAuthorizationRequest(state, query);
+    const result = await validateAuthorizationRequest(state, query);
     if (result.kind === "page") return errorPage(c, "Cannot continue to sign in", result.message);
     if (result.kind === "redirect") {
       return c.redirect(
@@ -328,11 +354,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
         email,
       });
     }
-    const session: BrowserSession = { id: randomToken(), memberId: member.id, csrfToken: randomToken(), createdAt: state.now() };
-    const previous = getCookie(c, SESSION_COOKIE);
-    if (previous !== undefined) state.store.sessions.delete(previous);
-    state.store.sessions.set(session.id, session);
-    setCookie(c, SESSION_COOKIE, session.id, cookieOptions(state));
+    startSession(c, state, member);
     return c.redirect(`/oauth/authorize/resume?request_id=${encodeURIComponent(checked.pending.id)}`, 303);
   });
 

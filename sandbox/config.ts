@@ -3,7 +3,7 @@
  * once. Variables are listed in `main.ts`.
  */
 import { z } from "zod";
-import { parseFailureList } from "./knobs";
+import { HOST_PATTERN, parseFailureList } from "./knobs";
 import type { EndpointName, FailureSpec, KnobsPatch } from "./knobs";
 import type { SandboxOptions } from "./state";
 
@@ -59,6 +59,10 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_FOREIGN_RESOURCES: commaList.pipe(z.array(httpOrigin)).optional(),
   SANDBOX_CONTROL: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
+  SANDBOX_CIMD_ALLOWED_HOSTS: commaList
+    .pipe(z.array(z.string().toLowerCase().regex(HOST_PATTERN, "must be hosts such as example.com or example.com:8443")))
+    .optional(),
+  SANDBOX_CIMD_OPEN_REGISTRATION: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
 });
 
 function emptyToUndefined(env: Record<string, string | undefined>): Record<string, string | undefined> {
@@ -99,6 +103,10 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_ACCESS_TOKEN_PADDING !== undefined) knobs.accessTokenPadding = values.SANDBOX_ACCESS_TOKEN_PADDING;
   if (values.SANDBOX_GRAPHQL_MISSING_FIELDS !== undefined) knobs.graphqlMissingFields = values.SANDBOX_GRAPHQL_MISSING_FIELDS;
   if (values.SANDBOX_FOREIGN_RESOURCES !== undefined) knobs.foreignResources = values.SANDBOX_FOREIGN_RESOURCES;
+  if (values.SANDBOX_CIMD_ALLOWED_HOSTS !== undefined) knobs.cimdAllowedHosts = values.SANDBOX_CIMD_ALLOWED_HOSTS;
+  if (values.SANDBOX_CIMD_OPEN_REGISTRATION !== undefined) {
+    knobs.cimdOpenRegistration = ["1", "true", "on"].includes(values.SANDBOX_CIMD_OPEN_REGISTRATION);
+  }
 
   const options: SandboxOptions = {
     knobs,

@@ -28,6 +28,8 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
     revocation_endpoint_auth_methods_supported: ["none", "client_secret_post"],
     introspection_endpoint_auth_methods_supported: ["none", "client_secret_post"],
     authorization_response_iss_parameter_supported: true,
+    // Section 5.3 rule 5: an HTTPS URL of a metadata document may serve as client_id (see cimd.ts).
+    client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/auth.md`,
   };
   if (state.knobs.idToken) {

@@ -46,10 +46,19 @@ const STYLE = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1a202c;background:#f7fafc}
 header.site{background:#1a365d;color:#fff;padding:.75rem 1.5rem}
 header.site a{color:#fff;text-decoration:none;font-weight:600}
-main{max-width:40rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+main{max-width:48rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 h1{font-size:1.5rem;margin-top:0}
 label{display:block;font-weight:600;margin-top:1rem}
-input[type=email],input[type=password]{width:100%;padding:.5rem;font:inherit;border:1px solid #a0aec0;border-radius:.375rem}
+input[type=email],input[type=password],input[type=text],textarea{width:100%;padding:.5rem;font:inherit;border:1px solid #a0aec0;border-radius:.375rem}
+input[readonly]{background:#edf2f7;font-family:ui-monospace,monospace}
+fieldset{border:1px solid #cbd5e0;border-radius:.375rem;margin-top:1rem;padding:.5rem 1rem}
+legend{font-weight:600;padding:0 .25rem}
+.check{display:flex;gap:.5rem;align-items:baseline;margin:.25rem 0}.check label{display:inline;font-weight:400;margin:0}
+ul.nav{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0;margin:0 0 1rem}
+ul.nav a[aria-current=page]{font-weight:700}
+.notice{border:1px solid #2f855a;background:#f0fff4;color:#22543d;padding:.75rem;border-radius:.375rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+code{overflow-wrap:anywhere}
 button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #2c5282;background:#2c5282;color:#fff;cursor:pointer;margin-top:1rem}
 button.secondary{background:#fff;color:#2c5282}
 button.link{background:none;border:none;color:#2c5282;text-decoration:underline;padding:0;margin:0}

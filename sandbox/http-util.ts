@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { SandboxClient } from "./seed";
 import type { SandboxState } from "./state";
-import { safeEqual } from "./store";
+import { secretMatchesHash } from "./store";
 
 export type OAuthErrorCode =
   | "invalid_request"
@@ -92,7 +92,7 @@ export function authenticateClient(c: Context, state: SandboxState, form: Map<st
     if (secret === undefined || secret === "") {
       throw new OAuthFailure("invalid_client", "This client must authenticate with client_secret_post");
     }
-    if (!client.clientSecret || !safeEqual(secret, client.clientSecret)) {
+    if (client.clientSecretHash === undefined || !secretMatchesHash(secret, client.clientSecretHash)) {
       throw new OAuthFailure("invalid_client", "Client authentication failed");
     }
   } else if (secret !== undefined) {

@@ -14,6 +14,7 @@ export const ENDPOINT_NAMES = [
   "introspect",
   "graphql",
   "register",
+  "mcp",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
@@ -61,6 +62,18 @@ export interface SandboxKnobs {
   foreignResources: string[];
   /** Shifts the sandbox clock by this many milliseconds (lets another process expire codes and tokens). */
   clockOffsetMs: number;
+  /**
+   * Hosts (`host` or `host:port`) whose Client ID Metadata Documents the authorization endpoint fetches
+   * (section 5.3 rule 5). Empty by default: no document is fetched.
+   */
+  cimdAllowedHosts: string[];
+  /** Open registration: fetch Client ID Metadata Documents from any public HTTPS host. Off by default. */
+  cimdOpenRegistration: boolean;
+  /**
+   * TEST ONLY: also accept `http://127.0.0.1:<port>/...` document URLs (still subject to the allowlist), so
+   * tests can serve documents locally. Production documents are always HTTPS.
+   */
+  cimdAllowHttpLoopback: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -73,7 +86,13 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlMissingFields: [],
   foreignResources: [],
   clockOffsetMs: 0,
+  cimdAllowedHosts: [],
+  cimdOpenRegistration: false,
+  cimdAllowHttpLoopback: false,
 };
+
+/** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
+export const HOST_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
 
 const originSchema = z
   .url()
@@ -99,6 +118,9 @@ export const knobsPatchSchema = z
     graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),
+    cimdAllowedHosts: z.array(z.string().toLowerCase().regex(HOST_PATTERN, "must be a host such as example.com or example.com:8443")).max(50),
+    cimdOpenRegistration: z.boolean(),
+    cimdAllowHttpLoopback: z.boolean(),
   })
   .partial()
   .strict();

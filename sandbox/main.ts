@@ -14,15 +14,19 @@
  *   SANDBOX_LATENCY_MS               added latency per answer in ms (benchmarks use 20)
  *   SANDBOX_FAIL                     failure injection, e.g. token=503,userinfo=malformed,graphql=redirect,jwks=500x2
  *                                    (endpoints: discovery jwks authorize token userinfo revoke introspect graphql
- *                                    register; modes: an HTTP status, malformed, redirect; xN = next N requests only)
+ *                                    register mcp; modes: an HTTP status, malformed, redirect; xN = next N requests only)
  *   SANDBOX_ACCESS_TOKEN_PADDING     extra characters per access token (2000 gives ~2 KB tokens)
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
  *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset
+ * Client ID Metadata Documents (section 5.3 rule 5):
+ *   SANDBOX_CIMD_ALLOWED_HOSTS       comma-separated hosts whose HTTPS documents may be fetched (default none)
+ *   SANDBOX_CIMD_OPEN_REGISTRATION=1 fetch documents from any public HTTPS host
+ *   (knob cimdAllowHttpLoopback, test only: also accept http://127.0.0.1:<port> document URLs)
  */
 import { loadSandboxConfig, SandboxConfigError } from "./config";
 import { DASHBOARD_CLIENT_ID, DASHBOARD_CLIENT_SECRET, DEMO_MEMBERS, DEMO_PASSWORD } from "./seed";
-import { startSandbox } from "./server";
+import { ADMIN_PATH, MCP_PATH, startSandbox } from "./server";
 
 async function main(): Promise<void> {
   let config;
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
   const redirects = sandbox.state.clients.get(DASHBOARD_CLIENT_ID)?.redirectUris.join(", ") ?? "";
   console.info(`Sandbox site listening at ${sandbox.url}`);
   console.info(`  discovery: ${sandbox.url}/.well-known/oauth-authorization-server`);
+  console.info(`  MCP server: ${sandbox.url}${MCP_PATH}; docs: ${sandbox.url}/auth.md, ${sandbox.url}/openapi.json, ${sandbox.url}/llms.txt`);
+  console.info(`  operator admin: ${sandbox.url}${ADMIN_PATH} (olivia@example.com)`);
   console.info(`  dashboard client: ${DASHBOARD_CLIENT_ID} / ${DASHBOARD_CLIENT_SECRET} (redirect: ${redirects})`);
   console.info(`  demo sign-ins (password "${DEMO_PASSWORD}"):`);
   for (const member of DEMO_MEMBERS) console.info(`    ${member.email.padEnd(22)} ${member.name}: ${member.description}`);

@@ -2,6 +2,7 @@
  * Demo members and OAuth clients of the sandbox site. Account data (enrollments, orders, events) lives in
  * `./data/account.ts` and is computed relative to the current time so that it never goes stale.
  */
+import { createHash } from "node:crypto";
 
 export const DEMO_PASSWORD = "demo";
 
@@ -72,16 +73,30 @@ export function findMemberById(id: string): DemoMember | undefined {
 
 export type ClientAuthMethod = "none" | "client_secret_post";
 export type ClientAudience = "member" | "operator";
+/**
+ * Where a client comes from: seeded test clients, pre-registered vendor integrations (section 5.3 rule 1),
+ * loopback registrations (rule 2), Client ID Metadata Documents (rule 5), and member clients an operator
+ * created in the admin area (rule 7).
+ */
+export type ClientKind = "seeded" | "vendor" | "loopback" | "cimd" | "admin";
 
 export interface SandboxClient {
   clientId: string;
   clientName: string;
-  /** Present exactly when `authMethod` is `client_secret_post`. */
-  clientSecret?: string;
+  /** SHA-256 (hex) of the client secret; present exactly when `authMethod` is `client_secret_post`. */
+  clientSecretHash?: string;
   authMethod: ClientAuthMethod;
   redirectUris: readonly string[];
   allowedScopes: readonly string[];
   audience: ClientAudience;
+  kind: ClientKind;
+  /** Creation time in ms since the epoch (sandbox clock). */
+  createdAt: number;
+}
+
+/** SHA-256 (hex) of a client secret: the only form in which secrets are kept. */
+export function hashClientSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
 }
 
 export const DASHBOARD_CLIENT_ID = "companion-dashboard";
@@ -157,16 +172,66 @@ export const ALL_SCOPES: readonly string[] = [
 /** Scopes reserved to the member audience (section 5.4). */
 export const MEMBER_ONLY_SCOPES: readonly string[] = ["account:read", "account:write"];
 
-export function seedClients(dashboardRedirectUris: readonly string[]): SandboxClient[] {
+/** Every scope an operator client (section 5.3 rules 1 to 6) may hold: all but the member-only ones. */
+export const OPERATOR_SCOPES: readonly string[] = ALL_SCOPES.filter((scope) => !MEMBER_ONLY_SCOPES.includes(scope));
+
+/**
+ * What an unreviewed Client ID Metadata Document client may request (section 5.3 rule 5, section 8): identity
+ * scopes and the operator read scopes. Never `account:*` (section 5.4) and never a write scope.
+ */
+export const UNREVIEWED_CLIENT_SCOPES: readonly string[] = OPERATOR_SCOPES.filter(
+  (scope) => ["openid", "profile", "email"].includes(scope) || scope.endsWith(":read"),
+);
+
+/** A vendor platform integration arranged with the site's operator (section 5.3 rule 1). */
+export interface VendorIntegration {
+  clientId: string;
+  /** Matched case-insensitively against the registration request's `client_name`. */
+  clientName: string;
+  /** The integration's own redirect URIs, fixed when it was arranged. */
+  redirectUris: readonly string[];
+  /** `client_id_issued_at` (seconds since the epoch) reported at registration. */
+  issuedAt: number;
+}
+
+export const VENDOR_INTEGRATIONS: readonly VendorIntegration[] = [
+  {
+    clientId: "vendor-claude-5f3a91",
+    clientName: "Claude",
+    redirectUris: ["https://claude.ai/api/mcp/auth_callback", "https://claude.com/api/mcp/auth_callback"],
+    issuedAt: 1_735_689_600,
+  },
+  {
+    clientId: "vendor-chatgpt-7c2e40",
+    clientName: "ChatGPT",
+    redirectUris: ["https://chatgpt.com/connector_platform_oauth_redirect"],
+    issuedAt: 1_735_689_600,
+  },
+  {
+    clientId: "vendor-cursor-19bd6e",
+    clientName: "Cursor",
+    redirectUris: ["cursor://anysphere.cursor-mcp/oauth/callback"],
+    issuedAt: 1_738_368_000,
+  },
+];
+
+export function findVendorIntegration(clientName: string): VendorIntegration | undefined {
+  const wanted = clientName.trim().toLowerCase();
+  return VENDOR_INTEGRATIONS.find((vendor) => vendor.clientName.toLowerCase() === wanted);
+}
+
+export function seedClients(dashboardRedirectUris: readonly string[], now: number): SandboxClient[] {
   return [
     {
       clientId: DASHBOARD_CLIENT_ID,
       clientName: DASHBOARD_CLIENT_NAME,
-      clientSecret: DASHBOARD_CLIENT_SECRET,
+      clientSecretHash: hashClientSecret(DASHBOARD_CLIENT_SECRET),
       authMethod: "client_secret_post",
       redirectUris: [...dashboardRedirectUris],
       allowedScopes: MEMBER_CLIENT_SCOPES,
       audience: "member",
+      kind: "seeded",
+      createdAt: now,
     },
     {
       clientId: PUBLIC_CLIENT_ID,
@@ -175,14 +240,32 @@ export function seedClients(dashboardRedirectUris: readonly string[]): SandboxCl
       redirectUris: [PUBLIC_CLIENT_REDIRECT_URI],
       allowedScopes: MEMBER_CLIENT_SCOPES,
       audience: "member",
+      kind: "seeded",
+      createdAt: now,
     },
     {
       clientId: OPERATOR_CLIENT_ID,
       clientName: "Operator CLI (test client)",
       authMethod: "none",
       redirectUris: [OPERATOR_CLIENT_REDIRECT_URI],
-      allowedScopes: ALL_SCOPES.filter((scope) => !MEMBER_ONLY_SCOPES.includes(scope)),
+      allowedScopes: OPERATOR_SCOPES,
       audience: "operator",
+      kind: "seeded",
+      createdAt: now,
     },
+    // Vendor integrations are public clients: anyone naming the vendor at registration learns the client_id,
+    // so only the integration's fixed redirect URIs (and PKCE) protect its codes.
+    ...VENDOR_INTEGRATIONS.map(
+      (vendor): SandboxClient => ({
+        clientId: vendor.clientId,
+        clientName: vendor.clientName,
+        authMethod: "none",
+        redirectUris: vendor.redirectUris,
+        allowedScopes: OPERATOR_SCOPES,
+        audience: "operator",
+        kind: "vendor",
+        createdAt: vendor.issuedAt * 1000,
+      }),
+    ),
   ];
 }

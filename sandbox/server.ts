@@ -11,10 +11,15 @@ import type { Context, Next } from "hono";
 import { ZodError } from "zod";
 import { registerAccountRoutes } from "./account-graphql";
 import { registerAuthorizeRoutes } from "./authorize";
+import { createMemberClient, registerAdminRoutes } from "./admin";
+import type { CreateMemberClientResult, MemberClientInput } from "./admin";
 import { registerDiscoveryRoutes, JWKS_PATH } from "./discovery";
+import { registerDocumentRoutes } from "./documents";
+import { registerMcpRoutes } from "./mcp";
+import { registerRegistrationRoutes } from "./register";
 import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
 import { registerSitePages } from "./site-pages";
-import { applyKnobs, createState, normalizeIssuer } from "./state";
+import { applyKnobs, createState, normalizeIssuer, resetSite } from "./state";
 import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
 import { registerTokenRoutes } from "./token";
 import { registerUserInfoRoutes } from "./userinfo";
@@ -22,10 +27,15 @@ import { registerUserInfoRoutes } from "./userinfo";
 export type { SandboxOptions, RequestLogEntry, RequestEndpoint, SandboxState } from "./state";
 export type { SandboxKnobs, KnobsPatch, FailureSpec, EndpointName } from "./knobs";
 export { DEFAULT_KNOBS, ENDPOINT_NAMES } from "./knobs";
+export { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, PUBLIC_MCP_TOOLS, MEMBER_MCP_TOOLS } from "./mcp";
+export { ADMIN_PATH, DEVELOPERS_PATH, OAUTH_APPLICATIONS_PATH, SIGN_IN_PATH } from "./admin";
+export type { MemberClientInput, CreateMemberClientResult } from "./admin";
+export { DOCUMENT_PATHS } from "./documents";
 export {
   SEEDED_DASHBOARD_CLIENT,
   SEEDED_PUBLIC_CLIENT,
   SEEDED_OPERATOR_CLIENT,
+  VENDOR_INTEGRATIONS,
   DASHBOARD_CLIENT_ID,
   DASHBOARD_CLIENT_SECRET,
   DEMO_MEMBERS,
@@ -40,6 +50,12 @@ export interface Sandbox {
   /** A copy of the request log, oldest first. */
   requests(): RequestLogEntry[];
   resetRequests(): void;
+  /** Creates a member client as the admin area does (whatever the beta flag); the secret is returned once. */
+  createMemberClient(input: MemberClientInput): CreateMemberClientResult;
+  /** Turns the "MCP connections" beta on or off. */
+  setMcpConnectionsBeta(enabled: boolean): void;
+  /** What `POST /__sandbox/reset` does: knobs, beta flag and client list as seeded, request log emptied. */
+  reset(): void;
 }
 
 export interface RunningSandbox extends Omit<Sandbox, "app"> {
@@ -63,6 +79,7 @@ function classify(path: string): RequestEndpoint {
     "/api/oauth/introspect": "introspect",
     "/api/oauth/register": "register",
     "/account/graphql": "graphql",
+    "/mcp": "mcp",
   };
   return api[path] ?? "page";
 }
@@ -225,9 +242,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     });
     app.get("/__sandbox/requests", (c) => c.json(state.requests));
     app.post("/__sandbox/reset", (c) => {
-      state.requests.length = 0;
-      state.knobs = state.initialKnobs;
-      state.failureCounters.clear();
+      resetSite(state);
       return c.json({ ok: true });
     });
   }
@@ -237,6 +252,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerTokenRoutes(app, state);
   registerUserInfoRoutes(app, state);
   registerAccountRoutes(app, state);
+  registerRegistrationRoutes(app, state);
+  registerMcpRoutes(app, state);
+  registerDocumentRoutes(app, state);
+  registerAdminRoutes(app, state);
   registerSitePages(app, state);
 
   app.notFound((c) => {
@@ -261,6 +280,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     resetRequests: () => {
       state.requests.length = 0;
     },
+    createMemberClient: (input) => createMemberClient(state, input),
+    setMcpConnectionsBeta: (enabled) => {
+      state.settings.mcpConnectionsBeta = enabled;
+    },
+    reset: () => resetSite(state),
   };
 }
 

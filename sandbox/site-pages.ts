@@ -1,7 +1,7 @@
 /**
  * The sandbox's own site pages: home, course and lecture pages (so Resume links land somewhere real), the
- * generated SVG covers, a short `/auth.md` (the target of `error_uri`) and the maintenance page that
- * redirect-mode failures point at.
+ * generated SVG covers and the maintenance page that redirect-mode failures point at. The text documents
+ * (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
  */
 import type { Hono } from "hono";
 import { currentSession, errorPage } from "./authorize";
@@ -36,23 +36,6 @@ ${text}
 </svg>`;
 }
 
-const AUTH_MD = `# Demo Academy (sandbox): authentication
-
-Authorization Code with PKCE (S256). Discovery: /.well-known/oauth-authorization-server.
-
-## Errors
-
-| error | meaning |
-|---|---|
-| invalid_request | The request is malformed: a parameter is missing, repeated or of the wrong form. |
-| invalid_client | Client authentication failed (HTTP 401). |
-| invalid_grant | The authorization code or refresh token is invalid, expired, already used or mismatched. |
-| unsupported_grant_type | Only authorization_code and refresh_token are supported. |
-| invalid_scope | A scope is unknown or not allowed for the client. |
-| invalid_target | The resource parameter is not this origin, or does not match the authorization request. |
-| invalid_token | The access token is missing, invalid, expired, revoked or bound to another origin (HTTP 401). |
-| insufficient_scope | The access token lacks a required scope (HTTP 403). |
-`;
 
 export function registerSitePages(app: Hono, state: SandboxState): void {
   app.get("/", (c) => {
@@ -68,7 +51,7 @@ ${
 <h2>Who can sign in</h2>
 <p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Sign-in happens when an application sends you here to authorize it.</p>
 <ul>${DEMO_MEMBERS.map((m) => html`<li><code>${m.email}</code>: ${m.name}, ${m.description.toLowerCase()}</li>`)}</ul>
-<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Errors: <a href="/auth.md">/auth.md</a>.</p>`;
+<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Authentication: <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.</p>`;
     return c.html(page("Home", body).body);
   });
 
@@ -105,8 +88,6 @@ ${
       "Cache-Control": "public, max-age=3600",
     });
   });
-
-  app.get("/auth.md", (c) => c.body(AUTH_MD, 200, { "Content-Type": "text/markdown; charset=utf-8" }));
 
   app.get("/maintenance", (c) =>
     c.html(page("Maintenance", html`<h1>Down for maintenance</h1><p>The site is being updated. Try again in a few minutes.</p>`).body, 503),

@@ -50,11 +50,21 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
+/** Site settings an operator changes in the admin area. */
+export interface SiteSettings {
+  /** The "MCP connections" beta: shows Developers, OAuth applications in the admin area (section 5.3 rule 7). */
+  mcpConnectionsBeta: boolean;
+}
+
 export interface SandboxState {
   issuer: string;
   knobs: SandboxKnobs;
   readonly initialKnobs: SandboxKnobs;
-  readonly clients: ReadonlyMap<string, SandboxClient>;
+  /** Every client: seeded ones plus those registered, resolved from metadata documents or created by an operator. */
+  readonly clients: Map<string, SandboxClient>;
+  /** Ids of the seeded clients (kept by a reset). */
+  readonly seededClientIds: ReadonlySet<string>;
+  readonly settings: SiteSettings;
   readonly store: SandboxStore;
   readonly requests: RequestLogEntry[];
   readonly control: boolean;
@@ -83,7 +93,7 @@ export function createState(options: SandboxOptions = {}): SandboxState {
   const initialKnobs = mergeKnobs(DEFAULT_KNOBS, patch);
   const clock = options.now ?? Date.now;
   const clients = new Map(
-    seedClients(options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS).map((client) => [
+    seedClients(options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS, clock()).map((client) => [
       client.clientId,
       client,
     ]),
@@ -93,6 +103,8 @@ export function createState(options: SandboxOptions = {}): SandboxState {
     knobs: initialKnobs,
     initialKnobs,
     clients,
+    seededClientIds: new Set(clients.keys()),
+    settings: { mcpConnectionsBeta: false },
     store: new SandboxStore(),
     requests: [],
     control: options.control === true,
@@ -111,6 +123,26 @@ export function applyKnobs(state: SandboxState, patch: unknown): SandboxKnobs {
     for (const endpoint of Object.keys(parsed.failures)) state.failureCounters.delete(endpoint as EndpointName);
   }
   return state.knobs;
+}
+
+/** Deletes a client and revokes everything issued to it. Seeded clients cannot be deleted. */
+export function deleteClient(state: SandboxState, clientId: string): boolean {
+  if (state.seededClientIds.has(clientId) || !state.clients.has(clientId)) return false;
+  state.clients.delete(clientId);
+  state.store.revokeClient(clientId, state.now());
+  return true;
+}
+
+/**
+ * Puts the site back as seeded: knobs, the beta flag, and the client list (clients created since are deleted and
+ * their tokens revoked). Tokens of seeded clients and browser sessions are kept.
+ */
+export function resetSite(state: SandboxState): void {
+  state.requests.length = 0;
+  state.knobs = state.initialKnobs;
+  state.failureCounters.clear();
+  state.settings.mcpConnectionsBeta = false;
+  for (const clientId of [...state.clients.keys()]) deleteClient(state, clientId);
 }
 
 /** Every resource origin the token endpoint accepts: this origin plus the sister sites. */

@@ -8,6 +8,16 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
+/**
+ * Compares a presented secret with a stored SHA-256 (hex) hash in constant time.
+ * @see RFC 6749 section 2.3.1 (client secrets), section 10.3
+ */
+export function secretMatchesHash(secret: string, hashHex: string): boolean {
+  const presented = createHash("sha256").update(secret, "utf8").digest();
+  const stored = Buffer.from(hashHex, "hex");
+  return stored.length === presented.length && timingSafeEqual(presented, stored);
+}
+
 /** Constant-time string comparison (hashes first so that lengths do not leak). */
 export function safeEqual(a: string, b: string): boolean {
   const left = createHash("sha256").update(a).digest();
@@ -20,6 +30,8 @@ export interface BrowserSession {
   memberId: string;
   csrfToken: string;
   createdAt: number;
+  /** A one-time notice for the next admin page (e.g. "Deleted ..."). */
+  flash?: string;
 }
 
 export interface PendingAuthorization {
@@ -118,6 +130,15 @@ export class SandboxStore {
     for (const record of this.refreshTokens.values()) {
       if (record.grantId === grantId) record.status = "revoked";
     }
+  }
+
+  /** Ends every grant, code and pending request of a client (used when the client is deleted). */
+  revokeClient(clientId: string, now: number): void {
+    for (const grant of this.grants.values()) {
+      if (grant.clientId === clientId) this.revokeGrant(grant.id, now);
+    }
+    for (const [code, record] of this.codes) if (record.clientId === clientId) this.codes.delete(code);
+    for (const [id, pending] of this.pending) if (pending.clientId === clientId) this.pending.delete(id);
   }
 
   /** The access token if it is currently usable, or a reason it is not. */

@@ -125,3 +125,57 @@ export async function authorizeWithoutBrowser(authorizeUrl: string, opts: Author
   }
   throw new Error("Too many steps while authorizing");
 }
+
+/** The value of the first hidden `csrf_token` field of a page. */
+export function csrfTokenOf(page: string): string | undefined {
+  const input = /<input\b[^>]*name="csrf_token"[^>]*>/.exec(page)?.[0];
+  const value = input ? /value="([^"]*)"/.exec(input)?.[1] : undefined;
+  return value === undefined ? undefined : decodeEntities(value);
+}
+
+/**
+ * A cookie-keeping HTTP client for the sandbox's own pages (no redirects followed), e.g. to drive the admin area
+ * in tests: `const browser = await SandboxBrowser.signIn(url, "olivia@example.com")`.
+ */
+export class SandboxBrowser {
+  private readonly jar = new CookieJar();
+
+  constructor(readonly origin: string) {}
+
+  static async signIn(origin: string, email: string, password = "demo"): Promise<SandboxBrowser> {
+    const browser = new SandboxBrowser(origin);
+    const page = await (await browser.get("/sign-in?return_to=/admin")).text();
+    const csrf = csrfTokenOf(page);
+    if (csrf === undefined) throw new Error("The sign-in page has no form");
+    const response = await browser.post("/sign-in", { csrf_token: csrf, return_to: "/admin", email, password });
+    await response.body?.cancel();
+    if (response.status !== 303) throw new Error(`Sign-in refused (${response.status})`);
+    return browser;
+  }
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    const cookie = this.jar.header();
+    if (cookie !== "") headers.set("cookie", cookie);
+    const response = await fetch(new URL(path, this.origin), { ...init, headers, redirect: "manual" });
+    this.jar.store(response);
+    return response;
+  }
+
+  get(path: string): Promise<Response> {
+    return this.request(path);
+  }
+
+  /** Posts a form; a field given an array is repeated (checkbox groups). */
+  post(path: string, fields: Record<string, string | readonly string[]>, headers: Record<string, string> = {}): Promise<Response> {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) {
+      for (const item of typeof value === "string" ? [value] : value) body.append(key, item);
+    }
+    return this.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: body.toString(),
+    });
+  }
+}

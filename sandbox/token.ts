@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { SignJWT } from "jose";
 import { authenticateClient, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
-import { findMemberById, SCHOOL } from "./seed";
+import { findMemberById, MEMBER_ONLY_SCOPES, SCHOOL } from "./seed";
 import type { SandboxClient } from "./seed";
 import { acceptedResources } from "./state";
 import type { SandboxState } from "./state";
@@ -194,6 +194,12 @@ export function registerTokenRoutes(app: Hono, state: SandboxState): void {
       const client = authenticateClient(c, state, form);
       const grantType = form.get("grant_type");
       if (grantType === undefined || grantType === "") throw new OAuthFailure("invalid_request", "grant_type is required");
+      const requestedScope = form.get("scope");
+      if (client.audience !== "member" && requestedScope !== undefined) {
+        // Section 5.4: an operator client asking for a member-only scope gets invalid_scope, whatever the grant.
+        const reserved = requestedScope.split(" ").filter((scope) => MEMBER_ONLY_SCOPES.includes(scope));
+        if (reserved.length > 0) throw new OAuthFailure("invalid_scope", `${[...new Set(reserved)].join(" ")} is reserved to member clients`);
+      }
       let body: Record<string, unknown>;
       if (grantType === "authorization_code") body = await exchangeCode(state, client, form);
       else if (grantType === "refresh_token") body = refresh(state, client, form);

@@ -139,12 +139,4 @@ export function registerUserInfoRoutes(app: Hono, state: SandboxState): void {
   app.post("/api/oauth/userinfo", (c) => handleUserInfo(c, state));
   app.post("/api/oauth/revoke", (c) => handleRevoke(c, state));
   app.post("/api/oauth/introspect", (c) => handleIntrospect(c, state));
-  app.post("/api/oauth/register", (c) =>
-    oauthError(
-      c,
-      state,
-      "invalid_client_metadata",
-      "Client registration is not available on the sandbox yet; use a seeded client",
-    ),
-  );
 }

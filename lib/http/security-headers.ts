@@ -2,9 +2,12 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
-/** Routes that must never be framed: sign-in, the callback, and everything under /api (RFC 9700 section 4.16, clickjacking). */
+/**
+ * Pages that must never be framed (RFC 9700 section 4.16, clickjacking). The sign-in routes under
+ * /api/auth are never framable either, through next.config.mjs.
+ */
 export function isNeverFramable(pathname: string): boolean {
-  return pathname.startsWith("/api/") || pathname === "/sign-in-problem";
+  return pathname === "/sign-in-problem";
 }
 
 /**
@@ -39,6 +42,7 @@ export function baseSecurityHeaders(pathname: string): Record<string, string> {
     "cross-origin-opener-policy": "same-origin-allow-popups",
   };
   if (isNeverFramable(pathname)) headers["x-frame-options"] = "DENY";
-  if (getConfig().secureCookies) headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
+  // Ignored by browsers over plain http (RFC 6797 section 8.1).
+  headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";
   return headers;
 }

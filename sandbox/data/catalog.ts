@@ -276,3 +276,35 @@ export function lectureAt(course: Course, index: number): Lecture {
 }
 
 export const FEATURED_COURSE_COUNT = FEATURED.length;
+
+export interface CourseSection {
+  id: string;
+  title: string;
+  lectures: readonly Lecture[];
+}
+
+/**
+ * The course's curriculum in sections: the first two lectures get you started, the last one is the project, the
+ * rest are the core lessons.
+ */
+export function courseSections(course: Course): CourseSection[] {
+  const lectures = course.lectures;
+  const start = lectures.slice(0, 2);
+  const core = lectures.slice(2, Math.max(2, lectures.length - 1));
+  const project = lectures.length > 2 ? lectures.slice(-1) : [];
+  return [
+    { id: `${course.slug}-s1`, title: "Getting started", lectures: start },
+    { id: `${course.slug}-s2`, title: "Core lessons", lectures: core },
+    { id: `${course.slug}-s3`, title: "Final project", lectures: project },
+  ].filter((section) => section.lectures.length > 0);
+}
+
+/** Case-insensitive search in course names, descriptions and lecture titles. */
+export function searchCourses(text: string): Course[] {
+  const words = text.toLowerCase().split(/\s+/).filter((word) => word !== "");
+  if (words.length === 0) return [];
+  return COURSES.filter((course) => {
+    const haystack = [course.name, course.description, ...course.lectures.map((lecture) => lecture.title)].join(" ").toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+}

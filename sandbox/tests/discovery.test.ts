@@ -80,11 +80,17 @@ describe("discovery", () => {
     expect(key?.d).toBeUndefined();
   });
 
+  it("advertises Client ID Metadata Document support", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      expect((await getJson(path)).client_id_metadata_document_supported).toBe(true);
+    }
+  });
+
   it("answers the registration endpoint with an RFC 7591 error, not a 404", async () => {
     const response = await fetch(`${sandbox.url}/api/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Anything", redirect_uris: ["http://127.0.0.1:9/cb"] }),
+      body: JSON.stringify({ client_name: "Anything" }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "invalid_client_metadata" });

@@ -24,6 +24,11 @@ const POST_ENDPOINTS = [
   "/oauth/authorize/sign-in",
   "/oauth/authorize/decision",
   "/logout",
+  "/mcp",
+  "/sign-in",
+  "/admin/beta",
+  "/admin/developers/oauth-applications",
+  "/admin/developers/oauth-applications/app_x/delete",
 ];
 
 const CONTENT_TYPES = [
@@ -103,6 +108,16 @@ describe("never a 500", () => {
       "/.well-known/nothing",
       "/auth.md",
       "/",
+      "/mcp",
+      "/admin",
+      "/admin/developers",
+      "/admin/developers/oauth-applications",
+      "/sign-in?return_to=%2F%2Fevil.example",
+      "/openapi.json",
+      "/llms.txt",
+      "/pricing.md",
+      "/oauth/authorize?client_id=https%3A%2F%2Fnot-allowed.example%2Fa.json&redirect_uri=https%3A%2F%2Fnot-allowed.example%2Fcb",
+      "/oauth/authorize?client_id=https%3A%2F%2F%5B%3A%3A1%5D%2Fa.json",
     ];
     for (const path of paths) {
       const response = await fetch(`${sandbox.url}${path}`, { redirect: "manual" });

@@ -1,0 +1,314 @@
+/**
+ * The doctor's one chokepoint to the site: every request it makes goes through `siteFetch`, bounded by the
+ * timeout given on the command line and never following a redirect unless asked to. `takeSnapshot` gathers
+ * what the checks judge (discovery documents, the key set, anonymous answers of the Account API, MCP and
+ * the authorization endpoint) so that the checks themselves stay free of I/O.
+ *
+ * No token or secret is ever sent: every request is anonymous.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import * as oauth from "oauth4webapi";
+
+import { DEFAULT_SCOPES, isLoopbackHost } from "../config/env-schema";
+
+export type JsonObject = Record<string, unknown>;
+
+/** A JSON document the site serves, or a plain-words reason why it could not be read. */
+export type JsonDocument = { kind: "json"; url: string; json: JsonObject } | { kind: "problem"; url: string; reason: string };
+
+/** An HTTP answer reduced to what the checks need (the body is never kept: the site's text is not shown). */
+export type HttpProbe =
+  | { kind: "response"; url: string; status: number; location: string | undefined; wwwAuthenticate: string | undefined }
+  | { kind: "unreachable"; url: string; reason: string };
+
+export type McpProbe =
+  | { kind: "connected"; url: string; serverName: string; serverVersion: string; toolCount: number }
+  | { kind: "problem"; url: string; reason: string };
+
+export interface AuthorizationProbe {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  answer: HttpProbe;
+}
+
+export interface SiteSnapshot {
+  /** The site's origin, as the dashboard would use it for SITE_URL. */
+  site: string;
+  authorizationServer: JsonDocument;
+  openidConfiguration: JsonDocument;
+  protectedResource: JsonDocument;
+  /** Fetched when discovery names a `jwks_uri`. */
+  jwks: JsonDocument | undefined;
+  accountApi: HttpProbe;
+  mcp: McpProbe;
+  /** Probed when a client_id was given. */
+  authorization: AuthorizationProbe | undefined;
+}
+
+export interface SnapshotOptions {
+  /** Bound on each request (and on the MCP handshake as a whole). */
+  timeoutMs: number;
+  clientId?: string | undefined;
+  redirectUri?: string | undefined;
+  scope?: string | undefined;
+}
+
+/** Bodies larger than this are not read: discovery documents and key sets are a few kilobytes. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export const DOCTOR_CLIENT_INFO = { name: "site-access-doctor", version: "1.0.0" } as const;
+
+/** A failure to get any HTTP answer, in plain words. */
+export class UnreachableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "UnreachableError";
+  }
+}
+
+/** Plain http is allowed only for loopback hosts, as in the dashboard (lib/config/env-schema.ts). */
+export function isAllowedScheme(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" && /^[A-Z0-9_]{2,40}$/.test(cause.code) ? cause.code : undefined;
+  if (code === "ECONNREFUSED") return "connection refused";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "the host name does not resolve";
+  if (code?.startsWith("CERT_") || code?.includes("CERT") || code?.startsWith("ERR_TLS")) return `TLS certificate problem (${code})`;
+  return code ? `could not connect (${code})` : "could not connect";
+}
+
+/**
+ * The chokepoint: one request to the site with a timeout (merged with any caller signal) and, unless the
+ * caller says otherwise, no redirect following. Throws `UnreachableError` when no HTTP answer came.
+ */
+export async function siteFetch(url: string | URL, init: RequestInit, timeoutMs: number): Promise<Response> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+  try {
+    return await fetch(url, { redirect: "manual", ...init, signal });
+  } catch (error) {
+    throw new UnreachableError(describeFetchError(error, timeoutMs));
+  }
+}
+
+/** Reads at most MAX_BODY_BYTES of the body (the timeout signal of the request still applies). */
+async function readText(response: Response, timeoutMs: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw new UnreachableError(`the answer is larger than ${MAX_BODY_BYTES / 1024} KB`);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof UnreachableError) throw error;
+    throw new UnreachableError(describeFetchError(error, timeoutMs));
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function mediaType(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/**
+ * Fetches a JSON document by the rules oauth4webapi applies to discovery: HTTP 200 without redirects,
+ * `application/json` (or one of `extraTypes`), a JSON object.
+ */
+export async function fetchJsonDocument(url: string, timeoutMs: number, extraTypes: readonly string[] = []): Promise<JsonDocument> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await siteFetch(url, { headers: { accept: "application/json" } }, timeoutMs);
+    text = await readText(response, timeoutMs);
+  } catch (error) {
+    return { kind: "problem", url, reason: error instanceof UnreachableError ? error.reason : "could not be read" };
+  }
+  if (response.status >= 300 && response.status < 400) {
+    return { kind: "problem", url, reason: `answered HTTP ${response.status}, a redirect (it must be served directly)` };
+  }
+  if (response.status !== 200) return { kind: "problem", url, reason: `answered HTTP ${response.status}` };
+  const type = mediaType(response);
+  if (type !== "application/json" && !extraTypes.includes(type)) {
+    return { kind: "problem", url, reason: `answered ${type === "" ? "without a content type" : JSON.stringify(type.slice(0, 60))} instead of application/json` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { kind: "problem", url, reason: "answered with malformed JSON" };
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return { kind: "problem", url, reason: "answered JSON that is not an object" };
+  }
+  return { kind: "json", url, json: json as JsonObject };
+}
+
+/** One request whose status and headers matter, not its body. */
+async function probeHttp(url: string, init: RequestInit, timeoutMs: number): Promise<HttpProbe> {
+  try {
+    const response = await siteFetch(url, init, timeoutMs);
+    await response.body?.cancel();
+    return {
+      kind: "response",
+      url,
+      status: response.status,
+      location: response.headers.get("location") ?? undefined,
+      wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+    };
+  } catch (error) {
+    return { kind: "unreachable", url, reason: error instanceof UnreachableError ? error.reason : "could not connect" };
+  }
+}
+
+/** An anonymous GraphQL request: the Account API has no anonymous mode and must challenge it. */
+export function probeAccountApi(site: string, timeoutMs: number): Promise<HttpProbe> {
+  return probeHttp(
+    `${site}/account/graphql`,
+    { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: "{ __typename }" }) },
+    timeoutMs,
+  );
+}
+
+/** Connects anonymously with the official MCP client and lists the tools. */
+export async function probeMcp(site: string, timeoutMs: number): Promise<McpProbe> {
+  const url = `${site}/mcp`;
+  let lastFailure: string | undefined;
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      try {
+        const response = await siteFetch(input, init ?? {}, timeoutMs);
+        if (response.status >= 400 && (init?.method ?? "GET") === "POST") lastFailure = `answered HTTP ${response.status}`;
+        return response;
+      } catch (error) {
+        if (error instanceof UnreachableError) lastFailure = error.reason;
+        throw error;
+      }
+    },
+    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+  });
+  const client = new Client(DOCTOR_CLIENT_INFO, { capabilities: {} });
+  // The transport reports background problems (such as the optional SSE stream) here; the outcome is judged below.
+  client.onerror = () => undefined;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal: deadline });
+    const server = client.getServerVersion();
+    let toolCount = 0;
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page += 1) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal: deadline });
+      toolCount += result.tools.length;
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return {
+      kind: "connected",
+      url,
+      serverName: typeof server?.name === "string" ? server.name : "unnamed server",
+      serverVersion: typeof server?.version === "string" ? server.version : "",
+      toolCount,
+    };
+  } catch {
+    const reason = lastFailure ?? (deadline.aborted ? `no answer within ${timeoutMs} ms` : "did not complete the MCP handshake");
+    return { kind: "problem", url, reason };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/**
+ * What the dashboard's sign-in would send (lib/auth/login.ts), without following the answer: PKCE S256,
+ * state, nonce, scope and resource. No session, cookie or credential is involved.
+ */
+export async function probeAuthorization(
+  site: string,
+  authorizationEndpoint: string,
+  request: { clientId: string; redirectUri: string; scope: string },
+  timeoutMs: number,
+): Promise<AuthorizationProbe> {
+  const url = new URL(authorizationEndpoint);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", request.clientId);
+  url.searchParams.set("redirect_uri", request.redirectUri);
+  url.searchParams.set("scope", request.scope);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()));
+  url.searchParams.set("code_challenge_method", "S256");
+  url.searchParams.set("state", oauth.generateRandomState());
+  url.searchParams.set("nonce", oauth.generateRandomNonce());
+  url.searchParams.set("resource", site);
+  const answer = await probeHttp(url.toString(), { headers: { accept: "text/html" } }, timeoutMs);
+  return { ...request, answer: { ...answer, url: authorizationEndpoint } };
+}
+
+/**
+ * The metadata as the dashboard sees it (lib/auth/discovery.ts): the OpenID configuration, when its issuer is
+ * the site, overlaid by the authorization-server metadata, which prevails (RFC 8414 is the authority).
+ * `undefined` when the authorization-server metadata could not be read.
+ */
+export function mergeMetadata(site: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): JsonObject | undefined {
+  if (authorizationServer.kind !== "json") return undefined;
+  const openid = openidConfiguration.kind === "json" && openidConfiguration.json.issuer === site ? openidConfiguration.json : {};
+  return { ...openid, ...authorizationServer.json };
+}
+
+function stringField(metadata: JsonObject | undefined, name: string): string | undefined {
+  const value = metadata?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The endpoint the dashboard would use: from the metadata when it is a usable URL, else the documented path. */
+function authorizationEndpointOf(site: string, metadata: JsonObject | undefined): string {
+  const listed = stringField(metadata, "authorization_endpoint");
+  if (listed !== undefined && URL.canParse(listed) && isAllowedScheme(new URL(listed))) return listed;
+  return `${site}/oauth/authorize`;
+}
+
+/** Gathers everything the checks judge. Never throws: every problem becomes part of the snapshot. */
+export async function takeSnapshot(site: string, options: SnapshotOptions): Promise<SiteSnapshot> {
+  const { timeoutMs } = options;
+  const [authorizationServer, openidConfiguration, protectedResource, accountApi, mcp] = await Promise.all([
+    fetchJsonDocument(`${site}/.well-known/oauth-authorization-server`, timeoutMs),
+    fetchJsonDocument(`${site}/.well-known/openid-configuration`, timeoutMs),
+    fetchJsonDocument(`${site}/.well-known/oauth-protected-resource`, timeoutMs),
+    probeAccountApi(site, timeoutMs),
+    probeMcp(site, timeoutMs),
+  ]);
+
+  const metadata = mergeMetadata(site, authorizationServer, openidConfiguration);
+  const jwksUri = stringField(metadata, "jwks_uri");
+  let jwks: JsonDocument | undefined;
+  if (jwksUri !== undefined) {
+    if (!URL.canParse(jwksUri)) jwks = { kind: "problem", url: jwksUri, reason: "jwks_uri is not a URL" };
+    else if (!isAllowedScheme(new URL(jwksUri))) jwks = { kind: "problem", url: jwksUri, reason: "jwks_uri does not use https" };
+    else jwks = await fetchJsonDocument(jwksUri, timeoutMs, ["application/jwk-set+json"]);
+  }
+
+  let authorization: AuthorizationProbe | undefined;
+  if (options.clientId !== undefined && options.redirectUri !== undefined) {
+    authorization = await probeAuthorization(
+      site,
+      authorizationEndpointOf(site, metadata),
+      { clientId: options.clientId, redirectUri: options.redirectUri, scope: options.scope ?? DEFAULT_SCOPES },
+      timeoutMs,
+    );
+  }
+
+  return { site, authorizationServer, openidConfiguration, protectedResource, jwks, accountApi, mcp, authorization };
+}

@@ -1,0 +1,54 @@
+/**
+ * Runs the doctor: judges the site URL, takes one snapshot of the site and runs every check over it.
+ * Everything comes from the caller (the command line); nothing reads the app's environment.
+ */
+import { checkSiteUrl, parseOrigin, runChecks } from "./checks";
+import type { CheckResult } from "./checks";
+import { takeSnapshot } from "./probe";
+
+/** The dashboard's redirect path (DESIGN.md section 3: the redirect URI is APP_URL + this path). */
+export const CALLBACK_PATH = "/api/auth/callback";
+export const DEFAULT_APP_URL = "http://localhost:3000";
+/** As the dashboard bounds its own requests to the site (lib/auth/site-http.ts). */
+export const DEFAULT_TIMEOUT_MS = 8_000;
+
+export interface DoctorOptions {
+  site: string;
+  /** With a client_id, the authorization endpoint is probed with it and the redirect URI. */
+  clientId?: string | undefined;
+  /** The dashboard's public origin; must already be a valid origin (see `parseOrigin`). */
+  appUrl?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface DoctorReport {
+  /** The site URL as given, or its origin when it is well-formed. */
+  site: string;
+  redirectUri: string;
+  checks: CheckResult[];
+  /** Lines of information that are not checks. */
+  info: string[];
+}
+
+export function redirectUriFor(appUrl: string): string {
+  return `${appUrl}${CALLBACK_PATH}`;
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const appUrl = options.appUrl ?? DEFAULT_APP_URL;
+  const redirectUri = redirectUriFor(appUrl);
+  const info = [`Redirect URI to register: ${redirectUri}`];
+  const siteCheck = checkSiteUrl(options.site);
+  const parsed = parseOrigin(options.site);
+  if (!parsed.ok) return { site: options.site, redirectUri, checks: [siteCheck], info };
+  const snapshot = await takeSnapshot(parsed.origin, {
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    clientId: options.clientId,
+    redirectUri,
+  });
+  return { site: parsed.origin, redirectUri, checks: [siteCheck, ...runChecks(snapshot)], info };
+}
+
+export function hasFailure(report: DoctorReport): boolean {
+  return report.checks.some((check) => check.status === "FAIL");
+}

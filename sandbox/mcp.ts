@@ -1,0 +1,292 @@
+/**
+ * The site's MCP server at `/mcp` (site-access-api.md sections 4 and 5.4), built on the official MCP TypeScript
+ * SDK over Streamable HTTP, stateless: every POST gets a fresh server and transport, answered with JSON.
+ *
+ * - Anonymous callers get the public catalog tools.
+ * - A member token (bound to this origin, with `account:read`: the same token the dashboard holds) also gets the
+ *   member's own enrollments, orders and event registrations.
+ * - A token that is invalid, expired, revoked or bound to another origin gets 401 `invalid_token` with a
+ *   `WWW-Authenticate` challenge carrying `resource_metadata`. A valid token without `account:read` (an operator
+ *   token) is served like an anonymous caller: the public tools need no scope.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { formatDateTime } from "./account-graphql";
+import { getAccountData } from "./data/account";
+import { COURSES, courseSections, findCourse, searchCourses } from "./data/catalog";
+import type { Course } from "./data/catalog";
+import { coursePlan, formatPrice } from "./data/pricing";
+import { invalidTokenResponse, NO_STORE_HEADERS, readBearer } from "./http-util";
+import { findMemberById, SCHOOL } from "./seed";
+import type { DemoMember } from "./seed";
+import type { SandboxState } from "./state";
+
+export const MCP_PATH = "/mcp";
+export const MCP_SERVER_NAME = "Demo Academy";
+export const MCP_SERVER_VERSION = "1.0.0";
+/** Tools every caller gets. */
+export const PUBLIC_MCP_TOOLS = ["list_courses", "search_courses", "get_course"] as const;
+/** Tools a member token with `account:read` additionally gets. */
+export const MEMBER_MCP_TOOLS = ["list_my_enrollments", "list_my_orders", "list_my_event_registrations"] as const;
+
+const MAX_LIMIT = 100;
+const limitSchema = z.number().int().min(1).max(MAX_LIMIT).optional().describe(`How many items to return (1 to ${MAX_LIMIT}, default 20)`);
+const offsetSchema = z.number().int().min(0).max(100_000).optional().describe("How many items to skip (default 0)");
+
+function page<T>(items: readonly T[], limit = 20, offset = 0) {
+  const slice = items.slice(offset, offset + limit);
+  return { totalCount: items.length, offset, nextOffset: offset + slice.length < items.length ? offset + slice.length : null, items: slice };
+}
+
+function result(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+function courseSummary(state: SandboxState, course: Course) {
+  const plan = coursePlan(course);
+  return {
+    slug: course.slug,
+    name: course.name,
+    description: course.description,
+    lectureCount: course.lectures.length,
+    price: { currency: plan.currency, amount: plan.amount, access: plan.access, display: formatPrice(plan) },
+    url: `${state.issuer}/courses/${course.slug}`,
+  };
+}
+
+function registerPublicTools(server: McpServer, state: SandboxState): void {
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+  server.registerTool(
+    "list_courses",
+    {
+      title: "List courses",
+      description: `Lists the courses ${SCHOOL.name} sells, with prices, in catalog order.`,
+      inputSchema: { limit: limitSchema, offset: offsetSchema },
+      annotations: readOnly,
+    },
+    ({ limit, offset }) => {
+      const { items, ...rest } = page(COURSES, limit, offset);
+      return result({ ...rest, courses: items.map((course) => courseSummary(state, course)) });
+    },
+  );
+  server.registerTool(
+    "search_courses",
+    {
+      title: "Search courses",
+      description: "Finds courses whose name, description or lecture titles contain every word of the query.",
+      inputSchema: { query: z.string().trim().min(1).max(200).describe("Words to look for, e.g. watercolor"), limit: limitSchema },
+      annotations: readOnly,
+    },
+    ({ query, limit }) => {
+      const found = searchCourses(query);
+      return result({ query, totalCount: found.length, courses: found.slice(0, limit ?? 20).map((course) => courseSummary(state, course)) });
+    },
+  );
+  server.registerTool(
+    "get_course",
+    {
+      title: "Get a course",
+      description: "One course with its price and curriculum: sections and their lectures.",
+      inputSchema: { slug: z.string().min(1).max(200).describe("The course slug, e.g. watercolor-foundations") },
+      annotations: readOnly,
+    },
+    ({ slug }) => {
+      const course = findCourse(slug);
+      if (!course) return toolError(`No course has the slug "${slug.slice(0, 100)}". Use search_courses to find one.`);
+      return result({
+        ...courseSummary(state, course),
+        totalDurationSeconds: course.lectures.reduce((sum, lecture) => sum + lecture.durationSeconds, 0),
+        sections: courseSections(course).map((section) => ({
+          id: section.id,
+          title: section.title,
+          lectures: section.lectures.map((lecture) => ({
+            id: lecture.id,
+            title: lecture.title,
+            durationSeconds: lecture.durationSeconds,
+            url: `${state.issuer}/courses/${course.slug}/lectures/${lecture.id}`,
+          })),
+        })),
+      });
+    },
+  );
+}
+
+function registerMemberTools(server: McpServer, state: SandboxState, member: DemoMember): void {
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+  const data = () => getAccountData(member.email, state.now());
+  const date = (value: Date | null) => (value === null ? null : formatDateTime(value));
+  server.registerTool(
+    "list_my_enrollments",
+    {
+      title: "List my enrollments",
+      description: "The signed-in member's enrolled courses: access expiry, progress and where to resume.",
+      inputSchema: { limit: limitSchema, offset: offsetSchema },
+      annotations: readOnly,
+    },
+    ({ limit, offset }) => {
+      const { items, ...rest } = page(data().enrollments, limit, offset);
+      return result({
+        ...rest,
+        enrollments: items.map((item) => ({
+          slug: item.slug,
+          name: item.name,
+          expireDate: date(item.expireDate),
+          hasLifetimeAccess: item.hasLifetimeAccess,
+          completionPercentage: item.completionPercentage,
+          lastWatchedLecture: item.lastWatchedLecture
+            ? {
+                lectureId: item.lastWatchedLecture.lectureId,
+                title: item.lastWatchedLecture.title,
+                positionSeconds: item.lastWatchedLecture.positionSeconds,
+                watchedAt: formatDateTime(item.lastWatchedLecture.watchedAt),
+                resumeUrl: `${state.issuer}/courses/${item.slug}/lectures/${item.lastWatchedLecture.lectureId}?t=${item.lastWatchedLecture.positionSeconds}`,
+              }
+            : null,
+        })),
+      });
+    },
+  );
+  server.registerTool(
+    "list_my_orders",
+    {
+      title: "List my orders",
+      description: "The signed-in member's orders, newest last, with their state, amounts and line items.",
+      inputSchema: { limit: limitSchema, offset: offsetSchema },
+      annotations: readOnly,
+    },
+    ({ limit, offset }) => {
+      const { items, ...rest } = page(data().orders, limit, offset);
+      return result({
+        ...rest,
+        orders: items.map((order) => ({
+          ...order,
+          paidAt: date(order.paidAt),
+          createdAt: formatDateTime(order.createdAt),
+        })),
+      });
+    },
+  );
+  server.registerTool(
+    "list_my_event_registrations",
+    {
+      title: "List my event registrations",
+      description: "The signed-in member's event registrations and the events' times and places.",
+      inputSchema: { limit: limitSchema, offset: offsetSchema },
+      annotations: readOnly,
+    },
+    ({ limit, offset }) => {
+      const { items, ...rest } = page(data().eventRegistrations, limit, offset);
+      return result({
+        ...rest,
+        eventRegistrations: items.map((registration) => ({
+          ...registration,
+          registeredAt: formatDateTime(registration.registeredAt),
+          event: { ...registration.event, startTime: formatDateTime(registration.event.startTime), endTime: date(registration.event.endTime) },
+        })),
+      });
+    },
+  );
+}
+
+/** A server for one request: public tools, plus the member tools when a member is known. */
+export function createMcpServer(state: SandboxState, member: DemoMember | undefined): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: `${SCHOOL.name} (sandbox)` },
+    {
+      instructions: member
+        ? `Catalog and account tools of ${SCHOOL.name}, for ${member.name}.`
+        : `Public catalog tools of ${SCHOOL.name}. Send a member access token for the member's own data.`,
+    },
+  );
+  registerPublicTools(server, state);
+  if (member) registerMemberTools(server, state, member);
+  return server;
+}
+
+function jsonRpcError(c: Context, status: 400 | 403 | 405, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status, { ...NO_STORE_HEADERS, ...headers });
+}
+
+/** Browsers send Origin: only this origin and loopback pages may call (MCP transport security, DNS rebinding). */
+function originAllowed(state: SandboxState, origin: string | undefined): boolean {
+  if (origin === undefined || origin === state.issuer) return true;
+  try {
+    const url = new URL(origin);
+    return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+type Caller = { kind: "anonymous" } | { kind: "member"; member: DemoMember; authInfo: AuthInfo } | { kind: "refused"; response: Response };
+
+/** @see RFC 6750 section 3.1, RFC 8707, RFC 9728 section 5.1 */
+function identifyCaller(c: Context, state: SandboxState): Caller {
+  const bearer = readBearer(c);
+  if (bearer.kind === "none") return { kind: "anonymous" };
+  if (bearer.kind === "malformed") return { kind: "refused", response: invalidTokenResponse(c, state, "The Authorization header is malformed") };
+  const checked = state.store.checkAccessToken(bearer.token, state.now());
+  if (!checked.ok) return { kind: "refused", response: invalidTokenResponse(c, state, checked.reason) };
+  const record = checked.record;
+  if (record.resource !== state.issuer) {
+    return { kind: "refused", response: invalidTokenResponse(c, state, "The access token was issued for another resource") };
+  }
+  const member = findMemberById(record.memberId);
+  if (!member) return { kind: "refused", response: invalidTokenResponse(c, state, "The member of this token no longer exists") };
+  if (!record.scopes.includes("account:read")) return { kind: "anonymous" };
+  return {
+    kind: "member",
+    member,
+    authInfo: {
+      token: record.token,
+      clientId: record.clientId,
+      scopes: record.scopes,
+      expiresAt: Math.floor(record.expiresAt / 1000),
+      resource: new URL(record.resource),
+      extra: { memberId: member.id },
+    },
+  };
+}
+
+async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
+  if (!originAllowed(state, c.req.header("origin"))) return jsonRpcError(c, 403, -32000, "This Origin may not call the MCP server");
+  const caller = identifyCaller(c, state);
+  if (caller.kind === "refused") return caller.response;
+  if (c.req.method !== "POST") {
+    // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
+    return jsonRpcError(c, 405, -32000, "Method not allowed: this MCP server is stateless; send JSON-RPC with POST", { Allow: "POST" });
+  }
+  let parsedBody: unknown;
+  try {
+    parsedBody = JSON.parse(await c.req.text());
+  } catch {
+    return jsonRpcError(c, 400, -32700, "Parse error: Invalid JSON");
+  }
+  const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(c.req.raw, {
+      parsedBody,
+      ...(caller.kind === "member" ? { authInfo: caller.authInfo } : {}),
+    });
+    // Responses are per-caller (member data): never cached.
+    const headers = new Headers(response.headers);
+    headers.set("Cache-Control", "no-store");
+    return new Response(response.body, { status: response.status, headers });
+  } finally {
+    await server.close();
+  }
+}
+
+export function registerMcpRoutes(app: Hono, state: SandboxState): void {
+  app.all(MCP_PATH, (c) => handleMcp(c, state));
+}

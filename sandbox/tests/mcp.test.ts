@@ -1,0 +1,224 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { COURSES } from "../data/catalog";
+import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS } from "../mcp";
+import { startSandbox } from "../server";
+import type { RunningSandbox } from "../server";
+import { obtainTokens, postForm } from "./helpers";
+
+const FOREIGN = "https://sister.example.com";
+let sandbox: RunningSandbox;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, knobs: { foreignResources: [FOREIGN] } });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  sandbox.setKnobs({ failures: { mcp: null } });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function connect(token?: string): Promise<Client> {
+  const client = new Client({ name: "sandbox-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, sandbox.url), {
+    ...(token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult & { structuredContent: Record<string, unknown> }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+  expect(result.structuredContent).toBeDefined();
+  return result as CallToolResult & { structuredContent: Record<string, unknown> };
+}
+
+/** A raw initialize request, to look at status codes and headers. */
+function rawInitialize(headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${sandbox.url}${MCP_PATH}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+}
+
+describe("MCP, anonymous", () => {
+  it("names the server and lists only the public tools", async () => {
+    const client = await connect();
+    expect(client.getServerVersion()).toMatchObject({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS].sort());
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("lists courses with prices and pages through them", async () => {
+    const client = await connect();
+    const first = await call(client, "list_courses", { limit: 5 });
+    expect(first.structuredContent).toMatchObject({ totalCount: COURSES.length, offset: 0, nextOffset: 5 });
+    const courses = first.structuredContent.courses as { slug: string; price: { display: string }; url: string }[];
+    expect(courses).toHaveLength(5);
+    expect(courses[0]).toMatchObject({ slug: "watercolor-foundations", price: { display: "NT$3,200" }, url: `${sandbox.url}/courses/watercolor-foundations` });
+    const last = await call(client, "list_courses", { limit: 100, offset: COURSES.length - 2 });
+    expect(last.structuredContent.nextOffset).toBeNull();
+    expect(last.structuredContent.courses).toHaveLength(2);
+  });
+
+  it("searches courses by text", async () => {
+    const client = await connect();
+    const found = await call(client, "search_courses", { query: "watercolor" });
+    const slugs = (found.structuredContent.courses as { slug: string }[]).map((course) => course.slug);
+    expect(slugs).toContain("watercolor-foundations");
+    const none = await call(client, "search_courses", { query: "zzzz-nothing" });
+    expect(none.structuredContent.totalCount).toBe(0);
+  });
+
+  it("gets a course with its curriculum in sections, and reports an unknown slug as a tool error", async () => {
+    const client = await connect();
+    const course = await call(client, "get_course", { slug: "watercolor-foundations" });
+    const sections = course.structuredContent.sections as { title: string; lectures: { id: string; title: string }[] }[];
+    expect(sections.map((section) => section.title)).toEqual(["Getting started", "Core lessons", "Final project"]);
+    expect(sections.flatMap((section) => section.lectures.map((lecture) => lecture.title))).toContain("Painting skies and clouds");
+    const missing = (await client.callTool({ name: "get_course", arguments: { slug: "nope" } })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+  });
+
+  it("refuses invalid arguments without failing the server", async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: "list_courses", arguments: { limit: 100_000 } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+  });
+
+  it("does not offer member tools to anonymous callers", async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: "list_my_orders", arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+  });
+});
+
+describe("MCP, with a member token", () => {
+  it("lists the member tools too and returns that member's data", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "maya@example.com" });
+    const client = await connect(tokens.accessToken);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS, ...MEMBER_MCP_TOOLS].sort());
+
+    const enrollments = await call(client, "list_my_enrollments", { limit: 100 });
+    expect(enrollments.structuredContent.totalCount).toBe(8);
+    const watercolor = (enrollments.structuredContent.enrollments as { slug: string; lastWatchedLecture: { resumeUrl: string } | null }[]).find(
+      (item) => item.slug === "watercolor-foundations",
+    );
+    expect(watercolor?.lastWatchedLecture?.resumeUrl).toBe(`${sandbox.url}/courses/watercolor-foundations/lectures/48004?t=754`);
+
+    const orders = await call(client, "list_my_orders");
+    expect(orders.structuredContent.totalCount).toBe(6);
+    expect((orders.structuredContent.orders as { createdAt: string }[])[0]?.createdAt).toMatch(/\+08:00$/);
+
+    const registrations = await call(client, "list_my_event_registrations");
+    expect(registrations.structuredContent.totalCount).toBe(5);
+  });
+
+  it("gives each member their own data", async () => {
+    const kai = await connect((await obtainTokens(sandbox, { email: "kai@example.com" })).accessToken);
+    expect((await call(kai, "list_my_enrollments")).structuredContent.totalCount).toBe(130);
+    expect((await call(kai, "list_my_event_registrations")).structuredContent.totalCount).toBe(0);
+  });
+
+  it("serves a valid token without account:read like an anonymous caller", async () => {
+    const tokens = await obtainTokens(sandbox, { scope: "openid profile" });
+    const client = await connect(tokens.accessToken);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS].sort());
+  });
+});
+
+describe("MCP, refused tokens", () => {
+  const resourceMetadata = () => `resource_metadata="${sandbox.url}/.well-known/oauth-protected-resource"`;
+
+  it("answers an invalid token with 401 and a WWW-Authenticate challenge, and the SDK client fails to connect", async () => {
+    const response = await rawInitialize({ authorization: "Bearer not-a-real-token" });
+    expect(response.status).toBe(401);
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    expect(challenge).toMatch(/^Bearer error="invalid_token"/);
+    expect(challenge).toContain(resourceMetadata());
+    expect(await response.json()).toMatchObject({ error: "invalid_token" });
+    await expect(connect("not-a-real-token")).rejects.toThrow();
+  });
+
+  it("refuses a malformed Authorization header", async () => {
+    const response = await rawInitialize({ authorization: "Bearer" });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toContain(resourceMetadata());
+  });
+
+  it("refuses a revoked token and an expired one", async () => {
+    const revoked = await obtainTokens(sandbox);
+    await postForm(`${sandbox.url}/api/oauth/revoke`, { token: revoked.refreshToken, client_id: revoked.code.clientId, client_secret: revoked.code.secret });
+    const afterRevoke = await rawInitialize({ authorization: `Bearer ${revoked.accessToken}` });
+    expect(afterRevoke.status).toBe(401);
+    expect(afterRevoke.headers.get("www-authenticate")).toContain(resourceMetadata());
+
+    const expiring = await obtainTokens(sandbox);
+    sandbox.setKnobs({ clockOffsetMs: 3 * 3600_000 });
+    try {
+      const afterExpiry = await rawInitialize({ authorization: `Bearer ${expiring.accessToken}` });
+      expect(afterExpiry.status).toBe(401);
+    } finally {
+      sandbox.setKnobs({ clockOffsetMs: 0 });
+    }
+  });
+
+  it("refuses a token bound to another origin (foreignResources)", async () => {
+    const tokens = await obtainTokens(sandbox, { resource: FOREIGN });
+    const response = await rawInitialize({ authorization: `Bearer ${tokens.accessToken}` });
+    expect(response.status).toBe(401);
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain(resourceMetadata());
+    await expect(connect(tokens.accessToken)).rejects.toThrow();
+  });
+});
+
+describe("MCP transport details", () => {
+  it("answers GET and DELETE with 405 (stateless server) and bad JSON with a JSON-RPC parse error", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${sandbox.url}${MCP_PATH}`, { method, headers: { accept: "text/event-stream" } });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+    const bad = await fetch(`${sandbox.url}${MCP_PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{",
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+
+  it("refuses a foreign browser Origin (DNS rebinding) but not loopback pages", async () => {
+    expect((await rawInitialize({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await rawInitialize({ origin: "http://localhost:6274" })).status).toBe(200);
+  });
+
+  it("logs /mcp requests as endpoint mcp and lets failures be injected", async () => {
+    sandbox.resetRequests();
+    await (await rawInitialize()).body?.cancel();
+    expect(sandbox.requests().map((entry) => entry.endpoint)).toEqual(["mcp"]);
+    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 503, times: 1 } } });
+    const failed = await rawInitialize();
+    expect(failed.status).toBe(503);
+    expect(sandbox.requests().at(-1)).toMatchObject({ endpoint: "mcp", injectedFailure: "status", status: 503 });
+    expect((await rawInitialize()).status).toBe(200);
+  });
+});
