@@ -37,7 +37,7 @@ async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): 
   if (!loaded) return;
   try {
     const fresh = await ensureFreshTokens(loaded.data);
-    if (fresh.changed || loaded.needsSave) await saveSession(jar, fresh.session);
+    if (fresh.changed || loaded.needsSave) await saveSession(jar, fresh.session, loaded.variant);
   } catch (error) {
     if (isAuthError(error, "session_ended")) await endSession(jar, loaded.data.sid);
     // A transient failure keeps the session: the page shows its data error with Retry.

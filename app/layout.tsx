@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { getPageSession } from "@/lib/auth/page-session";
+import { isFramedRender } from "@/lib/http/embedding";
 
 import { getRequestLocale } from "./_lib/request-locale";
 
@@ -28,13 +29,13 @@ function renderTime(): number {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [{ locale, timeZone }, session] = await Promise.all([getRequestLocale(), getPageSession()]);
+  const [{ locale, timeZone }, session, embedded] = await Promise.all([getRequestLocale(), getPageSession(), isFramedRender()]);
   const now = renderTime();
   return (
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell showNav={session !== null}>{children}</AppShell>
+          <AppShell showNav={session !== null} embedded={embedded}>{children}</AppShell>
         </DashboardProviders>
       </body>
     </html>

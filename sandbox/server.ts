@@ -18,6 +18,7 @@ import { registerDocumentRoutes } from "./documents";
 import { registerMcpRoutes } from "./mcp";
 import { registerRegistrationRoutes } from "./register";
 import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
+import { registerMyLearningPage } from "./my-learning";
 import { registerSitePages } from "./site-pages";
 import { applyKnobs, createState, normalizeIssuer, resetSite } from "./state";
 import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
@@ -257,6 +258,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerDocumentRoutes(app, state);
   registerAdminRoutes(app, state);
   registerSitePages(app, state);
+  registerMyLearningPage(app, state);
 
   app.notFound((c) => {
     const path = c.req.path;

@@ -65,6 +65,8 @@ export interface SandboxState {
   /** Ids of the seeded clients (kept by a reset). */
   readonly seededClientIds: ReadonlySet<string>;
   readonly settings: SiteSettings;
+  /** The dashboard's origin (from its first redirect URI): the "My learning" page embeds it. */
+  readonly dashboardOrigin: string;
   readonly store: SandboxStore;
   readonly requests: RequestLogEntry[];
   readonly control: boolean;
@@ -105,6 +107,7 @@ export function createState(options: SandboxOptions = {}): SandboxState {
     clients,
     seededClientIds: new Set(clients.keys()),
     settings: { mcpConnectionsBeta: false },
+    dashboardOrigin: new URL((options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS)[0] ?? "http://localhost:3000/").origin,
     store: new SandboxStore(),
     requests: [],
     control: options.control === true,

@@ -89,6 +89,8 @@ async function main(): Promise<void> {
 
   console.info(`\nMember companion dashboard: ${config.appUrl}`);
   if (stopSandbox) {
+    console.info(`Embedded in the site's "My learning" page: ${env.SITE_URL}/my-learning`);
+    console.info(`The site's operator area: ${env.SITE_URL}/admin (olivia@example.com)`);
     console.info("Demo sign-ins (password for all: demo):");
     for (const member of DEMO_MEMBERS) console.info(`  ${member.email.padEnd(22)} ${member.description}`);
   }

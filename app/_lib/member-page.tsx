@@ -9,7 +9,9 @@ import { SignedOutLanding } from "@/components/layout/signed-out-landing";
 import { getPageSession } from "@/lib/auth/page-session";
 import { loginUrl } from "@/lib/client/api";
 import { makeQueryClient } from "@/lib/client/query-client";
-import { sessionCookieName, type SessionData } from "@/lib/session/session";
+import { isFramedRender } from "@/lib/http/embedding";
+import { readOnlyJar } from "@/lib/session/cookie-jar";
+import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
 /**
  * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
@@ -24,10 +26,10 @@ export async function renderMemberPage(
 ): Promise<ReactNode> {
   const session = await getPageSession();
   if (!session) {
-    const cookieStore = await cookies();
-    const name = sessionCookieName();
-    if (cookieStore.has(name) || cookieStore.has(`${name}.0`)) redirect(loginUrl(path));
-    return <SignedOutLanding returnTo={path} />;
+    const embedded = await isFramedRender();
+    // A session that just ended goes straight back to sign-in; inside a frame, sign-in starts from a click.
+    if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginUrl(path));
+    return <SignedOutLanding returnTo={path} embedded={embedded} />;
   }
   const queryClient = makeQueryClient();
   // Never call the site with a token the proxy could not renew: the browser's request can renew it.

@@ -9,7 +9,7 @@ import { MainNav } from "./main-nav";
  * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
  * the main landmark the pages render into.
  */
-export function AppShell({ children, showNav = true }: { children: ReactNode; showNav?: boolean }) {
+export function AppShell({ children, showNav = true, embedded = false }: { children: ReactNode; showNav?: boolean; embedded?: boolean }) {
   const { messages } = useI18n();
   return (
     <div className="flex min-h-dvh flex-col">
@@ -21,17 +21,24 @@ export function AppShell({ children, showNav = true }: { children: ReactNode; sh
       </a>
       <header className="sticky top-0 z-40 border-b border-line bg-surface/95 backdrop-blur supports-[backdrop-filter]:bg-surface/80">
         <div className="mx-auto flex max-w-5xl flex-col gap-1 px-4 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-6 sm:py-2">
-          <Link
-            href="/"
-            className="inline-flex min-h-11 items-center gap-2 self-start font-semibold text-fg no-underline sm:self-auto"
-          >
-            <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-            {messages.app.name}
-          </Link>
+          {/* Inside the site's page the site's own header is already there: no second brand header. */}
+          {embedded ? null : (
+            <Link
+              href="/"
+              className="inline-flex min-h-11 items-center gap-2 self-start font-semibold text-fg no-underline sm:self-auto"
+            >
+              <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
+              {messages.app.name}
+            </Link>
+          )}
           {showNav ? <MainNav /> : null}
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 outline-none sm:py-10">
+      <main
+        id="main"
+        tabIndex={-1}
+        className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${embedded ? "py-4" : "py-6 sm:py-10"}`}
+      >
         {children}
       </main>
     </div>

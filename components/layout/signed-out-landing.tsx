@@ -3,10 +3,20 @@
 import { loginUrl, type SignedOutReason } from "@/lib/client/api";
 import { useI18n } from "@/lib/i18n/provider";
 
+import { EmbeddedSignIn } from "./embedded-sign-in";
+
 export type { SignedOutReason };
 
 /** The signed-out landing: what the dashboard is, why the member is signed out, and "Sign in". */
-export function SignedOutLanding({ reason = null, returnTo = "/" }: { reason?: SignedOutReason | null; returnTo?: string }) {
+export function SignedOutLanding({
+  reason = null,
+  returnTo = "/",
+  embedded = false,
+}: {
+  reason?: SignedOutReason | null;
+  returnTo?: string;
+  embedded?: boolean;
+}) {
   const { messages } = useI18n();
   const notice =
     reason === "revoked"
@@ -25,9 +35,13 @@ export function SignedOutLanding({ reason = null, returnTo = "/" }: { reason?: S
       ) : null}
       <h1 className="text-3xl font-semibold tracking-tight text-fg sm:text-4xl">{messages.landing.title}</h1>
       <p className="text-lg text-fg-muted">{messages.landing.body}</p>
-      <a className="btn btn-primary" href={returnTo === "/" ? "/api/auth/login" : loginUrl(returnTo)}>
-        {messages.landing.signIn}
-      </a>
+      {embedded ? (
+        <EmbeddedSignIn returnTo={returnTo} />
+      ) : (
+        <a className="btn btn-primary" href={returnTo === "/" ? "/api/auth/login" : loginUrl(returnTo)}>
+          {messages.landing.signIn}
+        </a>
+      )}
     </div>
   );
 }

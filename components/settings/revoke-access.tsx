@@ -1,84 +1,107 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
 import { leaveForSignedOutPage } from "@/lib/client/api";
+import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import { useErrorReason } from "@/components/ui/error-panel";
 
+export const REVOKE_PAGE = "/settings/revoke";
+
 /**
- * "Revoke access" with an inline confirmation step. Confirming calls POST /api/auth/revoke; on success
- * the browser leaves for the signed-out page (a full navigation, so no private state survives).
+ * "Revoke access" in Settings. The confirmation is a page of its own that is never framed: in the
+ * dashboard's own tab the button goes there; inside the site's page it opens there as a popup, which
+ * tells this frame when the member confirmed, and the frame then revokes with its own session.
  */
 export function RevokeAccess() {
   const { messages } = useI18n();
   const revoke = useRevokeAccess();
-  const [confirming, setConfirming] = useState(false);
-  const confirmHeading = useRef<HTMLHeadingElement>(null);
-  const openButton = useRef<HTMLButtonElement>(null);
-  const returnFocus = useRef(false);
   const { reason } = useErrorReason(revoke.error);
+  const [waiting, setWaiting] = useState(false);
+  const router = useRouter();
 
-  useEffect(() => {
-    if (confirming) confirmHeading.current?.focus();
-    else if (returnFocus.current) {
-      openButton.current?.focus();
-      returnFocus.current = false;
+  async function start() {
+    if (!isInFrame()) {
+      router.push(REVOKE_PAGE);
+      return;
     }
-  }, [confirming]);
-
-  function cancel() {
-    returnFocus.current = true;
-    revoke.reset();
-    setConfirming(false);
-  }
-
-  function confirm() {
-    revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
+    setWaiting(true);
+    try {
+      await openPopupAndAwait(`${REVOKE_PAGE}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
+      revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
+    } catch {
+      // Closed or cancelled: nothing changes.
+    } finally {
+      setWaiting(false);
+    }
   }
 
   return (
     <div className="flex flex-col items-start gap-3">
       <p className="text-fg-muted">{messages.settings.revokeBody}</p>
-      {confirming ? (
-        <div
-          role="group"
-          aria-labelledby="revoke-confirm-title"
-          aria-describedby="revoke-confirm-body"
-          className="w-full rounded-xl border-2 border-danger-fg bg-danger-bg p-4"
-        >
-          <h3 id="revoke-confirm-title" ref={confirmHeading} tabIndex={-1} className="font-semibold text-fg">
-            {messages.settings.revokeConfirmTitle}
-          </h3>
-          <p id="revoke-confirm-body" className="mt-1 text-fg">
-            {messages.settings.revokeConfirmBody}
-          </p>
-          {revoke.isError ? (
-            <p role="alert" className="mt-2 font-medium text-danger-fg">
-              {interpolate(messages.settings.revokeFailed, { reason })}
-            </p>
-          ) : null}
-          <div className="mt-4 flex flex-col gap-2 sm:flex-row">
-            <button
-              type="button"
-              className="btn btn-danger"
-              onClick={confirm}
-              disabled={revoke.isPending || revoke.isSuccess}
-              aria-busy={revoke.isPending}
-            >
-              {revoke.isPending || revoke.isSuccess ? messages.settings.revoking : messages.settings.revokeConfirm}
-            </button>
-            <button type="button" className="btn btn-secondary" onClick={cancel} disabled={revoke.isPending || revoke.isSuccess}>
-              {messages.settings.revokeCancel}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button ref={openButton} type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
-          {messages.settings.revoke}
-        </button>
-      )}
+      {revoke.isError ? (
+        <p role="alert" className="font-medium text-danger-fg">
+          {interpolate(messages.settings.revokeFailed, { reason })}
+        </p>
+      ) : null}
+      <button type="button" className="btn btn-danger" onClick={() => void start()} disabled={revoke.isPending} aria-busy={waiting || revoke.isPending}>
+        {revoke.isPending ? messages.settings.revoking : messages.settings.revoke}
+      </button>
+      {waiting ? <p role="status">{messages.embedded.revokeInWindow}</p> : null}
     </div>
+  );
+}
+
+/**
+ * The confirmation page. In the dashboard's own tab it revokes directly. Opened as a popup by the
+ * embedded dashboard (`fromFrame`), it only reports the member's decision to that frame.
+ */
+export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
+  const { messages } = useI18n();
+  const revoke = useRevokeAccess();
+  const { reason } = useErrorReason(revoke.error);
+  const [noOpener, setNoOpener] = useState(false);
+  const router = useRouter();
+
+  function confirm() {
+    if (fromFrame) {
+      if (notifyOpener({ type: REVOKE_CONFIRMED_MESSAGE })) window.close();
+      else setNoOpener(true);
+      return;
+    }
+    revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
+  }
+
+  function cancel() {
+    if (fromFrame) window.close();
+    else router.push("/settings");
+  }
+
+  const busy = revoke.isPending || revoke.isSuccess;
+  return (
+    <section aria-labelledby="revoke-confirm-title" className="mx-auto flex max-w-xl flex-col items-start gap-4 rounded-xl border-2 border-danger-fg bg-danger-bg p-5">
+      <h1 id="revoke-confirm-title" className="text-2xl font-semibold text-fg">
+        {messages.settings.revokeConfirmTitle}
+      </h1>
+      <p className="text-fg">{messages.settings.revokeConfirmBody}</p>
+      {revoke.isError ? (
+        <p role="alert" className="font-medium text-danger-fg">
+          {interpolate(messages.settings.revokeFailed, { reason })}
+        </p>
+      ) : null}
+      {noOpener ? <p role="alert">{messages.embedded.revokeNoOpener}</p> : null}
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy} aria-busy={revoke.isPending}>
+          {busy ? messages.settings.revoking : messages.settings.revokeConfirm}
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={cancel} disabled={busy}>
+          {messages.settings.revokeCancel}
+        </button>
+      </div>
+    </section>
   );
 }

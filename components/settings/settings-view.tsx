@@ -9,6 +9,7 @@ import type { SessionInfo } from "@/lib/types/account";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { ConnectionsPanel } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
@@ -56,8 +57,8 @@ function AccountDetails({ session }: { session: SessionInfo }) {
 
 /**
  * The Settings page: who is signed in and to which site, what the app may do, when access was granted,
- * the language, signing out and revoking access. The language section works even when the session
- * details fail to load.
+ * what an AI assistant connected to the site can do, the language, signing out and revoking access. The
+ * language and assistant sections work even when the session details fail to load.
  */
 export function SettingsView() {
   const { messages } = useI18n();
@@ -92,6 +93,9 @@ export function SettingsView() {
             </ul>
           </SettingsSection>
         ) : null}
+        <SettingsSection id="settings-connections" title={messages.connections.title}>
+          <ConnectionsPanel />
+        </SettingsSection>
         <SettingsSection id="settings-language" title={messages.settings.language}>
           <LanguageSwitch />
         </SettingsSection>

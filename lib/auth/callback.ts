@@ -8,6 +8,7 @@ import { newSessionId, saveSession, type SessionData } from "@/lib/session/sessi
 import { getSharedState } from "@/lib/session/shared-state";
 
 import { getSiteMetadata } from "./discovery";
+import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
@@ -20,6 +21,8 @@ const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export interface CallbackResult {
   returnTo: string;
   session: SessionData;
+  /** For a sign-in from the embedded dashboard: the one-time code the popup hands to the frame. */
+  handoffCode?: string;
 }
 
 /**
@@ -103,6 +106,10 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     createdAt: now,
     lastSeenAt: now,
   };
+  if (transaction.popupBinding) {
+    // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
+    return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
+  }
   await saveSession(jar, session);
   return { returnTo: transaction.returnTo, session };
 }

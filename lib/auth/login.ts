@@ -14,7 +14,7 @@ import { saveTransaction } from "./transaction";
  * RFC 7636, OpenID Connect Core 3.1.2.1, RFC 8707 section 2), kept in a per-login transaction cookie.
  * Returns the authorization URL to send the browser to.
  */
-export async function startLogin(jar: CookieJar, requestedReturnTo: string | null): Promise<URL> {
+export async function startLogin(jar: CookieJar, requestedReturnTo: string | null, popupBinding?: string): Promise<URL> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -26,6 +26,7 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     nonce,
     returnTo: sanitizeReturnTo(requestedReturnTo, config.appUrl),
     createdAt: Date.now(),
+    ...(popupBinding ? { popupBinding } : {}),
   });
   const url = new URL(as.authorization_endpoint!);
   url.searchParams.set("response_type", "code");

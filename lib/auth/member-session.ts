@@ -41,7 +41,7 @@ export async function callWithMemberSession<T>(jar: CookieJar, call: (accessToke
         throw retryError;
       }
     }
-    if (dirty && !(await saveSession(jar, session))) {
+    if (dirty && !(await saveSession(jar, session, loaded.variant))) {
       throw new AuthError("unauthenticated", "The session ended while this request was running.");
     }
     return result;
@@ -50,7 +50,7 @@ export async function callWithMemberSession<T>(jar: CookieJar, call: (accessToke
       await endSession(jar, session.sid);
       throw new AuthError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
     }
-    if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session);
+    if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session, loaded.variant);
     throw error;
   }
 }

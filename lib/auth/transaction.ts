@@ -12,6 +12,8 @@ export interface LoginTransaction {
   nonce: string;
   returnTo: string;
   createdAt: number;
+  /** Set when the sign-in runs in a popup for the embedded dashboard: the hash binding its handoff. */
+  popupBinding?: string;
 }
 
 export const TRANSACTION_TTL_SECONDS = 10 * 60;

@@ -1,5 +1,7 @@
 import type { ApiErrorBody } from "@/lib/types/account";
 
+import { isInFrame } from "./embedding";
+
 /** The header every state-changing BFF call carries (with a same-origin Origin, the BFF's CSRF check). */
 export const REQUESTED_WITH_HEADER = "X-Requested-With";
 export const REQUESTED_WITH_VALUE = "companion-dashboard";
@@ -50,7 +52,10 @@ let redirecting = false;
 export function redirectToSignIn(): void {
   if (typeof window === "undefined" || redirecting) return;
   redirecting = true;
-  window.location.assign(loginUrl(`${window.location.pathname}${window.location.search}`));
+  const here = `${window.location.pathname}${window.location.search}`;
+  // Inside the site's page, reloading shows the embedded sign-in (the site's sign-in page is never framed).
+  if (isInFrame()) window.location.reload();
+  else window.location.assign(loginUrl(here));
 }
 
 async function toApiError(response: Response): Promise<ApiError> {

@@ -3,6 +3,7 @@ import type { Page } from "@/lib/types/account";
 import { postAction } from "./api";
 import {
   ACCOUNT_ROUTES,
+  connectionsQueryOptions,
   coursesInfiniteQueryOptions,
   eventsInfiniteQueryOptions,
   ordersInfiniteQueryOptions,
@@ -16,6 +17,10 @@ export function useOverview() {
 
 export function useSession() {
   return useQuery(sessionQueryOptions());
+}
+
+export function useConnections() {
+  return useQuery(connectionsQueryOptions());
 }
 
 export function useCourses() {

@@ -5,5 +5,7 @@ export const accountKeys = {
   courses: () => [...accountKeys.all, "courses"] as const,
   orders: () => [...accountKeys.all, "orders"] as const,
   events: () => [...accountKeys.all, "events"] as const,
+  /** What an AI assistant connected to the site can do: fetched in the browser only, never prefetched. */
+  connections: () => [...accountKeys.all, "connections"] as const,
   session: () => ["session"] as const,
 };

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { CoursesPage, EventsPage, OrdersPage, Overview, Page, SessionInfo } from "@/lib/types/account";
+import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview, Page, SessionInfo } from "@/lib/types/account";
 import { getJson } from "./api";
 import { accountKeys } from "./keys";
 
@@ -9,6 +9,7 @@ export const ACCOUNT_ROUTES = {
   courses: "/api/account/courses",
   orders: "/api/account/orders",
   events: "/api/account/events",
+  connections: "/api/account/connections",
   session: "/api/session",
   revoke: "/api/auth/revoke",
   logout: "/api/auth/logout",
@@ -37,6 +38,17 @@ export function sessionQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.session(),
     queryFn: ({ signal }) => getJson<SessionInfo>(ACCOUNT_ROUTES.session, signal),
+  });
+}
+
+/**
+ * The Settings page's AI-assistant panel. Browser only: the server never prefetches it, so a slow or
+ * absent MCP server cannot delay Settings.
+ */
+export function connectionsQueryOptions() {
+  return queryOptions({
+    queryKey: accountKeys.connections(),
+    queryFn: ({ signal }) => getJson<Connections>(ACCOUNT_ROUTES.connections, signal),
   });
 }
 

@@ -7,7 +7,12 @@ import { getConfig } from "@/lib/config";
  * /api/auth are never framable either, through next.config.mjs.
  */
 export function isNeverFramable(pathname: string): boolean {
-  return pathname === "/sign-in-problem";
+  return pathname === "/sign-in-problem" || isPopupPage(pathname);
+}
+
+/** Pages the embedded dashboard opens as popups: they must keep their opener to post back to it. */
+export function isPopupPage(pathname: string): boolean {
+  return pathname === "/auth/popup-done" || pathname === "/settings/revoke";
 }
 
 /**
@@ -39,8 +44,9 @@ export function baseSecurityHeaders(pathname: string): Record<string, string> {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
-    "cross-origin-opener-policy": "same-origin-allow-popups",
   };
+  // COOP would sever a popup from the embedded dashboard that opened it; elsewhere it isolates our pages.
+  if (!isPopupPage(pathname)) headers["cross-origin-opener-policy"] = "same-origin-allow-popups";
   if (isNeverFramable(pathname)) headers["x-frame-options"] = "DENY";
   // Ignored by browsers over plain http (RFC 6797 section 8.1).
   headers["strict-transport-security"] = "max-age=31536000; includeSubDomains";

@@ -37,9 +37,25 @@ export const SESSION_IDLE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
 
-export function sessionCookieName(): string {
+/**
+ * Where a session lives. "top": the dashboard used in its own tab, a SameSite=Lax cookie. "embedded":
+ * the dashboard inside the site's page (a cross-site iframe), where only a SameSite=None; Secure;
+ * Partitioned cookie (CHIPS) survives browsers that block third-party cookies. With SameSite no longer
+ * guarding it, the Origin check and the custom header (lib/auth/csrf.ts) protect every state change.
+ */
+export type SessionVariant = "top" | "embedded";
+export const SESSION_VARIANTS: readonly SessionVariant[] = ["top", "embedded"];
+
+export function sessionCookieName(variant: SessionVariant = "top"): string {
   // The __Host- prefix pins the cookie to this origin, path / and Secure (RFC 6265bis section 4.1.3.2).
+  // Browsers accept Secure cookies from http://localhost, so the embedded cookie keeps it on the local demo.
+  if (variant === "embedded") return "__Host-dash_embedded";
   return getConfig().secureCookies ? "__Host-dash_session" : "dash_session";
+}
+
+function cookieOptionsFor(variant: SessionVariant) {
+  if (variant === "embedded") return { httpOnly: true, secure: true, sameSite: "none" as const, partitioned: true, path: "/" };
+  return { httpOnly: true, secure: getConfig().secureCookies, sameSite: "lax" as const, path: "/" };
 }
 
 /**
@@ -62,19 +78,13 @@ export function sealingPassword(): Record<string, string> {
   return { [secretId(newest)]: newest };
 }
 
-function sessionOptions(password: Record<string, string> = openingPasswords()): SessionOptions {
-  const config = getConfig();
+function sessionOptions(variant: SessionVariant, password: Record<string, string> = openingPasswords()): SessionOptions {
   return {
-    cookieName: sessionCookieName(),
+    cookieName: sessionCookieName(variant),
     password,
     ttl: Math.ceil(SESSION_IDLE_LIFETIME_MS / 1000),
     chunk: true,
-    cookieOptions: {
-      httpOnly: true,
-      secure: config.secureCookies,
-      sameSite: "lax",
-      path: "/",
-    },
+    cookieOptions: cookieOptionsFor(variant),
     onUnsealError: (reason) => {
       if (reason !== "expired") console.warn(`session cookie rejected: ${reason}`);
     },
@@ -100,11 +110,34 @@ export interface LoadedSession {
   data: SessionData;
   /** The session should be written back (activity, or a rotated secret). */
   needsSave: boolean;
+  /** The cookie it came from, and so the one it must be written back to. */
+  variant: SessionVariant;
 }
 
-/** Opens the session cookie. Returns null when there is none, it is invalid, ended, or past a lifetime. */
+function hasCookie(jar: CookieJar, name: string): boolean {
+  return jar.read(name) !== undefined || jar.read(`${name}.0`) !== undefined;
+}
+
+/**
+ * Opens the session cookie: the top-level one, else the embedded one (a request carries at most the
+ * one of its context). Returns null when there is none, it is invalid, ended, or past a lifetime.
+ */
 export async function loadSession(jar: CookieJar, now = Date.now()): Promise<LoadedSession | null> {
-  const options = sessionOptions();
+  for (const variant of SESSION_VARIANTS) {
+    if (!hasCookie(jar, sessionCookieName(variant))) continue;
+    const loaded = await loadVariant(jar, variant, now);
+    if (loaded) return loaded;
+  }
+  return null;
+}
+
+/** True when the request carries a session cookie of either kind, valid or not. */
+export function hasSessionCookie(jar: CookieJar): boolean {
+  return SESSION_VARIANTS.some((variant) => hasCookie(jar, sessionCookieName(variant)));
+}
+
+async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number): Promise<LoadedSession | null> {
+  const options = sessionOptions(variant);
   const session = await getIronSession<SessionData>(jar, options);
   if (!isComplete(session)) return null;
   const data: SessionData = {
@@ -122,16 +155,16 @@ export async function loadSession(jar: CookieJar, now = Date.now()): Promise<Loa
   if (await getSharedState().recall(endedKey(data.sid))) return null;
   const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
   if (now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS) data.lastSeenAt = now;
-  return { data, needsSave };
+  return { data, needsSave, variant };
 }
 
 /**
  * Seals the session into the cookie (chunked when tokens are large, so a browser never drops it).
  * A session that was ended meanwhile (logout or revocation by a parallel request) is never written back.
  */
-export async function saveSession(jar: CookieJar, data: SessionData): Promise<boolean> {
+export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top"): Promise<boolean> {
   if (await getSharedState().recall(endedKey(data.sid))) return false;
-  const session = await getIronSession<SessionData>(jar, { ...sessionOptions(sealingPassword()), onUnsealError: () => undefined });
+  const session = await getIronSession<SessionData>(jar, { ...sessionOptions(variant, sealingPassword()), onUnsealError: () => undefined });
   Object.assign(session, data);
   await session.save();
   return true;
@@ -144,9 +177,11 @@ export async function endSession(jar: CookieJar, sid: string | undefined): Promi
 }
 
 export function clearSessionCookie(jar: CookieJar): void {
-  const options = sessionOptions();
-  for (const name of [options.cookieName, ...[0, 1, 2, 3].map((index) => `${options.cookieName}.${index}`)]) {
-    if (jar.read(name) !== undefined) jar.write(name, "", { ...options.cookieOptions, maxAge: 0 });
+  for (const variant of SESSION_VARIANTS) {
+    const name = sessionCookieName(variant);
+    for (const chunk of [name, ...[0, 1, 2, 3].map((index) => `${name}.${index}`)]) {
+      if (jar.read(chunk) !== undefined) jar.write(chunk, "", { ...cookieOptionsFor(variant), maxAge: 0 });
+    }
   }
 }
 

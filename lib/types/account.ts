@@ -135,3 +135,41 @@ export interface SessionInfo {
 export interface ApiErrorBody {
   error: { code: string; message: string };
 }
+
+/** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */
+export interface ConnectionTool {
+  /** The tool's machine name, e.g. "list_my_orders". */
+  name: string;
+  /** A short human title from the server, when it gives one. */
+  title?: string;
+  /** What the tool does, in the server's words, when it gives them. */
+  description?: string;
+  /**
+   * "member" when only the member's sign-in unlocks it (it works with the member's own data),
+   * "public" when anyone gets it (the site's catalog).
+   */
+  access: "member" | "public";
+}
+
+/** Why the site offers no MCP connection right now. */
+export type ConnectionsUnavailableReason =
+  /** The site has no MCP server at `/mcp` (404, 405, 410, 501). */
+  | "not_offered"
+  /** Something answers at `/mcp`, but not as an MCP server this app understands. */
+  | "incompatible"
+  /** The site did not answer in time, or answered 5xx: worth trying again later. */
+  | "unreachable";
+
+/** What `GET /api/account/connections` answers: what an AI assistant connected to the site can do (never a token). */
+export type Connections =
+  | {
+      available: true;
+      /** The URL a member pastes into an assistant, e.g. "https://school.example.com/mcp". */
+      mcpUrl: string;
+      serverName: string;
+      serverVersion: string;
+      tools: ConnectionTool[];
+      /** True when the member's sign-in unlocks tools of their own (at least one tool has access "member"). */
+      memberTools: boolean;
+    }
+  | { available: false; mcpUrl: string; reason: ConnectionsUnavailableReason };

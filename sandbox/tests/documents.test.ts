@@ -30,6 +30,7 @@ function isSitePage(path: string): boolean {
     path === "/" ||
     path === "/logout" ||
     path === "/maintenance" ||
+    path === "/my-learning" ||
     path === "/sign-in" ||
     path.startsWith("/__sandbox/") ||
     path.startsWith("/oauth/authorize/") ||

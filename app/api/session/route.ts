@@ -15,7 +15,7 @@ export async function GET(request: NextRequest) {
     const jar = requestResponseJar(request.cookies, buffer);
     const loaded = await loadSession(jar);
     if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
-    if (loaded.needsSave) await saveSession(jar, loaded.data);
+    if (loaded.needsSave) await saveSession(jar, loaded.data, loaded.variant);
     return buffer.applyTo(NextResponse.json(toSessionView(loaded.data), { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return apiErrorResponse(error);

@@ -13,7 +13,9 @@ export async function GET(request: NextRequest) {
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
-    const { returnTo } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
+    const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
+    // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
+    if (handoffCode) return buffer.applyTo(appRedirect(`/auth/popup-done#handoff=${handoffCode}`));
     return buffer.applyTo(appRedirect(returnTo));
   } catch (error) {
     return buffer.applyTo(signInProblemRedirect(error));

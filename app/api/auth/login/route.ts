@@ -1,7 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 
+import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { isPrefetch, startLogin } from "@/lib/auth/login";
-import { signInProblemRedirect } from "@/lib/http/auth-redirects";
+import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
+import { isFramedRequest } from "@/lib/http/embedding";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 
 export const dynamic = "force-dynamic";
@@ -9,9 +11,16 @@ export const dynamic = "force-dynamic";
 export async function GET(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
+  // The site's authorization page is never framed: inside a frame, sign-in starts from the popup button.
+  if (isFramedRequest(request.headers)) return appRedirect("/");
+  const params = request.nextUrl.searchParams;
+  const binding = params.get("display") === "popup" ? params.get("binding") : null;
+  if (params.get("display") === "popup" && !isValidBinding(binding)) {
+    return signInProblemRedirect(new Error("popup sign-in without a valid binding"));
+  }
   const buffer = new CookieBuffer();
   try {
-    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), request.nextUrl.searchParams.get("returnTo"));
+    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), params.get("returnTo"), binding ?? undefined);
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
     return signInProblemRedirect(error);

@@ -1,0 +1,22 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { apiErrorResponse } from "@/lib/http/error-responses";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { connectionsLoader } from "@/lib/site/mcp-client";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * `GET /api/account/connections`: what an AI assistant connected to the site's MCP server can do for the
+ * signed-in member (the server's name, its tools, the URL to paste). Never a token.
+ */
+export async function GET(request: NextRequest) {
+  const buffer = new CookieBuffer();
+  try {
+    const data = await callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader());
+    return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
+  } catch (error) {
+    return buffer.applyTo(apiErrorResponse(error));
+  }
+}

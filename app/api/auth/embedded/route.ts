@@ -1,0 +1,38 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+import { assertSameOriginRequest } from "@/lib/auth/csrf";
+import { redeemHandoff } from "@/lib/auth/embedded-handoff";
+import { AuthError } from "@/lib/auth/errors";
+import { apiErrorResponse } from "@/lib/http/error-responses";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { saveSession } from "@/lib/session/session";
+
+export const dynamic = "force-dynamic";
+
+const MAX_BODY_BYTES = 1024;
+
+/**
+ * The embedded dashboard redeems the popup's one-time handoff code: the session is then sealed into the
+ * frame's own SameSite=None; Secure; Partitioned cookie (CHIPS), which lives in the frame's partition.
+ */
+export async function POST(request: NextRequest) {
+  try {
+    assertSameOriginRequest(request);
+    const text = await request.text();
+    if (text.length > MAX_BODY_BYTES) throw new AuthError("login_state_mismatch", "The handoff request is too large.");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new AuthError("login_state_mismatch", "The handoff request is not JSON.");
+    }
+    const { code, verifier } = (body ?? {}) as { code?: unknown; verifier?: unknown };
+    if (typeof code !== "string" || typeof verifier !== "string") throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
+    const session = await redeemHandoff(code, verifier);
+    const buffer = new CookieBuffer();
+    await saveSession(requestResponseJar(request.cookies, buffer), session, "embedded");
+    return buffer.applyTo(NextResponse.json({ signedIn: true }));
+  } catch (error) {
+    return apiErrorResponse(error);
+  }
+}

@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+
+import { RevokeConfirmation } from "@/components/settings/revoke-access";
+
+import { renderMemberPage } from "../../_lib/member-page";
+
+export const metadata: Metadata = { title: "Revoke access" };
+
+/** Never framed (lib/http/security-headers.ts): a confirmation no page can overlay or trick a click on. */
+export default async function RevokePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { from } = await searchParams;
+  // Opened by the embedded dashboard: the decision goes back to that frame, whose session it concerns.
+  if (from === "frame") return <RevokeConfirmation fromFrame />;
+  return renderMemberPage("/settings/revoke", () => Promise.resolve(), <RevokeConfirmation fromFrame={false} />);
+}

@@ -1,0 +1,117 @@
+"use client";
+
+import { useState } from "react";
+
+import { REQUESTED_WITH_HEADER, REQUESTED_WITH_VALUE } from "@/lib/client/api";
+import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
+import { useI18n } from "@/lib/i18n/provider";
+
+type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "failed";
+interface Handoff {
+  code: string;
+  verifier: string;
+}
+
+/**
+ * Sign-in for the dashboard embedded in the site's page. The site's authorization page is never framed,
+ * so the button opens the normal sign-in in a popup; the popup hands the new session back to this frame
+ * (lib/auth/embedded-handoff.ts), which keeps it in its own partitioned cookie. A browser that keeps
+ * even that cookie out of the frame is asked for storage access (Storage Access API) on a second click. A link to open the
+ * dashboard in its own tab always remains.
+ */
+export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
+  const { messages } = useI18n();
+  const [status, setStatus] = useState<Status>("idle");
+  const [pending, setPending] = useState<Handoff | null>(null);
+
+  /** Redeems the handoff into this frame's cookie; false when the browser kept the cookie out. */
+  async function redeem(handoff: Handoff): Promise<boolean> {
+    const response = await fetch("/api/auth/embedded", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE },
+      body: JSON.stringify(handoff),
+    });
+    if (!response.ok) throw new Error("handoff_failed");
+    const session = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+    if (!session.ok) return false;
+    window.location.replace(returnTo);
+    return true;
+  }
+
+  async function signIn() {
+    const { verifier, binding } = await newHandoffSecret();
+    const { result } = openPopupAndAwait<{ type: string; code: string }>(
+      `/api/auth/login?display=popup&binding=${binding}`,
+      "companion-dashboard-sign-in",
+      SIGNED_IN_MESSAGE,
+    );
+    setStatus("waiting");
+    try {
+      const { code } = await result;
+      if (await redeem({ code, verifier })) return;
+      // The browser kept this frame's cookie out: where it can, ask for storage access on a new click.
+      if (storageAccessApiAvailable()) {
+        setPending({ code, verifier });
+        setStatus("needs-access");
+      } else {
+        setStatus("cookies-blocked");
+      }
+    } catch (error) {
+      setStatus(statusOf(error));
+    }
+  }
+
+  async function continueWithStorageAccess() {
+    if (!pending) return;
+    try {
+      // Storage Access API: asked on this click, as browsers require.
+      await document.requestStorageAccess().catch(() => undefined);
+      if (!(await redeem(pending))) setStatus("cookies-blocked");
+    } catch (error) {
+      setStatus(statusOf(error));
+    }
+  }
+
+  const notice = {
+    idle: null,
+    waiting: messages.embedded.waiting,
+    "needs-access": messages.embedded.needsAccess,
+    blocked: messages.embedded.popupBlocked,
+    "cookies-blocked": messages.embedded.cookiesBlocked,
+    failed: messages.embedded.failed,
+  }[status];
+  return (
+    <div className="flex flex-col items-start gap-3">
+      <p className="text-fg-muted">{messages.embedded.signInHelp}</p>
+      {status === "needs-access" ? (
+        <button type="button" className="btn btn-primary" onClick={() => void continueWithStorageAccess()}>
+          {messages.embedded.continue}
+        </button>
+      ) : (
+        <button type="button" className="btn btn-primary" onClick={() => void signIn()} aria-busy={status === "waiting"}>
+          {messages.landing.signIn}
+        </button>
+      )}
+      {notice ? (
+        <p role="status" className="text-fg">
+          {notice}
+        </p>
+      ) : null}
+      <a href={returnTo} target="_blank" rel="noopener" className="text-accent-fg underline">
+        {messages.embedded.openInNewTab}
+      </a>
+    </div>
+  );
+}
+
+function statusOf(error: unknown): Status {
+  const reason = error instanceof Error ? error.message : "";
+  if (reason === "popup_blocked") return "blocked";
+  if (reason === "cookies_blocked") return "cookies-blocked";
+  return "failed";
+}
+
+function storageAccessApiAvailable(): boolean {
+  return typeof document.requestStorageAccess === "function";
+}

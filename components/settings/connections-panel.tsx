@@ -1,0 +1,158 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { useConnections } from "@/lib/client/hooks";
+import { interpolate } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n/provider";
+import type { Connections, ConnectionTool } from "@/lib/types/account";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { LoadingState } from "@/components/ui/loading-state";
+
+type AvailableConnections = Extract<Connections, { available: true }>;
+
+/** "list_my_orders" → "List my orders", for a tool the server gave no title. */
+function humanize(name: string): string {
+  const words = name.replace(/[_-]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function ToolList({ id, title, help, tools }: { id: string; title: string; help: string; tools: ConnectionTool[] }) {
+  if (tools.length === 0) return null;
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-2">
+      <h3 id={id} className="font-semibold text-fg">
+        {title}
+      </h3>
+      <p className="text-fg-muted">{help}</p>
+      <ul className="grid gap-2 sm:grid-cols-2">
+        {tools.map((tool) => (
+          <li key={tool.name} className="flex flex-col gap-1 rounded-xl border border-line p-3">
+            <span className="font-medium text-fg">{tool.title ?? humanize(tool.name)}</span>
+            {tool.description ? <span className="text-fg">{tool.description}</span> : null}
+            <code className="break-all text-sm text-fg-muted">{tool.name}</code>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function CopyableUrl({ url }: { url: string }) {
+  const { messages } = useI18n();
+  const inputId = useId();
+  const helpId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [state, setState] = useState<"idle" | "copied" | "fallback">("idle");
+
+  useEffect(() => {
+    if (state !== "copied") return;
+    const timer = window.setTimeout(() => setState("idle"), 5_000);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+
+  async function copy() {
+    const clipboard = (navigator as Partial<Navigator>).clipboard;
+    try {
+      if (!clipboard) throw new Error("The clipboard is not available.");
+      await clipboard.writeText(url);
+      setState("copied");
+    } catch {
+      input.current?.focus();
+      input.current?.select();
+      setState("fallback");
+    }
+  }
+
+  const status = state === "copied" ? messages.connections.copied : state === "fallback" ? messages.connections.copyFallback : "";
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={inputId} className="font-medium text-fg">
+        {messages.connections.url}
+      </label>
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          id={inputId}
+          ref={input}
+          type="text"
+          readOnly
+          value={url}
+          aria-describedby={helpId}
+          onFocus={(event) => event.currentTarget.select()}
+          className="min-w-0 flex-1 rounded-lg border border-line bg-surface-muted px-3 py-2 font-mono text-sm text-fg"
+        />
+        <button type="button" className="btn btn-secondary" aria-label={messages.connections.copyLabel} onClick={() => void copy()}>
+          {messages.connections.copy}
+        </button>
+      </div>
+      <p id={helpId} className="text-sm text-fg-muted">
+        {messages.connections.urlHelp}
+      </p>
+      <p role="status" aria-live="polite" className={state === "fallback" ? "text-sm font-medium text-warning-fg" : "text-sm font-medium text-ok-fg"}>
+        {status}
+      </p>
+    </div>
+  );
+}
+
+function AvailablePanel({ data }: { data: AvailableConnections }) {
+  const { messages } = useI18n();
+  const t = messages.connections;
+  const mine = data.tools.filter((tool) => tool.access === "member");
+  const catalog = data.tools.filter((tool) => tool.access === "public");
+  return (
+    <div className="flex flex-col gap-5">
+      <p className="text-fg">
+        <span className="font-medium text-fg-muted">{t.server}: </span>
+        {data.serverVersion ? interpolate(t.serverVersion, { name: data.serverName, version: data.serverVersion }) : data.serverName}
+      </p>
+      {data.tools.length === 0 ? <p className="text-fg-muted">{t.noTools}</p> : null}
+      <ToolList id="connections-for-you" title={t.forYou} help={t.forYouHelp} tools={mine} />
+      <ToolList id="connections-catalog" title={t.catalog} help={t.catalogHelp} tools={catalog} />
+      <section aria-labelledby="connections-how-to" className="flex flex-col gap-3 border-t border-line pt-4">
+        <h3 id="connections-how-to" className="font-semibold text-fg">
+          {t.howTo}
+        </h3>
+        <CopyableUrl url={data.mcpUrl} />
+        <ol className="flex list-decimal flex-col gap-1 pl-6 text-fg">
+          <li>{t.howToAdd}</li>
+          <li>{interpolate(t.howToSignIn, { site: data.serverName })}</li>
+        </ol>
+        <p className="text-sm text-fg-muted">{t.howToSeparate}</p>
+      </section>
+    </div>
+  );
+}
+
+/**
+ * Settings → AI assistants: what an assistant connected to the site's MCP server can do for the member,
+ * and the URL to give it. Loaded in the browser on its own, so it never holds up the rest of Settings.
+ */
+export function ConnectionsPanel() {
+  const { messages } = useI18n();
+  const t = messages.connections;
+  const query = useConnections();
+
+  let body;
+  if (query.isPending) body = <LoadingState label={t.loading} />;
+  else if (query.isError) body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  else if (!query.data.available)
+    body = (
+      <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
+        <p className="font-semibold text-fg">{t.unavailableTitle}</p>
+        <p className="text-fg">{t.unavailable[query.data.reason]}</p>
+        {query.data.reason === "unreachable" ? (
+          <button type="button" className="btn btn-secondary" onClick={() => void query.refetch()} disabled={query.isFetching} aria-busy={query.isFetching}>
+            {messages.errors.retry}
+          </button>
+        ) : null}
+      </div>
+    );
+  else body = <AvailablePanel data={query.data} />;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-fg-muted">{t.intro}</p>
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/** Messages between the dashboard's popup windows and the embedded dashboard that opened them. */
+export const SIGNED_IN_MESSAGE = "companion-dashboard:signed-in";
+export const REVOKE_CONFIRMED_MESSAGE = "companion-dashboard:revoke-confirmed";
+
+/** True inside a frame (the dashboard embedded in the site's page). */
+export function isInFrame(): boolean {
+  if (typeof window === "undefined") return false;
+  try {
+    return window.self !== window.top;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Opens a popup on the dashboard's own origin and resolves with the first message it posts back, accepting
+ * only a message from that very window, from exactly our origin, of the expected type. Anything else
+ * (another origin, another window, a forged type) is ignored.
+ */
+export function openPopupAndAwait<T extends { type: string }>(url: string, name: string, expectedType: string): { popup: Window | null; result: Promise<T> } {
+  const popup = window.open(url, name, "popup,width=520,height=720");
+  const result = new Promise<T>((resolve, reject) => {
+    if (!popup) {
+      reject(new Error("popup_blocked"));
+      return;
+    }
+    const onMessage = (event: MessageEvent<unknown>) => {
+      if (event.origin !== window.location.origin || event.source !== popup) return;
+      const data = event.data as { type?: unknown } | null;
+      if (!data || data.type !== expectedType) return;
+      cleanup();
+      resolve(data as T);
+    };
+    const closedPoll = window.setInterval(() => {
+      if (popup.closed) {
+        cleanup();
+        reject(new Error("popup_closed"));
+      }
+    }, 500);
+    function cleanup() {
+      window.removeEventListener("message", onMessage);
+      window.clearInterval(closedPoll);
+    }
+    window.addEventListener("message", onMessage);
+  });
+  return { popup, result };
+}
+
+/** Tells the embedded dashboard that opened this popup, addressed to exactly our origin (never "*"). */
+export function notifyOpener(message: { type: string } & Record<string, unknown>): boolean {
+  const opener = window.opener as Window | null;
+  if (!opener) return false;
+  opener.postMessage(message, window.location.origin);
+  return true;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A secret for the handoff and its S256 hash (the binding sent with the popup's sign-in). */
+export async function newHandoffSecret(): Promise<{ verifier: string; binding: string }> {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  return { verifier, binding: base64url(digest) };
+}

@@ -1,0 +1,212 @@
+import "server-only";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import * as oauth from "oauth4webapi";
+
+import { AuthError } from "@/lib/auth/errors";
+import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "@/lib/auth/site-http";
+import { getConfig } from "@/lib/config";
+import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
+
+export const MCP_PATH = "/mcp";
+
+const CLIENT_INFO = { name: "companion-dashboard", version: "1.0.0" } as const;
+/** tools/list is paged by the server; a site that pages forever is cut off here. */
+const MAX_TOOL_PAGES = 10;
+const MAX_TOOLS = 200;
+const MAX_NAME_LENGTH = 128;
+const MAX_TITLE_LENGTH = 200;
+const MAX_DESCRIPTION_LENGTH = 1_000;
+const MAX_SERVER_TEXT_LENGTH = 200;
+
+/** What one connection to the MCP server found out. */
+export type McpInspection =
+  | { available: true; serverName: string; serverVersion: string; tools: Omit<ConnectionTool, "access">[] }
+  | { available: false; reason: ConnectionsUnavailableReason };
+
+/** `${SITE_URL}/mcp`: the URL an assistant connects to, and the only URL this module calls. */
+export function mcpServerUrl(): string {
+  return `${getConfig().siteUrl}${MCP_PATH}`;
+}
+
+function acceptedResourceMetadataUrls(): string[] {
+  const site = getConfig().siteUrl;
+  // RFC 9728 section 3.1: the metadata of a resource with a path may sit at the path-suffixed well-known URL.
+  return [`${site}/.well-known/oauth-protected-resource`, `${site}/.well-known/oauth-protected-resource${MCP_PATH}`];
+}
+
+/**
+ * The fetch the SDK's transport uses: only the MCP endpoint, with the member's bearer token attached by
+ * oauth4webapi (which also parses WWW-Authenticate challenges), never anything from the browser's request,
+ * no redirects, and bounded by the inspection's deadline. The standalone server-to-client SSE stream (GET)
+ * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
+ */
+function siteFetch(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
+  return async (input, init) => {
+    const url = new URL(input.toString());
+    if (url.href !== endpoint.href) throw new Error("The MCP transport asked for another URL than the site's MCP endpoint.");
+    const method = (init?.method ?? "GET").toUpperCase();
+    if (method === "GET") return new Response(null, { status: 405, headers: { allow: "POST" } });
+    const headers = new Headers(init?.headers);
+    headers.delete("authorization");
+    headers.delete("cookie");
+    const body = typeof init?.body === "string" ? init.body : null;
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    if (accessToken === null) return fetch(url, { method, headers, body, redirect: "manual", signal });
+    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, { ...siteRequestOptions(), signal });
+  };
+}
+
+function clip(value: unknown, max: number): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim().replace(/\s+/g, " ");
+  if (text === "") return undefined;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
+  const name = clip(tool.name, MAX_NAME_LENGTH);
+  if (name === undefined) return undefined;
+  const title = clip(tool.title ?? tool.annotations?.title, MAX_TITLE_LENGTH);
+  const description = clip(tool.description, MAX_DESCRIPTION_LENGTH);
+  return { name, ...(title ? { title } : {}), ...(description ? { description } : {}) };
+}
+
+/**
+ * Connects to the site's MCP server (Streamable HTTP, the official SDK), reads the server's name and
+ * version, lists its tools page by page, and disconnects. With `accessToken` the member's own tools are
+ * listed too; with null the call is anonymous (public tools only, site-access-api.md section 5.4).
+ *
+ * A site without an MCP server, or one that is down, is an answer (`available: false`), not an error.
+ * A refused token throws the same AuthError codes as the Account API: `unauthenticated` (401
+ * invalid_token, so callWithMemberSession refreshes once and retries), `insufficient_scope` (403) and
+ * `token_audience_mismatch` (a challenge pointing at another resource's metadata).
+ */
+export async function inspectMcpServer(accessToken: string | null): Promise<McpInspection> {
+  const endpoint = new URL(mcpServerUrl());
+  const deadline = AbortSignal.timeout(SITE_REQUEST_TIMEOUT_MS);
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    fetch: siteFetch(endpoint, accessToken, deadline),
+    requestInit: { redirect: "manual" },
+    // A reconnect would outlive this request: never.
+    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
+  });
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const requestOptions = { signal: deadline, timeout: SITE_REQUEST_TIMEOUT_MS };
+  try {
+    await client.connect(transport, requestOptions);
+    const server = client.getServerVersion();
+    const tools: Omit<ConnectionTool, "access">[] = [];
+    if (client.getServerCapabilities()?.tools) {
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TOOL_PAGES && tools.length < MAX_TOOLS; page += 1) {
+        const result = await client.listTools(cursor === undefined ? {} : { cursor }, requestOptions);
+        for (const tool of result.tools) {
+          const reshaped = reshapeTool(tool);
+          if (reshaped && !seen.has(reshaped.name) && tools.length < MAX_TOOLS) {
+            seen.add(reshaped.name);
+            tools.push(reshaped);
+          }
+        }
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+    }
+    return {
+      available: true,
+      serverName: clip(server?.name, MAX_SERVER_TEXT_LENGTH) ?? endpoint.host,
+      serverVersion: clip(server?.version, MAX_SERVER_TEXT_LENGTH) ?? "",
+      tools,
+    };
+  } catch (error) {
+    const failure = toMcpFailure(error);
+    if (failure instanceof AuthError) throw failure;
+    return { available: false, reason: failure };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** The tools anyone gets, or null when the site does not tell (it refuses anonymous callers, or failed). */
+async function listPublicToolNames(): Promise<Set<string> | null> {
+  try {
+    const inspection = await inspectMcpServer(null);
+    return inspection.available ? new Set(inspection.tools.map((tool) => tool.name)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The loader of `GET /api/account/connections`, for callWithMemberSession: lists the tools with the
+ * member's token and, alongside, anonymously, so each tool can be told apart as the member's own or
+ * the public catalog's. A tool is "public" only when an anonymous caller gets it too. The anonymous
+ * listing runs once per loader even when the member's call is retried after a refresh, and it never
+ * starts before there is a member session.
+ */
+export function connectionsLoader(): (accessToken: string) => Promise<Connections> {
+  let publicNames: Promise<Set<string> | null> | undefined;
+  return async (accessToken) => {
+    publicNames ??= listPublicToolNames();
+    const mcpUrl = mcpServerUrl();
+    const member = await inspectMcpServer(accessToken);
+    if (!member.available) return { available: false, mcpUrl, reason: member.reason };
+    const anonymous = await publicNames;
+    const tools: ConnectionTool[] = member.tools.map((tool) => ({ ...tool, access: anonymous?.has(tool.name) ? "public" : "member" }));
+    return {
+      available: true,
+      mcpUrl,
+      serverName: member.serverName,
+      serverVersion: member.serverVersion,
+      tools,
+      memberTools: tools.some((tool) => tool.access === "member"),
+    };
+  };
+}
+
+/** HTTP statuses meaning "there is no MCP server here" rather than "it failed this time". */
+const NOT_OFFERED_STATUSES = new Set([404, 405, 410, 501]);
+
+function fromStatus(status: number): ConnectionsUnavailableReason {
+  if (NOT_OFFERED_STATUSES.has(status)) return "not_offered";
+  // 3xx (a maintenance page, a sign-in page), 408, 429 and 5xx: the site may answer later.
+  if ((status >= 300 && status < 400) || status === 408 || status === 429 || status >= 500) return "unreachable";
+  // -1 (a content type that is not MCP's), 400 and any other refusal: not an MCP server we understand.
+  return "incompatible";
+}
+
+function toMcpFailure(error: unknown): AuthError | ConnectionsUnavailableReason {
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
+    const code = bearer?.parameters.error;
+    const resourceMetadata = bearer?.parameters.resource_metadata;
+    if (error.status === 403 || code === "insufficient_scope") {
+      // RFC 6750 section 3.1: the challenge names the scope the token lacks.
+      return new AuthError("insufficient_scope", "The member has not granted the permission the MCP server needs.", {
+        detail: bearer?.parameters.scope ?? "account:read",
+      });
+    }
+    // RFC 9728 section 5.1: a pointer to another resource's metadata means our tokens are not meant for
+    // this server. The pointer is never fetched.
+    if (resourceMetadata !== undefined && !acceptedResourceMetadataUrls().includes(resourceMetadata)) {
+      return new AuthError("token_audience_mismatch", "The MCP server belongs to another resource than SITE_URL.", { cause: error });
+    }
+    return new AuthError("unauthenticated", "The site's MCP server refused the access token.", {
+      cause: error,
+      detail: resourceMetadata === undefined ? "invalid_token" : "invalid_token_with_metadata",
+    });
+  }
+  if (error instanceof StreamableHTTPError) return fromStatus(error.code ?? -1);
+  if (error instanceof McpError) {
+    return error.code === Number(ErrorCode.RequestTimeout) || error.code === Number(ErrorCode.ConnectionClosed) ? "unreachable" : "incompatible";
+  }
+  // Timeouts and aborts (DOMException), and fetch's TypeError for refused connections, DNS and TLS failures.
+  if (error instanceof DOMException || error instanceof TypeError) return "unreachable";
+  // Anything else is an answer that is not MCP: invalid JSON, a JSON-RPC shape the SDK refuses, an
+  // unsupported protocol version.
+  return "incompatible";
+}

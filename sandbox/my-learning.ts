@@ -1,0 +1,43 @@
+/**
+ * The site's "My learning" page, with the member companion dashboard embedded as a panel beside the
+ * lessons, the way an operator embeds it on a real site. It shows embedded mode running locally.
+ */
+import type { Hono } from "hono";
+
+import { currentSession } from "./authorize";
+import { findCourse } from "./data/catalog";
+import { html, page } from "./html";
+import type { SandboxState } from "./state";
+
+const FEATURED_COURSES = ["watercolor-foundations", "data-analysis-with-python", "mandarin-for-travelers"];
+
+export const MY_LEARNING_PATH = "/my-learning";
+
+export function registerMyLearningPage(app: Hono, state: SandboxState): void {
+  app.get(MY_LEARNING_PATH, (c) => {
+    const signedIn = currentSession(c, state);
+    const courses = FEATURED_COURSES.map((slug) => findCourse(slug)).filter((course) => course !== undefined);
+    const dashboard = `${state.dashboardOrigin}/`;
+    const body = html`<h1>My learning</h1>
+<p>${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}</p>
+<div class="my-learning">
+  <section aria-labelledby="lessons-title">
+    <h2 id="lessons-title">Lessons</h2>
+    <ul>${courses.map((course) => html`<li><a href="/courses/${course.slug}">${course.name}</a></li>`)}</ul>
+  </section>
+  <section aria-labelledby="panel-title" class="panel">
+    <h2 id="panel-title">Your account</h2>
+    <iframe
+      src="${dashboard}"
+      title="Member dashboard"
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
+      allow="storage-access"
+      loading="eager"></iframe>
+  </section>
+</div>`;
+    const rendered = page("My learning", body);
+    // This page frames the dashboard's origin, and nothing else.
+    c.header("Content-Security-Policy", `default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; frame-src ${state.dashboardOrigin}; frame-ancestors 'none'`);
+    return c.html(rendered.body.replace("</style>", `main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}.panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>`));
+  });
+}

@@ -1,0 +1,74 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+
+const MCP_URL = `${SITE_URL}/mcp`;
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+async function openSettings(page: Page): Promise<void> {
+  await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+}
+
+test("Settings tells the member what an AI assistant can do for them, and how to connect it", async ({ page, context }) => {
+  await signIn(page, "maya@example.com");
+  await openSettings(page);
+
+  const panel = page.getByRole("region", { name: "AI assistants" });
+  await expect(panel.getByText("Demo Academy", { exact: false }).first()).toBeVisible();
+  await expect(panel.getByText("Demo Academy, version 1.0.0")).toBeVisible();
+
+  // The member's own tools, described in words, apart from the public catalog's.
+  const forYou = panel.getByRole("region", { name: "For you" });
+  await expect(forYou.getByText("List my orders")).toBeVisible();
+  await expect(forYou.getByText(/orders, newest last, with their state/)).toBeVisible();
+  await expect(forYou.getByRole("listitem")).toHaveCount(3);
+  const catalog = panel.getByRole("region", { name: "From the catalog" });
+  await expect(catalog.getByText("Search courses")).toBeVisible();
+  await expect(catalog.getByRole("listitem")).toHaveCount(3);
+
+  // The URL to paste, and a Copy button that copies it and says so.
+  await expect(panel.getByRole("textbox", { name: "MCP URL" })).toHaveValue(MCP_URL);
+  await expect(panel.getByText(/sign in to Demo Academy and approve access/)).toBeVisible();
+  const copy = panel.getByRole("button", { name: "Copy MCP URL" });
+  await expect(copy).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole("heading", { name: "AI assistants" }).evaluate((heading) => heading.scrollIntoView({ block: "start" }));
+  await screenshotPage(page, "settings-connections");
+
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  await copy.click();
+  await expect(panel.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MCP_URL);
+
+  // Without a clipboard, the address is selected and the member is told how to copy it.
+  await page.evaluate(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
+  await copy.click();
+  await expect(panel.getByText(/press Ctrl\+C/)).toBeVisible();
+  await expect(panel.getByRole("textbox", { name: "MCP URL" })).toBeFocused();
+  expect(await page.evaluate(() => window.getSelection()?.toString() || (document.activeElement as HTMLInputElement | null)?.value)).toBe(MCP_URL);
+
+  // The answer the browser got carries no token.
+  const answer = await page.request.get("/api/account/connections");
+  expect(answer.status()).toBe(200);
+  expect(await answer.text()).not.toMatch(/access_?token|refresh_?token|bearer/i);
+});
+
+test("a site without an MCP server gets a clear message, and the rest of Settings still works", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  const knobs = await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { failures: { mcp: { mode: "status", status: 404 } } } });
+  expect(knobs.ok()).toBe(true);
+  await openSettings(page);
+
+  const panel = page.getByRole("region", { name: "AI assistants" });
+  await expect(panel.getByText("AI assistants cannot connect to this site yet")).toBeVisible();
+  await expect(panel.getByText(/does not offer an MCP server/)).toBeVisible();
+  await expect(panel.getByRole("alert")).toHaveCount(0);
+  await expect(panel.getByRole("button", { name: "Copy MCP URL" })).toHaveCount(0);
+  await expect(page.getByText("maya@example.com")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+});

@@ -1,0 +1,143 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, SITE_URL } from "./support";
+
+const HOST_PAGE = `${SITE_URL}/my-learning`;
+const DASHBOARD = "http://localhost:3100";
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+async function signInFromFrame(page: Page): Promise<void> {
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  const popupPromise = page.waitForEvent("popup");
+  await frame.getByRole("button", { name: "Sign in" }).click();
+  const popup = await popupPromise;
+  await completeSiteSignIn(popup, "maya@example.com");
+  await popup.waitForEvent("close");
+  await expect(frame.getByRole("heading", { level: 1 })).toContainText("Maya");
+}
+
+test("the site's page embeds the dashboard, and sign-in through a popup fills the frame", async ({ page, context }) => {
+  const embeddedPosts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().startsWith(`${DASHBOARD}/api/auth/embedded`)) embeddedPosts.push(request.method());
+  });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
+  // Compact layout: no second brand header inside the site's page; the escape hatch is always there.
+  await expect(frame.getByRole("link", { name: "Member dashboard" })).toHaveCount(0);
+  await expect(frame.getByRole("link", { name: "Open the dashboard in a new tab" })).toBeVisible();
+
+  await signInFromFrame(page);
+  expect(embeddedPosts).toEqual(["POST"]);
+
+  // The frame's session is a partitioned, SameSite=None, Secure, HttpOnly cookie.
+  const cookies = await context.cookies(DASHBOARD);
+  const embedded = cookies.find((cookie) => cookie.name === "__Host-dash_embedded");
+  expect(embedded).toMatchObject({ httpOnly: true, secure: true, sameSite: "None" });
+  expect(cookies.some((cookie) => cookie.name === "dash_session")).toBe(false);
+
+  // The member's courses, with Resume links that leave the frame for the top window.
+  await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  const resume = frame.getByRole("link", { name: /^Resume at 1:02:05/ });
+  await expect(resume).toHaveAttribute("target", "_top");
+  await expectNoSeriousAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: "artifacts/screenshots/embedded-desktop.png" });
+});
+
+test("a page on an origin outside EMBED_ORIGINS cannot frame the dashboard", async ({ page }) => {
+  // Same server, other origin: localhost is not the site's origin 127.0.0.1.
+  const blocked = page.waitForEvent("console", { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 10_000 });
+  await page.goto("http://localhost:4100/my-learning");
+  await blocked;
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  await expect(frame.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+});
+
+test("a forged postMessage from another origin is ignored", async ({ page }) => {
+  const embeddedPosts: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().startsWith(`${DASHBOARD}/api/auth/embedded`)) embeddedPosts.push(request.url());
+  });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  const popupPromise = page.waitForEvent("popup");
+  await frame.getByRole("button", { name: "Sign in" }).click();
+  const popup = await popupPromise;
+  await expect(frame.getByText("Finish signing in in the window that opened")).toBeVisible();
+  // The site's page (another origin) posts a well-formed but forged message into the frame.
+  await page.evaluate(() => {
+    const target = document.querySelector("iframe")!.contentWindow!;
+    target.postMessage({ type: "companion-dashboard:signed-in", code: "forged-code" }, "*");
+  });
+  await page.waitForTimeout(1000);
+  expect(embeddedPosts).toEqual([]);
+  await expect(frame.getByText("Finish signing in in the window that opened")).toBeVisible();
+  await popup.close();
+});
+
+test("a cross-site POST without the custom header changes nothing in embedded mode", async ({ page, context, playwright }) => {
+  await page.goto(HOST_PAGE);
+  await signInFromFrame(page);
+  // A page of the site tries to end the session from the browser: refused, nothing changes.
+  const attacker = await context.newPage();
+  await attacker.goto(`${SITE_URL}/`);
+  const statuses = await attacker.evaluate(async (dashboard) => {
+    const results: string[] = [];
+    for (const path of ["/api/auth/logout", "/api/auth/revoke"]) {
+      const response = await fetch(`${dashboard}${path}`, { method: "POST", mode: "no-cors", credentials: "include" });
+      results.push(response.type);
+    }
+    return results;
+  }, DASHBOARD);
+  expect(statuses).toEqual(["opaque", "opaque"]);
+  // With SameSite=None the cookie itself is no defence: replay it with a foreign Origin, or without the header.
+  const embedded = (await context.cookies(DASHBOARD)).find((cookie) => cookie.name === "__Host-dash_embedded");
+  expect(embedded).toBeDefined();
+  const http = await playwright.request.newContext();
+  const cookie = `__Host-dash_embedded=${embedded!.value}`;
+  const forged: Record<string, string>[] = [
+    { cookie, origin: SITE_URL, "x-requested-with": "companion-dashboard" },
+    { cookie, origin: DASHBOARD },
+  ];
+  for (const headers of forged) {
+    for (const path of ["/api/auth/logout", "/api/auth/revoke"]) {
+      const response = await http.post(`${DASHBOARD}${path}`, { headers });
+      expect(response.status()).toBe(403);
+    }
+  }
+  const stillSignedIn = await http.get(`${DASHBOARD}/api/session`, { headers: { cookie } });
+  expect(stillSignedIn.status()).toBe(200);
+  await http.dispose();
+  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  await frame.getByRole("navigation").getByRole("link", { name: "Orders", exact: true }).click();
+  await expect(frame.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
+  await expect(frame.getByText(/NT\$/).first()).toBeVisible();
+});
+
+test("revoking from the frame confirms in a popup that is never framed", async ({ page, request }) => {
+  const confirmation = await request.get(`${DASHBOARD}/settings/revoke?from=frame`);
+  expect(confirmation.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  await page.goto(HOST_PAGE);
+  await signInFromFrame(page);
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  await frame.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
+  const popupPromise = page.waitForEvent("popup");
+  await frame.getByRole("button", { name: "Revoke access" }).click();
+  const popup = await popupPromise;
+  const confirm = popup.getByRole("button", { name: "Yes, revoke" });
+  await expect(confirm).toBeVisible();
+  // The popup closes itself on the click, so the click is dispatched without waiting on the page after it.
+  const closed = popup.waitForEvent("close");
+  await confirm.evaluate((button: HTMLButtonElement) => setTimeout(() => button.click(), 0));
+  await closed;
+  await expect(frame.getByText(/no longer grants this app access/)).toBeVisible();
+  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
+});

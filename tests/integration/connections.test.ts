@@ -1,0 +1,191 @@
+import { NextRequest } from "next/server";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { GET as connectionsRoute } from "@/app/api/account/connections/route";
+import { GET as callbackRoute } from "@/app/api/auth/callback/route";
+import { GET as loginRoute } from "@/app/api/auth/login/route";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
+import { loadSession, saveSession } from "@/lib/session/session";
+import type { Connections } from "@/lib/types/account";
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { authorizeWithoutBrowser } from "@/sandbox/testing";
+
+import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { memoryJar } from "../support/memory-jar";
+
+/** A browser's cookie jar over the route handlers' Set-Cookie headers. */
+class Browser {
+  cookies = new Map<string, string>();
+
+  absorb(response: Response): Response {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  request(path: string): NextRequest {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return new NextRequest(new URL(path, TEST_APP_URL), { headers: cookie ? { cookie } : {} });
+  }
+}
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`] });
+  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
+  resetConfigForTests();
+  resetDiscoveryCacheForTests();
+});
+afterAll(async () => sandbox.close());
+beforeEach(() => sandbox.resetRequests());
+afterEach(() => sandbox.setKnobs({ failures: { mcp: null } }));
+
+async function signIn(email = "maya@example.com"): Promise<Browser> {
+  const browser = new Browser();
+  const login = browser.absorb(await loginRoute(browser.request("/api/auth/login?returnTo=%2Fsettings")));
+  expect(login.status).toBe(303);
+  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email });
+  const done = browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
+  expect(done.status).toBe(303);
+  sandbox.resetRequests();
+  return browser;
+}
+
+async function tokensOf(browser: Browser): Promise<{ accessToken: string; refreshToken: string | null }> {
+  const loaded = await loadSession(memoryJar(Object.fromEntries(browser.cookies)));
+  if (!loaded) throw new Error("no session in the browser's cookies");
+  return { accessToken: loaded.data.accessToken, refreshToken: loaded.data.refreshToken };
+}
+
+async function getConnections(browser: Browser): Promise<{ status: number; text: string; body: unknown }> {
+  const response = browser.absorb(await connectionsRoute(browser.request("/api/account/connections")));
+  const text = await response.text();
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  return { status: response.status, text, body: JSON.parse(text) as unknown };
+}
+
+const mcpRequests = () => sandbox.requests().filter((entry) => entry.endpoint === "mcp");
+const refreshGrants = () => sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
+
+describe("GET /api/account/connections", () => {
+  it("lists the public and the member's tools with the server's name, and never a token", async () => {
+    const browser = await signIn();
+    const tokens = await tokensOf(browser);
+    const { status, text, body } = await getConnections(browser);
+    expect(status).toBe(200);
+    const connections = body as Connections;
+    expect(connections).toMatchObject({
+      available: true,
+      mcpUrl: `${sandbox.url}/mcp`,
+      serverName: MCP_SERVER_NAME,
+      serverVersion: MCP_SERVER_VERSION,
+      memberTools: true,
+    });
+    if (!connections.available) throw new Error("unreachable");
+    const access = Object.fromEntries(connections.tools.map((tool) => [tool.name, tool.access]));
+    expect(access).toEqual({
+      ...Object.fromEntries(PUBLIC_MCP_TOOLS.map((name) => [name, "public"])),
+      ...Object.fromEntries(MEMBER_MCP_TOOLS.map((name) => [name, "member"])),
+    });
+    expect(connections.tools.find((tool) => tool.name === "list_my_orders")).toMatchObject({
+      title: "List my orders",
+      description: expect.stringContaining("orders") as unknown,
+    });
+    expect(text).not.toContain(tokens.accessToken);
+    if (tokens.refreshToken) expect(text).not.toContain(tokens.refreshToken);
+    expect(text).not.toMatch(/access_?token|refresh_?token|bearer/i);
+    // The member's listing and the anonymous one: initialize, notifications/initialized, tools/list each.
+    expect(mcpRequests().map((entry) => entry.method)).toEqual(Array.from({ length: 6 }, () => "POST"));
+    expect(mcpRequests().every((entry) => entry.status === 200 || entry.status === 202)).toBe(true);
+    expect(refreshGrants()).toHaveLength(0);
+  });
+
+  it("answers 401 JSON without a session and calls nothing at the site", async () => {
+    const response = await connectionsRoute(new Browser().request("/api/account/connections"));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: "unauthenticated" } });
+    expect(response.headers.get("location")).toBeNull();
+    expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it.each([
+    { status: 404, reason: "not_offered" },
+    { status: 405, reason: "not_offered" },
+    { status: 503, reason: "unreachable" },
+    { status: 400, reason: "incompatible" },
+  ])("says the site offers no connection when /mcp answers $status ($reason), without ending the session", async ({ status, reason }) => {
+    const browser = await signIn();
+    sandbox.setKnobs({ failures: { mcp: { mode: "status", status } } });
+    const answer = await getConnections(browser);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
+    expect(refreshGrants()).toHaveLength(0);
+    sandbox.setKnobs({ failures: { mcp: null } });
+    expect((await getConnections(browser)).body).toMatchObject({ available: true });
+  });
+
+  it("calls an answer that is not MCP incompatible", async () => {
+    const browser = await signIn();
+    sandbox.setKnobs({ failures: { mcp: { mode: "malformed" } } });
+    expect((await getConnections(browser)).body).toMatchObject({ available: false, reason: "incompatible" });
+  });
+
+  it("calls a redirect away from /mcp unreachable and does not follow it", async () => {
+    const browser = await signIn();
+    sandbox.setKnobs({ failures: { mcp: { mode: "redirect" } } });
+    expect((await getConnections(browser)).body).toMatchObject({ available: false, reason: "unreachable" });
+    expect(sandbox.requests().filter((entry) => entry.path === "/maintenance")).toHaveLength(0);
+  });
+
+  it("refreshes once and retries when the site refuses the access token", async () => {
+    const browser = await signIn();
+    // The session still believes in an access token the site no longer accepts (as after a rotation elsewhere).
+    const jar = memoryJar(Object.fromEntries(browser.cookies));
+    const loaded = await loadSession(jar);
+    if (!loaded) throw new Error("no session");
+    await saveSession(jar, { ...loaded.data, accessToken: "refused-by-the-site" });
+    browser.cookies = new Map(jar.cookies);
+
+    const { status, text, body } = await getConnections(browser);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ available: true, serverName: MCP_SERVER_NAME, memberTools: true });
+    expect(refreshGrants()).toHaveLength(1);
+    expect(refreshGrants()[0]?.status).toBe(200);
+    const refused = mcpRequests().filter((entry) => entry.status === 401);
+    expect(refused).toHaveLength(1);
+    // One refused initialize, then the member's listing (3) and the anonymous one (3), run once.
+    expect(mcpRequests()).toHaveLength(7);
+    const renewed = await tokensOf(browser);
+    expect(renewed.accessToken).not.toBe("refused-by-the-site");
+    expect(text).not.toContain(renewed.accessToken);
+    if (renewed.refreshToken) expect(text).not.toContain(renewed.refreshToken);
+
+    // The renewed tokens were saved: the next answer needs no refresh.
+    sandbox.resetRequests();
+    expect((await getConnections(browser)).status).toBe(200);
+    expect(refreshGrants()).toHaveLength(0);
+  });
+
+  it("ends the session with 401 when the site refuses the token and the refresh token too", async () => {
+    const browser = await signIn();
+    const jar = memoryJar(Object.fromEntries(browser.cookies));
+    const loaded = await loadSession(jar);
+    if (!loaded) throw new Error("no session");
+    await saveSession(jar, { ...loaded.data, accessToken: "refused-by-the-site", refreshToken: "unknown-refresh-token" });
+    browser.cookies = new Map(jar.cookies);
+
+    const { status, body } = await getConnections(browser);
+    expect(status).toBe(401);
+    expect(body).toMatchObject({ error: { code: "unauthenticated" } });
+    expect(await loadSession(memoryJar(Object.fromEntries(browser.cookies)))).toBeNull();
+  });
+});
