@@ -26,7 +26,7 @@ export class InMemorySharedState implements SharedStateStore {
   private readonly entries = new Map<string, Entry>();
   private writesSinceSweep = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   singleFlight<T>(key: string, task: () => Promise<T>): Promise<T> {
     const running = this.inFlight.get(key);

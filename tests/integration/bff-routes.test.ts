@@ -1,4 +1,3 @@
-import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
@@ -11,33 +10,11 @@ import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { resetConfigForTests } from "@/lib/config";
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
-import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { RouteBrowser as Browser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
-/** A browser's cookie jar over the route handlers' Set-Cookie headers. */
-class Browser {
-  cookies = new Map<string, string>();
-
-  absorb(response: Response): Response {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ""] = line.split(";");
-      const index = pair.indexOf("=");
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  request(path: string, init: { method?: string; headers?: Record<string, string> } = {}): NextRequest {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    return new NextRequest(new URL(path, TEST_APP_URL), { method: init.method ?? "GET", headers: { ...(cookie ? { cookie } : {}), ...init.headers } });
-  }
-}
-
-const sameOrigin = { origin: TEST_APP_URL, "x-requested-with": "companion-dashboard" };
+const sameOrigin = SAME_ORIGIN_HEADERS;
 const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
 
 let sandbox: RunningSandbox;
@@ -51,11 +28,8 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 beforeEach(() => sandbox.resetRequests());
 
-async function signIn(browser: Browser, returnTo = "/courses"): Promise<Response> {
-  const login = browser.absorb(await loginRoute(browser.request(`/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`)));
-  expect(login.status).toBe(303);
-  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email: "maya@example.com" });
-  return browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
+function signIn(browser: Browser, returnTo = "/courses"): Promise<Response> {
+  return signInThroughRoutes(browser, { returnTo });
 }
 
 describe("sign-in routes", () => {

@@ -1,41 +1,16 @@
-import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
-import { GET as callbackRoute } from "@/app/api/auth/callback/route";
-import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
-import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { configureDashboard, TEST_APP_URL } from "../support/env";
 import { memoryJar } from "../support/memory-jar";
-
-/** A browser's cookie jar over the route handlers' Set-Cookie headers. */
-class Browser {
-  cookies = new Map<string, string>();
-
-  absorb(response: Response): Response {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ""] = line.split(";");
-      const index = pair.indexOf("=");
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  request(path: string): NextRequest {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    return new NextRequest(new URL(path, TEST_APP_URL), { headers: cookie ? { cookie } : {} });
-  }
-}
+import { RouteBrowser as Browser, signInThroughRoutes } from "../support/route-browser";
 
 let sandbox: RunningSandbox;
 
@@ -51,10 +26,7 @@ afterEach(() => sandbox.setKnobs({ failures: { mcp: null } }));
 
 async function signIn(email = "maya@example.com"): Promise<Browser> {
   const browser = new Browser();
-  const login = browser.absorb(await loginRoute(browser.request("/api/auth/login?returnTo=%2Fsettings")));
-  expect(login.status).toBe(303);
-  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email });
-  const done = browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
+  const done = await signInThroughRoutes(browser, { email, returnTo: "/settings" });
   expect(done.status).toBe(303);
   sandbox.resetRequests();
   return browser;

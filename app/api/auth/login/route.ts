@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
+import { AuthError } from "@/lib/auth/errors";
 import { isPrefetch, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
@@ -16,7 +17,7 @@ export async function GET(request: NextRequest) {
   const params = request.nextUrl.searchParams;
   const binding = params.get("display") === "popup" ? params.get("binding") : null;
   if (params.get("display") === "popup" && !isValidBinding(binding)) {
-    return signInProblemRedirect(new Error("popup sign-in without a valid binding"));
+    return signInProblemRedirect(new AuthError("login_state_mismatch", "A popup sign-in came without a valid handoff binding."));
   }
   const buffer = new CookieBuffer();
   try {

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { POST as embeddedRoute } from "@/app/api/auth/embedded/route";
+import { GET as loginRoute } from "@/app/api/auth/login/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
+import { createHandoff, redeemHandoff } from "@/lib/auth/embedded-handoff";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
+import { newSessionId, type SessionData } from "@/lib/session/session";
+import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+
+import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`], knobs: { accessTokenTtlSeconds: 20 } });
+  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
+  resetConfigForTests();
+  resetDiscoveryCacheForTests();
+});
+afterAll(async () => sandbox.close());
+beforeEach(() => sandbox.resetRequests());
+
+async function bindingFor(verifier: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return Buffer.from(digest).toString("base64url");
+}
+
+const VERIFIER = "v".repeat(43);
+
+/** Runs the popup's sign-in and returns the handoff code from the popup-done redirect. */
+async function popupSignIn(): Promise<{ popup: RouteBrowser; code: string }> {
+  const popup = new RouteBrowser();
+  const done = await signInThroughRoutes(popup, { login: `/api/auth/login?display=popup&binding=${await bindingFor(VERIFIER)}` });
+  const location = new URL(done.headers.get("location")!);
+  expect(location.pathname).toBe("/auth/popup-done");
+  const code = new URLSearchParams(location.hash.slice(1)).get("handoff");
+  expect(code).toMatch(/^[\w-]{43}$/);
+  return { popup, code: code! };
+}
+
+function redeemRequest(frame: RouteBrowser, body: unknown, headers: Record<string, string> = SAME_ORIGIN_HEADERS) {
+  return embeddedRoute(frame.request("/api/auth/embedded", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) }));
+}
+
+describe("sign-in from the embedded dashboard", () => {
+  it("never sends a framed request to the site's sign-in page", async () => {
+    const browser = new RouteBrowser();
+    const response = await loginRoute(browser.request("/api/auth/login", { headers: { "sec-fetch-dest": "iframe" } }));
+    expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("refuses a popup sign-in without a valid binding", async () => {
+    const response = await loginRoute(new RouteBrowser().request("/api/auth/login?display=popup&binding=short"));
+    expect(response.headers.get("location")).toContain("/sign-in-problem");
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("hands the session to the frame: the popup keeps none, the frame gets a partitioned SameSite=None cookie", async () => {
+    const { popup, code } = await popupSignIn();
+    expect([...popup.cookies.keys()].some((name) => name.includes("session") || name.includes("embedded"))).toBe(false);
+    const frame = new RouteBrowser();
+    const response = frame.absorb(await redeemRequest(frame, { code, verifier: VERIFIER }));
+    expect(response.status).toBe(200);
+    const line = frame.setCookieLines.find((entry) => entry.startsWith("__Host-dash_embedded="))!;
+    expect(line).toMatch(/; Secure/i);
+    expect(line).toMatch(/; HttpOnly/i);
+    expect(line).toMatch(/; SameSite=none/i);
+    expect(line).toMatch(/; Partitioned/i);
+    expect(line).toMatch(/; Path=\//i);
+    expect(line).not.toMatch(/; Domain=/i);
+    const session = await sessionRoute(frame.request("/api/session"));
+    expect(await session.json()).toMatchObject({ email: "maya@example.com" });
+  });
+
+  it("keeps a refreshed session in the frame's own cookie", async () => {
+    const { code } = await popupSignIn();
+    const frame = new RouteBrowser();
+    frame.absorb(await redeemRequest(frame, { code, verifier: VERIFIER }));
+    const before = frame.cookies.get("__Host-dash_embedded");
+    frame.setCookieLines = [];
+    // 20-second access tokens: this request renews them, and the rotated session goes back where it came from.
+    const courses = frame.absorb(await accountRoute(frame.request("/api/account/courses"), { params: Promise.resolve({ resource: "courses" }) }));
+    expect(courses.status).toBe(200);
+    expect(sandbox.requests().filter((entry) => entry.grantType === "refresh_token")).toHaveLength(1);
+    expect(frame.setCookieLines.some((entry) => entry.startsWith("__Host-dash_embedded=") && /Partitioned/i.test(entry))).toBe(true);
+    expect(frame.setCookieLines.some((entry) => entry.startsWith("dash_session="))).toBe(false);
+    expect(frame.cookies.get("__Host-dash_embedded")).not.toBe(before);
+  });
+
+  it("redeems only with the frame's secret", async () => {
+    const { code } = await popupSignIn();
+    const frame = new RouteBrowser();
+    const wrong = await redeemRequest(frame, { code, verifier: "w".repeat(43) });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: { code: "login_state_mismatch" } });
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("refuses an unknown code, a cross-site request, and a request without the custom header", async () => {
+    const { code } = await popupSignIn();
+    const frame = new RouteBrowser();
+    expect((await redeemRequest(frame, { code: "unknown", verifier: VERIFIER })).status).toBe(400);
+    expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status).toBe(403);
+    expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: TEST_APP_URL })).status).toBe(403);
+    expect(frame.cookies.size).toBe(0);
+  });
+
+  it("expires the handoff after a minute", async () => {
+    const now = Date.now();
+    const session: SessionData = {
+      v: 1,
+      sid: newSessionId(),
+      accessToken: "a",
+      refreshToken: "r",
+      accessTokenExpiresAt: now + 60_000,
+      scopes: [],
+      claims: { sub: "s", name: "n", email: "e@example.com", orgId: "o", roles: [] },
+      createdAt: now,
+      lastSeenAt: now,
+    };
+    const code = await createHandoff(session, await bindingFor(VERIFIER));
+    await expect(redeemHandoff(code, VERIFIER)).resolves.toMatchObject({ sid: session.sid });
+    vi.useFakeTimers({ toFake: ["Date"], now: now + 61_000 });
+    try {
+      await expect(redeemHandoff(code, VERIFIER)).rejects.toMatchObject({ code: "login_expired" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { NextRequest } from "next/server";
+
+import { TEST_APP_URL } from "./env";
+
+/** A browser's cookie jar over the route handlers' Set-Cookie headers, for calling route handlers directly. */
+export class RouteBrowser {
+  cookies = new Map<string, string>();
+  setCookieLines: string[] = [];
+
+  absorb(response: Response): Response {
+    for (const line of response.headers.getSetCookie()) {
+      this.setCookieLines.push(line);
+      const [pair = ""] = line.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  request(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): NextRequest {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    return new NextRequest(new URL(path, TEST_APP_URL), {
+      method: init.method ?? "GET",
+      headers: { ...(cookie ? { cookie } : {}), ...init.headers },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+  }
+}
+
+export const SAME_ORIGIN_HEADERS = { origin: TEST_APP_URL, "x-requested-with": "companion-dashboard" };
+
+/** Signs in through the dashboard's login and callback route handlers and the sandbox's real pages. */
+export async function signInThroughRoutes(
+  browser: RouteBrowser,
+  options: { email?: string; returnTo?: string; login?: string } = {},
+): Promise<Response> {
+  const { GET: loginRoute } = await import("@/app/api/auth/login/route");
+  const { GET: callbackRoute } = await import("@/app/api/auth/callback/route");
+  const { authorizeWithoutBrowser } = await import("@/sandbox/testing");
+  const loginPath = options.login ?? `/api/auth/login?returnTo=${encodeURIComponent(options.returnTo ?? "/")}`;
+  const login = browser.absorb(await loginRoute(browser.request(loginPath)));
+  if (login.status !== 303) throw new Error(`login answered ${login.status}`);
+  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email: options.email ?? "maya@example.com" });
+  return browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
+}
