@@ -29,6 +29,8 @@ export default defineConfig({
   use: {
     baseURL: E2E_APP_URL,
     trace: "retain-on-failure",
+    // The demo site's members live in Taipei; the dashboard shows times in the browser's zone.
+    timezoneId: "Asia/Taipei",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [

@@ -132,7 +132,11 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
 }
 
 /** The tools anyone gets, or null when the site does not tell (it refuses anonymous callers, or failed). */
-async function listPublicToolNames(): Promise<Set<string> | null> {
+/** The public catalog's tools are the same for every member: listed once per PUBLIC_TOOLS_TTL_MS. */
+export const PUBLIC_TOOLS_TTL_MS = 10 * 60 * 1000;
+let publicToolsCache: { url: string; expiresAt: number; names: Promise<Set<string> | null> } | undefined;
+
+async function listPublicToolNamesAtSite(): Promise<Set<string> | null> {
   try {
     const inspection = await inspectMcpServer(null);
     return inspection.available ? new Set(inspection.tools.map((tool) => tool.name)) : null;
@@ -141,12 +145,30 @@ async function listPublicToolNames(): Promise<Set<string> | null> {
   }
 }
 
+function listPublicToolNames(): Promise<Set<string> | null> {
+  const url = mcpServerUrl();
+  const now = Date.now();
+  if (publicToolsCache?.url === url && publicToolsCache.expiresAt > now) return publicToolsCache.names;
+  const names = listPublicToolNamesAtSite();
+  // A failed listing is not kept: the next view asks again.
+  publicToolsCache = { url, expiresAt: now + PUBLIC_TOOLS_TTL_MS, names };
+  void names.then((result) => {
+    if (result === null && publicToolsCache?.names === names) publicToolsCache = undefined;
+  });
+  return names;
+}
+
+/** Tests only. */
+export function resetPublicToolsCacheForTests(): void {
+  publicToolsCache = undefined;
+}
+
 /**
  * The loader of `GET /api/account/connections`, for callWithMemberSession: lists the tools with the
  * member's token and, alongside, anonymously, so each tool can be told apart as the member's own or
  * the public catalog's. A tool is "public" only when an anonymous caller gets it too. The anonymous
- * listing runs once per loader even when the member's call is retried after a refresh, and it never
- * starts before there is a member session.
+ * listing is shared by every member for ten minutes, runs once per loader even when the member's call
+ * is retried after a refresh, and never starts before there is a member session.
  */
 export function connectionsLoader(): (accessToken: string) => Promise<Connections> {
   let publicNames: Promise<Set<string> | null> | undefined;

@@ -39,7 +39,7 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
     ["desktop", { width: 1280, height: 900 }],
   ] as const) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: `artifacts/screenshots/${name}-${label}.png`, fullPage: label === "phone" ? false : true });
+    await page.screenshot({ path: `artifacts/screenshots/${name}-${label}.png` });
   }
   if (original) await page.setViewportSize(original);
 }

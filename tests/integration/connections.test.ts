@@ -6,6 +6,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
 import { configureDashboard, TEST_APP_URL } from "../support/env";
@@ -21,7 +22,10 @@ beforeAll(async () => {
   resetDiscoveryCacheForTests();
 });
 afterAll(async () => sandbox.close());
-beforeEach(() => sandbox.resetRequests());
+beforeEach(() => {
+  sandbox.resetRequests();
+  resetPublicToolsCacheForTests();
+});
 afterEach(() => sandbox.setKnobs({ failures: { mcp: null } }));
 
 async function signIn(email = "maya@example.com"): Promise<Browser> {
@@ -141,10 +145,12 @@ describe("GET /api/account/connections", () => {
     expect(text).not.toContain(renewed.accessToken);
     if (renewed.refreshToken) expect(text).not.toContain(renewed.refreshToken);
 
-    // The renewed tokens were saved: the next answer needs no refresh.
+    // The renewed tokens were saved: the next answer needs no refresh, and the public catalog's tools
+    // are remembered: only the member's own listing goes to the site.
     sandbox.resetRequests();
     expect((await getConnections(browser)).status).toBe(200);
     expect(refreshGrants()).toHaveLength(0);
+    expect(mcpRequests()).toHaveLength(3);
   });
 
   it("ends the session with 401 when the site refuses the token and the refresh token too", async () => {
