@@ -25,7 +25,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"]],
+  reporter: [["list"], ["json", { outputFile: "artifacts/playwright.json" }]],
   use: {
     baseURL: E2E_APP_URL,
     trace: "retain-on-failure",

@@ -11,7 +11,7 @@ import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { cookieOptions, currentSession, readPageForm, setPageHeaders, startSession } from "./authorize";
 import { parseUrl } from "./clients";
-import { html, page } from "./html";
+import { html, page, signInFields } from "./html";
 import type { SafeHtml } from "./html";
 import { MCP_PATH, MCP_SERVER_NAME } from "./mcp";
 import { DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, hashClientSecret, MEMBER_CLIENT_SCOPES, SCHOOL } from "./seed";
@@ -155,11 +155,7 @@ ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="${SIGN_IN_PATH}">
 <input type="hidden" name="csrf_token" value="${csrf}">
 <input type="hidden" name="return_to" value="${returnTo}">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+${signInFields(options.email)}
 </form>
 <h2>Demo accounts</h2>
 <p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Only the site operator can open the admin area.</p>

@@ -9,7 +9,7 @@ import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { isMetadataDocumentClientId, resolveMetadataDocumentClient } from "./cimd";
 import { clientLabel, redirectUriAllowed } from "./clients";
-import { html, page } from "./html";
+import { html, page, signInFields } from "./html";
 import type { SafeHtml } from "./html";
 import { ALL_SCOPES, DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, findMemberById, MEMBER_ONLY_SCOPES } from "./seed";
 import type { DemoMember, SandboxClient } from "./seed";
@@ -199,11 +199,7 @@ ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="/oauth/authorize/sign-in">
 <input type="hidden" name="request_id" value="${pending.id}">
 <input type="hidden" name="csrf_token" value="${pending.csrfToken}">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+${signInFields(options.email)}
 </form>
 <h2>Demo accounts</h2>
 <p>This is a sandbox site. Every demo account uses the password <code>${DEMO_PASSWORD}</code>.</p>

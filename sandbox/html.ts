@@ -90,6 +90,15 @@ ${body}
   return { body: document.value, status: options.status ?? 200 };
 }
 
+/** The labelled email and password fields and the "Sign in" button of every sandbox sign-in form. */
+export function signInFields(email: string | undefined): SafeHtml {
+  return html`<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ""}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>`;
+}
+
 /** Formats seconds as m:ss or h:mm:ss. */
 export function formatPosition(totalSeconds: number): string {
   const seconds = Math.max(0, Math.floor(totalSeconds));

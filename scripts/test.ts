@@ -3,17 +3,41 @@
  * then the browser journeys (Playwright in Debian's Chromium). Stops at the first failing step.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
+const vitestReport = path.join(root, "artifacts", "vitest.json");
+const playwrightReport = path.join(root, "artifacts", "playwright.json");
+
 const steps: [string, string, string[]][] = [
   ["Type check", bin("tsc"), ["--noEmit"]],
   ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
-  ["Unit and integration tests", bin("vitest"), ["run"]],
+  ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],
 ];
+
+/** The closing line CI reads: every test counted by both runners. */
+function summary(): string | null {
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(vitestReport)) {
+    const report = JSON.parse(readFileSync(vitestReport, "utf8")) as { numPassedTests: number; numFailedTests: number };
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  }
+  if (existsSync(playwrightReport)) {
+    const report = JSON.parse(readFileSync(playwrightReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+    passed += report.stats.expected + report.stats.flaky;
+    failed += report.stats.unexpected;
+  }
+  return passed + failed > 0 ? `${passed} passed, ${failed} failed` : null;
+}
+
+mkdirSync(path.join(root, "artifacts"), { recursive: true });
+for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 for (const [name, command, args] of steps) {
@@ -22,5 +46,11 @@ for (const [name, command, args] of steps) {
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" } });
   console.info(`=== ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s`);
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (result.status !== 0) {
+    const line = summary();
+    if (line) console.info(`\n${line}`);
+    process.exit(result.status ?? 1);
+  }
 }
+const line = summary();
+if (line) console.info(`\n${line}`);

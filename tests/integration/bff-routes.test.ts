@@ -7,11 +7,10 @@ import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { resetConfigForTests } from "@/lib/config";
-import { startSandbox, type RunningSandbox } from "@/sandbox/server";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { type RunningSandbox } from "@/sandbox/server";
 
-import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { TEST_APP_URL } from "../support/env";
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser as Browser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
 const sameOrigin = SAME_ORIGIN_HEADERS;
@@ -20,10 +19,7 @@ const params = (resource: string) => ({ params: Promise.resolve({ resource }) })
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`] });
-  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
-  resetConfigForTests();
-  resetDiscoveryCacheForTests();
+  sandbox = await startSandboxForDashboard();
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => sandbox.resetRequests());

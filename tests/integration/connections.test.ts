@@ -1,25 +1,19 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
-import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { resetConfigForTests } from "@/lib/config";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
-import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
-import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";
 import { RouteBrowser as Browser, signInThroughRoutes } from "../support/route-browser";
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`] });
-  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
-  resetConfigForTests();
-  resetDiscoveryCacheForTests();
+  sandbox = await startSandboxForDashboard();
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => {

@@ -5,22 +5,17 @@ import { POST as embeddedRoute } from "@/app/api/auth/embedded/route";
 import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { createHandoff, redeemHandoff } from "@/lib/auth/embedded-handoff";
-import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { resetConfigForTests } from "@/lib/config";
 import { newSessionId, type SessionData } from "@/lib/session/session";
-import { startSandbox, type RunningSandbox } from "@/sandbox/server";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { type RunningSandbox } from "@/sandbox/server";
 
-import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { TEST_APP_URL } from "../support/env";
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`], knobs: { accessTokenTtlSeconds: 20 } });
-  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
-  resetConfigForTests();
-  resetDiscoveryCacheForTests();
+  sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds: 20 });
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => sandbox.resetRequests());

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
-import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { resetConfigForTests } from "@/lib/config";
 import { toSessionView } from "@/lib/http/session-view";
 import { loadSession, saveSession } from "@/lib/session/session";
 import { runAccountOperation } from "@/lib/site/account-api";
 import { loadAccountPage } from "@/lib/site/account-pages";
-import { startSandbox, type RunningSandbox } from "@/sandbox/server";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { type RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
-import { configureDashboard, TEST_APP_URL } from "../support/env";
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar, type MemoryJar } from "../support/memory-jar";
 
 /**
@@ -30,14 +27,7 @@ describe.each([
 
   beforeAll(async () => {
     // 20-second access tokens: every data request is inside the refresh margin, so each exercises rotation.
-    sandbox = await startSandbox({
-      port: 0,
-      dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`],
-      knobs: { idToken, accessTokenTtlSeconds: 20 },
-    });
-    configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
-    resetConfigForTests();
-    resetDiscoveryCacheForTests();
+    sandbox = await startSandboxForDashboard({ idToken, accessTokenTtlSeconds: 20 });
   });
   afterAll(async () => sandbox.close());
 

@@ -1,0 +1,63 @@
+"use client";
+
+import type { ReactNode } from "react";
+
+import { useI18n } from "@/lib/i18n/provider";
+
+import { EmptyState } from "./empty-state";
+import { ErrorPanel } from "./error-panel";
+import { LoadingState } from "./loading-state";
+import { ShowMoreButton } from "./show-more-button";
+
+/** The parts of a React Query infinite query that a paged list reads. */
+export interface PagedQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  isFetching: boolean;
+  refetch: () => Promise<unknown>;
+  isFetchNextPageError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/**
+ * The body of a page that lists one paged query: loading, its own error with Retry, the empty state,
+ * or the items with "Show more" (and the next page's error with Retry in its place when that fails).
+ */
+export function PagedQueryBody<T>({
+  query,
+  items,
+  texts,
+  children,
+}: {
+  query: PagedQuery;
+  items: T[];
+  texts: { error: string; empty: string; emptyBody: string; showMore: string; loadingMore: string };
+  children: (items: T[]) => ReactNode;
+}) {
+  const { messages } = useI18n();
+  if (query.isPending) return <LoadingState label={messages.app.loading} />;
+  if (query.isError && items.length === 0) {
+    return <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  }
+  if (items.length === 0) return <EmptyState title={texts.empty} body={texts.emptyBody} />;
+  return (
+    <>
+      {children(items)}
+      {query.isFetchNextPageError ? (
+        <div className="mt-6">
+          <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.fetchNextPage()} retrying={query.isFetchingNextPage} />
+        </div>
+      ) : query.hasNextPage ? (
+        <ShowMoreButton
+          onClick={() => void query.fetchNextPage()}
+          loading={query.isFetchingNextPage}
+          label={texts.showMore}
+          loadingLabel={texts.loadingMore}
+        />
+      ) : null}
+    </>
+  );
+}
