@@ -1,16 +1,19 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
+import { ApiError, errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
 import { useI18n } from "@/lib/i18n/provider";
-import type { Messages } from "@/lib/i18n";
+import { describeScope, interpolate, type Messages } from "@/lib/i18n";
 
-function reasonText(kind: ApiErrorKind, messages: Messages): string {
+function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): string {
   switch (kind) {
     case "unauthenticated":
       return messages.errors.unauthenticated;
     case "insufficient_scope":
-      return messages.errors.insufficientScope;
+      // Name the missing permission when the site said which one it is.
+      return error instanceof ApiError && error.detail
+        ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(error.detail, messages), scope: error.detail })
+        : messages.errors.insufficientScope;
     case "site_unavailable":
       return messages.errors.siteUnavailable;
     case "network":
@@ -24,7 +27,7 @@ function reasonText(kind: ApiErrorKind, messages: Messages): string {
 export function useErrorReason(error: unknown): { kind: ApiErrorKind; reason: string } {
   const { messages } = useI18n();
   const kind = errorKindOf(error);
-  return { kind, reason: reasonText(kind, messages) };
+  return { kind, reason: reasonText(kind, messages, error) };
 }
 
 /**
@@ -50,9 +53,9 @@ export function ErrorPanel({
     <div role="alert" className="card border-danger-fg/40 flex flex-col items-start gap-3 p-5 sm:p-6">
       <p className="font-semibold text-danger-fg">{title}</p>
       <p className="text-fg">{reason}</p>
-      {kind === "unauthenticated" ? (
+      {kind === "unauthenticated" || kind === "insufficient_scope" ? (
         <a className="btn btn-primary" href={loginUrl(pathname ?? "/")}>
-          {messages.landing.signIn}
+          {kind === "insufficient_scope" ? messages.errors.signInAgain : messages.landing.signIn}
         </a>
       ) : (
         <button type="button" className="btn btn-secondary" onClick={onRetry} disabled={retrying} aria-busy={retrying}>

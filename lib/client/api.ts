@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** A machine-readable detail from the BFF, e.g. the permission (scope) a 403 names. */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -66,7 +68,8 @@ async function toApiError(response: Response): Promise<ApiError> {
     body = null;
   }
   if (isApiErrorBody(body)) {
-    return new ApiError(response.status, body.error.code, typeof body.error.message === "string" ? body.error.message : "");
+    const detail = typeof body.error.detail === "string" ? body.error.detail : undefined;
+    return new ApiError(response.status, body.error.code, typeof body.error.message === "string" ? body.error.message : "", detail);
   }
   return new ApiError(response.status, `http_${response.status}`, response.statusText);
 }

@@ -133,7 +133,7 @@ export interface SessionInfo {
 
 /** The JSON body of every BFF error answer. */
 export interface ApiErrorBody {
-  error: { code: string; message: string };
+  error: { code: string; message: string; detail?: string };
 }
 
 /** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */

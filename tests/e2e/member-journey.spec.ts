@@ -112,3 +112,23 @@ test("an expired session sends the member to sign in and back to the same page",
   await expect(page).toHaveURL(/\/events$/);
   await expect(page.getByRole("heading", { name: "Events", level: 1 })).toBeVisible();
 });
+
+test("each page's first HTML already holds its data, and a page whose query fails leaves the others working", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const firstHtml = await (await page.request.get("/courses")).text();
+  expect(firstHtml).toContain("Watercolor Foundations");
+  expect(firstHtml).not.toContain("Loading…");
+
+  // A site whose Account API lacks `orders`: the Orders page says so, with Retry; Courses still work.
+  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: ["orders"] } });
+  await page.goto("/orders");
+  const failure = page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." });
+  await expect(failure).toBeVisible();
+  await page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Watercolor Foundations" })).toBeVisible();
+  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: [] } });
+  await page.goto("/orders");
+  await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
+  await expect(page.getByText(/NT\$/).first()).toBeVisible();
+});

@@ -208,6 +208,8 @@ export const en = {
     session: "Your account details could not be loaded.",
     unauthenticated: "Your session has ended. Taking you to sign in…",
     insufficientScope: "This app is not allowed to read this part of your account. Sign in again and grant access.",
+    insufficientScopeNamed: "This needs a permission you have not granted: “{permission}” ({scope}). Sign in again and grant it.",
+    signInAgain: "Sign in again",
     siteUnavailable: "The site did not answer. Please try again in a moment.",
     network: "The dashboard could not be reached. Check your connection and try again.",
     unknown: "Something went wrong. Please try again.",

@@ -207,6 +207,8 @@ export const zhTW: Messages = {
     session: "無法載入你的帳號資料。",
     unauthenticated: "你的登入階段已結束，正在前往登入頁面…",
     insufficientScope: "此應用程式沒有讀取這部分帳號資料的權限。請重新登入並授權。",
+    insufficientScopeNamed: "這需要您尚未授予的權限：「{permission}」（{scope}）。請重新登入並授予此權限。",
+    signInAgain: "重新登入",
     siteUnavailable: "網站沒有回應，請稍後再試。",
     network: "無法連線到儀表板，請檢查網路連線後再試。",
     unknown: "發生錯誤，請再試一次。",

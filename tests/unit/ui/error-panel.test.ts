@@ -1,0 +1,32 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { ApiError } from "@/lib/client/api";
+import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
+
+function render(error: unknown, locale: "en" | "zh-TW" = "en"): string {
+  const panel = createElement(ErrorPanel, { title: "Your orders could not be loaded.", error, onRetry: () => undefined });
+  return renderToStaticMarkup(createElement(I18nProvider, { locale, timeZone: "UTC", now: 0 } as I18nProviderProps, panel));
+}
+
+describe("ErrorPanel", () => {
+  it("names the missing permission on 403 insufficient_scope and offers to sign in again", () => {
+    const html = render(new ApiError(403, "insufficient_scope", "", "account:read"));
+    expect(html).toContain("See your courses, progress, orders and event registrations");
+    expect(html).toContain("(account:read)");
+    expect(html).toMatch(/<a [^>]*href="\/api\/auth\/login\?returnTo=[^"]*"[^>]*>Sign in again<\/a>/);
+    expect(html).not.toContain(">Retry<");
+  });
+
+  it("says it in Traditional Chinese too", () => {
+    expect(render(new ApiError(403, "insufficient_scope", "", "account:read"), "zh-TW")).toContain("重新登入");
+  });
+
+  it("offers Retry when the site did not answer", () => {
+    const html = render(new ApiError(503, "site_unavailable", ""));
+    expect(html).toContain("The site did not answer");
+    expect(html).toContain(">Retry<");
+  });
+});
