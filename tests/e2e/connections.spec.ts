@@ -36,7 +36,11 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   const copy = panel.getByRole("button", { name: "Copy MCP URL" });
   await expect(copy).toBeVisible();
   await expectNoSeriousAxeViolations(page);
-  await page.getByRole("heading", { name: "AI assistants" }).evaluate((heading) => heading.scrollIntoView({ block: "start" }));
+  // The panel's heading at the top, below the sticky navigation.
+  await page.getByRole("heading", { name: "AI assistants" }).evaluate((heading) => {
+    heading.scrollIntoView({ block: "start" });
+    window.scrollBy(0, -96);
+  });
   await screenshotPage(page, "settings-connections");
 
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });

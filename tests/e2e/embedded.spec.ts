@@ -141,3 +141,35 @@ test("revoking from the frame confirms in a popup that is never framed", async (
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
   expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
 });
+
+test("where the browser refuses the frame's cookie, a second click asks for storage access", async ({ page }) => {
+  let storageAccessRequests = 0;
+  await page.exposeFunction("reportStorageAccessRequest", () => {
+    storageAccessRequests += 1;
+  });
+  // A browser that keeps the frame's first cookie out (as some block even partitioned cookies in frames).
+  let sessionChecks = 0;
+  await page.route(`${DASHBOARD}/api/session`, async (route) => {
+    sessionChecks += 1;
+    if (sessionChecks === 1) await route.fulfill({ status: 401, json: { error: { code: "unauthenticated", message: "" } } });
+    else await route.continue();
+  });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
+  const dashboardFrame = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
+  await dashboardFrame.evaluate(() => {
+    const report = (window as unknown as { reportStorageAccessRequest: () => Promise<void> }).reportStorageAccessRequest;
+    document.requestStorageAccess = () => report();
+  });
+  const popupPromise = page.waitForEvent("popup");
+  await frame.getByRole("button", { name: "Sign in" }).click();
+  const popup = await popupPromise;
+  await completeSiteSignIn(popup, "maya@example.com");
+  await popup.waitForEvent("close");
+  await expect(frame.getByText("Your browser asks before this panel may remember you on this site.")).toBeVisible();
+  expect(storageAccessRequests).toBe(0);
+  await frame.getByRole("button", { name: "Continue signing in" }).click();
+  await expect(frame.getByRole("heading", { level: 1 })).toContainText("Maya");
+  expect(storageAccessRequests).toBe(1);
+});
