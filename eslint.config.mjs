@@ -2,7 +2,7 @@ import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
-const serverOnlyModules = ["@/lib/auth/*", "@/lib/site/*", "@/lib/config", "@/lib/config/*", "@/lib/session/*"];
+const serverOnlyModules = ["@/lib/auth/*", "@/lib/site/*", "@/lib/config", "@/lib/config/*", "@/lib/session/*", "@/lib/http/*", "@/lib/account", "@/lib/account/*"];
 
 export default tseslint.config(
   { ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "artifacts/**"] },
