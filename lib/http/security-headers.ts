@@ -26,6 +26,7 @@ export function contentSecurityPolicy(nonce: string, pathname: string, developme
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
     `style-src-elem 'self' 'nonce-${nonce}'${development ? " 'unsafe-inline'" : ""}`,
+    // Inline style attributes only (progress bars' widths); style elements still need the nonce.
     "style-src-attr 'unsafe-inline'",
     `img-src 'self' data: blob: ${config.siteUrl}`,
     "font-src 'self'",

@@ -1,0 +1,19 @@
+/**
+ * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
+ * start-up with one message naming every bad variable (DESIGN.md section 3), even when the server is
+ * started without the launcher (`next start`).
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getConfig } = await import("@/lib/config");
+  const { ConfigError } = await import("@/lib/config/env-schema");
+  try {
+    getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
