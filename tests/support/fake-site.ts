@@ -15,7 +15,7 @@ export interface RecordedCall {
   headers: IncomingMessage["headers"];
 }
 
-export type Handler = (call: RecordedCall) => { status?: number; json?: unknown; text?: string; headers?: Record<string, string> };
+export type Handler = (call: RecordedCall) => { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number };
 
 export interface FakeSite {
   url: string;
@@ -58,7 +58,11 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
       }
       const answer = handler(call);
       const headers = { ...(answer.json !== undefined ? { "content-type": "application/json" } : {}), ...answer.headers };
-      response.writeHead(answer.status ?? 200, headers).end(answer.json !== undefined ? JSON.stringify(answer.json) : (answer.text ?? ""));
+      const send = () => {
+        if (!response.destroyed) response.writeHead(answer.status ?? 200, headers).end(answer.json !== undefined ? JSON.stringify(answer.json) : (answer.text ?? ""));
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,6 +103,10 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
       if (unexpected.length > 0) throw new Error(`The fake site received unexpected calls: ${unexpected.join(", ")}`);
     },
     callsTo: (path) => calls.filter((call) => call.path === path),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
