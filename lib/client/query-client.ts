@@ -7,6 +7,8 @@ const MAX_RETRIES = 2;
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && (error.kind === "unauthenticated" || error.kind === "insufficient_scope")) return false;
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  // The site answered, but cannot run this page's query (its schema differs): asking again changes nothing.
+  if (error instanceof ApiError && error.code === "query_failed") return false;
   return failureCount < MAX_RETRIES;
 }
 

@@ -83,6 +83,7 @@ describe("shouldRetry", () => {
     expect(shouldRetry(0, new ApiError(401, "unauthenticated", ""))).toBe(false);
     expect(shouldRetry(0, new ApiError(403, "insufficient_scope", ""))).toBe(false);
     expect(shouldRetry(0, new ApiError(502, "site_error", ""))).toBe(true);
+    expect(shouldRetry(0, new ApiError(502, "query_failed", ""))).toBe(false);
     expect(shouldRetry(2, new ApiError(502, "site_error", ""))).toBe(false);
   });
 });
