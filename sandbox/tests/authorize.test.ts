@@ -55,6 +55,25 @@ async function expectErrorPage(params: Record<string, string | undefined>): Prom
   return response.text();
 }
 
+/** Opens the authorization page and signs in by hand; returns the form's ids and both sandbox cookies. */
+async function signInByHand(email: string): Promise<{ fields: { request_id: string; csrf_token: string }; browserCookie: string; signIn: Response; cookie: string }> {
+  const first = await get(validParams());
+  const browserCookie = first.headers.getSetCookie().find((c) => c.startsWith("sandbox_browser="))?.split(";")[0] ?? "";
+  const page = await first.text();
+  const fields = {
+    request_id: /name="request_id" value="([^"]+)"/.exec(page)?.[1] ?? "",
+    csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? "",
+  };
+  const signIn = await fetch(`${sandbox.url}/oauth/authorize/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: browserCookie },
+    body: new URLSearchParams({ ...fields, email, password: "demo" }),
+  });
+  const sessionCookie = signIn.headers.getSetCookie().find((c) => c.startsWith("sandbox_session="))?.split(";")[0] ?? "";
+  return { fields, browserCookie, signIn, cookie: `${browserCookie}; ${sessionCookie}` };
+}
+
 describe("authorization endpoint: refusals", () => {
   it("shows an error page, never a redirect, for an unknown client", async () => {
     const page = await expectErrorPage(validParams({ client_id: "no-such-client" }));
@@ -231,22 +250,8 @@ describe("authorization endpoint: pages and decisions", () => {
   });
 
   it("uses a pending request only once", async () => {
-    const url = authorizeUrl(sandbox.url, validParams());
     // Drive once by hand to capture the ids, then replay the decision.
-    const first = await fetch(url, { redirect: "manual" });
-    const browserCookie = first.headers.getSetCookie().find((c) => c.startsWith("sandbox_browser="))?.split(";")[0] ?? "";
-    const page = await first.text();
-    const fields = {
-      request_id: /name="request_id" value="([^"]+)"/.exec(page)?.[1] ?? "",
-      csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? "",
-    };
-    const signIn = await fetch(`${sandbox.url}/oauth/authorize/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: browserCookie },
-      body: new URLSearchParams({ ...fields, email: "kai@example.com", password: "demo" }),
-    });
-    const cookie = `${browserCookie}; ${signIn.headers.getSetCookie().find((c) => c.startsWith("sandbox_session="))?.split(";")[0] ?? ""}`;
+    const { fields, cookie } = await signInByHand("kai@example.com");
     const decide = () =>
       fetch(`${sandbox.url}/oauth/authorize/decision`, {
         method: "POST",
@@ -259,21 +264,7 @@ describe("authorization endpoint: pages and decisions", () => {
   });
 
   it("signs out of the sandbox session with POST /logout", async () => {
-    const first = await get(validParams());
-    const browserCookie = first.headers.getSetCookie().find((c) => c.startsWith("sandbox_browser="))?.split(";")[0] ?? "";
-    const page = await first.text();
-    const fields = {
-      request_id: /name="request_id" value="([^"]+)"/.exec(page)?.[1] ?? "",
-      csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? "",
-    };
-    const signIn = await fetch(`${sandbox.url}/oauth/authorize/sign-in`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: browserCookie },
-      body: new URLSearchParams({ ...fields, email: "ben@example.com", password: "demo" }),
-    });
-    const sessionCookie = signIn.headers.getSetCookie().find((c) => c.startsWith("sandbox_session="))?.split(";")[0] ?? "";
-    const cookie = `${browserCookie}; ${sessionCookie}`;
+    const { signIn, cookie } = await signInByHand("ben@example.com");
     const consentPage = await (await fetch(new URL(signIn.headers.get("location") ?? "", sandbox.url), { headers: { cookie } })).text();
     const logoutCsrf = /action="\/logout">\s*<input type="hidden" name="csrf_token" value="([^"]+)"/.exec(consentPage)?.[1] ?? "";
     const forged = await fetch(`${sandbox.url}/logout`, {
