@@ -4,8 +4,11 @@ import { defineConfig, devices } from "@playwright/test";
  * Browser journeys in Debian's Chromium (no browser download works here) against the real app and the
  * sandbox, both started by the README's run command on test ports.
  */
-export const E2E_APP_URL = "http://localhost:3100";
-export const E2E_SITE_URL = "http://127.0.0.1:4100";
+// E2E_APP_PORT and E2E_SITE_PORT let two checkouts run their journeys side by side on one machine.
+const appPort = process.env.E2E_APP_PORT ?? "3100";
+const sitePort = process.env.E2E_SITE_PORT ?? "4100";
+export const E2E_APP_URL = `http://localhost:${appPort}`;
+export const E2E_SITE_URL = `http://127.0.0.1:${sitePort}`;
 
 const chromiumArgs = [
   "--no-sandbox",
@@ -44,9 +47,9 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      PORT: "3100",
+      PORT: appPort,
       APP_URL: E2E_APP_URL,
-      SANDBOX_PORT: "4100",
+      SANDBOX_PORT: sitePort,
       SANDBOX_CONTROL: "1",
       SITE_URL: "",
     },

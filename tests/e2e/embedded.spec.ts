@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, SITE_URL } from "./support";
+import { APP_URL, completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, SITE_URL, SITE_URL_AS_LOCALHOST } from "./support";
 
 const HOST_PAGE = `${SITE_URL}/my-learning`;
-const DASHBOARD = "http://localhost:3100";
+const DASHBOARD = APP_URL;
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -52,7 +52,7 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
 test("a page on an origin outside EMBED_ORIGINS cannot frame the dashboard", async ({ page }) => {
   // Same server, other origin: localhost is not the site's origin 127.0.0.1.
   const blocked = page.waitForEvent("console", { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 10_000 });
-  await page.goto("http://localhost:4100/my-learning");
+  await page.goto(`${SITE_URL_AS_LOCALHOST}/my-learning`);
   await blocked;
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
   await expect(frame.getByRole("button", { name: "Sign in" })).toHaveCount(0);

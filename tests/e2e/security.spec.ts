@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { resetSandbox, signIn, SITE_URL } from "./support";
+import { APP_URL, resetSandbox, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -32,7 +32,7 @@ test("sign-in routes can never be framed", async ({ request }) => {
 test("the browser never sees a token: not in HTML, RSC payloads, API answers or cookies", async ({ page, context }) => {
   const bodies: string[] = [];
   page.on("response", async (response) => {
-    if (response.url().startsWith("http://localhost:3100")) bodies.push(await response.text().catch(() => ""));
+    if (response.url().startsWith(APP_URL)) bodies.push(await response.text().catch(() => ""));
   });
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
@@ -40,7 +40,7 @@ test("the browser never sees a token: not in HTML, RSC payloads, API answers or 
   await expect(page.getByRole("heading", { name: "Courses", level: 1 })).toBeVisible();
   const introspectable = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   expect(introspectable.length).toBeGreaterThan(0);
-  const cookies = await context.cookies("http://localhost:3100");
+  const cookies = await context.cookies(APP_URL);
   const session = cookies.find((cookie) => cookie.name.startsWith("dash_session"));
   expect(session?.httpOnly).toBe(true);
   expect(session?.sameSite).toBe("Lax");
@@ -57,19 +57,19 @@ test("a cross-site POST to logout or revoke changes nothing", async ({ page }) =
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
   // From a page of another site, a form post and a fetch both try to end the session.
   await page.goto(`${SITE_URL}/`);
-  const statuses = await page.evaluate(async () => {
+  const statuses = await page.evaluate(async (appUrl) => {
     const results: number[] = [];
     for (const path of ["/api/auth/logout", "/api/auth/revoke"]) {
-      const response = await fetch(`http://localhost:3100${path}`, { method: "POST", mode: "no-cors", credentials: "include" }).catch(() => null);
+      const response = await fetch(`${appUrl}${path}`, { method: "POST", mode: "no-cors", credentials: "include" }).catch(() => null);
       results.push(response ? response.status : -1);
     }
     return results;
-  });
+  }, APP_URL);
   expect(statuses).toHaveLength(2);
   // Even a same-site request without the custom header is refused.
-  const withoutHeader = await page.request.post("http://localhost:3100/api/auth/logout", { headers: { origin: "http://localhost:3100" } });
+  const withoutHeader = await page.request.post(`${APP_URL}/api/auth/logout`, { headers: { origin: APP_URL } });
   expect(withoutHeader.status()).toBe(403);
-  const session = await page.request.get("http://localhost:3100/api/session");
+  const session = await page.request.get(`${APP_URL}/api/session`);
   expect(session.status()).toBe(200);
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);

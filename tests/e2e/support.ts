@@ -1,7 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
-export const SITE_URL = "http://127.0.0.1:4100";
+export const APP_URL = `http://localhost:${process.env.E2E_APP_PORT ?? "3100"}`;
+export const SITE_URL = `http://127.0.0.1:${process.env.E2E_SITE_PORT ?? "4100"}`;
+/** The sandbox under its other loopback name: another site than the dashboard's `localhost`. */
+export const SITE_URL_AS_LOCALHOST = SITE_URL.replace("127.0.0.1", "localhost");
 
 /** Signs in through the sandbox's real sign-in and consent pages. */
 export async function signIn(page: Page, email: string, options: { from?: string } = {}): Promise<void> {
