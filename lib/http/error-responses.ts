@@ -3,6 +3,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
+import { logEvent } from "@/lib/log/logger";
 
 export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
@@ -55,7 +56,7 @@ function describe(error: unknown): { status: number; code: string; message: stri
 /** Logs the reason without tokens or secrets: the stable code, our own message and the error class of the cause. */
 export function logFailure(error: unknown, code: string): void {
   if (code === "unauthenticated") return;
-  const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.name})` : "";
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   const message = error instanceof AuthError ? error.message : error instanceof Error ? error.name : "unknown error";
-  console.warn(`[dashboard] ${code}: ${message}${cause}`);
+  logEvent(code === "unexpected" ? "unexpected_error" : "site_error", { code, message, cause }, "warn");
 }

@@ -4,6 +4,7 @@ import { getIronSession, type CookieJar, type SessionOptions } from "iron-sessio
 import { createHash, randomUUID } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
+import { logEvent } from "@/lib/log/logger";
 
 import { getSharedState } from "./shared-state";
 
@@ -86,7 +87,7 @@ function sessionOptions(variant: SessionVariant, password: Record<string, string
     chunk: true,
     cookieOptions: cookieOptionsFor(variant),
     onUnsealError: (reason) => {
-      if (reason !== "expired") console.warn(`session cookie rejected: ${reason}`);
+      if (reason !== "expired") logEvent("session_rejected", { reason }, "warn");
     },
   };
 }
