@@ -37,6 +37,7 @@ export function CrashPage({ onRetry }: { onRetry: () => void }) {
             {messages.app.crashRetry}
           </button>
           {/* A full page load: the app's router may be what failed. */}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
           <a className="btn btn-secondary" href="/">
             {messages.signInProblem.home}
           </a>

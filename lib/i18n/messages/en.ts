@@ -10,7 +10,7 @@ export const en = {
     loading: "Loading…",
     offline: "You're offline. The dashboard will catch up when your connection is back.",
     crashTitle: "Something went wrong",
-    crashBody: "The dashboard hit a problem it could not recover from. Nothing was lost on the site.",
+    crashBody: "The dashboard hit a problem it could not recover from. Try again, or go back to the dashboard.",
     crashRetry: "Try again",
   },
   nav: {

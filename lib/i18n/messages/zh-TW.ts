@@ -9,7 +9,7 @@ export const zhTW: Messages = {
     loading: "載入中…",
     offline: "你目前離線。連線恢復後，儀表板會自動跟上。",
     crashTitle: "發生錯誤",
-    crashBody: "儀表板遇到無法自行恢復的問題。你在網站上的資料都沒有遺失。",
+    crashBody: "儀表板遇到無法自行恢復的問題。請再試一次，或回到儀表板。",
     crashRetry: "再試一次",
   },
   nav: {

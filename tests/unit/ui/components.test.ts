@@ -23,10 +23,20 @@ function textOf(html: string): string {
     .trim();
 }
 
+/** Every link's href, target and accessible name. */
+function linksOf(html: string): { href: string; name: string; target: string | undefined }[] {
+  return [...html.matchAll(/<a ([^>]*)>(.*?)<\/a>/g)].map((match) => ({
+    href: /href="([^"]+)"/.exec(match[1] ?? "")?.[1] ?? "",
+    name: textOf(match[2] ?? ""),
+    target: /target="([^"]+)"/.exec(match[1] ?? "")?.[1],
+  }));
+}
+
 const course: CourseEnrollment = {
   slug: "watercolour-101",
   name: "Watercolour 101",
   imageUrl: null,
+  courseUrl: "https://school.example.com/courses/watercolour-101",
   access: { kind: "until", expiresAt: "2026-12-13T10:00:00+08:00" },
   completionPercentage: 40,
   lastWatched: {
@@ -49,11 +59,29 @@ describe("CourseCard", () => {
     expect(html).toMatch(/role="progressbar"[^>]*aria-label="Progress: Watercolour 101"/);
   });
 
-  it("offers no Resume link once access has ended, and says so in words", () => {
+  it("offers Renew access to the course page, and neither Resume nor Start, once access has ended", () => {
     const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
     const html = render(createElement(CourseCard, { course: ended }));
-    expect(html).not.toContain("<a ");
+    const links = linksOf(html);
+    expect(links).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Renew access – Watercolour 101", target: "_top" }]);
     expect(html).toContain("Access ended on 2 Nov 2026");
+    expect(html).not.toContain("Add a reminder");
+  });
+
+  it("offers Start course, in the top window, for a course with access that was never started", () => {
+    const fresh = { ...course, lastWatched: null, access: { kind: "until", expiresAt: "2027-06-01T00:00:00Z" } } as const;
+    const html = render(createElement(CourseCard, { course: fresh }));
+    expect(linksOf(html)).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101", target: "_top" }]);
+    expect(html).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course: fresh }), "zh-TW")).toContain("開始上課");
+  });
+
+  it("offers Add a reminder exactly while access ends within 30 days", () => {
+    expect(textOf(render(createElement(CourseCard, { course })))).toContain("Add a reminder: Watercolour 101");
+    const later = { ...course, access: { kind: "until", expiresAt: "2027-01-09T01:00:00Z" } } as const;
+    expect(render(createElement(CourseCard, { course: later }))).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course: { ...course, access: { kind: "lifetime" } } }))).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course }), "zh-TW")).toContain("加入到期提醒");
   });
 
   it("speaks Traditional Chinese", () => {
