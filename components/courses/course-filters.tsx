@@ -23,17 +23,17 @@ export function CourseFilters({
         <legend className="mb-2 text-sm font-medium text-fg-muted">{messages.courses.show}</legend>
         <div className="flex flex-wrap gap-2">
           {COURSE_SHOWS.map((show) => (
-            <label key={show} className="cursor-pointer">
+            <label key={show} className="relative">
               <input
                 type="radio"
                 name="show"
                 value={show}
                 checked={choice.show === show}
                 onChange={() => onChange({ ...choice, show })}
-                className="peer sr-only"
+                className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
               />
               <span className="inline-flex min-h-11 items-center gap-2 rounded-full border border-line bg-surface px-3.5 text-sm font-medium text-fg peer-checked:border-accent peer-checked:bg-accent peer-checked:text-accent-fg peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-(--focus)">
-                {messages.courses.shows[show]}
+                {messages.courses.shows[show]}{" "}
                 <span className="rounded-full bg-surface-muted px-2 text-xs font-semibold tabular-nums text-fg">{counts[show]}</span>
               </span>
             </label>

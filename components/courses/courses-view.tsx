@@ -18,9 +18,24 @@ import { CourseFilters } from "./course-filters";
 /** Cards shown at first and added by each "Show more". */
 const CARDS_PER_STEP = 24;
 
-/** Keeps the choice in the URL (replacing the entry, so arrowing through the choices does not fill history). */
-function writeChoiceToUrl(choice: CourseChoice): void {
-  window.history.replaceState(null, "", `${window.location.pathname}${courseChoiceQuery(choice)}${window.location.hash}`);
+/**
+ * The choice, kept in the URL: it answers a click at once, replaces the history entry (so arrowing through
+ * the choices does not fill the history), and follows the URL when it changes otherwise (back, forward).
+ */
+function useUrlChoice(): [CourseChoice, (next: CourseChoice) => void] {
+  const fromUrl = parseCourseChoice(useSearchParams());
+  const urlKey = courseChoiceQuery(fromUrl);
+  const [choice, setChoice] = useState(fromUrl);
+  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
+  if (urlKey !== seenUrlKey) {
+    setSeenUrlKey(urlKey);
+    setChoice(fromUrl);
+  }
+  const choose = (next: CourseChoice) => {
+    setChoice(next);
+    window.history.replaceState(null, "", `${window.location.pathname}${courseChoiceQuery(next)}${window.location.hash}`);
+  };
+  return [choice, choose];
 }
 
 /**
@@ -30,8 +45,7 @@ function writeChoiceToUrl(choice: CourseChoice): void {
 export function CoursesView() {
   const { messages, now, locale } = useI18n();
   const query = useCourses();
-  const searchParams = useSearchParams();
-  const choice = useMemo(() => parseCourseChoice(searchParams), [searchParams]);
+  const [choice, setChoice] = useUrlChoice();
   const pages = query.data?.pages;
   const courses = useMemo(() => flattenPages(pages), [pages]);
   const totalCount = pages?.[0]?.totalCount ?? 0;
@@ -49,7 +63,7 @@ export function CoursesView() {
   else {
     body = (
       <>
-        <CourseFilters choice={choice} counts={counts} onChange={writeChoiceToUrl} />
+        <CourseFilters choice={choice} counts={counts} onChange={setChoice} />
         <p role="status" className="mb-4 text-sm text-fg-muted">
           {interpolate(messages.courses.matching, { count: selected.length, total: totalCount })}
         </p>

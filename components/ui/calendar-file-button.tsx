@@ -43,7 +43,7 @@ export function CalendarFileButton({ label, subject, makeFile }: { label: string
       <button type="button" className="btn btn-secondary" onClick={() => void download()}>
         <span aria-hidden="true">＋</span>
         {label}
-        <VisuallyHidden>{`: ${subject}`}</VisuallyHidden>
+        <VisuallyHidden>{` – ${subject}`}</VisuallyHidden>
       </button>
       {failed ? (
         <p role="alert" className="text-sm text-danger-fg">

@@ -77,7 +77,7 @@ describe("CourseCard", () => {
   });
 
   it("offers Add a reminder exactly while access ends within 30 days", () => {
-    expect(textOf(render(createElement(CourseCard, { course })))).toContain("Add a reminder: Watercolour 101");
+    expect(textOf(render(createElement(CourseCard, { course })))).toContain("Add a reminder – Watercolour 101");
     const later = { ...course, access: { kind: "until", expiresAt: "2027-01-09T01:00:00Z" } } as const;
     expect(render(createElement(CourseCard, { course: later }))).not.toContain("Add a reminder");
     expect(render(createElement(CourseCard, { course: { ...course, access: { kind: "lifetime" } } }))).not.toContain("Add a reminder");
