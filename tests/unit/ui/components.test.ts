@@ -6,7 +6,8 @@ import { EventItem } from "@/components/events/event-item";
 import { OrderCard } from "@/components/orders/order-card";
 import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
 import type { Locale } from "@/lib/i18n/locales";
-import type { CourseEnrollment, EventRegistration, Order } from "@/lib/types/account";
+import type { EventRegistration, Order } from "@/lib/types/account";
+import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 
 const NOW = Date.parse("2026-12-10T00:00:00Z");
 
@@ -32,21 +33,7 @@ function linksOf(html: string): { href: string; name: string; target: string | u
   }));
 }
 
-const course: CourseEnrollment = {
-  slug: "watercolour-101",
-  name: "Watercolour 101",
-  imageUrl: null,
-  courseUrl: "https://school.example.com/courses/watercolour-101",
-  access: { kind: "until", expiresAt: "2026-12-13T10:00:00+08:00" },
-  completionPercentage: 40,
-  lastWatched: {
-    lectureId: "L1",
-    positionSeconds: 3725,
-    title: "Wet on wet",
-    watchedAt: "2026-12-09T00:00:00Z",
-    resumeUrl: "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
-  },
-};
+const course = WATERCOLOUR_COURSE;
 
 describe("CourseCard", () => {
   it("links Resume to the lecture with a name that starts with Resume", () => {

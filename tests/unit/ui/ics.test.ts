@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accessReminderDate, accessReminderFileName, buildAccessReminderIcs, buildIcs, icsFileName } from "@/lib/format/ics";
 import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
+import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 
 function registration(overrides: Partial<EventRegistration["event"]> = {}, state = "enrolled"): EventRegistration {
   return {
@@ -85,15 +86,7 @@ describe("icsFileName", () => {
 });
 
 describe("buildAccessReminderIcs", () => {
-  const course: CourseEnrollment = {
-    slug: "watercolour-101",
-    name: "Watercolour 101",
-    imageUrl: null,
-    courseUrl: "https://school.example.com/courses/watercolour-101",
-    access: { kind: "until", expiresAt: "2026-12-13T10:00:00+08:00" },
-    completionPercentage: 40,
-    lastWatched: null,
-  };
+  const course: CourseEnrollment = { ...WATERCOLOUR_COURSE, lastWatched: null };
   const taipei = { locale: "en", timeZone: "Asia/Taipei", now: new Date("2026-12-10T00:00:00Z") } as const;
 
   it("is an all-day event the day before access ends, with the course link, a morning alarm and a stable UID", () => {
