@@ -118,10 +118,11 @@ test("a never-started course offers Start course, an ended one Renew access, and
   await expect(endedCard.getByRole("link", { name: /^(Resume|Start course)/ })).toHaveCount(0);
   await expect(endedCard.getByRole("button", { name: /^Add a reminder/ })).toHaveCount(0);
 
-  // Both land on the course's page on the site.
+  // Both land on the course's page on the site, where it is sold (again).
   for (const link of [start, renew]) {
     const landing = await page.request.get((await link.getAttribute("href"))!);
     expect(landing.ok()).toBe(true);
+    expect(await landing.text()).toContain("Get access");
   }
 
   // "Add a reminder": an all-day event the day before access ends, with the course link.
