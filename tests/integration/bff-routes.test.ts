@@ -42,7 +42,16 @@ describe("sign-in routes", () => {
     expect(body).not.toMatch(/access_?token|refresh_?token/i);
   });
 
-  it.each(["//evil.example", "https://evil.example/", "/\\evil.example", "%2F%2Fevil.example"])("sends returnTo %s back to /", async (returnTo) => {
+  it.each([
+    "//evil.example",
+    "https://evil.example/",
+    "/\\evil.example",
+    "%2F%2Fevil.example",
+    // Dot segments that the URL parser turns into "//evil.example" after the checks.
+    "/a/..//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/courses/.%2E//evil.example/x",
+  ])("sends returnTo %s back to /", async (returnTo) => {
     const browser = new Browser();
     const done = await signIn(browser, returnTo);
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/`);
