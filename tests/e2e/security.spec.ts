@@ -29,6 +29,26 @@ test("sign-in routes can never be framed", async ({ request }) => {
   }
 });
 
+test("encoded and trailing-slash spellings of never-framed routes are never framed either", async ({ request }) => {
+  for (const path of [
+    "/settings/revoke/",
+    "/settings/%72evoke",
+    "/auth/popup-done/",
+    "/auth/%70opup-done",
+    "/sign-in-problem/?code=login_expired",
+    "/api/auth/login/",
+    "/api/auth/%6cogin",
+    "/api/auth/callback/",
+  ]) {
+    for (const maxRedirects of [0, 5]) {
+      const response = await request.get(path, { maxRedirects });
+      expect(response.status(), path).toBeLessThan(500);
+      expect(response.headers()["content-security-policy"] ?? "frame-ancestors 'none'", path).toContain("frame-ancestors 'none'");
+      if (response.status() < 300 || response.status() >= 400) expect(response.headers()["x-frame-options"], path).toBe("DENY");
+    }
+  }
+});
+
 test("the browser never sees a token: not in HTML, RSC payloads, API answers or cookies", async ({ page, context }) => {
   const bodies: string[] = [];
   page.on("response", async (response) => {
