@@ -43,8 +43,10 @@ test("encoded and trailing-slash spellings of never-framed routes are never fram
     for (const maxRedirects of [0, 5]) {
       const response = await request.get(path, { maxRedirects });
       expect(response.status(), path).toBeLessThan(500);
-      expect(response.headers()["content-security-policy"] ?? "frame-ancestors 'none'", path).toContain("frame-ancestors 'none'");
-      if (response.status() < 300 || response.status() >= 400) expect(response.headers()["x-frame-options"], path).toBe("DENY");
+      // A redirect shows nothing to frame; whatever it leads to is checked with maxRedirects 5.
+      if (response.status() >= 300 && response.status() < 400) continue;
+      expect(response.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      expect(response.headers()["x-frame-options"], path).toBe("DENY");
     }
   }
 });
