@@ -5,6 +5,8 @@ import { NextResponse } from "next/server";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 
+import { RequestBodyTooLargeError } from "./capped-body";
+
 export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
 }
@@ -17,6 +19,9 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
 }
 
 function describe(error: unknown): { status: number; code: string; message: string; detail?: string } {
+  if (error instanceof RequestBodyTooLargeError) {
+    return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
+  }
   if (!(error instanceof AuthError)) {
     return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
   }
