@@ -73,16 +73,39 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[]): Pr
 async function rotate(refreshToken: string, scopes: string[]): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  const remembered = await store.recall(`rotated:${key}`);
-  if (remembered) return unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 });
+  const remembered = await recallRotation(refreshToken);
+  if (remembered) return remembered;
   return store.singleFlight(`refresh:${key}`, async () => {
-    const again = await store.recall(`rotated:${key}`);
-    if (again) return unsealData<RotatedTokens>(again, { password: openingPasswords(), ttl: 0 });
+    const again = await recallRotation(refreshToken);
+    if (again) return again;
     const rotated = await refreshAtSite(refreshToken, scopes);
     // Sealed, because a shared store (Redis) must never hold tokens in the clear.
     await store.remember(`rotated:${key}`, await sealData(rotated, { password: sealingPassword(), ttl: 0 }), ROTATION_MEMORY_MS);
     return rotated;
   });
+}
+
+async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
+  const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
+  return remembered ? unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 }) : undefined;
+}
+
+/**
+ * The tokens that replaced `refreshToken` in rotations still remembered (ROTATION_MEMORY_MS), oldest
+ * first: what a cookie from before those rotations must revoke too, or the successors stay live.
+ */
+export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTokens[]> {
+  const successors: RotatedTokens[] = [];
+  let current = refreshToken;
+  // A few steps at most: each rotation needs a request, and the memory lasts two minutes.
+  for (let step = 0; step < 5; step += 1) {
+    const next = await recallRotation(current);
+    if (!next) break;
+    successors.push(next);
+    if (!next.refreshToken || next.refreshToken === current) break;
+    current = next.refreshToken;
+  }
+  return successors;
 }
 
 export interface FreshSession {

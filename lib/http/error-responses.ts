@@ -41,6 +41,13 @@ function describe(error: unknown): { status: number; code: string; message: stri
       return error.detail === "graphql_error"
         ? { status: 502, code: "query_failed", message: "The site could not provide this information." }
         : { status: 503, code: "site_unavailable", message: "The site is not answering right now. Please try again." };
+    case "revocation_refused":
+      return {
+        status: 502,
+        code: "revocation_refused",
+        message: "The site refused to revoke access because the dashboard is not configured correctly for it. You are signed out here.",
+        detail: error.detail,
+      };
     case "token_audience_mismatch":
     case "site_misconfigured":
       return { status: 502, code: "site_misconfigured", message: "The dashboard is not configured correctly for this site. Please tell the site's operator." };

@@ -7,6 +7,8 @@ import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
+import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
 import { TEST_APP_URL } from "../support/env";
@@ -143,15 +145,58 @@ describe("logout and revocation", () => {
     });
   }
 
-  it("logs out locally", async () => {
+  it("signs out for good: the refresh token is revoked at the site, so a copied cookie is dead even after a restart", async () => {
     const browser = new Browser();
     await signIn(browser);
     const stale = new Map(browser.cookies);
+    sandbox.resetRequests();
     const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
     expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ signedOut: true, complete: true });
+    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
-    // The old cookie, replayed, is ended too.
+    // The old cookie, replayed, is ended too (the shared state remembers the session as ended)...
     browser.cookies = stale;
+    expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+    // ...and after a restart that forgot it, the site no longer honours its tokens.
+    setSharedStateForTests(new InMemorySharedState());
+    const replayed = await accountRoute(browser.request("/api/account/courses"), params("courses"));
+    expect(replayed.status).toBe(401);
+  });
+
+  it("still signs out here when the site cannot be reached, and says the site was not told", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.setKnobs({ failures: { revoke: { mode: "status", status: 503 } } });
+    try {
+      const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ signedOut: true, complete: false });
+      expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+      expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+    } finally {
+      sandbox.setKnobs({ failures: { revoke: null } });
+    }
+  });
+
+  it("ends the session and says so plainly when the site refuses revocation as a configuration fault", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    const secret = process.env.OAUTH_CLIENT_SECRET!;
+    // The site's client secret was rotated without telling the dashboard: the site answers 401 invalid_client.
+    process.env.OAUTH_CLIENT_SECRET = "a-secret-the-site-does-not-know-0123456789";
+    resetConfigForTests();
+    try {
+      const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
+      expect(response.status).toBe(502);
+      expect(await response.json()).toMatchObject({ error: { code: "revocation_refused", detail: "invalid_client" } });
+      expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+      expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 401).length).toBeGreaterThan(0);
+    } finally {
+      process.env.OAUTH_CLIENT_SECRET = secret;
+      resetConfigForTests();
+    }
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
   });
 
@@ -161,6 +206,7 @@ describe("logout and revocation", () => {
     sandbox.resetRequests();
     const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
     expect(response.status).toBe(200);
+    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
     expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
   });

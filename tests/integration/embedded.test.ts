@@ -145,7 +145,7 @@ describe("the handoff body is capped", () => {
       headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json", ...headers },
       body,
       duplex: "half",
-    } as RequestInit & { duplex: "half" });
+    });
   }
 
   it("refuses a declared Content-Length over the cap before reading anything", async () => {
