@@ -74,7 +74,7 @@ describe("revocation at the site (RFC 7009)", () => {
     expect(revoked[0]).toEqual(["rt-1", "refresh_token"]);
   });
 
-  it.each([
+  it.each<{ status: number; json: unknown; headers: Record<string, string>; detail: string }>([
     { status: 400, json: { error: "unsupported_token_type" }, headers: {}, detail: "unsupported_token_type" },
     { status: 401, json: { error: "invalid_client" }, headers: {}, detail: "invalid_client" },
     { status: 401, json: { error: "invalid_client" }, headers: { "www-authenticate": 'Basic realm="site", error="invalid_client"' }, detail: "invalid_client" },
