@@ -1,5 +1,6 @@
 import { createSecretKey, generateKeyPairSync } from "node:crypto";
 
+import { generateKeyPair } from "jose";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
@@ -261,4 +262,45 @@ describe("token endpoint failures", () => {
       expect(await loadSession(attempt.jar)).toBeNull();
     });
   }
+});
+
+describe("token checks oauth4webapi leaves to us", () => {
+  it("rejects an azp that is not our client_id (OpenID Connect Core 3.1.3.7)", () =>
+    (async () => {
+      const attempt = await beginLogin();
+      tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), azp: "another-client" }));
+      await expectFailure(finish(attempt), "id_token_invalid", "azp");
+      expect(await loadSession(attempt.jar)).toBeNull();
+    })());
+
+  it("accepts an azp equal to our client_id", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), azp: TEST_CLIENT_ID }));
+    await finish(attempt);
+    expect(await loadSession(attempt.jar)).not.toBeNull();
+  });
+
+  it.each(["DPoP", "mac", "N_A"])("refuses a token_type of %s", async (tokenType) => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)), { token_type: tokenType });
+    await expectFailure(finish(attempt), "token_exchange_failed", "token_type");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+
+  it.each(["bearer", "bEARER", "BEARER"])("accepts the token_type %s in any case", async (tokenType) => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)), { token_type: tokenType });
+    await finish(attempt);
+    expect(await loadSession(attempt.jar)).not.toBeNull();
+  });
+
+  it("refuses a UserInfo answer of application/jwt instead of reading it unsigned", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    // Signed with the wrong (unrelated) key: read without verification, its claims would still match.
+    const forged = await site.signIdToken({ ...member, iss: site.url, aud: TEST_CLIENT_ID }, { key: (await generateKeyPair("ES256")).privateKey });
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ text: forged, headers: { "content-type": "application/jwt" } }));
+    await expectFailure(finish(attempt), "userinfo_mismatch", "signed_userinfo");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
 });
