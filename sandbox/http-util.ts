@@ -19,6 +19,7 @@ export type OAuthErrorCode =
   | "unsupported_token_type"
   | "invalid_client_metadata"
   | "invalid_redirect_uri"
+  | "access_denied"
   | "server_error";
 
 export const NO_STORE_HEADERS = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
