@@ -17,6 +17,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const development = process.argv.includes("--dev");
 
 function newestSourceChange(dir: string): number {
+  // A checkout without public/ (it holds no tracked file) has nothing there to compare.
+  if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
