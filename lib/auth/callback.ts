@@ -33,6 +33,10 @@ export interface CallbackResult {
 export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
   const config = getConfig();
   const params = callbackUrl.searchParams;
+  // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
+  if (["state", "code", "iss"].some((name) => params.getAll(name).length > 1)) {
+    throw new AuthError("login_state_mismatch", "The sign-in response repeats a parameter.", { detail: "repeated_parameter" });
+  }
   const state = params.get("state");
   if (!state) throw new AuthError("login_state_mismatch", "The sign-in response carried no state.");
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
