@@ -113,3 +113,14 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
   expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
 });
+
+test("x-middleware-subrequest cannot skip the proxy: pages keep their CSP and data routes still check the session", async ({ request }) => {
+  for (const value of ["middleware:middleware:middleware:middleware:middleware", "proxy:proxy:proxy:proxy:proxy", "src/middleware:nowaf:src/middleware:src/middleware:src/middleware"]) {
+    const page = await request.get("/settings", { headers: { "x-middleware-subrequest": value } });
+    expect(page.status()).toBeLessThan(500);
+    expect(page.headers()["content-security-policy"]).toMatch(/'nonce-[^']+'/);
+    expect(page.headers()["cache-control"]).toBe("no-store");
+    const data = await request.get("/api/account/courses", { headers: { "x-middleware-subrequest": value } });
+    expect(data.status()).toBe(401);
+  }
+});

@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
@@ -57,6 +58,30 @@ describe("sign-in routes", () => {
     const browser = new Browser();
     const done = await signIn(browser, returnTo);
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+  });
+
+  it("builds redirect_uri and the post-sign-in URL from configuration, whatever Host or X-Forwarded-* say", async () => {
+    const spoofed = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https", "x-forwarded-port": "443" };
+    const browser = new Browser();
+    const login = browser.absorb(await loginRoute(new NextRequest("http://evil.example/api/auth/login?returnTo=%2Forders", { headers: spoofed })));
+    const authorize = new URL(login.headers.get("location")!);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
+    const { authorizeWithoutBrowser } = await import("@/sandbox/testing");
+    const redirect = await authorizeWithoutBrowser(authorize.href, { email: "maya@example.com" });
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const done = await callbackRoute(new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, cookie } }));
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/orders`);
+    expect(JSON.stringify([...done.headers])).not.toContain("evil.example");
+  });
+
+  it.each(["%E0%A4%A", "Fe26.2**broken", "%", "a".repeat(5000)])("answers a session cookie of %s with 401, never a 500", async (value) => {
+    const response = await sessionRoute(new NextRequest(`${TEST_APP_URL}/api/session`, { headers: { cookie: `dash_session=${value}; __Host-dash_embedded=${value}` } }));
+    expect(response.status).toBe(401);
+  });
+
+  it.each(["null", "http://[", "%E0%A4%A", `${TEST_APP_URL}/`, TEST_APP_URL.toUpperCase()])("refuses a logout with the malformed or foreign Origin %s with 403", async (origin) => {
+    const response = await logoutRoute(new Browser().request("/api/auth/logout", { method: "POST", headers: { origin, "x-requested-with": "companion-dashboard" } }));
+    expect(response.status).toBe(403);
   });
 
   it("sets nothing for a prefetch of the login route", async () => {
