@@ -1,3 +1,5 @@
+import { decodeRepeatedly } from "@/lib/http/percent-decoding";
+
 /**
  * `returnTo` keeps only a same-origin relative path (OWASP ASVS 5 V3.7.2, open redirects; RFC 9700
  * section 4.11). Anything that a browser could read as another origin falls back to "/".
@@ -26,16 +28,8 @@ export function sanitizeReturnTo(value: string | null | undefined, appUrl: strin
  * (`%2F%2Fevil`, `%5Cevil`, double-encoded forms).
  */
 function isPlainPath(value: string): boolean {
-  let decoded = value;
-  for (let round = 0; round < 3; round += 1) {
-    try {
-      const next = decodeURIComponent(decoded);
-      if (next === decoded) break;
-      decoded = next;
-    } catch {
-      return false;
-    }
-  }
+  const decoded = decodeRepeatedly(value);
+  if (decoded === undefined) return false;
   for (const candidate of [value, decoded]) {
     if (!candidate.startsWith("/") || candidate.startsWith("//") || candidate.includes("\\")) return false;
     if (/[\u0000-\u001f\u007f]/.test(candidate)) return false;

@@ -2,6 +2,8 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
+import { decodeRepeatedly } from "./percent-decoding";
+
 /**
  * Pages that must never be framed (RFC 9700 section 4.16, clickjacking). The sign-in routes under
  * /api/auth are never framable either, through next.config.mjs.
@@ -22,16 +24,7 @@ export function isPopupPage(pathname: string): boolean {
  * the framing policy must not depend on how the URL was spelled).
  */
 function canonicalPath(pathname: string): string {
-  let path = pathname;
-  for (let round = 0; round < 3; round += 1) {
-    try {
-      const decoded = decodeURIComponent(path);
-      if (decoded === path) break;
-      path = decoded;
-    } catch {
-      break;
-    }
-  }
+  let path = decodeRepeatedly(pathname) ?? pathname;
   path = path.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
   // Dot segments (`/settings/%2e/revoke` once decoded): resolved the way a URL parser does.
   path = new URL(path, "http://canonical.invalid").pathname;

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
-import { newSessionId, loadSession, saveSession, type SessionData } from "@/lib/session/session";
+import { loadSession, saveSession } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { runAccountOperation } from "@/lib/site/account-api";
 
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { startFakeSite, type FakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
+import { expiringSession } from "../../support/session-fixture";
 
 let site: FakeSite;
 let issued = 0;
@@ -33,22 +34,6 @@ beforeEach(() => {
     return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 7200, refresh_token: `rt-${issued}`, scope: "openid account:read" } };
   });
 });
-
-function expiringSession(overrides: Partial<SessionData> = {}): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
-    accessToken: "at-0",
-    refreshToken: "rt-0",
-    accessTokenExpiresAt: now + 10_000,
-    scopes: ["openid", "account:read"],
-    claims: { sub: "s", name: "Maya", email: "m@example.com", orgId: "o", roles: [] },
-    createdAt: now,
-    lastSeenAt: now,
-    ...overrides,
-  };
-}
 
 describe("refresh", () => {
   it("refreshes shortly before expiry with client_secret_post and resource", async () => {

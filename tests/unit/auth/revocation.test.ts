@@ -2,12 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
-import { newSessionId, type SessionData } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 
 import { captureLog } from "../../support/captured-log";
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { expiringSession } from "../../support/session-fixture";
 
 let site: FakeSite;
 
@@ -22,22 +22,6 @@ beforeEach(() => {
   site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
 });
 
-function session(overrides: Partial<SessionData> = {}): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
-    accessToken: "at-0",
-    refreshToken: "rt-0",
-    accessTokenExpiresAt: now + 10_000,
-    scopes: ["openid", "account:read"],
-    claims: { sub: "s", name: "Maya", email: "m@example.com", orgId: "o", roles: [] },
-    createdAt: now,
-    lastSeenAt: now,
-    ...overrides,
-  };
-}
-
 function revocations(): { token: string | null; hint: string | null; clientId: string | null; secret: string | null }[] {
   return site.callsTo("/api/oauth/revoke").map((call) => {
     const body = call.body as URLSearchParams;
@@ -47,7 +31,7 @@ function revocations(): { token: string | null; hint: string | null; clientId: s
 
 describe("revocation at the site (RFC 7009)", () => {
   it("revokes the refresh token, then the access token, each with its token_type_hint and client authentication", async () => {
-    await revokeAtSite(session());
+    await revokeAtSite(expiringSession());
     expect(revocations()).toEqual([
       { token: "rt-0", hint: "refresh_token", clientId: TEST_CLIENT_ID, secret: TEST_CLIENT_SECRET },
       { token: "at-0", hint: "access_token", clientId: TEST_CLIENT_ID, secret: TEST_CLIENT_SECRET },
@@ -55,8 +39,8 @@ describe("revocation at the site (RFC 7009)", () => {
   });
 
   it("signs out with the refresh token alone, or the access token when there is no refresh token", async () => {
-    await revokeAtSite(session(), "refresh_token");
-    await revokeAtSite(session({ refreshToken: null }), "refresh_token");
+    await revokeAtSite(expiringSession(), "refresh_token");
+    await revokeAtSite(expiringSession({ refreshToken: null }), "refresh_token");
     expect(revocations().map(({ token, hint }) => [token, hint])).toEqual([
       ["rt-0", "refresh_token"],
       ["at-0", "access_token"],
@@ -65,7 +49,7 @@ describe("revocation at the site (RFC 7009)", () => {
 
   it("revokes the rotated successor when the cookie asking is older than a rotation", async () => {
     site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at-1", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-1" } }));
-    const old = session();
+    const old = expiringSession();
     // Another request rotated rt-0 into rt-1; this cookie still holds rt-0.
     await ensureFreshTokens(old);
     await revokeAtSite(old);
@@ -82,13 +66,13 @@ describe("revocation at the site (RFC 7009)", () => {
   ])("calls a $status ($detail) a configuration fault, logged as such without the token", async ({ status, json, headers, detail }) => {
     const log = captureLog();
     site.handlers.set("POST /api/oauth/revoke", () => ({ status, headers, ...(json ? { json } : { text: "Forbidden" }) }));
-    await expect(revokeAtSite(session())).rejects.toMatchObject({ code: "revocation_refused", detail });
+    await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_refused", detail });
     expect(log.events()).toContainEqual(expect.objectContaining({ event: "revocation_failed", reason: "configuration", status, level: "error" }));
     expect(log.text()).not.toMatch(/rt-0|at-0|test-client-secret/);
   });
 
   it("calls a 503 or a dead site 'unavailable', not a configuration fault", async () => {
     site.handlers.set("POST /api/oauth/revoke", () => ({ status: 503, json: { error: "temporarily_unavailable" }, headers: { "retry-after": "1" } }));
-    await expect(revokeAtSite(session())).rejects.toMatchObject({ code: "revocation_unavailable" });
+    await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_unavailable" });
   });
 });
