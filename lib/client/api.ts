@@ -115,8 +115,8 @@ export async function postAction(path: string): Promise<unknown> {
 }
 
 /**
- * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site could
- * not be told; `revoke_refused`: signed out here, but the site refused to revoke.
+ * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
+ * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke.
  */
 const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired"] as const;
 export type SignedOutReason = (typeof SIGNED_OUT_REASONS)[number];

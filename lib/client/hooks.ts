@@ -63,7 +63,7 @@ export function useRevokeAccess() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    // `complete: false`: signed out here, but the site could not be reached to revoke the sign-in.
+    // `complete: false`: signed out here, but the site did not confirm that it revoked the sign-in.
     mutationFn: async (): Promise<SignedOutReason> => {
       const outcome = await postAction(ACCOUNT_ROUTES.logout);
       return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false ? "signed_out_locally" : "signed_out";

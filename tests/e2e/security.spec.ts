@@ -106,7 +106,7 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
   await expect(page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here.")).toBeVisible();
   const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
   await page.getByRole("button", { name: "Sign out" }).click();
-  expect((await logout).headers()["clear-site-data"]).toBe('"cookies"');
+  expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
   await expect(page).toHaveURL(/\/signed-out\?reason=signed_out$/);
   await expect(page.getByText("You are signed out.")).toBeVisible();
   expect((await context.cookies(APP_URL)).filter((cookie) => cookie.name.includes("dash_"))).toEqual([]);

@@ -58,7 +58,7 @@ export const en = {
     revoked: "You revoked this app's access. The site no longer grants this app access to your account, and you are signed out.",
     expired: "Your session ended. Sign in again to continue.",
     signedOutLocally:
-      "You are signed out here, but the site could not be reached to cancel this sign-in. It ends when it expires; to end it now, revoke this app's access in your account on the site.",
+      "You are signed out here, but the site did not confirm that it ended this sign-in. It ends when it expires; to end it now, revoke this app's access in your account on the site.",
     revokeRefused:
       "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly for it. Remove this app in your account on the site, and tell the site's operator.",
   },

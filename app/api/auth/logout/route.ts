@@ -12,9 +12,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh token is revoked at the site (RFC 7009), so a
- * copied cookie holds nothing live, and the session is marked ended in the shared state. The site's
- * consent stays; "Revoke access" withdraws that too. When the site cannot be told, the member is still
- * signed out here, and `complete: false` says the site was not reached.
+ * copied cookie holds nothing live, and the session is marked ended in the shared state. "Revoke
+ * access" revokes the access token as well. When the site does not confirm the revocation, the member
+ * is still signed out here, and `complete: false` says so.
  */
 export async function POST(request: NextRequest) {
   try {
