@@ -83,7 +83,11 @@ async function main(): Promise<void> {
   }
 
   const host = isLoopbackHost(new URL(config.appUrl).hostname) ? new URL(config.appUrl).hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
-  const child = spawn(process.execPath, [nextBin, development ? "dev" : "start", "-p", String(config.port), "-H", host], {
+  // Production runs Next.js behind scripts/serve.ts, which refuses HTTP methods a path does not answer.
+  const serverArgs = development
+    ? [nextBin, "dev", "-p", String(config.port), "-H", host]
+    : ["--import", "tsx", path.join(root, "scripts", "serve.ts"), String(config.port), host];
+  const child = spawn(process.execPath, serverArgs, {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...env, NODE_ENV: development ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" },

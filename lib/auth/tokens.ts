@@ -10,7 +10,8 @@ import { getSharedState } from "@/lib/session/shared-state";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
-import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+import { verifyIdToken } from "./id-token";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -34,7 +35,7 @@ function fingerprint(token: string): string {
 }
 
 
-async function refreshAtSite(refreshToken: string, previousScopes: string[]): Promise<RotatedTokens> {
+async function refreshAtSite(refreshToken: string, previousScopes: string[], subject: string): Promise<RotatedTokens> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -51,11 +52,20 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[]): Pr
       // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", { cause: error, detail: safeOAuthErrorCode(error.error) });
     }
+    if (error instanceof oauth.OperationProcessingError && error.code === oauth.JWT_CLAIM_COMPARISON) {
+      // OpenID Connect Core 12.2: the refreshed id_token's iss or aud is not the session's (oauth4webapi compared them).
+      const claim = (error.cause as { claim?: unknown } | undefined)?.claim;
+      throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail: typeof claim === "string" ? claim : "id_token" });
+    }
     if (isTransientSiteFailure(error)) {
       throw new AuthError("refresh_unavailable", "The site could not renew access right now.", { cause: error });
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });
   }
+  if (!isBearerTokenResponse(tokens)) {
+    throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
+  }
+  if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, subject);
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.
@@ -66,23 +76,62 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[]): Pr
 }
 
 /**
+ * OpenID Connect Core 12.2: an id_token in a refresh answer must have the same `iss`, `sub` and `aud`
+ * as the session's, and is verified like the sign-in's (signature, `azp`, lifetimes). Otherwise the
+ * new tokens are refused and the session ends.
+ */
+async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oauth.AuthorizationServer, subject: string): Promise<void> {
+  const { clientId } = getConfig();
+  try {
+    if (!as.jwks_uri) throw new AuthError("id_token_invalid", "The site sent an id_token but lists no keys to verify it.", { detail: "jwks_uri" });
+    await verifyIdToken(tokens.id_token!, { issuer: as.issuer, clientId, jwksUri: as.jwks_uri, subject });
+  } catch (error) {
+    const detail = error instanceof AuthError ? error.detail : undefined;
+    throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail });
+  }
+}
+
+/**
  * Refreshes once per refresh token, whatever the number of parallel callers: the first runs the grant,
  * the others share its result; later callers still holding the pre-rotation cookie find the rotated
  * tokens in the shared memory instead of replaying the spent refresh token.
  */
-async function rotate(refreshToken: string, scopes: string[]): Promise<RotatedTokens> {
+async function rotate(refreshToken: string, scopes: string[], subject: string): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  const remembered = await store.recall(`rotated:${key}`);
-  if (remembered) return unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 });
+  const remembered = await recallRotation(refreshToken);
+  if (remembered) return remembered;
   return store.singleFlight(`refresh:${key}`, async () => {
-    const again = await store.recall(`rotated:${key}`);
-    if (again) return unsealData<RotatedTokens>(again, { password: openingPasswords(), ttl: 0 });
-    const rotated = await refreshAtSite(refreshToken, scopes);
+    const again = await recallRotation(refreshToken);
+    if (again) return again;
+    const rotated = await refreshAtSite(refreshToken, scopes, subject);
     // Sealed, because a shared store (Redis) must never hold tokens in the clear.
     await store.remember(`rotated:${key}`, await sealData(rotated, { password: sealingPassword(), ttl: 0 }), ROTATION_MEMORY_MS);
     return rotated;
   });
+}
+
+async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
+  const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
+  return remembered ? unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 }) : undefined;
+}
+
+/**
+ * The tokens that replaced `refreshToken` in rotations still remembered (ROTATION_MEMORY_MS), oldest
+ * first: what a cookie from before those rotations must revoke too, or the successors stay live.
+ */
+export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTokens[]> {
+  const successors: RotatedTokens[] = [];
+  let current = refreshToken;
+  // A few steps at most: each rotation needs a request, and the memory lasts two minutes.
+  for (let step = 0; step < 5; step += 1) {
+    const next = await recallRotation(current);
+    if (!next) break;
+    successors.push(next);
+    if (!next.refreshToken || next.refreshToken === current) break;
+    current = next.refreshToken;
+  }
+  return successors;
 }
 
 export interface FreshSession {
@@ -102,7 +151,7 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes);
+  const rotated = await rotate(session.refreshToken, session.scopes, session.claims.sub);
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

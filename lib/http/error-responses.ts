@@ -5,6 +5,8 @@ import { NextResponse } from "next/server";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 
+import { RequestBodyTooLargeError } from "./capped-body";
+
 export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
 }
@@ -17,6 +19,9 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
 }
 
 function describe(error: unknown): { status: number; code: string; message: string; detail?: string } {
+  if (error instanceof RequestBodyTooLargeError) {
+    return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
+  }
   if (!(error instanceof AuthError)) {
     return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
   }
@@ -36,6 +41,13 @@ function describe(error: unknown): { status: number; code: string; message: stri
       return error.detail === "graphql_error"
         ? { status: 502, code: "query_failed", message: "The site could not provide this information." }
         : { status: 503, code: "site_unavailable", message: "The site is not answering right now. Please try again." };
+    case "revocation_refused":
+      return {
+        status: 502,
+        code: "revocation_refused",
+        message: "The site refused to revoke access because the dashboard is not configured correctly for it. You are signed out here.",
+        detail: error.detail,
+      };
     case "token_audience_mismatch":
     case "site_misconfigured":
       return { status: 502, code: "site_misconfigured", message: "The dashboard is not configured correctly for this site. Please tell the site's operator." };

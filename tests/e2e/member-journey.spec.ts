@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 
 import { expect, test } from "@playwright/test";
 
-import { completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import { completeSiteSignIn, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -103,11 +103,11 @@ test("an expired session sends the member to sign in and back to the same page",
   await signIn(page, "maya@example.com", { from: "/orders" });
   await expect(page).toHaveURL(/\/orders$/);
   // A month later at the site: the access token and the refresh token have both expired.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { clockOffsetMs: 31 * 24 * 60 * 60 * 1000 } });
+  await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 31 * 24 * 60 * 60 * 1000 });
   await page.goto("/events");
   await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
   // Back to the site's present, so that its new id_token is not dated in our future.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { clockOffsetMs: 0 } });
+  await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 0 });
   await completeSiteSignIn(page, "maya@example.com");
   await expect(page).toHaveURL(/\/events$/);
   await expect(page.getByRole("heading", { name: "Events", level: 1 })).toBeVisible();
@@ -121,13 +121,13 @@ test("each page's first HTML already holds its data, and a page whose query fail
   expect(firstHtml).not.toContain("Loading…");
 
   // A site whose Account API lacks `orders`: the Orders page says so, with Retry; Courses still work.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: ["orders"] } });
+  await postSandboxControl(page, "/__sandbox/knobs", { graphqlMissingFields: ["orders"] });
   await page.goto("/orders");
   const failure = page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." });
   await expect(failure).toBeVisible();
   await page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Watercolor Foundations" })).toBeVisible();
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: [] } });
+  await postSandboxControl(page, "/__sandbox/knobs", { graphqlMissingFields: [] });
   await page.goto("/orders");
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await expect(page.getByText(/NT\$/).first()).toBeVisible();

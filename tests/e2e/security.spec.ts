@@ -29,6 +29,30 @@ test("sign-in routes can never be framed", async ({ request }) => {
   }
 });
 
+test("encoded and trailing-slash spellings of never-framed routes are never framed either", async ({ request }) => {
+  for (const path of [
+    "/settings/revoke/",
+    "/settings/%72evoke",
+    "/auth/popup-done/",
+    "/auth/%70opup-done",
+    "/sign-in-problem/?code=login_expired",
+    "/api/auth/login/",
+    "/api/auth/%6cogin",
+    "/api/auth/callback/",
+  ]) {
+    for (const maxRedirects of [0, 5]) {
+      const response = await request.get(path, { maxRedirects });
+      expect(response.status(), path).toBeLessThan(500);
+      // A redirect shows nothing to frame; whatever it leads to is checked with maxRedirects 5.
+      if (response.status() >= 300 && response.status() < 400) continue;
+      // Sign-in leads on to the site's own page: only the dashboard's answers are ours to check.
+      if (!response.url().startsWith(APP_URL)) continue;
+      expect(response.headers()["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      expect(response.headers()["x-frame-options"], path).toBe("DENY");
+    }
+  }
+});
+
 test("the browser never sees a token: not in HTML, RSC payloads, API answers or cookies", async ({ page, context }) => {
   const bodies: string[] = [];
   page.on("response", async (response) => {
@@ -73,4 +97,30 @@ test("a cross-site POST to logout or revoke changes nothing", async ({ page }) =
   expect(session.status()).toBe(200);
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+});
+
+test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings says how it differs from Revoke access", async ({ page, context }) => {
+  await signIn(page, "maya@example.com");
+  await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(page.getByText("Sign out ends this browser's sign-in, here and at the site.")).toBeVisible();
+  await expect(page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here.")).toBeVisible();
+  const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
+  await expect(page).toHaveURL(/\/signed-out\?reason=signed_out$/);
+  await expect(page.getByText("You are signed out.")).toBeVisible();
+  expect((await context.cookies(APP_URL)).filter((cookie) => cookie.name.includes("dash_"))).toEqual([]);
+  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
+});
+
+test("x-middleware-subrequest cannot skip the proxy: pages keep their CSP and data routes still check the session", async ({ request }) => {
+  for (const value of ["middleware:middleware:middleware:middleware:middleware", "proxy:proxy:proxy:proxy:proxy", "src/middleware:nowaf:src/middleware:src/middleware:src/middleware"]) {
+    const page = await request.get("/settings", { headers: { "x-middleware-subrequest": value } });
+    expect(page.status()).toBeLessThan(500);
+    expect(page.headers()["content-security-policy"]).toMatch(/'nonce-[^']+'/);
+    expect(page.headers()["cache-control"]).toBe("no-store");
+    const data = await request.get("/api/account/courses", { headers: { "x-middleware-subrequest": value } });
+    expect(data.status()).toBe(401);
+  }
 });

@@ -48,6 +48,11 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
 }
 
 export async function resetSandbox(page: Page): Promise<void> {
-  const response = await page.request.post(`${SITE_URL}/__sandbox/reset`);
+  await postSandboxControl(page, "/__sandbox/reset");
+}
+
+/** POSTs to a sandbox control endpoint as it requires: JSON, with the sandbox's own Origin. */
+export async function postSandboxControl(page: Page, path: `/__sandbox/${string}`, data: unknown = {}): Promise<void> {
+  const response = await page.request.post(`${SITE_URL}${path}`, { data, headers: { origin: SITE_URL } });
   expect(response.ok()).toBe(true);
 }

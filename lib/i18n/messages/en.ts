@@ -61,6 +61,10 @@ export const en = {
     signedOut: "You are signed out.",
     revoked: "You revoked this app's access. The site no longer grants this app access to your account, and you are signed out.",
     expired: "Your session ended. Sign in again to continue.",
+    signedOutLocally:
+      "You are signed out here, but the site did not confirm that it ended this sign-in. It ends when it expires; to end it now, revoke this app's access in your account on the site.",
+    revokeRefused:
+      "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly for it. Remove this app in your account on the site, and tell the site's operator.",
   },
   overview: {
     title: "Overview",
@@ -180,7 +184,8 @@ export const en = {
     languageNames: { en: "English", "zh-TW": "繁體中文" },
     signOut: "Sign out",
     revokeTitle: "Revoke access",
-    revokeBody: "Revoking stops this app from reading your account on the site. You will be signed out here.",
+    revokeBody: "Revoke access withdraws this app's access to your account at the site, then signs you out here.",
+    signOutBody: "Sign out ends this browser's sign-in, here and at the site.",
     revoke: "Revoke access",
     revokeConfirmTitle: "Revoke this app's access?",
     revokeConfirmBody: "The site will stop granting this app access to your account. You can sign in again later to grant it anew.",

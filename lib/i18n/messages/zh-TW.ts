@@ -60,6 +60,8 @@ export const zhTW: Messages = {
     signedOut: "你已登出。",
     revoked: "你已撤銷此應用程式的存取權。網站不再授予此應用程式存取你帳號的權限，你也已登出。",
     expired: "你的登入階段已結束，請重新登入以繼續。",
+    signedOutLocally: "你已在這裡登出，但網站沒有確認已結束此次登入。它會在到期時結束；若要立即結束，請在網站的帳號中撤銷此應用程式的存取權。",
+    revokeRefused: "你已在這裡登出，但網站拒絕收回此應用程式的存取權，因為儀表板的設定與網站不符。請在網站的帳號中移除此應用程式，並通知網站的管理者。",
   },
   overview: {
     title: "總覽",
@@ -179,7 +181,8 @@ export const zhTW: Messages = {
     languageNames: { en: "English", "zh-TW": "繁體中文" },
     signOut: "登出",
     revokeTitle: "撤銷存取權",
-    revokeBody: "撤銷後，此應用程式將無法再讀取你在網站上的帳號資料，你也會在這裡被登出。",
+    revokeBody: "撤銷存取權會在網站上收回此應用程式存取你帳號的權限，並在這裡將你登出。",
+    signOutBody: "登出會結束此瀏覽器的這次登入，包括這裡與網站上。",
     revoke: "撤銷存取權",
     revokeConfirmTitle: "要撤銷此應用程式的存取權嗎？",
     revokeConfirmBody: "網站將不再授予此應用程式存取你帳號的權限。之後你可以再次登入並重新授權。",

@@ -135,3 +135,16 @@ describe("EventItem", () => {
     expect(html).not.toContain("Add to calendar");
   });
 });
+
+describe("the signed-out page", () => {
+  it.each([
+    ["signed_out", "You are signed out."],
+    ["revoked", "no longer grants this app access"],
+    ["signed_out_locally", "the site did not confirm that it ended this sign-in"],
+    ["revoke_refused", "the site refused to withdraw this app's access"],
+  ] as const)("says plainly what happened for %s", async (reason, text) => {
+    const { SignedOutLanding } = await import("@/components/layout/signed-out-landing");
+    const html = render(createElement(SignedOutLanding, { reason }));
+    expect(textOf(html).replace(/&#x27;/g, "'")).toContain(text);
+  });
+});

@@ -1,9 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { AuthError } from "@/lib/auth/errors";
+import { AuthError, isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { apiErrorResponse } from "@/lib/http/error-responses";
+import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { endSession, loadSession } from "@/lib/session/session";
 
@@ -11,7 +12,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * Revokes the member's tokens at the site (RFC 7009), then ends the session. When the site cannot be
- * reached, the session is kept and the answer says so, so the member can retry.
+ * reached, the session is kept and the answer says so, so the member can retry. When the site refuses
+ * (a configuration fault, RFC 7009 section 2.2.1), retrying cannot help: the session ends here and the
+ * answer says plainly that the site did not revoke.
  */
 export async function POST(request: NextRequest) {
   try {
@@ -20,9 +23,15 @@ export async function POST(request: NextRequest) {
     const jar = requestResponseJar(request.cookies, buffer);
     const loaded = await loadSession(jar);
     if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
-    await revokeAtSite(loaded.data);
+    try {
+      await revokeAtSite(loaded.data);
+    } catch (error) {
+      if (!isAuthError(error, "revocation_refused")) throw error;
+      await endSession(jar, loaded.data.sid);
+      return withClearedSiteCookies(buffer, apiErrorResponse(error));
+    }
     await endSession(jar, loaded.data.sid);
-    return buffer.applyTo(NextResponse.json({ revoked: true }, { headers: { "cache-control": "no-store" } }));
+    return withClearedSiteCookies(buffer, NextResponse.json({ revoked: true }));
   } catch (error) {
     return apiErrorResponse(error);
   }
