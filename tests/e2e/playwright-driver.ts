@@ -19,7 +19,7 @@ export function playwrightDriver(page: Page, scope: Page | FrameLocator = page):
     isVisible: (target) => find(target).first().isVisible(),
     count: (target) => find(target).count(),
     attribute: async (target, name) => {
-      await expect(find(target).first()).toBeAttached();
+      await expect(find(target).first()).toBeVisible();
       return find(target).first().getAttribute(name);
     },
     async clickOpeningPopup(target) {

@@ -1,7 +1,15 @@
 import type { Page } from "puppeteer-core";
 import { afterEach, beforeEach, expect, test } from "vitest";
 
-import { DASHBOARD_FRAME_TITLE, expectCookiesBlockedFrame, expectSignedInFrame, expectSignedOutFrame, expectStorageAccessAsked, signInThroughPopup } from "../journeys/embedded";
+import {
+  continueSigningIn,
+  DASHBOARD_FRAME_TITLE,
+  expectCookiesBlockedFrame,
+  expectSignedInFrame,
+  expectSignedOutFrame,
+  expectStorageAccessNeeded,
+  signInThroughPopup,
+} from "../journeys/embedded";
 import { expectOverview, navigationLink, signInFromLanding } from "../journeys/member-journey";
 import { APP_URL, HOST_PAGE, SITE_URL } from "../journeys/urls";
 
@@ -69,7 +77,8 @@ test("with all cross-site cookies blocked, the frame asks for storage access, an
 
   await signInThroughPopup(frame, "maya@example.com");
   // Firefox refused the frame's cookie: the frame asks for storage access on the second click...
-  await expectStorageAccessAsked(frame);
+  await expectStorageAccessNeeded(frame);
+  await continueSigningIn(frame);
   // ...which Firefox refuses where the member blocks every cross-site cookie.
   await expectCookiesBlockedFrame(frame);
   expect(await sessionStatusIn(page)).toBe(401);

@@ -30,9 +30,13 @@ export async function expectSignedInFrame(frame: JourneyDriver, firstName: strin
   await frame.expectVisible({ role: "heading", name: new RegExp(firstName) });
 }
 
-/** The frame's cookie was refused: the frame says so and offers a second click that asks for storage access. */
-export async function expectStorageAccessAsked(frame: JourneyDriver): Promise<void> {
+/** The frame's cookie was refused: the frame says so and offers a second click. */
+export async function expectStorageAccessNeeded(frame: JourneyDriver): Promise<void> {
   await frame.expectVisible({ text: NEEDS_STORAGE_ACCESS });
+}
+
+/** The second click, which asks the browser for storage access (browsers require a click for it). */
+export async function continueSigningIn(frame: JourneyDriver): Promise<void> {
   await frame.click({ role: "button", name: "Continue signing in" });
 }
 
