@@ -11,43 +11,41 @@ import {
   signInThroughPopup,
 } from "../journeys/embedded";
 import { expectOverview, navigationLink, signInFromLanding } from "../journeys/member-journey";
-import { APP_URL, HOST_PAGE, SITE_URL } from "../journeys/urls";
+import { APP_URL, HOST_PAGE } from "../journeys/urls";
 
-import { COOKIES, freshPage, launchFirefox, resetSandbox, type Firefox } from "./firefox";
+import { COOKIES, freshPage, launchFirefox, resetSandbox, sessionStatus, type Firefox } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
 
 let firefox: Firefox | undefined;
 
-beforeEach(async () => {
-  await resetSandbox(SITE_URL);
-});
+beforeEach(resetSandbox);
 
 afterEach(async () => {
   await firefox?.close();
   firefox = undefined;
 });
 
-/** The dashboard's frame in the site's page, looked up again for every step (it navigates when signed in). */
+/** The document in the dashboard's frame, looked up again every time (the frame navigates when signed in). */
+async function frameDocument(page: Page) {
+  return (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame();
+}
+
 function dashboardFrame(page: Page) {
-  return puppeteerDriver(page, async () => {
-    const element = await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
-    const frame = await element!.contentFrame();
-    if (!frame) throw new Error("The dashboard's frame has no document.");
-    return frame;
-  });
+  return puppeteerDriver(page, () => frameDocument(page));
 }
 
-async function sessionStatusIn(page: Page): Promise<number> {
-  const frame = await (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame();
-  return frame.evaluate(async () => (await fetch("/api/session", { cache: "no-store" })).status);
-}
-
-test("with Total Cookie Protection, the popup's sign-in fills the frame, whose partitioned cookie stays in the site's partition", async () => {
-  firefox = await launchFirefox(COOKIES.totalCookieProtection);
+/** Firefox with that cookie behaviour, on the site's page, the dashboard's frame signed out. */
+async function openHostPage(cookieBehavior: number) {
+  firefox = await launchFirefox(cookieBehavior);
   const { context, page } = await freshPage(firefox);
   await page.goto(HOST_PAGE);
   const frame = dashboardFrame(page);
   await expectSignedOutFrame(frame);
+  return { context, page, frame };
+}
+
+test("with Total Cookie Protection, the popup's sign-in fills the frame, whose partitioned cookie stays in the site's partition", async () => {
+  const { context, page, frame } = await openHostPage(COOKIES.totalCookieProtection);
 
   await signInThroughPopup(frame, "maya@example.com");
   await expectSignedInFrame(frame, "Maya");
@@ -57,10 +55,10 @@ test("with Total Cookie Protection, the popup's sign-in fills the frame, whose p
   expect(cookies.find((cookie) => cookie.name === "__Host-dash_embedded")).toMatchObject({ httpOnly: true, secure: true, sameSite: "None" });
   expect(cookies.some((cookie) => cookie.name.includes("dash_session"))).toBe(false);
   // Used by the frame, and by nobody else: the dashboard opened in its own tab is another partition.
-  expect(await sessionStatusIn(page)).toBe(200);
+  expect(await sessionStatus(await frameDocument(page))).toBe(200);
   const topLevel = await context.newPage();
   await topLevel.goto(APP_URL);
-  expect(await topLevel.evaluate(async () => (await fetch("/api/session", { cache: "no-store" })).status)).toBe(401);
+  expect(await sessionStatus(topLevel)).toBe(401);
   await topLevel.close();
 
   // The member's courses in the frame; Resume links leave the frame for the top window.
@@ -69,11 +67,7 @@ test("with Total Cookie Protection, the popup's sign-in fills the frame, whose p
 });
 
 test("with all cross-site cookies blocked, the frame asks for storage access, and on refusal the new tab signs in", async () => {
-  firefox = await launchFirefox(COOKIES.blockAllCrossSite);
-  const { context, page } = await freshPage(firefox);
-  await page.goto(HOST_PAGE);
-  const frame = dashboardFrame(page);
-  await expectSignedOutFrame(frame);
+  const { context, page, frame } = await openHostPage(COOKIES.blockAllCrossSite);
 
   await signInThroughPopup(frame, "maya@example.com");
   // Firefox refused the frame's cookie: the frame asks for storage access on the second click...
@@ -81,9 +75,8 @@ test("with all cross-site cookies blocked, the frame asks for storage access, an
   await continueSigningIn(frame);
   // ...which Firefox refuses where the member blocks every cross-site cookie.
   await expectCookiesBlockedFrame(frame);
-  expect(await sessionStatusIn(page)).toBe(401);
-  const storageAccess = await (await (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame()).evaluate(() => document.hasStorageAccess());
-  expect(storageAccess).toBe(false);
+  expect(await sessionStatus(await frameDocument(page))).toBe(401);
+  expect(await (await frameDocument(page)).evaluate(() => document.hasStorageAccess())).toBe(false);
 
   // The new-tab link opens the dashboard at the top level, where signing in works as usual.
   const href = await frame.attribute({ role: "link", name: "Open the dashboard in a new tab" }, "href");

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
+import { SITE_URL } from "../journeys/urls";
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 
@@ -57,7 +60,28 @@ export async function freshPage(firefox: Firefox): Promise<{ context: BrowserCon
 }
 
 /** The sandbox's state back to its seed, as the Chromium suite does before every test. */
-export async function resetSandbox(siteUrl: string): Promise<void> {
-  const response = await fetch(`${siteUrl}/__sandbox/reset`, { method: "POST" });
+export async function resetSandbox(): Promise<void> {
+  const response = await fetch(`${SITE_URL}/__sandbox/reset`, { method: "POST" });
   if (!response.ok) throw new Error(`The sandbox did not reset: ${response.status}`);
+}
+
+/** For a test file: one Firefox with the cookie behaviour it ships with, and the sandbox reset before each test. */
+export function firefoxForThisFile(): () => Firefox {
+  let firefox: Firefox | undefined;
+  beforeAll(async () => {
+    firefox = await launchFirefox();
+  });
+  afterAll(async () => {
+    await firefox?.close();
+  });
+  beforeEach(resetSandbox);
+  return () => {
+    if (!firefox) throw new Error("Firefox is not running.");
+    return firefox;
+  };
+}
+
+/** Asks the dashboard for the session from inside a document: the status says whether its cookie came along. */
+export async function sessionStatus(document: Page | Frame): Promise<number> {
+  return document.evaluate(async () => (await fetch("/api/session", { cache: "no-store" })).status);
 }

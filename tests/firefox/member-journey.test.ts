@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 
 import {
   expectCourses,
@@ -14,25 +14,13 @@ import {
 } from "../journeys/member-journey";
 import { APP_URL, SITE_URL } from "../journeys/urls";
 
-import { freshPage, launchFirefox, resetSandbox, type Firefox } from "./firefox";
+import { firefoxForThisFile, freshPage, sessionStatus } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
 
-let firefox: Firefox;
-
-beforeAll(async () => {
-  firefox = await launchFirefox();
-});
-
-afterAll(async () => {
-  await firefox?.close();
-});
-
-beforeEach(async () => {
-  await resetSandbox(SITE_URL);
-});
+const firefox = firefoxForThisFile();
 
 test("a student signs in through the site's pages, sees every page's data, switches language, and revokes access", async () => {
-  const { context, page } = await freshPage(firefox);
+  const { context, page } = await freshPage(firefox());
   const driver = puppeteerDriver(page);
   await page.goto(APP_URL);
   await signInFromLanding(driver, "maya@example.com");
@@ -53,14 +41,14 @@ test("a student signs in through the site's pages, sees every page's data, switc
   await revokeAccess(driver);
 
   // The session is gone, and the site saw the grant revoked.
-  expect(await page.evaluate(async () => (await fetch("/api/session")).status)).toBe(401);
+  expect(await sessionStatus(page)).toBe(401);
   const log = (await (await fetch(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
   expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
   await context.close();
 });
 
 test("a student with 130 enrollments pages to the last course", async () => {
-  const { context, page } = await freshPage(firefox);
+  const { context, page } = await freshPage(firefox());
   const driver = puppeteerDriver(page);
   await page.goto(`${APP_URL}/courses`);
   await signInFromLanding(driver, "kai@example.com");

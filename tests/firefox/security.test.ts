@@ -1,27 +1,15 @@
 import type { Page } from "puppeteer-core";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 
 import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
 import { expectOverview, openPage, signInFromLanding } from "../journeys/member-journey";
 import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
 import { APP_URL, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 
-import { freshPage, launchFirefox, resetSandbox, type Firefox } from "./firefox";
+import { firefoxForThisFile, freshPage } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
 
-let firefox: Firefox;
-
-beforeAll(async () => {
-  firefox = await launchFirefox();
-});
-
-afterAll(async () => {
-  await firefox?.close();
-});
-
-beforeEach(async () => {
-  await resetSandbox(SITE_URL);
-});
+const firefox = firefoxForThisFile();
 
 /** Opens a page and returns the headers of the document as Firefox received it. */
 async function documentHeaders(page: Page, url: string): Promise<Record<string, string>> {
@@ -31,7 +19,7 @@ async function documentHeaders(page: Page, url: string): Promise<Record<string, 
 }
 
 test("pages reach Firefox with a per-request CSP nonce that its scripts carry, framing limits and no-store", async () => {
-  const { context, page } = await freshPage(firefox);
+  const { context, page } = await freshPage(firefox());
   const nonce = expectPageSecurityHeaders(await documentHeaders(page, `${APP_URL}/`), SITE_URL);
   // Firefox hides the nonce attribute from the DOM, but the scripts it runs carry it.
   expect(await page.evaluate((expected) => [...document.scripts].some((script) => script.nonce === expected), nonce)).toBe(true);
@@ -41,7 +29,7 @@ test("pages reach Firefox with a per-request CSP nonce that its scripts carry, f
 });
 
 test("Firefox refuses to frame the dashboard in a page outside EMBED_ORIGINS", async () => {
-  const { context, page } = await freshPage(firefox);
+  const { context, page } = await freshPage(firefox());
   // The load event waits for the frame, blocked or not.
   await page.goto(`${SITE_URL_AS_LOCALHOST}/my-learning`, { waitUntil: "load" });
   const frame = await (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame();
@@ -50,7 +38,7 @@ test("Firefox refuses to frame the dashboard in a page outside EMBED_ORIGINS", a
 });
 
 test("Firefox never sees a token: not in the HTML, RSC payloads, API answers or cookies", async () => {
-  const { context, page } = await freshPage(firefox);
+  const { context, page } = await freshPage(firefox());
   const bodies: Promise<string>[] = [];
   page.on("response", (response) => {
     if (response.url().startsWith(APP_URL) && response.status() < 300) bodies.push(response.text().catch(() => ""));
