@@ -32,7 +32,8 @@ function buildIsCurrent(): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return false;
   const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "public"].map((dir) => newestSourceChange(path.join(root, dir)));
+  // A fresh checkout may lack public/ (git keeps no empty folder).
+  const sources = ["app", "components", "lib", "public"].map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir)).map(newestSourceChange);
   const files = ["proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs"].map((file) => statSync(path.join(root, file)).mtimeMs);
   return Math.max(...sources, ...files) < built;
 }

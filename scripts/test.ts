@@ -1,6 +1,7 @@
 /**
  * `npm test`: every check and every test, in order: types, lint, unit and integration tests (Vitest),
- * then the browser journeys (Playwright in Debian's Chromium). Stops at the first failing step.
+ * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR).
+ * Stops at the first failing step.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -11,20 +12,22 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 const vitestReport = path.join(root, "artifacts", "vitest.json");
 const playwrightReport = path.join(root, "artifacts", "playwright.json");
+const firefoxReport = path.join(root, "artifacts", "firefox.json");
 
 const steps: [string, string, string[]][] = [
   ["Type check", bin("tsc"), ["--noEmit"]],
   ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],
+  ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"]],
 ];
 
-/** The closing line CI reads: every test counted by both runners. */
+/** The closing line CI reads: every test counted by every runner. */
 function summary(): string | null {
   let passed = 0;
   let failed = 0;
-  if (existsSync(vitestReport)) {
-    const report = JSON.parse(readFileSync(vitestReport, "utf8")) as { numPassedTests: number; numFailedTests: number };
+  for (const vitestFormat of [vitestReport, firefoxReport].filter((file) => existsSync(file))) {
+    const report = JSON.parse(readFileSync(vitestFormat, "utf8")) as { numPassedTests: number; numFailedTests: number };
     passed += report.numPassedTests;
     failed += report.numFailedTests;
   }
@@ -37,7 +40,7 @@ function summary(): string | null {
 }
 
 mkdirSync(path.join(root, "artifacts"), { recursive: true });
-for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
+for (const report of [vitestReport, playwrightReport, firefoxReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 for (const [name, command, args] of steps) {
