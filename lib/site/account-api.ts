@@ -8,6 +8,8 @@ import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { siteRequestOptions } from "@/lib/auth/site-http";
 
+import { siteFailureOf, siteFetchFor } from "./site-fetch";
+
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
@@ -37,7 +39,7 @@ export async function runAccountOperation<TData>(
         new URL(input instanceof Request ? input.url : input.toString()),
         new Headers({ "content-type": "application/json", accept: "application/json" }),
         (init?.body as string | undefined) ?? null,
-        siteRequestOptions(),
+        { ...siteRequestOptions(), [oauth.customFetch]: siteFetchFor("graphql") },
       ),
   });
   try {
@@ -51,6 +53,12 @@ export async function runAccountOperation<TData>(
 }
 
 function toAccountError(error: unknown): AuthError {
+  const failure = siteFailureOf(error);
+  if (failure) {
+    // Timeouts (the page view's deadline included) are never retried here: the member presses Retry.
+    const detail = failure.reason === "unreachable" ? "unavailable" : failure.reason;
+    return new AuthError("account_api_failed", failure.message, { cause: error, detail });
+  }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
     const code = bearer?.parameters.error;
