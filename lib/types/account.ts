@@ -101,7 +101,8 @@ export interface EventRegistration {
   id: string;
   /** One of {@link KnownRegistrationState}, or another value the site introduced. */
   state: string;
-  registeredAt: string;
+  /** When the member registered; null when the site does not tell. */
+  registeredAt: string | null;
   event: DashboardEvent;
 }
 
@@ -115,8 +116,13 @@ export interface Overview {
   continueWatching: CourseEnrollment | null;
   /** Enrollments whose access ends within 14 days (not yet ended), soonest first. */
   endingSoon: CourseEnrollment[];
-  /** At most three upcoming, non-cancelled registrations, soonest first. */
-  upcomingEvents: EventRegistration[];
+  /**
+   * Enrollments past the overview's bound, not considered above: 0 when every one was, null when
+   * there are more but the site does not say how many.
+   */
+  coursesLeftOut: number | null;
+  /** At most three upcoming, non-cancelled registrations, soonest first; null when the site does not provide registrations. */
+  upcomingEvents: EventRegistration[] | null;
 }
 
 /** Who is signed in, as `GET /api/session` answers it (claims only, never tokens). */
