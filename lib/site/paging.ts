@@ -50,7 +50,8 @@ export function learnPageCapFromRefusal(errors: readonly GraphQLFormattedError[]
   const refusal = errors.find((error) => FIRST_ARGUMENT.test(error.message));
   if (!refusal) return false;
   const named = maximumNamedIn(refusal);
-  const cap = named !== undefined && named < requested ? named : Math.floor(requested / 2);
+  // A maximum at or above what was asked means the refusal is about something else: no retry.
+  const cap = named ?? Math.floor(requested / 2);
   if (cap < 1 || cap >= requested) return false;
   rememberedPageCap = Math.min(cap, rememberedPageCap ?? cap);
   return true;
