@@ -85,7 +85,7 @@ function largestPageSize(operation: AccountOperation, variables: Record<string, 
 /** The GraphQL errors of a query the site answered with errors (none for other failures). */
 function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
   if (!(error instanceof ClientError) || error.response.status >= 500) return [];
-  return (error.response.errors ?? []) as readonly GraphQLFormattedError[];
+  return error.response.errors ?? [];
 }
 
 function toAccountError(error: unknown): AuthError {
