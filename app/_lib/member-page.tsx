@@ -38,15 +38,28 @@ export async function renderMemberPage(
   const queryClient = makeQueryClient();
   // Never call the site with a token the proxy could not renew: the browser's request can renew it.
   if (session.accessTokenExpiresAt > Date.now()) {
-    await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () => prefetch(queryClient, session)).catch(() => undefined);
+    let prefetching: Promise<unknown> = Promise.resolve();
+    await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () => (prefetching = prefetch(queryClient, session))).catch(() => undefined);
+    // At the deadline every request is aborted: let the queries record their errors (a moment), so the
+    // browser is handed the error rather than a pending query it would send again.
+    await Promise.race([prefetching, new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_DEADLINE_MS))]);
     serializePrefetchErrors(queryClient);
   }
   return <HydrationBoundary state={dehydrate(queryClient)}>{view}</HydrationBoundary>;
 }
 
-/** Replaces each failed prefetch's server error (never sent as is) with what the BFF would answer. */
+const SETTLE_AFTER_DEADLINE_MS = 500;
+
+/**
+ * Replaces each failed prefetch's server error (never sent as is) with what the BFF would answer. A
+ * query still pending (something ignored the abort) is left to the browser.
+ */
 function serializePrefetchErrors(queryClient: QueryClient): void {
   for (const query of queryClient.getQueryCache().getAll()) {
+    if (query.state.status === "pending") {
+      queryClient.getQueryCache().remove(query);
+      continue;
+    }
     if (query.state.status !== "error") continue;
     const described = describeApiError(query.state.error);
     // A refused token is the BFF route's to handle (it refreshes, or sends the member to sign in).
