@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { GraphQLFormattedError } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
@@ -8,12 +9,9 @@ import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { siteRequestOptions } from "@/lib/auth/site-http";
 
-import type { GraphQLFormattedError } from "graphql";
-
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { siteFailureOf, siteFetchFor } from "./site-fetch";
 import { documentForSite, learnMissingFieldsFromRefusal } from "./site-schema";
-
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
