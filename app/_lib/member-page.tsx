@@ -69,6 +69,7 @@ function serializePrefetchErrors(queryClient: QueryClient): void {
     }
     logFailure(query.state.error, described.code);
     const error = new ApiError(described.status, described.code, described.message, described.detail).toJSON();
-    query.setState({ ...query.state, error: error as unknown as Error });
+    // Both places hold the server's error (with its cause chain): neither may reach the browser.
+    query.setState({ ...query.state, error: error as unknown as Error, fetchFailureReason: error as unknown as Error });
   }
 }
