@@ -55,7 +55,19 @@ type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  i
 scalar DateTime
 `;
 
-export const MAX_PAGE_SIZE = 100;
+/** What `graphqlSeedFieldsOnly` removes: every field of the schema beyond the seed's. */
+export const NON_SEED_FIELDS: readonly string[] = [
+  "Viewer.name",
+  "Viewer.orders",
+  "Viewer.eventRegistrations",
+  "EnrolledCourseConnection.pageInfo",
+  "EnrolledCourseConnection.totalCount",
+  "EnrolledCourse.name",
+  "EnrolledCourse.imageUrl",
+  "EnrolledCourse.completionPercentage",
+  "LastWatchedLecture.title",
+  "LastWatchedLecture.watchedAt",
+];
 const MAX_BODY_TOKENS = 5_000;
 
 /** ISO 8601 with the site's offset, e.g. `2025-03-01T20:00:00+08:00`. */
@@ -128,12 +140,12 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** Cursor paging over a list; `first` must lie in 1..MAX_PAGE_SIZE. */
-export function paginate<T>(items: readonly T[], args: PageArgs) {
+/** Cursor paging over a list; `first` must lie in 1..maxPageSize (the `maxPageSize` knob). */
+export function paginate<T>(items: readonly T[], args: PageArgs, maxPageSize: number) {
   const first = args.first ?? 20;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw new GraphQLError(`first must be between 1 and ${MAX_PAGE_SIZE}`, {
-      extensions: { code: "BAD_USER_INPUT", maxPageSize: MAX_PAGE_SIZE },
+  if (!Number.isInteger(first) || first < 1 || first > maxPageSize) {
+    throw new GraphQLError(`first must be between 1 and ${maxPageSize}`, {
+      extensions: { code: "BAD_USER_INPUT", maxPageSize },
     });
   }
   const start = args.after === undefined || args.after === null ? 0 : decodeCursor(args.after) + 1;
@@ -166,9 +178,9 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
       id: member.id,
       email: member.email,
       name: member.name,
-      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args),
-      orders: (args: PageArgs) => paginate<OrderData>(data().orders, args),
-      eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args),
+      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args, state.knobs.maxPageSize),
+      orders: (args: PageArgs) => paginate<OrderData>(data().orders, args, state.knobs.maxPageSize),
+      eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args, state.knobs.maxPageSize),
     }),
   };
 }
@@ -230,7 +242,9 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     const message = error instanceof GraphQLError ? error.message : "The query could not be parsed";
     return graphqlError(c, 400, message);
   }
-  const schema = accountSchema(state.knobs.graphqlMissingFields);
+  const schema = accountSchema(
+    state.knobs.graphqlSeedFieldsOnly ? [...state.knobs.graphqlMissingFields, ...NON_SEED_FIELDS] : state.knobs.graphqlMissingFields,
+  );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {
     return c.json({ errors: validationErrors.map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });

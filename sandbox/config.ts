@@ -57,6 +57,8 @@ const envSchema = z.object({
   SANDBOX_GRAPHQL_MISSING_FIELDS: commaList
     .pipe(z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/, "must be field names such as orders or Order.lineItems")))
     .optional(),
+  SANDBOX_GRAPHQL_SEED_FIELDS_ONLY: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
+  SANDBOX_MAX_PAGE_SIZE: optionalInt(1, 10_000),
   SANDBOX_FOREIGN_RESOURCES: commaList.pipe(z.array(httpOrigin)).optional(),
   SANDBOX_CONTROL: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
   SANDBOX_CIMD_ALLOWED_HOSTS: commaList
@@ -102,6 +104,8 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (failures !== undefined) knobs.failures = failures;
   if (values.SANDBOX_ACCESS_TOKEN_PADDING !== undefined) knobs.accessTokenPadding = values.SANDBOX_ACCESS_TOKEN_PADDING;
   if (values.SANDBOX_GRAPHQL_MISSING_FIELDS !== undefined) knobs.graphqlMissingFields = values.SANDBOX_GRAPHQL_MISSING_FIELDS;
+  if (values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY !== undefined) knobs.graphqlSeedFieldsOnly = ["1", "true", "on"].includes(values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY);
+  if (values.SANDBOX_MAX_PAGE_SIZE !== undefined) knobs.maxPageSize = values.SANDBOX_MAX_PAGE_SIZE;
   if (values.SANDBOX_FOREIGN_RESOURCES !== undefined) knobs.foreignResources = values.SANDBOX_FOREIGN_RESOURCES;
   if (values.SANDBOX_CIMD_ALLOWED_HOSTS !== undefined) knobs.cimdAllowedHosts = values.SANDBOX_CIMD_ALLOWED_HOSTS;
   if (values.SANDBOX_CIMD_OPEN_REGISTRATION !== undefined) {

@@ -56,6 +56,19 @@ export interface SandboxKnobs {
    */
   graphqlMissingFields: string[];
   /**
+   * Serve only the seed's Account API fields (`viewer { id email enrolledCourses(first, after) { nodes { slug
+   * expireDate hasLifetimeAccess lastWatchedLecture { lectureId positionSeconds } } } }`): no names, images,
+   * progress, lecture titles, orders, event registrations, `pageInfo` or `totalCount`.
+   */
+  graphqlSeedFieldsOnly: boolean;
+  /** The largest `first` the Account API accepts; above it the query fails with an error naming this maximum (default 100). */
+  maxPageSize: number;
+  /**
+   * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
+   * ignored in an event stream), streamed without holding the padding in memory.
+   */
+  answerPaddingBytes: Partial<Record<EndpointName, number>>;
+  /**
    * Extra resource origins ("sister sites" of the same authorization server) accepted as `resource` at the
    * authorization and token endpoints. The Account API on this origin rejects tokens bound to them.
    */
@@ -84,6 +97,9 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   failures: {},
   accessTokenPadding: 0,
   graphqlMissingFields: [],
+  graphqlSeedFieldsOnly: false,
+  maxPageSize: 100,
+  answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
   cimdAllowedHosts: [],
@@ -106,6 +122,9 @@ const originSchema = z
 
 const failuresSchema = z.partialRecord(z.enum(ENDPOINT_NAMES), failureSchema.nullable());
 
+/** The largest padding an answer gets (a 10 MB answer is the test case). */
+export const MAX_ANSWER_PADDING_BYTES = 32 * 1024 * 1024;
+
 /** Partial knobs as accepted at runtime; `null` for a failure entry clears it. */
 export const knobsPatchSchema = z
   .object({
@@ -116,6 +135,9 @@ export const knobsPatchSchema = z
     failures: failuresSchema,
     accessTokenPadding: z.number().int().min(0).max(100_000),
     graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
+    graphqlSeedFieldsOnly: z.boolean(),
+    maxPageSize: z.number().int().min(1).max(10_000),
+    answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),
     cimdAllowedHosts: z.array(z.string().toLowerCase().regex(HOST_PATTERN, "must be a host such as example.com or example.com:8443")).max(50),
@@ -132,7 +154,9 @@ export function mergeKnobs(current: SandboxKnobs, patch: KnobsPatch): SandboxKno
   const next: SandboxKnobs = { ...current, failures: { ...current.failures } };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (key === "failures") {
+    if (key === "answerPaddingBytes") {
+      next.answerPaddingBytes = { ...(value as Partial<Record<EndpointName, number>>) };
+    } else if (key === "failures") {
       for (const [endpoint, spec] of Object.entries(value as Record<string, FailureSpec | null | undefined>)) {
         const name = endpoint as EndpointName;
         if (spec === null) delete next.failures[name];

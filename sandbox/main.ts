@@ -17,6 +17,9 @@
  *                                    register mcp; modes: an HTTP status, malformed, redirect; xN = next N requests only)
  *   SANDBOX_ACCESS_TOKEN_PADDING     extra characters per access token (2000 gives ~2 KB tokens)
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
+ *   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY=1  the Account API serves only the seed's fields (no orders, events, names, pageInfo…)
+ *   SANDBOX_MAX_PAGE_SIZE            the largest `first` the Account API accepts (default 100)
+ *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
  *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset
  *                                    (POSTs must be JSON with `Origin: <this site>`; the log keeps the newest 2000)

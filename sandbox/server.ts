@@ -112,6 +112,45 @@ async function readLimitedText(request: Request, maxBytes: number): Promise<stri
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+const PADDING_CHUNK = new Uint8Array(64 * 1024).fill(0x20);
+
+/**
+ * The answer followed by spaces up to `minBytes` in all (the `answerPaddingBytes` knob): still valid JSON,
+ * and ignored by an event-stream reader. Streamed chunk by chunk, so a 10 MB answer costs no memory here.
+ */
+export function padAnswer(response: Response, minBytes: number): Response {
+  if ([101, 204, 205, 304].includes(response.status)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  const reader = response.body?.getReader();
+  let originalDone = reader === undefined;
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!originalDone && reader) {
+        const { done, value } = await reader.read();
+        if (!done) {
+          sent += value.byteLength;
+          controller.enqueue(value);
+          return;
+        }
+        originalDone = true;
+      }
+      if (sent >= minBytes) {
+        controller.close();
+        return;
+      }
+      const size = Math.min(PADDING_CHUNK.byteLength, minBytes - sent);
+      sent += size;
+      controller.enqueue(PADDING_CHUNK.subarray(0, size));
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
 function isEndpointName(endpoint: RequestEndpoint): endpoint is EndpointName {
   return !["page", "logout", "control", "other"].includes(endpoint);
 }
@@ -238,6 +277,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         return;
       }
       await next();
+      const padding = isEndpointName(endpoint) ? state.knobs.answerPaddingBytes[endpoint] : undefined;
+      if (padding) c.res = padAnswer(c.res, padding);
     } finally {
       entry.status = c.res.status;
       entry.durationMs = Math.round(performance.now() - started);

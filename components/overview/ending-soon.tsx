@@ -1,13 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
 
-/** Courses whose access ends within 30 days, soonest first, each with "Add a reminder". */
-export function EndingSoon({ courses }: { courses: CourseEnrollment[] }) {
+/** Courses whose access ends within 30 days, soonest first, each with "Add a reminder", and how many courses past the overview's bound were not checked. */
+export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
   const { messages } = useI18n();
   return (
     <section aria-labelledby="overview-ending" className="flex flex-col gap-3">
@@ -26,6 +27,11 @@ export function EndingSoon({ courses }: { courses: CourseEnrollment[] }) {
             </li>
           ))}
         </ul>
+      )}
+      {leftOut === 0 ? null : (
+        <p className="text-sm text-fg-muted">
+          {leftOut === null ? messages.overview.coursesLeftOutUnknown : interpolate(messages.overview.coursesLeftOut, { count: leftOut })}
+        </p>
       )}
       <p>
         <Link href="/courses" className="inline-flex min-h-11 items-center text-accent underline">

@@ -42,7 +42,7 @@ export function OverviewView() {
           <UpcomingEvents registrations={overview.upcomingEvents} />
         </div>
         <div className="lg:col-span-2">
-          <EndingSoon courses={overview.endingSoon} />
+          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
         </div>
       </div>
     </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { ApiError, errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
+import { asApiError, errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
 import { useI18n } from "@/lib/i18n/provider";
 import { describeScope, interpolate, type Messages } from "@/lib/i18n";
 
@@ -9,13 +9,27 @@ function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): str
   switch (kind) {
     case "unauthenticated":
       return messages.errors.unauthenticated;
-    case "insufficient_scope":
+    case "insufficient_scope": {
       // Name the missing permission when the site said which one it is.
-      return error instanceof ApiError && error.detail
-        ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(error.detail, messages), scope: error.detail })
+      const scope = asApiError(error)?.detail;
+      return scope
+        ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope })
         : messages.errors.insufficientScope;
+    }
     case "site_unavailable":
       return messages.errors.siteUnavailable;
+    case "site_timeout":
+      return messages.errors.siteTimeout;
+    case "query_failed":
+      return messages.errors.queryFailed;
+    case "answer_too_large":
+      return messages.errors.answerTooLarge;
+    case "site_misconfigured":
+      return messages.errors.siteMisconfigured;
+    case "request_refused":
+      return messages.errors.requestRefused;
+    case "sign_in_failed":
+      return messages.errors.signInFailed;
     case "network":
       return messages.errors.network;
     case "unknown":

@@ -1,9 +1,9 @@
 import "server-only";
 
 import type { CoursesPage } from "@/lib/types/account";
-import { ENROLLED_COURSE_FIELDS, type RawEnrolledCourse, type RawPageInfo } from "./fragments";
+import { ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } from "./fragments";
 import type { ResumeUrlConfig } from "./lecture-url";
-import { nextCursorOf, reshapeEnrolledCourse } from "./reshape-shared";
+import { reshapeEnrolledCourse, reshapePage } from "./reshape-shared";
 
 export const COURSES_OPERATION_NAME = "DashboardCourses";
 /** Enrollments per page on the Courses page ("Show more" fetches the next one). */
@@ -34,25 +34,14 @@ export interface CoursesVariables {
 }
 
 export interface CoursesResult {
-  viewer: {
-    enrolledCourses: {
-      totalCount: number;
-      pageInfo: RawPageInfo;
-      nodes: RawEnrolledCourse[];
-    };
-  };
+  viewer: { enrolledCourses: RawConnection<RawEnrolledCourse> };
 }
 
-/** Variables for the page after `after` (null or absent: the first page). */
-export function coursesVariables(after?: string | null): CoursesVariables {
-  return { first: COURSES_PAGE_SIZE, after: after ?? null };
+/** Variables for `first` enrollments after `after` (null or absent: the first page). */
+export function coursesVariables(after?: string | null, first = COURSES_PAGE_SIZE): CoursesVariables {
+  return { first, after: after ?? null };
 }
 
 export function reshapeCourses(data: CoursesResult, config: ResumeUrlConfig): CoursesPage {
-  const connection = data.viewer.enrolledCourses;
-  return {
-    items: connection.nodes.map((node) => reshapeEnrolledCourse(node, config)),
-    totalCount: connection.totalCount,
-    nextCursor: nextCursorOf(connection.pageInfo),
-  };
+  return reshapePage(data.viewer.enrolledCourses, (node) => reshapeEnrolledCourse(node, config));
 }

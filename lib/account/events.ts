@@ -1,12 +1,17 @@
 import "server-only";
 
 import type { EventsPage } from "@/lib/types/account";
-import { EVENT_REGISTRATION_FIELDS, type RawEventRegistration, type RawPageInfo } from "./fragments";
-import { nextCursorOf, reshapeEventRegistration } from "./reshape-shared";
+import { EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "./fragments";
+import { reshapeEventRegistration } from "./reshape-shared";
 
 export const EVENTS_OPERATION_NAME = "DashboardEvents";
-/** The site's cap; the Events page splits upcoming from past, so it reads as much as one page allows. */
-export const EVENTS_PAGE_SIZE = 100;
+/** Registrations per request: a modest page, under any sensible cap of the site. */
+export const EVENTS_PAGE_SIZE = 50;
+/**
+ * The Events page splits upcoming from past, so it reads up to this many registrations page by page
+ * before it answers (the stated bound); "Show more" reads the next ones.
+ */
+export const EVENTS_BOUND = 200;
 
 /** One page of the member's event registrations. */
 export const EVENTS_DOCUMENT = /* GraphQL */ `
@@ -33,24 +38,21 @@ export interface EventsVariables {
 }
 
 export interface EventsResult {
-  viewer: {
-    eventRegistrations: {
-      totalCount: number;
-      pageInfo: RawPageInfo;
-      nodes: RawEventRegistration[];
-    };
-  };
+  viewer: { eventRegistrations: RawConnection<RawEventRegistration> };
 }
 
-export function eventsVariables(after?: string | null): EventsVariables {
-  return { first: EVENTS_PAGE_SIZE, after: after ?? null };
+export function eventsVariables(after?: string | null, first = EVENTS_PAGE_SIZE): EventsVariables {
+  return { first, after: after ?? null };
 }
 
-export function reshapeEvents(data: EventsResult): EventsPage {
-  const connection = data.viewer.eventRegistrations;
-  return {
-    items: connection.nodes.map(reshapeEventRegistration),
-    totalCount: connection.totalCount,
-    nextCursor: nextCursorOf(connection.pageInfo),
-  };
+/** Registrations read across pages: the nodes, the site's total when it tells, where to continue. */
+export interface CollectedRegistrations {
+  nodes: RawEventRegistration[];
+  totalCount: number | null;
+  nextCursor: string | null;
+}
+
+export function reshapeEvents(collected: CollectedRegistrations): EventsPage {
+  const items = collected.nodes.map(reshapeEventRegistration);
+  return { items, totalCount: collected.totalCount ?? items.length, nextCursor: collected.nextCursor };
 }

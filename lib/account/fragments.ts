@@ -36,19 +36,22 @@ export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** Raw `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}. */
+/**
+ * Raw `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}. Fields beyond the seed's are
+ * optional: absent when the site lacks them (lib/site/site-schema.ts leaves them out of the query).
+ */
 export interface RawEnrolledCourse {
   slug: string;
-  name: string | null;
-  imageUrl: string | null;
+  name?: string | null;
+  imageUrl?: string | null;
   expireDate: string | null;
   hasLifetimeAccess: boolean;
-  completionPercentage: number | null;
+  completionPercentage?: number | null;
   lastWatchedLecture: {
     lectureId: string;
     positionSeconds: number;
-    title: string | null;
-    watchedAt: string | null;
+    title?: string | null;
+    watchedAt?: string | null;
   } | null;
 }
 
@@ -56,19 +59,26 @@ export interface RawEnrolledCourse {
 export interface RawEventRegistration {
   id: string;
   state: string;
-  registeredAt: string;
+  registeredAt?: string;
   event: {
     id: string;
     title: string;
     startTime: string;
-    endTime: string | null;
-    isAllDay: boolean;
-    location: string | null;
-    url: string | null;
+    endTime?: string | null;
+    isAllDay?: boolean;
+    location?: string | null;
+    url?: string | null;
   };
 }
 
 export interface RawPageInfo {
   hasNextPage: boolean;
   endCursor: string | null;
+}
+
+/** A connection as selected by the dashboard's operations; `pageInfo` and `totalCount` are absent on a site without them. */
+export interface RawConnection<TNode> {
+  nodes: TNode[];
+  pageInfo?: RawPageInfo;
+  totalCount?: number;
 }

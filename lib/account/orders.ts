@@ -1,8 +1,8 @@
 import "server-only";
 
 import type { Order, OrdersPage } from "@/lib/types/account";
-import type { RawPageInfo } from "./fragments";
-import { nextCursorOf } from "./reshape-shared";
+import type { RawConnection } from "./fragments";
+import { reshapePage } from "./reshape-shared";
 
 export const ORDERS_OPERATION_NAME = "DashboardOrders";
 export const ORDERS_PAGE_SIZE = 20;
@@ -48,20 +48,14 @@ export interface RawOrder {
   state: string;
   currency: string;
   amount: number;
-  refundedAmount: number | null;
-  paidAt: string | null;
+  refundedAmount?: number | null;
+  paidAt?: string | null;
   createdAt: string;
-  lineItems: { name: string; amount: number; itemType: string }[];
+  lineItems?: { name: string; amount: number; itemType: string }[];
 }
 
 export interface OrdersResult {
-  viewer: {
-    orders: {
-      totalCount: number;
-      pageInfo: RawPageInfo;
-      nodes: RawOrder[];
-    };
-  };
+  viewer: { orders: RawConnection<RawOrder> };
 }
 
 export function ordersVariables(after?: string | null): OrdersVariables {
@@ -75,18 +69,13 @@ function reshapeOrder(raw: RawOrder): Order {
     state: raw.state,
     currency: raw.currency.toUpperCase(),
     amount: raw.amount,
-    refundedAmount: raw.refundedAmount !== null && raw.refundedAmount > 0 ? raw.refundedAmount : null,
-    paidAt: raw.paidAt,
+    refundedAmount: typeof raw.refundedAmount === "number" && raw.refundedAmount > 0 ? raw.refundedAmount : null,
+    paidAt: raw.paidAt ?? null,
     createdAt: raw.createdAt,
-    lineItems: raw.lineItems.map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
+    lineItems: (raw.lineItems ?? []).map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
   };
 }
 
 export function reshapeOrders(data: OrdersResult): OrdersPage {
-  const connection = data.viewer.orders;
-  return {
-    items: connection.nodes.map(reshapeOrder),
-    totalCount: connection.totalCount,
-    nextCursor: nextCursorOf(connection.pageInfo),
-  };
+  return reshapePage(data.viewer.orders, reshapeOrder);
 }

@@ -6,6 +6,7 @@ import type { CourseEnrollment, Overview } from "@/lib/types/account";
 import {
   ENROLLED_COURSE_FIELDS,
   EVENT_REGISTRATION_FIELDS,
+  type RawConnection,
   type RawEnrolledCourse,
   type RawEventRegistration,
 } from "./fragments";
@@ -16,18 +17,38 @@ export const OVERVIEW_OPERATION_NAME = "DashboardOverview";
 /** How many upcoming events the overview lists. */
 export const OVERVIEW_EVENT_LIMIT = 3;
 
-/** The member's name, enrollments and registrations in one round trip (the site caps `first` at 100). */
+/**
+ * The overview considers up to this many enrollments (Continue watching, Ending soon) and
+ * registrations (Upcoming events), read page by page; past the bound it says how many it left out.
+ */
+export const OVERVIEW_ENROLLMENT_BOUND = 500;
+export const OVERVIEW_REGISTRATION_BOUND = 200;
+
+/**
+ * The member's name and the first page of enrollments and registrations in one round trip; the rest
+ * of each connection is read with the Courses and Events operations, following `pageInfo`.
+ */
 export const OVERVIEW_DOCUMENT = /* GraphQL */ `
   query DashboardOverview($coursesFirst: Int!, $eventsFirst: Int!) {
     viewer {
       name
       email
       enrolledCourses(first: $coursesFirst) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           ...DashboardEnrolledCourse
         }
       }
       eventRegistrations(first: $eventsFirst) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           ...DashboardEventRegistration
         }
@@ -43,15 +64,28 @@ export interface OverviewVariables {
   eventsFirst: number;
 }
 
-export const OVERVIEW_VARIABLES: OverviewVariables = { coursesFirst: 100, eventsFirst: 100 };
+/** Modest first pages (DESIGN.md section 5: the site's cap is its own). */
+export const OVERVIEW_VARIABLES: OverviewVariables = { coursesFirst: 50, eventsFirst: 50 };
 
+/** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
 export interface OverviewResult {
   viewer: {
-    name: string | null;
+    name?: string | null;
     email: string;
-    enrolledCourses: { nodes: RawEnrolledCourse[] };
-    eventRegistrations: { nodes: RawEventRegistration[] };
+    enrolledCourses: RawConnection<RawEnrolledCourse>;
+    eventRegistrations?: RawConnection<RawEventRegistration>;
   };
+}
+
+/** What the overview is computed from: the member and every enrollment and registration read, within the bounds. */
+export interface OverviewInput {
+  name?: string | null;
+  email: string;
+  enrollments: RawEnrolledCourse[];
+  /** Enrollments past the bound that were not considered: 0, a count, or null when the site does not tell. */
+  enrollmentsLeftOut: number | null;
+  /** Null when the site does not provide event registrations. */
+  registrations: RawEventRegistration[] | null;
 }
 
 export interface ReshapeOverviewOptions extends ResumeUrlConfig {
@@ -70,9 +104,8 @@ function watchedAtMs(course: CourseEnrollment): number {
  * `watchedAt` counts only when no other has one), courses whose access ends within 30 days soonest
  * first, and the next three upcoming, non-cancelled events.
  */
-export function reshapeOverview(data: OverviewResult, options: ReshapeOverviewOptions): Overview {
-  const { viewer } = data;
-  const courses = viewer.enrolledCourses.nodes.map((node) => reshapeEnrolledCourse(node, options));
+export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOptions): Overview {
+  const courses = input.enrollments.map((node) => reshapeEnrolledCourse(node, options));
 
   const watchable = courses.filter((course) => course.lastWatched && !hasAccessEnded(course.access, options.now));
   const continueWatching = watchable.reduce<CourseEnrollment | null>(
@@ -84,13 +117,14 @@ export function reshapeOverview(data: OverviewResult, options: ReshapeOverviewOp
     .filter((course) => isAccessEndingSoon(course.access, options.now))
     .sort((a, b) => expiryMs(a) - expiryMs(b));
 
-  const registrations = viewer.eventRegistrations.nodes.map(reshapeEventRegistration);
+  const registrations = input.registrations?.map(reshapeEventRegistration) ?? null;
 
   return {
-    name: viewer.name?.trim() || viewer.email,
+    name: input.name?.trim() || input.email,
     continueWatching,
     endingSoon,
-    upcomingEvents: pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),
+    coursesLeftOut: input.enrollmentsLeftOut,
+    upcomingEvents: registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),
   };
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 
-import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
-import type { RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
+import type { CourseEnrollment, EventRegistration, Page } from "@/lib/types/account";
+import type { RawConnection, RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
 import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
 
 /**
@@ -22,14 +22,14 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
     courseUrl: buildCourseUrl(raw.slug, config),
     access:
       raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
-    completionPercentage: completion === null ? null : Math.min(100, Math.max(0, Math.round(completion))),
+    completionPercentage: completion === null || completion === undefined ? null : Math.min(100, Math.max(0, Math.round(completion))),
     lastWatched:
       lecture && resumeUrl
         ? {
             lectureId: lecture.lectureId,
             positionSeconds: Math.max(0, Math.floor(lecture.positionSeconds)),
             title: lecture.title?.trim() || null,
-            watchedAt: lecture.watchedAt,
+            watchedAt: lecture.watchedAt ?? null,
             resumeUrl,
           }
         : null,
@@ -41,20 +41,26 @@ export function reshapeEventRegistration(raw: RawEventRegistration): EventRegist
   return {
     id: raw.id,
     state: raw.state,
-    registeredAt: raw.registeredAt,
+    registeredAt: raw.registeredAt ?? null,
     event: {
       id: raw.event.id,
       title: raw.event.title,
       startTime: raw.event.startTime,
-      endTime: raw.event.endTime,
-      isAllDay: raw.event.isAllDay,
+      endTime: raw.event.endTime ?? null,
+      isAllDay: raw.event.isAllDay ?? false,
       location: raw.event.location?.trim() || null,
       url: safeHttpUrl(raw.event.url),
     },
   };
 }
 
-/** The cursor for the next page, or null when the site says there is none. */
-export function nextCursorOf(pageInfo: RawPageInfo): string | null {
-  return pageInfo.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null;
+/** The cursor for the next page, or null when the site says there is none (or does not page). */
+export function nextCursorOf(pageInfo: RawPageInfo | undefined): string | null {
+  return pageInfo?.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null;
+}
+
+/** One page in UI shape; without the site's `totalCount`, the items read so far are the count. */
+export function reshapePage<TRaw, TItem>(connection: RawConnection<TRaw>, reshapeNode: (node: TRaw) => TItem): Page<TItem> {
+  const items = connection.nodes.map(reshapeNode);
+  return { items, totalCount: connection.totalCount ?? items.length, nextCursor: nextCursorOf(connection.pageInfo) };
 }

@@ -1,8 +1,9 @@
 import "server-only";
 
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
+import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import { AuthError } from "./errors";
 import { SITE_REQUEST_TIMEOUT_MS } from "./site-http";
@@ -25,7 +26,7 @@ function keySetFor(jwksUri: string): RemoteKeySet {
     if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
       throw new AuthError("site_misconfigured", "The site's jwks_uri does not use https.");
     }
-    keySet = createRemoteJWKSet(url, { timeoutDuration: SITE_REQUEST_TIMEOUT_MS, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    keySet = createRemoteJWKSet(url, { timeoutDuration: SITE_REQUEST_TIMEOUT_MS, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, [customFetch]: siteFetchFor("jwks") });
     keySets.set(jwksUri, keySet);
   }
   return keySet;

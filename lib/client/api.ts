@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from "@/lib/types/account";
+import { PUBLIC_ERROR_CODES, type ApiErrorBody, type PublicErrorCode } from "@/lib/types/account";
 
 import { isInFrame } from "./embedding";
 
@@ -7,7 +7,57 @@ export const REQUESTED_WITH_HEADER = "X-Requested-With";
 export const REQUESTED_WITH_VALUE = "companion-dashboard";
 
 /** Why a BFF call failed, in the terms the UI explains it. */
-export type ApiErrorKind = "unauthenticated" | "insufficient_scope" | "site_unavailable" | "network" | "unknown";
+export type ApiErrorKind =
+  | "unauthenticated"
+  | "insufficient_scope"
+  /** The site could not be reached or answered 5xx. */
+  | "site_unavailable"
+  /** The site did not answer within the page view's time. */
+  | "site_timeout"
+  /** The site answered, but refused this request (GraphQL errors, a field it lacks). */
+  | "query_failed"
+  /** The site answered more than the dashboard reads. */
+  | "answer_too_large"
+  /** The dashboard is not configured for this site: only the operator can fix it. */
+  | "site_misconfigured"
+  /** The request did not come from the dashboard's own page (or the page is stale). */
+  | "request_refused"
+  /** Sign-in could not be completed. */
+  | "sign_in_failed"
+  | "network"
+  | "unknown";
+
+/** The kind of every public code the BFF sends (lib/types/account.ts PUBLIC_ERROR_CODES). */
+const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
+  unauthenticated: "unauthenticated",
+  insufficient_scope: "insufficient_scope",
+  csrf_rejected: "request_refused",
+  refresh_unavailable: "site_unavailable",
+  site_unavailable: "site_unavailable",
+  revocation_unavailable: "site_unavailable",
+  revocation_refused: "site_misconfigured",
+  body_too_large: "request_refused",
+  site_timeout: "site_timeout",
+  query_failed: "query_failed",
+  answer_too_large: "answer_too_large",
+  site_misconfigured: "site_misconfigured",
+  authorization_denied: "sign_in_failed",
+  authorization_failed: "sign_in_failed",
+  callback_replayed: "sign_in_failed",
+  id_token_invalid: "sign_in_failed",
+  issuer_mismatch: "sign_in_failed",
+  login_expired: "sign_in_failed",
+  login_state_mismatch: "sign_in_failed",
+  token_exchange_failed: "sign_in_failed",
+  userinfo_mismatch: "sign_in_failed",
+  not_found: "request_refused",
+  invalid_cursor: "request_refused",
+  unexpected: "unknown",
+};
+
+function isPublicErrorCode(code: string): code is PublicErrorCode {
+  return (PUBLIC_ERROR_CODES as readonly string[]).includes(code);
+}
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
 export class ApiError extends Error {
@@ -23,17 +73,41 @@ export class ApiError extends Error {
   }
 
   get kind(): ApiErrorKind {
-    if (this.status === 401 || this.code === "unauthenticated") return "unauthenticated";
-    if (this.status === 403 || this.code === "insufficient_scope") return "insufficient_scope";
     if (this.status === 0) return "network";
-    if (this.status === 502 || this.status === 503 || this.status === 504) return "site_unavailable";
+    if (isPublicErrorCode(this.code)) return KIND_BY_CODE[this.code];
+    // An answer that is not the BFF's own (a proxy in between): judged by its status.
+    if (this.status === 401) return "unauthenticated";
+    if (this.status === 504) return "site_timeout";
+    if (this.status === 502 || this.status === 503) return "site_unavailable";
     return "unknown";
   }
+
+  /** What the server hands the browser in a page's prefetched state (an Error does not survive serialisation). */
+  toJSON(): SerializedApiError {
+    return { status: this.status, code: this.code, message: this.message, ...(this.detail === undefined ? {} : { detail: this.detail }) };
+  }
+}
+
+/** An ApiError as plain data, e.g. a failed server prefetch dehydrated into the page. */
+export interface SerializedApiError {
+  status: number;
+  code: string;
+  message: string;
+  detail?: string;
+}
+
+/** The ApiError behind anything a query holds as its error: an ApiError, or one serialised by the server. */
+export function asApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const { status, code, message, detail } = error as Partial<Record<keyof SerializedApiError, unknown>>;
+  if (typeof status !== "number" || typeof code !== "string") return undefined;
+  return new ApiError(status, code, typeof message === "string" ? message : "", typeof detail === "string" ? detail : undefined);
 }
 
 /** The error kind of anything a query threw. */
 export function errorKindOf(error: unknown): ApiErrorKind {
-  return error instanceof ApiError ? error.kind : "unknown";
+  return asApiError(error)?.kind ?? "unknown";
 }
 
 function isApiErrorBody(value: unknown): value is ApiErrorBody {

@@ -1,15 +1,21 @@
-import { defaultShouldDehydrateQuery, isServer, QueryClient } from "@tanstack/react-query";
-import { ApiError } from "./api";
+import { defaultShouldDehydrateQuery, isServer, QueryClient, type Query } from "@tanstack/react-query";
+import { errorKindOf } from "./api";
 
 const MAX_RETRIES = 2;
 
-/** Retries transient failures, never a missing session or scope (those need the member, not a retry). */
+/**
+ * One request to the site per page view, also when it fails: only a request that never reached the
+ * dashboard (the member's network) is retried on its own. Whatever the BFF answered (the site refused
+ * the query, did not answer in time, is down, the session ended) is shown at once, and the member's
+ * Retry asks again.
+ */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && (error.kind === "unauthenticated" || error.kind === "insufficient_scope")) return false;
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  // The site answered, but cannot run this page's query (its schema differs): asking again changes nothing.
-  if (error instanceof ApiError && error.code === "query_failed") return false;
-  return failureCount < MAX_RETRIES;
+  return errorKindOf(error) === "network" && failureCount < MAX_RETRIES;
+}
+
+/** A query whose last attempt failed is asked again only by the member's Retry, not by focusing the window. */
+function refetchUnlessFailed(query: Query): boolean {
+  return query.state.status !== "error";
 }
 
 /** A QueryClient with the dashboard's defaults: data fresh for a minute, so hydrated data is not refetched at once. */
@@ -20,12 +26,15 @@ export function makeQueryClient(): QueryClient {
         staleTime: 60_000,
         gcTime: 10 * 60_000,
         retry: shouldRetry,
-        refetchOnWindowFocus: true,
+        // A failure the server's prefetch already met (dehydrated into the page) is shown, not asked again.
+        retryOnMount: false,
+        refetchOnWindowFocus: refetchUnlessFailed,
       },
       mutations: { retry: false },
       dehydrate: {
-        // Pending prefetches stream to the browser too (TanStack Query >= 5.40).
-        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === "pending",
+        // Pending prefetches stream to the browser too (TanStack Query >= 5.40), and so does a failed
+        // prefetch (its error serialised by renderMemberPage): the browser shows it instead of asking again.
+        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === "pending" || query.state.status === "error",
       },
     },
   });

@@ -4,6 +4,8 @@ import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
+import { siteFailureOf } from "@/lib/site/site-fetch";
+import type { PublicErrorCode } from "@/lib/types/account";
 
 import { RequestBodyTooLargeError } from "./capped-body";
 
@@ -13,14 +15,32 @@ export interface ApiErrorBody {
 
 /** The one mapping from an error to a JSON answer of the BFF's API routes. Never a stack trace. */
 export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
-  const { status, code, message, detail } = describe(error);
+  const { status, code, message, detail } = describeApiError(error);
   logFailure(error, code);
   return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers: { "cache-control": "no-store" } });
 }
 
-function describe(error: unknown): { status: number; code: string; message: string; detail?: string } {
+/** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
+export interface DescribedApiError {
+  status: number;
+  code: PublicErrorCode;
+  message: string;
+  detail?: string;
+}
+
+/** The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch). */
+export function describeApiError(error: unknown): DescribedApiError {
+  // Whoever raised it (Account API, token refresh, the page view's deadline), a site that did not
+  // answer in time or answered too much is told as such.
   if (error instanceof RequestBodyTooLargeError) {
     return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
+  }
+  const failure = siteFailureOf(error);
+  if (failure?.reason === "timeout") {
+    return { status: 504, code: "site_timeout", message: "The site did not answer in time. Please try again." };
+  }
+  if (failure?.reason === "too_large") {
+    return { status: 502, code: "answer_too_large", message: "The site's answer was larger than the dashboard reads." };
   }
   if (!(error instanceof AuthError)) {
     return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
@@ -39,7 +59,7 @@ function describe(error: unknown): { status: number; code: string; message: stri
       return { status: 503, code: error.code, message: "The site is not answering right now. Please try again." };
     case "account_api_failed":
       return error.detail === "graphql_error"
-        ? { status: 502, code: "query_failed", message: "The site could not provide this information." }
+        ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
         : { status: 503, code: "site_unavailable", message: "The site is not answering right now. Please try again." };
     case "revocation_refused":
       return {

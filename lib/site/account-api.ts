@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { GraphQLFormattedError } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
@@ -8,6 +9,9 @@ import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { siteRequestOptions } from "@/lib/auth/site-http";
 
+import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
+import { siteFailureOf, siteFetchFor } from "./site-fetch";
+import { documentForSite, learnMissingFieldsFromRefusal } from "./site-schema";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
@@ -18,8 +22,13 @@ function expectedResourceMetadataUrl(): string {
 /**
  * The one place that calls the Account API, with a named operation from lib/account (the browser can
  * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
- * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges. Nothing from
- * the browser's request (cookies, headers) is ever forwarded.
+ * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges; siteFetch
+ * bounds its time and size. Nothing from the browser's request (cookies, headers) is ever forwarded.
+ *
+ * The query is fitted to what this process learned about the site: optional fields it lacks are left
+ * out and page sizes stay within the cap it named. When the site refuses the query for one of those
+ * reasons, the lesson is remembered and the query is sent once more; nothing else is retried here (a
+ * timeout never: the page view's deadline is spent, the member presses Retry).
  */
 export async function runAccountOperation<TData>(
   accessToken: string,
@@ -37,20 +46,53 @@ export async function runAccountOperation<TData>(
         new URL(input instanceof Request ? input.url : input.toString()),
         new Headers({ "content-type": "application/json", accept: "application/json" }),
         (init?.body as string | undefined) ?? null,
-        siteRequestOptions(),
+        { ...siteRequestOptions(), [oauth.customFetch]: siteFetchFor("graphql") },
       ),
   });
-  try {
-    return await client.request<TData>({
-      document: operation.document,
-      variables,
-    });
-  } catch (error) {
-    throw toAccountError(error);
+  const optionalFields = operation.optionalFields ?? NOTHING_OPTIONAL;
+  // One retry for a missing field, one for a page size: each only when it taught something new.
+  for (let attempt = 0; ; attempt += 1) {
+    const fitted = fitPageSizes(operation, variables);
+    try {
+      return await client.request<TData>({ document: documentForSite(operation.document, optionalFields), variables: fitted });
+    } catch (error) {
+      const errors = graphqlErrorsOf(error);
+      const learned =
+        errors.length > 0 &&
+        (learnMissingFieldsFromRefusal(errors, optionalFields) || learnPageCapFromRefusal(errors, largestPageSize(operation, fitted)));
+      if (!learned || attempt >= 2) throw toAccountError(error);
+    }
   }
 }
 
+const NOTHING_OPTIONAL: ReadonlySet<string> = new Set();
+
+function fitPageSizes(operation: AccountOperation, variables: Record<string, unknown>): Record<string, unknown> {
+  const fitted = { ...variables };
+  for (const name of operation.pageSizeVariables ?? []) {
+    const value = fitted[name];
+    if (typeof value === "number") fitted[name] = pageSizeWithinCap(value);
+  }
+  return fitted;
+}
+
+function largestPageSize(operation: AccountOperation, variables: Record<string, unknown>): number {
+  return Math.max(0, ...(operation.pageSizeVariables ?? []).map((name) => variables[name]).filter((value): value is number => typeof value === "number"));
+}
+
+/** The GraphQL errors of a query the site answered with errors (none for other failures). */
+function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
+  if (!(error instanceof ClientError) || error.response.status >= 500) return [];
+  return error.response.errors ?? [];
+}
+
 function toAccountError(error: unknown): AuthError {
+  const failure = siteFailureOf(error);
+  if (failure) {
+    // Timeouts (the page view's deadline included) are never retried here: the member presses Retry.
+    const detail = failure.reason === "unreachable" ? "unavailable" : failure.reason;
+    return new AuthError("account_api_failed", failure.message, { cause: error, detail });
+  }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
     const code = bearer?.parameters.error;

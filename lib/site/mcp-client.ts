@@ -11,6 +11,8 @@ import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "@/lib/auth/site-htt
 import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
+import { siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
+
 export const MCP_PATH = "/mcp";
 
 const CLIENT_INFO = { name: "companion-dashboard", version: "1.0.0" } as const;
@@ -44,7 +46,7 @@ function acceptedResourceMetadataUrls(): string[] {
  * no redirects, and bounded by the inspection's deadline. The standalone server-to-client SSE stream (GET)
  * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
  */
-function siteFetch(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
+function mcpTransportFetch(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
   return async (input, init) => {
     const url = new URL(input.toString());
     if (url.href !== endpoint.href) throw new Error("The MCP transport asked for another URL than the site's MCP endpoint.");
@@ -55,8 +57,8 @@ function siteFetch(endpoint: URL, accessToken: string | null, deadline: AbortSig
     headers.delete("cookie");
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    if (accessToken === null) return fetch(url, { method, headers, body, redirect: "manual", signal });
-    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, { ...siteRequestOptions(), signal });
+    if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal });
+    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, { ...siteRequestOptions(), signal, [oauth.customFetch]: siteFetchFor("mcp") });
   };
 }
 
@@ -89,7 +91,7 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
   const endpoint = new URL(mcpServerUrl());
   const deadline = AbortSignal.timeout(SITE_REQUEST_TIMEOUT_MS);
   const transport = new StreamableHTTPClientTransport(endpoint, {
-    fetch: siteFetch(endpoint, accessToken, deadline),
+    fetch: mcpTransportFetch(endpoint, accessToken, deadline),
     requestInit: { redirect: "manual" },
     // A reconnect would outlive this request: never.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
@@ -202,6 +204,8 @@ function fromStatus(status: number): ConnectionsUnavailableReason {
 }
 
 function toMcpFailure(error: unknown): AuthError | ConnectionsUnavailableReason {
+  const failure = siteFailureOf(error);
+  if (failure) return failure.reason === "too_large" ? "too_large" : "unreachable";
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
     const code = bearer?.parameters.error;

@@ -103,7 +103,8 @@ export interface EventRegistration {
   id: string;
   /** One of {@link KnownRegistrationState}, or another value the site introduced. */
   state: string;
-  registeredAt: string;
+  /** When the member registered; null when the site does not tell. */
+  registeredAt: string | null;
   event: DashboardEvent;
 }
 
@@ -117,8 +118,13 @@ export interface Overview {
   continueWatching: CourseEnrollment | null;
   /** Enrollments whose access ends within 30 days (not yet ended), soonest first. */
   endingSoon: CourseEnrollment[];
-  /** At most three upcoming, non-cancelled registrations, soonest first. */
-  upcomingEvents: EventRegistration[];
+  /**
+   * Enrollments past the overview's bound, not considered above: 0 when every one was, null when
+   * there are more but the site does not say how many.
+   */
+  coursesLeftOut: number | null;
+  /** At most three upcoming, non-cancelled registrations, soonest first; null when the site does not provide registrations. */
+  upcomingEvents: EventRegistration[] | null;
 }
 
 /** Who is signed in, as `GET /api/session` answers it (claims only, never tokens). */
@@ -133,9 +139,39 @@ export interface SessionInfo {
   grantedAt: string;
 }
 
+/** Every `code` a BFF error answer may carry (lib/http/error-responses.ts and the routes' own 4xx answers). */
+export const PUBLIC_ERROR_CODES = [
+  "unauthenticated",
+  "insufficient_scope",
+  "csrf_rejected",
+  "refresh_unavailable",
+  "site_unavailable",
+  "revocation_unavailable",
+  "revocation_refused",
+  "body_too_large",
+  "site_timeout",
+  "query_failed",
+  "answer_too_large",
+  "site_misconfigured",
+  "authorization_denied",
+  "authorization_failed",
+  "callback_replayed",
+  "id_token_invalid",
+  "issuer_mismatch",
+  "login_expired",
+  "login_state_mismatch",
+  "token_exchange_failed",
+  "userinfo_mismatch",
+  "not_found",
+  "invalid_cursor",
+  "unexpected",
+] as const;
+
+export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
+
 /** The JSON body of every BFF error answer. */
 export interface ApiErrorBody {
-  error: { code: string; message: string; detail?: string };
+  error: { code: PublicErrorCode; message: string; detail?: string };
 }
 
 /** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */
@@ -160,7 +196,9 @@ export type ConnectionsUnavailableReason =
   /** Something answers at `/mcp`, but not as an MCP server this app understands. */
   | "incompatible"
   /** The site did not answer in time, or answered 5xx: worth trying again later. */
-  | "unreachable";
+  | "unreachable"
+  /** The MCP server's answer is larger than the dashboard reads. */
+  | "too_large";
 
 /** What `GET /api/account/connections` answers: what an AI assistant connected to the site can do (never a token). */
 export type Connections =

@@ -19,6 +19,8 @@ afterEach(() => {
 
 describe("knobs", () => {
   it("adds latency to every answer", async () => {
+    // The very first answer is slow (cold code paths): not a baseline.
+    await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`);
     const started = performance.now();
     await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`);
     const baseline = performance.now() - started;
@@ -83,6 +85,50 @@ describe("knobs", () => {
     expect(completion.status).toBe(400);
     const fine = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses { totalCount } eventRegistrations { totalCount } } }");
     expect(fine.status).toBe(200);
+  });
+
+  it("caps `first` at maxPageSize (default 100) with an error naming the maximum", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
+    const page = (first: number) => graphql(sandbox, tokens.accessToken, "query($first: Int!) { viewer { enrolledCourses(first: $first) { nodes { slug } } } }", { first });
+    expect((await page(100)).body.errors).toBeUndefined();
+    expect((await page(101)).body.errors?.[0]?.message).toBe("first must be between 1 and 100");
+    sandbox.setKnobs({ maxPageSize: 10 });
+    const refused = await page(11);
+    expect(refused.status).toBe(200);
+    expect(refused.body.errors?.[0]).toMatchObject({ message: "first must be between 1 and 10", extensions: { maxPageSize: 10 } });
+    expect(((await page(10)).body.data as { viewer: { enrolledCourses: { nodes: unknown[] } } }).viewer.enrolledCourses.nodes).toHaveLength(10);
+  });
+
+  it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
+    const tokens = await obtainTokens(sandbox);
+    sandbox.setKnobs({ graphqlSeedFieldsOnly: true });
+    const seed = await graphql(
+      sandbox,
+      tokens.accessToken,
+      "{ viewer { id email enrolledCourses(first: 5) { nodes { slug expireDate hasLifetimeAccess lastWatchedLecture { lectureId positionSeconds } } } } }",
+    );
+    expect(seed.status).toBe(200);
+    for (const field of ["name", "orders { nodes { id } }", "eventRegistrations { nodes { id } }", "enrolledCourses { totalCount }", "enrolledCourses { pageInfo { hasNextPage } }", "enrolledCourses { nodes { imageUrl } }", "enrolledCourses { nodes { lastWatchedLecture { title } } }"]) {
+      const refused = await graphql(sandbox, tokens.accessToken, `{ viewer { ${field} } }`);
+      expect(refused.status, field).toBe(400);
+      expect(refused.body.errors?.[0]?.message, field).toMatch(/^Cannot query field "\w+" on type "\w+"/);
+    }
+  });
+
+  it("pads an endpoint's answers to N bytes, still valid JSON, other endpoints untouched", async () => {
+    const tokens = await obtainTokens(sandbox);
+    sandbox.setKnobs({ answerPaddingBytes: { graphql: 3 * 1024 * 1024, discovery: 100_000 } });
+    const response = await fetch(`${sandbox.url}/account/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${tokens.accessToken}` },
+      body: JSON.stringify({ query: "{ viewer { id } }" }),
+    });
+    const text = await response.text();
+    expect(Buffer.byteLength(text)).toBe(3 * 1024 * 1024);
+    expect(JSON.parse(text)).toMatchObject({ data: { viewer: { id: expect.any(String) as string } } });
+    const discovery = await (await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`)).text();
+    expect(discovery.length).toBe(100_000);
+    expect((await (await fetch(`${sandbox.url}/.well-known/jwks.json`)).text()).length).toBeLessThan(10_000);
   });
 
   it("sets short access-token lifetimes", async () => {

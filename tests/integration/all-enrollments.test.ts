@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
-import { ACCOUNT_OPERATIONS, ENROLLMENTS_PAGE_SIZE, loadAllEnrollments, type CoursesResult } from "@/lib/account";
+import { ENROLLMENTS_PAGE_SIZE } from "@/lib/account";
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { runAccountOperation } from "@/lib/site/account-api";
+import { enrollmentsPageReader } from "@/lib/site/account-pages";
+import { collectPages } from "@/lib/site/paging";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { CoursesPage } from "@/lib/types/account";
 import { getAccountData } from "@/sandbox/data/account";
@@ -51,12 +52,13 @@ describe("the Courses data route over all enrollments", () => {
     const request = browser.request("/api/account/courses");
     const firsts: number[] = [];
     const { first, rest } = await callWithMemberSession(requestResponseJar(request.cookies, new CookieBuffer()), async (accessToken) => {
-      const fetchPage = (variables: { first: number; after: string | null }) => {
-        firsts.push(variables.first);
-        return runAccountOperation<CoursesResult>(accessToken, ACCOUNT_OPERATIONS.courses, { ...variables });
+      const read = enrollmentsPageReader(accessToken);
+      const fetchPage = (pageSize: number, after: string | null) => {
+        firsts.push(pageSize);
+        return read(pageSize, after);
       };
-      const bounded = await loadAllEnrollments(fetchPage, { bound: 60 });
-      return { first: bounded, rest: await loadAllEnrollments(fetchPage, { after: bounded.nextCursor }) };
+      const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: ENROLLMENTS_PAGE_SIZE });
+      return { first: bounded, rest: await collectPages({ fetchPage, maxItems: 500, pageSize: ENROLLMENTS_PAGE_SIZE, after: bounded.nextCursor }) };
     });
     expect(first.nodes.map((node) => node.slug)).toEqual(expected.slice(0, 60));
     expect(first.nextCursor).not.toBeNull();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, errorKindOf, getJson, loginUrl, postAction } from "@/lib/client/api";
+import { ApiError, asApiError, errorKindOf, getJson, loginUrl, postAction } from "@/lib/client/api";
+import { PUBLIC_ERROR_CODES } from "@/lib/types/account";
 import { accountKeys } from "@/lib/client/keys";
 import { coursesInfiniteQueryOptions } from "@/lib/client/queries";
 import { makeQueryClient, shouldRetry } from "@/lib/client/query-client";
@@ -79,11 +80,31 @@ describe("postAction", () => {
 });
 
 describe("shouldRetry", () => {
-  it("never retries a missing session or scope, retries site failures twice", () => {
-    expect(shouldRetry(0, new ApiError(401, "unauthenticated", ""))).toBe(false);
-    expect(shouldRetry(0, new ApiError(403, "insufficient_scope", ""))).toBe(false);
-    expect(shouldRetry(0, new ApiError(502, "site_error", ""))).toBe(true);
-    expect(shouldRetry(0, new ApiError(502, "query_failed", ""))).toBe(false);
-    expect(shouldRetry(2, new ApiError(502, "site_error", ""))).toBe(false);
+  it("retries only a request that never reached the dashboard, twice; never anything the BFF answered", () => {
+    expect(shouldRetry(0, new ApiError(0, "network_error", ""))).toBe(true);
+    expect(shouldRetry(2, new ApiError(0, "network_error", ""))).toBe(false);
+    for (const code of PUBLIC_ERROR_CODES) {
+      expect(shouldRetry(0, new ApiError(code === "site_timeout" ? 504 : 502, code, ""))).toBe(false);
+    }
+    expect(shouldRetry(0, new ApiError(503, "http_503", ""))).toBe(false);
+  });
+});
+
+describe("error kinds", () => {
+  it("gives every public code of the BFF a kind of its own, never the generic one", () => {
+    for (const code of PUBLIC_ERROR_CODES.filter((code) => code !== "unexpected")) {
+      expect(errorKindOf(new ApiError(400, code, "")), code).not.toBe("unknown");
+    }
+    expect(errorKindOf(new ApiError(502, "query_failed", ""))).toBe("query_failed");
+    expect(errorKindOf(new ApiError(504, "site_timeout", ""))).toBe("site_timeout");
+    expect(errorKindOf(new ApiError(502, "answer_too_large", ""))).toBe("answer_too_large");
+    expect(errorKindOf(new ApiError(503, "site_unavailable", ""))).toBe("site_unavailable");
+  });
+
+  it("reads an error the server serialised into the page like the ApiError it was", () => {
+    const serialised: unknown = JSON.parse(JSON.stringify(new ApiError(403, "insufficient_scope", "no", "account:read")));
+    expect(asApiError(serialised)).toMatchObject({ status: 403, code: "insufficient_scope", detail: "account:read" });
+    expect(errorKindOf(serialised)).toBe("insufficient_scope");
+    expect(errorKindOf({ message: "plain" })).toBe("unknown");
   });
 });

@@ -29,4 +29,20 @@ describe("ErrorPanel", () => {
     expect(html).toContain("The site did not answer");
     expect(html).toContain(">Retry<");
   });
+
+  it.each([
+    [504, "site_timeout", "The site did not answer in time.", "網站未在時限內回應"],
+    [502, "query_failed", "The site could not answer this request.", "網站無法回答這項請求"],
+    [502, "answer_too_large", "The site's answer was too large for the dashboard to read.", "網站的回應過大"],
+    [502, "site_misconfigured", "The dashboard is not set up correctly for this site.", "儀表板尚未針對此網站正確設定"],
+  ])("says what %i %s means, in both languages, never that the site did not answer", (status, code, english, chinese) => {
+    const html = render(new ApiError(status, code, ""));
+    expect(html).toContain(english.replace("'", "&#x27;"));
+    if (code !== "site_timeout") expect(html).not.toContain("The site did not answer");
+    expect(render(new ApiError(status, code, ""), "zh-TW")).toContain(chinese);
+  });
+
+  it("reads an error the server serialised into the page", () => {
+    expect(render({ status: 502, code: "query_failed", message: "" })).toContain("The site could not answer this request.");
+  });
 });

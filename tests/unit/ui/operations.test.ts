@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { buildSchema, Kind, parse, validate, type OperationDefinitionNode } from "graphql";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_OPERATIONS } from "@/lib/account/operations";
+import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "@/lib/account/schema";
 
-const schema = buildSchema(readFileSync(new URL("./account-schema.graphql", import.meta.url), "utf8"));
+const schema = buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
 
 describe("ACCOUNT_OPERATIONS", () => {
   it("has one named operation per page", () => {

@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { isAccountPageKey, loadAccountPage } from "@/lib/site/account-pages";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +22,10 @@ export async function GET(request: NextRequest, context: { params: Promise<{ res
   }
   const buffer = new CookieBuffer();
   try {
-    const data = await callWithMemberSession(requestResponseJar(request.cookies, buffer), (accessToken) => loadAccountPage(resource, accessToken, after));
+    // One deadline for all this route asks the site (refresh, pages, retries): it answers in bounded time.
+    const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
+      callWithMemberSession(requestResponseJar(request.cookies, buffer), (accessToken) => loadAccountPage(resource, accessToken, after)),
+    );
     return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));

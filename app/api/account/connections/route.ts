@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { connectionsLoader } from "@/lib/site/mcp-client";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: NextRequest) {
   const buffer = new CookieBuffer();
   try {
-    const data = await callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader());
+    const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () => callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()));
     return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));

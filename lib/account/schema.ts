@@ -1,4 +1,10 @@
-# The Account API schema the dashboard relies on (DESIGN.md section 5), kept verbatim for document validation.
+import "server-only";
+
+/**
+ * The Account API schema the dashboard assumes (DESIGN.md section 5). Only the seed's fields are facts; the
+ * rest may be missing on a real site (lib/site/site-schema.ts drops the optional ones it lacks).
+ */
+export const ASSUMED_ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
 type Query { viewer: Viewer! }
 type Viewer {
   id: ID!
@@ -29,3 +35,28 @@ type EventRegistrationConnection { nodes: [EventRegistration!]!  pageInfo: PageI
 type EventRegistration { id: ID!  state: String!  registeredAt: DateTime!  event: Event! }  # enrolled | checked_in | no_show | cancelled
 type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  isAllDay: Boolean!  location: String  url: String }
 scalar DateTime   # ISO 8601 with offset
+`;
+
+/** Fields every page can do without ("Type.field"). An operation may add its own (e.g. the overview's events). */
+export const OPTIONAL_ACCOUNT_FIELDS: readonly string[] = [
+  "Viewer.name",
+  "EnrolledCourseConnection.pageInfo",
+  "EnrolledCourseConnection.totalCount",
+  "OrderConnection.pageInfo",
+  "OrderConnection.totalCount",
+  "EventRegistrationConnection.pageInfo",
+  "EventRegistrationConnection.totalCount",
+  "EnrolledCourse.name",
+  "EnrolledCourse.imageUrl",
+  "EnrolledCourse.completionPercentage",
+  "LastWatchedLecture.title",
+  "LastWatchedLecture.watchedAt",
+  "Order.refundedAmount",
+  "Order.paidAt",
+  "Order.lineItems",
+  "EventRegistration.registeredAt",
+  "Event.endTime",
+  "Event.isAllDay",
+  "Event.location",
+  "Event.url",
+];

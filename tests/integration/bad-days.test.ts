@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { GET as connectionsRoute } from "@/app/api/account/connections/route";
+import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { forgetPageCapForTests, learnedPageCap } from "@/lib/site/paging";
+import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-fetch";
+import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/site/site-schema";
+import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
+import { isAccessEndingSoon } from "@/lib/format/access";
+import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview } from "@/lib/types/account";
+import { getAccountData } from "@/sandbox/data/account";
+import { type RunningSandbox } from "@/sandbox/server";
+
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { RouteBrowser, signInThroughRoutes } from "../support/route-browser";
+
+let sandbox: RunningSandbox;
+const kai = new RouteBrowser();
+const maya = new RouteBrowser();
+
+beforeAll(async () => {
+  sandbox = await startSandboxForDashboard();
+  await signInThroughRoutes(kai, { email: "kai@example.com" });
+  await signInThroughRoutes(maya, { email: "maya@example.com" });
+});
+afterAll(async () => sandbox.close());
+afterEach(() => {
+  sandbox.reset();
+  forgetPageCapForTests();
+  forgetMissingFieldsForTests();
+  resetPublicToolsCacheForTests();
+});
+
+async function page<T>(browser: RouteBrowser, path: string): Promise<{ status: number; body: T }> {
+  const url = new URL(path, "http://x");
+  const resource = url.pathname.split("/").pop() ?? "";
+  const response = browser.absorb(await accountRoute(browser.request(path), { params: Promise.resolve({ resource }) }));
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+const graphqlRequests = () => sandbox.requests().filter((entry) => entry.endpoint === "graphql").length;
+
+describe.each([10, 50, 100])("a site that caps `first` at %i", (cap) => {
+  it("Overview considers all 130 enrollments; Courses, Orders and Events show their data", async () => {
+    sandbox.setKnobs({ maxPageSize: cap });
+    const overview = await page<Overview>(kai, "/api/account/overview");
+    expect(overview.status).toBe(200);
+    // Every one of Kai's courses whose access ends within 30 days, wherever it sits in the site's pages.
+    const now = new Date();
+    const endingSoon = getAccountData("kai@example.com", now.getTime()).enrollments.filter(
+      (enrollment) => enrollment.expireDate !== null && isAccessEndingSoon({ kind: "until", expiresAt: enrollment.expireDate.toISOString() }, now),
+    );
+    expect(endingSoon.length).toBeGreaterThan(0);
+    expect(overview.body.endingSoon.map((course) => course.slug).sort()).toEqual(endingSoon.map((enrollment) => enrollment.slug).sort());
+    expect(overview.body.coursesLeftOut).toBe(0);
+    expect(overview.body.continueWatching).not.toBeNull();
+    // The refusal is learned once: afterwards, no page asks for more than the cap.
+    expect(learnedPageCap()).toBe(cap < 50 ? cap : undefined);
+
+    const courses: CoursesPage["items"] = [];
+    let cursor: string | null = null;
+    do {
+      const next: { status: number; body: CoursesPage } = await page<CoursesPage>(kai, `/api/account/courses${cursor ? `?after=${encodeURIComponent(cursor)}` : ""}`);
+      expect(next.status).toBe(200);
+      expect(next.body.totalCount).toBe(130);
+      courses.push(...next.body.items);
+      cursor = next.body.nextCursor;
+    } while (cursor);
+    expect(new Set(courses.map((course) => course.slug)).size).toBeGreaterThan(1);
+    expect(courses).toHaveLength(130);
+
+    const orders = await page<OrdersPage>(maya, "/api/account/orders");
+    expect(orders.status).toBe(200);
+    expect(orders.body.items.length).toBe(Math.min(orders.body.totalCount, cap, 20));
+
+    const events = await page<EventsPage>(maya, "/api/account/events");
+    expect(events.status).toBe(200);
+    expect(events.body.items).toHaveLength(events.body.totalCount);
+    expect(events.body.nextCursor).toBeNull();
+  });
+});
+
+describe("a site whose cap is below the dashboard's page size", () => {
+  it("retries once with the maximum the error names, then remembers it for the process", async () => {
+    sandbox.setKnobs({ maxPageSize: 10 });
+    sandbox.resetRequests();
+    await page<OrdersPage>(maya, "/api/account/orders");
+    // The refused size, then the same page at the maximum the error named.
+    expect(graphqlRequests()).toBe(2);
+    sandbox.resetRequests();
+    const second = await page<OrdersPage>(maya, "/api/account/orders");
+    expect(second.body.items).toHaveLength(Math.min(10, second.body.totalCount));
+    expect(graphqlRequests()).toBe(1);
+  });
+
+  it("follows pageInfo for Events: upcoming and past are split across pages", async () => {
+    sandbox.setKnobs({ maxPageSize: 1 });
+    const events = await page<EventsPage>(maya, "/api/account/events");
+    expect(events.status).toBe(200);
+    expect(events.body.items).toHaveLength(events.body.totalCount);
+    expect(events.body.totalCount).toBeGreaterThan(1);
+  });
+});
+
+describe("a site that hangs", () => {
+  it(
+    "each data route answers within the page view's deadline with site_timeout, and sends the query once",
+    async () => {
+      sandbox.setKnobs({ latencyMs: PAGE_VIEW_DEADLINE_MS + 5_000 });
+      sandbox.resetRequests();
+      const started = performance.now();
+      const overview = await page<{ error: { code: string } }>(kai, "/api/account/overview");
+      const elapsed = performance.now() - started;
+      expect(overview.status).toBe(504);
+      expect(overview.body.error.code).toBe("site_timeout");
+      expect(elapsed).toBeLessThan(10_000);
+      expect(elapsed).toBeGreaterThanOrEqual(PAGE_VIEW_DEADLINE_MS - 100);
+      expect(graphqlRequests()).toBe(1);
+    },
+    20_000,
+  );
+});
+
+describe("a site that answers too much", () => {
+  it("stops reading a GraphQL answer past 2 MiB and says the answer is too large", async () => {
+    sandbox.setKnobs({ answerPaddingBytes: { graphql: 10 * 1024 * 1024 } });
+    const courses = await page<{ error: { code: string } }>(maya, "/api/account/courses");
+    expect(courses.status).toBe(502);
+    expect(courses.body.error.code).toBe("answer_too_large");
+  });
+
+  it("an MCP answer past 1 MiB: the panel says the server answered too much", async () => {
+    sandbox.setKnobs({ answerPaddingBytes: { mcp: 10 * 1024 * 1024 } });
+    const response = maya.absorb(await connectionsRoute(maya.request("/api/account/connections")));
+    expect(response.status).toBe(200);
+    expect((await response.json()) as Connections).toMatchObject({ available: false, reason: "too_large" });
+  });
+});
+
+describe("a site with only the seed's fields", () => {
+  it("Overview and Courses render what they can, with Resume; Orders and Events say the site could not answer", async () => {
+    sandbox.setKnobs({ graphqlSeedFieldsOnly: true });
+    const overview = await page<Overview>(maya, "/api/account/overview");
+    expect(overview.status).toBe(200);
+    expect(overview.body).toMatchObject({ name: "maya@example.com", upcomingEvents: null });
+    expect(overview.body.continueWatching?.lastWatched?.resumeUrl).toMatch(/\/courses\/[\w-]+\/lectures\/[\w-]+\?t=\d+$/);
+    expect(overview.body.continueWatching).toMatchObject({ imageUrl: null, completionPercentage: null });
+    expect(fieldsMissingAtSite()).toEqual(
+      expect.arrayContaining(["Viewer.name", "Viewer.eventRegistrations", "EnrolledCourse.imageUrl", "EnrolledCourseConnection.pageInfo"]),
+    );
+
+    sandbox.resetRequests();
+    const courses = await page<CoursesPage>(maya, "/api/account/courses");
+    expect(courses.status).toBe(200);
+    expect(courses.body.items.length).toBeGreaterThan(0);
+    expect(courses.body.items.some((course) => course.lastWatched?.resumeUrl)).toBe(true);
+    // Learned once for the process: the Courses query goes out already without the missing fields.
+    expect(graphqlRequests()).toBe(1);
+
+    for (const resource of ["orders", "events"]) {
+      const refused = await page<{ error: { code: string } }>(maya, `/api/account/${resource}`);
+      expect(refused.status).toBe(502);
+      expect(refused.body.error.code).toBe("query_failed");
+    }
+  });
+});
