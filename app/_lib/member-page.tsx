@@ -6,7 +6,8 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 
 import { SignedOutLanding } from "@/components/layout/signed-out-landing";
-import { getPageSession } from "@/lib/auth/page-session";
+import { ServiceUnavailable } from "@/components/ui/service-unavailable";
+import { readPageSession } from "@/lib/auth/page-session";
 import { loginUrl } from "@/lib/client/api";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isFramedRender } from "@/lib/http/embedding";
@@ -15,7 +16,7 @@ import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
 /**
  * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
- * session just ended), otherwise the page's client view hydrated with data prefetched on the server,
+ * session just ended), "temporarily unavailable" when the shared state does not answer, otherwise the page's client view hydrated with data prefetched on the server,
  * so the first HTML already holds it. A prefetch that fails leaves the query to the browser, which
  * then shows the page's own error with Retry; other pages are unaffected.
  */
@@ -24,13 +25,15 @@ export async function renderMemberPage(
   prefetch: (queryClient: QueryClient, session: SessionData) => Promise<unknown>,
   view: ReactNode,
 ): Promise<ReactNode> {
-  const session = await getPageSession();
-  if (!session) {
+  const page = await readPageSession();
+  if (page.kind === "unavailable") return <ServiceUnavailable retryPath={path} />;
+  if (page.kind === "none") {
     const embedded = await isFramedRender();
     // A session that just ended goes straight back to sign-in; inside a frame, sign-in starts from a click.
     if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginUrl(path));
     return <SignedOutLanding returnTo={path} embedded={embedded} />;
   }
+  const { session } = page;
   const queryClient = makeQueryClient();
   // Never call the site with a token the proxy could not renew: the browser's request can renew it.
   if (session.accessTokenExpiresAt > Date.now()) await prefetch(queryClient, session);

@@ -14,6 +14,8 @@ function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): str
       return error instanceof ApiError && error.detail
         ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(error.detail, messages), scope: error.detail })
         : messages.errors.insufficientScope;
+    case "temporarily_unavailable":
+      return messages.errors.temporarilyUnavailable;
     case "site_unavailable":
       return messages.errors.siteUnavailable;
     case "network":

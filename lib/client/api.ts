@@ -7,7 +7,7 @@ export const REQUESTED_WITH_HEADER = "X-Requested-With";
 export const REQUESTED_WITH_VALUE = "companion-dashboard";
 
 /** Why a BFF call failed, in the terms the UI explains it. */
-export type ApiErrorKind = "unauthenticated" | "insufficient_scope" | "site_unavailable" | "network" | "unknown";
+export type ApiErrorKind = "unauthenticated" | "insufficient_scope" | "temporarily_unavailable" | "site_unavailable" | "network" | "unknown";
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
 export class ApiError extends Error {
@@ -26,6 +26,8 @@ export class ApiError extends Error {
     if (this.status === 401 || this.code === "unauthenticated") return "unauthenticated";
     if (this.status === 403 || this.code === "insufficient_scope") return "insufficient_scope";
     if (this.status === 0) return "network";
+    // The dashboard's shared state did not answer: the member is still signed in (503 with Retry-After).
+    if (this.code === "temporarily_unavailable") return "temporarily_unavailable";
     if (this.status === 502 || this.status === 503 || this.status === 504) return "site_unavailable";
     return "unknown";
   }

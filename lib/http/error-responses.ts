@@ -4,19 +4,30 @@ import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
+import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
 }
 
+/** Seconds a client should wait before retrying while the shared state (Redis) does not answer. */
+export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
+
 /** The one mapping from an error to a JSON answer of the BFF's API routes. Never a stack trace. */
 export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   const { status, code, message, detail } = describe(error);
   logFailure(error, code);
-  return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers: { "cache-control": "no-store" } });
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  // RFC 9110 section 10.2.3: a 503 says when to come back.
+  if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
+  return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
 }
 
 function describe(error: unknown): { status: number; code: string; message: string; detail?: string } {
+  if (isSharedStateUnavailable(error)) {
+    // Fail closed (DESIGN.md section 8): not "signed out", the member's cookie is kept; try again shortly.
+    return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
+  }
   if (!(error instanceof AuthError)) {
     return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
   }
@@ -55,7 +66,7 @@ function describe(error: unknown): { status: number; code: string; message: stri
 
 /** Logs the reason without tokens or secrets: the stable code, our own message and the error class of the cause. */
 export function logFailure(error: unknown, code: string): void {
-  if (code === "unauthenticated") return;
+  if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   const message = error instanceof AuthError ? error.message : error instanceof Error ? error.name : "unknown error";
   logEvent(code === "unexpected" ? "unexpected_error" : "site_error", { code, message, cause }, "warn");

@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
+import { signOut } from "@/lib/auth/sign-out";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { endSession, loadSession } from "@/lib/session/session";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +12,7 @@ export async function POST(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
     const buffer = new CookieBuffer();
-    const jar = requestResponseJar(request.cookies, buffer);
-    const loaded = await loadSession(jar);
-    await endSession(jar, loaded?.data.sid);
+    await signOut(requestResponseJar(request.cookies, buffer), { revoke: false });
     return buffer.applyTo(NextResponse.json({ signedOut: true }, { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return apiErrorResponse(error);
