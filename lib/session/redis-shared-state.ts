@@ -116,8 +116,9 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     return stored === "OK";
   }
 
+  /** A read, not PING: Redis answers PING even while it still loads its data after a restart, and refuses reads then. */
   async ping(): Promise<void> {
-    await this.run("ping", () => this.client.ping());
+    await this.run("ping", () => this.client.exists(this.key("readiness-probe")));
   }
 
   async close(): Promise<void> {

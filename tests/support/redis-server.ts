@@ -24,8 +24,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Sends PING over a raw socket and resolves true on +PONG (no client library, so no reconnect logic to wait out). */
-function pingOnce(port: number, timeoutMs = 500): Promise<boolean> {
+/**
+ * Asks over a raw socket (no client library, so no reconnect logic to wait out) whether a key exists:
+ * unlike PING, this is refused while Redis still loads its append-only file after a restart.
+ */
+function answersCommands(port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -34,8 +37,8 @@ function pingOnce(port: number, timeoutMs = 500): Promise<boolean> {
     };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once("error", () => done(false));
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
-    socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
+    socket.once("data", (data) => done(data.toString().startsWith(":")));
+    socket.connect(port, "127.0.0.1", () => socket.write("EXISTS readiness-probe\r\n"));
   });
 }
 
@@ -80,12 +83,12 @@ export class RedisServer {
     });
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      if (await pingOnce(this.port)) return;
+      if (await answersCommands(this.port)) return;
       if (!this.child) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await this.kill();
-    throw new Error(`redis-server did not answer PING on port ${this.port}:\n${this.output}`);
+    throw new Error(`redis-server did not answer on port ${this.port}:\n${this.output}`);
   }
 
   /** SIGSTOP: the server hangs; connections stay open and commands get no answer. */
@@ -93,9 +96,9 @@ export class RedisServer {
     this.signal("SIGSTOP");
   }
 
-  /** SIGCONT after `pause`. */
+  /** SIGCONT after `pause` (nothing when the server is not running). */
   resume(): void {
-    this.signal("SIGCONT");
+    this.child?.kill("SIGCONT");
   }
 
   /** SIGKILL, and waits for the process to be gone. */
