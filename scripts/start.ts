@@ -30,7 +30,8 @@ function buildIsCurrent(): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return false;
   const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "public"].map((dir) => newestSourceChange(path.join(root, dir)));
+  // `public` may not exist: a checkout without static files.
+  const sources = ["app", "components", "lib", "public"].filter((dir) => existsSync(path.join(root, dir))).map((dir) => newestSourceChange(path.join(root, dir)));
   const files = ["proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs"].map((file) => statSync(path.join(root, file)).mtimeMs);
   return Math.max(...sources, ...files) < built;
 }

@@ -1,6 +1,7 @@
 /**
  * `npm test`: every check and every test, in order: types, lint, unit and integration tests (Vitest),
- * then the browser journeys (Playwright in Debian's Chromium). Stops at the first failing step.
+ * the browser journeys (Playwright in Debian's Chromium), then several instances sharing one Redis
+ * (`npm run test:instances`). Stops at the first failing step.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -11,15 +12,18 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 const vitestReport = path.join(root, "artifacts", "vitest.json");
 const playwrightReport = path.join(root, "artifacts", "playwright.json");
+// Written by scripts/test-instances.ts.
+const instancesReport = path.join(root, "artifacts", "instances.json");
 
 const steps: [string, string, string[]][] = [
   ["Type check", bin("tsc"), ["--noEmit"]],
   ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],
+  ["Several instances", bin("tsx"), [path.join(root, "scripts", "test-instances.ts")]],
 ];
 
-/** The closing line CI reads: every test counted by both runners. */
+/** The closing line CI reads: every test counted by both runners (Vitest twice: the default run and the instances run). */
 function summary(): string | null {
   let passed = 0;
   let failed = 0;
@@ -27,6 +31,12 @@ function summary(): string | null {
     const report = JSON.parse(readFileSync(vitestReport, "utf8")) as { numPassedTests: number; numFailedTests: number };
     passed += report.numPassedTests;
     failed += report.numFailedTests;
+  }
+  if (existsSync(instancesReport)) {
+    // As scripts/test-instances.ts counts them: a test that did not pass (its set-up failed) failed.
+    const report = JSON.parse(readFileSync(instancesReport, "utf8")) as { numTotalTests: number; numPassedTests: number };
+    passed += report.numPassedTests;
+    failed += report.numTotalTests - report.numPassedTests;
   }
   if (existsSync(playwrightReport)) {
     const report = JSON.parse(readFileSync(playwrightReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
@@ -37,7 +47,7 @@ function summary(): string | null {
 }
 
 mkdirSync(path.join(root, "artifacts"), { recursive: true });
-for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
+for (const report of [vitestReport, playwrightReport, instancesReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 for (const [name, command, args] of steps) {

@@ -51,7 +51,13 @@ export async function callWithMemberSession<T>(jar: CookieJar, call: (accessToke
       await endSession(jar, session);
       throw new AuthError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
     }
-    if (dirty && !isAuthError(error, "refresh_unavailable") && !isSharedStateUnavailable(error)) await saveSession(jar, session, loaded.variant);
+    if (isSharedStateUnavailable(error)) {
+      // The site may have rotated the refresh token before the shared state went away: keep the new one
+      // in the cookie, or the next request would replay the spent one and the site would revoke the grant.
+      if (session.refreshToken !== loaded.data.refreshToken) await saveSession(jar, session, loaded.variant, { checkEnded: false });
+      throw error;
+    }
+    if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session, loaded.variant);
     throw error;
   }
 }

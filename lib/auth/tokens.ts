@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
-import { getSharedState, type Lease, type SharedStateStore } from "@/lib/session/shared-state";
+import { logEvent } from "@/lib/log/logger";
+import { getSharedState, isSharedStateUnavailable, type Lease, type SharedStateStore } from "@/lib/session/shared-state";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -102,7 +103,12 @@ async function rotate(refreshToken: string, scopes: string[]): Promise<RotatedTo
         if (meanwhile) return meanwhile;
         const rotated = await refreshAtSite(refreshToken, scopes, lease);
         // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
-        await store.remember(`rotated:${key}`, await sealData(rotated, { password: sealingPassword(), ttl: 0 }), ROTATION_MEMORY_MS);
+        const sealed = await sealData(rotated, { password: sealingPassword(), ttl: 0 });
+        await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
+          // The grant is spent: this caller keeps the new tokens whatever happens to the shared state.
+          if (!isSharedStateUnavailable(error)) throw error;
+          logEvent("shared_state_error", { operation: "publish_rotation" }, "error");
+        });
         return rotated;
       });
       if (outcome.acquired) return outcome.value;

@@ -6,6 +6,7 @@ import { createClient, type RedisClientType } from "redis";
 import { logEvent } from "@/lib/log/logger";
 
 import {
+  isSharedStateUnavailable,
   pollDelayMs,
   SharedStateBase,
   SharedStateUnavailableError,
@@ -152,7 +153,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       if (!this.client.isReady) await this.waitUntilReady();
       return await answeredWithin(command(), REDIS_COMMAND_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof SharedStateUnavailableError) throw error;
+      if (isSharedStateUnavailable(error)) throw error;
       logEvent("shared_state_error", { operation, cause: error instanceof Error ? error.name : "unknown" }, "warn");
       throw new SharedStateUnavailableError(`Redis did not answer (${operation}).`, { cause: error });
     }

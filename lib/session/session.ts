@@ -175,9 +175,10 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
 /**
  * Seals the session into the cookie (chunked when tokens are large, so a browser never drops it).
  * A session that was ended meanwhile (logout or revocation by a parallel request) is never written back.
+ * `checkEnded: false` only where the shared state does not answer and the site already rotated the tokens.
  */
-export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top"): Promise<boolean> {
-  if (await getSharedState().recall(endedKey(data.sid))) return false;
+export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top", options: { checkEnded?: boolean } = {}): Promise<boolean> {
+  if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
   const session = await getIronSession<SessionData>(jar, { ...sessionOptions(variant, sealingPassword()), onUnsealError: () => undefined });
   Object.assign(session, data);
   await session.save();

@@ -52,8 +52,12 @@ export class SharedStateUnavailableError extends Error {
   }
 }
 
+/**
+ * By its code, not `instanceof`: Next.js bundles the proxy, the route handlers and the pages separately,
+ * and the one store (on globalThis) throws the error class of whichever bundle created it.
+ */
 export function isSharedStateUnavailable(error: unknown): error is SharedStateUnavailableError {
-  return error instanceof SharedStateUnavailableError;
+  return error instanceof Error && (error as { code?: unknown }).code === "shared_state_unavailable";
 }
 
 /** Waiting for a lock: short polls first, then up to 50 ms apart. */

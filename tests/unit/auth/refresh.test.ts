@@ -157,6 +157,31 @@ describe("refresh across instances", () => {
     expect(await loadSession(jar)).not.toBeNull();
   });
 
+  it("keeps the rotated refresh token in the cookie when the shared state goes away right after the grant", async () => {
+    let down = false;
+    class GoesDownAfterTheGrant extends InMemorySharedState {
+      override recall(key: string) {
+        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall).")) : super.recall(key);
+      }
+      override remember(key: string, value: string, ttlMs: number) {
+        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember).")) : super.remember(key, value, ttlMs);
+      }
+    }
+    const store = new GoesDownAfterTheGrant();
+    setSharedStateForTests(store);
+    const rotating = site.handlers.get("POST /api/oauth/token")!;
+    site.handlers.set("POST /api/oauth/token", (call) => {
+      down = true;
+      return rotating(call);
+    });
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
+    down = false;
+    // The spent rt-0 is gone from the cookie: the next request does not replay it (which would revoke the grant).
+    expect((await loadSession(jar))?.data.refreshToken).toBe("rt-1");
+  });
+
   it("fails closed without the lock: no grant, the shared-state error, and the cookie untouched", async () => {
     class LockUnavailable extends InMemorySharedState {
       override withLock(): Promise<never> {
