@@ -14,13 +14,12 @@ interface Entry {
 /**
  * What in-memory stores share: one per process, or one per test standing for a shared backend. Each kind
  * of key (the part before the first ":", e.g. "rotated", "session-ended", "callback-state", "handoff")
- * holds at most `maxEntriesPerKind` live entries, so memory stays flat under load; past that, the entries
- * nearest to expiry go first.
+ * holds at most `maxEntriesPerKind` live entries, each with its TTL, so memory stays flat under load;
+ * past that, the oldest entry of that kind goes first (in O(1): a Map keeps insertion order).
  */
 export class InMemoryBackend {
-  readonly entries = new Map<string, Entry>();
+  private readonly kinds = new Map<string, Map<string, Entry>>();
   readonly locks = new Map<string, Entry>();
-  private readonly countByKind = new Map<string, number>();
   private lastSweepAt = 0;
 
   constructor(
@@ -29,10 +28,11 @@ export class InMemoryBackend {
   ) {}
 
   read(key: string): string | undefined {
-    const entry = this.entries.get(key);
+    const entries = this.kinds.get(kindOf(key));
+    const entry = entries?.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.delete(key);
+      entries!.delete(key);
       return undefined;
     }
     return entry.value;
@@ -41,36 +41,19 @@ export class InMemoryBackend {
   write(key: string, value: string, ttlMs: number): void {
     this.sweepOccasionally();
     const kind = kindOf(key);
-    if (!this.entries.has(key)) {
-      if ((this.countByKind.get(kind) ?? 0) >= this.maxEntriesPerKind) this.evictOne(kind);
-      this.countByKind.set(kind, (this.countByKind.get(kind) ?? 0) + 1);
+    let entries = this.kinds.get(kind);
+    if (!entries) this.kinds.set(kind, (entries = new Map<string, Entry>()));
+    // Deleted first, so a rewritten key moves to the young end.
+    if (!entries.delete(key) && entries.size >= this.maxEntriesPerKind) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) entries.delete(oldest);
+      logEvent("shared_state_error", { reason: "capacity", kind, maxEntries: this.maxEntriesPerKind }, "warn");
     }
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    entries.set(key, { value, expiresAt: this.now() + ttlMs });
   }
 
   size(kind: string): number {
-    return this.countByKind.get(kind) ?? 0;
-  }
-
-  private delete(key: string): void {
-    if (this.entries.delete(key)) {
-      const kind = kindOf(key);
-      this.countByKind.set(kind, (this.countByKind.get(kind) ?? 1) - 1);
-    }
-  }
-
-  private evictOne(kind: string): void {
-    let nearest: string | undefined;
-    let nearestExpiry = Infinity;
-    for (const [key, entry] of this.entries) {
-      if (kindOf(key) === kind && entry.expiresAt < nearestExpiry) {
-        nearest = key;
-        nearestExpiry = entry.expiresAt;
-      }
-    }
-    if (nearest === undefined) return;
-    this.delete(nearest);
-    logEvent("shared_state_error", { reason: "capacity", kind, maxEntries: this.maxEntriesPerKind }, "warn");
+    return this.kinds.get(kind)?.size ?? 0;
   }
 
   /** Drops expired entries and locks at most once a second. */
@@ -78,7 +61,7 @@ export class InMemoryBackend {
     const now = this.now();
     if (now - this.lastSweepAt < 1_000) return;
     this.lastSweepAt = now;
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.delete(key);
+    for (const entries of this.kinds.values()) for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
     for (const [key, lock] of this.locks) if (lock.expiresAt <= now) this.locks.delete(key);
   }
 }

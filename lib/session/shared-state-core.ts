@@ -4,7 +4,8 @@ import "server-only";
  * The state that several dashboard instances must share (DESIGN.md section 8): the refresh lock, the short
  * memory of "this refresh token was just rotated into that one", sessions ended by sign-out or revocation,
  * consumed login states and embedded handoff codes. Every instance is otherwise stateless. In memory for
- * one process (this file), in Redis for several (`REDIS_URL`, lib/session/redis-shared-state.ts).
+ * one process (lib/session/memory-shared-state.ts), in Redis for several (`REDIS_URL`,
+ * lib/session/redis-shared-state.ts).
  */
 export interface SharedStateStore {
   /** Process-local: concurrent callers in this process with the same key share one run of `task`. */

@@ -178,7 +178,7 @@ describe.each(kinds)("shared state contract: $name", (kind) => {
 });
 
 describe("in-memory store bounds", () => {
-  it("keeps at most maxEntriesPerKind entries of each kind, dropping those nearest to expiry first", async () => {
+  it("keeps at most maxEntriesPerKind entries of each kind, dropping the oldest first", async () => {
     const backend = new InMemoryBackend(() => Date.now(), 100);
     const store = new InMemorySharedState(backend);
     for (let index = 0; index < 250; index += 1) await store.remember(`session-ended:${index}`, "1", 60_000 + index);
