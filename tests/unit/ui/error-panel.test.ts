@@ -29,4 +29,12 @@ describe("ErrorPanel", () => {
     expect(html).toContain("The site did not answer");
     expect(html).toContain(">Retry<");
   });
+
+  it("says the dashboard is temporarily unavailable, not that the member is signed out, when its shared state does not answer", () => {
+    const html = render(new ApiError(503, "temporarily_unavailable", ""));
+    expect(html).toContain("You are still signed in");
+    expect(html).toContain(">Retry<");
+    expect(html).not.toContain("Sign in");
+    expect(render(new ApiError(503, "temporarily_unavailable", ""), "zh-TW")).toContain("你仍保持登入");
+  });
 });
