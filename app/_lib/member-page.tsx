@@ -16,9 +16,10 @@ import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
 /**
  * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
- * session just ended), "temporarily unavailable" when the shared state does not answer, otherwise the page's client view hydrated with data prefetched on the server,
- * so the first HTML already holds it. A prefetch that fails leaves the query to the browser, which
- * then shows the page's own error with Retry; other pages are unaffected.
+ * session just ended), "temporarily unavailable" when the shared state does not answer, otherwise the
+ * page's client view hydrated with data prefetched on the server, so the first HTML already holds it.
+ * A prefetch that fails leaves the query to the browser, which then shows the page's own error with
+ * Retry; other pages are unaffected.
  */
 export async function renderMemberPage(
   path: string,

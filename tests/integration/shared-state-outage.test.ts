@@ -13,6 +13,7 @@ import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { resetConfigForTests } from "@/lib/config";
+import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { SESSION_IDLE_LIFETIME_MS } from "@/lib/session/session";
 import { RedisSharedState } from "@/lib/session/redis-shared-state";
 import { setSharedStateForTests } from "@/lib/session/shared-state";
@@ -91,7 +92,7 @@ describe.each([
     expect(Date.now() - started).toBeLessThan(1_500);
     for (const answer of answers) {
       expect(answer.status).toBe(503);
-      expect(answer.headers.get("retry-after")).toBe("2");
+      expect(answer.headers.get("retry-after")).toBe(String(SHARED_STATE_RETRY_AFTER_SECONDS));
       expect(answer.headers.getSetCookie()).toEqual([]);
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("temporarily_unavailable");
     }
