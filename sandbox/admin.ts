@@ -12,6 +12,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { cookieOptions, currentSession, readPageForm, setPageHeaders, startSession } from "./authorize";
 import { parseUrl } from "./clients";
 import { html, page, signInFields } from "./html";
+import { sitePathOrUndefined } from "./http-util";
 import type { SafeHtml } from "./html";
 import { MCP_PATH, MCP_SERVER_NAME } from "./mcp";
 import { DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, hashClientSecret, MEMBER_CLIENT_SCOPES, SCHOOL } from "./seed";
@@ -163,8 +164,8 @@ ${signInFields(options.email)}
   return render(c, "Sign in", body, options.status ?? 200);
 }
 
-function safeReturnTo(value: string | undefined): string {
-  return value !== undefined && /^\/(?![/\\])[^\s]*$/.test(value) && value.length <= 500 ? value : ADMIN_PATH;
+function safeReturnTo(value: string | undefined, state: SandboxState): string {
+  return sitePathOrUndefined(value, state) ?? ADMIN_PATH;
 }
 
 type Guard = { ok: true; session: BrowserSession; member: DemoMember } | { ok: false; response: Response };
@@ -344,7 +345,7 @@ ${
 
 export function registerAdminRoutes(app: Hono, state: SandboxState): void {
   app.get(SIGN_IN_PATH, (c) => {
-    const returnTo = safeReturnTo(c.req.query("return_to"));
+    const returnTo = safeReturnTo(c.req.query("return_to"), state);
     if (currentSession(c, state)) return c.redirect(returnTo, 303);
     return signInPage(c, state, returnTo);
   });
@@ -352,7 +353,7 @@ export function registerAdminRoutes(app: Hono, state: SandboxState): void {
   app.post(SIGN_IN_PATH, async (c) => {
     const read = await readPageForm(c);
     if (!read.ok) return read.response;
-    const returnTo = safeReturnTo(read.form.get("return_to"));
+    const returnTo = safeReturnTo(read.form.get("return_to"), state);
     const csrf = read.form.get("csrf_token");
     const expected = getCookie(c, SIGN_IN_CSRF_COOKIE);
     if (csrf === undefined || expected === undefined || !safeEqual(csrf, expected)) {

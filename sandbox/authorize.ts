@@ -9,6 +9,7 @@ import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { isMetadataDocumentClientId, resolveMetadataDocumentClient } from "./cimd";
 import { clientLabel, redirectUriAllowed } from "./clients";
+import { sitePathOrUndefined } from "./http-util";
 import { html, page, signInFields } from "./html";
 import type { SafeHtml } from "./html";
 import { ALL_SCOPES, DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, findMemberById, MEMBER_ONLY_SCOPES } from "./seed";
@@ -401,7 +402,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
     if (!read.ok) return read.response;
     const signedIn = currentSession(c, state);
     const returnTo = read.form.get("return_to");
-    const target = returnTo !== undefined && /^\/(?![/\\])/.test(returnTo) ? returnTo : "/";
+    const target = sitePathOrUndefined(returnTo, state) ?? "/";
     if (signedIn) {
       const csrf = read.form.get("csrf_token");
       if (csrf === undefined || !safeEqual(csrf, signedIn.session.csrfToken)) {

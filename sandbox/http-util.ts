@@ -19,6 +19,7 @@ export type OAuthErrorCode =
   | "unsupported_token_type"
   | "invalid_client_metadata"
   | "invalid_redirect_uri"
+  | "access_denied"
   | "server_error";
 
 export const NO_STORE_HEADERS = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
@@ -137,4 +138,23 @@ export function readBearer(c: Context): BearerResult {
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
   const token = match?.[1];
   return token === undefined ? { kind: "malformed" } : { kind: "token", token };
+}
+
+/**
+ * A `return_to` kept only when it is a path on this site (OWASP ASVS 5 V3.7.2, open redirects). The
+ * value is resolved against the issuer and the normalised result is checked, so dot segments
+ * (`/a/..//evil`), control characters browsers strip (`/\t/evil`) and backslashes cannot produce a
+ * path that a browser reads as another host.
+ */
+export function sitePathOrUndefined(value: string | undefined, state: SandboxState): string | undefined {
+  if (value === undefined || value.length > 500 || !value.startsWith("/") || /[\u0000-\u0020\u007f\\]/.test(value)) return undefined;
+  let resolved: URL;
+  try {
+    resolved = new URL(value, state.issuer);
+  } catch {
+    return undefined;
+  }
+  const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  if (resolved.origin !== new URL(state.issuer).origin || path.startsWith("//") || /%5c/i.test(resolved.pathname)) return undefined;
+  return path;
 }

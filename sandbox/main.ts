@@ -19,6 +19,7 @@
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
  *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset
+ *                                    (POSTs must be JSON with `Origin: <this site>`; the log keeps the newest 2000)
  * Client ID Metadata Documents (section 5.3 rule 5):
  *   SANDBOX_CIMD_ALLOWED_HOSTS       comma-separated hosts whose HTTPS documents may be fetched (default none)
  *   SANDBOX_CIMD_OPEN_REGISTRATION=1 fetch documents from any public HTTPS host

@@ -19,6 +19,7 @@
  * @see RFC 7591 sections 2, 3.2.1 and 3.2.2
  */
 import type { Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { isLoopbackRedirectUri, parseUrl } from "./clients";
 import { NO_STORE_HEADERS, oauthError } from "./http-util";
@@ -28,8 +29,6 @@ import type { SandboxClient, VendorIntegration } from "./seed";
 import type { SandboxState } from "./state";
 import { randomToken } from "./store";
 
-/** Loopback registrations kept at most; the oldest are deleted first. */
-export const MAX_LOOPBACK_CLIENTS = 500;
 const MAX_REDIRECT_URIS = 10;
 
 const requestSchema = z.looseObject({
@@ -51,6 +50,7 @@ class RegistrationError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
+    readonly status?: ContentfulStatusCode,
   ) {
     super(description);
   }
@@ -94,14 +94,18 @@ function vendorResponse(vendor: VendorIntegration) {
   };
 }
 
-function evictOldLoopbackClients(state: SandboxState): void {
-  const loopback = [...state.clients.values()].filter((client) => client.kind === "loopback");
-  if (loopback.length < MAX_LOOPBACK_CLIENTS) return;
-  loopback.sort((a, b) => a.createdAt - b.createdAt);
-  for (const client of loopback.slice(0, loopback.length - MAX_LOOPBACK_CLIENTS + 1)) {
-    state.clients.delete(client.clientId);
-    state.store.revokeClient(client.clientId, state.now());
-  }
+/**
+ * Past the limit, a new loopback registration is refused with a clear error. Deleting the oldest
+ * clients instead would silently revoke the grants members gave them.
+ */
+function assertRoomForLoopbackClient(state: SandboxState): void {
+  const loopback = [...state.clients.values()].filter((client) => client.kind === "loopback").length;
+  if (loopback < state.loopbackClientLimit) return;
+  throw new RegistrationError(
+    "access_denied",
+    `This site already has ${state.loopbackClientLimit} registered local applications, its limit, and registers no more. Restarting the sandbox (or POST /__sandbox/reset) removes them.`,
+    403,
+  );
 }
 
 /** Rule 2: a new public client for loopback redirect URIs. */
@@ -116,7 +120,7 @@ function registerLoopbackClient(state: SandboxState, body: RegistrationRequest, 
   if (body.application_type !== undefined && body.application_type !== "native") {
     throw new RegistrationError("invalid_client_metadata", "Loopback clients are native applications: application_type must be native");
   }
-  evictOldLoopbackClients(state);
+  assertRoomForLoopbackClient(state);
   const now = state.now();
   const client: SandboxClient = {
     clientId: `loopback-${randomToken(12)}`,
@@ -206,7 +210,7 @@ async function handleRegister(c: Context, state: SandboxState): Promise<Response
     }
     return c.json(register(state, raw), 201, { ...NO_STORE_HEADERS });
   } catch (error) {
-    if (error instanceof RegistrationError) return oauthError(c, state, error.error, error.description);
+    if (error instanceof RegistrationError) return oauthError(c, state, error.error, error.description, error.status);
     throw error;
   }
 }

@@ -15,6 +15,7 @@ import { createMemberClient, registerAdminRoutes } from "./admin";
 import type { CreateMemberClientResult, MemberClientInput } from "./admin";
 import { registerDiscoveryRoutes, JWKS_PATH } from "./discovery";
 import { registerDocumentRoutes } from "./documents";
+import { NO_STORE_HEADERS } from "./http-util";
 import { registerMcpRoutes } from "./mcp";
 import { registerRegistrationRoutes } from "./register";
 import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
@@ -158,6 +159,23 @@ function injectedFailure(c: Context, state: SandboxState, endpoint: EndpointName
   }
 }
 
+/**
+ * Control requests change the whole site, so a cross-site form must not reach them (OWASP ASVS 5
+ * V3.5.1-V3.5.3): every POST must be JSON (a form cannot send it without a CORS preflight, which the
+ * sandbox never grants) and carry the sandbox's own origin in `Origin`.
+ */
+function controlRequestRefusal(c: Context, state: SandboxState): Response | undefined {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+  const contentType = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (contentType !== "application/json") {
+    return c.json({ error: "invalid_request", error_description: "Control requests must be JSON (Content-Type: application/json)" }, 415, NO_STORE_HEADERS);
+  }
+  if (c.req.header("origin") !== new URL(state.issuer).origin) {
+    return c.json({ error: "invalid_request", error_description: `Control requests must carry this site's origin (Origin: ${new URL(state.issuer).origin})` }, 403, NO_STORE_HEADERS);
+  }
+  return undefined;
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const state = createState(options);
   const app = new Hono();
@@ -170,8 +188,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await next();
       return;
     }
+    state.requestCount += 1;
     const entry: RequestLogEntry = {
-      seq: state.requests.length + 1,
+      seq: state.requestCount,
       at: state.now(),
       method: c.req.method,
       path,
@@ -180,6 +199,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       durationMs: 0,
     };
     state.requests.push(entry);
+    // Only the newest entries: a demo left running for days must not grow without bound.
+    if (state.requests.length > state.requestLogLimit) state.requests.splice(0, state.requests.length - state.requestLogLimit);
     if (c.req.raw.body) {
       const text = await readLimitedText(c.req.raw, endpoint === "graphql" ? 256 * 1024 : 64 * 1024);
       if (text === undefined) {
@@ -224,6 +245,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   if (state.control) {
+    app.use("/__sandbox/*", async (c: Context, next: Next) => {
+      const refusal = controlRequestRefusal(c, state);
+      if (refusal) return refusal;
+      await next();
+    });
     app.get("/__sandbox/knobs", (c) => c.json(state.knobs));
     app.post("/__sandbox/knobs", async (c) => {
       let patch: unknown;

@@ -22,7 +22,16 @@ export interface SandboxOptions {
   now?: () => number;
   /** Enables `/__sandbox/*` control endpoints. Never on by default. */
   control?: boolean;
+  /** Request log entries kept (the newest). Default DEFAULT_REQUEST_LOG_LIMIT. */
+  requestLogLimit?: number;
+  /** Loopback clients registered at most; past it, registration is refused. Default DEFAULT_LOOPBACK_CLIENT_LIMIT. */
+  loopbackClientLimit?: number;
 }
+
+/** The request log keeps the newest entries only, so a long-running demo does not grow without bound. */
+export const DEFAULT_REQUEST_LOG_LIMIT = 2000;
+/** Loopback (dynamically registered) clients kept at most. */
+export const DEFAULT_LOOPBACK_CLIENT_LIMIT = 500;
 
 export type RequestEndpoint = EndpointName | "page" | "logout" | "control" | "other";
 
@@ -69,6 +78,10 @@ export interface SandboxState {
   readonly dashboardOrigin: string;
   readonly store: SandboxStore;
   readonly requests: RequestLogEntry[];
+  readonly requestLogLimit: number;
+  /** Requests logged since start: the next entry's `seq` is one more. */
+  requestCount: number;
+  readonly loopbackClientLimit: number;
   readonly control: boolean;
   /** Remaining count per endpoint for failures injected with `times`. */
   readonly failureCounters: Map<EndpointName, number>;
@@ -110,6 +123,9 @@ export function createState(options: SandboxOptions = {}): SandboxState {
     dashboardOrigin: new URL((options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS)[0] ?? "http://localhost:3000/").origin,
     store: new SandboxStore(),
     requests: [],
+    requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
+    requestCount: 0,
+    loopbackClientLimit: options.loopbackClientLimit ?? DEFAULT_LOOPBACK_CLIENT_LIMIT,
     control: options.control === true,
     failureCounters: new Map(),
     signingKey: createSigningKey(),

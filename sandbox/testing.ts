@@ -179,3 +179,12 @@ export class SandboxBrowser {
     });
   }
 }
+
+/**
+ * POSTs to a control endpoint (`/__sandbox/knobs`, `/__sandbox/reset`) the only way the sandbox accepts:
+ * a JSON body with the site's own Origin (server.ts refuses forms and other origins).
+ */
+export function postSandboxControl(siteUrl: string, path: `/__sandbox/${string}`, body: unknown = {}): Promise<Response> {
+  const origin = new URL(siteUrl).origin;
+  return fetch(new URL(path, origin), { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify(body) });
+}

@@ -20,7 +20,7 @@ import { chromium } from "@playwright/test";
 
 import { COURSES_DOCUMENT, coursesVariables } from "../lib/account/courses";
 import { SEEDED_DASHBOARD_CLIENT } from "../sandbox/seed";
-import { authorizeWithoutBrowser } from "../sandbox/testing";
+import { authorizeWithoutBrowser, postSandboxControl } from "../sandbox/testing";
 
 import { measureSharedStateOverhead } from "./bench/shared-state";
 
@@ -165,7 +165,7 @@ async function siteRequestsPerPageView(cookies: Cookies): Promise<Record<string,
     const page = await context.newPage();
     for (const pathname of ["/", "/courses", "/orders", "/events", "/settings"]) {
       await page.goto(`${APP_URL}${pathname}`, { waitUntil: "networkidle" });
-      await fetch(`${SITE_URL}/__sandbox/reset`, { method: "POST" });
+      await postSandboxControl(SITE_URL, "/__sandbox/reset");
       await page.goto(`${APP_URL}${pathname}`, { waitUntil: "networkidle" });
       const log = (await (await fetch(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
       const byEndpoint: Record<string, number> = {};

@@ -17,6 +17,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const development = process.argv.includes("--dev");
 
 function newestSourceChange(dir: string): number {
+  // A directory the checkout does not have (public/ is optional) holds no change.
+  if (!existsSync(dir)) return 0;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
@@ -30,8 +32,8 @@ function buildIsCurrent(): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return false;
   const built = statSync(buildId).mtimeMs;
-  // `public` may not exist: a checkout without static files.
-  const sources = ["app", "components", "lib", "public"].filter((dir) => existsSync(path.join(root, dir))).map((dir) => newestSourceChange(path.join(root, dir)));
+  // A fresh checkout may lack public/ (git keeps no empty folder).
+  const sources = ["app", "components", "lib", "public"].map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir)).map(newestSourceChange);
   const files = ["proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs"].map((file) => statSync(path.join(root, file)).mtimeMs);
   return Math.max(...sources, ...files) < built;
 }
@@ -82,7 +84,11 @@ async function main(): Promise<void> {
   }
 
   const host = isLoopbackHost(new URL(config.appUrl).hostname) ? new URL(config.appUrl).hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
-  const child = spawn(process.execPath, [nextBin, development ? "dev" : "start", "-p", String(config.port), "-H", host], {
+  // Production runs Next.js behind scripts/serve.ts, which refuses HTTP methods a path does not answer.
+  const serverArgs = development
+    ? [nextBin, "dev", "-p", String(config.port), "-H", host]
+    : ["--import", "tsx", path.join(root, "scripts", "serve.ts"), String(config.port), host];
+  const child = spawn(process.execPath, serverArgs, {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...env, NODE_ENV: development ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" },

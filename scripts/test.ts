@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check and every test, in order: types, lint, unit and integration tests (Vitest),
- * the browser journeys (Playwright in Debian's Chromium), then several instances sharing one Redis
- * (`npm run test:instances`). Stops at the first failing step.
+ * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR),
+ * then several instances sharing one Redis (`npm run test:instances`). Stops at the first failing step.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -12,6 +12,7 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 const vitestReport = path.join(root, "artifacts", "vitest.json");
 const playwrightReport = path.join(root, "artifacts", "playwright.json");
+const firefoxReport = path.join(root, "artifacts", "firefox.json");
 // Written by scripts/test-instances.ts.
 const instancesReport = path.join(root, "artifacts", "instances.json");
 
@@ -20,15 +21,16 @@ const steps: [string, string, string[]][] = [
   ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],
-  ["Several instances", bin("tsx"), [path.join(root, "scripts", "test-instances.ts")]],
+  ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"]],
+  ["Several instances", bin("tsx"), ["scripts/test-instances.ts"]],
 ];
 
-/** The closing line CI reads: every test counted by both runners (Vitest twice: the default run and the instances run). */
+/** The closing line CI reads: every test counted by every runner. */
 function summary(): string | null {
   let passed = 0;
   let failed = 0;
-  if (existsSync(vitestReport)) {
-    const report = JSON.parse(readFileSync(vitestReport, "utf8")) as { numPassedTests: number; numFailedTests: number };
+  for (const vitestFormat of [vitestReport, firefoxReport].filter((file) => existsSync(file))) {
+    const report = JSON.parse(readFileSync(vitestFormat, "utf8")) as { numPassedTests: number; numFailedTests: number };
     passed += report.numPassedTests;
     failed += report.numFailedTests;
   }
@@ -47,7 +49,7 @@ function summary(): string | null {
 }
 
 mkdirSync(path.join(root, "artifacts"), { recursive: true });
-for (const report of [vitestReport, playwrightReport, instancesReport]) rmSync(report, { force: true });
+for (const report of [vitestReport, playwrightReport, firefoxReport, instancesReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 for (const [name, command, args] of steps) {

@@ -1,11 +1,20 @@
 "use client";
 
 import { loginUrl, type SignedOutReason } from "@/lib/client/api";
+import type { Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
 
 export type { SignedOutReason };
+
+const NOTICES: Record<SignedOutReason, (messages: Messages) => string> = {
+  revoked: (messages) => messages.landing.revoked,
+  expired: (messages) => messages.landing.expired,
+  signed_out: (messages) => messages.landing.signedOut,
+  signed_out_locally: (messages) => messages.landing.signedOutLocally,
+  revoke_refused: (messages) => messages.landing.revokeRefused,
+};
 
 /** The signed-out landing: what the dashboard is, why the member is signed out, and "Sign in". */
 export function SignedOutLanding({
@@ -18,14 +27,7 @@ export function SignedOutLanding({
   embedded?: boolean;
 }) {
   const { messages } = useI18n();
-  const notice =
-    reason === "revoked"
-      ? messages.landing.revoked
-      : reason === "expired"
-        ? messages.landing.expired
-        : reason === "signed_out"
-          ? messages.landing.signedOut
-          : null;
+  const notice = reason ? NOTICES[reason](messages) : null;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       {notice ? (

@@ -6,19 +6,20 @@ import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import { useErrorReason } from "@/components/ui/error-panel";
 
-/** Ends the local session (the site keeps its grant) and leaves for the signed-out page. */
+/** Signs out (the site revokes this sign-in; the member's consent stays) and leaves for the signed-out page. */
 export function SignOutButton() {
   const { messages } = useI18n();
   const signOut = useSignOut();
   const { reason } = useErrorReason(signOut.error);
   return (
     <div className="flex flex-col items-start gap-2">
+      <p className="text-fg-muted">{messages.settings.signOutBody}</p>
       <button
         type="button"
         className="btn btn-secondary"
         disabled={signOut.isPending || signOut.isSuccess}
         aria-busy={signOut.isPending}
-        onClick={() => signOut.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("signed_out") })}
+        onClick={() => signOut.mutate(undefined, { onSuccess: (reason) => leaveForSignedOutPage(reason) })}
       >
         {messages.settings.signOut}
       </button>

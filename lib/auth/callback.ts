@@ -11,7 +11,7 @@ import { getSiteMetadata } from "./discovery";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
@@ -33,6 +33,10 @@ export interface CallbackResult {
 export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
   const config = getConfig();
   const params = callbackUrl.searchParams;
+  // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
+  if (["state", "code", "iss"].some((name) => params.getAll(name).length > 1)) {
+    throw new AuthError("login_state_mismatch", "The sign-in response repeats a parameter.", { detail: "repeated_parameter" });
+  }
   const state = params.get("state");
   if (!state) throw new AuthError("login_state_mismatch", "The sign-in response carried no state.");
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
@@ -84,6 +88,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   } catch (error) {
     throw toExchangeError(error);
   }
+  if (!isBearerTokenResponse(tokens)) throw tokenTypeRefused();
 
   const claims = await fetchUserInfoClaims(as, tokens.access_token);
   if (idTokenClaims) {
@@ -131,8 +136,14 @@ async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer
   return verifyIdToken(idToken, { issuer: as.issuer, clientId: config.clientId, nonce, jwksUri: as.jwks_uri! });
 }
 
+/** A token response of a type other than Bearer (oauth4webapi itself refuses types it does not know). */
+function tokenTypeRefused(cause?: unknown): AuthError {
+  return new AuthError("token_exchange_failed", "The site issued a token type the dashboard does not use.", { cause, detail: "token_type" });
+}
+
 function toExchangeError(error: unknown): AuthError {
   if (error instanceof AuthError) return error;
+  if (error instanceof oauth.UnsupportedOperationError && /token_type/.test(error.message)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
     if (error.status >= 500) return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {

@@ -21,6 +21,7 @@ export type AuthErrorCode =
   | "token_audience_mismatch"
   | "account_api_failed"
   | "revocation_unavailable"
+  | "revocation_refused"
   | "csrf_rejected";
 
 export class AuthError extends Error {
@@ -53,6 +54,7 @@ const KNOWN_OAUTH_ERRORS = new Set([
   "temporarily_unavailable",
   "invalid_grant",
   "invalid_client",
+  "unsupported_token_type",
   "invalid_target",
   "login_required",
   "consent_required",

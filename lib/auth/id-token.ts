@@ -34,8 +34,11 @@ function keySetFor(jwksUri: string): RemoteKeySet {
 export interface IdTokenExpectations {
   issuer: string;
   clientId: string;
-  nonce: string;
+  /** The nonce sent with the sign-in; none for an id_token from a refresh (OpenID Connect Core 12.2). */
+  nonce?: string;
   jwksUri: string;
+  /** For a refreshed id_token: the session's subject, which it must repeat (OpenID Connect Core 12.2). */
+  subject?: string;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
       audience: expected.clientId,
       clockTolerance: ID_TOKEN_CLOCK_TOLERANCE_SECONDS,
       maxTokenAge: ID_TOKEN_MAX_AGE_SECONDS + ID_TOKEN_CLOCK_TOLERANCE_SECONDS,
-      requiredClaims: ["iss", "aud", "exp", "iat", "sub", "nonce"],
+      requiredClaims: ["iss", "aud", "exp", "iat", "sub", ...(expected.nonce === undefined ? [] : ["nonce"])],
     }));
   } catch (error) {
     const reason = describeJoseError(error);
@@ -63,12 +66,20 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   if (Array.isArray(payload.aud) && (payload.aud.length !== 1 || payload.aud[0] !== expected.clientId)) {
     throw new AuthError("id_token_invalid", "The id_token was rejected: it names other audiences.", { detail: "aud" });
   }
+  // OpenID Connect Core 3.1.3.7 step 5: an authorized party, when present, must be this client.
+  if (payload.azp !== undefined && payload.azp !== expected.clientId) {
+    throw new AuthError("id_token_invalid", "The id_token was rejected: it was issued to another party (azp).", { detail: "azp" });
+  }
   // OpenID Connect Core 3.1.3.7 step 11: nonce must equal the value sent in the authorization request.
-  if (payload.nonce !== expected.nonce) {
+  if (expected.nonce !== undefined && payload.nonce !== expected.nonce) {
     throw new AuthError("id_token_invalid", "The id_token was rejected: nonce mismatch.", { detail: "nonce" });
   }
   if (typeof payload.sub !== "string" || payload.sub.length === 0) {
     throw new AuthError("id_token_invalid", "The id_token was rejected: no subject.", { detail: "sub" });
+  }
+  // OpenID Connect Core 12.2: a refreshed id_token describes the same member as the session's.
+  if (expected.subject !== undefined && payload.sub !== expected.subject) {
+    throw new AuthError("id_token_invalid", "The refreshed id_token names another member.", { detail: "sub" });
   }
   return payload as JWTPayload & { sub: string };
 }

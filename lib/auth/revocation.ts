@@ -2,28 +2,44 @@ import "server-only";
 
 import * as oauth from "oauth4webapi";
 
+import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
 
 import { getSiteMetadata } from "./discovery";
-import { AuthError } from "./errors";
+import { AuthError, safeOAuthErrorCode } from "./errors";
 import { oauthClient, siteRequestOptions } from "./site-http";
+import { rotatedSuccessors } from "./tokens";
+
+type TokenHint = "refresh_token" | "access_token";
 
 /**
- * Revokes the member's tokens at the site (RFC 7009 section 2.1): the refresh token first (a site
- * then ends the whole grant), then the access token, each with `token_type_hint` and client
- * authentication. A site that cannot be reached raises revocation_unavailable: the caller keeps the
- * session and says so, rather than pretending access was revoked.
+ * Revokes the member's tokens at the site (RFC 7009 section 2.1), each with `token_type_hint` and
+ * client authentication: the refresh token first (a site then ends the whole grant), then, for "Revoke
+ * access", the access token. When the cookie asking is older than a rotation that already happened,
+ * the rotated successors are revoked too, or they would outlive the sign-out.
+ *
+ * Failures tell the truth: a 4xx from the revocation endpoint (`invalid_client`,
+ * `unsupported_token_type`, RFC 7009 section 2.2.1) is a configuration fault (revocation_refused,
+ * logged as such; retrying cannot help), anything else means the site was not reached
+ * (revocation_unavailable).
  */
-export async function revokeAtSite(session: SessionData): Promise<void> {
+export async function revokeAtSite(session: SessionData, scope: "refresh_token" | "all" = "all"): Promise<void> {
   const { as } = await getSiteMetadata();
   if (!as.revocation_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lists no revocation endpoint.");
   }
   const { client, auth } = oauthClient();
-  const tokens: [string, "refresh_token" | "access_token"][] = [];
-  if (session.refreshToken) tokens.push([session.refreshToken, "refresh_token"]);
-  tokens.push([session.accessToken, "access_token"]);
+  const generations = [session, ...(session.refreshToken ? await rotatedSuccessors(session.refreshToken) : [])];
+  const tokens: [string, TokenHint][] = [];
+  for (const generation of generations.reverse()) {
+    if (generation.refreshToken) tokens.push([generation.refreshToken, "refresh_token"]);
+    // Without a refresh token, the access token is all a copied cookie could still use.
+    if (scope === "all" || !generation.refreshToken) tokens.push([generation.accessToken, "access_token"]);
+  }
+  const seen = new Set<string>();
   for (const [token, hint] of tokens) {
+    if (seen.has(token)) continue;
+    seen.add(token);
     try {
       const response = await oauth.revocationRequest(as, client, auth, token, {
         additionalParameters: { token_type_hint: hint },
@@ -31,8 +47,29 @@ export async function revokeAtSite(session: SessionData): Promise<void> {
       });
       await oauth.processRevocationResponse(response);
     } catch (error) {
-      // RFC 7009 section 2.2: 200 even for unknown tokens, so any failure here means the site did not do it.
-      throw new AuthError("revocation_unavailable", "The site could not be reached to revoke access.", { cause: error });
+      throw toRevocationError(error, hint);
     }
   }
+}
+
+function toRevocationError(error: unknown, hint: TokenHint): AuthError {
+  const status = httpStatusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) {
+    const oauthError = error instanceof oauth.ResponseBodyError ? safeOAuthErrorCode(error.error) : error instanceof oauth.WWWAuthenticateChallengeError ? safeOAuthErrorCode(error.cause[0]?.parameters.error) : "unknown";
+    logEvent("revocation_failed", { reason: "configuration", status, error: oauthError, tokenTypeHint: hint }, "error");
+    return new AuthError("revocation_refused", "The site refused to revoke access: the dashboard's client configuration does not match the site.", {
+      cause: error,
+      detail: oauthError,
+    });
+  }
+  logEvent("revocation_failed", { reason: "unreachable", status, tokenTypeHint: hint }, "warn");
+  // RFC 7009 section 2.2: 200 even for unknown tokens, so any other failure means the site did not do it.
+  return new AuthError("revocation_unavailable", "The site could not be reached to revoke access.", { cause: error });
+}
+
+/** The HTTP status of a failed oauth4webapi call, when the site answered at all. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError) return error.status;
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return error.cause.status;
+  return undefined;
 }

@@ -3,43 +3,34 @@ import "server-only";
 import type { CookieJar } from "iron-session";
 
 import { logEvent } from "@/lib/log/logger";
-import { clearSessionCookie, endSession, loadSession, loadSessionForSignOutWithoutSharedState, type LoadedSession } from "@/lib/session/session";
+import { clearSessionCookie, endSession, loadSession, loadSessionForSignOutWithoutSharedState, type LoadedSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
-import { AuthError } from "./errors";
-import { revokeAtSite } from "./revocation";
-
 /**
- * Sign-out ("revoke": also revoke at the site, RFC 7009). Works while the shared state does not answer:
- * the session cannot then be recorded as ended for the other instances, so its tokens are revoked at the
- * site even for a plain sign-out (a copied cookie then opens nothing), and the cookie is cleared anyway.
- * A revocation the site refuses or misses keeps the session for "Revoke access" (the member can retry).
+ * The session to sign out of. Sign-out works while the shared state does not answer: the cookie is then
+ * opened without its "ended" check, so that its tokens can still be revoked at the site and the cookie
+ * cleared (DESIGN.md section 8).
  */
-export async function signOut(jar: CookieJar, options: { revoke: boolean }): Promise<void> {
-  let loaded: LoadedSession | null;
-  let sharedStateDown = false;
+export async function loadSessionForSignOut(jar: CookieJar): Promise<LoadedSession | null> {
   try {
-    loaded = await loadSession(jar);
+    return await loadSession(jar);
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
-    sharedStateDown = true;
-    loaded = await loadSessionForSignOutWithoutSharedState(jar);
+    return loadSessionForSignOutWithoutSharedState(jar);
   }
-  if (options.revoke) {
-    if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
-    await revokeAtSite(loaded.data);
-  } else if (sharedStateDown && loaded) {
-    await revokeAtSite(loaded.data).catch((error: unknown) => {
-      logEvent("revocation_failed", { reason: "sign_out_without_shared_state", code: error instanceof AuthError ? error.code : "unexpected" }, "warn");
-    });
-  }
-  if (sharedStateDown) {
-    clearSessionCookie(jar);
-    return;
-  }
-  await endSession(jar, loaded?.data).catch((error: unknown) => {
-    // The shared state went away between the load and the end: the cookie still goes.
+}
+
+/**
+ * Ends the session after sign-out or revocation. When the shared state cannot record the end for the
+ * other instances, the cookie is cleared all the same: its refresh token was revoked at the site, so a
+ * copy of it opens nothing.
+ */
+export async function endSessionForSignOut(jar: CookieJar, session: SessionData | undefined): Promise<void> {
+  try {
+    await endSession(jar, session);
+  } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
+    logEvent("shared_state_error", { operation: "end_session", outcome: "cookie_cleared_only" }, "warn");
     clearSessionCookie(jar);
-  });
+  }
 }

@@ -30,10 +30,20 @@ export function oauthClient(): { client: oauth.Client; auth: oauth.ClientAuth } 
   };
 }
 
+/**
+ * RFC 6749 section 7.1 and RFC 6750: the dashboard sends tokens as Bearer only, so a token response of
+ * another type (DPoP, MAC, anything else) is refused. oauth4webapi has lower-cased the value already,
+ * so `Bearer` and `bEARER` are both accepted (RFC 6749 section 5.1: case-insensitive).
+ */
+export function isBearerTokenResponse(tokens: oauth.TokenEndpointResponse): boolean {
+  return tokens.token_type.toLowerCase() === "bearer";
+}
+
 /** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, garbage) rather than a refusal. */
 export function isTransientSiteFailure(error: unknown): boolean {
   if (error instanceof oauth.ResponseBodyError) return error.status >= 500;
   if (error instanceof oauth.WWWAuthenticateChallengeError) return false;
   if (error instanceof oauth.AuthorizationResponseError) return false;
+  if (error instanceof oauth.UnsupportedOperationError) return false;
   return true;
 }

@@ -7,11 +7,12 @@ import { createHash } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { logEvent } from "@/lib/log/logger";
-import { getSharedState, isSharedStateUnavailable, type Lease, type SharedStateStore } from "@/lib/session/shared-state";
+import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
-import { isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./site-http";
+import { verifyIdToken } from "./id-token";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./site-http";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -42,7 +43,7 @@ export const REFRESH_LEASE_MS = 2 * SITE_REQUEST_TIMEOUT_MS + 4_000;
 /** A holder sends the grant only with this much lease left: the token request and a margin. */
 const GRANT_LEASE_BUDGET_MS = SITE_REQUEST_TIMEOUT_MS + 2_000;
 
-async function refreshAtSite(refreshToken: string, previousScopes: string[], lease: Lease): Promise<RotatedTokens> {
+async function refreshAtSite(refreshToken: string, previousScopes: string[], subject: string, lease: Lease): Promise<RotatedTokens> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -63,11 +64,20 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], lea
       // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", { cause: error, detail: safeOAuthErrorCode(error.error) });
     }
+    if (error instanceof oauth.OperationProcessingError && error.code === oauth.JWT_CLAIM_COMPARISON) {
+      // OpenID Connect Core 12.2: the refreshed id_token's iss or aud is not the session's (oauth4webapi compared them).
+      const claim = (error.cause as { claim?: unknown } | undefined)?.claim;
+      throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail: typeof claim === "string" ? claim : "id_token" });
+    }
     if (isTransientSiteFailure(error)) {
       throw new AuthError("refresh_unavailable", "The site could not renew access right now.", { cause: error });
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });
   }
+  if (!isBearerTokenResponse(tokens)) {
+    throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
+  }
+  if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, subject);
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.
@@ -77,9 +87,20 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], lea
   };
 }
 
-async function recallRotated(store: SharedStateStore, key: string): Promise<RotatedTokens | undefined> {
-  const sealed = await store.recall(`rotated:${key}`);
-  return sealed ? unsealData<RotatedTokens>(sealed, { password: openingPasswords(), ttl: 0 }) : undefined;
+/**
+ * OpenID Connect Core 12.2: an id_token in a refresh answer must have the same `iss`, `sub` and `aud`
+ * as the session's, and is verified like the sign-in's (signature, `azp`, lifetimes). Otherwise the
+ * new tokens are refused and the session ends.
+ */
+async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oauth.AuthorizationServer, subject: string): Promise<void> {
+  const { clientId } = getConfig();
+  try {
+    if (!as.jwks_uri) throw new AuthError("id_token_invalid", "The site sent an id_token but lists no keys to verify it.", { detail: "jwks_uri" });
+    await verifyIdToken(tokens.id_token!, { issuer: as.issuer, clientId, jwksUri: as.jwks_uri, subject });
+  } catch (error) {
+    const detail = error instanceof AuthError ? error.detail : undefined;
+    throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail });
+  }
 }
 
 /**
@@ -90,18 +111,18 @@ async function recallRotated(store: SharedStateStore, key: string): Promise<Rota
  * the others wait for the release and read them. Callers still holding the pre-rotation cookie find them
  * there too, for two minutes. Without the shared store there is no refresh at all (fail closed).
  */
-async function rotate(refreshToken: string, scopes: string[]): Promise<RotatedTokens> {
+async function rotate(refreshToken: string, scopes: string[], subject: string): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
   return store.singleFlight(`refresh:${key}`, async () => {
     // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const published = await recallRotated(store, key);
+      const published = await recallRotation(refreshToken);
       if (published) return published;
       const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
-        const meanwhile = await recallRotated(store, key);
+        const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
-        const rotated = await refreshAtSite(refreshToken, scopes, lease);
+        const rotated = await refreshAtSite(refreshToken, scopes, subject, lease);
         // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
         const sealed = await sealData(rotated, { password: sealingPassword(), ttl: 0 });
         await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
@@ -113,10 +134,37 @@ async function rotate(refreshToken: string, scopes: string[]): Promise<RotatedTo
       });
       if (outcome.acquired) return outcome.value;
     }
-    const published = await recallRotated(store, key);
+    const published = await recallRotation(refreshToken);
     if (published) return published;
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
+}
+
+async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
+  const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
+  return remembered ? unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 }) : undefined;
+}
+
+/**
+ * The tokens that replaced `refreshToken` in rotations still remembered (ROTATION_MEMORY_MS), oldest
+ * first: what a cookie from before those rotations must revoke too, or the successors stay live.
+ */
+export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTokens[]> {
+  const successors: RotatedTokens[] = [];
+  let current = refreshToken;
+  // A few steps at most: each rotation needs a request, and the memory lasts two minutes.
+  for (let step = 0; step < 5; step += 1) {
+    // Without the shared state (sign-out while Redis is down) the session's own tokens are all there is.
+    const next = await recallRotation(current).catch((error: unknown) => {
+      if (isSharedStateUnavailable(error)) return undefined;
+      throw error;
+    });
+    if (!next) break;
+    successors.push(next);
+    if (!next.refreshToken || next.refreshToken === current) break;
+    current = next.refreshToken;
+  }
+  return successors;
 }
 
 export interface FreshSession {
@@ -136,7 +184,7 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes);
+  const rotated = await rotate(session.refreshToken, session.scopes, session.claims.sub);
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

@@ -13,9 +13,15 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
   let info: oauth.UserInfoResponse;
   try {
     const response = await oauth.userInfoRequest(as, client, accessToken, siteRequestOptions());
+    // OpenID Connect Core 5.3.2: a signed (application/jwt) answer would have to be verified like an
+    // id_token; oauth4webapi reads it without checking the signature, so the dashboard refuses it.
+    if (/^application\/jwt\b/i.test(response.headers.get("content-type") ?? "")) {
+      throw new AuthError("userinfo_mismatch", "UserInfo answered with a signed JWT, which the dashboard does not accept.", { detail: "signed_userinfo" });
+    }
     // The subject is compared to the id_token's by compareClaims below, with every other claim.
     info = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response);
   } catch (error) {
+    if (error instanceof AuthError) throw error;
     if (error instanceof oauth.OperationProcessingError) {
       throw new AuthError("userinfo_mismatch", "UserInfo's answer does not describe a member.", { cause: error, detail: "missing_claims" });
     }

@@ -105,7 +105,7 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 }
 
 /** POSTs to a state-changing BFF route with the custom header and same-origin credentials. */
-export async function postAction(path: string): Promise<void> {
+export async function postAction(path: string): Promise<unknown> {
   const response = await send(path, {
     method: "POST",
     credentials: "same-origin",
@@ -113,13 +113,18 @@ export async function postAction(path: string): Promise<void> {
     cache: "no-store",
   });
   if (!response.ok) throw await toApiError(response);
+  return response.json().catch(() => undefined);
 }
 
-/** Why the member lands on the signed-out page. */
-export type SignedOutReason = "revoked" | "signed_out" | "expired";
+/**
+ * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
+ * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke.
+ */
+const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired"] as const;
+export type SignedOutReason = (typeof SIGNED_OUT_REASONS)[number];
 
 export function isSignedOutReason(value: unknown): value is SignedOutReason {
-  return value === "revoked" || value === "signed_out" || value === "expired";
+  return SIGNED_OUT_REASONS.some((reason) => reason === value);
 }
 
 /** `/signed-out?reason=<reason>`. */

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "@/lib/types/account";
-import { postAction } from "./api";
+import { ApiError, leaveForSignedOutPage, postAction, type SignedOutReason } from "./api";
 import {
   ACCOUNT_ROUTES,
   connectionsQueryOptions,
@@ -49,6 +49,13 @@ export function useRevokeAccess() {
   return useMutation({
     mutationFn: () => postAction(ACCOUNT_ROUTES.revoke),
     onSuccess: () => queryClient.clear(),
+    onError: (error) => {
+      // The site refused (a configuration fault): the BFF ended the session, so say so on the signed-out page.
+      if (error instanceof ApiError && error.code === "revocation_refused") {
+        queryClient.clear();
+        leaveForSignedOutPage("revoke_refused");
+      }
+    },
   });
 }
 
@@ -56,7 +63,11 @@ export function useRevokeAccess() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => postAction(ACCOUNT_ROUTES.logout),
+    // `complete: false`: signed out here, but the site did not confirm that it revoked the sign-in.
+    mutationFn: async (): Promise<SignedOutReason> => {
+      const outcome = await postAction(ACCOUNT_ROUTES.logout);
+      return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false ? "signed_out_locally" : "signed_out";
+    },
     onSuccess: () => queryClient.clear(),
   });
 }

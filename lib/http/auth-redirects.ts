@@ -4,6 +4,7 @@ import { NextResponse } from "next/server";
 
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
+import { logEvent } from "@/lib/log/logger";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { logFailure } from "./error-responses";
@@ -18,6 +19,17 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   return NextResponse.redirect(url, 303);
 }
 
+/**
+ * A 303 to a page of the dashboard. A target whose origin is not APP_URL is refused (OWASP ASVS 5
+ * V3.7.2, RFC 9700 section 4.11.1): whatever produced it, the member lands on the overview instead.
+ */
 export function appRedirect(path: string): NextResponse {
-  return NextResponse.redirect(new URL(path, getConfig().appUrl), 303);
+  const { appUrl } = getConfig();
+  const base = new URL(appUrl);
+  const target = new URL(path, base);
+  if (target.origin !== base.origin) {
+    logEvent("unexpected_error", { code: "redirect_refused", message: "A redirect to another origin was refused." }, "warn");
+    return NextResponse.redirect(new URL("/", base), 303);
+  }
+  return NextResponse.redirect(target, 303);
 }

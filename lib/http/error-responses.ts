@@ -6,6 +6,8 @@ import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
+import { RequestBodyTooLargeError } from "./capped-body";
+
 export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
 }
@@ -28,6 +30,9 @@ function describe(error: unknown): { status: number; code: string; message: stri
     // Fail closed (DESIGN.md section 8): not "signed out", the member's cookie is kept; try again shortly.
     return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
   }
+  if (error instanceof RequestBodyTooLargeError) {
+    return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
+  }
   if (!(error instanceof AuthError)) {
     return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
   }
@@ -47,6 +52,13 @@ function describe(error: unknown): { status: number; code: string; message: stri
       return error.detail === "graphql_error"
         ? { status: 502, code: "query_failed", message: "The site could not provide this information." }
         : { status: 503, code: "site_unavailable", message: "The site is not answering right now. Please try again." };
+    case "revocation_refused":
+      return {
+        status: 502,
+        code: "revocation_refused",
+        message: "The site refused to revoke access because the dashboard is not configured correctly for it. You are signed out here.",
+        detail: error.detail,
+      };
     case "token_audience_mismatch":
     case "site_misconfigured":
       return { status: 502, code: "site_misconfigured", message: "The dashboard is not configured correctly for this site. Please tell the site's operator." };

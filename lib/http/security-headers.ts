@@ -2,17 +2,34 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
+import { decodeRepeatedly } from "./percent-decoding";
+
 /**
  * Pages that must never be framed (RFC 9700 section 4.16, clickjacking). The sign-in routes under
  * /api/auth are never framable either, through next.config.mjs.
  */
 export function isNeverFramable(pathname: string): boolean {
-  return pathname === "/sign-in-problem" || isPopupPage(pathname);
+  return canonicalPath(pathname) === "/sign-in-problem" || isPopupPage(pathname);
 }
 
 /** Pages the embedded dashboard opens as popups: they must keep their opener to post back to it. */
 export function isPopupPage(pathname: string): boolean {
-  return pathname === "/auth/popup-done" || pathname === "/settings/revoke";
+  const path = canonicalPath(pathname);
+  return path === "/auth/popup-done" || path === "/settings/revoke";
+}
+
+/**
+ * The path as the router may read it, so that `/settings/revoke/`, `/settings/%72evoke`,
+ * `//settings/revoke` or `/Settings/Revoke` get the policy of `/settings/revoke` (OWASP ASVS 5 V3.4.6:
+ * the framing policy must not depend on how the URL was spelled).
+ */
+function canonicalPath(pathname: string): string {
+  let path = decodeRepeatedly(pathname) ?? pathname;
+  path = path.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  // Dot segments (`/settings/%2e/revoke` once decoded): resolved the way a URL parser does.
+  path = new URL(path, "http://canonical.invalid").pathname;
+  if (path.length > 1) path = path.replace(/\/+$/, "");
+  return path.toLowerCase();
 }
 
 /**

@@ -24,9 +24,9 @@ export type LogEventName =
 
 const LEVELS = new Set(["debug", "info", "warn", "error"]);
 
-function createLogger(): Logger {
+function createLogger(destination?: pino.DestinationStream): Logger {
   const wanted = process.env.LOG_LEVEL ?? "info";
-  return pino({
+  const options: pino.LoggerOptions = {
     level: LEVELS.has(wanted) ? wanted : "info",
     base: { service: "dashboard" },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -35,7 +35,8 @@ function createLogger(): Logger {
       paths: ["*.access_token", "*.refresh_token", "*.id_token", "*.code", "*.code_verifier", "*.client_secret", "*.password", "*.cookie", "*.authorization"],
       censor: "[redacted]",
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 let instance: Logger | undefined;
@@ -43,6 +44,11 @@ let instance: Logger | undefined;
 export function getLogger(): Logger {
   instance ??= createLogger();
   return instance;
+}
+
+/** Tests only: the log lines go to `destination` (to read what would reach stdout). */
+export function setLogDestinationForTests(destination: pino.DestinationStream): void {
+  instance = createLogger(destination);
 }
 
 /** Logs one named event with its fields (never a secret value). */

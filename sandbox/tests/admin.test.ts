@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
-import { authorizeWithoutBrowser, csrfTokenOf, SandboxBrowser } from "../testing";
+import { authorizeWithoutBrowser, csrfTokenOf, postSandboxControl, SandboxBrowser } from "../testing";
 import { authorizeUrl, graphql, newPkce, postForm } from "./helpers";
 
 let sandbox: RunningSandbox;
@@ -13,7 +13,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 beforeEach(async () => {
-  const response = await fetch(`${sandbox.url}/__sandbox/reset`, { method: "POST" });
+  const response = await postSandboxControl(sandbox.url, "/__sandbox/reset");
   expect(response.status).toBe(200);
 });
 
@@ -328,7 +328,7 @@ describe("OAuth applications", () => {
     const olivia = await SandboxBrowser.signIn(sandbox.url, "olivia@example.com");
     await turnOnBeta(olivia);
     const { clientId } = await createApp(olivia);
-    expect((await fetch(`${sandbox.url}/__sandbox/reset`, { method: "POST" })).status).toBe(200);
+    expect((await postSandboxControl(sandbox.url, "/__sandbox/reset")).status).toBe(200);
     expect(sandbox.state.settings.mcpConnectionsBeta).toBe(false);
     expect(sandbox.state.clients.has(clientId)).toBe(false);
     expect(sandbox.state.clients.has("companion-dashboard")).toBe(true);

@@ -263,6 +263,30 @@ describe("authorization endpoint: pages and decisions", () => {
     expect((await decide()).status).toBe(400);
   });
 
+  it.each(["//evil.example.com", "/\t/evil.example.com", "/\n/evil.example.com", "/a/..//evil.example.com", "/a/%2e%2e//evil.example.com", "/\\evil.example.com", "https://evil.example.com/"])(
+    "sends POST /logout with return_to %j to /, never to another host",
+    async (returnTo) => {
+      const logout = await fetch(`${sandbox.url}/logout`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ return_to: returnTo }),
+      });
+      expect(logout.status).toBe(303);
+      expect(logout.headers.get("location")).toBe("/");
+    },
+  );
+
+  it("keeps a return_to that is a path on the site", async () => {
+    const logout = await fetch(`${sandbox.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ return_to: "/my-learning?tab=1" }),
+    });
+    expect(logout.headers.get("location")).toBe("/my-learning?tab=1");
+  });
+
   it("signs out of the sandbox session with POST /logout", async () => {
     const { signIn, cookie } = await signInByHand("ben@example.com");
     const consentPage = await (await fetch(new URL(signIn.headers.get("location") ?? "", sandbox.url), { headers: { cookie } })).text();

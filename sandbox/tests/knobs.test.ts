@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadSandboxConfig, SandboxConfigError } from "../config";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
+import { postSandboxControl } from "../testing";
 import { graphql, obtainTokens, postForm, refreshTokens } from "./helpers";
 
 let sandbox: RunningSandbox;
@@ -121,23 +122,65 @@ describe("control endpoints", () => {
   it("merge knobs, expose the request log and reset when enabled", async () => {
     const controlled = await startSandbox({ port: 0, control: true });
     try {
-      const set = await fetch(`${controlled.url}/__sandbox/knobs`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ failures: { graphql: { mode: "status", status: 502 } }, latencyMs: 5 }),
-      });
+      const set = await postSandboxControl(controlled.url, "/__sandbox/knobs", { failures: { graphql: { mode: "status", status: 502 } }, latencyMs: 5 });
       expect(set.status).toBe(200);
       expect(await set.json()).toMatchObject({ latencyMs: 5, failures: { graphql: { mode: "status", status: 502 } } });
       expect((await fetch(`${controlled.url}/account/graphql`, { method: "POST" })).status).toBe(502);
-      const bad = await fetch(`${controlled.url}/__sandbox/knobs`, { method: "POST", body: JSON.stringify({ latencyMs: "slow" }) });
+      const bad = await postSandboxControl(controlled.url, "/__sandbox/knobs", { latencyMs: "slow" });
       expect(bad.status).toBe(400);
       const log = (await (await fetch(`${controlled.url}/__sandbox/requests`)).json()) as { endpoint: string; status: number; injectedFailure?: string }[];
       expect(log).toEqual([expect.objectContaining({ endpoint: "graphql", status: 502, injectedFailure: "status" })]);
-      expect((await fetch(`${controlled.url}/__sandbox/reset`, { method: "POST" })).status).toBe(200);
+      expect((await postSandboxControl(controlled.url, "/__sandbox/reset")).status).toBe(200);
       expect(await (await fetch(`${controlled.url}/__sandbox/requests`)).json()).toEqual([]);
       expect((await fetch(`${controlled.url}/account/graphql`, { method: "POST" })).status).toBe(401);
     } finally {
       await controlled.close();
+    }
+  });
+});
+
+describe("control endpoints refuse cross-site requests (OWASP ASVS 5 V3.5)", () => {
+  let controlled: RunningSandbox;
+  beforeAll(async () => {
+    controlled = await startSandbox({ port: 0, control: true });
+  });
+  afterAll(async () => controlled.close());
+
+  it.each([
+    ["a cross-site form", "application/x-www-form-urlencoded", "https://evil.example", "latencyMs=5000", 415],
+    ["a same-origin form", "application/x-www-form-urlencoded", "self", "latencyMs=5000", 415],
+    ["text/plain JSON (a simple request)", "text/plain", "https://evil.example", '{"latencyMs":5000}', 415],
+    ["JSON from another origin", "application/json", "https://evil.example", '{"latencyMs":5000}', 403],
+    ["JSON without an Origin", "application/json", null, '{"latencyMs":5000}', 403],
+  ])("refuses %s and changes nothing", async (_name, contentType, origin, body, status) => {
+    const headers: Record<string, string> = { "content-type": contentType };
+    if (origin !== null) headers.origin = origin === "self" ? controlled.url : origin;
+    for (const path of ["/__sandbox/knobs", "/__sandbox/reset"]) {
+      const response = await fetch(`${controlled.url}${path}`, { method: "POST", headers, body });
+      expect(response.status).toBe(status);
+    }
+    expect(controlled.state.knobs.latencyMs).toBe(0);
+  });
+
+  it("accepts JSON from its own origin", async () => {
+    const response = await postSandboxControl(controlled.url, "/__sandbox/knobs", { latencyMs: 1 });
+    expect(response.status).toBe(200);
+    expect(controlled.state.knobs.latencyMs).toBe(1);
+    expect((await postSandboxControl(controlled.url, "/__sandbox/reset")).status).toBe(200);
+    expect(controlled.state.knobs.latencyMs).toBe(0);
+  });
+});
+
+describe("the request log keeps only the newest entries", () => {
+  it.each([3, 10])("keeps %i entries, numbered from the start", async (limit) => {
+    const small = await startSandbox({ port: 0, requestLogLimit: limit });
+    try {
+      for (let i = 0; i < limit + 5; i += 1) await fetch(`${small.url}/.well-known/oauth-authorization-server`);
+      const log = small.requests();
+      expect(log).toHaveLength(limit);
+      expect(log.map((entry) => entry.seq)).toEqual(Array.from({ length: limit }, (_, index) => index + 6));
+    } finally {
+      await small.close();
     }
   });
 });

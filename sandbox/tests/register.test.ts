@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_LOOPBACK_CLIENTS } from "../register";
 import { VENDOR_INTEGRATIONS } from "../seed";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
@@ -139,10 +138,50 @@ describe("registration, rule 2: loopback clients", () => {
     expect(tokens.body.scope).toBe("openid courses:read");
   });
 
-  it("keeps at most MAX_LOOPBACK_CLIENTS loopback clients", () => {
-    expect(MAX_LOOPBACK_CLIENTS).toBeGreaterThan(0);
-    const count = [...sandbox.state.clients.values()].filter((client) => client.kind === "loopback").length;
-    expect(count).toBeLessThanOrEqual(MAX_LOOPBACK_CLIENTS);
+});
+
+describe("registration past the loopback client limit", () => {
+  it.each([1, 3])("refuses a new client past a limit of %i, and keeps the grants of the clients it has", async (limit) => {
+    const small = await startSandbox({ port: 0, loopbackClientLimit: limit });
+    try {
+      const registerAt = async (name: string) => {
+        const response = await fetch(`${small.url}/api/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client_name: name, redirect_uris: ["http://127.0.0.1:8765/callback"] }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const first = await registerAt("First CLI");
+      expect(first.status).toBe(201);
+      const clientId = String(first.body.client_id);
+      const { verifier, challenge } = newPkce();
+      const redirectUri = "http://127.0.0.1:8765/callback";
+      const location = await authorizeWithoutBrowser(
+        authorizeUrl(small.url, { response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: "openid courses:read", code_challenge: challenge, code_challenge_method: "S256", state: "s" }),
+        { email: "olivia@example.com" },
+      );
+      const tokens = await postForm(`${small.url}/api/oauth/token`, {
+        grant_type: "authorization_code",
+        code: location.searchParams.get("code") ?? "",
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: clientId,
+      });
+      expect(tokens.status).toBe(200);
+      for (let index = 1; index < limit; index += 1) expect((await registerAt(`CLI ${index}`)).status).toBe(201);
+
+      const refused = await registerAt("One too many");
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe("access_denied");
+      expect(String(refused.body.error_description)).toContain(`${limit} registered local applications`);
+      // The first client and its member's grant are untouched.
+      expect(small.state.clients.has(clientId)).toBe(true);
+      const refreshed = await postForm(`${small.url}/api/oauth/token`, { grant_type: "refresh_token", refresh_token: String(tokens.body.refresh_token), client_id: clientId });
+      expect(refreshed.status).toBe(200);
+    } finally {
+      await small.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import { expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 const MCP_URL = `${SITE_URL}/mcp`;
 
@@ -63,8 +63,7 @@ test("Settings tells the member what an AI assistant can do for them, and how to
 
 test("a site without an MCP server gets a clear message, and the rest of Settings still works", async ({ page }) => {
   await signIn(page, "maya@example.com");
-  const knobs = await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { failures: { mcp: { mode: "status", status: 404 } } } });
-  expect(knobs.ok()).toBe(true);
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: { mode: "status", status: 404 } } });
   await openSettings(page);
 
   const panel = page.getByRole("region", { name: "AI assistants" });

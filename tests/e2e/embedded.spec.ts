@@ -1,22 +1,31 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { APP_URL, completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, SITE_URL, SITE_URL_AS_LOCALHOST } from "./support";
+import {
+  continueSigningIn,
+  DASHBOARD_FRAME_TITLE,
+  expectSignedInFrame,
+  expectSignedOutFrame,
+  expectStorageAccessNeeded,
+  signInThroughPopup,
+} from "../journeys/embedded";
 
-const HOST_PAGE = `${SITE_URL}/my-learning`;
+import { playwrightDriver } from "./playwright-driver";
+import { APP_URL, expectNoSeriousAxeViolations, HOST_PAGE, resetSandbox, SITE_URL, SITE_URL_AS_LOCALHOST } from "./support";
+
 const DASHBOARD = APP_URL;
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
 });
 
+/** The dashboard's frame, driven by the steps shared with the Firefox suite (tests/journeys/embedded.ts). */
+function dashboardFrame(page: Page) {
+  return playwrightDriver(page, page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`));
+}
+
 async function signInFromFrame(page: Page): Promise<void> {
-  const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  const popupPromise = page.waitForEvent("popup");
-  await frame.getByRole("button", { name: "Sign in" }).click();
-  const popup = await popupPromise;
-  await completeSiteSignIn(popup, "maya@example.com");
-  await popup.waitForEvent("close");
-  await expect(frame.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await signInThroughPopup(dashboardFrame(page), "maya@example.com");
+  await expectSignedInFrame(dashboardFrame(page), "Maya");
 }
 
 test("the site's page embeds the dashboard, and sign-in through a popup fills the frame", async ({ page, context }) => {
@@ -26,10 +35,8 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
   });
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
   // Compact layout: no second brand header inside the site's page; the escape hatch is always there.
-  await expect(frame.getByRole("link", { name: "Member dashboard" })).toHaveCount(0);
-  await expect(frame.getByRole("link", { name: "Open the dashboard in a new tab" })).toBeVisible();
+  await expectSignedOutFrame(dashboardFrame(page));
 
   await signInFromFrame(page);
   expect(embeddedPosts).toEqual(["POST"]);
@@ -44,6 +51,7 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
   await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
   const resume = frame.getByRole("link", { name: /^Resume at 1:02:05/ });
   await expect(resume).toHaveAttribute("target", "_top");
+  await expect(frame.getByRole("link", { name: /^Start course/ })).toHaveAttribute("target", "_top");
   await expectNoSeriousAxeViolations(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "artifacts/screenshots/embedded-desktop.png" });
@@ -155,21 +163,17 @@ test("where the browser refuses the frame's cookie, a second click asks for stor
     else await route.continue();
   });
   await page.goto(HOST_PAGE);
-  const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
-  const dashboardFrame = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
-  await dashboardFrame.evaluate(() => {
+  const frame = dashboardFrame(page);
+  await expectSignedOutFrame(frame);
+  const dashboardDocument = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
+  await dashboardDocument.evaluate(() => {
     const report = (window as unknown as { reportStorageAccessRequest: () => Promise<void> }).reportStorageAccessRequest;
     document.requestStorageAccess = () => report();
   });
-  const popupPromise = page.waitForEvent("popup");
-  await frame.getByRole("button", { name: "Sign in" }).click();
-  const popup = await popupPromise;
-  await completeSiteSignIn(popup, "maya@example.com");
-  await popup.waitForEvent("close");
-  await expect(frame.getByText("Your browser asks before this panel may remember you on this site.")).toBeVisible();
+  await signInThroughPopup(frame, "maya@example.com");
+  await expectStorageAccessNeeded(frame);
   expect(storageAccessRequests).toBe(0);
-  await frame.getByRole("button", { name: "Continue signing in" }).click();
-  await expect(frame.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await continueSigningIn(frame);
+  await expectSignedInFrame(frame, "Maya");
   expect(storageAccessRequests).toBe(1);
 });

@@ -2,7 +2,20 @@ import { readFile } from "node:fs/promises";
 
 import { expect, test } from "@playwright/test";
 
-import { completeSiteSignIn, expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import {
+  expectCourses,
+  expectEvents,
+  expectOrders,
+  expectOverview,
+  expectSettings,
+  openPage,
+  revokeAccess,
+  showEveryCourse,
+  switchLanguageAndBack,
+} from "../journeys/member-journey";
+
+import { playwrightDriver } from "./playwright-driver";
+import { completeSiteSignIn, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -15,46 +28,31 @@ test("a student signs in, uses every page, and revokes access", async ({ page })
   await screenshotPage(page, "signed-out");
 
   await signIn(page, "maya@example.com");
+  // The journey's steps are shared with the Firefox suite (tests/journeys/member-journey.ts).
+  const driver = playwrightDriver(page);
 
-  // Overview
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-  for (const name of ["Overview", "Courses", "Orders", "Events", "Settings"]) {
-    await expect(page.getByRole("navigation").getByRole("link", { name, exact: true })).toBeVisible();
-  }
-  await expect(page.getByRole("heading", { name: "Continue watching" })).toBeVisible();
+  await expectOverview(driver, "Maya");
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "overview");
 
-  // Courses: access states in words, Resume links pointing into the site, none on ended courses.
-  await page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
-  await expect(page).toHaveURL(/\/courses$/);
-  await expect(page.getByText("Lifetime access").first()).toBeVisible();
-  await expect(page.getByText(/Access ends in 3 days/)).toBeVisible();
-  await expect(page.getByText(/Access ended on/)).toBeVisible();
-  const resume = page.getByRole("link", { name: /^Resume at 1:02:05/ });
-  await expect(resume).toHaveAttribute("href", new RegExp(`^${SITE_URL}/courses/[\\w-]+/lectures/[\\w-]+\\?t=3725$`));
-  const endedCard = page.getByRole("article").filter({ hasText: /Access ended on/ });
-  await expect(endedCard.getByRole("link", { name: /^Resume/ })).toHaveCount(0);
+  await openPage(driver, "Courses");
+  const href = await expectCourses(driver);
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "courses");
 
   // The Resume link lands on the lecture in the site.
-  const href = await resume.getAttribute("href");
-  const lecture = await page.request.get(href!);
+  const lecture = await page.request.get(href);
   expect(lecture.ok()).toBe(true);
   expect(await lecture.text()).toContain("1:02:05");
 
-  // Orders
-  await page.getByRole("navigation").getByRole("link", { name: "Orders", exact: true }).click();
-  await expect(page.getByText(/Refunded/).first()).toBeVisible();
-  await expect(page.getByText(/NT\$/).first()).toBeVisible();
-  await expect(page.getByText(/US\$|\$\d/).first()).toBeVisible();
+  await openPage(driver, "Orders");
+  await expectOrders(driver);
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "orders");
 
   // Events: an .ics download that is a valid calendar.
-  await page.getByRole("navigation").getByRole("link", { name: "Events", exact: true }).click();
-  await expect(page.getByText(/Cancelled/).first()).toBeVisible();
+  await openPage(driver, "Events");
+  await expectEvents(driver);
   const downloadPromise = page.waitForEvent("download");
   await page.getByRole("button", { name: /Add to calendar/ }).first().click();
   const download = await downloadPromise;
@@ -66,15 +64,13 @@ test("a student signs in, uses every page, and revokes access", async ({ page })
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "events");
 
-  // Settings, then revoke with a confirmation step.
-  await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
-  await expect(page.getByText("maya@example.com")).toBeVisible();
+  // Settings: the language switch, then revoke with a confirmation step.
+  await openPage(driver, "Settings");
+  await expectSettings(driver, "maya@example.com");
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "settings");
-  await page.getByRole("button", { name: "Revoke access" }).click();
-  await page.getByRole("button", { name: "Yes, revoke" }).click();
-  await expect(page).toHaveURL(/\/signed-out\?reason=revoked/);
-  await expect(page.getByText(/no longer grants this app access/)).toBeVisible();
+  await switchLanguageAndBack(driver);
+  await revokeAccess(driver);
 
   // The session is gone and the site refuses the old grant.
   const session = await page.request.get("/api/session");
@@ -86,28 +82,18 @@ test("a student signs in, uses every page, and revokes access", async ({ page })
 test("a student with 130 enrollments pages to the last course", async ({ page }) => {
   await signIn(page, "kai@example.com", { from: "/courses" });
   await expect(page).toHaveURL(/\/courses$/);
-  const cards = page.getByRole("article");
-  await expect(cards.first()).toBeVisible();
-  await expect(page.getByText("130 courses")).toBeVisible();
-  const more = page.getByRole("button", { name: /Show more/ });
-  for (let round = 0; round < 10 && (await more.isVisible()); round += 1) {
-    const before = await cards.count();
-    await more.click();
-    await expect.poll(() => cards.count()).toBeGreaterThan(before);
-  }
-  await expect(cards).toHaveCount(130);
-  await expect(more).toHaveCount(0);
+  await showEveryCourse(playwrightDriver(page), 130);
 });
 
 test("an expired session sends the member to sign in and back to the same page", async ({ page }) => {
   await signIn(page, "maya@example.com", { from: "/orders" });
   await expect(page).toHaveURL(/\/orders$/);
   // A month later at the site: the access token and the refresh token have both expired.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { clockOffsetMs: 31 * 24 * 60 * 60 * 1000 } });
+  await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 31 * 24 * 60 * 60 * 1000 });
   await page.goto("/events");
   await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
   // Back to the site's present, so that its new id_token is not dated in our future.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { clockOffsetMs: 0 } });
+  await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 0 });
   await completeSiteSignIn(page, "maya@example.com");
   await expect(page).toHaveURL(/\/events$/);
   await expect(page.getByRole("heading", { name: "Events", level: 1 })).toBeVisible();
@@ -121,13 +107,13 @@ test("each page's first HTML already holds its data, and a page whose query fail
   expect(firstHtml).not.toContain("Loading…");
 
   // A site whose Account API lacks `orders`: the Orders page says so, with Retry; Courses still work.
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: ["orders"] } });
+  await postSandboxControl(page, "/__sandbox/knobs", { graphqlMissingFields: ["orders"] });
   await page.goto("/orders");
   const failure = page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." });
   await expect(failure).toBeVisible();
   await page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Watercolor Foundations" })).toBeVisible();
-  await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: { graphqlMissingFields: [] } });
+  await postSandboxControl(page, "/__sandbox/knobs", { graphqlMissingFields: [] });
   await page.goto("/orders");
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await expect(page.getByText(/NT\$/).first()).toBeVisible();

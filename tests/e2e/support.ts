@@ -1,30 +1,22 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
-export const APP_URL = `http://localhost:${process.env.E2E_APP_PORT ?? "3100"}`;
-export const SITE_URL = `http://127.0.0.1:${process.env.E2E_SITE_PORT ?? "4100"}`;
-/** The sandbox under its other loopback name: another site than the dashboard's `localhost`. */
-export const SITE_URL_AS_LOCALHOST = SITE_URL.replace("127.0.0.1", "localhost");
+import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
+import { SITE_URL } from "../journeys/urls";
 
-/** Signs in through the sandbox's real sign-in and consent pages. */
+import { playwrightDriver } from "./playwright-driver";
+
+export { APP_URL, HOST_PAGE, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
+
+/** Signs in through the sandbox's real sign-in and consent pages (the journey shared with the Firefox suite). */
 export async function signIn(page: Page, email: string, options: { from?: string } = {}): Promise<void> {
   await page.goto(options.from ?? "/");
-  await page.getByRole("link", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
-  await completeSiteSignIn(page, email);
+  await signInFromLanding(playwrightDriver(page), email);
 }
 
 /** On the site's pages: signs in when asked, then allows the dashboard. */
 export async function completeSiteSignIn(page: Page, email: string): Promise<void> {
-  const allow = page.getByRole("button", { name: "Allow" });
-  const emailField = page.getByLabel("Email");
-  await expect(allow.or(emailField)).toBeVisible();
-  if (await emailField.isVisible()) {
-    await emailField.fill(email);
-    await page.getByLabel("Password").fill("demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-  }
-  await allow.click();
+  await completeSiteSignInSteps(playwrightDriver(page), email);
 }
 
 /** Fails on any serious or critical accessibility violation. */
@@ -48,6 +40,11 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
 }
 
 export async function resetSandbox(page: Page): Promise<void> {
-  const response = await page.request.post(`${SITE_URL}/__sandbox/reset`);
+  await postSandboxControl(page, "/__sandbox/reset");
+}
+
+/** POSTs to a sandbox control endpoint as it requires: JSON, with the sandbox's own Origin. */
+export async function postSandboxControl(page: Page, path: `/__sandbox/${string}`, data: unknown = {}): Promise<void> {
+  const response = await page.request.post(`${SITE_URL}${path}`, { data, headers: { origin: SITE_URL } });
   expect(response.ok()).toBe(true);
 }

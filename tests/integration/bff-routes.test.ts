@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
@@ -7,6 +8,8 @@ import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
+import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
 import { TEST_APP_URL } from "../support/env";
@@ -42,10 +45,43 @@ describe("sign-in routes", () => {
     expect(body).not.toMatch(/access_?token|refresh_?token/i);
   });
 
-  it.each(["//evil.example", "https://evil.example/", "/\\evil.example", "%2F%2Fevil.example"])("sends returnTo %s back to /", async (returnTo) => {
+  it.each([
+    "//evil.example",
+    "https://evil.example/",
+    "/\\evil.example",
+    "%2F%2Fevil.example",
+    // Dot segments that the URL parser turns into "//evil.example" after the checks.
+    "/a/..//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/courses/.%2E//evil.example/x",
+  ])("sends returnTo %s back to /", async (returnTo) => {
     const browser = new Browser();
     const done = await signIn(browser, returnTo);
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+  });
+
+  it("builds redirect_uri and the post-sign-in URL from configuration, whatever Host or X-Forwarded-* say", async () => {
+    const spoofed = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https", "x-forwarded-port": "443" };
+    const browser = new Browser();
+    const login = browser.absorb(await loginRoute(new NextRequest("http://evil.example/api/auth/login?returnTo=%2Forders", { headers: spoofed })));
+    const authorize = new URL(login.headers.get("location")!);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
+    const { authorizeWithoutBrowser } = await import("@/sandbox/testing");
+    const redirect = await authorizeWithoutBrowser(authorize.href, { email: "maya@example.com" });
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const done = await callbackRoute(new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, cookie } }));
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/orders`);
+    expect(JSON.stringify([...done.headers])).not.toContain("evil.example");
+  });
+
+  it.each(["%E0%A4%A", "Fe26.2**broken", "%", "a".repeat(5000)])("answers a session cookie of %s with 401, never a 500", async (value) => {
+    const response = await sessionRoute(new NextRequest(`${TEST_APP_URL}/api/session`, { headers: { cookie: `dash_session=${value}; __Host-dash_embedded=${value}` } }));
+    expect(response.status).toBe(401);
+  });
+
+  it.each(["null", "http://[", "%E0%A4%A", `${TEST_APP_URL}/`, TEST_APP_URL.toUpperCase()])("refuses a logout with the malformed or foreign Origin %s with 403", async (origin) => {
+    const response = await logoutRoute(new Browser().request("/api/auth/logout", { method: "POST", headers: { origin, "x-requested-with": "companion-dashboard" } }));
+    expect(response.status).toBe(403);
   });
 
   it("sets nothing for a prefetch of the login route", async () => {
@@ -134,15 +170,58 @@ describe("logout and revocation", () => {
     });
   }
 
-  it("logs out locally", async () => {
+  it("signs out for good: the refresh token is revoked at the site, so a copied cookie is dead even after a restart", async () => {
     const browser = new Browser();
     await signIn(browser);
     const stale = new Map(browser.cookies);
+    sandbox.resetRequests();
     const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
     expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ signedOut: true, complete: true });
+    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
-    // The old cookie, replayed, is ended too.
+    // The old cookie, replayed, is ended too (the shared state remembers the session as ended)...
     browser.cookies = stale;
+    expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+    // ...and after a restart that forgot it, the site no longer honours its tokens.
+    setSharedStateForTests(new InMemorySharedState());
+    const replayed = await accountRoute(browser.request("/api/account/courses"), params("courses"));
+    expect(replayed.status).toBe(401);
+  });
+
+  it("still signs out here when the site cannot be reached, and says the site was not told", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    sandbox.setKnobs({ failures: { revoke: { mode: "status", status: 503 } } });
+    try {
+      const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ signedOut: true, complete: false });
+      expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+      expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
+    } finally {
+      sandbox.setKnobs({ failures: { revoke: null } });
+    }
+  });
+
+  it("ends the session and says so plainly when the site refuses revocation as a configuration fault", async () => {
+    const browser = new Browser();
+    await signIn(browser);
+    const secret = process.env.OAUTH_CLIENT_SECRET!;
+    // The site's client secret was rotated without telling the dashboard: the site answers 401 invalid_client.
+    process.env.OAUTH_CLIENT_SECRET = "a-secret-the-site-does-not-know-0123456789";
+    resetConfigForTests();
+    try {
+      const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
+      expect(response.status).toBe(502);
+      expect(await response.json()).toMatchObject({ error: { code: "revocation_refused", detail: "invalid_client" } });
+      expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+      expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 401).length).toBeGreaterThan(0);
+    } finally {
+      process.env.OAUTH_CLIENT_SECRET = secret;
+      resetConfigForTests();
+    }
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
   });
 
@@ -152,6 +231,7 @@ describe("logout and revocation", () => {
     sandbox.resetRequests();
     const response = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: sameOrigin })));
     expect(response.status).toBe(200);
+    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
     expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
   });

@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
@@ -127,5 +128,58 @@ describe("sign-in from the embedded dashboard", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("the handoff body is capped", () => {
+  function streamedRequest(chunks: () => Uint8Array | null, headers: Record<string, string> = {}): NextRequest {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks();
+        if (next === null) controller.close();
+        else controller.enqueue(next);
+      },
+    });
+    return new NextRequest(`${TEST_APP_URL}/api/auth/embedded`, {
+      method: "POST",
+      headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json", ...headers },
+      body,
+      duplex: "half",
+    });
+  }
+
+  it("refuses a declared Content-Length over the cap before reading anything", async () => {
+    let pulled = 0;
+    const response = await embeddedRoute(
+      streamedRequest(
+        () => {
+          pulled += 1;
+          return pulled > 1 ? null : new TextEncoder().encode("{}");
+        },
+        { "content-length": "1048576" },
+      ),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it("stops reading a body without Content-Length at the cap", async () => {
+    let pulled = 0;
+    const response = await embeddedRoute(
+      streamedRequest(() => {
+        pulled += 1;
+        // 64 KiB in all, far more than the cap: only the first few chunks may be read.
+        return pulled > 256 ? null : new Uint8Array(256).fill(0x20);
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+  });
+
+  it("still redeems a handoff within the cap", async () => {
+    const { code } = await popupSignIn();
+    const response = await redeemRequest(new RouteBrowser(), { code, verifier: VERIFIER });
+    expect(response.status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { createSecretKey, generateKeyPairSync } from "node:crypto";
 
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
@@ -261,4 +262,103 @@ describe("token endpoint failures", () => {
       expect(await loadSession(attempt.jar)).toBeNull();
     });
   }
+});
+
+describe("token checks oauth4webapi leaves to us", () => {
+  it("rejects an azp that is not our client_id (OpenID Connect Core 3.1.3.7)", () =>
+    (async () => {
+      const attempt = await beginLogin();
+      tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), azp: "another-client" }));
+      await expectFailure(finish(attempt), "id_token_invalid", "azp");
+      expect(await loadSession(attempt.jar)).toBeNull();
+    })());
+
+  it("accepts an azp equal to our client_id", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), azp: TEST_CLIENT_ID }));
+    await finish(attempt);
+    expect(await loadSession(attempt.jar)).not.toBeNull();
+  });
+
+  it.each(["DPoP", "mac", "N_A"])("refuses a token_type of %s", async (tokenType) => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)), { token_type: tokenType });
+    await expectFailure(finish(attempt), "token_exchange_failed", "token_type");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+
+  it.each(["bearer", "bEARER", "BEARER"])("accepts the token_type %s in any case", async (tokenType) => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)), { token_type: tokenType });
+    await finish(attempt);
+    expect(await loadSession(attempt.jar)).not.toBeNull();
+  });
+
+  it("refuses a UserInfo answer of application/jwt instead of reading it unsigned", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    // Signed with the wrong (unrelated) key: read without verification, its claims would still match.
+    const forged = await site.signIdToken({ ...member, iss: site.url, aud: TEST_CLIENT_ID }, { key: (await generateKeyPair("ES256")).privateKey });
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ text: forged, headers: { "content-type": "application/jwt" } }));
+    await expectFailure(finish(attempt), "userinfo_mismatch", "signed_userinfo");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+});
+
+describe("callback and id_token cases of the security checklist", () => {
+  it.each([`${"x"}/`, "HTTP://X"])("rejects an iss that differs only by a trailing slash or letter case (%s)", async (variant) => {
+    const attempt = await beginLogin();
+    const iss = variant === "x/" ? `${site.url}/` : site.url.toUpperCase();
+    const before = site.callsTo("/api/oauth/token").length;
+    await expectFailure(finish(attempt, { iss }), "issuer_mismatch");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(before);
+  });
+
+  it.each(["state", "code", "iss"])("rejects a callback that repeats %s, before any token request", async (name) => {
+    const attempt = await beginLogin();
+    const before = site.callsTo("/api/oauth/token").length;
+    const url = callbackUrl({ code: "code-1", state: attempt.state, iss: site.url });
+    url.searchParams.append(name, url.searchParams.get(name)!);
+    await expectFailure(handleCallback(attempt.jar, url), "login_state_mismatch");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(before);
+  });
+
+  it("rejects a transaction older than its lifetime", async () => {
+    const attempt = await beginLogin();
+    const realNow = Date.now;
+    Date.now = () => realNow() + 11 * 60 * 1000;
+    try {
+      await expectFailure(finish(attempt), "login_expired");
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it("rejects an id_token with an unknown crit header, and ignores a key embedded in the header", async () => {
+    const attempt = await beginLogin();
+    // jose refuses to sign an unknown crit, so the token is signed by hand with the site's real key.
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const input = `${encode({ alg: "ES256", kid: site.kid, crit: ["x-unknown"], "x-unknown": 1 })}.${encode(validClaims(attempt.nonce))}`;
+    const signature = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, site.privateKey, new TextEncoder().encode(input));
+    tokenResponseWith(`${input}.${Buffer.from(signature).toString("base64url")}`);
+    await expectFailure(finish(attempt), "id_token_invalid");
+
+    const again = await beginLogin();
+    const attacker = await generateKeyPair("ES256", { extractable: true });
+    const embedded = await new SignJWT(validClaims(again.nonce))
+      .setProtectedHeader({ alg: "ES256", kid: site.kid, jwk: await exportJWK(attacker.publicKey), jku: "https://evil.example/jwks" })
+      .sign(attacker.privateKey);
+    tokenResponseWith(embedded);
+    await expectFailure(finish(again), "id_token_invalid", "signature");
+  });
+
+  it.each([
+    ["two segments", (token: string) => token.split(".").slice(0, 2).join(".")],
+    ["four segments", (token: string) => `${token}.x`],
+    ["bad base64url", (token: string) => `${token.split(".")[0]}.%%%.${token.split(".")[2]}`],
+  ])("rejects a malformed id_token (%s) as a sign-in error, not a crash", async (_name, mangle) => {
+    const attempt = await beginLogin();
+    tokenResponseWith(mangle(await site.signIdToken(validClaims(attempt.nonce))));
+    await expectFailure(finish(attempt), "id_token_invalid");
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
-import { newSessionId, loadSession, saveSession, type SessionData } from "@/lib/session/session";
+import { loadSession, saveSession } from "@/lib/session/session";
 import {
   InMemoryBackend,
   InMemorySharedState,
@@ -17,6 +17,7 @@ import { runAccountOperation } from "@/lib/site/account-api";
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { startFakeSite, type FakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
+import { expiringSession } from "../../support/session-fixture";
 
 let site: FakeSite;
 let issued = 0;
@@ -41,22 +42,6 @@ beforeEach(() => {
     return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 7200, refresh_token: `rt-${issued}`, scope: "openid account:read" } };
   });
 });
-
-function expiringSession(overrides: Partial<SessionData> = {}): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
-    accessToken: "at-0",
-    refreshToken: "rt-0",
-    accessTokenExpiresAt: now + 10_000,
-    scopes: ["openid", "account:read"],
-    claims: { sub: "s", name: "Maya", email: "m@example.com", orgId: "o", roles: [] },
-    createdAt: now,
-    lastSeenAt: now,
-    ...overrides,
-  };
-}
 
 describe("refresh", () => {
   it("refreshes shortly before expiry with client_secret_post and resource", async () => {
@@ -268,5 +253,50 @@ describe("Account API chokepoint", () => {
     await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "graphql_error" });
     site.handlers.set("POST /account/graphql", () => ({ status: 502, text: "bad gateway" }));
     await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "http_502" });
+  });
+});
+
+describe("a refresh answer is checked like a sign-in (OpenID Connect Core 12.2)", () => {
+  function refreshAnswering(extra: Record<string, unknown>) {
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-9", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-9", scope: "openid account:read", ...extra },
+    }));
+  }
+  function claims(overrides: Record<string, unknown> = {}) {
+    const now = Math.floor(Date.now() / 1000);
+    return { iss: site.url, aud: TEST_CLIENT_ID, sub: "s", iat: now, exp: now + 600, ...overrides };
+  }
+
+  it("accepts a refreshed id_token for the same member", async () => {
+    refreshAnswering({ id_token: await site.signIdToken(claims()) });
+    const { session } = await ensureFreshTokens(expiringSession());
+    expect(session.accessToken).toBe("at-9");
+  });
+
+  it.each([
+    ["sub", { sub: "someone-else" }],
+    ["iss", { iss: "https://evil.example" }],
+    ["aud", { aud: "another-client" }],
+    ["azp", { azp: "another-client" }],
+  ])("ends the session when the refreshed id_token's %s differs", async (detail, overrides) => {
+    refreshAnswering({ id_token: await site.signIdToken(claims(overrides)) });
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail });
+  });
+
+  it("ends the session when the refreshed id_token's signature does not verify", async () => {
+    const token = await site.signIdToken(claims());
+    const [header, payload] = token.split(".");
+    refreshAnswering({ id_token: `${header}.${payload}.${"A".repeat(86)}` });
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail: "signature" });
+  });
+
+  it.each(["DPoP", "mac"])("refuses a refresh whose token_type is %s", async (tokenType) => {
+    refreshAnswering({ token_type: tokenType });
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended" });
+  });
+
+  it("accepts token_type bEARER", async () => {
+    refreshAnswering({ token_type: "bEARER" });
+    expect((await ensureFreshTokens(expiringSession())).session.accessToken).toBe("at-9");
   });
 });

@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { sanitizeReturnTo } from "@/lib/auth/return-to";
+import { resetConfigForTests } from "@/lib/config";
+import { appRedirect } from "@/lib/http/auth-redirects";
+
+import { configureDashboard, TEST_APP_URL } from "../../support/env";
 
 const APP = "https://dashboard.example.com";
 
@@ -31,7 +35,32 @@ describe("returnTo", () => {
     " //evil.example",
     "/api/auth/login?returnTo=//evil",
     "%E0%A4%A",
+    // Dot segments the URL parser removes: the path it returns would start with "//".
+    "/a/..//evil.example",
+    "/a/../..//evil.example/x?y=1",
+    "/.//evil.example",
+    "/a/%2e%2e//evil.example",
+    "/a/.%2E//evil.example",
+    "/%2e/..//evil.example",
+    "/courses/%2E%2E//evil.example#top",
   ])("falls back to / for %s", (input) => {
     expect(sanitizeReturnTo(input, APP)).toBe("/");
+  });
+});
+
+describe("appRedirect", () => {
+  beforeAll(() => {
+    configureDashboard("http://127.0.0.1:9");
+    resetConfigForTests();
+  });
+
+  it("redirects to a page of the dashboard", () => {
+    expect(appRedirect("/orders?page=2").headers.get("location")).toBe(`${TEST_APP_URL}/orders?page=2`);
+  });
+
+  it.each(["//evil.example/x", "https://evil.example/", "/\\evil.example", "http://localhost:3998/"])("refuses the target %s whose origin is not APP_URL", (target) => {
+    const response = appRedirect(target);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/`);
   });
 });

@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { redeemHandoff } from "@/lib/auth/embedded-handoff";
 import { AuthError } from "@/lib/auth/errors";
+import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { saveSession } from "@/lib/session/session";
@@ -18,8 +19,7 @@ const MAX_BODY_BYTES = 1024;
 export async function POST(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) throw new AuthError("login_state_mismatch", "The handoff request is too large.");
+    const text = await readCappedText(request, MAX_BODY_BYTES);
     let body: unknown;
     try {
       body = JSON.parse(text);

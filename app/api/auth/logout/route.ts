@@ -1,19 +1,39 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { signOut } from "@/lib/auth/sign-out";
+import { isAuthError } from "@/lib/auth/errors";
+import { revokeAtSite } from "@/lib/auth/revocation";
+import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out";
 import { apiErrorResponse } from "@/lib/http/error-responses";
+import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 
 export const dynamic = "force-dynamic";
 
-/** Ends the local session. The site's grant stays; "Revoke access" ends that too. */
+/**
+ * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh token is revoked at the site (RFC 7009), so a
+ * copied cookie holds nothing live, and the session is marked ended in the shared state. "Revoke
+ * access" revokes the access token as well. When the site does not confirm the revocation, the member
+ * is still signed out here, and `complete: false` says so.
+ */
 export async function POST(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
     const buffer = new CookieBuffer();
-    await signOut(requestResponseJar(request.cookies, buffer), { revoke: false });
-    return buffer.applyTo(NextResponse.json({ signedOut: true }, { headers: { "cache-control": "no-store" } }));
+    const jar = requestResponseJar(request.cookies, buffer);
+    const loaded = await loadSessionForSignOut(jar);
+    let complete = true;
+    if (loaded) {
+      try {
+        await revokeAtSite(loaded.data, "refresh_token");
+      } catch (error) {
+        // Logged by revokeAtSite with its reason; the local session ends regardless.
+        if (!isAuthError(error)) throw error;
+        complete = false;
+      }
+    }
+    await endSessionForSignOut(jar, loaded?.data);
+    return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
   } catch (error) {
     return apiErrorResponse(error);
   }

@@ -1,0 +1,67 @@
+import { connect } from "node:net";
+
+import { expect, test } from "@playwright/test";
+
+import { APP_URL } from "./support";
+
+/** Sends one raw HTTP/1.1 request line (any method, even ones no HTTP client will send) and reads the status and headers. */
+function rawRequest(method: string, path: string): Promise<{ status: number; headers: Record<string, string>; raw: string }> {
+  const { hostname, port } = new URL(APP_URL);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname === "localhost" ? "127.0.0.1" : hostname, port: Number(port) });
+    let raw = "";
+    socket.setTimeout(15_000, () => socket.destroy(new Error(`${method} ${path}: no answer`)));
+    socket.on("connect", () => socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${new URL(APP_URL).host}\r\nConnection: close\r\n\r\n`));
+    socket.on("data", (chunk: Buffer) => (raw += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = ""] = raw.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, raw });
+    });
+  });
+}
+
+const PAGES = ["/", "/settings", "/settings/revoke", "/sign-in-problem"];
+const API = [
+  ["/api/session", "GET, HEAD, OPTIONS"],
+  ["/api/health", "GET, HEAD, OPTIONS"],
+  ["/api/account/courses", "GET, HEAD, OPTIONS"],
+  ["/api/auth/login", "GET, HEAD, OPTIONS"],
+  ["/api/auth/logout", "OPTIONS, POST"],
+  ["/api/auth/revoke", "OPTIONS, POST"],
+  ["/api/auth/embedded", "OPTIONS, POST"],
+] as const;
+
+test("TRACE, PROPFIND, CONNECT and DELETE get 405 with Allow on pages and API routes, never 500", async () => {
+  for (const method of ["TRACE", "PROPFIND", "CONNECT", "DELETE", "MKCOL"]) {
+    for (const path of PAGES) {
+      const answer = await rawRequest(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.allow, `${method} ${path}`).toBe("GET, HEAD");
+    }
+    for (const [path, allow] of API) {
+      const answer = await rawRequest(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.allow, `${method} ${path}`).toBe(allow);
+    }
+  }
+});
+
+test("an unknown verb is a 400, and no odd method shows a stack trace", async () => {
+  for (const method of ["FOO", "TRACK", "BREW"]) {
+    for (const path of ["/", "/api/session"]) {
+      const answer = await rawRequest(method, path);
+      expect([400, 405], `${method} ${path}`).toContain(answer.status);
+      expect(answer.raw).not.toMatch(/TypeError|at .*\.js:\d+/);
+    }
+  }
+});
+
+test("the methods a path answers still work", async ({ request }) => {
+  expect((await request.get("/api/health")).status()).toBe(200);
+  expect((await request.head("/")).status()).toBe(200);
+  expect((await request.fetch("/api/auth/logout", { method: "OPTIONS" })).headers().allow).toBe("OPTIONS, POST");
+  expect((await request.post("/api/auth/logout")).status()).toBe(403);
+});

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
+import { SITE_URL } from "../journeys/urls";
+
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
+
+/**
+ * Firefox's cookie behaviours (network.cookie.cookieBehavior): 5 is what Firefox ships, Total Cookie
+ * Protection (third-party cookies kept in per-site partitions); 1 is the user's choice "All cross-site
+ * cookies" in the Enhanced Tracking Protection settings, which refuses them.
+ */
+export const COOKIES = { totalCookieProtection: 5, blockAllCrossSite: 1 } as const;
+
+export interface Firefox {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Firefox ESR, headless, over WebDriver BiDi, with a fresh profile per launch. puppeteer's test
+ * profile turns Total Cookie Protection off (its "standard" content blocking carries cookieBehavior0);
+ * here Firefox keeps its own cookie behaviour, so embedded mode is tested the way members meet it.
+ */
+export async function launchFirefox(cookieBehavior: number = COOKIES.totalCookieProtection): Promise<Firefox> {
+  const profile = mkdtempSync(path.join(tmpdir(), "firefox-profile-"));
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    userDataDir: profile,
+    // The demo site's members live in Taipei; the dashboard shows times in the browser's zone.
+    env: { ...process.env, TZ: "Asia/Taipei" },
+    extraPrefsFirefox: {
+      "browser.contentblocking.features.standard": "-tp,tpPrivate,-cryptoTP,-fp",
+      "network.cookie.cookieBehavior": cookieBehavior,
+      // Firefox's popup blocker, as members have it: only a click may open a window.
+      "dom.disable_open_during_load": true,
+    },
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh private browser context (its own cookies) with one page. */
+export async function freshPage(firefox: Firefox): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await firefox.browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  return { context, page };
+}
+
+/** The sandbox's state back to its seed, as the Chromium suite does before every test. */
+export async function resetSandbox(): Promise<void> {
+  const response = await fetch(`${SITE_URL}/__sandbox/reset`, { method: "POST" });
+  if (!response.ok) throw new Error(`The sandbox did not reset: ${response.status}`);
+}
+
+/** For a test file: one Firefox with the cookie behaviour it ships with, and the sandbox reset before each test. */
+export function firefoxForThisFile(): () => Firefox {
+  let firefox: Firefox | undefined;
+  beforeAll(async () => {
+    firefox = await launchFirefox();
+  });
+  afterAll(async () => {
+    await firefox?.close();
+  });
+  beforeEach(resetSandbox);
+  return () => {
+    if (!firefox) throw new Error("Firefox is not running.");
+    return firefox;
+  };
+}
+
+/** Asks the dashboard for the session from inside a document: the status says whether its cookie came along. */
+export async function sessionStatus(document: Page | Frame): Promise<number> {
+  return document.evaluate(async () => (await fetch("/api/session", { cache: "no-store" })).status);
+}

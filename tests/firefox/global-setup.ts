@@ -1,0 +1,50 @@
+/**
+ * Starts the app for the Firefox suite exactly as Playwright's webServer does (playwright.config.ts): the
+ * README's run command on the test ports, with the sandbox and its control endpoints. Outside CI, an app
+ * already answering on those ports is reused. The server is stopped by its PID at the end.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+import { APP_URL, SITE_URL } from "../journeys/urls";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const STARTUP_TIMEOUT_MS = 300_000;
+
+async function healthy(): Promise<boolean> {
+  try {
+    return (await fetch(`${APP_URL}/api/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+export default async function setup(): Promise<() => Promise<void>> {
+  if (!process.env.CI && (await healthy())) return async () => {};
+  const server: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      PORT: new URL(APP_URL).port,
+      APP_URL,
+      SANDBOX_PORT: new URL(SITE_URL).port,
+      SANDBOX_CONTROL: "1",
+      SITE_URL: "",
+    },
+  });
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (!(await healthy())) {
+    if (server.exitCode !== null) throw new Error(`The app exited with ${server.exitCode} before it answered on ${APP_URL}.`);
+    if (Date.now() > deadline) {
+      server.kill("SIGTERM");
+      throw new Error(`The app did not answer on ${APP_URL} within ${STARTUP_TIMEOUT_MS / 1000} s.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return async () => {
+    if (server.exitCode === null) server.kill("SIGTERM");
+    await exited;
+  };
+}

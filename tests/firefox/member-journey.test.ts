@@ -1,0 +1,58 @@
+import { expect, test } from "vitest";
+
+import {
+  expectCourses,
+  expectEvents,
+  expectOrders,
+  expectOverview,
+  expectSettings,
+  openPage,
+  revokeAccess,
+  showEveryCourse,
+  signInFromLanding,
+  switchLanguageAndBack,
+} from "../journeys/member-journey";
+import { APP_URL, SITE_URL } from "../journeys/urls";
+
+import { firefoxForThisFile, freshPage, sessionStatus } from "./firefox";
+import { puppeteerDriver } from "./puppeteer-driver";
+
+const firefox = firefoxForThisFile();
+
+test("a student signs in through the site's pages, sees every page's data, switches language, and revokes access", async () => {
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  await page.goto(APP_URL);
+  await signInFromLanding(driver, "maya@example.com");
+
+  await expectOverview(driver, "Maya");
+  await openPage(driver, "Courses");
+  const resume = await expectCourses(driver);
+  // The Resume link lands on the lecture in the site, at the second where the member stopped.
+  await page.goto(resume);
+  await driver.expectVisible({ text: /1:02:05/ });
+  await page.goto(`${APP_URL}/orders`);
+  await expectOrders(driver);
+  await openPage(driver, "Events");
+  await expectEvents(driver);
+  await openPage(driver, "Settings");
+  await expectSettings(driver, "maya@example.com");
+  await switchLanguageAndBack(driver);
+  await revokeAccess(driver);
+
+  // The session is gone, and the site saw the grant revoked.
+  expect(await sessionStatus(page)).toBe(401);
+  const log = (await (await fetch(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
+  await context.close();
+});
+
+test("a student with 130 enrollments pages to the last course", async () => {
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  await page.goto(`${APP_URL}/courses`);
+  await signInFromLanding(driver, "kai@example.com");
+  await driver.waitForUrl(/\/courses$/);
+  await showEveryCourse(driver, 130);
+  await context.close();
+});

@@ -1,0 +1,60 @@
+import type { Page } from "puppeteer-core";
+import { expect, test } from "vitest";
+
+import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
+import { expectOverview, openPage, signInFromLanding } from "../journeys/member-journey";
+import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
+import { APP_URL, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
+
+import { firefoxForThisFile, freshPage } from "./firefox";
+import { puppeteerDriver } from "./puppeteer-driver";
+
+const firefox = firefoxForThisFile();
+
+/** Opens a page and returns the headers of the document as Firefox received it. */
+async function documentHeaders(page: Page, url: string): Promise<Record<string, string>> {
+  // page.goto's own answer is sometimes null over BiDi in Firefox; the response event always comes.
+  const [response] = await Promise.all([page.waitForResponse((candidate) => candidate.url() === url), page.goto(url)]);
+  return response.headers();
+}
+
+test("pages reach Firefox with a per-request CSP nonce that its scripts carry, framing limits and no-store", async () => {
+  const { context, page } = await freshPage(firefox());
+  const nonce = expectPageSecurityHeaders(await documentHeaders(page, `${APP_URL}/`), SITE_URL);
+  // Firefox hides the nonce attribute from the DOM, but the scripts it runs carry it.
+  expect(await page.evaluate((expected) => [...document.scripts].some((script) => script.nonce === expected), nonce)).toBe(true);
+  expect((await documentHeaders(page, `${APP_URL}/`))["content-security-policy"]).not.toContain(nonce);
+  expectNeverFramed(await documentHeaders(page, `${APP_URL}/sign-in-problem?code=login_expired`));
+  await context.close();
+});
+
+test("Firefox refuses to frame the dashboard in a page outside EMBED_ORIGINS", async () => {
+  const { context, page } = await freshPage(firefox());
+  // The load event waits for the frame, blocked or not.
+  await page.goto(`${SITE_URL_AS_LOCALHOST}/my-learning`, { waitUntil: "load" });
+  const frame = await (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame();
+  expect(await frame.$('::-p-aria([name="Sign in"][role="button"])')).toBeNull();
+  await context.close();
+});
+
+test("Firefox never sees a token: not in the HTML, RSC payloads, API answers or cookies", async () => {
+  const { context, page } = await freshPage(firefox());
+  const bodies: Promise<string>[] = [];
+  page.on("response", (response) => {
+    if (response.url().startsWith(APP_URL) && response.status() < 300) bodies.push(response.text().catch(() => ""));
+  });
+  const driver = puppeteerDriver(page);
+  await page.goto(APP_URL);
+  await signInFromLanding(driver, "maya@example.com");
+  await expectOverview(driver, "Maya");
+  await openPage(driver, "Courses");
+  await driver.expectVisible({ role: "heading", name: "Courses" });
+
+  const seen = (await Promise.all(bodies)).filter((body) => body.length > 0);
+  expect(seen.length).toBeGreaterThan(3);
+  expectNoToken(seen.join("\n"));
+  const session = (await page.cookies(APP_URL)).find((cookie) => cookie.name.startsWith("dash_session"));
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  expect(await page.evaluate(() => document.cookie)).not.toContain("dash_session");
+  await context.close();
+});

@@ -1,0 +1,116 @@
+/**
+ * The member journey as page-object steps, shared by the Chromium suite (tests/e2e/member-journey.spec.ts)
+ * and the Firefox suite (tests/firefox/member-journey.test.ts): the same names, URLs and data to see.
+ */
+import assert from "node:assert/strict";
+
+import { eventually, type JourneyDriver, type Target } from "./driver";
+import { SITE_URL } from "./urls";
+
+const NAVIGATION: Target = { role: "navigation" };
+export const PAGE_NAMES = ["Overview", "Courses", "Orders", "Events", "Settings"] as const;
+export type PageName = (typeof PAGE_NAMES)[number];
+
+export function navigationLink(name: string): Target {
+  return { role: "link", name, within: NAVIGATION };
+}
+
+/** From the signed-out landing page: the Sign in link, then the site's own pages. */
+export async function signInFromLanding(driver: JourneyDriver, email: string): Promise<void> {
+  await driver.click({ role: "link", name: "Sign in" });
+  await driver.waitForUrl(new RegExp(`^${escapeRegExp(SITE_URL)}/oauth/authorize`));
+  await completeSiteSignIn(driver, email);
+}
+
+/** On the site's pages: signs in when asked (the site may remember the member), then allows the dashboard. */
+export async function completeSiteSignIn(driver: JourneyDriver, email: string): Promise<void> {
+  const allow: Target = { role: "button", name: "Allow" };
+  const emailField: Target = { label: "Email" };
+  await eventually(async () => assert.ok((await driver.isVisible(allow)) || (await driver.isVisible(emailField)), "the site shows neither its sign-in nor its consent page"));
+  if (await driver.isVisible(emailField)) {
+    await driver.fill(emailField, email);
+    await driver.fill({ label: "Password" }, "demo");
+    await driver.click({ role: "button", name: "Sign in" });
+  }
+  await driver.click(allow);
+}
+
+export async function openPage(driver: JourneyDriver, name: PageName): Promise<void> {
+  await driver.click(navigationLink(name));
+  await driver.waitForUrl(new RegExp(`/${name === "Overview" ? "" : name.toLowerCase()}$`));
+}
+
+/** Overview: the member's name, every page in the navigation, what to continue watching. */
+export async function expectOverview(driver: JourneyDriver, firstName: string): Promise<void> {
+  await driver.expectVisible({ role: "heading", name: new RegExp(firstName) });
+  for (const name of PAGE_NAMES) await driver.expectVisible(navigationLink(name));
+  await driver.expectVisible({ role: "heading", name: "Continue watching" });
+}
+
+/**
+ * Courses: access states in words, a Resume link pointing at the lecture in the site (at the second where
+ * the member stopped), none on an ended course. Returns that Resume link's address.
+ */
+export async function expectCourses(driver: JourneyDriver): Promise<string> {
+  await driver.expectVisible({ text: "Lifetime access" });
+  await driver.expectVisible({ text: /Access ends in 3 days/ });
+  await driver.expectVisible({ text: /Access ended on/ });
+  const href = await driver.attribute({ role: "link", name: /^Resume at 1:02:05/ }, "href");
+  assert.match(href ?? "", new RegExp(`^${escapeRegExp(SITE_URL)}/courses/[\\w-]+/lectures/[\\w-]+\\?t=3725$`));
+  const endedCard: Target = { role: "article", hasText: /Access ended on/ };
+  await driver.expectVisible(endedCard);
+  assert.equal(await driver.count({ role: "link", name: /^Resume/, within: endedCard }), 0);
+  return href!;
+}
+
+/** Orders: a refund and prices in both currencies. */
+export async function expectOrders(driver: JourneyDriver): Promise<void> {
+  await driver.expectVisible({ text: /Refunded/ });
+  await driver.expectVisible({ text: /NT\$/ });
+  await driver.expectVisible({ text: /US\$|\$\d/ });
+}
+
+/** Events: a cancelled event, and the calendar button. */
+export async function expectEvents(driver: JourneyDriver): Promise<void> {
+  await driver.expectVisible({ text: /Cancelled/ });
+  await driver.expectVisible({ role: "button", name: /Add to calendar/ });
+}
+
+export async function expectSettings(driver: JourneyDriver, email: string): Promise<void> {
+  await driver.expectVisible({ text: email });
+}
+
+/** In Settings: to Traditional Chinese and back; each switch re-renders the whole app in the language. */
+export async function switchLanguageAndBack(driver: JourneyDriver): Promise<void> {
+  await driver.click({ role: "radio", name: "繁體中文" });
+  await driver.expectVisible(navigationLink("課程"));
+  await driver.click({ role: "radio", name: "English" });
+  await driver.expectVisible(navigationLink("Courses"));
+}
+
+/** In Settings: Revoke access, with its confirmation, signs the member out. */
+export async function revokeAccess(driver: JourneyDriver): Promise<void> {
+  await driver.click({ role: "button", name: "Revoke access" });
+  await driver.click({ role: "button", name: "Yes, revoke" });
+  await driver.waitForUrl(/\/signed-out\?reason=revoked/);
+  await driver.expectVisible({ text: /no longer grants this app access/ });
+}
+
+/** Courses of a member with many enrollments: Show more until every course is there, then no more button. */
+export async function showEveryCourse(driver: JourneyDriver, total: number): Promise<void> {
+  const cards: Target = { role: "article" };
+  const more: Target = { role: "button", name: /Show more/ };
+  await driver.expectVisible(cards);
+  await driver.expectVisible({ text: `${total} courses` });
+  for (let round = 0; round < total && (await driver.isVisible(more)); round += 1) {
+    const before = await driver.count(cards);
+    await driver.click(more);
+    await eventually(async () => assert.ok((await driver.count(cards)) > before, "Show more added no course"));
+  }
+  await eventually(async () => assert.equal(await driver.count(cards), total));
+  await driver.expectNone(more);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

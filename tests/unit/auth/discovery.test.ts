@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { getSiteMetadata, resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { startLogin } from "@/lib/auth/login";
+import { resetConfigForTests } from "@/lib/config";
+
+import { configureDashboard } from "../../support/env";
+import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { memoryJar } from "../../support/memory-jar";
+
+let site: FakeSite;
+let metadata: Record<string, unknown>;
+
+beforeAll(async () => {
+  site = await startFakeSite();
+  configureDashboard(site.url);
+  resetConfigForTests();
+  metadata = site.handlers.get("GET /.well-known/oauth-authorization-server")!({ method: "GET", path: "", body: "", headers: {} }).json as Record<string, unknown>;
+});
+afterAll(async () => site.close());
+beforeEach(() => {
+  resetDiscoveryCacheForTests();
+  site.calls.length = 0;
+});
+
+function serveIssuer(issuer: string): void {
+  for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+    site.handlers.set(`GET ${path}`, () => ({ json: { ...metadata, issuer } }));
+  }
+}
+
+describe("discovery's issuer (RFC 8414 section 3.3)", () => {
+  it("accepts metadata whose issuer is SITE_URL exactly", async () => {
+    serveIssuer(site.url);
+    await expect(getSiteMetadata()).resolves.toMatchObject({ as: { issuer: site.url } });
+  });
+
+  // oauth4webapi compares against the URL it fetched from, which a URL parser ends with "/": without the
+  // BFF's own comparison, a trailing slash would pass.
+  it.each([
+    ["a trailing slash", (url: string) => `${url}/`],
+    ["another letter case", (url: string) => url.replace("http://", "HTTP://")],
+  ])("refuses an issuer that differs by %s, and no sign-in starts", async (_name, change) => {
+    serveIssuer(change(site.url));
+    await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured" });
+    resetDiscoveryCacheForTests();
+    const jar = memoryJar();
+    await expect(startLogin(jar, "/")).rejects.toMatchObject({ code: "site_misconfigured" });
+    expect(jar.cookies.size).toBe(0);
+  });
+});

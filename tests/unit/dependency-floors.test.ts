@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+
+import { describe, expect, it } from "vitest";
+
+/**
+ * Security checklist point 70: the registry's audit endpoint is not reachable from CI, so the installed
+ * versions of the auth path are compared with the patched floors of the checklist's appendix here.
+ */
+const FLOORS: [pkg: string, floor: string, advisory: string][] = [
+  ["next", "16.2.11", "GHSA-267c-6grr-h53f / GHSA-26hh-7cqf-hhc6 (matcher bypass), CVE-2026-44581 (CSP nonce reflection)"],
+  ["jose", "5.2.3", "CVE-2024-28176 (JWE decompression bomb)"],
+  ["cookie", "0.7.0", "CVE-2024-47764 (cookie name, path and domain characters), bundled by iron-session"],
+  ["iron-session", "8.0.4", "bundles a patched cookie package"],
+  ["oauth4webapi", "3.0.0", "the major version whose API this code uses"],
+];
+
+function installedVersion(pkg: string): string {
+  return (JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, "utf8")) as { version: string }).version;
+}
+
+function atLeast(version: string, floor: string): boolean {
+  const parts = (value: string) => value.split("-")[0]!.split(".").map(Number);
+  const [a, b] = [parts(version), parts(floor)];
+  for (let index = 0; index < 3; index += 1) {
+    if ((a[index] ?? 0) !== (b[index] ?? 0)) return (a[index] ?? 0) > (b[index] ?? 0);
+  }
+  return true;
+}
+
+describe("dependency floors", () => {
+  it.each(FLOORS)("%s is at least %s (%s)", (pkg, floor) => {
+    expect(atLeast(installedVersion(pkg), floor), `${pkg} ${installedVersion(pkg)} < ${floor}`).toBe(true);
+  });
+
+  it("compares versions numerically", () => {
+    expect(atLeast("16.10.0", "16.2.11")).toBe(true);
+    expect(atLeast("16.2.10", "16.2.11")).toBe(false);
+    expect(atLeast("15.5.18", "16.2.11")).toBe(false);
+  });
+});
