@@ -39,8 +39,9 @@ async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): 
     const fresh = await ensureFreshTokens(loaded.data);
     if (fresh.changed || loaded.needsSave) await saveSession(jar, fresh.session, loaded.variant);
   } catch (error) {
-    if (isAuthError(error, "session_ended")) await endSession(jar, loaded.data.sid);
-    // A transient failure keeps the session: the page shows its data error with Retry.
+    // When the shared state cannot record the end, the cookie stays: the render then says "temporarily unavailable".
+    if (isAuthError(error, "session_ended")) await endSession(jar, loaded.data).catch(() => undefined);
+    // A transient failure (site or shared state) keeps the session: the page shows its error with Retry.
   }
 }
 

@@ -22,6 +22,8 @@ import { COURSES_DOCUMENT, coursesVariables } from "../lib/account/courses";
 import { SEEDED_DASHBOARD_CLIENT } from "../sandbox/seed";
 import { authorizeWithoutBrowser, postSandboxControl } from "../sandbox/testing";
 
+import { measureSharedStateOverhead } from "./bench/shared-state";
+
 const root = path.resolve(import.meta.dirname, "..");
 const APP_URL = "http://localhost:3200";
 const SITE_URL = "http://127.0.0.1:4200";
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
     const overviewJs = await shippedJavaScript("/", cookies);
     const emptyJs = await shippedJavaScript("/bench-empty-page", new Cookies());
     const requests = await siteRequestsPerPageView(cookies);
+    const sharedState = await measureSharedStateOverhead(ROUNDS);
 
     const results = {
       rounds: ROUNDS,
@@ -206,11 +209,13 @@ async function main(): Promise<void> {
       },
       javascript: { overviewGzipBytes: overviewJs, emptyPageGzipBytes: emptyJs, ratio: round(overviewJs / emptyJs, 3), target: 1.3 },
       siteRequestsPerPageView: requests,
+      sharedState,
     };
     console.info(`(a) data route vs direct GraphQL, median latency: ${results.latency.routeMedianMs} ms / ${results.latency.directMedianMs} ms = ${results.latency.ratio} (target <= 1.10); a route that calls nothing answers in ${results.latency.frameworkFloorMs} ms`);
     console.info(`(b) JavaScript shipped, gzip: Overview ${overviewJs} B / empty page ${emptyJs} B = ${results.javascript.ratio} (target <= 1.3)`);
     const describe = (counts: Record<string, number>) => Object.entries(counts).map(([endpoint, count]) => `${count} ${endpoint}`).join(" + ") || "none";
     console.info(`(c) requests to the site per page view: ${Object.entries(requests).map(([page, counts]) => `${page} ${describe(counts)}`).join("; ")} (target: 1 Account API request per data page)`);
+    console.info(`(d) data route median, in-memory store vs Redis on loopback: ${sharedState.inMemoryMedianMs} ms vs ${sharedState.redisMedianMs} ms (Redis adds ${sharedState.addedMs} ms; target <= 1 ms)`);
     mkdirSync(path.join(root, "artifacts"), { recursive: true });
     writeFileSync(path.join(root, "artifacts", "bench.json"), `${JSON.stringify(results, null, 2)}\n`);
   } finally {

@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check and every test, in order: types, lint, unit and integration tests (Vitest),
- * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR).
- * Stops at the first failing step.
+ * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR),
+ * then several instances sharing one Redis (`npm run test:instances`). Stops at the first failing step.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -13,6 +13,8 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const vitestReport = path.join(root, "artifacts", "vitest.json");
 const playwrightReport = path.join(root, "artifacts", "playwright.json");
 const firefoxReport = path.join(root, "artifacts", "firefox.json");
+// Written by scripts/test-instances.ts.
+const instancesReport = path.join(root, "artifacts", "instances.json");
 
 const steps: [string, string, string[]][] = [
   ["Type check", bin("tsc"), ["--noEmit"]],
@@ -20,6 +22,7 @@ const steps: [string, string, string[]][] = [
   ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],
   ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"]],
+  ["Several instances", bin("tsx"), ["scripts/test-instances.ts"]],
 ];
 
 /** The closing line CI reads: every test counted by every runner. */
@@ -31,6 +34,12 @@ function summary(): string | null {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
   }
+  if (existsSync(instancesReport)) {
+    // As scripts/test-instances.ts counts them: a test that did not pass (its set-up failed) failed.
+    const report = JSON.parse(readFileSync(instancesReport, "utf8")) as { numTotalTests: number; numPassedTests: number };
+    passed += report.numPassedTests;
+    failed += report.numTotalTests - report.numPassedTests;
+  }
   if (existsSync(playwrightReport)) {
     const report = JSON.parse(readFileSync(playwrightReport, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
     passed += report.stats.expected + report.stats.flaky;
@@ -40,7 +49,7 @@ function summary(): string | null {
 }
 
 mkdirSync(path.join(root, "artifacts"), { recursive: true });
-for (const report of [vitestReport, playwrightReport, firefoxReport]) rmSync(report, { force: true });
+for (const report of [vitestReport, playwrightReport, firefoxReport, instancesReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 for (const [name, command, args] of steps) {

@@ -6,7 +6,8 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 
 import { SignedOutLanding } from "@/components/layout/signed-out-landing";
-import { getPageSession } from "@/lib/auth/page-session";
+import { ServiceUnavailable } from "@/components/ui/service-unavailable";
+import { readPageSession } from "@/lib/auth/page-session";
 import { ApiError, loginUrl } from "@/lib/client/api";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isFramedRender } from "@/lib/http/embedding";
@@ -17,24 +18,26 @@ import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
 /**
  * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
- * session just ended), otherwise the page's client view hydrated with data prefetched on the server,
- * so the first HTML already holds it. The prefetch has one deadline (PAGE_VIEW_DEADLINE_MS) for all it
- * asks the site. A prefetch that fails hands its error to the browser as the BFF would have told it,
- * so the page shows its own error with Retry at once, without asking the site a second time; other
- * pages are unaffected.
+ * session just ended), "temporarily unavailable" when the shared state does not answer, otherwise the
+ * page's client view hydrated with data prefetched on the server, so the first HTML already holds it.
+ * The prefetch has one deadline (PAGE_VIEW_DEADLINE_MS) for all it asks the site. A prefetch that fails
+ * hands its error to the browser as the BFF would have told it, so the page shows its own error with
+ * Retry at once, without asking the site a second time; other pages are unaffected.
  */
 export async function renderMemberPage(
   path: string,
   prefetch: (queryClient: QueryClient, session: SessionData) => Promise<unknown>,
   view: ReactNode,
 ): Promise<ReactNode> {
-  const session = await getPageSession();
-  if (!session) {
+  const page = await readPageSession();
+  if (page.kind === "unavailable") return <ServiceUnavailable retryPath={path} />;
+  if (page.kind === "none") {
     const embedded = await isFramedRender();
     // A session that just ended goes straight back to sign-in; inside a frame, sign-in starts from a click.
     if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginUrl(path));
     return <SignedOutLanding returnTo={path} embedded={embedded} />;
   }
+  const { session } = page;
   const queryClient = makeQueryClient();
   // Never call the site with a token the proxy could not renew: the browser's request can renew it.
   if (session.accessTokenExpiresAt > Date.now()) {

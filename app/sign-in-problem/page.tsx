@@ -20,6 +20,7 @@ const KNOWN_CODES = [
   "token_exchange_failed",
   "id_token_invalid",
   "userinfo_mismatch",
+  "temporarily_unavailable",
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
 

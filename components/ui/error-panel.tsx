@@ -16,6 +16,8 @@ function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): str
         ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope })
         : messages.errors.insufficientScope;
     }
+    case "temporarily_unavailable":
+      return messages.errors.temporarilyUnavailable;
     case "site_unavailable":
       return messages.errors.siteUnavailable;
     case "site_timeout":

@@ -3,6 +3,7 @@ import "server-only";
 import type { CookieJar } from "iron-session";
 
 import { endSession, loadSession, saveSession, type SessionData } from "@/lib/session/session";
+import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { AuthError, isAuthError } from "./errors";
 import { ensureFreshTokens } from "./tokens";
@@ -47,8 +48,14 @@ export async function callWithMemberSession<T>(jar: CookieJar, call: (accessToke
     return result;
   } catch (error) {
     if (isAuthError(error, "session_ended") || isAuthError(error, "unauthenticated")) {
-      await endSession(jar, session.sid);
+      await endSession(jar, session);
       throw new AuthError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
+    }
+    if (isSharedStateUnavailable(error)) {
+      // The site may have rotated the refresh token before the shared state went away: keep the new one
+      // in the cookie, or the next request would replay the spent one and the site would revoke the grant.
+      if (session.refreshToken !== loaded.data.refreshToken) await saveSession(jar, session, loaded.variant, { checkEnded: false });
+      throw error;
     }
     if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session, loaded.variant);
     throw error;

@@ -6,12 +6,13 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
-import { getSharedState } from "@/lib/session/shared-state";
+import { logEvent } from "@/lib/log/logger";
+import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./site-http";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -34,11 +35,22 @@ function fingerprint(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
+/**
+ * The refresh lock's lease: longer than a whole refresh (the metadata fetch and the token request, each
+ * bounded by SITE_REQUEST_TIMEOUT_MS) with margin, so it never frees itself while its holder still works.
+ */
+export const REFRESH_LEASE_MS = 2 * SITE_REQUEST_TIMEOUT_MS + 4_000;
+/** A holder sends the grant only with this much lease left: the token request and a margin. */
+const GRANT_LEASE_BUDGET_MS = SITE_REQUEST_TIMEOUT_MS + 2_000;
 
-async function refreshAtSite(refreshToken: string, previousScopes: string[], subject: string): Promise<RotatedTokens> {
+async function refreshAtSite(refreshToken: string, previousScopes: string[], subject: string, lease: Lease): Promise<RotatedTokens> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
+  if (lease.remainingMs() < GRANT_LEASE_BUDGET_MS) {
+    // Past its lease another instance may hold the lock and spend the same refresh token: never both.
+    throw new AuthError("refresh_unavailable", "The refresh lock's lease ran out before the grant was sent.");
+  }
   let tokens: oauth.TokenEndpointResponse;
   try {
     const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
@@ -92,22 +104,39 @@ async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oa
 }
 
 /**
- * Refreshes once per refresh token, whatever the number of parallel callers: the first runs the grant,
- * the others share its result; later callers still holding the pre-rotation cookie find the rotated
- * tokens in the shared memory instead of replaying the spent refresh token.
+ * Refreshes once per refresh token, whatever the number of parallel callers on however many instances
+ * (RFC 9700 section 4.14.2: a rotated refresh token replayed makes the site revoke the whole grant).
+ * In this process, parallel callers share one run; across instances, a lock in the shared store elects
+ * one holder, which publishes the rotated tokens in the rotation memory before it releases the lock;
+ * the others wait for the release and read them. Callers still holding the pre-rotation cookie find them
+ * there too, for two minutes. Without the shared store there is no refresh at all (fail closed).
  */
 async function rotate(refreshToken: string, scopes: string[], subject: string): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  const remembered = await recallRotation(refreshToken);
-  if (remembered) return remembered;
   return store.singleFlight(`refresh:${key}`, async () => {
-    const again = await recallRotation(refreshToken);
-    if (again) return again;
-    const rotated = await refreshAtSite(refreshToken, scopes, subject);
-    // Sealed, because a shared store (Redis) must never hold tokens in the clear.
-    await store.remember(`rotated:${key}`, await sealData(rotated, { password: sealingPassword(), ttl: 0 }), ROTATION_MEMORY_MS);
-    return rotated;
+    // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const published = await recallRotation(refreshToken);
+      if (published) return published;
+      const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+        const meanwhile = await recallRotation(refreshToken);
+        if (meanwhile) return meanwhile;
+        const rotated = await refreshAtSite(refreshToken, scopes, subject, lease);
+        // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
+        const sealed = await sealData(rotated, { password: sealingPassword(), ttl: 0 });
+        await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
+          // The grant is spent: this caller keeps the new tokens whatever happens to the shared state.
+          if (!isSharedStateUnavailable(error)) throw error;
+          logEvent("shared_state_error", { operation: "publish_rotation" }, "error");
+        });
+        return rotated;
+      });
+      if (outcome.acquired) return outcome.value;
+    }
+    const published = await recallRotation(refreshToken);
+    if (published) return published;
+    throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
 }
 
@@ -125,7 +154,11 @@ export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTo
   let current = refreshToken;
   // A few steps at most: each rotation needs a request, and the memory lasts two minutes.
   for (let step = 0; step < 5; step += 1) {
-    const next = await recallRotation(current);
+    // Without the shared state (sign-out while Redis is down) the session's own tokens are all there is.
+    const next = await recallRotation(current).catch((error: unknown) => {
+      if (isSharedStateUnavailable(error)) return undefined;
+      throw error;
+    });
     if (!next) break;
     successors.push(next);
     if (!next.refreshToken || next.refreshToken === current) break;

@@ -10,6 +10,8 @@ export const REQUESTED_WITH_VALUE = "companion-dashboard";
 export type ApiErrorKind =
   | "unauthenticated"
   | "insufficient_scope"
+  /** The dashboard's shared state did not answer: the member is still signed in (503 with Retry-After). */
+  | "temporarily_unavailable"
   /** The site could not be reached or answered 5xx. */
   | "site_unavailable"
   /** The site did not answer within the page view's time. */
@@ -52,6 +54,7 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   userinfo_mismatch: "sign_in_failed",
   not_found: "request_refused",
   invalid_cursor: "request_refused",
+  temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
 };
 

@@ -76,6 +76,22 @@ const port = z.coerce.number().int().min(1).max(65535);
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
+/**
+ * The shared state of several instances (DESIGN.md section 8): a redis:// or rediss:// URL. Credentials in
+ * it are allowed (Redis AUTH / ACL user), never logged.
+ */
+const redisUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}, "must be a redis:// or rediss:// URL");
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export const envSchema = z.object({
   SITE_URL: z.preprocess(emptyAsUndefined, origin),
   OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
@@ -104,6 +120,9 @@ export const envSchema = z.object({
       .optional(),
   ),
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+  REDIS_PREFIX: z.preprocess(emptyAsUndefined, z.string().max(64).regex(/^[\w:.-]+$/, "may hold only letters, digits and _ : . -").default("dash:")),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(LOG_LEVELS).default("info")),
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -123,6 +142,11 @@ export interface AppConfig {
   port: number;
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
+  /** The shared state of several instances; undefined: in memory, one process. */
+  redisUrl: string | undefined;
+  /** Prefix of every key the dashboard keeps in that Redis. */
+  redisPrefix: string;
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {
@@ -158,5 +182,8 @@ export function parseEnv(env: EnvInput): AppConfig {
     embedOrigins: data.EMBED_ORIGINS ?? [data.SITE_URL],
     port: data.PORT,
     secureCookies: new URL(data.APP_URL).protocol === "https:",
+    redisUrl: data.REDIS_URL,
+    redisPrefix: data.REDIS_PREFIX,
+    logLevel: data.LOG_LEVEL,
   };
 }

@@ -5,12 +5,13 @@ import { NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
+import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { logFailure } from "./error-responses";
 
 /** Where every sign-in failure ends: a readable page, identified by our stable code, never the site's text. */
 export function signInProblemRedirect(error: unknown): NextResponse {
-  const code = error instanceof AuthError ? error.code : "unexpected";
+  const code = error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
   logFailure(error, code);
   const url = new URL("/sign-in-problem", getConfig().appUrl);
   url.searchParams.set("code", code);

@@ -6,6 +6,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 import { siteFailureOf } from "@/lib/site/site-fetch";
 import type { PublicErrorCode } from "@/lib/types/account";
+import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { RequestBodyTooLargeError } from "./capped-body";
 
@@ -13,11 +14,17 @@ export interface ApiErrorBody {
   error: { code: string; message: string; detail?: string };
 }
 
+/** Seconds a client should wait before retrying while the shared state (Redis) does not answer. */
+export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
+
 /** The one mapping from an error to a JSON answer of the BFF's API routes. Never a stack trace. */
 export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   const { status, code, message, detail } = describeApiError(error);
   logFailure(error, code);
-  return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers: { "cache-control": "no-store" } });
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  // RFC 9110 section 10.2.3: a 503 says when to come back.
+  if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
+  return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
@@ -30,11 +37,15 @@ export interface DescribedApiError {
 
 /** The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch). */
 export function describeApiError(error: unknown): DescribedApiError {
-  // Whoever raised it (Account API, token refresh, the page view's deadline), a site that did not
-  // answer in time or answered too much is told as such.
+  if (isSharedStateUnavailable(error)) {
+    // Fail closed (DESIGN.md section 8): not "signed out", the member's cookie is kept; try again shortly.
+    return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
+  }
   if (error instanceof RequestBodyTooLargeError) {
     return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
   }
+  // Whoever raised it (Account API, token refresh, the page view's deadline), a site that did not
+  // answer in time or answered too much is told as such.
   const failure = siteFailureOf(error);
   if (failure?.reason === "timeout") {
     return { status: 504, code: "site_timeout", message: "The site did not answer in time. Please try again." };
@@ -87,7 +98,7 @@ export function describeApiError(error: unknown): DescribedApiError {
 
 /** Logs the reason without tokens or secrets: the stable code, our own message and the error class of the cause. */
 export function logFailure(error: unknown, code: string): void {
-  if (code === "unauthenticated") return;
+  if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   const message = error instanceof AuthError ? error.message : error instanceof Error ? error.name : "unknown error";
   logEvent(code === "unexpected" ? "unexpected_error" : "site_error", { code, message, cause }, "warn");

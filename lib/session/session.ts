@@ -124,9 +124,21 @@ function hasCookie(jar: CookieJar, name: string): boolean {
  * one of its context). Returns null when there is none, it is invalid, ended, or past a lifetime.
  */
 export async function loadSession(jar: CookieJar, now = Date.now()): Promise<LoadedSession | null> {
+  return openSession(jar, now, true);
+}
+
+/**
+ * Sign-out only, when the shared state is unavailable: opens the cookie without asking whether the
+ * session was ended elsewhere, so that sign-out can still revoke its tokens at the site and clear it.
+ */
+export async function loadSessionForSignOutWithoutSharedState(jar: CookieJar): Promise<LoadedSession | null> {
+  return openSession(jar, Date.now(), false);
+}
+
+async function openSession(jar: CookieJar, now: number, checkEnded: boolean): Promise<LoadedSession | null> {
   for (const variant of SESSION_VARIANTS) {
     if (!hasCookie(jar, sessionCookieName(variant))) continue;
-    const loaded = await loadVariant(jar, variant, now);
+    const loaded = await loadVariant(jar, variant, now, checkEnded);
     if (loaded) return loaded;
   }
   return null;
@@ -137,7 +149,7 @@ export function hasSessionCookie(jar: CookieJar): boolean {
   return SESSION_VARIANTS.some((variant) => hasCookie(jar, sessionCookieName(variant)));
 }
 
-async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number): Promise<LoadedSession | null> {
+async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number, checkEnded: boolean): Promise<LoadedSession | null> {
   const options = sessionOptions(variant);
   const session = await getIronSession<SessionData>(jar, options);
   if (!isComplete(session)) return null;
@@ -153,7 +165,8 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number)
     lastSeenAt: session.lastSeenAt,
   };
   if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
-  if (await getSharedState().recall(endedKey(data.sid))) return null;
+  // Read from the shared state on every load, never cached per instance: a sign-out on one instance holds on all.
+  if (checkEnded && (await getSharedState().recall(endedKey(data.sid)))) return null;
   const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
   if (now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS) data.lastSeenAt = now;
   return { data, needsSave, variant };
@@ -162,19 +175,29 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number)
 /**
  * Seals the session into the cookie (chunked when tokens are large, so a browser never drops it).
  * A session that was ended meanwhile (logout or revocation by a parallel request) is never written back.
+ * `checkEnded: false` only where the shared state does not answer and the site already rotated the tokens.
  */
-export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top"): Promise<boolean> {
-  if (await getSharedState().recall(endedKey(data.sid))) return false;
+export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top", options: { checkEnded?: boolean } = {}): Promise<boolean> {
+  if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
   const session = await getIronSession<SessionData>(jar, { ...sessionOptions(variant, sealingPassword()), onUnsealError: () => undefined });
   Object.assign(session, data);
   await session.save();
   return true;
 }
 
-/** Ends the session everywhere: the cookie is removed, and the id is remembered as ended. */
-export async function endSession(jar: CookieJar, sid: string | undefined): Promise<void> {
-  if (sid) await getSharedState().remember(endedKey(sid), "1", SESSION_ABSOLUTE_LIFETIME_MS);
+/**
+ * Ends the session everywhere: the id is remembered as ended for as long as any copy of its cookie could
+ * still be accepted (the rest of its idle and absolute lifetimes), then the cookie is removed. When the
+ * shared state cannot record it, this throws before touching the cookie.
+ */
+export async function endSession(jar: CookieJar, session: Pick<SessionData, "sid" | "createdAt"> | undefined, now = Date.now()): Promise<void> {
+  if (session) await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
   clearSessionCookie(jar);
+}
+
+/** How long a copy of this session's cookie could still be accepted: no activity after the end extends it. */
+export function remainingLifeMs(session: Pick<SessionData, "createdAt">, now = Date.now()): number {
+  return Math.max(1_000, Math.min(SESSION_IDLE_LIFETIME_MS, session.createdAt + SESSION_ABSOLUTE_LIFETIME_MS - now));
 }
 
 export function clearSessionCookie(jar: CookieJar): void {

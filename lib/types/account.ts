@@ -148,6 +148,7 @@ export const PUBLIC_ERROR_CODES = [
   "site_unavailable",
   "revocation_unavailable",
   "revocation_refused",
+  "temporarily_unavailable",
   "body_too_large",
   "site_timeout",
   "query_failed",

@@ -77,4 +77,19 @@ describe("configuration", () => {
     expect(parseEnv({ ...valid, SITE_URL: "https://school.example.com/" }).siteUrl).toBe("https://school.example.com");
     expect(problemsOf({ ...valid, SITE_URL: "https://school.example.com/api" })[0]).toMatch(/^SITE_URL must be an origin only/);
   });
+
+  it("keeps the in-memory shared state without REDIS_URL, and reads REDIS_URL and REDIS_PREFIX", () => {
+    expect(parseEnv(valid)).toMatchObject({ redisUrl: undefined, redisPrefix: "dash:", logLevel: "info" });
+    const config = parseEnv({ ...valid, REDIS_URL: "rediss://dash:pw@redis.internal:6380/2", REDIS_PREFIX: "school-a:", LOG_LEVEL: "warn" });
+    expect(config).toMatchObject({ redisUrl: "rediss://dash:pw@redis.internal:6380/2", redisPrefix: "school-a:", logLevel: "warn" });
+  });
+
+  it.each(["http://redis.internal:6379", "redis.internal:6379", "unix:///tmp/redis.sock"])("refuses a REDIS_URL that is not redis:// or rediss://: %s", (url) => {
+    expect(problemsOf({ ...valid, REDIS_URL: url })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
+  });
+
+  it("refuses a REDIS_PREFIX with spaces or wildcards and an unknown LOG_LEVEL", () => {
+    const variables = problemsOf({ ...valid, REDIS_PREFIX: "dash *", LOG_LEVEL: "verbose" }).map((problem) => problem.split(" ")[0]);
+    expect(variables).toEqual(["REDIS_PREFIX", "LOG_LEVEL"]);
+  });
 });

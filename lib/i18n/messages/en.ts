@@ -36,6 +36,7 @@ export const en = {
     token_exchange_failed: "The site refused to complete the sign-in. Please start again.",
     id_token_invalid: "The site's proof of who you are could not be verified, so the sign-in was refused for your safety.",
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
+    temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
   },
   embedded: {
@@ -256,5 +257,7 @@ export const en = {
     signInFailed: "Signing in could not be completed. Please sign in again.",
     network: "The dashboard could not be reached. Check your connection and try again.",
     unknown: "Something went wrong. Please try again.",
+    temporarilyUnavailableTitle: "The service is temporarily unavailable",
+    temporarilyUnavailable: "The dashboard cannot check your session right now. You are still signed in; please try again in a moment.",
   },
 } as const;

@@ -35,6 +35,7 @@ export const zhTW: Messages = {
     token_exchange_failed: "網站拒絕完成登入，請重新開始。",
     id_token_invalid: "無法驗證網站提供的身分證明，為了您的安全已拒絕登入。",
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
+    temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
   },
   embedded: {
@@ -253,5 +254,7 @@ export const zhTW: Messages = {
     signInFailed: "無法完成登入，請重新登入。",
     network: "無法連線到儀表板，請檢查網路連線後再試。",
     unknown: "發生錯誤，請再試一次。",
+    temporarilyUnavailableTitle: "服務暫時無法使用",
+    temporarilyUnavailable: "儀表板目前無法確認你的登入狀態。你仍保持登入，請稍後再試。",
   },
 };

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
 import { loadSession, saveSession } from "@/lib/session/session";
-import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
+import {
+  InMemoryBackend,
+  InMemorySharedState,
+  setSharedStateForTests,
+  SharedStateUnavailableError,
+  type Lease,
+  type LockOptions,
+  type SharedStateStore,
+} from "@/lib/session/shared-state";
 import { runAccountOperation } from "@/lib/site/account-api";
 
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
@@ -87,6 +95,91 @@ describe("refresh", () => {
     await saveSession(jar, expiringSession());
     await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "refresh_unavailable" });
     expect(await loadSession(jar)).not.toBeNull();
+  });
+});
+
+/**
+ * Two instances sharing one backend: each call's process-local single-flight alternates between them (so
+ * only the shared lock can keep them from refreshing twice); everything else reaches the shared backend.
+ */
+function twoInstancesTakingTurns(): SharedStateStore {
+  const backend = new InMemoryBackend();
+  const [first, second] = [new InMemorySharedState(backend), new InMemorySharedState(backend)];
+  let turn = 0;
+  return {
+    singleFlight: (key, task) => ((turn += 1) % 2 === 0 ? first : second).singleFlight(key, task),
+    withLock: (key, options, task) => first.withLock(key, options, task),
+    remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
+    recall: (key) => first.recall(key),
+    claim: (key, ttlMs) => first.claim(key, ttlMs),
+    ping: () => first.ping(),
+    close: () => Promise.resolve(),
+  };
+}
+
+describe("refresh across instances", () => {
+  it("parallel requests at expiry on two instances make exactly one grant: the lock elects one holder", async () => {
+    setSharedStateForTests(twoInstancesTakingTurns());
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const cookies = Object.fromEntries(jar.cookies);
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token))));
+    expect(new Set(tokens)).toEqual(new Set(["at-1"]));
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
+  it("never sends the grant when the refresh lock's lease is nearly spent", async () => {
+    class NearlySpentLease extends InMemorySharedState {
+      override withLock<T>(key: string, options: LockOptions, task: (lease: Lease) => Promise<T>) {
+        return super.withLock(key, options, () => task({ remainingMs: () => 1_000 }));
+      }
+    }
+    setSharedStateForTests(new NearlySpentLease());
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "refresh_unavailable" });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect(await loadSession(jar)).not.toBeNull();
+  });
+
+  it("keeps the rotated refresh token in the cookie when the shared state goes away right after the grant", async () => {
+    let down = false;
+    class GoesDownAfterTheGrant extends InMemorySharedState {
+      override recall(key: string) {
+        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall).")) : super.recall(key);
+      }
+      override remember(key: string, value: string, ttlMs: number) {
+        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember).")) : super.remember(key, value, ttlMs);
+      }
+    }
+    const store = new GoesDownAfterTheGrant();
+    setSharedStateForTests(store);
+    const rotating = site.handlers.get("POST /api/oauth/token")!;
+    site.handlers.set("POST /api/oauth/token", (call) => {
+      down = true;
+      return rotating(call);
+    });
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
+    down = false;
+    // The spent rt-0 is gone from the cookie: the next request does not replay it (which would revoke the grant).
+    expect((await loadSession(jar))?.data.refreshToken).toBe("rt-1");
+  });
+
+  it("fails closed without the lock: no grant, the shared-state error, and the cookie untouched", async () => {
+    class LockUnavailable extends InMemorySharedState {
+      override withLock(): Promise<never> {
+        return Promise.reject(new SharedStateUnavailableError("Redis did not answer (lock)."));
+      }
+    }
+    setSharedStateForTests(new LockUnavailable());
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const before = new Map(jar.cookies);
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect(jar.cookies).toEqual(before);
   });
 });
 

@@ -113,7 +113,7 @@ describe("session cookie", () => {
     const data = session();
     await saveSession(jar, data);
     const inFlight = memoryJar(Object.fromEntries(jar.cookies));
-    await endSession(jar, data.sid);
+    await endSession(jar, data);
     expect(jar.cookies.size).toBe(0);
     expect(await saveSession(inFlight, { ...data, accessToken: "rotated" })).toBe(false);
     expect(await loadSession(inFlight)).toBeNull();

@@ -3,10 +3,10 @@ import { NextResponse, type NextRequest } from "next/server";
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { AuthError, isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
+import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { endSession, loadSession } from "@/lib/session/session";
 
 export const dynamic = "force-dynamic";
 
@@ -21,16 +21,16 @@ export async function POST(request: NextRequest) {
     assertSameOriginRequest(request);
     const buffer = new CookieBuffer();
     const jar = requestResponseJar(request.cookies, buffer);
-    const loaded = await loadSession(jar);
+    const loaded = await loadSessionForSignOut(jar);
     if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
     try {
       await revokeAtSite(loaded.data);
     } catch (error) {
       if (!isAuthError(error, "revocation_refused")) throw error;
-      await endSession(jar, loaded.data.sid);
+      await endSessionForSignOut(jar, loaded.data);
       return withClearedSiteCookies(buffer, apiErrorResponse(error));
     }
-    await endSession(jar, loaded.data.sid);
+    await endSessionForSignOut(jar, loaded.data);
     return withClearedSiteCookies(buffer, NextResponse.json({ revoked: true }));
   } catch (error) {
     return apiErrorResponse(error);

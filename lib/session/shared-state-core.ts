@@ -1,0 +1,91 @@
+import "server-only";
+
+/**
+ * The state that several dashboard instances must share (DESIGN.md section 8): the refresh lock, the short
+ * memory of "this refresh token was just rotated into that one", sessions ended by sign-out or revocation,
+ * consumed login states and embedded handoff codes. Every instance is otherwise stateless. In memory for
+ * one process (lib/session/memory-shared-state.ts), in Redis for several (`REDIS_URL`,
+ * lib/session/redis-shared-state.ts).
+ */
+export interface SharedStateStore {
+  /** Process-local: concurrent callers in this process with the same key share one run of `task`. */
+  singleFlight<T>(key: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` holding the lock `key`, exclusive across every instance sharing the store, for at most
+   * `leaseMs` (then the lock frees itself, whatever happened to its holder). The holder releases it after
+   * `task` settles, only if it still owns it. When another holder has the lock, waits up to `waitMs` for
+   * it to be released and returns `{ acquired: false }` without running `task`: the caller then reads
+   * what the holder published.
+   */
+  withLock<T>(key: string, options: LockOptions, task: (lease: Lease) => Promise<T>): Promise<LockOutcome<T>>;
+  /** Remembers a value for `ttlMs`. */
+  remember(key: string, value: string, ttlMs: number): Promise<void>;
+  recall(key: string): Promise<string | undefined>;
+  /** Stores `key` only if absent, in one atomic step; true when this call stored it (first use). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Resolves when the store answers (readiness); throws SharedStateUnavailableError otherwise. */
+  ping(): Promise<void>;
+  /** Releases connections (graceful shutdown). */
+  close(): Promise<void>;
+}
+
+export interface LockOptions {
+  leaseMs: number;
+  waitMs: number;
+}
+
+export interface Lease {
+  /** Milliseconds before the lock frees itself, measured from before it was requested (so never optimistic). */
+  remainingMs(): number;
+}
+
+export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };
+
+/**
+ * The store did not answer (down, hung, refused): the caller must fail closed (no refresh without the
+ * lock, no session trusted without its "ended" check), and never treat it as "signed out".
+ */
+export class SharedStateUnavailableError extends Error {
+  readonly code = "shared_state_unavailable";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "SharedStateUnavailableError";
+  }
+}
+
+/**
+ * By its code, not `instanceof`: Next.js bundles the proxy, the route handlers and the pages separately,
+ * and the one store (on globalThis) throws the error class of whichever bundle created it.
+ */
+export function isSharedStateUnavailable(error: unknown): error is SharedStateUnavailableError {
+  return error instanceof Error && (error as { code?: unknown }).code === "shared_state_unavailable";
+}
+
+/** Waiting for a lock: short polls first, then up to 50 ms apart. */
+export function pollDelayMs(attempt: number): number {
+  return Math.min(5 * 2 ** attempt, 50);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Process-local single-flight, shared by both stores. */
+class LocalFlights {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const started = task().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return started;
+  }
+}
+
+export abstract class SharedStateBase {
+  private readonly flights = new LocalFlights();
+
+  singleFlight<T>(key: string, task: () => Promise<T>): Promise<T> {
+    return this.flights.run(key, task);
+  }
+}
+

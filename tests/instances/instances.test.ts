@@ -1,0 +1,197 @@
+/**
+ * Several instances behind a load balancer (DESIGN.md section 8), over real HTTP: a real redis-server
+ * (append-only, noeviction), the sandbox with short-lived access tokens and added latency, three production
+ * dashboard processes with one SESSION_SECRET and one REDIS_URL, and a round-robin proxy in front whose
+ * origin is APP_URL. Run by `npm run test:instances` (scripts/test-instances.ts).
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+
+import { HttpBrowser, signInOverHttp, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { RedisServer } from "../support/redis-server";
+import { RoundRobinProxy } from "../support/round-robin-proxy";
+
+/** Below the dashboard's one-minute refresh margin: every access token is due for refresh as soon as it is issued. */
+const ACCESS_TOKEN_TTL_SECONDS = 30;
+const SITE_LATENCY_MS = 25;
+const STORM_SIZE = 30;
+const STORM_ROUNDS = 4;
+
+let redis: RedisServer;
+let sandbox: RunningSandbox;
+let proxy: RoundRobinProxy;
+const instances: DashboardInstance[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  proxy = await RoundRobinProxy.start(() => instances.map((instance) => instance.port));
+  sandbox = await startSandbox({
+    port: 0,
+    dashboardRedirectUris: [`${proxy.url}/api/auth/callback`],
+    knobs: { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, latencyMs: SITE_LATENCY_MS },
+  });
+  const env = {
+    SITE_URL: sandbox.url,
+    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+    APP_URL: proxy.url,
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: "instances-test:",
+    LOG_LEVEL: "error",
+  };
+  // The first start builds when sources changed; the others then reuse that build. Each is kept as soon
+  // as it runs, so that afterAll stops it even when a later one fails to start.
+  for (const name of ["A", "B", "C"]) instances.push(await startDashboardInstance(name, env, name === "A" ? 15 * 60_000 : 120_000));
+}, 20 * 60_000);
+
+afterAll(async () => {
+  await Promise.all(instances.map((instance) => instance.stop()));
+  await proxy?.close();
+  await sandbox?.close();
+  await redis?.stop();
+}, 60_000);
+
+beforeEach(async () => {
+  redis.resume();
+  if (!redis.pid) await redis.launch();
+  await waitUntil(async () => (await Promise.all(instances.map(async (instance) => (await fetch(`${instance.url}/api/health`)).ok))).every(Boolean), 10_000);
+  sandbox.resetRequests();
+  proxy.resetCounts();
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await condition().catch(() => false)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const refreshGrants = () => sandbox.requests().filter((entry) => entry.endpoint === "token" && entry.grantType === "refresh_token");
+
+/** Signs in through the proxy: the login and the callback may reach different instances. */
+const signIn = (login = "/api/auth/login?returnTo=%2Fcourses") => signInOverHttp(proxy.url, login);
+
+async function signedIn(): Promise<HttpBrowser> {
+  const { browser, done } = await signIn();
+  expect(done.headers.get("location")).toBe(`${proxy.url}/courses`);
+  return browser;
+}
+
+async function statusOn(instance: { url: string }, browser: HttpBrowser, path = "/api/account/courses"): Promise<number> {
+  return (await browser.snapshot().get(instance.url, path)).status;
+}
+
+describe("three instances behind a round-robin proxy, one Redis", () => {
+  it(`a storm of ${STORM_SIZE} parallel data requests at expiry makes exactly one refresh grant, ${STORM_ROUNDS} times in a row`, async () => {
+    const browser = await signedIn();
+    for (let round = 0; round < STORM_ROUNDS; round += 1) {
+      const grantsBefore = refreshGrants().length;
+      proxy.resetCounts();
+      const cookie = browser.snapshot();
+      const answers = await Promise.all(Array.from({ length: STORM_SIZE }, () => cookie.snapshot().get(proxy.url, "/api/account/courses")));
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: STORM_SIZE }, () => 200));
+      expect(refreshGrants().length - grantsBefore).toBe(1);
+      // Spread over the three instances by the proxy.
+      expect(proxy.served).toEqual([STORM_SIZE / 3, STORM_SIZE / 3, STORM_SIZE / 3]);
+      for (const answer of answers) browser.absorb(answer);
+    }
+    expect(refreshGrants().every((grant) => grant.status === 200)).toBe(true);
+  });
+
+  it("the pre-rotation cookie replayed on each instance within 2 minutes still works, with no second refresh and the grant alive", async () => {
+    const browser = await signedIn();
+    const preRotation = browser.snapshot();
+    expect((await browser.get(instances[0]!.url, "/api/account/courses")).status).toBe(200);
+    expect(refreshGrants()).toHaveLength(1);
+    for (const instance of instances) expect(await statusOn(instance, preRotation)).toBe(200);
+    expect(refreshGrants()).toHaveLength(1);
+    // The grant is alive: the rotated refresh token is accepted by the site.
+    expect((await browser.get(instances[2]!.url, "/api/account/courses")).status).toBe(200);
+    expect(refreshGrants().map((grant) => grant.status)).toEqual([200, 200]);
+  });
+
+  it.each([
+    ["sign-out", "/api/auth/logout"],
+    ["Revoke access", "/api/auth/revoke"],
+  ])("%s on instance A: the old cookie is refused on B and C within 1 s", async (_, path) => {
+    const browser = await signedIn();
+    const copy = browser.snapshot();
+    for (const instance of instances) expect(await statusOn(instance, copy, "/api/session")).toBe(200);
+    expect((await browser.post(instances[0]!.url, path, proxy.url)).status).toBe(200);
+    const ended = Date.now();
+    const [onB, onC] = await Promise.all([statusOn(instances[1]!, copy, "/api/session"), statusOn(instances[2]!, copy, "/api/session")]);
+    expect(Date.now() - ended).toBeLessThan(1_000);
+    expect([onB, onC]).toEqual([401, 401]);
+    expect(await statusOn(instances[1]!, copy)).toBe(401);
+  });
+
+  it("a callback URL replayed on another instance is refused", async () => {
+    const { callbackPath, transactionCookies, done } = await signIn();
+    expect(done.headers.get("location")).toBe(`${proxy.url}/courses`);
+    const replay = new HttpBrowser();
+    replay.cookies = new Map(transactionCookies);
+    for (const instance of instances) {
+      const answer = await replay.snapshot().get(instance.url, callbackPath);
+      expect(answer.headers.get("location")).toMatch(/\/sign-in-problem\?code=(callback_replayed|login_expired)/);
+      expect(answer.headers.getSetCookie().some((line) => line.startsWith("dash_session="))).toBe(false);
+    }
+  });
+
+  it("an embedded handoff created on one instance is redeemed on another", async () => {
+    const verifier = "w".repeat(43);
+    const binding = Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))).toString("base64url");
+    const { done } = await signIn(`/api/auth/login?display=popup&binding=${binding}`);
+    const location = new URL(done.headers.get("location")!);
+    expect(location.pathname).toBe("/auth/popup-done");
+    const code = new URLSearchParams(location.hash.slice(1)).get("handoff")!;
+    const frames = instances.map(() => new HttpBrowser());
+    const redeemedOn: number[] = [];
+    for (const [index, instance] of instances.entries()) {
+      const frame = frames[index]!;
+      const answer = await frame.post(instance.url, "/api/auth/embedded", proxy.url, { code, verifier });
+      if (answer.status === 200) redeemedOn.push(index);
+    }
+    // Every instance knows the handoff (a frame may redeem it again within the minute, see lib/auth/embedded-handoff.ts).
+    expect(redeemedOn).toEqual([0, 1, 2]);
+    expect((await frames[1]!.get(instances[2]!.url, "/api/session")).status).toBe(200);
+  });
+});
+
+describe.each([
+  ["stopped (SIGSTOP)", () => Promise.resolve(redis.pause()), () => Promise.resolve(redis.resume())],
+  ["killed (SIGKILL)", () => redis.kill(), () => redis.launch()],
+])("Redis %s", (_, outage, restore) => {
+  it("every instance answers 503 within about 1 s, no refresh grant reaches the site, no cookie is cleared; then it recovers", async () => {
+    const browser = await signedIn();
+    const signedOut = await signedIn();
+    const signedOutCopy = signedOut.snapshot();
+    expect((await signedOut.post(proxy.url, "/api/auth/logout", proxy.url)).status).toBe(200);
+    sandbox.resetRequests();
+
+    await outage();
+    for (const instance of instances) {
+      const started = Date.now();
+      const answer = await browser.snapshot().get(instance.url, "/api/account/courses");
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(answer.status).toBe(503);
+      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(answer.headers.getSetCookie()).toEqual([]);
+    }
+    const page = await browser.snapshot().get(proxy.url, "/courses");
+    expect(await page.text()).toContain("The service is temporarily unavailable");
+    expect(page.headers.getSetCookie().filter((line) => line.startsWith("dash_session"))).toEqual([]);
+    expect(refreshGrants()).toHaveLength(0);
+
+    await restore();
+    const recovery = await waitUntil(async () => (await Promise.all(instances.map((instance) => statusOn(instance, browser)))).every((status) => status === 200), 5_000);
+    expect(recovery).toBeLessThan(2_500);
+    // A session ended before the outage stays ended.
+    for (const instance of instances) expect(await statusOn(instance, signedOutCopy, "/api/session")).toBe(401);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * A real `redis-server` (Debian's, installed by .ci/run) for tests: started on a free loopback port with a
+ * temporary directory, no daemon, no Docker, no download; stopped by its PID. `pause`/`resume` (SIGSTOP,
+ * SIGCONT) make it hang without closing connections; `kill` (SIGKILL) and `start` again on the same port
+ * and directory bring it back with its append-only file, as an operator's restart would.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_PATH ?? "redis-server";
+
+/** A free TCP port on 127.0.0.1, from the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Asks over a raw socket (no client library, so no reconnect logic to wait out) whether a key exists:
+ * unlike PING, this is refused while Redis still loads its append-only file after a restart.
+ */
+function answersCommands(port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("data", (data) => done(data.toString().startsWith(":")));
+    socket.connect(port, "127.0.0.1", () => socket.write("EXISTS readiness-probe\r\n"));
+  });
+}
+
+export class RedisServer {
+  private child: ChildProcess | undefined;
+  private output = "";
+
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+  ) {}
+
+  /** Starts a new server on a free port with a fresh temporary directory. */
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "dash-redis-")));
+    await server.launch();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts (again) on the same port and directory, so the append-only file restores what was persisted. */
+  async launch(): Promise<void> {
+    if (this.child) throw new Error("redis-server is already running");
+    const child = spawn(
+      REDIS_SERVER_BINARY,
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--appendonly", "yes", "--appendfsync", "always", "--maxmemory-policy", "noeviction", "--save", "", "--daemonize", "no"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    this.child = child;
+    this.output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4000)));
+    child.stderr?.on("data", (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4000)));
+    child.once("exit", () => {
+      if (this.child === child) this.child = undefined;
+    });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (await answersCommands(this.port)) return;
+      if (!this.child) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await this.kill();
+    throw new Error(`redis-server did not answer on port ${this.port}:\n${this.output}`);
+  }
+
+  /** SIGSTOP: the server hangs; connections stay open and commands get no answer. */
+  pause(): void {
+    this.signal("SIGSTOP");
+  }
+
+  /** SIGCONT after `pause` (nothing when the server is not running). */
+  resume(): void {
+    this.child?.kill("SIGCONT");
+  }
+
+  /** SIGKILL, and waits for the process to be gone. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGCONT");
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  /** Stops the server and removes its directory. */
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    if (!this.child) throw new Error("redis-server is not running");
+    this.child.kill(signal);
+  }
+}
