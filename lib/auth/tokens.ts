@@ -5,6 +5,8 @@ import * as oauth from "oauth4webapi";
 import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
+import { logEvent } from "@/lib/log/logger";
+import { siteFailureDetails } from "@/lib/site/failure-details";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 
@@ -47,6 +49,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[]): Pr
     });
     tokens = await oauth.processRefreshTokenResponse(as, client, response);
   } catch (error) {
+    logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
       // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", { cause: error, detail: safeOAuthErrorCode(error.error) });
@@ -56,6 +59,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[]): Pr
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });
   }
+  logEvent("token_refreshed", { refreshTokenRotated: tokens.refresh_token !== undefined });
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.

@@ -14,6 +14,10 @@ export interface SharedStateStore {
   recall(key: string): Promise<string | undefined>;
   /** Stores `key` only if absent; true when this call stored it (first use), false when it was there already. */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Resolves when the store answers (readiness, /api/ready); rejects when it does not. */
+  ping(): Promise<void>;
+  /** Releases connections and timers (clean shutdown); the store is not used afterwards. */
+  close(): Promise<void>;
 }
 
 interface Entry {
@@ -56,6 +60,16 @@ export class InMemorySharedState implements SharedStateStore {
     if ((await this.recall(key)) !== undefined) return false;
     await this.remember(key, "1", ttlMs);
     return true;
+  }
+
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.entries.clear();
+    this.inFlight.clear();
+    return Promise.resolve();
   }
 
   private sweepOccasionally(): void {
