@@ -106,7 +106,7 @@ describe("operator logs", () => {
 
     const requests = events("request").filter((line) => line.route === "/api/session");
     expect(requests).toEqual([
-      expect.objectContaining({ level: "info", method: "GET", route: "/api/session", status: 401, requestId: "lb-7f3a.42:abc_DEF", durationMs: expect.any(Number) }),
+      expect.objectContaining({ level: "info", method: "GET", route: "/api/session", status: 401, requestId: "lb-7f3a.42:abc_DEF", durationMs: expect.any(Number) as number }),
       expect.objectContaining({ requestId: madeId }),
     ]);
     expect(events("forged")).toEqual([]);
@@ -132,7 +132,7 @@ describe("operator logs", () => {
     expect(failed.status).toBe(502);
     sandbox.setKnobs({ graphqlMissingFields: [] });
     const siteError = events("site_error").at(-1)!;
-    expect(siteError).toMatchObject({ level: "warn", errorCode: "query_failed", endpoint: expect.stringMatching(/^graphql [A-Z]\w+$/), siteStatus: expect.any(Number) });
+    expect(siteError).toMatchObject({ level: "warn", errorCode: "query_failed", endpoint: expect.stringMatching(/^graphql [A-Z]\w+$/) as string, siteStatus: expect.any(Number) as number });
     expect(siteError.siteErrorMessage).toMatch(/orders/);
     expect(siteError.requestId).toBe(events("request").at(-1)!.requestId);
     await rememberTokens(browser);
@@ -146,7 +146,7 @@ describe("operator logs", () => {
     // A callback that is not this browser's: sign_in_failed with its stable code.
     const { GET: callbackRoute } = await import("@/app/api/auth/callback/route");
     await callbackRoute(new RouteBrowser().request(`/api/auth/callback?code=forged-code-0123456789&state=forged-state&iss=${encodeURIComponent(sandbox.url)}`));
-    expect(events("sign_in_failed").at(-1)).toMatchObject({ level: "warn", errorCode: expect.stringMatching(/^login_/) });
+    expect(events("sign_in_failed").at(-1)).toMatchObject({ level: "warn", errorCode: expect.stringMatching(/^login_/) as string });
 
     // The member revokes access.
     const { POST: revokeRoute } = await import("@/app/api/auth/revoke/route");

@@ -48,7 +48,7 @@ class Running {
   private readonly child: ChildProcess;
 
   constructor(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
-    this.child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     this.child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
     this.child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
