@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
-import { siteFailureDetails } from "@/lib/site/failure-details";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
+import { siteFailureDetails } from "@/lib/site/failure-details";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";

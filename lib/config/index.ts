@@ -17,10 +17,7 @@ export function resetConfigForTests(): void {
 
 export type { AppConfig } from "./env-schema";
 
-/**
- * LOG_LEVEL alone, for the logger: it must work before the whole configuration is known to be valid
- * (the message reporting bad configuration is logged too).
- */
+/** LOG_LEVEL alone, for the logger: it must work before the whole configuration is known to be valid. */
 export function configuredLogLevel(): LogLevel {
   return parseLogLevel(process.env);
 }

@@ -152,10 +152,14 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       cpSync(from, path.join(app, file));
     }
     // `npm install`, without the network: hard links to this checkout's packages (Turbopack refuses a
-    // node_modules symlinked from outside the project).
-    const linked = spawnSync("cp", ["-al", path.join(root, "node_modules"), path.join(app, "node_modules")]);
-    if (linked.status !== 0) throw new Error(`could not link node_modules: ${linked.stderr.toString()}`);
-  }, 120_000);
+    // node_modules symlinked from outside the project), or a copy where the temp dir is another disk.
+    const modules = [path.join(root, "node_modules"), path.join(app, "node_modules")];
+    if (spawnSync("cp", ["-al", ...modules]).status !== 0) {
+      rmSync(modules[1]!, { recursive: true, force: true });
+      const copied = spawnSync("cp", ["-a", ...modules]);
+      if (copied.status !== 0) throw new Error(`could not copy node_modules: ${copied.stderr.toString()}`);
+    }
+  }, 600_000);
 
   afterAll(async () => {
     for (const command of running) command.kill();
