@@ -86,6 +86,10 @@ class Running {
 }
 
 const running = new Set<Running>();
+// Even if the test run itself is stopped, the process groups it started do not outlive it.
+process.once("exit", () => {
+  for (const command of running) command.kill();
+});
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
