@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
 
 import type { Logger } from "pino";
 
@@ -34,7 +35,7 @@ function forwardAsJsonLines(source: Readable, logger: Logger, level: "info" | "w
   lines.on("line", (line) => {
     if (line.trim() === "") return;
     if (line.startsWith("{") && line.endsWith("}")) destination.write(`${line}\n`);
-    else logger[level]({ event: "next_output" }, line.trim());
+    else logger[level]({ event: "next_output" }, stripVTControlCharacters(line).trim());
   });
 }
 
@@ -50,6 +51,24 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: parseLogLevel(process.env), service: "launcher", destination: development ? destination : undefined });
   const env: Record<string, string | undefined> = { ...process.env };
   let stopSandbox: (() => Promise<void>) | undefined;
+  /** The build, then the dashboard: whichever runs when a stop signal comes. */
+  let child: ChildProcess | undefined;
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: "stopping", signal });
+    if (!child) {
+      void (stopSandbox?.() ?? Promise.resolve()).then(() => process.exit(0));
+      return;
+    }
+    // The dashboard stops accepting connections, finishes its requests in flight and exits 0.
+    child.kill("SIGTERM");
+    setTimeout(() => child?.kill("SIGKILL"), CHILD_EXIT_TIMEOUT_MS).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 
   if (!env.SITE_URL) {
     const appUrl = env.APP_URL || `http://localhost:${env.PORT || "3000"}`;
@@ -83,17 +102,18 @@ async function main(): Promise<void> {
   }
 
   const nextBin = projectRoot("node_modules", "next", "dist", "bin", "next");
-  const childEnv = { ...env, NEXT_TELEMETRY_DISABLED: "1", [MANUAL_SIGNAL_HANDLING]: "1" };
+  const childEnv = { ...env, NEXT_TELEMETRY_DISABLED: "1" };
   if (!development && !buildIsCurrent()) {
     logger.info({ event: "build_started" }, "Building the dashboard (once per change)...");
     const build = spawn(process.execPath, [nextBin, "build"], { cwd: projectRoot(), stdio: ["ignore", "pipe", "pipe"], env: { ...childEnv, NODE_ENV: "production" } });
+    child = build;
     forwardAsJsonLines(build.stdout, logger, "info", destination);
     forwardAsJsonLines(build.stderr, logger, "warn", destination);
     const status = await new Promise<number | null>((resolve) => build.on("exit", resolve));
-    if (status !== 0) {
-      logger.error({ event: "build_failed", status });
+    if (status !== 0 || stopping) {
+      if (!stopping) logger.error({ event: "build_failed", status });
       await stopSandbox?.();
-      process.exit(status ?? 1);
+      process.exit(stopping ? 0 : (status ?? 1));
     }
     logger.info({ event: "build_finished" });
   }
@@ -101,7 +121,7 @@ async function main(): Promise<void> {
 
   const appUrl = new URL(config.appUrl);
   const host = isLoopbackHost(appUrl.hostname) ? appUrl.hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
-  const child: ChildProcess = development
+  const dashboard = development
     ? spawn(process.execPath, [nextBin, "dev", "-p", String(config.port), "-H", host], {
         cwd: projectRoot(),
         stdio: ["ignore", "pipe", "pipe"],
@@ -110,10 +130,12 @@ async function main(): Promise<void> {
     : spawn(process.execPath, [standaloneServer()], {
         cwd: projectRoot(".next", "standalone"),
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...childEnv, NODE_ENV: "production", PORT: String(config.port), HOSTNAME: host },
+        // The dashboard's own clean shutdown handles SIGTERM (lib/server/graceful-shutdown.ts).
+        env: { ...childEnv, NODE_ENV: "production", PORT: String(config.port), HOSTNAME: host, [MANUAL_SIGNAL_HANDLING]: "1" },
       });
-  forwardAsJsonLines(child.stdout!, logger, "info", destination);
-  forwardAsJsonLines(child.stderr!, logger, "warn", destination);
+  child = dashboard;
+  forwardAsJsonLines(dashboard.stdout, logger, "info", destination);
+  forwardAsJsonLines(dashboard.stderr, logger, "warn", destination);
 
   if (stopSandbox) {
     console.info(`\nMember companion dashboard: ${config.appUrl}`);
@@ -125,18 +147,7 @@ async function main(): Promise<void> {
     logger.info({ event: "dashboard_starting", url: config.appUrl });
   }
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ event: "stopping", signal });
-    // The dashboard stops accepting connections, finishes its requests in flight and exits 0.
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), CHILD_EXIT_TIMEOUT_MS).unref();
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  child.on("exit", (code, signal) => {
+  dashboard.on("exit", (code, signal) => {
     void (stopSandbox?.() ?? Promise.resolve()).then(() => {
       logger.info({ event: "stopped", exitCode: code, signal });
       process.exit(code ?? 1);
