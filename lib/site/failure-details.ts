@@ -70,11 +70,14 @@ function describeOne(error: unknown): SiteFailureDetails | undefined {
 
 /**
  * Walks an error's cause chain (our AuthError, then the library's error, then the network's) and
- * gathers what the site said: the first endpoint, status, code and message found, in that order.
+ * gathers what the site said: the first endpoint, status, code and message found, in that order. When
+ * nothing in the chain is the site's answer, the innermost error's message says what went wrong instead
+ * (`fetch failed` → `bad port`, a TLS failure).
  */
 export function siteFailureDetails(error: unknown): SiteFailureDetails {
   const details: SiteFailureDetails = {};
   let current: unknown = error;
+  let innermost: Error | undefined;
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth += 1) {
     const found = describeOne(current);
     if (found) {
@@ -82,7 +85,11 @@ export function siteFailureDetails(error: unknown): SiteFailureDetails {
         if (value !== undefined && details[key] === undefined) details[key] = value;
       }
     }
+    if (current instanceof Error) innermost = current;
     current = current instanceof Error ? current.cause : undefined;
+  }
+  if (details.siteErrorMessage === undefined && innermost !== undefined && innermost !== error) {
+    details.siteErrorMessage = truncateForLog(innermost.message);
   }
   return details;
 }
