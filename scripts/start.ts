@@ -28,13 +28,14 @@ const CHILD_EXIT_TIMEOUT_MS = 15_000;
 
 /**
  * Every line the dashboard's process prints becomes one JSON line: pino lines pass through unchanged,
- * Next.js's own plain lines (its start-up banner, an error it prints itself) are wrapped.
+ * Next.js's own plain lines (its start-up banner, an error it prints itself) are wrapped. Under `--dev`
+ * everything goes to pino-pretty, which shows Next.js's lines as they are.
  */
 function forwardAsJsonLines(source: Readable, logger: Logger, level: "info" | "warn", destination: Writable): void {
   const lines = createInterface({ input: source, crlfDelay: Infinity });
   lines.on("line", (line) => {
     if (line.trim() === "") return;
-    if (line.startsWith("{") && line.endsWith("}")) destination.write(`${line}\n`);
+    if (development || (line.startsWith("{") && line.endsWith("}"))) destination.write(`${line}\n`);
     else logger[level]({ event: "next_output" }, stripVTControlCharacters(line).trim());
   });
 }
@@ -43,7 +44,12 @@ async function prettyDestination(): Promise<Writable> {
   if (!development) return process.stdout;
   // A devDependency: only `npm run dev` loads it; production output stays JSON lines.
   const { default: pretty } = await import("pino-pretty");
-  return pretty({ colorize: process.stdout.isTTY, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
+  return pretty({
+    colorize: process.stdout.isTTY,
+    translateTime: "SYS:HH:MM:ss",
+    ignore: "pid,hostname,service,event",
+    messageFormat: "{if event}{event}{end}{if msg} {msg}{end}",
+  });
 }
 
 async function main(): Promise<void> {
