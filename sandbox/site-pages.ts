@@ -6,6 +6,7 @@
 import type { Hono } from "hono";
 import { currentSession, errorPage } from "./authorize";
 import { findCourse, findLecture } from "./data/catalog";
+import { coursePlan, formatPrice } from "./data/pricing";
 import { escapeHtml, formatPosition, html, page } from "./html";
 import { DEMO_MEMBERS, DEMO_PASSWORD, SCHOOL } from "./seed";
 import type { SandboxState } from "./state";
@@ -61,6 +62,8 @@ ${
     const body = html`<h1>${course.name}</h1>
 <img src="/covers/${course.slug}.svg" alt="" width="320" height="180">
 <p>${course.description}</p>
+<h2>Get access</h2>
+<p><strong>${formatPrice(coursePlan(course))}</strong> for ${coursePlan(course).access} access. Buying it again renews access that ended. <span class="muted">(The sandbox takes no payments.)</span></p>
 <h2>Lectures</h2>
 <ol>${course.lectures.map((lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> <span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`)}</ol>`;
     return c.html(page(course.name, body).body);

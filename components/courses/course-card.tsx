@@ -1,16 +1,19 @@
 "use client";
 
-import { hasAccessEnded } from "@/lib/format/access";
+import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { AccessBadge } from "./access-badge";
+import { AccessReminderButton } from "./access-reminder-button";
+import { CourseSiteLink } from "./course-site-link";
 import { ResumeLink } from "./resume-link";
 
 /**
  * One enrollment: cover, name, access state in words, progress when the site gives it, the last lecture
- * and a Resume link — which an ended course does not offer.
+ * and the way forward: Resume, Start course when never started, Renew access once ended (no Resume or
+ * Start then), and Add a reminder while access ends within 30 days.
  */
 export function CourseCard({ course, headingLevel = 2 }: { course: CourseEnrollment; headingLevel?: 2 | 3 }) {
   const { messages, now } = useI18n();
@@ -46,12 +49,28 @@ export function CourseCard({ course, headingLevel = 2 }: { course: CourseEnrollm
         {course.lastWatched?.title ? (
           <p className="text-sm text-fg-muted">{interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}</p>
         ) : null}
-        {course.lastWatched && !ended ? (
-          <div className="mt-auto pt-1">
-            <ResumeLink courseName={course.name} lastWatched={course.lastWatched} />
-          </div>
-        ) : null}
+        <CourseActions course={course} ended={ended} />
       </div>
     </article>
+  );
+}
+
+function CourseActions({ course, ended }: { course: CourseEnrollment; ended: boolean }) {
+  const { messages, now } = useI18n();
+  let main = null;
+  if (ended) {
+    if (course.courseUrl) main = <CourseSiteLink href={course.courseUrl} label={messages.courses.renewAccess} courseName={course.name} />;
+  } else if (course.lastWatched) {
+    main = <ResumeLink courseName={course.name} lastWatched={course.lastWatched} />;
+  } else if (course.courseUrl) {
+    main = <CourseSiteLink href={course.courseUrl} label={messages.courses.startCourse} courseName={course.name} />;
+  }
+  const reminder = isAccessEndingSoon(course.access, now);
+  if (!main && !reminder) return null;
+  return (
+    <div className="mt-auto flex flex-col gap-2 pt-1 sm:flex-row sm:flex-wrap sm:items-start">
+      {main}
+      {reminder ? <AccessReminderButton course={course} /> : null}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { MainNav } from "./main-nav";
+import { OfflineBanner } from "./offline-banner";
 
 /**
  * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
@@ -33,6 +34,7 @@ export function AppShell({ children, showNav = true, embedded = false }: { child
           )}
           {showNav ? <MainNav /> : null}
         </div>
+        <OfflineBanner />
       </header>
       <main
         id="main"

@@ -4,8 +4,9 @@ import Link from "next/link";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
+import { AccessReminderButton } from "@/components/courses/access-reminder-button";
 
-/** Courses whose access ends within 14 days, soonest first. */
+/** Courses whose access ends within 30 days, soonest first, each with "Add a reminder". */
 export function EndingSoon({ courses }: { courses: CourseEnrollment[] }) {
   const { messages } = useI18n();
   return (
@@ -18,9 +19,10 @@ export function EndingSoon({ courses }: { courses: CourseEnrollment[] }) {
       ) : (
         <ul className="card divide-y divide-line">
           {courses.map((course) => (
-            <li key={course.slug} className="flex flex-col gap-1.5 p-4 sm:flex-row sm:items-center sm:justify-between">
+            <li key={course.slug} className="flex flex-col items-start gap-2 p-4">
               <span className="font-medium text-fg">{course.name}</span>
               <AccessBadge access={course.access} />
+              <AccessReminderButton course={course} />
             </li>
           ))}
         </ul>

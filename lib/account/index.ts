@@ -1,5 +1,6 @@
 import "server-only";
 
+export * from "./all-enrollments";
 export * from "./courses";
 export * from "./events";
 export type { RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";

@@ -67,7 +67,7 @@ function watchedAtMs(course: CourseEnrollment): number {
 
 /**
  * The overview: the most recently watched course whose access has not ended (a course watched without a
- * `watchedAt` counts only when no other has one), courses whose access ends within 14 days soonest
+ * `watchedAt` counts only when no other has one), courses whose access ends within 30 days soonest
  * first, and the next three upcoming, non-cancelled events.
  */
 export function reshapeOverview(data: OverviewResult, options: ReshapeOverviewOptions): Overview {

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
 import type { RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
-import { buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
+import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
 
 /**
  * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
@@ -19,6 +19,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
     slug: raw.slug,
     name: raw.name?.trim() || raw.slug,
     imageUrl: safeHttpUrl(raw.imageUrl),
+    courseUrl: buildCourseUrl(raw.slug, config),
     access:
       raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
     completionPercentage: completion === null ? null : Math.min(100, Math.max(0, Math.round(completion))),

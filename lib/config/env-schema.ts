@@ -8,6 +8,8 @@ import { z } from "zod";
 export const DEFAULT_SCOPES = "openid profile email account:read";
 export const DEFAULT_LECTURE_URL_TEMPLATE = "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}";
 const LECTURE_TEMPLATE_PLACEHOLDERS = new Set(["site", "slug", "lectureId", "positionSeconds"]);
+export const DEFAULT_COURSE_URL_TEMPLATE = "{site}/courses/{slug}";
+const COURSE_TEMPLATE_PLACEHOLDERS = new Set(["site", "slug"]);
 
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
@@ -49,15 +51,21 @@ const sessionSecrets = z.string().transform((value, ctx) => {
   return secrets;
 });
 
-const lectureUrlTemplate = z.string().superRefine((value, ctx) => {
-  const unknown = [...value.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? "").filter((name) => !LECTURE_TEMPLATE_PLACEHOLDERS.has(name));
-  if (unknown.length > 0) {
-    ctx.addIssue({ code: "custom", message: `unknown placeholder(s) ${unknown.map((name) => `{${name}}`).join(", ")}` });
-  }
-  if (!value.includes("{lectureId}")) {
-    ctx.addIssue({ code: "custom", message: "must contain {lectureId}" });
-  }
-});
+/** A URL template of known placeholders that must contain `required` (e.g. `{lectureId}`). */
+function urlTemplate(placeholders: ReadonlySet<string>, required: string) {
+  return z.string().superRefine((value, ctx) => {
+    const unknown = [...value.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? "").filter((name) => !placeholders.has(name));
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: "custom", message: `unknown placeholder(s) ${unknown.map((name) => `{${name}}`).join(", ")}` });
+    }
+    if (!value.includes(`{${required}}`)) {
+      ctx.addIssue({ code: "custom", message: `must contain {${required}}` });
+    }
+  });
+}
+
+const lectureUrlTemplate = urlTemplate(LECTURE_TEMPLATE_PLACEHOLDERS, "lectureId");
+const courseUrlTemplate = urlTemplate(COURSE_TEMPLATE_PLACEHOLDERS, "slug");
 
 const scopes = z
   .string()
@@ -92,6 +100,7 @@ export const envSchema = z.object({
   SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
   OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
   LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
+  COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
   EMBED_ORIGINS: z.preprocess(
     emptyAsUndefined,
     z
@@ -127,6 +136,8 @@ export interface AppConfig {
   sessionSecrets: string[];
   scopes: string[];
   lectureUrlTemplate: string;
+  /** How a Start or Renew link to a course on the site is formed. */
+  courseUrlTemplate: string;
   embedOrigins: string[];
   port: number;
   /** The shared state's Redis; undefined: in memory, one process. */
@@ -166,6 +177,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     sessionSecrets: data.SESSION_SECRET,
     scopes: data.OAUTH_SCOPES,
     lectureUrlTemplate: data.LECTURE_URL_TEMPLATE,
+    courseUrlTemplate: data.COURSE_URL_TEMPLATE,
     embedOrigins: data.EMBED_ORIGINS ?? [data.SITE_URL],
     port: data.PORT,
     redisUrl: data.REDIS_URL,

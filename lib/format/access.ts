@@ -3,8 +3,11 @@ import type { CourseAccess } from "@/lib/types/account";
 import { calendarDaysBetween, formatDate, toDate, type ZonedFormatOptions } from "./datetime";
 import { formatRelativeTime } from "./relative";
 
-/** Access ending within this many days counts as "ending soon" (a warning, and the overview's list). */
-export const ENDING_SOON_DAYS = 14;
+/**
+ * Access ending within this many days counts as "ending soon": a warning, the overview's list, the
+ * Courses page's "Ending soon" choice and "Add a reminder".
+ */
+export const ENDING_SOON_DAYS = 30;
 const ENDING_SOON_MS = ENDING_SOON_DAYS * 86_400_000;
 
 /** The colour family of an access state; the text always says the same thing in words. */
@@ -35,7 +38,7 @@ export function isAccessEndingSoon(access: CourseAccess, now: Date): boolean {
 /**
  * The access state in words and its tone:
  * "Lifetime access"; "Access until 12 Mar 2027 (in 3 months)"; "Access ends today" / "tomorrow" /
- * "in 3 days" (warning, within 14 days); "Access ended on 2 Nov 2026". Days count calendar days in the
+ * "in 3 days" (warning, within 30 days); "Access ended on 2 Nov 2026". Days count calendar days in the
  * member's time zone, so an expiry at 23:00 tonight says "today" and one at 01:00 tomorrow "tomorrow".
  */
 export function describeAccess(access: CourseAccess, options: AccessFormatOptions): AccessDescription {

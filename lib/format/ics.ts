@@ -1,7 +1,8 @@
 import { createEvent, type DateArray, type EventAttributes } from "ics";
-import type { EventRegistration } from "@/lib/types/account";
+import { getMessages, interpolate, type Locale } from "@/lib/i18n";
+import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
 import { allDaySpan } from "./events";
-import { toDate, type CalendarDate } from "./datetime";
+import { calendarDateFromDayNumber, dayNumber, formatDate, toDate, zonedCalendarDate, type CalendarDate } from "./datetime";
 
 export interface BuildIcsOptions {
   /** The DTSTAMP (when the file was made); the ics package uses the current time when omitted. */
@@ -47,6 +48,10 @@ export function buildIcs(registration: EventRegistration, options: BuildIcsOptio
         : { ...common, start, startInputType: "utc", startOutputType: "utc", duration: { hours: 1 } };
   }
 
+  return createIcs(attributes);
+}
+
+function createIcs(attributes: EventAttributesWithStamp): string {
   const result = createEvent(attributes);
   if (result.error || result.value === null) {
     throw new Error(`Could not build the calendar file: ${result.error?.message ?? "no output"}`);
@@ -54,9 +59,9 @@ export function buildIcs(registration: EventRegistration, options: BuildIcsOptio
   return result.value;
 }
 
-/** A safe file name for the event's .ics: "<slug>.ics", from its title, else from its id. */
-export function icsFileName(registration: EventRegistration): string {
-  const slug = registration.event.title
+/** Lower-case ASCII words joined by dashes, at most 60 characters ("" when nothing Latin is left). */
+function fileSlug(text: string): string {
+  return text
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
@@ -64,6 +69,58 @@ export function icsFileName(registration: EventRegistration): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 60)
     .replace(/-+$/g, "");
+}
+
+/** A safe file name for the event's .ics: "<slug>.ics", from its title, else from its id. */
+export function icsFileName(registration: EventRegistration): string {
   const fallback = `event-${registration.event.id}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
-  return `${slug || fallback}.ics`;
+  return `${fileSlug(registration.event.title) || fallback}.ics`;
+}
+
+export interface AccessReminderOptions {
+  locale: Locale;
+  /** The member's IANA time zone: "the day before" is a day on their calendar. */
+  timeZone: string;
+  now: Date;
+}
+
+/** The day a reminder falls on: the day before access ends in the member's zone, or today when that has passed. */
+export function accessReminderDate(expiresAt: string, options: Pick<AccessReminderOptions, "timeZone" | "now">): CalendarDate {
+  const dayBefore = dayNumber(zonedCalendarDate(expiresAt, options.timeZone)) - 1;
+  const today = dayNumber(zonedCalendarDate(options.now, options.timeZone));
+  return calendarDateFromDayNumber(Math.max(dayBefore, today));
+}
+
+/**
+ * A VCALENDAR with one all-day VEVENT the day before a course's access ends (see {@link accessReminderDate}),
+ * with the course's link and a 09:00 alarm that day. The UID is stable per course and expiry, so adding
+ * it twice updates the entry.
+ *
+ * @throws Error for a course without an end to its access, or when the package rejects the event.
+ */
+export function buildAccessReminderIcs(course: CourseEnrollment, options: AccessReminderOptions): string {
+  if (course.access.kind !== "until") throw new Error("A course with lifetime access needs no reminder.");
+  const messages = getMessages(options.locale).courses;
+  const date = formatDate(course.access.expiresAt, options);
+  const title = interpolate(messages.reminderTitle, { course: course.name, date });
+  const day = dayNumber(accessReminderDate(course.access.expiresAt, options));
+  const attributes: EventAttributesWithStamp = {
+    uid: `access-${fileSlug(course.slug) || "course"}-${dayNumber(zonedCalendarDate(course.access.expiresAt, "UTC"))}@companion-dashboard`,
+    title,
+    description: interpolate(messages.reminderBody, { course: course.name, date }),
+    productId: "companion-dashboard/ics",
+    status: "CONFIRMED",
+    busyStatus: "FREE",
+    start: toDateArray(calendarDateFromDayNumber(day)),
+    end: toDateArray(calendarDateFromDayNumber(day + 1)),
+    alarms: [{ action: "display", description: title, trigger: { hours: 9, minutes: 0, before: false } }],
+    timestamp: options.now.getTime(),
+    ...(course.courseUrl ? { url: course.courseUrl } : {}),
+  };
+  return createIcs(attributes);
+}
+
+/** "access-ends-<course slug>.ics". */
+export function accessReminderFileName(course: CourseEnrollment): string {
+  return `access-ends-${fileSlug(course.slug) || "course"}.ics`;
 }

@@ -2,11 +2,11 @@ import "server-only";
 
 import {
   ACCOUNT_OPERATIONS,
-  coursesVariables,
+  loadAllEnrollments,
   eventsVariables,
   ordersVariables,
   OVERVIEW_VARIABLES,
-  reshapeCourses,
+  reshapeAllEnrollments,
   reshapeEvents,
   reshapeOrders,
   reshapeOverview,
@@ -33,12 +33,13 @@ export function isAccountPageKey(value: string): value is AccountPageKey {
 }
 
 /**
- * One page's data: exactly one named GraphQL operation at the site, reshaped into the UI's types.
+ * One page's data: one named GraphQL operation at the site, reshaped into the UI's types (Courses runs
+ * it once per page of enrollments, up to a bound).
  * Used by the BFF data routes and by the pages' server prefetch alike.
  */
 export async function loadAccountPage<K extends AccountPageKey>(key: K, accessToken: string, after: string | null = null): Promise<AccountPageData[K]> {
   const config = getConfig();
-  const resume = { siteUrl: config.siteUrl, lectureUrlTemplate: config.lectureUrlTemplate };
+  const resume = { siteUrl: config.siteUrl, lectureUrlTemplate: config.lectureUrlTemplate, courseUrlTemplate: config.courseUrlTemplate };
   const operation = ACCOUNT_OPERATIONS[key];
   const load = async (): Promise<AccountPageData[AccountPageKey]> => {
     switch (key) {
@@ -48,7 +49,11 @@ export async function loadAccountPage<K extends AccountPageKey>(key: K, accessTo
           now: new Date(),
         });
       case "courses":
-        return reshapeCourses(await runAccountOperation<CoursesResult>(accessToken, operation, { ...coursesVariables(after) }), resume);
+        // Every enrollment (bounded), so the Courses page can filter and count across all of them.
+        return reshapeAllEnrollments(
+          await loadAllEnrollments((variables) => runAccountOperation<CoursesResult>(accessToken, operation, { ...variables }), { after }),
+          resume,
+        );
       case "orders":
         return reshapeOrders(await runAccountOperation<OrdersResult>(accessToken, operation, { ...ordersVariables(after) }));
       case "events":

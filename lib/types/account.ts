@@ -33,6 +33,8 @@ export interface CourseEnrollment {
   name: string;
   /** Cover image URL, when the site gives one. */
   imageUrl: string | null;
+  /** The course's page on the site, from COURSE_URL_TEMPLATE (http or https only): Start and Renew link there. */
+  courseUrl: string | null;
   access: CourseAccess;
   /** 0..100, or null when the site does not track progress. */
   completionPercentage: number | null;
@@ -113,7 +115,7 @@ export interface Overview {
   name: string;
   /** The enrollment whose lecture was watched most recently, if any. */
   continueWatching: CourseEnrollment | null;
-  /** Enrollments whose access ends within 14 days (not yet ended), soonest first. */
+  /** Enrollments whose access ends within 30 days (not yet ended), soonest first. */
   endingSoon: CourseEnrollment[];
   /** At most three upcoming, non-cancelled registrations, soonest first. */
   upcomingEvents: EventRegistration[];

@@ -24,7 +24,10 @@ describe("site pages", () => {
   it("serves course pages and lecture pages, 404 for unknown ones", async () => {
     const course = await fetch(`${sandbox.url}/courses/watercolor-foundations`);
     expect(course.status).toBe(200);
-    expect(await course.text()).toContain("Watercolor Foundations");
+    const coursePage = await course.text();
+    expect(coursePage).toContain("Watercolor Foundations");
+    // Start course and Renew access land here: the page sells the course.
+    expect(coursePage).toMatch(/<h2>Get access<\/h2>\s*<p><strong>NT\$3,200<\/strong> for 1 year access/);
     const lecture = await fetch(`${sandbox.url}/courses/watercolor-foundations/lectures/48004?t=754`);
     const text = await lecture.text();
     expect(text).toContain("Painting skies and clouds");

@@ -44,6 +44,7 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
   await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
   const resume = frame.getByRole("link", { name: /^Resume at 1:02:05/ });
   await expect(resume).toHaveAttribute("target", "_top");
+  await expect(frame.getByRole("link", { name: /^Start course/ })).toHaveAttribute("target", "_top");
   await expectNoSeriousAxeViolations(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "artifacts/screenshots/embedded-desktop.png" });

@@ -31,6 +31,7 @@ describe("configuration", () => {
       redirectUri: "http://localhost:3000/api/auth/callback",
       scopes: ["openid", "profile", "email", "account:read"],
       lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}",
+      courseUrlTemplate: "{site}/courses/{slug}",
       embedOrigins: ["https://school.example.com"],
       port: 3000,
       secureCookies: false,
@@ -65,6 +66,14 @@ describe("configuration", () => {
 
   it("reads several session secrets, newest first", () => {
     expect(parseEnv({ ...valid, SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(32)}` }).sessionSecrets).toEqual(["n".repeat(32), "o".repeat(32)]);
+  });
+
+  it("validates COURSE_URL_TEMPLATE like LECTURE_URL_TEMPLATE: known placeholders, and {slug} required", () => {
+    expect(parseEnv({ ...valid, COURSE_URL_TEMPLATE: "{site}/catalog/{slug}?ref=dashboard" }).courseUrlTemplate).toBe("{site}/catalog/{slug}?ref=dashboard");
+    expect(problemsOf({ ...valid, COURSE_URL_TEMPLATE: "{site}/courses/{lectureId}" })).toEqual([
+      "COURSE_URL_TEMPLATE unknown placeholder(s) {lectureId}",
+      "COURSE_URL_TEMPLATE must contain {slug}",
+    ]);
   });
 
   it("keeps SITE_URL an origin without a trailing slash", () => {

@@ -6,7 +6,8 @@ import { EventItem } from "@/components/events/event-item";
 import { OrderCard } from "@/components/orders/order-card";
 import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
 import type { Locale } from "@/lib/i18n/locales";
-import type { CourseEnrollment, EventRegistration, Order } from "@/lib/types/account";
+import type { EventRegistration, Order } from "@/lib/types/account";
+import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 
 const NOW = Date.parse("2026-12-10T00:00:00Z");
 
@@ -23,20 +24,16 @@ function textOf(html: string): string {
     .trim();
 }
 
-const course: CourseEnrollment = {
-  slug: "watercolour-101",
-  name: "Watercolour 101",
-  imageUrl: null,
-  access: { kind: "until", expiresAt: "2026-12-13T10:00:00+08:00" },
-  completionPercentage: 40,
-  lastWatched: {
-    lectureId: "L1",
-    positionSeconds: 3725,
-    title: "Wet on wet",
-    watchedAt: "2026-12-09T00:00:00Z",
-    resumeUrl: "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
-  },
-};
+/** Every link's href, target and accessible name. */
+function linksOf(html: string): { href: string; name: string; target: string | undefined }[] {
+  return [...html.matchAll(/<a ([^>]*)>(.*?)<\/a>/g)].map((match) => ({
+    href: /href="([^"]+)"/.exec(match[1] ?? "")?.[1] ?? "",
+    name: textOf(match[2] ?? ""),
+    target: /target="([^"]+)"/.exec(match[1] ?? "")?.[1],
+  }));
+}
+
+const course = WATERCOLOUR_COURSE;
 
 describe("CourseCard", () => {
   it("links Resume to the lecture with a name that starts with Resume", () => {
@@ -49,11 +46,29 @@ describe("CourseCard", () => {
     expect(html).toMatch(/role="progressbar"[^>]*aria-label="Progress: Watercolour 101"/);
   });
 
-  it("offers no Resume link once access has ended, and says so in words", () => {
+  it("offers Renew access to the course page, and neither Resume nor Start, once access has ended", () => {
     const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
     const html = render(createElement(CourseCard, { course: ended }));
-    expect(html).not.toContain("<a ");
+    const links = linksOf(html);
+    expect(links).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Renew access – Watercolour 101", target: "_top" }]);
     expect(html).toContain("Access ended on 2 Nov 2026");
+    expect(html).not.toContain("Add a reminder");
+  });
+
+  it("offers Start course, in the top window, for a course with access that was never started", () => {
+    const fresh = { ...course, lastWatched: null, access: { kind: "until", expiresAt: "2027-06-01T00:00:00Z" } } as const;
+    const html = render(createElement(CourseCard, { course: fresh }));
+    expect(linksOf(html)).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101", target: "_top" }]);
+    expect(html).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course: fresh }), "zh-TW")).toContain("開始上課");
+  });
+
+  it("offers Add a reminder exactly while access ends within 30 days", () => {
+    expect(textOf(render(createElement(CourseCard, { course })))).toContain("Add a reminder – Watercolour 101");
+    const later = { ...course, access: { kind: "until", expiresAt: "2027-01-09T01:00:00Z" } } as const;
+    expect(render(createElement(CourseCard, { course: later }))).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course: { ...course, access: { kind: "lifetime" } } }))).not.toContain("Add a reminder");
+    expect(render(createElement(CourseCard, { course }), "zh-TW")).toContain("加入到期提醒");
   });
 
   it("speaks Traditional Chinese", () => {

@@ -30,10 +30,10 @@ describe("describeAccess", () => {
     expect(describeAccess(until("2026-12-13T01:00:00Z"), { ...taipei, now }).text).toBe("Access ends in 3 days");
   });
 
-  it("treats the edge of the 14-day window as a warning and just past it as ok", () => {
+  it("treats the edge of the 30-day window as a warning and just past it as ok", () => {
     const now = new Date("2026-12-01T00:00:00Z");
-    expect(describeAccess(until("2026-12-15T00:00:00Z"), { locale: "en", timeZone: "UTC", now }).tone).toBe("warning");
-    expect(describeAccess(until("2026-12-15T00:00:01Z"), { locale: "en", timeZone: "UTC", now }).tone).toBe("ok");
+    expect(describeAccess(until("2026-12-31T00:00:00Z"), { locale: "en", timeZone: "UTC", now })).toEqual({ tone: "warning", text: "Access ends in 30 days" });
+    expect(describeAccess(until("2026-12-31T00:00:01Z"), { locale: "en", timeZone: "UTC", now }).tone).toBe("ok");
   });
 
   it("mutes access that ended (the expiry instant itself counts as ended)", () => {

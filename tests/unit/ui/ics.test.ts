@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildIcs, icsFileName } from "@/lib/format/ics";
-import type { EventRegistration } from "@/lib/types/account";
+import { accessReminderDate, accessReminderFileName, buildAccessReminderIcs, buildIcs, icsFileName } from "@/lib/format/ics";
+import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
+import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 
 function registration(overrides: Partial<EventRegistration["event"]> = {}, state = "enrolled"): EventRegistration {
   return {
@@ -81,5 +82,49 @@ describe("icsFileName", () => {
 
   it("falls back to the event id when the title has no Latin letters", () => {
     expect(icsFileName(registration({ title: "水彩工作坊" }))).toBe("event-ev-42.ics");
+  });
+});
+
+describe("buildAccessReminderIcs", () => {
+  const course: CourseEnrollment = { ...WATERCOLOUR_COURSE, lastWatched: null };
+  const taipei = { locale: "en", timeZone: "Asia/Taipei", now: new Date("2026-12-10T00:00:00Z") } as const;
+
+  it("is an all-day event the day before access ends, with the course link, a morning alarm and a stable UID", () => {
+    const ics = buildAccessReminderIcs(course, taipei);
+    const lines = contentLines(ics);
+    expect(lines[0]).toBe("BEGIN:VCALENDAR");
+    expect(lines.at(-1)).toBe("END:VCALENDAR");
+    expect(lines).toContain("DTSTART;VALUE=DATE:20261212");
+    expect(lines).toContain("DTEND;VALUE=DATE:20261213");
+    expect(lines).toContain("SUMMARY:Access to Watercolour 101 ends on 13 Dec 2026");
+    expect(lines).toContain("URL:https://school.example.com/courses/watercolour-101");
+    expect(lines).toContain("BEGIN:VALARM");
+    expect(lines).toContain("TRIGGER:PT9H");
+    expect(lines).toContain("DTSTAMP:20261210T000000Z");
+    expect(lines.find((line) => line.startsWith("UID:"))).toBe(contentLines(buildAccessReminderIcs(course, { ...taipei, now: new Date("2026-12-11T00:00:00Z") })).find((line) => line.startsWith("UID:")));
+    expect(accessReminderFileName(course)).toBe("access-ends-watercolour-101.ics");
+  });
+
+  it("counts the day before in the member's time zone", () => {
+    // 13 Dec 01:00 in Taipei is still 12 Dec in New York.
+    const early = { ...course, access: { kind: "until", expiresAt: "2026-12-13T01:00:00+08:00" } } as const;
+    expect(contentLines(buildAccessReminderIcs(early, taipei))).toContain("DTSTART;VALUE=DATE:20261212");
+    expect(contentLines(buildAccessReminderIcs(early, { ...taipei, timeZone: "America/New_York" }))).toContain("DTSTART;VALUE=DATE:20261211");
+  });
+
+  it("falls on today when access ends today or tomorrow, never in the past", () => {
+    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-10T20:00:00+08:00" } } as const;
+    expect(contentLines(buildAccessReminderIcs(tomorrow, taipei))).toContain("DTSTART;VALUE=DATE:20261210");
+    expect(accessReminderDate("2026-12-10T20:00:00+08:00", taipei)).toEqual({ year: 2026, month: 12, day: 10 });
+  });
+
+  it("speaks Traditional Chinese and leaves out a missing course link", () => {
+    const lines = contentLines(buildAccessReminderIcs({ ...course, courseUrl: null }, { ...taipei, locale: "zh-TW" }));
+    expect(lines).toContain("SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日 到期");
+    expect(lines.some((line) => line.startsWith("URL:"))).toBe(false);
+  });
+
+  it("refuses a course with lifetime access", () => {
+    expect(() => buildAccessReminderIcs({ ...course, access: { kind: "lifetime" } }, taipei)).toThrow(/lifetime/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildResumeUrl, safeHttpUrl } from "@/lib/account/lecture-url";
+import { buildCourseUrl, buildResumeUrl, safeHttpUrl } from "@/lib/account/lecture-url";
 import { coursesVariables, reshapeCourses, type CoursesResult } from "@/lib/account/courses";
 import { reshapeEvents, type EventsResult } from "@/lib/account/events";
 import { reshapeOrders, type OrdersResult } from "@/lib/account/orders";
@@ -66,6 +66,20 @@ describe("buildResumeUrl", () => {
   });
 });
 
+describe("buildCourseUrl", () => {
+  it("fills COURSE_URL_TEMPLATE, by default {site}/courses/{slug}, with the slug URL-encoded", () => {
+    expect(buildCourseUrl("sourdough-baking", config)).toBe("https://school.example.com/courses/sourdough-baking");
+    expect(buildCourseUrl("a b/../c?x=1", { ...config, courseUrlTemplate: "{site}/catalog/{slug}?ref=dashboard" })).toBe(
+      "https://school.example.com/catalog/a%20b%2F..%2Fc%3Fx%3D1?ref=dashboard",
+    );
+  });
+
+  it("refuses anything but an absolute http(s) URL", () => {
+    expect(buildCourseUrl("s", { ...config, siteUrl: "javascript:alert(1)//", courseUrlTemplate: "{site}{slug}" })).toBeNull();
+    expect(buildCourseUrl("s", { ...config, courseUrlTemplate: "/courses/{slug}" })).toBeNull();
+  });
+});
+
 describe("reshapeCourses", () => {
   const result = (nodes: RawEnrolledCourse[], hasNextPage = false): CoursesResult => ({
     viewer: { enrolledCourses: { totalCount: 130, pageInfo: { hasNextPage, endCursor: hasNextPage ? "c24" : null }, nodes } },
@@ -81,6 +95,7 @@ describe("reshapeCourses", () => {
           slug: "watercolour-101",
           name: "Watercolour 101",
           imageUrl: "https://cdn.example.com/w.png",
+          courseUrl: "https://school.example.com/courses/watercolour-101",
           access: { kind: "lifetime" },
           completionPercentage: 40,
           lastWatched: {

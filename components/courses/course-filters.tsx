@@ -1,0 +1,66 @@
+"use client";
+
+import { COURSE_SHOWS, COURSE_SORTS, type CourseChoice, type CourseShow } from "@/lib/format/course-filter";
+import { useI18n } from "@/lib/i18n/provider";
+
+/**
+ * The "Show" group (radio buttons, each with its count; arrow keys move between them) and the sort.
+ * Both report the new choice; the page keeps it in the URL.
+ */
+export function CourseFilters({
+  choice,
+  counts,
+  onChange,
+}: {
+  choice: CourseChoice;
+  counts: Readonly<Record<CourseShow, number>>;
+  onChange: (next: CourseChoice) => void;
+}) {
+  const { messages } = useI18n();
+  return (
+    <div className="mb-6 flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+      <fieldset className="min-w-0">
+        <legend className="mb-2 text-sm font-medium text-fg-muted">{messages.courses.show}</legend>
+        <div className="flex flex-wrap gap-2">
+          {COURSE_SHOWS.map((show) => (
+            <label key={show} className="relative">
+              <input
+                type="radio"
+                name="show"
+                value={show}
+                checked={choice.show === show}
+                onChange={() => onChange({ ...choice, show })}
+                className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
+              />
+              <span className="inline-flex min-h-11 items-center gap-2 rounded-full border border-line bg-surface px-3.5 text-sm font-medium text-fg peer-checked:border-accent peer-checked:bg-accent peer-checked:text-accent-fg peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-(--focus)">
+                {messages.courses.shows[show]}{" "}
+                <span className="rounded-full bg-surface-muted px-2 text-xs font-semibold tabular-nums text-fg">{counts[show]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="course-sort" className="text-sm font-medium text-fg-muted">
+          {messages.courses.sortBy}
+        </label>
+        <select
+          id="course-sort"
+          name="sort"
+          value={choice.sort}
+          onChange={(event) => {
+            const sort = COURSE_SORTS.find((value) => value === event.target.value);
+            if (sort) onChange({ ...choice, sort });
+          }}
+          className="min-h-11 rounded-[0.625rem] border border-line bg-surface px-3 text-fg"
+        >
+          {COURSE_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {messages.courses.sorts[sort]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { DEFAULT_LOCALE, getMessages, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n";
+
+function subscribeToNothing(): () => void {
+  return () => undefined;
+}
+
+/** The member's language without the app's providers: the `locale` cookie, else the browser's languages. */
+function browserLocale(): Locale {
+  const cookie = document.cookie
+    .split(";")
+    .map((part) => part.trim().split("="))
+    .find(([name]) => name === LOCALE_COOKIE)?.[1];
+  return negotiateLocale(navigator.languages.join(","), cookie ? decodeURIComponent(cookie) : null);
+}
+
+/**
+ * What the member sees when the dashboard itself failed to render (the root layout included): the
+ * dashboard's look, our own words in their language, Try again, and a way back. Never a stack trace.
+ */
+export function CrashPage({ onRetry }: { onRetry: () => void }) {
+  const locale = useSyncExternalStore(subscribeToNothing, browserLocale, () => DEFAULT_LOCALE);
+  const messages = getMessages(locale);
+  return (
+    <main id="main" lang={locale} className="mx-auto flex min-h-dvh w-full max-w-xl flex-col justify-center px-4 py-10">
+      <div role="alert" className="card flex flex-col items-start gap-4 p-6 sm:p-8">
+        <p className="inline-flex items-center gap-2 font-semibold text-fg">
+          <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
+          {messages.app.name}
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight text-fg">{messages.app.crashTitle}</h1>
+        <p className="text-fg-muted">{messages.app.crashBody}</p>
+        <div className="flex flex-wrap gap-3">
+          <button type="button" className="btn btn-primary" onClick={onRetry}>
+            {messages.app.crashRetry}
+          </button>
+          {/* A full page load: the app's router may be what failed. */}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+          <a className="btn btn-secondary" href="/">
+            {messages.signInProblem.home}
+          </a>
+        </div>
+      </div>
+    </main>
+  );
+}

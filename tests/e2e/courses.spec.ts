@@ -1,0 +1,229 @@
+import { readFile } from "node:fs/promises";
+
+import { expect, test, type Download, type Page } from "@playwright/test";
+
+import { getAccountData, type EnrollmentData } from "../../sandbox/data/account";
+import { expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+
+const DAY_MS = 86_400_000;
+const ENDING_SOON_MS = 30 * DAY_MS;
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+/** The sandbox's own data for a member, as its Account API serves it right now. */
+function enrollmentsOf(email: string): { enrollment: EnrollmentData; index: number }[] {
+  return getAccountData(email, Date.now()).enrollments.map((enrollment, index) => ({ enrollment, index }));
+}
+
+function endsWithin30Days(enrollment: EnrollmentData, now: number): boolean {
+  const expiry = enrollment.expireDate?.getTime();
+  return expiry !== undefined && expiry > now && expiry - now <= ENDING_SOON_MS;
+}
+
+interface IcsComponent {
+  name: string;
+  properties: { name: string; params: string; value: string }[];
+  children: IcsComponent[];
+}
+
+/**
+ * Parses iCalendar text (RFC 5545 section 3.1: CRLF lines, folded lines unfolded, `NAME;PARAMS:VALUE`) into
+ * its nested components, throwing on anything malformed: a bare LF, a line without a colon, BEGIN/END that
+ * do not nest, text after the calendar.
+ */
+function parseIcs(text: string): IcsComponent {
+  if (/[^\r]\n/.test(text)) throw new Error("lines must end in CRLF");
+  const lines = text.replace(/\r\n[ \t]/g, "").split("\r\n");
+  if (lines.at(-1) === "") lines.pop();
+  const root: IcsComponent = { name: "", properties: [], children: [] };
+  const stack: IcsComponent[] = [root];
+  for (const line of lines) {
+    const match = /^([A-Za-z0-9-]+)((?:;[^:]*)?):(.*)$/.exec(line);
+    if (!match) throw new Error(`not a content line: ${line}`);
+    const [, name = "", params = "", value = ""] = match;
+    const current = stack.at(-1);
+    if (!current) throw new Error(`content after the calendar ended: ${line}`);
+    if (name === "BEGIN") {
+      const child: IcsComponent = { name: value, properties: [], children: [] };
+      current.children.push(child);
+      stack.push(child);
+    } else if (name === "END") {
+      if (current.name !== value) throw new Error(`END:${value} closes ${current.name}`);
+      stack.pop();
+      if (stack.length === 1) stack.pop();
+    } else current.properties.push({ name, params, value });
+  }
+  if (stack.length !== 0 || root.children.length !== 1 || root.children[0]?.name !== "VCALENDAR") throw new Error("not exactly one complete VCALENDAR");
+  return root.children[0];
+}
+
+function property(component: IcsComponent, name: string): string | undefined {
+  return component.properties.find((entry) => entry.name === name)?.value;
+}
+
+/** The one VEVENT of a downloaded .ics, checked against RFC 5545's required properties. */
+async function downloadedEvent(download: Download): Promise<IcsComponent> {
+  expect(download.suggestedFilename()).toMatch(/^[a-z0-9-]+\.ics$/);
+  const calendar = parseIcs(await readFile(await download.path(), "utf8"));
+  expect(property(calendar, "VERSION")).toBe("2.0");
+  expect(property(calendar, "PRODID")).toBeTruthy();
+  const events = calendar.children.filter((child) => child.name === "VEVENT");
+  expect(events).toHaveLength(1);
+  const [event] = events;
+  if (!event) throw new Error("no VEVENT");
+  for (const required of ["UID", "DTSTAMP", "DTSTART", "SUMMARY"]) expect(property(event, required), required).toBeTruthy();
+  return event;
+}
+
+/** `YYYYMMDD` of the day before `instant`, in Taipei (the browser's zone in these tests). */
+function dayBeforeInTaipei(instant: Date): string {
+  const taipei = new Date(instant.getTime() + 8 * 3_600_000 - DAY_MS);
+  return taipei.toISOString().slice(0, 10).replace(/-/g, "");
+}
+
+async function showAllCards(page: Page): Promise<void> {
+  const more = page.getByRole("button", { name: "Show more" });
+  const cards = page.getByRole("article");
+  for (let round = 0; round < 20 && (await more.isVisible()); round += 1) {
+    const before = await cards.count();
+    await more.click();
+    await expect.poll(() => cards.count()).toBeGreaterThan(before);
+  }
+}
+
+test("a never-started course offers Start course, an ended one Renew access, and the reminder is a valid calendar file", async ({ page }) => {
+  const maya = enrollmentsOf("maya@example.com").map(({ enrollment }) => enrollment);
+  const now = Date.now();
+  const notStarted = maya.find((enrollment) => !enrollment.lastWatchedLecture && (enrollment.expireDate === null || enrollment.expireDate.getTime() > now));
+  const ended = maya.find((enrollment) => enrollment.expireDate !== null && enrollment.expireDate.getTime() <= now);
+  const endingSoon = maya.find((enrollment) => endsWithin30Days(enrollment, now));
+  if (!notStarted || !ended || !endingSoon) throw new Error("the demo member lacks a not-started, an ended or an ending-soon course");
+  expect(notStarted.name).toBe("Sourdough Baking Masterclass");
+
+  await signIn(page, "maya@example.com", { from: "/courses" });
+  await expect(page).toHaveURL(/\/courses$/);
+
+  const startCard = page.getByRole("article").filter({ has: page.getByRole("heading", { name: notStarted.name }) });
+  const start = startCard.getByRole("link", { name: /^Start course/ });
+  await expect(start).toHaveAttribute("href", `${SITE_URL}/courses/${notStarted.slug}`);
+  await expect(start).toHaveAttribute("target", "_top");
+  await expect(startCard.getByRole("link", { name: /^Resume/ })).toHaveCount(0);
+
+  const endedCard = page.getByRole("article").filter({ has: page.getByRole("heading", { name: ended.name }) });
+  const renew = endedCard.getByRole("link", { name: /^Renew access/ });
+  await expect(renew).toHaveAttribute("href", `${SITE_URL}/courses/${ended.slug}`);
+  await expect(renew).toHaveAttribute("target", "_top");
+  await expect(endedCard.getByRole("link", { name: /^(Resume|Start course)/ })).toHaveCount(0);
+  await expect(endedCard.getByRole("button", { name: /^Add a reminder/ })).toHaveCount(0);
+
+  // Both land on the course's page on the site, where it is sold (again).
+  for (const link of [start, renew]) {
+    const landing = await page.request.get((await link.getAttribute("href"))!);
+    expect(landing.ok()).toBe(true);
+    expect(await landing.text()).toContain("Get access");
+  }
+
+  // "Add a reminder": an all-day event the day before access ends, with the course link.
+  const soonCard = page.getByRole("article").filter({ has: page.getByRole("heading", { name: endingSoon.name }) });
+  const downloadPromise = page.waitForEvent("download");
+  await soonCard.getByRole("button", { name: `Add a reminder – ${endingSoon.name}` }).click();
+  const event = await downloadedEvent(await downloadPromise);
+  expect(event.properties.find((entry) => entry.name === "DTSTART")).toMatchObject({ params: ";VALUE=DATE", value: dayBeforeInTaipei(endingSoon.expireDate!) });
+  expect(property(event, "URL")).toBe(`${SITE_URL}/courses/${endingSoon.slug}`);
+  expect(property(event, "SUMMARY")).toContain(endingSoon.name);
+
+  await expectNoSeriousAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // The sticky header would cover part of a card scrolled to the top.
+  const unstickHeader = "header.sticky { position: static !important; }";
+  await startCard.screenshot({ path: "artifacts/screenshots/course-not-started-desktop.png", style: unstickHeader });
+  await endedCard.screenshot({ path: "artifacts/screenshots/course-ended-desktop.png", style: unstickHeader });
+
+  // Overview's "Access ending soon" offers the same reminder.
+  await page.getByRole("navigation").getByRole("link", { name: "Overview", exact: true }).click();
+  const section = page.getByRole("region", { name: "Access ending soon" });
+  const overviewDownload = page.waitForEvent("download");
+  await section.getByRole("button", { name: `Add a reminder – ${endingSoon.name}` }).click();
+  expect(property(await downloadedEvent(await overviewDownload), "URL")).toBe(`${SITE_URL}/courses/${endingSoon.slug}`);
+});
+
+test("among 130 courses, Ending soon shows exactly those ending within 30 days, and the URL keeps the choice", async ({ page }) => {
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await expect(page).toHaveURL(/\/courses$/);
+  const all = enrollmentsOf("kai@example.com");
+  const now = Date.now();
+  const expected = all.filter(({ enrollment }) => endsWithin30Days(enrollment, now));
+  // The expectation reaches past the first page of 50 enrollments the site serves.
+  expect(expected.some(({ index }) => index >= 50)).toBe(true);
+
+  const show = page.getByRole("group", { name: "Show" });
+  for (const name of ["All", "In progress", "Not started", "Ending soon", "Ended", "Lifetime"]) {
+    await expect(show.getByRole("radio", { name: new RegExp(`^${name} \\d+$`) })).toHaveCount(1);
+  }
+  await expect(show.getByRole("radio", { name: `All ${all.length}` })).toBeChecked();
+  const endingSoon = show.getByRole("radio", { name: `Ending soon ${expected.length}` });
+  await endingSoon.check();
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon$/);
+  await expect(page.getByRole("status").filter({ hasText: `${expected.length} of ${all.length} courses` })).toBeVisible();
+  await showAllCards(page);
+  const headings = page.getByRole("article").getByRole("heading");
+  await expect(headings).toHaveCount(expected.length);
+  expect((await headings.allTextContents()).sort()).toEqual(expected.map(({ enrollment }) => enrollment.name).sort());
+  await expect(page.getByRole("button", { name: /^Add a reminder/ })).toHaveCount(expected.length);
+
+  // Sorted by expiry: soonest first.
+  await page.getByLabel("Sort by").selectOption({ label: "Access ends soonest" });
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
+  const soonest = [...expected].sort((a, b) => a.enrollment.expireDate!.getTime() - b.enrollment.expireDate!.getTime() || a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }));
+  await expect(headings.first()).toHaveText(soonest[0]!.enrollment.name);
+  await expectNoSeriousAxeViolations(page);
+  await screenshotPage(page, "courses-ending-soon");
+
+  // Reload and back keep the choice.
+  await page.reload();
+  await expect(show.getByRole("radio", { name: /^Ending soon/ })).toBeChecked();
+  await expect(page.getByLabel("Sort by")).toHaveValue("expiry");
+  await expect(headings.first()).toHaveText(soonest[0]!.enrollment.name);
+  await page.getByRole("navigation").getByRole("link", { name: "Orders", exact: true }).click();
+  await expect(page).toHaveURL(/\/orders$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
+  await expect(show.getByRole("radio", { name: /^Ending soon/ })).toBeChecked();
+  await expect(page.getByRole("status").filter({ hasText: `${expected.length} of ${all.length} courses` })).toBeVisible();
+
+  // The keyboard moves through the choices; the URL follows.
+  await show.getByRole("radio", { name: /^Ending soon/ }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(show.getByRole("radio", { name: /^Ended/ })).toBeChecked();
+  await expect(page).toHaveURL(/\/courses\?show=ended&sort=expiry$/);
+});
+
+test("the server renders the chosen courses in the first HTML", async ({ page }) => {
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await expect(page).toHaveURL(/\/courses$/);
+  const all = enrollmentsOf("kai@example.com");
+  const now = Date.now();
+  const notStarted = all.filter(({ enrollment }) => !enrollment.lastWatchedLecture && !(enrollment.expireDate && enrollment.expireDate.getTime() <= now));
+  const html = await (await page.request.get("/courses?show=not-started&sort=name")).text();
+  expect(html).toMatch(/<input(?=[^>]*value="not-started")(?=[^>]*checked="")[^>]*>/);
+  expect(html.match(/<input[^>]*checked=""[^>]*>/g)).toHaveLength(1);
+  expect(html).toContain(`${notStarted.length} of ${all.length} courses`);
+  expect(html).not.toContain("Loading…");
+  const firstByName = [...notStarted].sort((a, b) => a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }))[0]!;
+  const firstHeading = /<article[^]*?<h2[^>]*>([^<]+)<\/h2>/.exec(html)?.[1];
+  expect(firstHeading?.replace(/&amp;/g, "&")).toBe(firstByName.enrollment.name);
+});
+
+test("a quiet banner says when the browser is offline, and goes away on its own", async ({ page, context }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const banner = page.getByRole("status").filter({ hasText: "You're offline" });
+  await expect(banner).toHaveCount(0);
+  await context.setOffline(true);
+  await expect(banner).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await context.setOffline(false);
+  await expect(banner).toHaveCount(0);
+});

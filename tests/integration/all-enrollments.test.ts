@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { ACCOUNT_OPERATIONS, ENROLLMENTS_PAGE_SIZE, loadAllEnrollments, type CoursesResult } from "@/lib/account";
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { runAccountOperation } from "@/lib/site/account-api";
+import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import type { CoursesPage } from "@/lib/types/account";
+import { getAccountData } from "@/sandbox/data/account";
+import { type RunningSandbox } from "@/sandbox/server";
+
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { RouteBrowser, signInThroughRoutes } from "../support/route-browser";
+
+const KAI = "kai@example.com";
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandboxForDashboard();
+});
+afterAll(async () => sandbox.close());
+beforeEach(() => sandbox.resetRequests());
+
+async function signedInAs(email: string): Promise<RouteBrowser> {
+  const browser = new RouteBrowser();
+  await signInThroughRoutes(browser, { email, returnTo: "/courses" });
+  return browser;
+}
+
+function graphqlRequests(): number {
+  return sandbox.requests().filter((entry) => entry.endpoint === "graphql").length;
+}
+
+describe("the Courses data route over all enrollments", () => {
+  it("reads every one of the 130-course member's enrollments, following the site's pages of 50", async () => {
+    const expected = getAccountData(KAI, Date.now()).enrollments.map((enrollment) => enrollment.slug);
+    const browser = await signedInAs(KAI);
+    sandbox.resetRequests();
+    const response = await accountRoute(browser.request("/api/account/courses"), { params: Promise.resolve({ resource: "courses" }) });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as CoursesPage;
+    expect(page.items.map((course) => course.slug)).toEqual(expected);
+    expect(page.totalCount).toBe(expected.length);
+    expect(page.nextCursor).toBeNull();
+    expect(graphqlRequests()).toBe(Math.ceil(expected.length / ENROLLMENTS_PAGE_SIZE));
+  });
+
+  it("stops at its bound, says where, and goes on from there", async () => {
+    const expected = getAccountData(KAI, Date.now()).enrollments.map((enrollment) => enrollment.slug);
+    const browser = await signedInAs(KAI);
+    const request = browser.request("/api/account/courses");
+    const firsts: number[] = [];
+    const { first, rest } = await callWithMemberSession(requestResponseJar(request.cookies, new CookieBuffer()), async (accessToken) => {
+      const fetchPage = (variables: { first: number; after: string | null }) => {
+        firsts.push(variables.first);
+        return runAccountOperation<CoursesResult>(accessToken, ACCOUNT_OPERATIONS.courses, { ...variables });
+      };
+      const bounded = await loadAllEnrollments(fetchPage, { bound: 60 });
+      return { first: bounded, rest: await loadAllEnrollments(fetchPage, { after: bounded.nextCursor }) };
+    });
+    expect(first.nodes.map((node) => node.slug)).toEqual(expected.slice(0, 60));
+    expect(first.nextCursor).not.toBeNull();
+    expect(first.totalCount).toBe(expected.length);
+    // Never more than a modest page, and never past the bound.
+    expect(firsts.slice(0, 2)).toEqual([ENROLLMENTS_PAGE_SIZE, 60 - ENROLLMENTS_PAGE_SIZE]);
+    expect(Math.max(...firsts)).toBeLessThanOrEqual(ENROLLMENTS_PAGE_SIZE);
+    expect([...first.nodes, ...rest.nodes].map((node) => node.slug)).toEqual(expected);
+    expect(rest.nextCursor).toBeNull();
+  });
+});

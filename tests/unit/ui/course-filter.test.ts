@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import {
+  countCoursesByShow,
+  courseChoiceQuery,
+  DEFAULT_COURSE_CHOICE,
+  matchesShow,
+  parseCourseChoice,
+  selectCourses,
+} from "@/lib/format/course-filter";
+import type { CourseEnrollment } from "@/lib/types/account";
+
+const NOW = new Date("2026-12-10T00:00:00Z");
+const DAY = 86_400_000;
+
+function course(slug: string, options: { expiresInDays?: number | null; watchedDaysAgo?: number | null; completion?: number | null; name?: string } = {}): CourseEnrollment {
+  const { expiresInDays = null, watchedDaysAgo = null, completion = 10 } = options;
+  return {
+    slug,
+    name: options.name ?? slug,
+    imageUrl: null,
+    courseUrl: `https://school.example.com/courses/${slug}`,
+    access: expiresInDays === null ? { kind: "lifetime" } : { kind: "until", expiresAt: new Date(NOW.getTime() + expiresInDays * DAY).toISOString() },
+    completionPercentage: completion,
+    lastWatched:
+      watchedDaysAgo === null
+        ? null
+        : {
+            lectureId: "L1",
+            positionSeconds: 10,
+            title: null,
+            watchedAt: new Date(NOW.getTime() - watchedDaysAgo * DAY).toISOString(),
+            resumeUrl: `https://school.example.com/courses/${slug}/lectures/L1?t=10`,
+          },
+  };
+}
+
+const courses = [
+  course("lifetime-watched", { watchedDaysAgo: 1, name: "Bread" }),
+  course("ends-in-2-days-unwatched", { expiresInDays: 2, name: "Clay" }),
+  course("ends-in-30-days", { expiresInDays: 30, watchedDaysAgo: 5, name: "Dance" }),
+  course("ends-in-31-days", { expiresInDays: 31, watchedDaysAgo: 3, name: "Art" }),
+  course("ended-watched", { expiresInDays: -3, watchedDaysAgo: 20, name: "Excel" }),
+  course("ended-long-ago", { expiresInDays: -40, name: "Film" }),
+  course("finished", { expiresInDays: 200, watchedDaysAgo: 2, completion: 100, name: "Guitar" }),
+];
+
+describe("parseCourseChoice and courseChoiceQuery", () => {
+  it("reads the choice from the URL and falls back to All / Recently watched on anything unknown", () => {
+    expect(parseCourseChoice(new URLSearchParams("show=ending-soon&sort=expiry"))).toEqual({ show: "ending-soon", sort: "expiry" });
+    expect(parseCourseChoice({ show: ["ended", "all"], sort: "name" })).toEqual({ show: "ended", sort: "name" });
+    expect(parseCourseChoice(new URLSearchParams("show=everything&sort=<script>"))).toEqual(DEFAULT_COURSE_CHOICE);
+    expect(parseCourseChoice({})).toEqual(DEFAULT_COURSE_CHOICE);
+  });
+
+  it("writes only what differs from the default, and round-trips", () => {
+    expect(courseChoiceQuery(DEFAULT_COURSE_CHOICE)).toBe("");
+    expect(courseChoiceQuery({ show: "ending-soon", sort: "expiry" })).toBe("?show=ending-soon&sort=expiry");
+    expect(courseChoiceQuery({ show: "all", sort: "name" })).toBe("?sort=name");
+    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "not-started", sort: "recent" })))).toEqual({ show: "not-started", sort: "recent" });
+  });
+});
+
+describe("matchesShow and countCoursesByShow", () => {
+  it("puts each course where a student would look for it", () => {
+    const slugsOf = (show: Parameters<typeof matchesShow>[1]) => courses.filter((c) => matchesShow(c, show, NOW)).map((c) => c.slug);
+    expect(slugsOf("in-progress")).toEqual(["lifetime-watched", "ends-in-30-days", "ends-in-31-days"]);
+    expect(slugsOf("not-started")).toEqual(["ends-in-2-days-unwatched"]);
+    expect(slugsOf("ending-soon")).toEqual(["ends-in-2-days-unwatched", "ends-in-30-days"]);
+    expect(slugsOf("ended")).toEqual(["ended-watched", "ended-long-ago"]);
+    expect(slugsOf("lifetime")).toEqual(["lifetime-watched"]);
+    expect(slugsOf("all")).toHaveLength(courses.length);
+  });
+
+  it("counts every choice", () => {
+    expect(countCoursesByShow(courses, NOW)).toEqual({ all: 7, "in-progress": 3, "not-started": 1, "ending-soon": 2, ended: 2, lifetime: 1 });
+    expect(countCoursesByShow([], NOW)).toEqual({ all: 0, "in-progress": 0, "not-started": 0, "ending-soon": 0, ended: 0, lifetime: 0 });
+  });
+
+  it("counts access ending exactly now as ended, not ending soon", () => {
+    const now = course("now", { expiresInDays: 0 });
+    expect(matchesShow(now, "ended", NOW)).toBe(true);
+    expect(matchesShow(now, "ending-soon", NOW)).toBe(false);
+    expect(matchesShow(now, "not-started", NOW)).toBe(false);
+  });
+});
+
+describe("selectCourses", () => {
+  const slugs = (list: CourseEnrollment[]) => list.map((c) => c.slug);
+
+  it("sorts by recently watched, never-watched last by name", () => {
+    expect(slugs(selectCourses(courses, { show: "all", sort: "recent" }, NOW, "en"))).toEqual([
+      "lifetime-watched",
+      "finished",
+      "ends-in-31-days",
+      "ends-in-30-days",
+      "ended-watched",
+      "ends-in-2-days-unwatched",
+      "ended-long-ago",
+    ]);
+  });
+
+  it("sorts by access ending soonest: running courses, then lifetime, then the most recently ended", () => {
+    expect(slugs(selectCourses(courses, { show: "all", sort: "expiry" }, NOW, "en"))).toEqual([
+      "ends-in-2-days-unwatched",
+      "ends-in-30-days",
+      "ends-in-31-days",
+      "finished",
+      "lifetime-watched",
+      "ended-watched",
+      "ended-long-ago",
+    ]);
+  });
+
+  it("sorts by name in the member's language and filters before sorting", () => {
+    expect(slugs(selectCourses(courses, { show: "all", sort: "name" }, NOW, "en"))).toEqual([
+      "ends-in-31-days",
+      "lifetime-watched",
+      "ends-in-2-days-unwatched",
+      "ends-in-30-days",
+      "ended-watched",
+      "ended-long-ago",
+      "finished",
+    ]);
+    expect(slugs(selectCourses(courses, { show: "ending-soon", sort: "name" }, NOW, "en"))).toEqual(["ends-in-2-days-unwatched", "ends-in-30-days"]);
+  });
+
+  it("never changes its input", () => {
+    const before = slugs(courses);
+    selectCourses(courses, { show: "all", sort: "name" }, NOW, "zh-TW");
+    expect(slugs(courses)).toEqual(before);
+  });
+});
