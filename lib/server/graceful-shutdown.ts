@@ -11,7 +11,6 @@ import { MANUAL_SIGNAL_HANDLING } from "./signal-handling";
 /** Requests in flight get this long to finish after SIGTERM; then the process exits regardless. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-
 interface ShutdownState {
   servers: Set<Server>;
   inFlight: Set<ServerResponse>;
