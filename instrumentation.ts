@@ -1,7 +1,7 @@
 /**
  * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
  * start-up with one message naming every bad variable (DESIGN.md section 3), even when the server is
- * started without the launcher (`next start`).
+ * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -16,4 +16,6 @@ export async function register(): Promise<void> {
     }
     throw error;
   }
+  const { installGracefulShutdown } = await import("@/lib/server/graceful-shutdown");
+  installGracefulShutdown();
 }

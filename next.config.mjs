@@ -18,6 +18,10 @@ const nextConfig = {
   async headers() {
     return [{ source: "/api/:path*", headers: apiSecurityHeaders }];
   },
+  // The deployable bundle: .next/standalone holds a server.js and only the node_modules it needs (README, Deploy).
+  output: "standalone",
+  // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
+  outputFileTracingRoot: import.meta.dirname,
   poweredByHeader: false,
   reactStrictMode: true,
   // The dashboard never derives URLs from Host or X-Forwarded-* headers (DESIGN.md section 3);

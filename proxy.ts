@@ -48,7 +48,7 @@ async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): 
 export const config = {
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|fonts/).*)",
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

@@ -15,6 +15,8 @@ export const metadata: Metadata = {
   title: { default: "Member dashboard", template: "%s · Member dashboard" },
   description: "Your enrolled courses, orders and event registrations in one place.",
   referrer: "no-referrer",
+  icons: { icon: [{ url: "/icon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
+  manifest: "/manifest.webmanifest",
 };
 
 export const viewport: Viewport = {

@@ -1,46 +1,80 @@
 /**
  * The one command that runs the app (README). With no SITE_URL it starts the sandbox site and the
  * dashboard wired to each other; with SITE_URL (and the other variables of DESIGN.md section 3) it
- * serves the dashboard alone against that site. `--dev` runs Next.js in development mode.
+ * serves the dashboard alone against that site. Either way it serves the deployable bundle
+ * (.next/standalone/server.js), building it first when the sources changed since the last build.
+ * `--dev` runs Next.js in development mode instead, with the JSON log lines made readable by pino-pretty.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
 
-import { ConfigError, isLoopbackHost, parseEnv } from "../lib/config/env-schema";
+import type { Logger } from "pino";
+
+import { ConfigError, isLoopbackHost, parseEnv, parseLogLevel } from "../lib/config/env-schema";
+import { createLogger } from "../lib/log/create-logger";
+import { MANUAL_SIGNAL_HANDLING } from "../lib/server/signal-handling";
 import { loadSandboxConfig } from "../sandbox/config";
 import { SEEDED_DASHBOARD_CLIENT, DEMO_MEMBERS } from "../sandbox/seed";
 import { startSandbox } from "../sandbox/server";
 
-const root = path.resolve(import.meta.dirname, "..");
-const development = process.argv.includes("--dev");
+import { buildIsCurrent, prepareStandalone, projectRoot, STANDALONE_METHOD_GUARD, standaloneServer } from "./standalone";
 
-function newestSourceChange(dir: string): number {
-  // A directory the checkout does not have (public/ is optional) holds no change.
-  if (!existsSync(dir)) return 0;
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceChange(full) : statSync(full).mtimeMs);
-  }
-  return newest;
+const development = process.argv.includes("--dev");
+/** The dashboard finishes its requests within 10 s of SIGTERM; past this, the launcher stops waiting for it. */
+const CHILD_EXIT_TIMEOUT_MS = 15_000;
+
+/**
+ * Every line the dashboard's process prints becomes one JSON line: pino lines pass through unchanged,
+ * Next.js's own plain lines (its start-up banner, an error it prints itself) are wrapped. Under `--dev`
+ * everything goes to pino-pretty, which shows Next.js's lines as they are.
+ */
+function forwardAsJsonLines(source: Readable, logger: Logger, level: "info" | "warn", destination: Writable): void {
+  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    if (development || (line.startsWith("{") && line.endsWith("}"))) destination.write(`${line}\n`);
+    else logger[level]({ event: "next_output" }, stripVTControlCharacters(line).trim());
+  });
 }
 
-function buildIsCurrent(): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  if (!existsSync(buildId)) return false;
-  const built = statSync(buildId).mtimeMs;
-  // A fresh checkout may lack public/ (git keeps no empty folder).
-  const sources = ["app", "components", "lib", "public"].map((dir) => path.join(root, dir)).filter((dir) => existsSync(dir)).map(newestSourceChange);
-  const files = ["proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs"].map((file) => statSync(path.join(root, file)).mtimeMs);
-  return Math.max(...sources, ...files) < built;
+async function prettyDestination(): Promise<Writable> {
+  if (!development) return process.stdout;
+  // A devDependency: only `npm run dev` loads it; production output stays JSON lines.
+  const { default: pretty } = await import("pino-pretty");
+  return pretty({
+    colorize: process.stdout.isTTY,
+    translateTime: "SYS:HH:MM:ss",
+    ignore: "pid,hostname,service,event",
+    messageFormat: "{if event}{event}{end}{if msg} {msg}{end}",
+  });
 }
 
 async function main(): Promise<void> {
+  const destination = await prettyDestination();
+  const logger = createLogger({ level: parseLogLevel(process.env), service: "launcher", destination: development ? destination : undefined });
   const env: Record<string, string | undefined> = { ...process.env };
   let stopSandbox: (() => Promise<void>) | undefined;
+  /** The build, then the dashboard: whichever runs when a stop signal comes. */
+  let child: ChildProcess | undefined;
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ event: "stopping", signal });
+    if (!child) {
+      void (stopSandbox?.() ?? Promise.resolve()).then(() => process.exit(0));
+      return;
+    }
+    // The dashboard stops accepting connections, finishes its requests in flight and exits 0.
+    child.kill("SIGTERM");
+    setTimeout(() => child?.kill("SIGKILL"), CHILD_EXIT_TIMEOUT_MS).unref();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 
   if (!env.SITE_URL) {
     const appUrl = env.APP_URL || `http://localhost:${env.PORT || "3000"}`;
@@ -58,7 +92,7 @@ async function main(): Promise<void> {
     env.APP_URL = appUrl;
     // Generated for the local demo only: production deployments must set SESSION_SECRET.
     env.SESSION_SECRET ||= randomBytes(32).toString("base64url");
-    console.info(`Sandbox site: ${sandbox.url}`);
+    logger.info({ event: "sandbox_started", url: sandbox.url });
   }
 
   let config;
@@ -73,42 +107,58 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const nextBin = projectRoot("node_modules", "next", "dist", "bin", "next");
+  const childEnv = { ...env, NEXT_TELEMETRY_DISABLED: "1" };
   if (!development && !buildIsCurrent()) {
-    console.info("Building the dashboard (once per change)...");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: { ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } });
-    if (build.status !== 0) {
+    logger.info({ event: "build_started" }, "Building the dashboard (once per change)...");
+    const build = spawn(process.execPath, [nextBin, "build"], { cwd: projectRoot(), stdio: ["ignore", "pipe", "pipe"], env: { ...childEnv, NODE_ENV: "production" } });
+    child = build;
+    forwardAsJsonLines(build.stdout, logger, "info", destination);
+    forwardAsJsonLines(build.stderr, logger, "warn", destination);
+    const status = await new Promise<number | null>((resolve) => build.on("exit", resolve));
+    if (status !== 0 || stopping) {
+      if (!stopping) logger.error({ event: "build_failed", status });
       await stopSandbox?.();
-      process.exit(build.status ?? 1);
+      process.exit(stopping ? 0 : (status ?? 1));
     }
+    logger.info({ event: "build_finished" });
   }
+  if (!development) prepareStandalone();
 
-  const host = isLoopbackHost(new URL(config.appUrl).hostname) ? new URL(config.appUrl).hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
-  // Production runs Next.js behind scripts/serve.ts, which refuses HTTP methods a path does not answer.
-  const serverArgs = development
-    ? [nextBin, "dev", "-p", String(config.port), "-H", host]
-    : ["--import", "tsx", path.join(root, "scripts", "serve.ts"), String(config.port), host];
-  const child = spawn(process.execPath, serverArgs, {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...env, NODE_ENV: development ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const appUrl = new URL(config.appUrl);
+  const host = isLoopbackHost(appUrl.hostname) ? appUrl.hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
+  const dashboard = development
+    ? spawn(process.execPath, [nextBin, "dev", "-p", String(config.port), "-H", host], {
+        cwd: projectRoot(),
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...childEnv, NODE_ENV: "development" },
+      })
+    : // Next.js's standalone server, with the method guard loaded first (scripts/method-guard.ts).
+      spawn(process.execPath, ["--import", STANDALONE_METHOD_GUARD, standaloneServer()], {
+        cwd: projectRoot(".next", "standalone"),
+        stdio: ["ignore", "pipe", "pipe"],
+        // The dashboard's own clean shutdown handles SIGTERM (lib/server/graceful-shutdown.ts).
+        env: { ...childEnv, NODE_ENV: "production", PORT: String(config.port), HOSTNAME: host, [MANUAL_SIGNAL_HANDLING]: "1" },
+      });
+  child = dashboard;
+  forwardAsJsonLines(dashboard.stdout, logger, "info", destination);
+  forwardAsJsonLines(dashboard.stderr, logger, "warn", destination);
 
-  console.info(`\nMember companion dashboard: ${config.appUrl}`);
   if (stopSandbox) {
+    console.info(`\nMember companion dashboard: ${config.appUrl}`);
     console.info(`Embedded in the site's "My learning" page: ${env.SITE_URL}/my-learning`);
     console.info(`The site's operator area: ${env.SITE_URL}/admin (olivia@example.com)`);
     console.info("Demo sign-ins (password for all: demo):");
     for (const member of DEMO_MEMBERS) console.info(`  ${member.email.padEnd(22)} ${member.description}`);
+  } else {
+    logger.info({ event: "dashboard_starting", url: config.appUrl });
   }
 
-  const shutdown = (signal: NodeJS.Signals) => {
-    child.kill(signal);
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
-  child.on("exit", (code) => {
-    void (stopSandbox?.() ?? Promise.resolve()).then(() => process.exit(code ?? 0));
+  dashboard.on("exit", (code, signal) => {
+    void (stopSandbox?.() ?? Promise.resolve()).then(() => {
+      logger.info({ event: "stopped", exitCode: code, signal });
+      process.exit(code ?? 1);
+    });
   });
 }
 

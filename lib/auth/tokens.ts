@@ -5,9 +5,10 @@ import * as oauth from "oauth4webapi";
 import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
-import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { logEvent } from "@/lib/log/logger";
+import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
+import { siteFailureDetails } from "@/lib/site/failure-details";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -60,6 +61,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
     });
     tokens = await oauth.processRefreshTokenResponse(as, client, response);
   } catch (error) {
+    logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
       // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", { cause: error, detail: safeOAuthErrorCode(error.error) });
@@ -78,6 +80,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
     throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
   }
   if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, subject);
+  logEvent("token_refreshed", { refreshTokenRotated: tokens.refresh_token !== undefined });
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.

@@ -74,23 +74,24 @@ const scopes = z
 
 const port = z.coerce.number().int().min(1).max(65535);
 
-const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const DEFAULT_LOG_LEVEL: LogLevel = "info";
+const logLevel = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` });
 
-/**
- * The shared state of several instances (DESIGN.md section 8): a redis:// or rediss:// URL. Credentials in
- * it are allowed (Redis AUTH / ACL user), never logged.
- */
+/** The shared state's Redis (DESIGN.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
 const redisUrl = z.string().refine((value) => {
   try {
     const url = new URL(value);
-    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+    return ["redis:", "rediss:"].includes(url.protocol) && url.hostname !== "";
   } catch {
     return false;
   }
 }, "must be a redis:// or rediss:// URL");
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const redisPrefix = z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ : . -");
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 export const envSchema = z.object({
   SITE_URL: z.preprocess(emptyAsUndefined, origin),
@@ -121,8 +122,8 @@ export const envSchema = z.object({
   ),
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
   REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
-  REDIS_PREFIX: z.preprocess(emptyAsUndefined, z.string().max(64).regex(/^[\w:.-]+$/, "may hold only letters, digits and _ : . -").default("dash:")),
-  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(LOG_LEVELS).default("info")),
+  REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -140,19 +141,18 @@ export interface AppConfig {
   courseUrlTemplate: string;
   embedOrigins: string[];
   port: number;
-  /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
-  secureCookies: boolean;
-  /** The shared state of several instances; undefined: in memory, one process. */
+  /** The shared state's Redis; undefined: in memory, one process. */
   redisUrl: string | undefined;
-  /** Prefix of every key the dashboard keeps in that Redis. */
   redisPrefix: string;
   logLevel: LogLevel;
+  /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
+  secureCookies: boolean;
 }
 
 export class ConfigError extends Error {
   readonly code = "config_invalid";
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nEvery variable is described, with a safe example, in .env.example.`);
     this.name = "ConfigError";
   }
 }
@@ -181,9 +181,19 @@ export function parseEnv(env: EnvInput): AppConfig {
     courseUrlTemplate: data.COURSE_URL_TEMPLATE,
     embedOrigins: data.EMBED_ORIGINS ?? [data.SITE_URL],
     port: data.PORT,
-    secureCookies: new URL(data.APP_URL).protocol === "https:",
     redisUrl: data.REDIS_URL,
     redisPrefix: data.REDIS_PREFIX,
     logLevel: data.LOG_LEVEL,
+    secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
+}
+
+/**
+ * LOG_LEVEL alone, for the logger, which must work before the rest of the configuration is valid (the
+ * launcher, and the message that reports bad configuration). A bad value falls back to the default here;
+ * parseEnv reports it with the other problems.
+ */
+export function parseLogLevel(env: EnvInput): LogLevel {
+  const parsed = logLevel.safeParse(env.LOG_LEVEL);
+  return parsed.success ? parsed.data : DEFAULT_LOG_LEVEL;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { parseEnv, type AppConfig } from "./env-schema";
+import { parseEnv, parseLogLevel, type AppConfig, type LogLevel } from "./env-schema";
 
 let cached: AppConfig | undefined;
 
@@ -16,3 +16,8 @@ export function resetConfigForTests(): void {
 }
 
 export type { AppConfig } from "./env-schema";
+
+/** LOG_LEVEL alone, for the logger: it must work before the whole configuration is known to be valid. */
+export function configuredLogLevel(): LogLevel {
+  return parseLogLevel(process.env);
+}

@@ -12,7 +12,7 @@ import { logFailure } from "./error-responses";
 /** Where every sign-in failure ends: a readable page, identified by our stable code, never the site's text. */
 export function signInProblemRedirect(error: unknown): NextResponse {
   const code = error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
-  logFailure(error, code);
+  logFailure(error, code, "sign_in_failed");
   const url = new URL("/sign-in-problem", getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);

@@ -3,7 +3,8 @@ import "server-only";
 import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
-import { logEvent } from "@/lib/log/logger";
+import { logEvent, type LogEventName } from "@/lib/log/logger";
+import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteFailureOf } from "@/lib/site/site-fetch";
 import type { PublicErrorCode } from "@/lib/types/account";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
@@ -96,10 +97,18 @@ export function describeApiError(error: unknown): DescribedApiError {
   }
 }
 
-/** Logs the reason without tokens or secrets: the stable code, our own message and the error class of the cause. */
-export function logFailure(error: unknown, code: string): void {
+/** The event of a failure whose code is not a site failure. */
+const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
+
+/**
+ * Logs the reason without tokens or secrets: our stable code and our own message, the error class of the
+ * cause and, for a site failure, what the site said (endpoint or GraphQL operation, status, its error
+ * code and message, cut short).
+ */
+export function logFailure(error: unknown, code: string, event: LogEventName = EVENT_OF_CODE[code] ?? "site_error"): void {
   if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   const message = error instanceof AuthError ? error.message : error instanceof Error ? error.name : "unknown error";
-  logEvent(code === "unexpected" ? "unexpected_error" : "site_error", { code, message, cause }, "warn");
+  const detail = error instanceof AuthError ? error.detail : undefined;
+  logEvent(event, { errorCode: code, detail, message, cause, ...siteFailureDetails(error) }, "warn");
 }

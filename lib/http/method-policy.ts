@@ -2,7 +2,7 @@
  * Which HTTP methods each path of the dashboard answers. Next.js builds a Fetch `Request` for every
  * request, and the Fetch standard forbids TRACE, TRACK and CONNECT: Next.js then throws and answers
  * 500, for pages and API routes alike. It also renders a page for DELETE or PROPFIND. The production
- * server (scripts/serve.ts) asks this table first and answers anything else 405 with `Allow`
+ * server (scripts/method-guard.ts, loaded before Next.js's standalone server) asks this table first and answers anything else 405 with `Allow`
  * (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5 V13.4, unused HTTP methods refused).
  */
 
@@ -16,6 +16,7 @@ export const API_ROUTE_METHODS: readonly { pattern: RegExp; route: string; metho
   { route: "app/api/auth/logout/route.ts", pattern: /^\/api\/auth\/logout\/?$/, methods: ["POST"] },
   { route: "app/api/auth/revoke/route.ts", pattern: /^\/api\/auth\/revoke\/?$/, methods: ["POST"] },
   { route: "app/api/health/route.ts", pattern: /^\/api\/health\/?$/, methods: ["GET"] },
+  { route: "app/api/ready/route.ts", pattern: /^\/api\/ready\/?$/, methods: ["GET"] },
   { route: "app/api/session/route.ts", pattern: /^\/api\/session\/?$/, methods: ["GET"] },
 ];
 

@@ -1,11 +1,18 @@
 import "server-only";
 
-import pino, { type Logger } from "pino";
+import { AsyncLocalStorage } from "node:async_hooks";
+
+import type { DestinationStream, Logger } from "pino";
+
+import { configuredLogLevel } from "@/lib/config";
+
+import { createLogger } from "./create-logger";
 
 /**
  * The dashboard's one logger: JSON lines on stdout (pino), level from LOG_LEVEL (default `info`).
- * Named events carry an `event` field; nothing here may ever receive a token, an authorization code,
- * a client secret, a cookie value, a PKCE verifier or a password. `redact` is a second net, not the rule.
+ * Named events carry an `event` field, and the request id of the BFF request they happen in. Nothing here
+ * may ever receive a token, an authorization code, a client secret, a cookie value, a PKCE verifier or
+ * a password; the redaction in create-logger.ts is a second net, not the rule.
  */
 export type LogEventName =
   | "request"
@@ -20,35 +27,43 @@ export type LogEventName =
   | "session_rejected"
   | "site_error"
   | "shared_state_error"
-  | "unexpected_error";
+  | "unexpected_error"
+  | "shutdown_started"
+  | "shutdown_finished";
 
-const LEVELS = new Set(["debug", "info", "warn", "error"]);
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
-function createLogger(destination?: pino.DestinationStream): Logger {
-  const wanted = process.env.LOG_LEVEL ?? "info";
-  const options: pino.LoggerOptions = {
-    level: LEVELS.has(wanted) ? wanted : "info",
-    base: { service: "dashboard" },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: {
-      paths: ["*.access_token", "*.refresh_token", "*.id_token", "*.code", "*.code_verifier", "*.client_secret", "*.password", "*.cookie", "*.authorization"],
-      censor: "[redacted]",
-    },
-  };
-  return destination ? pino(options, destination) : pino(options);
+/** Runs `task` with `requestId` attached to every line it logs. */
+export function runWithRequestId<T>(requestId: string, task: () => T): T {
+  return requestScope.run({ requestId }, task);
 }
 
 let instance: Logger | undefined;
 
+function makeLogger(destination?: DestinationStream): Logger {
+  return createLogger({
+    level: configuredLogLevel(),
+    service: "dashboard",
+    destination,
+    mixin: () => {
+      const scope = requestScope.getStore();
+      return scope ? { requestId: scope.requestId } : {};
+    },
+  });
+}
+
+/**
+ * One per bundle (Next.js bundles the proxy, the route handlers and instrumentation separately), each
+ * with its own request scope; they all write whole lines to stdout synchronously.
+ */
 export function getLogger(): Logger {
-  instance ??= createLogger();
+  instance ??= makeLogger();
   return instance;
 }
 
-/** Tests only: the log lines go to `destination` (to read what would reach stdout). */
-export function setLogDestinationForTests(destination: pino.DestinationStream): void {
-  instance = createLogger(destination);
+/** Tests only: send the lines to `destination` (and re-read LOG_LEVEL). */
+export function setLogDestinationForTests(destination: DestinationStream): void {
+  instance = makeLogger(destination);
 }
 
 /** Logs one named event with its fields (never a secret value). */
@@ -56,8 +71,12 @@ export function logEvent(event: LogEventName, fields: Record<string, unknown> = 
   getLogger()[level]({ event, ...fields });
 }
 
-/** Cuts a foreign string (the site's error message) short; JSON serialisation escapes it. */
+/**
+ * Cuts a foreign string (the site's error message) short and drops control characters, so one field
+ * stays one short line; JSON serialisation escapes the rest.
+ */
 export function truncateForLog(value: string | undefined, max = 200): string | undefined {
   if (value === undefined) return undefined;
-  return value.length > max ? `${value.slice(0, max)}…` : value;
+  const printable = value.replace(/[\u0000-\u001f\u007f]+/g, " ");
+  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }

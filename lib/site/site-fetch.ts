@@ -160,6 +160,8 @@ export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init:
     statusText: response.statusText,
     headers: response.headers,
   });
+  // A constructed Response has no URL; the site's endpoint stays readable for the logs (lib/site/failure-details.ts).
+  Object.defineProperty(capped, "url", { value: response.url });
   return capped;
 }
 

@@ -1,9 +1,21 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, appendFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import type { SandboxBrowser } from "@/sandbox/testing";
+
+import { signInOverHttp } from "../support/http-sign-in";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
+const BUILD_TIMEOUT_MS = 12 * 60_000;
+const STOP_TIMEOUT_MS = 30_000;
 
 it("the run command refuses bad configuration with one message naming every bad variable, before building anything", () => {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], {
@@ -15,5 +27,279 @@ it("the run command refuses bad configuration with one message naming every bad 
   expect(result.status).toBe(1);
   expect(result.stderr).toContain("Invalid configuration:");
   for (const variable of ["SITE_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "SESSION_SECRET"]) expect(result.stderr).toContain(`- ${variable}`);
-  expect(result.stdout).not.toContain("Building");
+  expect(result.stderr).toContain(".env.example");
+  expect(result.stdout).not.toContain("build_started");
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A command started in its own process group, so that a failed test can still stop all of it by its id. */
+class Running {
+  output = "";
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
+    this.child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
+    this.child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
+    this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+    running.add(this);
+    void this.exited.then(() => running.delete(this));
+  }
+
+  /** SIGTERM to the command's own process only, as a process manager sends it. */
+  terminate(): void {
+    this.child.kill("SIGTERM");
+  }
+
+  /** Stops the whole process group (cleanup of a failed test). */
+  kill(): void {
+    try {
+      process.kill(-this.child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+
+  async stop(): Promise<number | null> {
+    this.terminate();
+    return withTimeout(this.exited, STOP_TIMEOUT_MS, "the command did not exit after SIGTERM");
+  }
+
+  /** The launcher's and the dashboard's events, by name. */
+  events(name: string): Record<string, unknown>[] {
+    return this.output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === name);
+  }
+}
+
+const running = new Set<Running>();
+// Even if the test run itself is stopped, the process groups it started do not outlive it.
+process.once("exit", () => {
+  for (const command of running) command.kill();
+});
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function waitForHealth(appUrl: string, command: Running): Promise<void> {
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  let exitCode: number | null | undefined;
+  void command.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the command exited with ${exitCode}:\n${command.output.slice(-3000)}`);
+    try {
+      if ((await fetch(`${appUrl}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${appUrl} did not come up:\n${command.output.slice(-3000)}`);
+}
+
+async function expectSignedInMember(appUrl: string): Promise<SandboxBrowser> {
+  const browser = await signInOverHttp(appUrl);
+  const session = await browser.get("/api/session");
+  expect(session.status).toBe(200);
+  expect(await session.json()).toMatchObject({ email: "maya@example.com" });
+  const courses = await browser.get("/api/account/courses");
+  expect(courses.status).toBe(200);
+  return browser;
+}
+
+async function refusesConnections(appUrl: string): Promise<boolean> {
+  try {
+    await fetch(`${appUrl}/api/health`, { signal: AbortSignal.timeout(5_000) });
+    return false;
+  } catch (error) {
+    return (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED";
+  }
+}
+
+/**
+ * The README's commands, run as a newcomer and an operator run them: from a copy of exactly the files git
+ * tracks (an untracked folder on this machine cannot make them pass), with `npm`. Slow: it builds three
+ * times (a fresh copy, `npm run build`, a source change).
+ */
+/** One request with a method fetch() refuses to send (TRACE), through node:http. */
+function statusAndAllow(url: string, method: string): Promise<{ status: number; allow: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, allow: response.headers.allow });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_MS }, () => {
+  let workspace: string;
+  let app: string;
+  const npmEnv = { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, NODE_ENV: undefined, LOG_LEVEL: "info" };
+
+  beforeAll(() => {
+    workspace = mkdtempSync(path.join(tmpdir(), "dashboard-run-command-"));
+    app = path.join(workspace, "app");
+    const tracked = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+    for (const file of tracked) {
+      const from = path.join(root, file);
+      if (!existsSync(from)) continue;
+      mkdirSync(path.dirname(path.join(app, file)), { recursive: true });
+      cpSync(from, path.join(app, file));
+    }
+    // `npm install`, without the network: hard links to this checkout's packages (Turbopack refuses a
+    // node_modules symlinked from outside the project), or a copy where the temp dir is another disk.
+    const modules = [path.join(root, "node_modules"), path.join(app, "node_modules")];
+    if (spawnSync("cp", ["-al", ...modules]).status !== 0) {
+      rmSync(modules[1]!, { recursive: true, force: true });
+      const copied = spawnSync("cp", ["-a", ...modules]);
+      if (copied.status !== 0) throw new Error(`could not copy node_modules: ${copied.stderr.toString()}`);
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const command of running) command.kill();
+    await Promise.all([...running].map((command) => command.exited));
+    rmSync(workspace, { recursive: true, force: true });
+  }, 60_000);
+
+  function npm(args: string[], env: Record<string, string | undefined>): Running {
+    return new Running("npm", args, { cwd: app, env: { ...npmEnv, ...env } });
+  }
+
+  async function demoStart(): Promise<Running> {
+    const [appPort, sitePort] = [await freePort(), await freePort()];
+    const appUrl = `http://localhost:${appPort}`;
+    const start = npm(["start"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
+    await waitForHealth(appUrl, start);
+    await expectSignedInMember(appUrl);
+    expect(await start.stop()).toBe(0);
+    expect(await refusesConnections(appUrl)).toBe(true);
+    // The sandbox stops with the dashboard.
+    expect(await refusesConnections(`http://127.0.0.1:${sitePort}`)).toBe(true);
+    return start;
+  }
+
+  it("npm start builds once and serves a signed-in member; stopped and started again, it serves without building", async () => {
+    expect(existsSync(path.join(app, "public", "favicon.ico"))).toBe(true);
+    const first = await demoStart();
+    expect(first.events("build_started")).toHaveLength(1);
+    const second = await demoStart();
+    expect(second.events("build_started")).toHaveLength(0);
+    for (const line of second.output.split("\n").filter((text) => text.startsWith("{"))) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  });
+
+  describe("with the production variables, after npm run build", () => {
+    let site: RunningSandbox;
+    let appUrl: string;
+    let appPort: number;
+
+    beforeAll(async () => {
+      appPort = await freePort();
+      appUrl = `http://localhost:${appPort}`;
+      site = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`] });
+      const build = npm(["run", "build"], {});
+      expect(await withTimeout(build.exited, BUILD_TIMEOUT_MS, "npm run build did not finish")).toBe(0);
+    }, BUILD_TIMEOUT_MS);
+    afterAll(async () => site.close());
+
+    const production = () => ({
+      SITE_URL: site.url,
+      OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+      OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+      APP_URL: appUrl,
+      SESSION_SECRET: "a-production-secret-of-more-than-32-characters",
+      PORT: String(appPort),
+    });
+
+    it("npm start serves the standalone bundle without building again, and SIGTERM lets a request in flight finish", async () => {
+      const start = npm(["start"], production());
+      await waitForHealth(appUrl, start);
+      expect(start.events("build_started")).toHaveLength(0);
+      expect(start.events("sandbox_started")).toHaveLength(0);
+      const browser = await expectSignedInMember(appUrl);
+      expect((await fetch(`${appUrl}/api/ready`)).status).toBe(200);
+
+      // A slow site: the request is still in flight when the process manager says stop.
+      site.setKnobs({ latencyMs: 2_500 });
+      const inFlight = browser.get("/api/account/orders");
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      start.terminate();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await refusesConnections(appUrl)).toBe(true);
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(await withTimeout(start.exited, STOP_TIMEOUT_MS, "npm start did not exit")).toBe(0);
+      site.setKnobs({ latencyMs: 0 });
+      expect(start.events("shutdown_finished")).toEqual([expect.objectContaining({ drained: true, requestsCutOff: 0 })]);
+      const lines = start.output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+      // The request that was in flight is answered, and logged, after shutdown began.
+      const shutdownStarted = lines.findIndex((line) => line.event === "shutdown_started");
+      expect(shutdownStarted).toBeGreaterThan(0);
+      expect(lines.slice(shutdownStarted).filter((line) => line.event === "request")).toEqual([
+        expect.objectContaining({ route: "/api/account/[resource]", status: 200, durationMs: expect.any(Number) as number }),
+      ]);
+    });
+
+    it("the bundle copied as the README's Deploy section says runs alone with node server.js and signs a member in", async () => {
+      const deploy = path.join(workspace, "deploy");
+      rmSync(deploy, { recursive: true, force: true });
+      // README, Deploy: the standalone folder, then its static assets and public/ beside server.js.
+      cpSync(path.join(app, ".next", "standalone"), deploy, { recursive: true });
+      rmSync(path.join(deploy, ".next", "static"), { recursive: true, force: true });
+      rmSync(path.join(deploy, "public"), { recursive: true, force: true });
+      cpSync(path.join(app, ".next", "static"), path.join(deploy, ".next", "static"), { recursive: true });
+      cpSync(path.join(app, "public"), path.join(deploy, "public"), { recursive: true });
+      // ...and the method guard, loaded before server.js.
+      for (const file of ["scripts/method-guard.ts", "lib/http/method-policy.ts"]) cpSync(path.join(app, file), path.join(deploy, file));
+
+      const server = new Running(process.execPath, ["--import", "./scripts/method-guard.ts", "server.js"], {
+        cwd: deploy,
+        env: { PATH: process.env.PATH, ...production(), HOSTNAME: "127.0.0.1", NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "1" },
+      });
+      await waitForHealth(appUrl, server);
+      const browser = await expectSignedInMember(appUrl);
+      const page = await browser.get("/courses");
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(`${appUrl}${script}`)).status).toBe(200);
+      expect((await fetch(`${appUrl}/favicon.ico`)).headers.get("content-type")).toBe("image/x-icon");
+      expect((await fetch(`${appUrl}/manifest.webmanifest`)).status).toBe(200);
+      // The guard answers what Next.js cannot represent (a Fetch Request refuses TRACE): 405, never 500.
+      expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
+      expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
+      expect(await server.stop()).toBe(0);
+    });
+  });
+
+  it("after a source change, npm start rebuilds once", async () => {
+    appendFileSync(path.join(app, "lib", "format", "index.ts"), "\n// changed after the last build\n");
+    const changed = await demoStart();
+    expect(changed.events("build_started")).toHaveLength(1);
+    const again = await demoStart();
+    expect(again.events("build_started")).toHaveLength(0);
+  });
 });

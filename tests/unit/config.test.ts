@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
-import { ConfigError, parseEnv } from "@/lib/config/env-schema";
+import { ConfigError, envSchema, parseEnv, parseLogLevel } from "@/lib/config/env-schema";
 
 const valid = {
   SITE_URL: "https://school.example.com",
@@ -78,18 +81,59 @@ describe("configuration", () => {
     expect(problemsOf({ ...valid, SITE_URL: "https://school.example.com/api" })[0]).toMatch(/^SITE_URL must be an origin only/);
   });
 
-  it("keeps the in-memory shared state without REDIS_URL, and reads REDIS_URL and REDIS_PREFIX", () => {
-    expect(parseEnv(valid)).toMatchObject({ redisUrl: undefined, redisPrefix: "dash:", logLevel: "info" });
-    const config = parseEnv({ ...valid, REDIS_URL: "rediss://dash:pw@redis.internal:6380/2", REDIS_PREFIX: "school-a:", LOG_LEVEL: "warn" });
-    expect(config).toMatchObject({ redisUrl: "rediss://dash:pw@redis.internal:6380/2", redisPrefix: "school-a:", logLevel: "warn" });
-  });
-
   it.each(["http://redis.internal:6379", "redis.internal:6379", "unix:///tmp/redis.sock"])("refuses a REDIS_URL that is not redis:// or rediss://: %s", (url) => {
     expect(problemsOf({ ...valid, REDIS_URL: url })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
   });
 
-  it("refuses a REDIS_PREFIX with spaces or wildcards and an unknown LOG_LEVEL", () => {
-    const variables = problemsOf({ ...valid, REDIS_PREFIX: "dash *", LOG_LEVEL: "verbose" }).map((problem) => problem.split(" ")[0]);
-    expect(variables).toEqual(["REDIS_PREFIX", "LOG_LEVEL"]);
+  it("defaults to in-memory shared state, the dash: prefix and the info log level", () => {
+    expect(parseEnv(valid)).toMatchObject({ redisUrl: undefined, redisPrefix: "dash:", logLevel: "info" });
+    expect(parseEnv({ ...valid, REDIS_URL: "", LOG_LEVEL: "" })).toMatchObject({ redisUrl: undefined, logLevel: "info" });
+  });
+
+  it.each(["redis://cache.internal:6379", "rediss://:secret@cache.internal:6380/2"])("accepts the Redis URL %s", (redisUrl) => {
+    expect(parseEnv({ ...valid, REDIS_URL: redisUrl, REDIS_PREFIX: "school-a:", LOG_LEVEL: "debug" })).toMatchObject({ redisUrl, redisPrefix: "school-a:", logLevel: "debug" });
+  });
+
+  it("names a bad REDIS_URL, REDIS_PREFIX and LOG_LEVEL without echoing the Redis URL, which may hold a password", () => {
+    const problems = problemsOf({ ...valid, REDIS_URL: "http://:hunter2@cache.internal", REDIS_PREFIX: "has space", LOG_LEVEL: "verbose" });
+    expect(problems).toEqual([
+      "REDIS_URL must be a redis:// or rediss:// URL",
+      expect.stringMatching(/^REDIS_PREFIX must be 1 to 64/),
+      "LOG_LEVEL must be one of debug, info, warn, error",
+    ]);
+    expect(problemsOf({ ...valid, REDIS_URL: "not a url" })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
+    expect(problems.join(" ")).not.toContain("hunter2");
+  });
+
+  it("reads LOG_LEVEL alone for the logger, falling back to info when it is missing or bad", () => {
+    expect(parseLogLevel({ LOG_LEVEL: "warn" })).toBe("warn");
+    expect(parseLogLevel({ LOG_LEVEL: "verbose" })).toBe("info");
+    expect(parseLogLevel({})).toBe("info");
+  });
+
+  it("points at .env.example in the start-up error", () => {
+    expect(() => parseEnv({})).toThrow(/\.env\.example/);
+  });
+});
+
+describe(".env.example", () => {
+  const text = readFileSync(path.resolve(import.meta.dirname, "..", "..", ".env.example"), "utf8");
+  const lines = text.split("\n");
+  const entries = lines.flatMap((line, index) => {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line);
+    return match ? [{ name: match[1]!, value: match[2]!, comment: lines[index - 1] ?? "" }] : [];
+  });
+
+  it("lists every configuration variable, each with a one-line comment", () => {
+    const listed = entries.map((entry) => entry.name);
+    for (const variable of Object.keys(envSchema.shape)) expect(listed).toContain(variable);
+    for (const entry of entries) expect(entry.comment, entry.name).toMatch(/^# \S/);
+  });
+
+  it("holds safe examples that pass validation", () => {
+    const example = Object.fromEntries(entries.map((entry) => [entry.name, entry.value]));
+    expect(parseEnv(example).siteUrl).toBe("https://school.example.com");
+    expect(example.OAUTH_CLIENT_SECRET).toMatch(/^replace-with/);
+    expect(example.SESSION_SECRET).toMatch(/^replace-with/);
   });
 });

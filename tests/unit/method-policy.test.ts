@@ -7,7 +7,7 @@ import { allowedMethods, API_ROUTE_METHODS, refuseMethod } from "@/lib/http/meth
 describe("method policy", () => {
   it.each(API_ROUTE_METHODS.map((entry) => [entry.route, entry.methods] as const))("lists exactly the methods %s exports", (route, methods) => {
     const source = readFileSync(route, "utf8");
-    const exported = [...source.matchAll(/export (?:async )?function (GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g)].map((match) => match[1]);
+    const exported = [...source.matchAll(/export (?:(?:async )?function|const) (GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g)].map((match) => match[1]);
     expect(exported.sort()).toEqual([...methods].sort());
   });
 

@@ -1,8 +1,12 @@
 import { NextResponse } from "next/server";
 
+import { loggedRoute } from "@/lib/http/request-log";
+
 export const dynamic = "force-dynamic";
 
+export const GET = loggedRoute("/api/health", handleGet, { level: "debug" });
+
 /** Liveness for launchers and load balancers: no site call, nothing personal. */
-export function GET() {
+function handleGet() {
   return NextResponse.json({ ok: true }, { headers: { "cache-control": "no-store" } });
 }

@@ -5,11 +5,14 @@ import { apiErrorResponse } from "@/lib/http/error-responses";
 import { toSessionView } from "@/lib/http/session-view";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loadSession, saveSession } from "@/lib/session/session";
+import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
 
+export const GET = loggedRoute("/api/session", handleGet);
+
 /** Who is signed in: claims and granted scopes only, never a token. */
-export async function GET(request: NextRequest) {
+async function handleGet(request: NextRequest) {
   try {
     const buffer = new CookieBuffer();
     const jar = requestResponseJar(request.cookies, buffer);

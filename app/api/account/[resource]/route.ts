@@ -5,13 +5,16 @@ import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { isAccountPageKey, loadAccountPage } from "@/lib/site/account-pages";
+import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
+
+export const GET = loggedRoute("/api/account/[resource]", handleGet);
 
 const MAX_CURSOR_LENGTH = 512;
 
 /** The data route of one page: `GET /api/account/{overview|courses|orders|events}?after=<cursor>`. */
-export async function GET(request: NextRequest, context: { params: Promise<{ resource: string }> }) {
+async function handleGet(request: NextRequest, context: { params: Promise<{ resource: string }> }) {
   const { resource } = await context.params;
   if (!isAccountPageKey(resource)) {
     return NextResponse.json({ error: { code: "not_found", message: "There is no such account page." } }, { status: 404 });

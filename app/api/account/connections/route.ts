@@ -5,14 +5,17 @@ import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { connectionsLoader } from "@/lib/site/mcp-client";
+import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
+
+export const GET = loggedRoute("/api/account/connections", handleGet);
 
 /**
  * `GET /api/account/connections`: what an AI assistant connected to the site's MCP server can do for the
  * signed-in member (the server's name, its tools, the URL to paste). Never a token.
  */
-export async function GET(request: NextRequest) {
+async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
   try {
     const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () => callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()));

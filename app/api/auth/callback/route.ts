@@ -4,16 +4,21 @@ import { getConfig } from "@/lib/config";
 import { handleCallback } from "@/lib/auth/callback";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loggedRoute } from "@/lib/http/request-log";
+import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: NextRequest) {
+export const GET = loggedRoute("/api/auth/callback", handleGet);
+
+async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
   // The URL is rebuilt from configuration: nothing is derived from the Host header (DESIGN.md section 3).
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
     const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
+    logEvent("sign_in_succeeded", { embedded: handoffCode !== undefined });
     // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
     if (handoffCode) return buffer.applyTo(appRedirect(`/auth/popup-done#handoff=${handoffCode}`));
     return buffer.applyTo(appRedirect(returnTo));

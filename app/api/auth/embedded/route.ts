@@ -7,8 +7,11 @@ import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { saveSession } from "@/lib/session/session";
+import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
+
+export const POST = loggedRoute("/api/auth/embedded", handlePost);
 
 const MAX_BODY_BYTES = 1024;
 
@@ -16,7 +19,7 @@ const MAX_BODY_BYTES = 1024;
  * The embedded dashboard redeems the popup's one-time handoff code: the session is then sealed into the
  * frame's own SameSite=None; Secure; Partitioned cookie (CHIPS), which lives in the frame's partition.
  */
-export async function POST(request: NextRequest) {
+async function handlePost(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
     const text = await readCappedText(request, MAX_BODY_BYTES);

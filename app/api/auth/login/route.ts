@@ -6,10 +6,13 @@ import { isPrefetch, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: NextRequest) {
+export const GET = loggedRoute("/api/auth/login", handleGet);
+
+async function handleGet(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
   // The site's authorization page is never framed: inside a frame, sign-in starts from the popup button.

@@ -7,8 +7,12 @@ import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loggedRoute } from "@/lib/http/request-log";
+import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
+
+export const POST = loggedRoute("/api/auth/logout", handlePost);
 
 /**
  * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh token is revoked at the site (RFC 7009), so a
@@ -16,7 +20,7 @@ export const dynamic = "force-dynamic";
  * access" revokes the access token as well. When the site does not confirm the revocation, the member
  * is still signed out here, and `complete: false` says so.
  */
-export async function POST(request: NextRequest) {
+async function handlePost(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
     const buffer = new CookieBuffer();
@@ -33,6 +37,7 @@ export async function POST(request: NextRequest) {
       }
     }
     await endSessionForSignOut(jar, loaded?.data);
+    logEvent("signed_out", { hadSession: loaded !== null, revokedAtSite: loaded !== null && complete });
     return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
   } catch (error) {
     return apiErrorResponse(error);

@@ -7,8 +7,12 @@ import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loggedRoute } from "@/lib/http/request-log";
+import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
+
+export const POST = loggedRoute("/api/auth/revoke", handlePost);
 
 /**
  * Revokes the member's tokens at the site (RFC 7009), then ends the session. When the site cannot be
@@ -16,7 +20,7 @@ export const dynamic = "force-dynamic";
  * (a configuration fault, RFC 7009 section 2.2.1), retrying cannot help: the session ends here and the
  * answer says plainly that the site did not revoke.
  */
-export async function POST(request: NextRequest) {
+async function handlePost(request: NextRequest) {
   try {
     assertSameOriginRequest(request);
     const buffer = new CookieBuffer();
@@ -30,6 +34,7 @@ export async function POST(request: NextRequest) {
       await endSessionForSignOut(jar, loaded.data);
       return withClearedSiteCookies(buffer, apiErrorResponse(error));
     }
+    logEvent("access_revoked");
     await endSessionForSignOut(jar, loaded.data);
     return withClearedSiteCookies(buffer, NextResponse.json({ revoked: true }));
   } catch (error) {

@@ -1,0 +1,17 @@
+import { NextResponse } from "next/server";
+
+import { checkReadiness } from "@/lib/http/readiness";
+import { loggedRoute } from "@/lib/http/request-log";
+
+export const dynamic = "force-dynamic";
+
+export const GET = loggedRoute("/api/ready", handleGet, { level: "debug" });
+
+/**
+ * Readiness for load balancers: 200 when the site's metadata answers and, with REDIS_URL, Redis answers;
+ * otherwise 503 naming the failing dependency. `/api/health` stays pure liveness.
+ */
+async function handleGet() {
+  const readiness = await checkReadiness();
+  return NextResponse.json(readiness, { status: readiness.ready ? 200 : 503, headers: { "cache-control": "no-store" } });
+}

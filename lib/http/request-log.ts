@@ -1,0 +1,51 @@
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import type { NextRequest } from "next/server";
+
+import { logEvent, runWithRequestId } from "@/lib/log/logger";
+
+import { apiErrorResponse } from "./error-responses";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** A request id from a load balancer or a caller is kept only when it is short and plain (no log injection). */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdOf(headers: Headers): string {
+  const incoming = headers.get(REQUEST_ID_HEADER);
+  return incoming !== null && WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+type RouteHandler<Rest extends unknown[]> = (request: NextRequest, ...rest: Rest) => Response | Promise<Response>;
+
+/**
+ * Wraps every app/api route handler (the API routes skip proxy.ts): one `request` log line per BFF request
+ * with method, route, status, duration and request id, the id on every event logged while it runs and in
+ * the `X-Request-Id` response header. `route` is the route's pattern, never the URL (which may carry a
+ * cursor or an authorization code). Probes (`/api/health`, `/api/ready`) log at `debug`, so a load
+ * balancer's polling does not drown the member's requests at the default level.
+ */
+export function loggedRoute<Rest extends unknown[]>(
+  route: string,
+  handler: RouteHandler<Rest>,
+  options: { level?: "debug" | "info" } = {},
+): (request: NextRequest, ...rest: Rest) => Promise<Response> {
+  return async (request, ...rest) => {
+    const started = performance.now();
+    const requestId = requestIdOf(request.headers);
+    let response: Response;
+    try {
+      response = await runWithRequestId(requestId, () => handler(request, ...rest));
+    } catch (error) {
+      // A handler maps its own errors; this is the net for one that did not: never a stack trace.
+      response = runWithRequestId(requestId, () => apiErrorResponse(error));
+    }
+    response.headers.set(REQUEST_ID_HEADER, requestId);
+    runWithRequestId(requestId, () =>
+      logEvent("request", { method: request.method, route, status: response.status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, options.level),
+    );
+    return response;
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Loaded before Next.js's standalone server (`node --import ./scripts/method-guard.ts server.js`): every
+ * HTTP server the process creates first asks lib/http/method-policy.ts whether the path answers the
+ * request's method, and answers 405 with `Allow` (or 404) itself when it does not. Next.js turns each
+ * request into a Fetch `Request`, which cannot carry TRACE, TRACK or CONNECT, so without this those
+ * answered 500, and pages rendered for DELETE or PROPFIND (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5
+ * V13.4). Plain Node.js with erasable TypeScript only: it runs in the deployable bundle as it is.
+ */
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+
+import { refuseMethod } from "../lib/http/method-policy.ts";
+
+function pathnameOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? "/", "http://dashboard.invalid").pathname;
+  } catch {
+    return "/";
+  }
+}
+
+function refuse(response: ServerResponse, refusal: NonNullable<ReturnType<typeof refuseMethod>>): void {
+  const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" };
+  if (refusal.status === 405) headers.allow = refusal.allow;
+  response.writeHead(refusal.status, headers).end(refusal.status === 405 ? "Method not allowed.\n" : "Not found.\n");
+}
+
+/** The request listener, behind the method check. */
+export function guardRequests(listener: RequestListener): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const refusal = refuseMethod(request.method ?? "", pathnameOf(request.url));
+    if (refusal) {
+      refuse(response, refusal);
+      return;
+    }
+    listener(request, response);
+  };
+}
+
+/** CONNECT never reaches a request listener: Node.js hands it over as a tunnel, which is never opened. */
+export function refuseTunnel(request: IncomingMessage, socket: Duplex): void {
+  const refusal = refuseMethod("CONNECT", pathnameOf(request.url)) ?? { status: 405, allow: "GET, HEAD" };
+  const allow = refusal.status === 405 ? `Allow: ${refusal.allow}\r\n` : "";
+  const status = refusal.status === 405 ? "405 Method Not Allowed" : "404 Not Found";
+  socket.end(`HTTP/1.1 ${status}\r\n${allow}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+}
+
+const createServer = http.createServer.bind(http);
+type ServerArguments = [http.ServerOptions, RequestListener?] | [RequestListener?];
+
+http.createServer = (...args: ServerArguments) => {
+  const [options, listener] = typeof args[0] === "function" || args[0] === undefined ? [{}, args[0]] : [args[0], args[1]];
+  const server = createServer(options, listener ? guardRequests(listener) : undefined);
+  server.on("connect", refuseTunnel);
+  return server;
+};

@@ -1,0 +1,80 @@
+/**
+ * The deployable bundle (`output: "standalone"`): when it must be rebuilt, and what `next build` leaves
+ * for us to copy beside it (README, Deploy: `.next/static` and `public`).
+ */
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export function projectRoot(...segments: string[]): string {
+  return path.join(root, ...segments);
+}
+
+/** Everything `next build` reads. A missing entry (a fresh clone has no `public/` if git lost it) is simply not there. */
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "package.json",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "tsconfig.next.json",
+];
+
+/** The newest modification time under `target`; 0 when it does not exist. */
+function newestChange(target: string): number {
+  let stats;
+  try {
+    stats = statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    newest = Math.max(newest, newestChange(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+/**
+ * The method guard, copied into the bundle beside server.js and loaded before it with `node --import`
+ * (scripts/method-guard.ts and the one module it reads; Node.js runs their TypeScript as it is).
+ */
+export const STANDALONE_METHOD_GUARD = "./scripts/method-guard.ts";
+const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
+
+export function standaloneServer(): string {
+  return projectRoot(".next", "standalone", "server.js");
+}
+
+/** True when the last build is newer than every build input and left the standalone server behind. */
+export function buildIsCurrent(): boolean {
+  const buildId = projectRoot(".next", "BUILD_ID");
+  if (!existsSync(buildId) || !existsSync(standaloneServer())) return false;
+  const built = statSync(buildId).mtimeMs;
+  return Math.max(...BUILD_INPUTS.map((input) => newestChange(projectRoot(input)))) < built;
+}
+
+/**
+ * `next build` leaves the static assets and `public/` out of .next/standalone (a CDN may serve them);
+ * the bundle serves them itself once they are copied in. Replaced on every start, so none go stale.
+ */
+export function prepareStandalone(): void {
+  const copies: [string, string][] = [
+    [projectRoot(".next", "static"), projectRoot(".next", "standalone", ".next", "static")],
+    [projectRoot("public"), projectRoot(".next", "standalone", "public")],
+  ];
+  for (const [from, to] of copies) {
+    rmSync(to, { recursive: true, force: true });
+    if (existsSync(from)) cpSync(from, to, { recursive: true });
+  }
+  for (const file of METHOD_GUARD_FILES) cpSync(projectRoot(file), projectRoot(".next", "standalone", file));
+}

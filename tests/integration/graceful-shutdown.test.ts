@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { SHUTDOWN_GRACE_MS } from "@/lib/server/graceful-shutdown";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+/** The shutdown as the dashboard's server runs it (NEXT_MANUAL_SIG_HANDLE=1), on a plain HTTP server. */
+async function startServer(): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "tests/support/graceful-server.ts"], {
+    cwd: root,
+    env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: "1", LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  started.push(child);
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const deadline = Date.now() + 30_000;
+  while (!/listening (\d+)/.test(output)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, url: `http://127.0.0.1:${/listening (\d+)/.exec(output)![1]}`, output: () => output, exited };
+}
+
+function shutdownFinished(output: string): Record<string, unknown> | undefined {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.event === "shutdown_finished");
+}
+
+describe("clean shutdown", () => {
+  it("on SIGTERM refuses new connections, finishes the request in flight and exits 0", async () => {
+    const server = await startServer();
+    const inFlight = fetch(`${server.url}/slow?ms=1500`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(fetch(`${server.url}/`)).rejects.toThrow();
+    // A second signal (a process group's) does not cut the drain short.
+    server.child.kill("SIGTERM");
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe("done");
+    expect(await server.exited).toBe(0);
+    expect(shutdownFinished(server.output())).toMatchObject({ drained: true, requestsCutOff: 0 });
+  });
+
+  it("stops waiting for a request after the grace period and still exits 0", { timeout: SHUTDOWN_GRACE_MS + 30_000 }, async () => {
+    const server = await startServer();
+    const inFlight = fetch(`${server.url}/slow?ms=${SHUTDOWN_GRACE_MS * 3}`).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const waited = Date.now() - signalled;
+    expect(waited).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 500);
+    expect(waited).toBeLessThan(SHUTDOWN_GRACE_MS * 2);
+    expect(await inFlight).toBeInstanceOf(Error);
+    expect(shutdownFinished(server.output())).toMatchObject({ drained: false, requestsCutOff: 1 });
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * A plain Node HTTP server with the dashboard's clean shutdown installed, for tests/integration/
+ * graceful-shutdown.test.ts (run with `tsx --conditions=react-server`, as the server modules need).
+ * `GET /slow?ms=N` answers after N milliseconds; anything else answers at once. Prints `listening <port>`.
+ */
+import { createServer } from "node:http";
+
+import { installGracefulShutdown } from "@/lib/server/graceful-shutdown";
+
+installGracefulShutdown();
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? "/", "http://localhost");
+  const delay = url.pathname === "/slow" ? Number(url.searchParams.get("ms") ?? "0") : 0;
+  setTimeout(() => response.end("done"), delay);
+});
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  if (address && typeof address === "object") console.info(`listening ${address.port}`);
+});
