@@ -2,7 +2,7 @@
  * The deployable bundle (`output: "standalone"`): when it must be rebuilt, and what `next build` leaves
  * for us to copy beside it (README, Deploy: `.next/static` and `public`).
  */
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -65,16 +65,15 @@ export function buildIsCurrent(): boolean {
 
 /**
  * `next build` leaves the static assets and `public/` out of .next/standalone (a CDN may serve them);
- * the bundle serves them itself once they are copied in. Replaced on every start, so none go stale.
+ * the bundle serves them itself once they are copied in, on every start.
  */
 export function prepareStandalone(): void {
   const copies: [string, string][] = [
     [projectRoot(".next", "static"), projectRoot(".next", "standalone", ".next", "static")],
     [projectRoot("public"), projectRoot(".next", "standalone", "public")],
   ];
-  for (const [from, to] of copies) {
-    rmSync(to, { recursive: true, force: true });
-    if (existsSync(from)) cpSync(from, to, { recursive: true });
-  }
+  // Copied over, never removed first: another instance may already serve from this bundle (the hashed
+  // static files of one build never change, so nothing goes stale).
+  for (const [from, to] of copies) if (existsSync(from)) cpSync(from, to, { recursive: true, force: true });
   for (const file of METHOD_GUARD_FILES) cpSync(projectRoot(file), projectRoot(".next", "standalone", file));
 }
