@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
-import { resetSandbox, signIn, SITE_URL } from "./support";
+import { postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, a hang, huge answers, only the
@@ -17,8 +17,7 @@ const DATA_PAGES = [
 ] as const;
 
 async function setKnobs(page: Page, knobs: Record<string, unknown>): Promise<void> {
-  const response = await page.request.post(`${SITE_URL}/__sandbox/knobs`, { data: knobs });
-  expect(response.ok()).toBe(true);
+  await postSandboxControl(page, "/__sandbox/knobs", knobs);
 }
 
 async function accountApiRequests(page: Page): Promise<number> {

@@ -5,6 +5,7 @@ import path from "node:path";
 import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
+import { postSandboxControl } from "../../sandbox/testing";
 import { SITE_URL } from "../journeys/urls";
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
@@ -61,7 +62,7 @@ export async function freshPage(firefox: Firefox): Promise<{ context: BrowserCon
 
 /** The sandbox's state back to its seed, as the Chromium suite does before every test. */
 export async function resetSandbox(): Promise<void> {
-  const response = await fetch(`${SITE_URL}/__sandbox/reset`, { method: "POST" });
+  const response = await postSandboxControl(SITE_URL, "/__sandbox/reset");
   if (!response.ok) throw new Error(`The sandbox did not reset: ${response.status}`);
 }
 
