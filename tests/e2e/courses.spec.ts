@@ -3,10 +3,9 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 
 import { getAccountData, type EnrollmentData } from "../../sandbox/data/account";
-import { expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import { endsWithin30Days, expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 const DAY_MS = 86_400_000;
-const ENDING_SOON_MS = 30 * DAY_MS;
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -15,11 +14,6 @@ test.beforeEach(async ({ page }) => {
 /** The sandbox's own data for a member, as its Account API serves it right now. */
 function enrollmentsOf(email: string): { enrollment: EnrollmentData; index: number }[] {
   return getAccountData(email, Date.now()).enrollments.map((enrollment, index) => ({ enrollment, index }));
-}
-
-function endsWithin30Days(enrollment: EnrollmentData, now: number): boolean {
-  const expiry = enrollment.expireDate?.getTime();
-  return expiry !== undefined && expiry > now && expiry - now <= ENDING_SOON_MS;
 }
 
 interface IcsComponent {

@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
+import type { EnrollmentData } from "../../sandbox/data/account";
+
 import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
 import { SITE_URL } from "../journeys/urls";
 
@@ -47,4 +49,10 @@ export async function resetSandbox(page: Page): Promise<void> {
 export async function postSandboxControl(page: Page, path: `/__sandbox/${string}`, data: unknown = {}): Promise<void> {
   const response = await page.request.post(`${SITE_URL}${path}`, { data, headers: { origin: SITE_URL } });
   expect(response.ok()).toBe(true);
+}
+
+/** Whether the sandbox's enrollment has access that ends within 30 days of `now` ("Ending soon"). */
+export function endsWithin30Days(enrollment: EnrollmentData, now: number): boolean {
+  const expiry = enrollment.expireDate?.getTime();
+  return expiry !== undefined && expiry > now && expiry - now <= 30 * 86_400_000;
 }
