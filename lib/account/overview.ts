@@ -13,7 +13,6 @@ import {
 import type { ResumeUrlConfig } from "./lecture-url";
 import { reshapeEnrolledCourse, reshapeEventRegistration } from "./reshape-shared";
 
-export const OVERVIEW_OPERATION_NAME = "DashboardOverview";
 /** How many upcoming events the overview lists. */
 export const OVERVIEW_EVENT_LIMIT = 3;
 

@@ -70,7 +70,7 @@ describe("refresh", () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
         callWithMemberSession(memoryJar(staleCookies), (token) =>
-          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" }),
+          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }" }),
         ),
       ),
     );
@@ -184,7 +184,7 @@ describe("refresh across instances", () => {
 });
 
 describe("Account API chokepoint", () => {
-  const probe = { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" };
+  const probe = { document: "query DashboardProbe { viewer { id } }" };
 
   it("sends only the bearer token, never the browser's cookies", async () => {
     site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));

@@ -3,7 +3,7 @@
  * dashboard applies (lib/config/env-schema.ts, lib/auth/discovery.ts, lib/auth/id-token.ts), over a
  * snapshot taken once by probe.ts. No check does I/O; each returns a status with a plain-words reason.
  */
-import { isLoopbackHost } from "../config/env-schema";
+import { isLoopbackHost } from "../../lib/config/env-schema";
 
 import { mergeMetadata } from "./probe";
 import type { HttpProbe, JsonDocument, JsonObject, SiteSnapshot } from "./probe";
