@@ -63,7 +63,7 @@ export interface OverviewVariables {
   eventsFirst: number;
 }
 
-/** Modest first pages (DESIGN.md section 5: the site's cap is its own). */
+/** Modest first pages (docs/architecture.md section 5: the site's cap is its own). */
 export const OVERVIEW_VARIABLES: OverviewVariables = { coursesFirst: 50, eventsFirst: 50 };
 
 /** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */

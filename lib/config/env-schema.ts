@@ -1,5 +1,5 @@
 /**
- * The dashboard's configuration contract (DESIGN.md section 3), as a pure schema so that both the
+ * The dashboard's configuration contract (docs/architecture.md section 3), as a pure schema so that both the
  * server (lib/config) and the launcher (scripts/start.ts) validate the environment the same way.
  * Nothing here reads process.env: lib/config/index.ts is the one reader.
  */
@@ -79,7 +79,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = "info";
 const logLevel = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` });
 
-/** The shared state's Redis (DESIGN.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
+/** The shared state's Redis (docs/architecture.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
 const redisUrl = z.string().refine((value) => {
   try {
     const url = new URL(value);

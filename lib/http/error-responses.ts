@@ -39,7 +39,7 @@ export interface DescribedApiError {
 /** The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch). */
 export function describeApiError(error: unknown): DescribedApiError {
   if (isSharedStateUnavailable(error)) {
-    // Fail closed (DESIGN.md section 8): not "signed out", the member's cookie is kept; try again shortly.
+    // Fail closed (docs/architecture.md section 8): not "signed out", the member's cookie is kept; try again shortly.
     return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
   }
   if (error instanceof RequestBodyTooLargeError) {

@@ -6,7 +6,7 @@ import { checkSiteUrl, parseOrigin, runChecks } from "./checks";
 import type { CheckResult } from "./checks";
 import { takeSnapshot } from "./probe";
 
-/** The dashboard's redirect path (DESIGN.md section 3: the redirect URI is APP_URL + this path). */
+/** The dashboard's redirect path (docs/architecture.md section 3: the redirect URI is APP_URL + this path). */
 export const CALLBACK_PATH = "/api/auth/callback";
 export const DEFAULT_APP_URL = "http://localhost:3000";
 /** As the dashboard bounds its own requests to the site (lib/auth/site-http.ts). */

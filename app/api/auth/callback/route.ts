@@ -13,7 +13,7 @@ export const GET = loggedRoute("/api/auth/callback", handleGet);
 
 async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
-  // The URL is rebuilt from configuration: nothing is derived from the Host header (DESIGN.md section 3).
+  // The URL is rebuilt from configuration: nothing is derived from the Host header (docs/architecture.md section 3).
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
