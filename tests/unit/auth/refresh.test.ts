@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
@@ -15,18 +15,16 @@ import {
 import { runAccountOperation } from "@/lib/site/account-api";
 
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { setUpFakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
 
-let site: FakeSite;
+const site = setUpFakeSite();
 let issued = 0;
 
-beforeAll(async () => {
-  site = await startFakeSite();
+beforeAll(() => {
   configureDashboard(site.url);
 });
-afterAll(async () => site.close());
 beforeEach(() => {
   setSharedStateForTests(new InMemorySharedState());
   site.calls.length = 0;

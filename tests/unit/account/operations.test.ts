@@ -24,10 +24,4 @@ describe("ACCOUNT_OPERATIONS", () => {
     expect(operations).toHaveLength(1);
     expect(operations[0]?.operation).toBe("query");
   });
-
-  it("asks the site for at most 100 items per page, its cap", () => {
-    for (const operation of Object.values(ACCOUNT_OPERATIONS)) {
-      expect(operation.document).not.toMatch(/first:\s*\d{4,}/);
-    }
-  });
 });
