@@ -4,6 +4,7 @@
  * Nothing here reads process.env: lib/config/index.ts is the one reader.
  */
 import { z } from "zod";
+import { API_ROUTES } from "../contract/paths";
 
 export const DEFAULT_SCOPES = "openid profile email account:read";
 export const DEFAULT_LECTURE_URL_TEMPLATE = "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}";
@@ -174,7 +175,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     clientId: data.OAUTH_CLIENT_ID,
     clientSecret: data.OAUTH_CLIENT_SECRET,
     appUrl: data.APP_URL,
-    redirectUri: `${data.APP_URL}/api/auth/callback`,
+    redirectUri: `${data.APP_URL}${API_ROUTES.callback}`,
     sessionSecrets: data.SESSION_SECRET,
     scopes: data.OAUTH_SCOPES,
     lectureUrlTemplate: data.LECTURE_URL_TEMPLATE,
