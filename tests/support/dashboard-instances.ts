@@ -87,7 +87,7 @@ export class HttpBrowser extends RouteBrowser {
   }
 
   /** A state-changing call as the dashboard's own pages send it: the dashboard's Origin and the custom header. */
-  async post(base: string, path: string, origin: string, body: unknown = {}): Promise<Response> {
+  post(base: string, path: string, origin: string, body: unknown = {}): Promise<Response> {
     const headers = { origin, "x-requested-with": "companion-dashboard", "content-type": "application/json" };
     return this.fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   }
