@@ -1,6 +1,6 @@
 /**
  * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
- * start-up with one message naming every bad variable (DESIGN.md section 3), even when the server is
+ * start-up with one message naming every bad variable (docs/architecture.md section 3), even when the server is
  * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed.
  */
 export async function register(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The Account API: DESIGN.md section 5 served with the reference `graphql` package, for member tokens that
+ * The Account API: the schema of docs/architecture.md section 5, served with the reference `graphql` package, for member tokens that
  * carry `account:read` and are bound to this origin.
  */
 import type { Context, Hono } from "hono";

@@ -1,5 +1,5 @@
 /**
- * The operator's admin area of the sandbox site (site-access-api.md section 5.3 rule 7): an owner or admin
+ * The operator's admin area of the sandbox site (docs/architecture.md section 6.2): an owner or admin
  * signs in with the sandbox's own sign-in, turns on the "MCP connections" beta, and then finds Developers,
  * OAuth applications, where member clients are created (the secret is shown once and only its hash is kept),
  * listed and deleted (which revokes every token issued to them).

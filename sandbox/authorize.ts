@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint and its pages: request validation (site-access-api.md section 2.2), the demo
+ * The authorization endpoint and its pages: request validation (docs/architecture.md section 6.1), the demo
  * sign-in page, the consent page, the decision, and sign-out of the sandbox's own session.
  *
  * The pending authorization request stays server-side; forms carry only its id and a per-request CSRF token,

@@ -1,5 +1,5 @@
 /**
- * Client ID Metadata Documents (site-access-api.md section 5.3 rule 5): a client that is not a vendor platform
+ * Client ID Metadata Documents (docs/architecture.md section 6.2): a client that is not a vendor platform
  * uses the HTTPS URL of a JSON document describing it as its `client_id`. The authorization endpoint fetches the
  * document (allowlisted hosts only, short timeout, small size cap, no redirects), checks it, and keeps the
  * resulting client so that the token, revocation and introspection endpoints know it.

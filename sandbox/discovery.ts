@@ -68,7 +68,7 @@ export function registerDiscoveryRoutes(app: Hono, state: SandboxState): void {
   app.get("/.well-known/oauth-authorization-server", (c) => c.json(authorizationServerMetadata(state), 200, cacheHeaders));
   app.get("/.well-known/openid-configuration", (c) => c.json(openIdConfiguration(state), 200, cacheHeaders));
   app.get("/.well-known/oauth-protected-resource", (c) => c.json(protectedResourceMetadata(state), 200, cacheHeaders));
-  // The key set is published even when id_tokens are off (site-access-api.md section 2.4).
+  // The key set is published even when id_tokens are off (docs/architecture.md section 6.4).
   app.get(JWKS_PATH, async (c) => {
     const key = await state.signingKey;
     return c.json({ keys: [key.publicJwk] }, 200, cacheHeaders);

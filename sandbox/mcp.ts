@@ -1,5 +1,5 @@
 /**
- * The site's MCP server at `/mcp` (site-access-api.md sections 4 and 5.4), built on the official MCP TypeScript
+ * The site's MCP server at `/mcp` (docs/architecture.md section 6.3), built on the official MCP TypeScript
  * SDK over Streamable HTTP, stateless: every POST gets a fresh server and transport, answered with JSON.
  *
  * - Anonymous callers get the public catalog tools.

@@ -1,6 +1,6 @@
 /**
- * The registration endpoint, `POST /api/oauth/register` (site-access-api.md section 5.3). It is not open dynamic
- * registration: it answers RFC 7591 requests by the rules of section 5.3.
+ * The registration endpoint, `POST /api/oauth/register` (docs/architecture.md section 6.2). It is not open dynamic
+ * registration: it answers RFC 7591 requests by these rules.
  *
  * 1. A `client_name` naming a known vendor integration gets that integration's `client_id` (and the
  *    integration's own metadata), provided the request names no redirect URI other than the integration's.

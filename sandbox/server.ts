@@ -152,7 +152,7 @@ export function padAnswer(response: Response, minBytes: number): Response {
 }
 
 function isEndpointName(endpoint: RequestEndpoint): endpoint is EndpointName {
-  return !["page", "logout", "control", "other"].includes(endpoint);
+  return !["page", "logout", "control"].includes(endpoint);
 }
 
 /** Answers with the injected failure for this endpoint, if one is set (and still has requests left). */

@@ -33,7 +33,7 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 2000;
 /** Loopback (dynamically registered) clients kept at most. */
 export const DEFAULT_LOOPBACK_CLIENT_LIMIT = 500;
 
-export type RequestEndpoint = EndpointName | "page" | "logout" | "control" | "other";
+export type RequestEndpoint = EndpointName | "page" | "logout" | "control";
 
 export interface RequestLogEntry {
   /** Sequence number, from 1. */

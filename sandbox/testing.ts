@@ -1,6 +1,7 @@
 /**
  * Test helpers for driving the sandbox over real HTTP without a browser.
  */
+import { SetCookieJar } from "./cookie-jar";
 
 export interface AuthorizeWithoutBrowserOptions {
   email: string;
@@ -8,27 +9,6 @@ export interface AuthorizeWithoutBrowserOptions {
   password?: string;
   /** Default: "allow". */
   decision?: "allow" | "deny";
-}
-
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ""] = header.split(";");
-      const index = pair.indexOf("=");
-      if (index <= 0) continue;
-      const name = pair.slice(0, index).trim();
-      const value = pair.slice(index + 1).trim();
-      const expired = /max-age=0/i.test(header) || /expires=Thu, 01 Jan 1970/i.test(header);
-      if (expired || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
 }
 
 function decodeEntities(value: string): string {
@@ -69,29 +49,15 @@ function alertText(page: string): string | undefined {
 }
 
 /**
- * Drives the sandbox's sign-in and consent pages with `fetch` (its own cookie jar, `redirect: "manual"`) and
+ * Drives the sandbox's sign-in and consent pages with a SandboxBrowser (its own cookies, no redirects followed) and
  * returns the URL the sandbox finally redirects to: the client's redirect_uri with `code`, `state` and `iss`, or
  * with `error`. Throws when the sandbox shows an error page or refuses the password.
  */
 export async function authorizeWithoutBrowser(authorizeUrl: string, opts: AuthorizeWithoutBrowserOptions): Promise<URL> {
-  const jar = new CookieJar();
   const origin = new URL(authorizeUrl).origin;
-  const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const headers = new Headers(init.headers);
-    const cookie = jar.header();
-    if (cookie !== "") headers.set("cookie", cookie);
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
-    jar.store(response);
-    return response;
-  };
-  const post = (path: string, fields: Record<string, string>) =>
-    request(new URL(path, origin).toString(), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const browser = new SandboxBrowser(origin);
 
-  let response = await request(authorizeUrl);
+  let response = await browser.request(authorizeUrl);
   for (let step = 0; step < 10; step += 1) {
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.get("location");
@@ -99,7 +65,7 @@ export async function authorizeWithoutBrowser(authorizeUrl: string, opts: Author
       const target = new URL(location, origin);
       if (target.origin !== origin || !target.pathname.startsWith("/oauth/authorize")) return target;
       await response.body?.cancel();
-      response = await request(target.toString());
+      response = await browser.request(target.toString());
       continue;
     }
     const page = await response.text();
@@ -109,7 +75,7 @@ export async function authorizeWithoutBrowser(authorizeUrl: string, opts: Author
     const signIn = findForm(page, "/oauth/authorize/sign-in");
     if (signIn) {
       if (step > 0 && alertText(page) !== undefined) throw new Error(`Sign-in refused: ${alertText(page)}`);
-      response = await post(signIn.action, { ...signIn.fields, email: opts.email, password: opts.password ?? "demo" });
+      response = await browser.post(signIn.action, { ...signIn.fields, email: opts.email, password: opts.password ?? "demo" });
       if (response.status === 200) {
         const again = await response.text();
         throw new Error(`Sign-in refused: ${alertText(again) ?? "unknown reason"}`);
@@ -118,7 +84,7 @@ export async function authorizeWithoutBrowser(authorizeUrl: string, opts: Author
     }
     const consent = findForm(page, "/oauth/authorize/decision");
     if (consent) {
-      response = await post(consent.action, { ...consent.fields, decision: opts.decision ?? "allow" });
+      response = await browser.post(consent.action, { ...consent.fields, decision: opts.decision ?? "allow" });
       continue;
     }
     throw new Error("The sandbox page has neither a sign-in nor a consent form");
@@ -138,7 +104,7 @@ export function csrfTokenOf(page: string): string | undefined {
  * in tests: `const browser = await SandboxBrowser.signIn(url, "olivia@example.com")`.
  */
 export class SandboxBrowser {
-  private readonly jar = new CookieJar();
+  private readonly jar = new SetCookieJar();
 
   constructor(readonly origin: string) {}
 
@@ -153,13 +119,9 @@ export class SandboxBrowser {
     return browser;
   }
 
-  async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    const cookie = this.jar.header();
-    if (cookie !== "") headers.set("cookie", cookie);
-    const response = await fetch(new URL(path, this.origin), { ...init, headers, redirect: "manual" });
-    this.jar.store(response);
-    return response;
+  /** A request to `path` (or an absolute URL) with this browser's cookies, no redirects followed. */
+  request(path: string, init: RequestInit = {}): Promise<Response> {
+    return this.jar.fetch(new URL(path, this.origin), init);
   }
 
   get(path: string): Promise<Response> {

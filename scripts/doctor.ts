@@ -7,9 +7,9 @@
  */
 import { parseArgs } from "node:util";
 
-import { parseOrigin } from "../lib/doctor/checks";
-import { formatJson, formatText } from "../lib/doctor/report";
-import { DEFAULT_APP_URL, DEFAULT_TIMEOUT_MS, hasFailure, runDoctor } from "../lib/doctor/run";
+import { parseOrigin } from "./doctor/checks";
+import { formatJson, formatText } from "./doctor/report";
+import { DEFAULT_APP_URL, DEFAULT_TIMEOUT_MS, hasFailure, runDoctor } from "./doctor/run";
 
 const MAX_TIMEOUT_MS = 120_000;
 

@@ -1,6 +1,6 @@
 /**
  * The one command that runs the app (README). With no SITE_URL it starts the sandbox site and the
- * dashboard wired to each other; with SITE_URL (and the other variables of DESIGN.md section 3) it
+ * dashboard wired to each other; with SITE_URL (and the other variables of docs/architecture.md section 3) it
  * serves the dashboard alone against that site. Either way it serves the deployable bundle
  * (.next/standalone/server.js), building it first when the sources changed since the last build.
  * `--dev` runs Next.js in development mode instead, with the JSON log lines made readable by pino-pretty.

@@ -8,7 +8,8 @@ import type { ReactNode } from "react";
 import { SignedOutLanding } from "@/components/layout/signed-out-landing";
 import { ServiceUnavailable } from "@/components/ui/service-unavailable";
 import { readPageSession } from "@/lib/auth/page-session";
-import { ApiError, loginUrl } from "@/lib/client/api";
+import { ApiError } from "@/lib/client/api";
+import { loginPath } from "@/lib/contract/paths";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isFramedRender } from "@/lib/http/embedding";
 import { describeApiError, logFailure } from "@/lib/http/error-responses";
@@ -34,7 +35,7 @@ export async function renderMemberPage(
   if (page.kind === "none") {
     const embedded = await isFramedRender();
     // A session that just ended goes straight back to sign-in; inside a frame, sign-in starts from a click.
-    if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginUrl(path));
+    if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginPath(path));
     return <SignedOutLanding returnTo={path} embedded={embedded} />;
   }
   const { session } = page;

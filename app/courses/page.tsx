@@ -5,12 +5,13 @@ import { coursesInfiniteQueryOptions } from "@/lib/client/queries";
 import { loadAccountPage } from "@/lib/site/account-pages";
 
 import { renderMemberPage } from "../_lib/member-page";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Courses" };
 
 export default function CoursesPage() {
   return renderMemberPage(
-    "/courses",
+    PAGE_PATHS.courses,
     (queryClient, session) =>
       queryClient.prefetchInfiniteQuery({
         ...coursesInfiniteQueryOptions(),

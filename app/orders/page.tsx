@@ -5,12 +5,13 @@ import { ordersInfiniteQueryOptions } from "@/lib/client/queries";
 import { loadAccountPage } from "@/lib/site/account-pages";
 
 import { renderMemberPage } from "../_lib/member-page";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Orders" };
 
 export default function OrdersPage() {
   return renderMemberPage(
-    "/orders",
+    PAGE_PATHS.orders,
     (queryClient, session) =>
       queryClient.prefetchInfiniteQuery({
         ...ordersInfiniteQueryOptions(),

@@ -5,12 +5,13 @@ import { sessionQueryOptions } from "@/lib/client/queries";
 import { toSessionView } from "@/lib/http/session-view";
 
 import { renderMemberPage } from "../_lib/member-page";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default function SettingsPage() {
   return renderMemberPage(
-    "/settings",
+    PAGE_PATHS.settings,
     (queryClient, session) => {
       // Who is signed in comes from the session itself: no call to the site.
       queryClient.setQueryData(sessionQueryOptions().queryKey, toSessionView(session));

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { getMessages } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
+import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Sign-in did not complete" };
 
@@ -42,10 +43,10 @@ export default async function SignInProblemPage({ searchParams }: { searchParams
       </p>
       <p className="text-sm text-fg-muted">{messages.detail.replace("{code}", known)}</p>
       <div className="flex flex-wrap gap-3">
-        <a className="btn btn-primary" href="/api/auth/login">
+        <a className="btn btn-primary" href={API_ROUTES.login}>
           {messages.tryAgain}
         </a>
-        <Link className="btn" href="/">
+        <Link className="btn" href={PAGE_PATHS.overview}>
           {messages.home}
         </Link>
       </div>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 
 import { SignedOutLanding } from "@/components/layout/signed-out-landing";
-import { isSignedOutReason } from "@/lib/client/api";
+import { isSignedOutReason } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Signed out" };
 

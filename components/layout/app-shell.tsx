@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { MainNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
  * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
@@ -25,7 +26,7 @@ export function AppShell({ children, showNav = true, embedded = false }: { child
           {/* Inside the site's page the site's own header is already there: no second brand header. */}
           {embedded ? null : (
             <Link
-              href="/"
+              href={PAGE_PATHS.overview}
               className="inline-flex min-h-11 items-center gap-2 self-start font-semibold text-fg no-underline sm:self-auto"
             >
               <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />

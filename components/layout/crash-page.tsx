@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { DEFAULT_LOCALE, getMessages, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 function subscribeToNothing(): () => void {
   return () => undefined;
@@ -37,8 +38,7 @@ export function CrashPage({ onRetry }: { onRetry: () => void }) {
             {messages.app.crashRetry}
           </button>
           {/* A full page load: the app's router may be what failed. */}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
-          <a className="btn btn-secondary" href="/">
+          <a className="btn btn-secondary" href={PAGE_PATHS.overview}>
             {messages.signInProblem.home}
           </a>
         </div>

@@ -2,8 +2,9 @@
 
 import { useState } from "react";
 
-import { REQUESTED_WITH_HEADER, REQUESTED_WITH_VALUE } from "@/lib/client/api";
 import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
+import { API_ROUTES } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 
 type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "failed";
@@ -26,14 +27,14 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
 
   /** Redeems the handoff into this frame's cookie; false when the browser kept the cookie out. */
   async function redeem(handoff: Handoff): Promise<boolean> {
-    const response = await fetch("/api/auth/embedded", {
+    const response = await fetch(API_ROUTES.embedded, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "content-type": "application/json", [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE },
+      headers: { "content-type": "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
       body: JSON.stringify(handoff),
     });
     if (!response.ok) throw new Error("handoff_failed");
-    const session = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+    const session = await fetch(API_ROUTES.session, { credentials: "same-origin", cache: "no-store" });
     if (!session.ok) return false;
     window.location.replace(returnTo);
     return true;
@@ -42,7 +43,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   async function signIn() {
     const { verifier, binding } = await newHandoffSecret();
     const { result } = openPopupAndAwait<{ type: string; code: string }>(
-      `/api/auth/login?display=popup&binding=${binding}`,
+      `${API_ROUTES.login}?display=popup&binding=${binding}`,
       "companion-dashboard-sign-in",
       SIGNED_IN_MESSAGE,
     );

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 
 import { notifyOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { useI18n } from "@/lib/i18n/provider";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** The end of a popup sign-in: hands the one-time code to the embedded dashboard that opened it, then closes. */
 export function PopupDone() {
@@ -26,7 +27,7 @@ export function PopupDone() {
       <h1 className="text-2xl font-semibold text-fg">{messages.embedded.popupDoneTitle}</h1>
       <p className="text-fg-muted">{messages.embedded.popupDoneBody}</p>
       {handedOff === false ? (
-        <Link className="btn btn-primary" href="/">
+        <Link className="btn btn-primary" href={PAGE_PATHS.overview}>
           {messages.embedded.popupDoneFallback}
         </Link>
       ) : null}

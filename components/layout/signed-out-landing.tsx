@@ -1,6 +1,6 @@
 "use client";
 
-import { loginUrl, type SignedOutReason } from "@/lib/client/api";
+import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
 import type { Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
@@ -40,7 +40,7 @@ export function SignedOutLanding({
       {embedded ? (
         <EmbeddedSignIn returnTo={returnTo} />
       ) : (
-        <a className="btn btn-primary" href={returnTo === "/" ? "/api/auth/login" : loginUrl(returnTo)}>
+        <a className="btn btn-primary" href={returnTo === PAGE_PATHS.overview ? API_ROUTES.login : loginPath(returnTo)}>
           {messages.landing.signIn}
         </a>
       )}

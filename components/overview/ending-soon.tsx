@@ -6,6 +6,7 @@ import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** Courses whose access ends within 30 days, soonest first, each with "Add a reminder", and how many courses past the overview's bound were not checked. */
 export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
@@ -34,7 +35,7 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
         </p>
       )}
       <p>
-        <Link href="/courses" className="inline-flex min-h-11 items-center text-accent underline">
+        <Link href={PAGE_PATHS.courses} className="inline-flex min-h-11 items-center text-accent underline">
           {messages.overview.allCourses}
         </Link>
       </p>

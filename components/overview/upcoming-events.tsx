@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { EventItem } from "@/components/events/event-item";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** The next few upcoming events the member is registered for (null: the site does not provide registrations). */
 export function UpcomingEvents({ registrations }: { registrations: EventRegistration[] | null }) {
@@ -27,7 +28,7 @@ export function UpcomingEvents({ registrations }: { registrations: EventRegistra
         </ul>
       )}
       <p>
-        <Link href="/events" className="inline-flex min-h-11 items-center text-accent underline">
+        <Link href={PAGE_PATHS.events} className="inline-flex min-h-11 items-center text-accent underline">
           {messages.overview.allEvents}
         </Link>
       </p>

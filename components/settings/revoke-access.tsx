@@ -9,8 +9,8 @@ import { useRevokeAccess } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import { useErrorReason } from "@/components/ui/error-panel";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
-export const REVOKE_PAGE = "/settings/revoke";
 
 /**
  * "Revoke access" in Settings. The confirmation is a page of its own that is never framed: in the
@@ -26,12 +26,12 @@ export function RevokeAccess() {
 
   async function start() {
     if (!isInFrame()) {
-      router.push(REVOKE_PAGE);
+      router.push(PAGE_PATHS.revoke);
       return;
     }
     setWaiting(true);
     try {
-      await openPopupAndAwait(`${REVOKE_PAGE}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
+      await openPopupAndAwait(`${PAGE_PATHS.revoke}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
       revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
     } catch {
       // Closed or cancelled: nothing changes.
@@ -78,7 +78,7 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
 
   function cancel() {
     if (fromFrame) window.close();
-    else router.push("/settings");
+    else router.push(PAGE_PATHS.settings);
   }
 
   const busy = revoke.isPending || revoke.isSuccess;

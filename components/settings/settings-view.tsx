@@ -5,7 +5,7 @@ import { useSession } from "@/lib/client/hooks";
 import { formatDateTime } from "@/lib/format/datetime";
 import { describeScope } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
-import type { SessionInfo } from "@/lib/types/account";
+import type { SessionView } from "@/lib/contract/session";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -25,7 +25,7 @@ function SettingsSection({ id, title, children }: { id: string; title: string; c
   );
 }
 
-function AccountDetails({ session }: { session: SessionInfo }) {
+function AccountDetails({ session }: { session: SessionView }) {
   const { messages, locale, timeZone } = useI18n();
   const rows: { label: string; value: ReactNode }[] = [
     { label: messages.settings.name, value: session.name },

@@ -1,7 +1,8 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { asApiError, errorKindOf, loginUrl, type ApiErrorKind } from "@/lib/client/api";
+import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
+import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 import { describeScope, interpolate, type Messages } from "@/lib/i18n";
 
@@ -70,7 +71,7 @@ export function ErrorPanel({
       <p className="font-semibold text-danger-fg">{title}</p>
       <p className="text-fg">{reason}</p>
       {kind === "unauthenticated" || kind === "insufficient_scope" ? (
-        <a className="btn btn-primary" href={loginUrl(pathname ?? "/")}>
+        <a className="btn btn-primary" href={loginPath(pathname ?? "/")}>
           {kind === "insufficient_scope" ? messages.errors.signInAgain : messages.landing.signIn}
         </a>
       ) : (

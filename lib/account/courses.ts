@@ -5,7 +5,6 @@ import { ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } fr
 import type { ResumeUrlConfig } from "./lecture-url";
 import { reshapeEnrolledCourse, reshapePage } from "./reshape-shared";
 
-export const COURSES_OPERATION_NAME = "DashboardCourses";
 /** Enrollments per page on the Courses page ("Show more" fetches the next one). */
 export const COURSES_PAGE_SIZE = 24;
 

@@ -4,7 +4,6 @@ import type { EventsPage } from "@/lib/types/account";
 import { EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "./fragments";
 import { reshapeEventRegistration } from "./reshape-shared";
 
-export const EVENTS_OPERATION_NAME = "DashboardEvents";
 /** Registrations per request: a modest page, under any sensible cap of the site. */
 export const EVENTS_PAGE_SIZE = 50;
 /**

@@ -1,17 +1,17 @@
 import "server-only";
 
-import { COURSES_DOCUMENT, COURSES_OPERATION_NAME } from "./courses";
-import { EVENTS_DOCUMENT, EVENTS_OPERATION_NAME } from "./events";
-import { ORDERS_DOCUMENT, ORDERS_OPERATION_NAME } from "./orders";
-import { OVERVIEW_DOCUMENT, OVERVIEW_OPERATION_NAME } from "./overview";
+import { COURSES_DOCUMENT } from "./courses";
+import { EVENTS_DOCUMENT } from "./events";
+import { ORDERS_DOCUMENT } from "./orders";
+import { OVERVIEW_DOCUMENT } from "./overview";
 import { OPTIONAL_ACCOUNT_FIELDS } from "./schema";
 
 /** The pages that read the Account API, each through exactly one named operation. */
 export type AccountPageKey = "overview" | "courses" | "orders" | "events";
 
 export interface AccountOperation {
+  /** One named query; its name, read from the document, is what failure logs show (no separate operationName is sent). */
   document: string;
-  operationName: string;
   /** Variables that are page sizes (`first`): lowered to the cap the site named. None when absent. */
   pageSizeVariables?: readonly string[];
   /** Fields ("Type.field") the operation's page can do without, when the site lacks them. None when absent. */
@@ -25,11 +25,10 @@ export const ACCOUNT_OPERATIONS: Readonly<Record<AccountPageKey, AccountOperatio
   // The overview still greets and shows courses on a site without event registrations.
   overview: {
     document: OVERVIEW_DOCUMENT,
-    operationName: OVERVIEW_OPERATION_NAME,
     pageSizeVariables: ["coursesFirst", "eventsFirst"],
     optionalFields: optional("Viewer.eventRegistrations"),
   },
-  courses: { document: COURSES_DOCUMENT, operationName: COURSES_OPERATION_NAME, pageSizeVariables: ["first"], optionalFields: optional() },
-  orders: { document: ORDERS_DOCUMENT, operationName: ORDERS_OPERATION_NAME, pageSizeVariables: ["first"], optionalFields: optional() },
-  events: { document: EVENTS_DOCUMENT, operationName: EVENTS_OPERATION_NAME, pageSizeVariables: ["first"], optionalFields: optional() },
+  courses: { document: COURSES_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
+  orders: { document: ORDERS_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
+  events: { document: EVENTS_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
 };

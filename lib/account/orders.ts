@@ -4,7 +4,6 @@ import type { Order, OrdersPage } from "@/lib/types/account";
 import type { RawConnection } from "./fragments";
 import { reshapePage } from "./reshape-shared";
 
-export const ORDERS_OPERATION_NAME = "DashboardOrders";
 export const ORDERS_PAGE_SIZE = 20;
 
 /** One page of the member's orders. */

@@ -13,7 +13,6 @@ import {
 import type { ResumeUrlConfig } from "./lecture-url";
 import { reshapeEnrolledCourse, reshapeEventRegistration } from "./reshape-shared";
 
-export const OVERVIEW_OPERATION_NAME = "DashboardOverview";
 /** How many upcoming events the overview lists. */
 export const OVERVIEW_EVENT_LIMIT = 3;
 
@@ -64,7 +63,7 @@ export interface OverviewVariables {
   eventsFirst: number;
 }
 
-/** Modest first pages (DESIGN.md section 5: the site's cap is its own). */
+/** Modest first pages (docs/architecture.md section 5: the site's cap is its own). */
 export const OVERVIEW_VARIABLES: OverviewVariables = { coursesFirst: 50, eventsFirst: 50 };
 
 /** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */

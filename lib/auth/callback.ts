@@ -12,11 +12,10 @@ import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
+import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
-/** Used when the site's token response omits `expires_in` (site-access-api.md section 6: about 2 hours). */
-const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
 export interface CallbackResult {
   returnTo: string;

@@ -1,12 +1,10 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 
 import { AuthError } from "./errors";
 
-/** The custom header every state-changing request from our pages carries. */
-export const CSRF_HEADER = "x-requested-with";
-export const CSRF_HEADER_VALUE = "companion-dashboard";
 
 /**
  * State-changing requests must come from our own pages (OWASP ASVS 5 V3.5.1, V3.5.3): the Origin header

@@ -11,7 +11,7 @@ export interface SiteMetadata {
   as: oauth.AuthorizationServer;
   /**
    * The site issues id_tokens that can be relied on only when discovery lists both
-   * `id_token_signing_alg_values_supported` and `jwks_uri` (site-access-api.md section 2.4).
+   * `id_token_signing_alg_values_supported` and `jwks_uri` (docs/architecture.md section 6.4).
    */
   idTokenSupported: boolean;
 }

@@ -1,6 +1,7 @@
 /**
- * One error hierarchy for the BFF, with stable codes. Route handlers and pages map a code to an HTTP
- * status or a page in one place (lib/http/error-responses.ts); nothing renders `message` from the site.
+ * The error type of sign-in, tokens and the Account API (AuthError), with stable codes. Route handlers
+ * and pages map a code (this one's, or another layer's such as the shared state's) to an HTTP status or a
+ * page in one place (lib/http/error-responses.ts); nothing renders `message` from the site.
  */
 export type AuthErrorCode =
   | "site_unavailable"

@@ -9,7 +9,7 @@ import { AuthError } from "./errors";
 import { SITE_REQUEST_TIMEOUT_MS } from "./site-http";
 
 export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
-/** site-access-api.md section 2.4: id_tokens are valid 10 minutes. */
+/** docs/architecture.md section 6.4: id_tokens are valid 10 minutes. */
 const ID_TOKEN_MAX_AGE_SECONDS = 10 * 60;
 
 type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;

@@ -9,7 +9,7 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 /**
  * The session to sign out of. Sign-out works while the shared state does not answer: the cookie is then
  * opened without its "ended" check, so that its tokens can still be revoked at the site and the cookie
- * cleared (DESIGN.md section 8).
+ * cleared (docs/architecture.md section 8).
  */
 export async function loadSessionForSignOut(jar: CookieJar): Promise<LoadedSession | null> {
   try {

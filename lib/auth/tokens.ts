@@ -20,10 +20,14 @@ export const REFRESH_MARGIN_MS = 60_000;
 /**
  * How long "refresh token R was just rotated into R'" is remembered: long enough for requests that left
  * the browser with the pre-rotation cookie to find the new tokens instead of replaying R (which a
- * rotating site answers with invalid_grant and a revoked grant, site-access-api.md via DESIGN.md section 6).
+ * rotating site answers with invalid_grant and a revoked grant, docs/architecture.md section 6.5).
  */
 export const ROTATION_MEMORY_MS = 2 * 60_000;
-const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+/**
+ * Assumed when a token response omits `expires_in` (RFC 6749 section 5.1 only recommends it). The site
+ * publishes no lifetime; one hour errs towards refreshing early (docs/architecture.md section 6.5).
+ */
+export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
 interface RotatedTokens {
   accessToken: string;

@@ -42,7 +42,7 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
 }
 
 /**
- * site-access-api.md section 2.4 and OpenID Connect Core 5.3.2: sub, email, name, org_id and roles from
+ * docs/architecture.md section 6.4 and OpenID Connect Core 5.3.2: sub, email, name, org_id and roles from
  * UserInfo must equal the id_token's. Returns the name of the first claim that differs.
  */
 export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUserInfo: SessionClaims): string | null {

@@ -1,10 +1,8 @@
-import { PUBLIC_ERROR_CODES, type ApiErrorBody, type PublicErrorCode } from "@/lib/types/account";
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
+import { isPublicErrorCode, type ApiErrorBody, type PublicErrorCode } from "@/lib/contract/errors";
+import { loginPath, signedOutPath, type SignedOutReason } from "@/lib/contract/paths";
 
 import { isInFrame } from "./embedding";
-
-/** The header every state-changing BFF call carries (with a same-origin Origin, the BFF's CSRF check). */
-export const REQUESTED_WITH_HEADER = "X-Requested-With";
-export const REQUESTED_WITH_VALUE = "companion-dashboard";
 
 /** Why a BFF call failed, in the terms the UI explains it. */
 export type ApiErrorKind =
@@ -29,7 +27,7 @@ export type ApiErrorKind =
   | "network"
   | "unknown";
 
-/** The kind of every public code the BFF sends (lib/types/account.ts PUBLIC_ERROR_CODES). */
+/** The kind of every public code the BFF sends (lib/contract/errors.ts PUBLIC_ERROR_CODES). */
 const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   unauthenticated: "unauthenticated",
   insufficient_scope: "insufficient_scope",
@@ -57,10 +55,6 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
 };
-
-function isPublicErrorCode(code: string): code is PublicErrorCode {
-  return (PUBLIC_ERROR_CODES as readonly string[]).includes(code);
-}
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
 export class ApiError extends Error {
@@ -119,12 +113,6 @@ function isApiErrorBody(value: unknown): value is ApiErrorBody {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string";
 }
 
-/** `/api/auth/login?returnTo=<path>`: where an expired session sends the member, to come back to `returnTo`. */
-export function loginUrl(returnTo: string): string {
-  const path = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : "/";
-  return `/api/auth/login?returnTo=${encodeURIComponent(path)}`;
-}
-
 let redirecting = false;
 
 /** Sends the browser to sign in and back to the page it is on. Runs once even when several queries fail. */
@@ -134,7 +122,7 @@ export function redirectToSignIn(): void {
   const here = `${window.location.pathname}${window.location.search}`;
   // Inside the site's page, reloading shows the embedded sign-in (the site's sign-in page is never framed).
   if (isInFrame()) window.location.reload();
-  else window.location.assign(loginUrl(here));
+  else window.location.assign(loginPath(here));
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
@@ -184,27 +172,11 @@ export async function postAction(path: string): Promise<unknown> {
   const response = await send(path, {
     method: "POST",
     credentials: "same-origin",
-    headers: { Accept: "application/json", [REQUESTED_WITH_HEADER]: REQUESTED_WITH_VALUE },
+    headers: { Accept: "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
     cache: "no-store",
   });
   if (!response.ok) throw await toApiError(response);
   return response.json().catch(() => undefined);
-}
-
-/**
- * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
- * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke.
- */
-const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired"] as const;
-export type SignedOutReason = (typeof SIGNED_OUT_REASONS)[number];
-
-export function isSignedOutReason(value: unknown): value is SignedOutReason {
-  return SIGNED_OUT_REASONS.some((reason) => reason === value);
-}
-
-/** `/signed-out?reason=<reason>`. */
-export function signedOutPath(reason: SignedOutReason): string {
-  return `/signed-out?reason=${reason}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "@/lib/types/account";
-import { ApiError, leaveForSignedOutPage, postAction, type SignedOutReason } from "./api";
+import { API_ROUTES, type SignedOutReason } from "@/lib/contract/paths";
+import { ApiError, leaveForSignedOutPage, postAction } from "./api";
 import {
-  ACCOUNT_ROUTES,
   connectionsQueryOptions,
   coursesInfiniteQueryOptions,
   eventsInfiniteQueryOptions,
@@ -47,7 +47,7 @@ export function flattenPages<T>(pages: readonly Page<T>[] | undefined): T[] {
 export function useRevokeAccess() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => postAction(ACCOUNT_ROUTES.revoke),
+    mutationFn: () => postAction(API_ROUTES.revoke),
     onSuccess: () => queryClient.clear(),
     onError: (error) => {
       // The site refused (a configuration fault): the BFF ended the session, so say so on the signed-out page.
@@ -65,7 +65,7 @@ export function useSignOut() {
   return useMutation({
     // `complete: false`: signed out here, but the site did not confirm that it revoked the sign-in.
     mutationFn: async (): Promise<SignedOutReason> => {
-      const outcome = await postAction(ACCOUNT_ROUTES.logout);
+      const outcome = await postAction(API_ROUTES.logout);
       return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false ? "signed_out_locally" : "signed_out";
     },
     onSuccess: () => queryClient.clear(),

@@ -1,19 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview, Page, SessionInfo } from "@/lib/types/account";
+import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview, Page } from "@/lib/types/account";
+import { API_ROUTES } from "@/lib/contract/paths";
+import type { SessionView } from "@/lib/contract/session";
 import { getJson } from "./api";
 import { accountKeys } from "./keys";
-
-/** The BFF routes the browser reads. */
-export const ACCOUNT_ROUTES = {
-  overview: "/api/account/overview",
-  courses: "/api/account/courses",
-  orders: "/api/account/orders",
-  events: "/api/account/events",
-  connections: "/api/account/connections",
-  session: "/api/session",
-  revoke: "/api/auth/revoke",
-  logout: "/api/auth/logout",
-} as const;
 
 function withCursor(route: string, after: string | null): string {
   return after ? `${route}?after=${encodeURIComponent(after)}` : route;
@@ -30,14 +20,14 @@ function nextCursor<T>(page: Page<T>): string | null {
 export function overviewQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.overview(),
-    queryFn: ({ signal }) => getJson<Overview>(ACCOUNT_ROUTES.overview, signal),
+    queryFn: ({ signal }) => getJson<Overview>(API_ROUTES.overview, signal),
   });
 }
 
 export function sessionQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.session(),
-    queryFn: ({ signal }) => getJson<SessionInfo>(ACCOUNT_ROUTES.session, signal),
+    queryFn: ({ signal }) => getJson<SessionView>(API_ROUTES.session, signal),
   });
 }
 
@@ -48,7 +38,7 @@ export function sessionQueryOptions() {
 export function connectionsQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.connections(),
-    queryFn: ({ signal }) => getJson<Connections>(ACCOUNT_ROUTES.connections, signal),
+    queryFn: ({ signal }) => getJson<Connections>(API_ROUTES.connections, signal),
   });
 }
 
@@ -56,7 +46,7 @@ export function connectionsQueryOptions() {
 export function coursesInfiniteQueryOptions() {
   return infiniteQueryOptions({
     queryKey: accountKeys.courses(),
-    queryFn: ({ pageParam, signal }) => getJson<CoursesPage>(withCursor(ACCOUNT_ROUTES.courses, pageParam), signal),
+    queryFn: ({ pageParam, signal }) => getJson<CoursesPage>(withCursor(API_ROUTES.courses, pageParam), signal),
     initialPageParam: null as string | null,
     getNextPageParam: nextCursor<CoursesPage["items"][number]>,
   });
@@ -65,7 +55,7 @@ export function coursesInfiniteQueryOptions() {
 export function ordersInfiniteQueryOptions() {
   return infiniteQueryOptions({
     queryKey: accountKeys.orders(),
-    queryFn: ({ pageParam, signal }) => getJson<OrdersPage>(withCursor(ACCOUNT_ROUTES.orders, pageParam), signal),
+    queryFn: ({ pageParam, signal }) => getJson<OrdersPage>(withCursor(API_ROUTES.orders, pageParam), signal),
     initialPageParam: null as string | null,
     getNextPageParam: nextCursor<OrdersPage["items"][number]>,
   });
@@ -74,7 +64,7 @@ export function ordersInfiniteQueryOptions() {
 export function eventsInfiniteQueryOptions() {
   return infiniteQueryOptions({
     queryKey: accountKeys.events(),
-    queryFn: ({ pageParam, signal }) => getJson<EventsPage>(withCursor(ACCOUNT_ROUTES.events, pageParam), signal),
+    queryFn: ({ pageParam, signal }) => getJson<EventsPage>(withCursor(API_ROUTES.events, pageParam), signal),
     initialPageParam: null as string | null,
     getNextPageParam: nextCursor<EventsPage["items"][number]>,
   });

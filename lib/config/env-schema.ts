@@ -1,9 +1,10 @@
 /**
- * The dashboard's configuration contract (DESIGN.md section 3), as a pure schema so that both the
+ * The dashboard's configuration contract (docs/architecture.md section 3), as a pure schema so that both the
  * server (lib/config) and the launcher (scripts/start.ts) validate the environment the same way.
  * Nothing here reads process.env: lib/config/index.ts is the one reader.
  */
 import { z } from "zod";
+import { API_ROUTES } from "../contract/paths";
 
 export const DEFAULT_SCOPES = "openid profile email account:read";
 export const DEFAULT_LECTURE_URL_TEMPLATE = "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}";
@@ -79,7 +80,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = "info";
 const logLevel = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` });
 
-/** The shared state's Redis (DESIGN.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
+/** The shared state's Redis (docs/architecture.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
 const redisUrl = z.string().refine((value) => {
   try {
     const url = new URL(value);
@@ -174,7 +175,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     clientId: data.OAUTH_CLIENT_ID,
     clientSecret: data.OAUTH_CLIENT_SECRET,
     appUrl: data.APP_URL,
-    redirectUri: `${data.APP_URL}/api/auth/callback`,
+    redirectUri: `${data.APP_URL}${API_ROUTES.callback}`,
     sessionSecrets: data.SESSION_SECRET,
     scopes: data.OAUTH_SCOPES,
     lectureUrlTemplate: data.LECTURE_URL_TEMPLATE,

@@ -61,16 +61,6 @@ export function calendarDaysBetween(from: Date | string, to: Date | string, time
   return dayNumber(zonedCalendarDate(to, timeZone)) - dayNumber(zonedCalendarDate(from, timeZone));
 }
 
-/** "12 Mar 2027" / "2027年3月12日" for a calendar date. */
-export function formatCalendarDate(date: CalendarDate, locale: Locale): string {
-  return new Intl.DateTimeFormat(dateLocaleOf(locale), {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(Date.UTC(date.year, date.month - 1, date.day)));
-}
-
 /** "12 Mar 2027": the date an instant falls on in the member's time zone. */
 export function formatDate(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
   return new Intl.DateTimeFormat(dateLocaleOf(locale), { day: "numeric", month: "short", year: "numeric", timeZone }).format(

@@ -8,12 +8,13 @@ import { logEvent } from "@/lib/log/logger";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { logFailure } from "./error-responses";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** Where every sign-in failure ends: a readable page, identified by our stable code, never the site's text. */
 export function signInProblemRedirect(error: unknown): NextResponse {
   const code = error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
   logFailure(error, code, "sign_in_failed");
-  const url = new URL("/sign-in-problem", getConfig().appUrl);
+  const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
   return NextResponse.redirect(url, 303);

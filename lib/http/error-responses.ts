@@ -6,14 +6,10 @@ import { AuthError } from "@/lib/auth/errors";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteFailureOf } from "@/lib/site/site-fetch";
-import type { PublicErrorCode } from "@/lib/types/account";
+import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { RequestBodyTooLargeError } from "./capped-body";
-
-export interface ApiErrorBody {
-  error: { code: string; message: string; detail?: string };
-}
 
 /** Seconds a client should wait before retrying while the shared state (Redis) does not answer. */
 export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
@@ -39,7 +35,7 @@ export interface DescribedApiError {
 /** The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch). */
 export function describeApiError(error: unknown): DescribedApiError {
   if (isSharedStateUnavailable(error)) {
-    // Fail closed (DESIGN.md section 8): not "signed out", the member's cookie is kept; try again shortly.
+    // Fail closed (docs/architecture.md section 8): not "signed out", the member's cookie is kept; try again shortly.
     return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
   }
   if (error instanceof RequestBodyTooLargeError) {

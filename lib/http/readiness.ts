@@ -60,7 +60,7 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 
-/** Readiness (DESIGN.md section 4): the site's metadata answers and, when REDIS_URL is set, Redis answers PING. */
+/** Readiness (docs/architecture.md section 4): the site's metadata answers and, when REDIS_URL is set, Redis answers PING. */
 export async function checkReadiness(now = Date.now()): Promise<Readiness> {
   const redisConfigured = getConfig().redisUrl !== undefined;
   const [site, redis] = await Promise.all([checkSite(now), redisConfigured ? redisAnswers() : Promise.resolve(undefined)]);

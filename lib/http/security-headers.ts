@@ -3,19 +3,20 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 
 import { decodeRepeatedly } from "./percent-decoding";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
  * Pages that must never be framed (RFC 9700 section 4.16, clickjacking). The sign-in routes under
  * /api/auth are never framable either, through next.config.mjs.
  */
 export function isNeverFramable(pathname: string): boolean {
-  return canonicalPath(pathname) === "/sign-in-problem" || isPopupPage(pathname);
+  return canonicalPath(pathname) === PAGE_PATHS.signInProblem || isPopupPage(pathname);
 }
 
 /** Pages the embedded dashboard opens as popups: they must keep their opener to post back to it. */
 export function isPopupPage(pathname: string): boolean {
   const path = canonicalPath(pathname);
-  return path === "/auth/popup-done" || path === "/settings/revoke";
+  return path === PAGE_PATHS.popupDone || path === PAGE_PATHS.revoke;
 }
 
 /**

@@ -2,15 +2,9 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 import type { SessionData } from "@/lib/session/session";
-import type { SessionInfo } from "@/lib/types/account";
+import type { SessionView } from "@/lib/contract/session";
 
-/** The browser's view of a session: an allow-list of claims and the granted scopes. Never a token. */
-export interface SessionView extends SessionInfo {
-  sub: string;
-  orgId: string;
-  roles: string[];
-}
-
+/** The browser's view of a session (lib/contract/session.ts): an allow-list of claims and the granted scopes. Never a token. */
 export function toSessionView(session: SessionData): SessionView {
   return {
     sub: session.claims.sub,

@@ -1,7 +1,7 @@
 import "server-only";
 
 /**
- * The state that several dashboard instances must share (DESIGN.md section 8): the refresh lock, the short
+ * The state that several dashboard instances must share (docs/architecture.md section 8): the refresh lock, the short
  * memory of "this refresh token was just rotated into that one", sessions ended by sign-out or revocation,
  * consumed login states and embedded handoff codes. Every instance is otherwise stateless. In memory for
  * one process (lib/session/memory-shared-state.ts), in Redis for several (`REDIS_URL`,

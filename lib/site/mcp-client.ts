@@ -80,7 +80,7 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
 /**
  * Connects to the site's MCP server (Streamable HTTP, the official SDK), reads the server's name and
  * version, lists its tools page by page, and disconnects. With `accessToken` the member's own tools are
- * listed too; with null the call is anonymous (public tools only, site-access-api.md section 5.4).
+ * listed too; with null the call is anonymous (public tools only, docs/architecture.md section 6.3).
  *
  * A site without an MCP server, or one that is down, is an answer (`available: false`), not an error.
  * A refused token throws the same AuthError codes as the Account API: `unauthenticated` (401

@@ -3,7 +3,7 @@ import "server-only";
 import type { GraphQLFormattedError } from "graphql";
 
 /**
- * Page sizes at the site. DESIGN.md section 5: `first` is capped by the site and the cap is the site's to
+ * Page sizes at the site. docs/architecture.md section 5: `first` is capped by the site and the cap is the site's to
  * choose, so the dashboard asks for modest pages, follows `pageInfo`, and when a site refuses a size it
  * learns the site's maximum once per process.
  */

@@ -17,7 +17,7 @@ import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "@/lib/account/schema";
 /**
  * What this site's Account API lacks of the schema we assume. Apart from the seed's fields (`slug`,
  * `expireDate`, `hasLifetimeAccess`, `lastWatchedLecture { lectureId positionSeconds }`, the viewer's
- * `id` and `email`), every field of DESIGN.md section 5 is an assumption: when the site rejects a query
+ * `id` and `email`), every field of docs/architecture.md section 5 is an assumption: when the site rejects a query
  * because an optional field does not exist, the field is remembered for the process and left out of
  * every later query, and the page shows what it has without it.
  */

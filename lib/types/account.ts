@@ -127,54 +127,6 @@ export interface Overview {
   upcomingEvents: EventRegistration[] | null;
 }
 
-/** Who is signed in, as `GET /api/session` answers it (claims only, never tokens). */
-export interface SessionInfo {
-  name: string;
-  email: string;
-  /** The site's origin, e.g. "https://school.example.com". */
-  site: string;
-  /** Scopes the site granted, e.g. ["openid", "profile", "email", "account:read"]. */
-  scopes: string[];
-  /** When the member granted access (ISO 8601). */
-  grantedAt: string;
-}
-
-/** Every `code` a BFF error answer may carry (lib/http/error-responses.ts and the routes' own 4xx answers). */
-export const PUBLIC_ERROR_CODES = [
-  "unauthenticated",
-  "insufficient_scope",
-  "csrf_rejected",
-  "refresh_unavailable",
-  "site_unavailable",
-  "revocation_unavailable",
-  "revocation_refused",
-  "temporarily_unavailable",
-  "body_too_large",
-  "site_timeout",
-  "query_failed",
-  "answer_too_large",
-  "site_misconfigured",
-  "authorization_denied",
-  "authorization_failed",
-  "callback_replayed",
-  "id_token_invalid",
-  "issuer_mismatch",
-  "login_expired",
-  "login_state_mismatch",
-  "token_exchange_failed",
-  "userinfo_mismatch",
-  "not_found",
-  "invalid_cursor",
-  "unexpected",
-] as const;
-
-export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
-
-/** The JSON body of every BFF error answer. */
-export interface ApiErrorBody {
-  error: { code: PublicErrorCode; message: string; detail?: string };
-}
-
 /** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */
 export interface ConnectionTool {
   /** The tool's machine name, e.g. "list_my_orders". */

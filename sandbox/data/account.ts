@@ -1,6 +1,6 @@
 /**
  * Account data of the demo members, computed relative to `now` on every call so that "access ends in 3 days"
- * stays true whenever the demo runs. Shapes follow the Account API schema (DESIGN.md section 5), with dates kept
+ * stays true whenever the demo runs. Shapes follow the Account API schema (docs/architecture.md section 5), with dates kept
  * as `Date` objects; the GraphQL layer serializes them.
  */
 import { courseAt, courseBySlug, COURSES, FEATURED_COURSE_COUNT, lectureAt } from "./catalog";

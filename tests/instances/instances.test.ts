@@ -1,5 +1,5 @@
 /**
- * Several instances behind a load balancer (DESIGN.md section 8), over real HTTP: a real redis-server
+ * Several instances behind a load balancer (docs/architecture.md section 8), over real HTTP: a real redis-server
  * (append-only, noeviction), the sandbox with short-lived access tokens and added latency, three production
  * dashboard processes with one SESSION_SECRET and one REDIS_URL, and a round-robin proxy in front whose
  * origin is APP_URL. Run by `npm run test:instances` (scripts/test-instances.ts).

@@ -68,8 +68,7 @@ describe("sign-in routes", () => {
     expect(authorize.searchParams.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
     const { authorizeWithoutBrowser } = await import("@/sandbox/testing");
     const redirect = await authorizeWithoutBrowser(authorize.href, { email: "maya@example.com" });
-    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    const done = await callbackRoute(new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, cookie } }));
+    const done = await callbackRoute(new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, ...browser.headers() } }));
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/orders`);
     expect(JSON.stringify([...done.headers])).not.toContain("evil.example");
   });

@@ -13,11 +13,11 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { checkSiteUrl } from "@/lib/doctor/checks";
-import type { CheckId, CheckResult } from "@/lib/doctor/checks";
-import type { JsonObject } from "@/lib/doctor/probe";
-import { runDoctor } from "@/lib/doctor/run";
-import type { DoctorReport } from "@/lib/doctor/run";
+import { checkSiteUrl } from "@/scripts/doctor/checks";
+import type { CheckId, CheckResult } from "@/scripts/doctor/checks";
+import type { JsonObject } from "@/scripts/doctor/probe";
+import { runDoctor } from "@/scripts/doctor/run";
+import type { DoctorReport } from "@/scripts/doctor/run";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
 import { startSandbox } from "@/sandbox/server";
 import type { RunningSandbox, SandboxOptions } from "@/sandbox/server";

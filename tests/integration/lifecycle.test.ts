@@ -110,7 +110,7 @@ describe.each([
     await revokeAtSite(session);
     const revokeCalls = sandbox.requests().filter((entry) => entry.endpoint === "revoke");
     expect(revokeCalls.length).toBeGreaterThanOrEqual(2);
-    await expect(runAccountOperation(session.accessToken, { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" })).rejects.toMatchObject({
+    await expect(runAccountOperation(session.accessToken, { document: "query DashboardProbe { viewer { id } }" })).rejects.toMatchObject({
       code: "unauthenticated",
     });
     // A stale copy of the cookie finds the grant gone: the session ends instead of lingering.

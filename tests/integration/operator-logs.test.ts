@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { unsealData } from "iron-session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/auth/csrf";
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import type { LoginTransaction } from "@/lib/auth/transaction";
 import { setLogDestinationForTests } from "@/lib/log/logger";

@@ -1,5 +1,5 @@
 /**
- * The BFF with its shared state in a real redis-server that goes down, hangs and comes back (DESIGN.md
+ * The BFF with its shared state in a real redis-server that goes down, hangs and comes back (docs/architecture.md
  * section 8): fail closed and fast, never "signed out" by an outage, sign-out still works, recovery
  * without a restart. Route handlers are called directly against the sandbox over real HTTP.
  */

@@ -296,7 +296,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
   });
 
   it("after a source change, npm start rebuilds once", async () => {
-    appendFileSync(path.join(app, "lib", "format", "index.ts"), "\n// changed after the last build\n");
+    appendFileSync(path.join(app, "lib", "format", "currency.ts"), "\n// changed after the last build\n");
     const changed = await demoStart();
     expect(changed.events("build_started")).toHaveLength(1);
     const again = await demoStart();

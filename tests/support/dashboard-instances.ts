@@ -82,14 +82,14 @@ export async function startDashboardInstance(name: string, env: Record<string, s
 
 /** A browser over real HTTP: cookies from Set-Cookie, no redirects followed. */
 export class HttpBrowser extends RouteBrowser {
-  async get(base: string, path: string): Promise<Response> {
-    return this.absorb(await fetch(`${base}${path}`, { headers: this.cookieHeaders(), redirect: "manual" }));
+  get(base: string, path: string): Promise<Response> {
+    return this.fetch(`${base}${path}`);
   }
 
   /** A state-changing call as the dashboard's own pages send it: the dashboard's Origin and the custom header. */
-  async post(base: string, path: string, origin: string, body: unknown = {}): Promise<Response> {
-    const headers = { ...this.cookieHeaders(), origin, "x-requested-with": "companion-dashboard", "content-type": "application/json" };
-    return this.absorb(await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body), redirect: "manual" }));
+  post(base: string, path: string, origin: string, body: unknown = {}): Promise<Response> {
+    const headers = { origin, "x-requested-with": "companion-dashboard", "content-type": "application/json" };
+    return this.fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   }
 
   /** Another browser holding a copy of these cookies as they are now. */
@@ -97,11 +97,6 @@ export class HttpBrowser extends RouteBrowser {
     const copy = new HttpBrowser();
     copy.cookies = new Map(this.cookies);
     return copy;
-  }
-
-  private cookieHeaders(): Record<string, string> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    return cookie ? { cookie } : {};
   }
 }
 

@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /**
  * A fake site for unit tests: discovery, JWKS, token, UserInfo, revocation and the Account API, each
  * answered by a handler the test sets. Any call without a handler is recorded as unexpected and answered
- * 500, and `assertNoUnexpectedCalls()` fails the test. Keys are generated per run (real ES256 crypto).
+ * 500; `setUpFakeSite` fails every test that made one. Keys are generated per run (real ES256 crypto).
  */
 export interface RecordedCall {
   method: string;
@@ -24,6 +25,7 @@ export interface FakeSite {
   privateKey: CryptoKey;
   kid: string;
   signIdToken(claims: JWTPayload, options?: { kid?: string; alg?: string; key?: CryptoKey | Uint8Array }): Promise<string>;
+  /** Throws when a call found no handler since the last check (and starts afresh). */
   assertNoUnexpectedCalls(): void;
   callsTo(path: string): RecordedCall[];
   close(): Promise<void>;
@@ -100,7 +102,8 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
         .sign(signOptions.key ?? privateKey);
     },
     assertNoUnexpectedCalls() {
-      if (unexpected.length > 0) throw new Error(`The fake site received unexpected calls: ${unexpected.join(", ")}`);
+      const made = unexpected.splice(0);
+      if (made.length > 0) throw new Error(`The fake site received unexpected calls: ${made.join(", ")}`);
     },
     callsTo: (path) => calls.filter((call) => call.path === path),
     close: () =>
@@ -108,5 +111,43 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The fake site for a test file: started before its tests, checked after each one (a call without a
+ * handler fails the test that made it), closed after the last. Use it at the top level of the file.
+ */
+export function setUpFakeSite(options: { idTokens?: boolean } = {}): FakeSite {
+  let started: FakeSite | undefined;
+  const site = (): FakeSite => {
+    if (!started) throw new Error("The fake site starts in beforeAll: use it inside hooks and tests.");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startFakeSite(options);
+  });
+  afterEach(() => site().assertNoUnexpectedCalls());
+  afterAll(async () => started?.close());
+  return {
+    get url() {
+      return site().url;
+    },
+    get calls() {
+      return site().calls;
+    },
+    get handlers() {
+      return site().handlers;
+    },
+    get privateKey() {
+      return site().privateKey;
+    },
+    get kid() {
+      return site().kid;
+    },
+    signIdToken: (claims, signOptions) => site().signIdToken(claims, signOptions),
+    assertNoUnexpectedCalls: () => site().assertNoUnexpectedCalls(),
+    callsTo: (path) => site().callsTo(path),
+    close: () => site().close(),
   };
 }

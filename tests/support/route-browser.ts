@@ -1,30 +1,15 @@
 import { NextRequest } from "next/server";
 
+import { SetCookieJar } from "@/sandbox/cookie-jar";
+
 import { TEST_APP_URL } from "./env";
 
-/** A browser's cookie jar over the route handlers' Set-Cookie headers, for calling route handlers directly. */
-export class RouteBrowser {
-  cookies = new Map<string, string>();
-  setCookieLines: string[] = [];
-
-  absorb(response: Response): Response {
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookieLines.push(line);
-      const [pair = ""] = line.split(";");
-      const index = pair.indexOf("=");
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (value === "" || /max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
+/** A browser's cookies over the route handlers' Set-Cookie headers, for calling route handlers directly. */
+export class RouteBrowser extends SetCookieJar {
   request(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): NextRequest {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     return new NextRequest(new URL(path, TEST_APP_URL), {
       method: init.method ?? "GET",
-      headers: { ...(cookie ? { cookie } : {}), ...init.headers },
+      headers: { ...this.headers(), ...init.headers },
       ...(init.body === undefined ? {} : { body: init.body }),
     });
   }

@@ -2,10 +2,11 @@ import { NextResponse } from "next/server";
 
 import { checkReadiness } from "@/lib/http/readiness";
 import { loggedRoute } from "@/lib/http/request-log";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const GET = loggedRoute("/api/ready", handleGet, { level: "debug" });
+export const GET = loggedRoute(API_ROUTES.ready, handleGet, { level: "debug" });
 
 /**
  * Readiness for load balancers: 200 when the site's metadata answers and, with REDIS_URL, Redis answers;

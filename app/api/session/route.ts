@@ -6,10 +6,11 @@ import { toSessionView } from "@/lib/http/session-view";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loadSession, saveSession } from "@/lib/session/session";
 import { loggedRoute } from "@/lib/http/request-log";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const GET = loggedRoute("/api/session", handleGet);
+export const GET = loggedRoute(API_ROUTES.session, handleGet);
 
 /** Who is signed in: claims and granted scopes only, never a token. */
 async function handleGet(request: NextRequest) {

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { RevokeConfirmation } from "@/components/settings/revoke-access";
 
 import { renderMemberPage } from "../../_lib/member-page";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 export const metadata: Metadata = { title: "Revoke access" };
 
@@ -11,5 +12,5 @@ export default async function RevokePage({ searchParams }: { searchParams: Promi
   const { from } = await searchParams;
   // Opened by the embedded dashboard: the decision goes back to that frame, whose session it concerns.
   if (from === "frame") return <RevokeConfirmation fromFrame />;
-  return renderMemberPage("/settings/revoke", () => Promise.resolve(), <RevokeConfirmation fromFrame={false} />);
+  return renderMemberPage(PAGE_PATHS.revoke, () => Promise.resolve(), <RevokeConfirmation fromFrame={false} />);
 }

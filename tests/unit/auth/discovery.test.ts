@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { getSiteMetadata, resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 
 import { configureDashboard } from "../../support/env";
-import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { setUpFakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
 
-let site: FakeSite;
+const site = setUpFakeSite();
 let metadata: Record<string, unknown>;
 
-beforeAll(async () => {
-  site = await startFakeSite();
+beforeAll(() => {
   configureDashboard(site.url);
   resetConfigForTests();
   metadata = site.handlers.get("GET /.well-known/oauth-authorization-server")!({ method: "GET", path: "", body: "", headers: {} }).json as Record<string, unknown>;
 });
-afterAll(async () => site.close());
 beforeEach(() => {
   resetDiscoveryCacheForTests();
   site.calls.length = 0;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
@@ -15,18 +15,16 @@ import {
 import { runAccountOperation } from "@/lib/site/account-api";
 
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { setUpFakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
 
-let site: FakeSite;
+const site = setUpFakeSite();
 let issued = 0;
 
-beforeAll(async () => {
-  site = await startFakeSite();
+beforeAll(() => {
   configureDashboard(site.url);
 });
-afterAll(async () => site.close());
 beforeEach(() => {
   setSharedStateForTests(new InMemorySharedState());
   site.calls.length = 0;
@@ -70,7 +68,7 @@ describe("refresh", () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
         callWithMemberSession(memoryJar(staleCookies), (token) =>
-          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" }),
+          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }" }),
         ),
       ),
     );
@@ -184,7 +182,7 @@ describe("refresh across instances", () => {
 });
 
 describe("Account API chokepoint", () => {
-  const probe = { document: "query DashboardProbe { viewer { id } }", operationName: "DashboardProbe" };
+  const probe = { document: "query DashboardProbe { viewer { id } }" };
 
   it("sends only the bearer token, never the browser's cookies", async () => {
     site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
@@ -6,16 +6,14 @@ import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/share
 
 import { captureLog } from "../../support/captured-log";
 import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { setUpFakeSite } from "../../support/fake-site";
 import { expiringSession } from "../../support/session-fixture";
 
-let site: FakeSite;
+const site = setUpFakeSite();
 
-beforeAll(async () => {
-  site = await startFakeSite();
+beforeAll(() => {
   configureDashboard(site.url);
 });
-afterAll(async () => site.close());
 beforeEach(() => {
   setSharedStateForTests(new InMemorySharedState());
   site.calls.length = 0;

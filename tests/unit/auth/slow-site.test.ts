@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 
 import { startLogin } from "@/lib/auth/login";
 import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/auth/site-http";
 
 import { configureDashboard } from "../../support/env";
-import { startFakeSite, type FakeSite } from "../../support/fake-site";
+import { setUpFakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
 
-let site: FakeSite;
+const site = setUpFakeSite();
 
-beforeAll(async () => {
-  site = await startFakeSite();
+beforeAll(() => {
   configureDashboard(site.url);
   // A site that takes a minute to answer its discovery document.
   site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ delayMs: 60_000, json: {} }));
 });
-afterAll(async () => site.close());
 
 it(
   "gives up on a slow site within the bounded time and says sign-in is unavailable",

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, asApiError, errorKindOf, getJson, loginUrl, postAction } from "@/lib/client/api";
-import { PUBLIC_ERROR_CODES } from "@/lib/types/account";
+import { ApiError, asApiError, errorKindOf, getJson, postAction } from "@/lib/client/api";
+import { PUBLIC_ERROR_CODES } from "@/lib/contract/errors";
+import { loginPath } from "@/lib/contract/paths";
 import { accountKeys } from "@/lib/client/keys";
 import { coursesInfiniteQueryOptions } from "@/lib/client/queries";
 import { makeQueryClient, shouldRetry } from "@/lib/client/query-client";
@@ -22,11 +23,11 @@ describe("accountKeys", () => {
   });
 });
 
-describe("loginUrl", () => {
+describe("loginPath", () => {
   it("keeps only same-origin relative paths", () => {
-    expect(loginUrl("/courses?x=1")).toBe("/api/auth/login?returnTo=%2Fcourses%3Fx%3D1");
-    expect(loginUrl("//evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
-    expect(loginUrl("https://evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
+    expect(loginPath("/courses?x=1")).toBe("/api/auth/login?returnTo=%2Fcourses%3Fx%3D1");
+    expect(loginPath("//evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
+    expect(loginPath("https://evil.example.com")).toBe("/api/auth/login?returnTo=%2F");
   });
 });
 

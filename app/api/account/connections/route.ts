@@ -6,10 +6,11 @@ import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { connectionsLoader } from "@/lib/site/mcp-client";
 import { loggedRoute } from "@/lib/http/request-log";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const GET = loggedRoute("/api/account/connections", handleGet);
+export const GET = loggedRoute(API_ROUTES.connections, handleGet);
 
 /**
  * `GET /api/account/connections`: what an AI assistant connected to the site's MCP server can do for the

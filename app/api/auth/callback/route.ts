@@ -6,21 +6,22 @@ import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
+import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const GET = loggedRoute("/api/auth/callback", handleGet);
+export const GET = loggedRoute(API_ROUTES.callback, handleGet);
 
 async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
-  // The URL is rebuilt from configuration: nothing is derived from the Host header (DESIGN.md section 3).
+  // The URL is rebuilt from configuration: nothing is derived from the Host header (docs/architecture.md section 3).
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
     const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
     logEvent("sign_in_succeeded", { embedded: handoffCode !== undefined });
     // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
-    if (handoffCode) return buffer.applyTo(appRedirect(`/auth/popup-done#handoff=${handoffCode}`));
+    if (handoffCode) return buffer.applyTo(appRedirect(`${PAGE_PATHS.popupDone}#handoff=${handoffCode}`));
     return buffer.applyTo(appRedirect(returnTo));
   } catch (error) {
     return buffer.applyTo(signInProblemRedirect(error));

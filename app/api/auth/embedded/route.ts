@@ -8,10 +8,11 @@ import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { saveSession } from "@/lib/session/session";
 import { loggedRoute } from "@/lib/http/request-log";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const POST = loggedRoute("/api/auth/embedded", handlePost);
+export const POST = loggedRoute(API_ROUTES.embedded, handlePost);
 
 const MAX_BODY_BYTES = 1024;
 

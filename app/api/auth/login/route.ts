@@ -7,10 +7,11 @@ import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const GET = loggedRoute("/api/auth/login", handleGet);
+export const GET = loggedRoute(API_ROUTES.login, handleGet);
 
 async function handleGet(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.

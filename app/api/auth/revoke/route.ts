@@ -9,10 +9,11 @@ import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
+import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
 
-export const POST = loggedRoute("/api/auth/revoke", handlePost);
+export const POST = loggedRoute(API_ROUTES.revoke, handlePost);
 
 /**
  * Revokes the member's tokens at the site (RFC 7009), then ends the session. When the site cannot be

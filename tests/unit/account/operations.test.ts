@@ -7,11 +7,13 @@ const schema = buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
 
 describe("ACCOUNT_OPERATIONS", () => {
   it("has one named operation per page", () => {
-    expect(Object.fromEntries(Object.entries(ACCOUNT_OPERATIONS).map(([key, op]) => [key, op.operationName]))).toEqual({
-      overview: "DashboardOverview",
-      courses: "DashboardCourses",
-      orders: "DashboardOrders",
-      events: "DashboardEvents",
+    const nameOf = (document: string) =>
+      parse(document).definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION ? [definition.name?.value] : []));
+    expect(Object.fromEntries(Object.entries(ACCOUNT_OPERATIONS).map(([key, op]) => [key, nameOf(op.document)]))).toEqual({
+      overview: ["DashboardOverview"],
+      courses: ["DashboardCourses"],
+      orders: ["DashboardOrders"],
+      events: ["DashboardEvents"],
     });
   });
 
@@ -21,12 +23,5 @@ describe("ACCOUNT_OPERATIONS", () => {
     const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
     expect(operations).toHaveLength(1);
     expect(operations[0]?.operation).toBe("query");
-    expect(operations[0]?.name?.value).toBe(operation.operationName);
-  });
-
-  it("asks the site for at most 100 items per page, its cap", () => {
-    for (const operation of Object.values(ACCOUNT_OPERATIONS)) {
-      expect(operation.document).not.toMatch(/first:\s*\d{4,}/);
-    }
   });
 });

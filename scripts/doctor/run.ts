@@ -2,12 +2,12 @@
  * Runs the doctor: judges the site URL, takes one snapshot of the site and runs every check over it.
  * Everything comes from the caller (the command line); nothing reads the app's environment.
  */
+import { API_ROUTES } from "../../lib/contract/paths";
+
 import { checkSiteUrl, parseOrigin, runChecks } from "./checks";
 import type { CheckResult } from "./checks";
 import { takeSnapshot } from "./probe";
 
-/** The dashboard's redirect path (DESIGN.md section 3: the redirect URI is APP_URL + this path). */
-export const CALLBACK_PATH = "/api/auth/callback";
 export const DEFAULT_APP_URL = "http://localhost:3000";
 /** As the dashboard bounds its own requests to the site (lib/auth/site-http.ts). */
 export const DEFAULT_TIMEOUT_MS = 8_000;
@@ -31,7 +31,8 @@ export interface DoctorReport {
 }
 
 export function redirectUriFor(appUrl: string): string {
-  return `${appUrl}${CALLBACK_PATH}`;
+  // docs/architecture.md section 3: the redirect URI is APP_URL + the callback route.
+  return `${appUrl}${API_ROUTES.callback}`;
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {

@@ -3,7 +3,7 @@
  * dashboard applies (lib/config/env-schema.ts, lib/auth/discovery.ts, lib/auth/id-token.ts), over a
  * snapshot taken once by probe.ts. No check does I/O; each returns a status with a plain-words reason.
  */
-import { isLoopbackHost } from "../config/env-schema";
+import { isLoopbackHost } from "../../lib/config/env-schema";
 
 import { mergeMetadata } from "./probe";
 import type { HttpProbe, JsonDocument, JsonObject, SiteSnapshot } from "./probe";
@@ -217,7 +217,7 @@ function describeKeySet(jwks: JsonDocument): { ok: true; count: number } | { ok:
  * Check 7: how the dashboard learns who signed in. Only when discovery lists both `jwks_uri` and
  * `id_token_signing_alg_values_supported` does it rely on an id_token, verified with ES256 and a key chosen
  * by `kid`; otherwise it uses UserInfo.
- * @see site-access-api.md section 2.4, OpenID Connect Core section 3.1.3.7
+ * @see docs/architecture.md section 6.4, OpenID Connect Core section 3.1.3.7
  */
 export function checkIdToken(snapshot: SiteSnapshot): CheckResult {
   const id = "id-token";

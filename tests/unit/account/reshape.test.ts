@@ -217,7 +217,7 @@ describe("reshapeOverview", () => {
       coursesLeftOut: 0,
       upcomingEvents: [],
     });
-    // Modest pages: no site's cap is assumed (DESIGN.md section 5).
+    // Modest pages: no site's cap is assumed (docs/architecture.md section 5).
     expect(Math.max(OVERVIEW_VARIABLES.coursesFirst, OVERVIEW_VARIABLES.eventsFirst)).toBeLessThanOrEqual(50);
   });
 

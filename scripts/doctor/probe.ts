@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as oauth from "oauth4webapi";
 
-import { DEFAULT_SCOPES, isLoopbackHost } from "../config/env-schema";
+import { DEFAULT_SCOPES, isLoopbackHost } from "../../lib/config/env-schema";
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,0 +1,44 @@
+/**
+ * The error answer of every BFF route, shared by the server (lib/http/error-responses.ts, the routes)
+ * and the browser (lib/client/api.ts). Client-safe: no server-only import. docs/architecture.md section 4.
+ */
+
+/** Every `code` a BFF error answer may carry. The browser has a kind and its own words for each. */
+export const PUBLIC_ERROR_CODES = [
+  "unauthenticated",
+  "insufficient_scope",
+  "csrf_rejected",
+  "refresh_unavailable",
+  "site_unavailable",
+  "revocation_unavailable",
+  "revocation_refused",
+  "temporarily_unavailable",
+  "body_too_large",
+  "site_timeout",
+  "query_failed",
+  "answer_too_large",
+  "site_misconfigured",
+  "authorization_denied",
+  "authorization_failed",
+  "callback_replayed",
+  "id_token_invalid",
+  "issuer_mismatch",
+  "login_expired",
+  "login_state_mismatch",
+  "token_exchange_failed",
+  "userinfo_mismatch",
+  "not_found",
+  "invalid_cursor",
+  "unexpected",
+] as const;
+
+export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
+
+export function isPublicErrorCode(code: string): code is PublicErrorCode {
+  return (PUBLIC_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/** The JSON body of every BFF error answer: a public code, the BFF's own message, a safe detail. */
+export interface ApiErrorBody {
+  error: { code: PublicErrorCode; message: string; detail?: string };
+}

@@ -1,0 +1,53 @@
+/**
+ * Every path of the dashboard that code names: the BFF's routes (docs/architecture.md section 4) and the
+ * pages. Used by route handlers, server redirects and components alike. Client-safe.
+ */
+export const API_ROUTES = {
+  login: "/api/auth/login",
+  callback: "/api/auth/callback",
+  logout: "/api/auth/logout",
+  revoke: "/api/auth/revoke",
+  embedded: "/api/auth/embedded",
+  session: "/api/session",
+  health: "/api/health",
+  ready: "/api/ready",
+  overview: "/api/account/overview",
+  courses: "/api/account/courses",
+  orders: "/api/account/orders",
+  events: "/api/account/events",
+  connections: "/api/account/connections",
+} as const;
+
+export const PAGE_PATHS = {
+  overview: "/",
+  courses: "/courses",
+  orders: "/orders",
+  events: "/events",
+  settings: "/settings",
+  revoke: "/settings/revoke",
+  signedOut: "/signed-out",
+  signInProblem: "/sign-in-problem",
+  popupDone: "/auth/popup-done",
+} as const;
+
+/** `/api/auth/login?returnTo=<path>`: sign in, then come back to `returnTo` (a same-origin path; else the overview). */
+export function loginPath(returnTo: string): string {
+  const path = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : PAGE_PATHS.overview;
+  return `${API_ROUTES.login}?returnTo=${encodeURIComponent(path)}`;
+}
+
+/**
+ * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
+ * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke.
+ */
+const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired"] as const;
+export type SignedOutReason = (typeof SIGNED_OUT_REASONS)[number];
+
+export function isSignedOutReason(value: unknown): value is SignedOutReason {
+  return SIGNED_OUT_REASONS.some((reason) => reason === value);
+}
+
+/** `/signed-out?reason=<reason>`. */
+export function signedOutPath(reason: SignedOutReason): string {
+  return `${PAGE_PATHS.signedOut}?reason=${reason}`;
+}
