@@ -25,18 +25,15 @@ const steps: [string, string, string[]][] = [
   ["Several instances", bin("tsx"), ["scripts/test-instances.ts"]],
 ];
 
-/** The closing line CI reads: every test counted by every runner. */
-function summary(): string | null {
+/**
+ * The closing line CI reads: every test counted by every runner. A Vitest test that did not pass (its
+ * set-up failed) counts as failed, and so does a step that failed without failing any test (it crashed).
+ */
+function summary(failedStep: boolean): string | null {
   let passed = 0;
   let failed = 0;
-  for (const vitestFormat of [vitestReport, firefoxReport].filter((file) => existsSync(file))) {
-    const report = JSON.parse(readFileSync(vitestFormat, "utf8")) as { numPassedTests: number; numFailedTests: number };
-    passed += report.numPassedTests;
-    failed += report.numFailedTests;
-  }
-  if (existsSync(instancesReport)) {
-    // As scripts/test-instances.ts counts them: a test that did not pass (its set-up failed) failed.
-    const report = JSON.parse(readFileSync(instancesReport, "utf8")) as { numTotalTests: number; numPassedTests: number };
+  for (const vitestFormat of [vitestReport, firefoxReport, instancesReport].filter((file) => existsSync(file))) {
+    const report = JSON.parse(readFileSync(vitestFormat, "utf8")) as { numTotalTests: number; numPassedTests: number };
     passed += report.numPassedTests;
     failed += report.numTotalTests - report.numPassedTests;
   }
@@ -45,6 +42,7 @@ function summary(): string | null {
     passed += report.stats.expected + report.stats.flaky;
     failed += report.stats.unexpected;
   }
+  if (failedStep && failed === 0) failed = 1;
   return passed + failed > 0 ? `${passed} passed, ${failed} failed` : null;
 }
 
@@ -59,10 +57,10 @@ for (const [name, command, args] of steps) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" } });
   console.info(`=== ${name}: ${result.status === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s`);
   if (result.status !== 0) {
-    const line = summary();
+    const line = summary(true);
     if (line) console.info(`\n${line}`);
     process.exit(result.status ?? 1);
   }
 }
-const line = summary();
+const line = summary(false);
 if (line) console.info(`\n${line}`);

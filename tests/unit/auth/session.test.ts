@@ -7,7 +7,6 @@ import { resetConfigForTests } from "@/lib/config";
 import {
   endSession,
   loadSession,
-  newSessionId,
   saveSession,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_LIFETIME_MS,
@@ -16,24 +15,20 @@ import {
 
 import { configureDashboard } from "../../support/env";
 import { memoryJar } from "../../support/memory-jar";
+import { expiringSession } from "../../support/session-fixture";
 
 const OLD_SECRET = randomBytes(32).toString("base64url");
 const NEW_SECRET = randomBytes(32).toString("base64url");
 
+/** A signed-in member's session with an hour of access left (the shared fixture, with its own tokens). */
 function session(overrides: Partial<SessionData> = {}): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
+  return expiringSession({
     accessToken: "access-token",
     refreshToken: "refresh-token",
-    accessTokenExpiresAt: now + 3_600_000,
-    scopes: ["openid", "account:read"],
+    accessTokenExpiresAt: Date.now() + 3_600_000,
     claims: { sub: "s", name: "Maya", email: "maya@example.com", orgId: "o", roles: ["student"] },
-    createdAt: now,
-    lastSeenAt: now,
     ...overrides,
-  };
+  });
 }
 
 function useSecrets(value: string, appUrl = "http://localhost:3999") {
