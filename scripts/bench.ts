@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 
 import { concurrentLoad } from "./bench/concurrent";
 import type { BenchContext, BenchOptions, BenchSection } from "./bench/context";
-import { findNextServer, Inspector } from "./bench/dashboard-process";
+import { findNextServer, Inspector, parentOf } from "./bench/dashboard-process";
 import { directAccessToken, signInToDashboard, waitFor, type BenchTarget } from "./bench/members";
 import { phase } from "./bench/progress";
 import { sequentialLatency, shippedJavaScriptSize, siteRequestsPerPageView } from "./bench/sequential";
@@ -82,6 +82,13 @@ async function main(): Promise<void> {
     },
     detached: true,
   });
+  // Ctrl-C or a kill stops the servers too.
+  const stopServers = () => {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+    process.exit(130);
+  };
+  process.once("SIGINT", stopServers);
+  process.once("SIGTERM", stopServers);
   let inspector: Promise<Inspector> | undefined;
   const exited = new Promise<never>((_resolve, reject) => server.once("exit", (code) => reject(new Error(`the dashboard stopped (exit code ${code})`))));
   try {
@@ -93,6 +100,8 @@ async function main(): Promise<void> {
       target,
       options,
       serverPid,
+      // scripts/start.ts runs the sandbox in its own process and starts Next.js as its child.
+      sitePid: parentOf(serverPid)!,
       member: await signInToDashboard(target, "maya@example.com"),
       directToken: await directAccessToken(target, "maya@example.com"),
       inspector: () => (inspector ??= Inspector.attach(serverPid, inspectorHostPort)),

@@ -52,18 +52,31 @@ interface SideFigures {
   p50Ms: number;
   p95Ms: number;
   requestsPerSecond: number;
+  /** The dashboard process's CPU time per request (sides served by the dashboard). */
   cpuMsPerRequest?: number;
+  /** The site's (sandbox's) CPU time per request, and the load generator's (this process). */
+  siteCpuMsPerRequest: number;
+  loadGeneratorCpuMsPerRequest: number;
 }
 
-function figures(sample: LoadSample, cpuMs: number | undefined): SideFigures {
+interface CpuSpent {
+  dashboard: number;
+  site: number;
+  loadGenerator: number;
+}
+
+function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFigures {
   const answered = sample.latenciesMs.length;
+  const perRequest = (ms: number) => round(ms / Math.max(1, answered + sample.failures), 2);
   return {
     requests: answered,
     failures: sample.failures,
     p50Ms: round(percentile(sample.latenciesMs, 0.5)),
     p95Ms: round(percentile(sample.latenciesMs, 0.95)),
     requestsPerSecond: round(throughput(sample)),
-    ...(cpuMs === undefined ? {} : { cpuMsPerRequest: round(cpuMs / Math.max(1, answered + sample.failures), 2) }),
+    ...(dashboard ? { cpuMsPerRequest: perRequest(cpu.dashboard) } : {}),
+    siteCpuMsPerRequest: perRequest(cpu.site),
+    loadGeneratorCpuMsPerRequest: perRequest(cpu.loadGenerator),
   };
 }
 
@@ -85,19 +98,25 @@ export const concurrentLoad: BenchSection = {
     const rounds = Math.max(1, Math.round(context.options.concurrentSeconds / ROUND_SECONDS));
     const seconds = context.options.concurrentSeconds / rounds;
     const samples = new Map<string, LoadSample[]>(SIDES.map((side) => [side.name, []]));
-    const cpu = new Map<string, number>(SIDES.map((side) => [side.name, 0]));
+    const cpu = new Map<string, CpuSpent>(SIDES.map((side) => [side.name, { dashboard: 0, site: 0, loadGenerator: 0 }]));
+    const spentSoFar = (): CpuSpent => {
+      const own = process.cpuUsage();
+      return { dashboard: cpuTimeMs(context.serverPid), site: cpuTimeMs(context.sitePid), loadGenerator: (own.user + own.system) / 1000 };
+    };
     // A short warm-up of every side: JIT, connection pools, caches.
     for (const side of SIDES) await runLoad(side.spec(context, 1));
     for (let index = 0; index < rounds; index += 1) {
       progress(`${context.options.connections} connections, ${round(seconds)} s per side`, index + 1, rounds);
       const order = index % 2 === 0 ? SIDES : [...SIDES].reverse();
       for (const side of order) {
-        const before = cpuTimeMs(context.serverPid);
+        const before = spentSoFar();
         samples.get(side.name)!.push(await runLoad(side.spec(context, Math.max(1, Math.round(seconds * side.share)))));
-        if (side.dashboard) cpu.set(side.name, cpu.get(side.name)! + cpuTimeMs(context.serverPid) - before);
+        const after = spentSoFar();
+        const total = cpu.get(side.name)!;
+        for (const key of ["dashboard", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
       }
     }
-    const bySide = Object.fromEntries(SIDES.map((side) => [side.name, figures(pool(samples.get(side.name)!), side.dashboard ? cpu.get(side.name) : undefined)]));
+    const bySide = Object.fromEntries(SIDES.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard)]));
     const route = bySide.route!;
     const direct = bySide.direct!;
     const health = bySide.health!;
@@ -108,7 +127,7 @@ export const concurrentLoad: BenchSection = {
     };
     const ownCpuMs = round(route.cpuMsPerRequest! - health.cpuMsPerRequest!, 2);
     const line = (name: string, side: SideFigures) =>
-      `    ${name.padEnd(34)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s${side.cpuMsPerRequest === undefined ? "" : `, ${side.cpuMsPerRequest} CPU ms/request`}${side.failures ? `, ${side.failures} failed` : ""}`;
+      `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s; CPU ms/request: ${side.cpuMsPerRequest === undefined ? "" : `dashboard ${side.cpuMsPerRequest}, `}site ${side.siteCpuMsPerRequest}, load generator ${side.loadGeneratorCpuMsPerRequest}${side.failures ? `; ${side.failures} failed` : ""}`;
     const summary = [
       `(d) at ${context.options.connections} connections, ${round(seconds * rounds)} s per side in ${rounds} interleaved rounds:`,
       line("GET /api/account/courses", route),

@@ -25,6 +25,8 @@ export interface BenchContext {
   options: BenchOptions;
   /** The Next.js server process that serves the dashboard. */
   serverPid: number;
+  /** The process that runs the sandbox site (the launcher, `npm start`'s own process). */
+  sitePid: number;
   member: Cookies;
   directToken: string;
   /** The server's inspector, opened on first use. */

@@ -15,7 +15,7 @@ function readProc(pid: number, file: string): string | undefined {
   }
 }
 
-function parentOf(pid: number): number | undefined {
+export function parentOf(pid: number): number | undefined {
   const stat = readProc(pid, "stat");
   // Fields after the command name, which is in parentheses and may contain spaces.
   const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");

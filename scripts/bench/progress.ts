@@ -13,6 +13,6 @@ export function phase(title: string): void {
   console.info(`[${elapsed()}] ${title}`);
 }
 
-export function progress(detail: string, index: number, total: number): void {
-  console.info(`[${elapsed()}]   ${detail}: round ${index} of ${total}`);
+export function progress(detail: string, index: number, total: number, unit = "round"): void {
+  console.info(`[${elapsed()}]   ${detail}: ${unit} ${index} of ${total}`);
 }

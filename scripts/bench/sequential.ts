@@ -130,7 +130,7 @@ export const siteRequestsPerPageView: BenchSection = {
       await browserContext.addCookies(context.member.list().map(({ name, value }) => ({ name, value, url: appUrl })));
       const page = await browserContext.newPage();
       for (const [index, pathname] of PAGES.entries()) {
-        progress(`page ${pathname}`, index + 1, PAGES.length);
+        progress(pathname, index + 1, PAGES.length, "page");
         await page.goto(`${appUrl}${pathname}`, { waitUntil: "networkidle" });
         await fetch(`${siteUrl}/__sandbox/reset`, { method: "POST" });
         await page.goto(`${appUrl}${pathname}`, { waitUntil: "networkidle" });
