@@ -5,9 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { resetConfigForTests } from "@/lib/config";
 import { BoundedTtlMap } from "@/lib/session/opened-seals";
-import { endSession, loadSession, newSessionId, saveSession, SESSION_IDLE_LIFETIME_MS, sealingPassword, type SessionData } from "@/lib/session/session";
+import { endSession, loadSession, saveSession, SESSION_IDLE_LIFETIME_MS, sealingPassword, type SessionData } from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
+import { sessionData } from "../../support/session-data";
 import { memoryJar } from "../../support/memory-jar";
 
 const OLD_SECRET = randomBytes(32).toString("base64url");
@@ -19,18 +20,7 @@ function useSecrets(value: string) {
 }
 
 function session(): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
-    accessToken: `access-${randomBytes(8).toString("hex")}`,
-    refreshToken: "refresh-token",
-    accessTokenExpiresAt: now + 3_600_000,
-    scopes: ["openid", "account:read"],
-    claims: { sub: "s", name: "Maya", email: "maya@example.com", orgId: "o", roles: ["student"] },
-    createdAt: now,
-    lastSeenAt: now,
-  };
+  return sessionData({ accessToken: `access-${randomBytes(8).toString("hex")}` });
 }
 
 /** A cookie this process never wrote: sealed the way iron-session seals, with the dashboard's secret. */

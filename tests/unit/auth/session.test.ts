@@ -7,34 +7,19 @@ import { resetConfigForTests } from "@/lib/config";
 import {
   endSession,
   loadSession,
-  newSessionId,
   saveSession,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_LIFETIME_MS,
-  type SessionData,
 } from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
+import { sessionData } from "../../support/session-data";
 import { memoryJar } from "../../support/memory-jar";
 
 const OLD_SECRET = randomBytes(32).toString("base64url");
 const NEW_SECRET = randomBytes(32).toString("base64url");
 
-function session(overrides: Partial<SessionData> = {}): SessionData {
-  const now = Date.now();
-  return {
-    v: 1,
-    sid: newSessionId(),
-    accessToken: "access-token",
-    refreshToken: "refresh-token",
-    accessTokenExpiresAt: now + 3_600_000,
-    scopes: ["openid", "account:read"],
-    claims: { sub: "s", name: "Maya", email: "maya@example.com", orgId: "o", roles: ["student"] },
-    createdAt: now,
-    lastSeenAt: now,
-    ...overrides,
-  };
-}
+const session = sessionData;
 
 function useSecrets(value: string, appUrl = "http://localhost:3999") {
   configureDashboard("http://127.0.0.1:4000", { SESSION_SECRET: value, APP_URL: appUrl });
