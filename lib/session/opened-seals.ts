@@ -39,10 +39,6 @@ export class BoundedTtlMap<V> {
   get size(): number {
     return this.entries.size;
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }
 
 /**

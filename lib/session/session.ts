@@ -170,7 +170,8 @@ function openedSealKeyOf(jar: CookieJar, name: string): string {
 async function openSeal(jar: CookieJar, options: SessionOptions): Promise<SessionData | null> {
   const key = openedSealKeyOf(jar, options.cookieName);
   const remembered = openedSeals.get(key);
-  // A copy: callers update lastSeenAt on what they get.
+  // A copy: callers update lastSeenAt on what they get. The seal's own expiry (sealed at or after
+  // lastSeenAt, for the idle lifetime) never comes before the idle check loadVariant makes on every request.
   if (remembered) return { ...remembered };
   const session = await getIronSession<SessionData>(jar, options);
   if (!isComplete(session)) return null;

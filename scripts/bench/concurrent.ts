@@ -5,7 +5,7 @@
  * does nothing) and GET /api/session (one cookie opened). The dashboard process's CPU time per request
  * is read from /proc around each of its rounds; it is far less sensitive to machine load than latency.
  */
-import { cpuTimeMs, topSelfFrames, type CpuProfile } from "./dashboard-process";
+import { cpuTimeMs, runQueueWaitMs, topSelfFrames, type CpuProfile } from "./dashboard-process";
 import { round, type BenchContext, type BenchSection } from "./context";
 import { percentile, pool, runLoad, throughput, type LoadSample, type LoadSpec } from "./load";
 import { phase, progress } from "./progress";
@@ -54,6 +54,8 @@ interface SideFigures {
   requestsPerSecond: number;
   /** The dashboard process's CPU time per request (sides served by the dashboard). */
   cpuMsPerRequest?: number;
+  /** Share of the time the dashboard's main thread was ready to run but waited for a CPU (the machine's other load), in %. */
+  waitingForCpuPercent?: number;
   /** The site's (sandbox's) CPU time per request, and the load generator's (this process). */
   siteCpuMsPerRequest: number;
   loadGeneratorCpuMsPerRequest: number;
@@ -61,6 +63,7 @@ interface SideFigures {
 
 interface CpuSpent {
   dashboard: number;
+  dashboardWaiting: number;
   site: number;
   loadGenerator: number;
 }
@@ -74,7 +77,7 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFig
     p50Ms: round(percentile(sample.latenciesMs, 0.5)),
     p95Ms: round(percentile(sample.latenciesMs, 0.95)),
     requestsPerSecond: round(throughput(sample)),
-    ...(dashboard ? { cpuMsPerRequest: perRequest(cpu.dashboard) } : {}),
+    ...(dashboard ? { cpuMsPerRequest: perRequest(cpu.dashboard), waitingForCpuPercent: round((cpu.dashboardWaiting / sample.durationMs) * 100) } : {}),
     siteCpuMsPerRequest: perRequest(cpu.site),
     loadGeneratorCpuMsPerRequest: perRequest(cpu.loadGenerator),
   };
@@ -98,10 +101,15 @@ export const concurrentLoad: BenchSection = {
     const rounds = Math.max(1, Math.round(context.options.concurrentSeconds / ROUND_SECONDS));
     const seconds = context.options.concurrentSeconds / rounds;
     const samples = new Map<string, LoadSample[]>(SIDES.map((side) => [side.name, []]));
-    const cpu = new Map<string, CpuSpent>(SIDES.map((side) => [side.name, { dashboard: 0, site: 0, loadGenerator: 0 }]));
+    const cpu = new Map<string, CpuSpent>(SIDES.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0 }]));
     const spentSoFar = (): CpuSpent => {
       const own = process.cpuUsage();
-      return { dashboard: cpuTimeMs(context.serverPid), site: cpuTimeMs(context.sitePid), loadGenerator: (own.user + own.system) / 1000 };
+      return {
+        dashboard: cpuTimeMs(context.serverPid),
+        dashboardWaiting: runQueueWaitMs(context.serverPid),
+        site: cpuTimeMs(context.sitePid),
+        loadGenerator: (own.user + own.system) / 1000,
+      };
     };
     // A short warm-up of every side: JIT, connection pools, caches.
     for (const side of SIDES) await runLoad(side.spec(context, 1));
@@ -113,7 +121,7 @@ export const concurrentLoad: BenchSection = {
         samples.get(side.name)!.push(await runLoad(side.spec(context, Math.max(1, Math.round(seconds * side.share)))));
         const after = spentSoFar();
         const total = cpu.get(side.name)!;
-        for (const key of ["dashboard", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
+        for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
       }
     }
     const bySide = Object.fromEntries(SIDES.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard)]));
@@ -127,7 +135,7 @@ export const concurrentLoad: BenchSection = {
     };
     const ownCpuMs = round(route.cpuMsPerRequest! - health.cpuMsPerRequest!, 2);
     const line = (name: string, side: SideFigures) =>
-      `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s; CPU ms/request: ${side.cpuMsPerRequest === undefined ? "" : `dashboard ${side.cpuMsPerRequest}, `}site ${side.siteCpuMsPerRequest}, load generator ${side.loadGeneratorCpuMsPerRequest}${side.failures ? `; ${side.failures} failed` : ""}`;
+      `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s; CPU ms/request: ${side.cpuMsPerRequest === undefined ? "" : `dashboard ${side.cpuMsPerRequest} (waiting for a CPU ${side.waitingForCpuPercent} % of the time), `}site ${side.siteCpuMsPerRequest}, load generator ${side.loadGeneratorCpuMsPerRequest}${side.failures ? `; ${side.failures} failed` : ""}`;
     const summary = [
       `(d) at ${context.options.connections} connections, ${round(seconds * rounds)} s per side in ${rounds} interleaved rounds:`,
       line("GET /api/account/courses", route),

@@ -44,6 +44,16 @@ export function cpuTimeMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * Time the process's main thread (where all of Node's JavaScript runs) spent runnable but waiting for a
+ * CPU, in milliseconds: on a shared machine, the part of a request's latency that is other people's load.
+ */
+export function runQueueWaitMs(pid: number): number {
+  const schedstat = readProc(pid, "schedstat");
+  if (!schedstat) throw new Error(`process ${pid} is gone`);
+  return Number(schedstat.split(" ")[1]) / 1e6;
+}
+
 /** Resident set size in bytes. */
 export function residentBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readProc(pid, "status") ?? "");
