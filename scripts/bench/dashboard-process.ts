@@ -114,10 +114,15 @@ export class Inspector {
     return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
   }
 
-  /** Runs a full garbage collection, then returns the heap in use (bytes). */
-  async heapAfterGc(): Promise<number> {
+  /** Runs a full garbage collection, then returns the heap in use (bytes), and the part of it that is compiled code. */
+  async heapAfterGc(): Promise<{ heapUsed: number; codeSpace: number }> {
     await this.send("HeapProfiler.collectGarbage");
-    const { result } = await this.send<{ result: { value: number } }>("Runtime.evaluate", { expression: "process.memoryUsage().heapUsed", returnByValue: true });
+    const expression = `(() => {
+      const spaces = process.getBuiltinModule("v8").getHeapSpaceStatistics();
+      const code = spaces.filter((space) => space.space_name.startsWith("code")).reduce((sum, space) => sum + space.space_used_size, 0);
+      return { heapUsed: process.memoryUsage().heapUsed, codeSpace: code };
+    })()`;
+    const { result } = await this.send<{ result: { value: { heapUsed: number; codeSpace: number } } }>("Runtime.evaluate", { expression, returnByValue: true });
     return result.value;
   }
 

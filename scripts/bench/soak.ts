@@ -39,32 +39,30 @@ export const soak: BenchSection = {
     const startRss = residentBytes(context.serverPid);
     let answered = 0;
     let failures = 0;
-    let warmRss = startRss;
-    let warmHeap = 0;
-    const rssSeries: number[] = [];
+    // After each round: a full GC, then the heap and resident memory (between collections, resident
+    // memory swings by a hundred MiB and more, which says nothing about what is kept).
+    const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean }[] = [];
     for (const [index, step] of plan.entries()) {
       progress(`${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`, index + 1, plan.length);
       const sample = await load(step.seconds);
       answered += sample.latenciesMs.length;
       failures += sample.failures;
-      rssSeries.push(residentBytes(context.serverPid));
-      if (step.warmUp && !plan[index + 1]?.warmUp) {
-        // Read after a full GC: between collections resident memory swings by a hundred MiB and more.
-        warmHeap = await inspector.heapAfterGc();
-        warmRss = residentBytes(context.serverPid);
-      }
+      const heap = await inspector.heapAfterGc();
+      afterGc.push({ ...heap, rss: residentBytes(context.serverPid), warmUp: step.warmUp });
     }
-    const endHeap = await inspector.heapAfterGc();
-    const endRss = residentBytes(context.serverPid);
-    const rssGrowth = round(((endRss - warmRss) / warmRss) * 100);
-    const heapGrowth = round(((endHeap - warmHeap) / warmHeap) * 100);
+    const warm = afterGc.filter((reading) => reading.warmUp).at(-1) ?? afterGc[0]!;
+    const end = afterGc.at(-1)!;
+    const growth = (from: number, to: number) => round(((to - from) / from) * 100);
+    const rssGrowth = growth(warm.rss, end.rss);
+    const heapGrowth = growth(warm.heapUsed, end.heapUsed);
     const mib = (bytes: number) => round(bytes / MiB);
+    const signed = (value: number) => `${value >= 0 ? "+" : ""}${value}`;
     return {
       summary: [
         `(e) soak, ${soakConnections} connections over ${soakSessions} sessions for ${soakSeconds} s: ${answered} requests, ${failures} failed`,
-        `    resident memory after a forced GC: ${mib(warmRss)} MiB after ${warmUp} s, ${mib(endRss)} MiB at the end: ${rssGrowth >= 0 ? "+" : ""}${rssGrowth} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
-        `    heap after a forced GC: ${mib(warmHeap)} MiB after ${warmUp} s, ${mib(endHeap)} MiB at the end: ${heapGrowth >= 0 ? "+" : ""}${heapGrowth} % (target: no growth)`,
-        `    resident memory after each round, as garbage collection left it (MiB): ${rssSeries.map(mib).join(", ")}`,
+        `    resident memory after a forced GC: ${mib(warm.rss)} MiB after ${warmUp} s, ${mib(end.rss)} MiB at the end: ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
+        `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end: ${signed(heapGrowth)} % (target: no growth); compiled code ${mib(warm.codeSpace)} → ${mib(end.codeSpace)} MiB`,
+        `    after each round (MiB), heap / resident: ${afterGc.map((reading) => `${mib(reading.heapUsed)} / ${mib(reading.rss)}`).join(", ")}`,
       ],
       results: {
         connections: soakConnections,
@@ -73,9 +71,9 @@ export const soak: BenchSection = {
         warmUpSeconds: warmUp,
         requests: answered,
         failures,
-        rssMiB: { start: mib(startRss), afterWarmUp: mib(warmRss), end: mib(endRss), series: rssSeries.map(mib) },
+        rssBeforeLoadMiB: mib(startRss),
+        afterGcMiB: afterGc.map((reading) => ({ heap: mib(reading.heapUsed), code: mib(reading.codeSpace), rss: mib(reading.rss) })),
         rssGrowthPercent: rssGrowth,
-        heapAfterGcMiB: { afterWarmUp: mib(warmHeap), end: mib(endHeap) },
         heapGrowthPercent: heapGrowth,
         target: { rssGrowthPercent: 20, heapGrowthPercent: 0 },
       },
