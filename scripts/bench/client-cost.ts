@@ -1,8 +1,9 @@
 /**
  * How much CPU one call to the Account API costs the dashboard, by HTTP client, measured in this process
- * against a sandbox (`tsx scripts/bench/client-cost.ts <site url>`): Node's fetch, fetch through
- * oauth4webapi and graphql-request (what lib/site/account-api.ts does), and node:http with a keep-alive
- * agent. Ten calls in flight at a time, like the concurrent run. The figures go into docs/performance.md.
+ * against a running sandbox: `tsx --conditions=react-server scripts/bench/client-cost.ts <site url>`.
+ * Node's fetch, fetch through oauth4webapi and graphql-request (what lib/site/account-api.ts does), and
+ * node:http with a keep-alive agent; ten calls in flight at a time, like the concurrent run. The
+ * figures are in docs/performance.md.
  */
 import http from "node:http";
 
