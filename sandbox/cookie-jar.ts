@@ -12,7 +12,13 @@ export class SetCookieJar {
 
   /** Keeps the response's cookies and returns the response. */
   absorb(response: Response): Response {
-    for (const line of response.headers.getSetCookie()) {
+    this.absorbLines(response.headers.getSetCookie());
+    return response;
+  }
+
+  /** Keeps the cookies of raw Set-Cookie lines (from a client that is not fetch). */
+  absorbLines(lines: readonly string[]): void {
+    for (const line of lines) {
       this.setCookieLines.push(line);
       const [pair = "", ...attributes] = line.split(";");
       const index = pair.indexOf("=");
@@ -22,7 +28,6 @@ export class SetCookieJar {
       if (value === "" || attributes.some(isExpiry)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return response;
   }
 
   /** The Cookie header's value ("" when there is none). */

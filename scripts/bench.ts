@@ -1,230 +1,134 @@
 /**
  * `npm run bench`: the dashboard's speed and size figures, as ratios measured in one run (machines are
- * shared and noisy, so nothing here is asserted by a timed test). DESIGN.md section 9: the sandbox answers
+ * shared and noisy, so nothing here is asserted by a timed test). docs/architecture.md section 9: the sandbox answers
  * with 20 ms of added latency, as a real site tens of milliseconds away would, and the two sides of each
- * latency ratio are interleaved so machine drift cancels.
+ * ratio are interleaved so machine drift cancels. Each section (scripts/bench/*) is one measurement.
  *
- *  (a) median latency of GET /api/account/courses (the BFF data route) divided by the same GraphQL
- *      operation sent straight to the site with the same member's token; target at most 1.10;
- *  (b) JavaScript shipped to the Overview page (gzip) divided by that of an empty page of the same app
- *      (the 404 page: the root layout and nothing else); target at most 1.3;
- *  (c) requests to the site per page view in a real browser: exactly 1.
+ *   npm run bench                       sequential (a), JavaScript (b), under load (d), requests per view (c)
+ *   npm run bench -- --soak             adds the five-minute soak (e)
+ *   npm run bench -- --profile          adds CPU profiles of the dashboard under load (artifacts/*.cpuprofile)
+ *   npm run bench -- --quick            short phases, for a quick look while developing
+ *   npm run bench -- --only=concurrent,soak --seconds=10 --soak-seconds=120 --rounds=30
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { parseArgs } from "node:util";
 
-import * as oauth from "oauth4webapi";
-import { chromium } from "@playwright/test";
-
-import { COURSES_DOCUMENT, coursesVariables } from "../lib/account/courses";
-import { SEEDED_DASHBOARD_CLIENT } from "../sandbox/seed";
-import { authorizeWithoutBrowser, postSandboxControl } from "../sandbox/testing";
-
-import { measureSharedStateOverhead } from "./bench/shared-state";
+import { concurrentLoad } from "./bench/concurrent";
+import type { BenchContext, BenchOptions, BenchSection } from "./bench/context";
+import { findNextServer, Inspector, parentOf } from "./bench/dashboard-process";
+import { directAccessToken, signInToDashboard, waitFor, type BenchTarget } from "./bench/members";
+import { phase } from "./bench/progress";
+import { sequentialLatency, shippedJavaScriptSize, siteRequestsPerPageView } from "./bench/sequential";
+import { sharedStateOverhead } from "./bench/shared-state";
+import { soak } from "./bench/soak";
 
 const root = path.resolve(import.meta.dirname, "..");
-const APP_URL = "http://localhost:3200";
-const SITE_URL = "http://127.0.0.1:4200";
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
-const WARMUP = 5;
 
-class Cookies {
-  private readonly values = new Map<string, string>();
-  absorb(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ""] = line.split(";");
-      const index = pair.indexOf("=");
-      const value = pair.slice(index + 1);
-      if (value === "" || /max-age=0\b/i.test(line)) this.values.delete(pair.slice(0, index));
-      else this.values.set(pair.slice(0, index), value);
-    }
-  }
-  header(): string {
-    return [...this.values].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  list(): { name: string; value: string }[] {
-    return [...this.values].map(([name, value]) => ({ name, value }));
-  }
-}
+/** In order. (c) comes last: it resets the sandbox's request log. */
+const SECTIONS: BenchSection[] = [sequentialLatency, shippedJavaScriptSize, concurrentLoad, soak, sharedStateOverhead, siteRequestsPerPageView];
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not come up in time`);
-}
-
-/** Signs in through the dashboard's own routes, as a browser would; returns its cookies. */
-async function signInToDashboard(email: string): Promise<Cookies> {
-  const cookies = new Cookies();
-  const login = await fetch(`${APP_URL}/api/auth/login?returnTo=/`, { redirect: "manual" });
-  cookies.absorb(login);
-  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email });
-  const callback = await fetch(`${APP_URL}/api/auth/callback${redirect.search}`, { redirect: "manual", headers: { cookie: cookies.header() } });
-  cookies.absorb(callback);
-  if (callback.status !== 303 || !callback.headers.get("location")?.endsWith("/")) throw new Error("sign-in for the benchmark failed");
-  return cookies;
-}
-
-/** A hand-rolled client's token for the same member: the baseline talks to the site directly. */
-async function directAccessToken(email: string): Promise<string> {
-  const issuer = new URL(SITE_URL);
-  const options = { [oauth.allowInsecureRequests]: true };
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...options }));
-  const client: oauth.Client = { client_id: SEEDED_DASHBOARD_CLIENT.clientId };
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint!);
-  const redirectUri = `${APP_URL}/api/auth/callback`;
-  url.search = new URLSearchParams({
-    response_type: "code",
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    scope: "account:read",
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    state,
-    resource: SITE_URL,
-  }).toString();
-  const callback = await authorizeWithoutBrowser(url.href, { email });
-  const params = oauth.validateAuthResponse(as, client, callback, state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(SEEDED_DASHBOARD_CLIENT.clientSecret), params, redirectUri, verifier, {
-    additionalParameters: { resource: SITE_URL },
-    ...options,
+function readOptions(): { options: BenchOptions; only?: Set<string> } {
+  const { values } = parseArgs({
+    options: {
+      soak: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      rounds: { type: "string" },
+      seconds: { type: "string" },
+      connections: { type: "string" },
+      "soak-seconds": { type: "string" },
+    },
   });
-  return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function timed(run: () => Promise<Response>): Promise<number> {
-  const started = performance.now();
-  const response = await run();
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`benchmark request failed with ${response.status}`);
-  return performance.now() - started;
-}
-
-async function measureLatency(cookies: Cookies, token: string): Promise<{ route: number; direct: number; floor: number }> {
-  const body = JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesVariables(null) });
-  // Both sides over IPv4 loopback, so name resolution of "localhost" does not weigh on one side only.
-  const viaRoute = () => fetch(`${APP_URL.replace("localhost", "127.0.0.1")}/api/account/courses`, { headers: { cookie: cookies.header() } });
-  const direct = () =>
-    fetch(`${SITE_URL}/account/graphql`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body });
-  const health = () => fetch(`${APP_URL.replace("localhost", "127.0.0.1")}/api/health`);
-  const routeTimes: number[] = [];
-  const directTimes: number[] = [];
-  const floorTimes: number[] = [];
-  for (let round = 0; round < ROUNDS + WARMUP; round += 1) {
-    // Interleaved, alternating which goes first, so drift and ordering effects cancel.
-    const pair = round % 2 === 0 ? [await timed(viaRoute), await timed(direct)] : [await timed(direct), await timed(viaRoute)].reverse();
-    const floor = await timed(health);
-    if (round < WARMUP) continue;
-    routeTimes.push(pair[0]!);
-    directTimes.push(pair[1]!);
-    floorTimes.push(floor);
-  }
-  return { route: median(routeTimes), direct: median(directTimes), floor: median(floorTimes) };
-}
-
-async function shippedJavaScript(pathname: string, cookies: Cookies): Promise<number> {
-  const html = await (await fetch(`${APP_URL}${pathname}`, { headers: { cookie: cookies.header() } })).text();
-  const sources = new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!));
-  let total = 0;
-  for (const source of sources) {
-    const script = Buffer.from(await (await fetch(new URL(source, APP_URL))).arrayBuffer());
-    total += gzipSync(script, { level: 9 }).length;
-  }
-  // Inline scripts (the RSC payload) are part of what the page ships too.
-  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) total += gzipSync(Buffer.from(match[1]!), { level: 9 }).length;
-  return total;
-}
-
-/** Site requests per page view, by endpoint, counted on a second view of each page (warm caches). */
-async function siteRequestsPerPageView(cookies: Cookies): Promise<Record<string, Record<string, number>>> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-  const counts: Record<string, Record<string, number>> = {};
-  try {
-    const context = await browser.newContext();
-    await context.addCookies(cookies.list().map(({ name, value }) => ({ name, value, url: APP_URL })));
-    const page = await context.newPage();
-    for (const pathname of ["/", "/courses", "/orders", "/events", "/settings"]) {
-      await page.goto(`${APP_URL}${pathname}`, { waitUntil: "networkidle" });
-      await postSandboxControl(SITE_URL, "/__sandbox/reset");
-      await page.goto(`${APP_URL}${pathname}`, { waitUntil: "networkidle" });
-      const log = (await (await fetch(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
-      const byEndpoint: Record<string, number> = {};
-      // API calls only: course cover images are public files the browser loads from the site itself.
-      for (const entry of log) if (!["control", "page", "other"].includes(entry.endpoint)) byEndpoint[entry.endpoint] = (byEndpoint[entry.endpoint] ?? 0) + 1;
-      counts[pathname] = byEndpoint;
-    }
-  } finally {
-    await browser.close();
-  }
-  return counts;
+  const number = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
+  const quick = values.quick;
+  const options: BenchOptions = {
+    rounds: number(values.rounds ?? process.env.BENCH_ROUNDS, quick ? 20 : 60),
+    connections: number(values.connections, 10),
+    concurrentSeconds: number(values.seconds, quick ? 4 : 20),
+    soak: values.soak || values["soak-seconds"] !== undefined,
+    soakSeconds: number(values["soak-seconds"], quick ? 60 : 300),
+    soakConnections: 20,
+    soakSessions: quick ? 50 : 200,
+    profile: values.profile,
+  };
+  return { options, only: values.only ? new Set(values.only.split(",")) : undefined };
 }
 
 async function main(): Promise<void> {
+  const { options, only } = readOptions();
+  const sections = SECTIONS.filter((section) => section.enabled(options) && (!only || only.has(section.name)));
+  const appPort = process.env.BENCH_APP_PORT ?? "3200";
+  const sitePort = process.env.BENCH_SITE_PORT ?? "4200";
+  // Where the dashboard's inspector opens when the soak or --profile needs it (SIGUSR1, see dashboard-process.ts).
+  const inspectorHostPort = `127.0.0.1:${process.env.BENCH_INSPECTOR_PORT ?? "9230"}`;
+  const target: BenchTarget = { appUrl: `http://localhost:${appPort}`, appUrlIPv4: `http://127.0.0.1:${appPort}`, siteUrl: `http://127.0.0.1:${sitePort}` };
+
+  phase(`starting the dashboard and the sandbox (20 ms latency) on ports ${appPort} and ${sitePort}; a stale build is rebuilt first`);
   const server = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "start.ts")], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, SITE_URL: "", PORT: "3200", APP_URL, SANDBOX_PORT: "4200", SANDBOX_CONTROL: "1", SANDBOX_LATENCY_MS: "20" },
+    env: {
+      ...process.env,
+      SITE_URL: "",
+      PORT: appPort,
+      APP_URL: target.appUrl,
+      SANDBOX_PORT: sitePort,
+      SANDBOX_CONTROL: "1",
+      SANDBOX_LATENCY_MS: "20",
+      LOG_LEVEL: "warn",
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--inspect-port=${inspectorHostPort}`].filter(Boolean).join(" "),
+    },
     detached: true,
   });
+  // Ctrl-C or a kill stops the servers too.
+  const stopServers = () => {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+    process.exit(130);
+  };
+  process.once("SIGINT", stopServers);
+  process.once("SIGTERM", stopServers);
+  let inspector: Promise<Inspector> | undefined;
+  const exited = new Promise<never>((_resolve, reject) => server.once("exit", (code) => reject(new Error(`the dashboard stopped (exit code ${code})`))));
   try {
-    await waitFor(`${APP_URL}/api/health`, 300_000);
-    const cookies = await signInToDashboard("maya@example.com");
-    const token = await directAccessToken("maya@example.com");
-
-    const latency = await measureLatency(cookies, token);
-    const overviewJs = await shippedJavaScript("/", cookies);
-    const emptyJs = await shippedJavaScript("/bench-empty-page", new Cookies());
-    const requests = await siteRequestsPerPageView(cookies);
-    const sharedState = await measureSharedStateOverhead(ROUNDS);
-
-    const results = {
-      rounds: ROUNDS,
-      siteLatencyMs: 20,
-      latency: {
-        routeMedianMs: round(latency.route),
-        directMedianMs: round(latency.direct),
-        ratio: round(latency.route / latency.direct, 3),
-        target: 1.1,
-        frameworkFloorMs: round(latency.floor),
+    await Promise.race([waitFor(`${target.appUrl}/api/health`, 600_000), exited]);
+    const serverPid = findNextServer(server.pid!);
+    if (serverPid === undefined) throw new Error("could not find the dashboard's server process");
+    phase("signing in a member, through the dashboard and directly at the site");
+    const context: BenchContext = {
+      target,
+      options,
+      serverPid,
+      // scripts/start.ts runs the sandbox in its own process and starts Next.js as its child.
+      sitePid: parentOf(serverPid)!,
+      member: await signInToDashboard(target, "maya@example.com"),
+      directToken: await directAccessToken(target, "maya@example.com"),
+      inspector: () => (inspector ??= Inspector.attach(serverPid, inspectorHostPort)),
+      writeArtifact: (name, content) => {
+        mkdirSync(path.join(root, "artifacts"), { recursive: true });
+        writeFileSync(path.join(root, "artifacts", name), content);
+        return path.join("artifacts", name);
       },
-      javascript: { overviewGzipBytes: overviewJs, emptyPageGzipBytes: emptyJs, ratio: round(overviewJs / emptyJs, 3), target: 1.3 },
-      siteRequestsPerPageView: requests,
-      sharedState,
     };
-    console.info(`(a) data route vs direct GraphQL, median latency: ${results.latency.routeMedianMs} ms / ${results.latency.directMedianMs} ms = ${results.latency.ratio} (target <= 1.10); a route that calls nothing answers in ${results.latency.frameworkFloorMs} ms`);
-    console.info(`(b) JavaScript shipped, gzip: Overview ${overviewJs} B / empty page ${emptyJs} B = ${results.javascript.ratio} (target <= 1.3)`);
-    const describe = (counts: Record<string, number>) => Object.entries(counts).map(([endpoint, count]) => `${count} ${endpoint}`).join(" + ") || "none";
-    console.info(`(c) requests to the site per page view: ${Object.entries(requests).map(([page, counts]) => `${page} ${describe(counts)}`).join("; ")} (target: 1 Account API request per data page)`);
-    console.info(`(d) data route median, in-memory store vs Redis on loopback: ${sharedState.inMemoryMedianMs} ms vs ${sharedState.redisMedianMs} ms (Redis adds ${sharedState.addedMs} ms; target <= 1 ms)`);
-    mkdirSync(path.join(root, "artifacts"), { recursive: true });
-    writeFileSync(path.join(root, "artifacts", "bench.json"), `${JSON.stringify(results, null, 2)}\n`);
+
+    const results: Record<string, unknown> = { siteLatencyMs: 20, options };
+    const summary: string[] = [];
+    for (const [index, section] of sections.entries()) {
+      phase(`section ${index + 1} of ${sections.length}: ${section.title}`);
+      const outcome = await section.run(context);
+      results[section.name] = outcome.results;
+      summary.push(...outcome.summary);
+      for (const line of outcome.summary) console.info(line);
+    }
+    phase("done");
+    console.info(`\n${summary.join("\n")}`);
+    context.writeArtifact("bench.json", `${JSON.stringify(results, null, 2)}\n`);
   } finally {
+    (await inspector?.catch(() => undefined))?.close();
     if (server.pid) process.kill(-server.pid, "SIGTERM");
   }
-}
-
-function round(value: number, digits = 1): number {
-  return Number(value.toFixed(digits));
 }
 
 void main().catch((error: unknown) => {

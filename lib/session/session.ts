@@ -3,9 +3,10 @@ import "server-only";
 import { getIronSession, type CookieJar, type SessionOptions } from "iron-session";
 import { createHash, randomUUID } from "node:crypto";
 
-import { getConfig } from "@/lib/config";
+import { getConfig, type AppConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
 
+import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
 import { getSharedState } from "./shared-state";
 
 export interface SessionClaims {
@@ -68,15 +69,36 @@ function secretId(secret: string): string {
   return String(createHash("sha256").update(secret).digest().readUInt32BE(0));
 }
 
+interface Passwords {
+  opening: Record<string, string>;
+  sealing: Record<string, string>;
+  /** Identifies the set of opening secrets (their ids), for the opened-seal memory. */
+  openingKey: string;
+}
+
+// Hashing the secrets on every request cost a few per cent of a data request: once per configuration.
+const passwordsByConfig = new WeakMap<AppConfig, Passwords>();
+
+function passwords(): Passwords {
+  const config = getConfig();
+  let known = passwordsByConfig.get(config);
+  if (!known) {
+    const opening = Object.fromEntries(config.sessionSecrets.map((secret) => [secretId(secret), secret]));
+    const newest = config.sessionSecrets[0]!;
+    known = { opening, sealing: { [secretId(newest)]: newest }, openingKey: Object.keys(opening).join(",") };
+    passwordsByConfig.set(config, known);
+  }
+  return known;
+}
+
 /** The passwords that open a seal: every configured secret. */
 export function openingPasswords(): Record<string, string> {
-  return Object.fromEntries(getConfig().sessionSecrets.map((secret) => [secretId(secret), secret]));
+  return passwords().opening;
 }
 
 /** The password that seals: the newest secret (SESSION_SECRET lists them newest first). */
 export function sealingPassword(): Record<string, string> {
-  const newest = getConfig().sessionSecrets[0]!;
-  return { [secretId(newest)]: newest };
+  return passwords().sealing;
 }
 
 function sessionOptions(variant: SessionVariant, password: Record<string, string> = openingPasswords()): SessionOptions {
@@ -149,8 +171,20 @@ export function hasSessionCookie(jar: CookieJar): boolean {
   return SESSION_VARIANTS.some((variant) => hasCookie(jar, sessionCookieName(variant)));
 }
 
-async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number, checkEnded: boolean): Promise<LoadedSession | null> {
-  const options = sessionOptions(variant);
+/** What session cookies opened to, by cookie values and secrets (lib/session/opened-seals.ts). */
+const openedSeals = new BoundedTtlMap<SessionData>(OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS);
+
+/** The memory key of the cookie `name` as the jar holds it now: the whole cookie and its chunks, as iron-session reads them. */
+function openedSealKeyOf(jar: CookieJar, name: string): string {
+  return openedSealKey(passwords().openingKey, name, [name, ...[0, 1, 2, 3].map((index) => `${name}.${index}`)].map((cookie) => jar.read(cookie)));
+}
+
+async function openSeal(jar: CookieJar, options: SessionOptions): Promise<SessionData | null> {
+  const key = openedSealKeyOf(jar, options.cookieName);
+  const remembered = openedSeals.get(key);
+  // A copy: callers update lastSeenAt on what they get. The seal's own expiry (sealed at or after
+  // lastSeenAt, for the idle lifetime) never comes before the idle check loadVariant makes on every request.
+  if (remembered) return { ...remembered };
   const session = await getIronSession<SessionData>(jar, options);
   if (!isComplete(session)) return null;
   const data: SessionData = {
@@ -164,6 +198,15 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };
+  openedSeals.set(key, { ...data });
+  return data;
+}
+
+async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number, checkEnded: boolean): Promise<LoadedSession | null> {
+  const options = sessionOptions(variant);
+  const data = await openSeal(jar, options);
+  // Checked on every request, whether the cookie was just opened or remembered.
+  if (!data) return null;
   if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
   // Read from the shared state on every load, never cached per instance: a sign-out on one instance holds on all.
   if (checkEnded && (await getSharedState().recall(endedKey(data.sid)))) return null;
@@ -179,9 +222,12 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
  */
 export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top", options: { checkEnded?: boolean } = {}): Promise<boolean> {
   if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
-  const session = await getIronSession<SessionData>(jar, { ...sessionOptions(variant, sealingPassword()), onUnsealError: () => undefined });
+  const cookieOptions = sessionOptions(variant, sealingPassword());
+  const session = await getIronSession<SessionData>(jar, { ...cookieOptions, onUnsealError: () => undefined });
   Object.assign(session, data);
   await session.save();
+  // The member's next request carries exactly what was just written: it need not be opened again.
+  openedSeals.set(openedSealKeyOf(jar, cookieOptions.cookieName), { ...data });
   return true;
 }
 

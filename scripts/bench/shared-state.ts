@@ -1,5 +1,5 @@
 /**
- * What the shared state in Redis costs the data route (DESIGN.md sections 8 and 9): two production
+ * What the shared state in Redis costs the data route (docs/architecture.md sections 8 and 9): two production
  * dashboard processes against one sandbox answering with added latency, one with the in-memory store and
  * one with REDIS_URL pointing at a redis-server on loopback, the same request sent to each in turn
  * (alternating which goes first) so machine drift cancels. Target: Redis adds at most 1 ms to the median.
@@ -10,6 +10,8 @@ import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox } from "../../sandbox/server";
 import { signInOverHttp, startDashboardInstance, type DashboardInstance, type HttpBrowser } from "../../tests/support/dashboard-instances";
 import { freePort, RedisServer } from "../../tests/support/redis-server";
+
+import type { BenchSection } from "./context";
 
 export interface SharedStateFigures {
   rounds: number;
@@ -81,3 +83,19 @@ export async function measureSharedStateOverhead(rounds: number, siteLatencyMs =
     await redis.stop();
   }
 }
+
+/** The bench section: in-memory store against Redis on loopback, in dashboards of their own. */
+export const sharedStateOverhead: BenchSection = {
+  name: "sharedState",
+  title: "data route median with the in-memory store vs Redis on loopback (two extra dashboards)",
+  enabled: () => true,
+  async run(context) {
+    const figures = await measureSharedStateOverhead(context.options.rounds);
+    return {
+      results: { ...figures },
+      summary: [
+        `(f) data route median, in-memory store vs Redis on loopback: ${figures.inMemoryMedianMs} ms vs ${figures.redisMedianMs} ms (Redis adds ${figures.addedMs} ms; target <= ${figures.targetAddedMs} ms)`,
+      ],
+    };
+  },
+};

@@ -10,26 +10,16 @@ import {
   saveSession,
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_LIFETIME_MS,
-  type SessionData,
 } from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
+import { sessionData } from "../../support/session-data";
 import { memoryJar } from "../../support/memory-jar";
-import { expiringSession } from "../../support/session-fixture";
 
 const OLD_SECRET = randomBytes(32).toString("base64url");
 const NEW_SECRET = randomBytes(32).toString("base64url");
 
-/** A signed-in member's session with an hour of access left (the shared fixture, with its own tokens). */
-function session(overrides: Partial<SessionData> = {}): SessionData {
-  return expiringSession({
-    accessToken: "access-token",
-    refreshToken: "refresh-token",
-    accessTokenExpiresAt: Date.now() + 3_600_000,
-    claims: { sub: "s", name: "Maya", email: "maya@example.com", orgId: "o", roles: ["student"] },
-    ...overrides,
-  });
-}
+const session = sessionData;
 
 function useSecrets(value: string, appUrl = "http://localhost:3999") {
   configureDashboard("http://127.0.0.1:4000", { SESSION_SECRET: value, APP_URL: appUrl });

@@ -1,0 +1,85 @@
+/**
+ * Concurrent load with autocannon: a fixed number of connections for a fixed time, every response's
+ * latency recorded so that several short rounds of one side can be pooled into one distribution.
+ */
+import autocannon, { type AutocannonRequest } from "autocannon";
+
+import type { Cookies } from "./members";
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /**
+   * Signed-in sessions to spread the requests over, round robin; each keeps whatever cookies the
+   * dashboard sets (a re-sealed session), as a browser would.
+   */
+  sessions?: readonly Cookies[];
+}
+
+export interface LoadSample {
+  latenciesMs: number[];
+  /** Responses that were not 2xx, plus connection errors and timeouts. */
+  failures: number;
+  durationMs: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
+  const { sessions } = spec;
+  let next = 0;
+  const requests: AutocannonRequest[] | undefined = sessions?.length
+    ? [
+        {
+          setupRequest: (request, context) => {
+            const session = sessions[next++ % sessions.length]!;
+            context.session = session;
+            return { ...request, headers: { ...request.headers, cookie: session.header() } };
+          },
+          onResponse: (_status, _body, context, headers) => {
+            const setCookie = headers["set-cookie"];
+            if (setCookie) (context.session as Cookies).absorbLines(Array.isArray(setCookie) ? setCookie : [setCookie]);
+          },
+        },
+      ]
+    : undefined;
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    duration: spec.durationSeconds,
+    method: spec.method ?? "GET",
+    headers: spec.headers,
+    body: spec.body,
+    requests,
+  });
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+    if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
+    else failures += 1;
+  });
+  const result = await instance;
+  return { latenciesMs, failures: failures + result.errors + result.timeouts, durationMs: performance.now() - started };
+}
+
+/** Pools several rounds of one side into one distribution. */
+export function pool(samples: readonly LoadSample[]): LoadSample {
+  return {
+    latenciesMs: samples.flatMap((sample) => sample.latenciesMs),
+    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
+    durationMs: samples.reduce((sum, sample) => sum + sample.durationMs, 0),
+  };
+}
+
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]!;
+}
+
+export function throughput(sample: LoadSample): number {
+  return (sample.latenciesMs.length / sample.durationMs) * 1000;
+}

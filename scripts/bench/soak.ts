@@ -1,0 +1,87 @@
+/**
+ * `npm run bench -- --soak`: 20 connections over 200 signed-in sessions for five minutes. Memory must be
+ * flat after warm-up: the dashboard's resident memory after the first minute grows less than 20 %, and
+ * its heap after a forced garbage collection does not grow.
+ */
+import { residentBytes } from "./dashboard-process";
+import { round, type BenchSection } from "./context";
+import { runLoad, type LoadSample } from "./load";
+import { signInToDashboard, type Cookies } from "./members";
+import { progress } from "./progress";
+import { SITE_REQUEST_TIMEOUT_MS } from "../../lib/auth/site-http";
+import { DEMO_MEMBERS } from "../../sandbox/seed";
+
+const WARM_UP_SECONDS = 60;
+const ROUND_SECONDS = 30;
+const MiB = 1024 * 1024;
+
+export const soak: BenchSection = {
+  name: "soak",
+  title: "soak: memory under sustained load over many sessions",
+  enabled: (options) => options.soak,
+  async run(context) {
+    const { soakSessions, soakConnections, soakSeconds } = context.options;
+    const sessions: Cookies[] = [];
+    for (let index = 0; index < soakSessions; index += 1) {
+      if ((index + 1) % 25 === 0 || index + 1 === soakSessions) progress("signing in members", index + 1, soakSessions, "session");
+      // Several sessions per demo member, each its own sign-in (its own tokens and cookie).
+      sessions.push(await signInToDashboard(context.target, DEMO_MEMBERS[index % DEMO_MEMBERS.length]!.email));
+    }
+    const inspector = await context.inspector();
+    const load = (seconds: number): Promise<LoadSample> =>
+      runLoad({ url: `${context.target.appUrlIPv4}/api/account/courses`, connections: soakConnections, durationSeconds: seconds, sessions });
+    // Load in rounds of ROUND_SECONDS at most: a progress line and a memory reading after each.
+    const warmUp = Math.min(WARM_UP_SECONDS, Math.max(1, Math.round(soakSeconds / 5)));
+    const roundLengths = (seconds: number) => {
+      const count = Math.max(1, Math.round(seconds / ROUND_SECONDS));
+      return Array.from({ length: count }, () => seconds / count);
+    };
+    const plan = [...roundLengths(warmUp).map((seconds) => ({ seconds, warmUp: true })), ...roundLengths(soakSeconds - warmUp).map((seconds) => ({ seconds, warmUp: false }))];
+    const startRss = residentBytes(context.serverPid);
+    let answered = 0;
+    let failures = 0;
+    // After each round: a full GC, then the heap and resident memory (between collections, resident
+    // memory swings by a hundred MiB and more, which says nothing about what is kept).
+    const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean }[] = [];
+    for (const [index, step] of plan.entries()) {
+      progress(`${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`, index + 1, plan.length);
+      const sample = await load(step.seconds);
+      answered += sample.latenciesMs.length;
+      failures += sample.failures;
+      // Every call to the site carries an 8 s deadline timer, which keeps that call's state (and, through
+      // the timer's async context, its request's) alive until it fires: wait them out, so that what is
+      // read is what the process keeps, not what the last seconds of load still hold.
+      await new Promise((resolve) => setTimeout(resolve, SITE_REQUEST_TIMEOUT_MS + 1000));
+      const heap = await inspector.heapAfterGc();
+      afterGc.push({ ...heap, rss: residentBytes(context.serverPid), warmUp: step.warmUp });
+    }
+    const warm = afterGc.filter((reading) => reading.warmUp).at(-1) ?? afterGc[0]!;
+    const end = afterGc.at(-1)!;
+    const growth = (from: number, to: number) => round(((to - from) / from) * 100);
+    const rssGrowth = growth(warm.rss, end.rss);
+    const heapGrowth = growth(warm.heapUsed, end.heapUsed);
+    const mib = (bytes: number) => round(bytes / MiB);
+    const signed = (value: number) => `${value >= 0 ? "+" : ""}${value}`;
+    return {
+      summary: [
+        `(e) soak, ${soakConnections} connections over ${soakSessions} sessions for ${soakSeconds} s: ${answered} requests, ${failures} failed`,
+        `    resident memory after a forced GC: ${mib(warm.rss)} MiB after ${warmUp} s, ${mib(end.rss)} MiB at the end: ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
+        `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end: ${signed(heapGrowth)} % (target: no growth); compiled code ${mib(warm.codeSpace)} → ${mib(end.codeSpace)} MiB`,
+        `    after each round (MiB), heap / resident: ${afterGc.map((reading) => `${mib(reading.heapUsed)} / ${mib(reading.rss)}`).join(", ")}`,
+      ],
+      results: {
+        connections: soakConnections,
+        sessions: soakSessions,
+        seconds: soakSeconds,
+        warmUpSeconds: warmUp,
+        requests: answered,
+        failures,
+        rssBeforeLoadMiB: mib(startRss),
+        afterGcMiB: afterGc.map((reading) => ({ heap: mib(reading.heapUsed), code: mib(reading.codeSpace), rss: mib(reading.rss) })),
+        rssGrowthPercent: rssGrowth,
+        heapGrowthPercent: heapGrowth,
+        target: { rssGrowthPercent: 20, heapGrowthPercent: 0 },
+      },
+    };
+  },
+};
