@@ -6,38 +6,27 @@ import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 import { describeScope, interpolate, type Messages } from "@/lib/i18n";
 
+/** The words of each error kind; the missing permission is named apart (reasonText). */
+const REASON_OF_KIND = {
+  unauthenticated: "unauthenticated",
+  insufficient_scope: "insufficientScope",
+  temporarily_unavailable: "temporarilyUnavailable",
+  site_unavailable: "siteUnavailable",
+  site_timeout: "siteTimeout",
+  query_failed: "queryFailed",
+  answer_too_large: "answerTooLarge",
+  site_misconfigured: "siteMisconfigured",
+  request_refused: "requestRefused",
+  sign_in_failed: "signInFailed",
+  network: "network",
+  unknown: "unknown",
+} as const satisfies Record<ApiErrorKind, keyof Messages["errors"]>;
+
 function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): string {
-  switch (kind) {
-    case "unauthenticated":
-      return messages.errors.unauthenticated;
-    case "insufficient_scope": {
-      // Name the missing permission when the site said which one it is.
-      const scope = asApiError(error)?.detail;
-      return scope
-        ? interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope })
-        : messages.errors.insufficientScope;
-    }
-    case "temporarily_unavailable":
-      return messages.errors.temporarilyUnavailable;
-    case "site_unavailable":
-      return messages.errors.siteUnavailable;
-    case "site_timeout":
-      return messages.errors.siteTimeout;
-    case "query_failed":
-      return messages.errors.queryFailed;
-    case "answer_too_large":
-      return messages.errors.answerTooLarge;
-    case "site_misconfigured":
-      return messages.errors.siteMisconfigured;
-    case "request_refused":
-      return messages.errors.requestRefused;
-    case "sign_in_failed":
-      return messages.errors.signInFailed;
-    case "network":
-      return messages.errors.network;
-    case "unknown":
-      return messages.errors.unknown;
-  }
+  // Name the missing permission when the site said which one it is.
+  const scope = kind === "insufficient_scope" ? asApiError(error)?.detail : undefined;
+  if (scope) return interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope });
+  return messages.errors[REASON_OF_KIND[kind]];
 }
 
 /** The reason a BFF call failed, in the member's language. */
