@@ -22,7 +22,7 @@ export function parentOf(pid: number): number | undefined {
   return fields ? Number(fields[1]) : undefined;
 }
 
-/** The descendant of `rootPid` running `next start` (it renames itself "next-server"): the process that serves the dashboard. */
+/** The descendant of `rootPid` running the standalone server.js (Next.js names it "next-server"): the process that serves the dashboard. */
 export function findNextServer(rootPid: number): number | undefined {
   const descendants = new Set([rootPid]);
   const all = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);

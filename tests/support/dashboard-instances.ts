@@ -1,6 +1,6 @@
 /**
  * Production dashboard processes for tests: each is the README's run command (`scripts/start.ts`, which
- * builds once with `next build` when sources changed, then `next start`) with SITE_URL set, so it serves
+ * builds once with `next build` when sources changed, then serves the standalone bundle) with SITE_URL set, so it serves
  * the dashboard alone. Started on free loopback ports, stopped by process group id.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -45,7 +45,7 @@ export async function startDashboardInstance(name: string, env: Record<string, s
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group: tsx, the launcher and `next start` stop together.
+    // Its own process group: tsx, the launcher and the server stop together.
     detached: true,
   });
   let output = "";
