@@ -1,13 +1,39 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import pluginQuery from "@tanstack/eslint-plugin-query";
+import checkFile from "eslint-plugin-check-file";
 import tseslint from "typescript-eslint";
 
-const serverOnlyModules = ["@/lib/auth/*", "@/lib/site/*", "@/lib/config", "@/lib/config/*", "@/lib/session/*", "@/lib/http/*", "@/lib/account", "@/lib/account/*"];
+const serverOnlyModules = [
+  "@/lib/auth/*",
+  "@/lib/site/*",
+  "@/lib/config",
+  "@/lib/config/*",
+  "@/lib/session/*",
+  "@/lib/http/*",
+  "@/lib/account",
+  "@/lib/account/*",
+];
 
 export default tseslint.config(
   { ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "artifacts/**"] },
   ...nextCoreWebVitals,
   ...nextTypescript,
+  ...pluginQuery.configs["flat/recommended"],
+  {
+    // Files and folders are kebab-case (CONVENTIONS.md habit 8). Next.js's dynamic ([resource]) and private
+    // (_lib) route folders keep their marks; message files are named by their locale tag (zh-TW).
+    files: ["**/*.{ts,tsx,mjs}"],
+    ignores: ["lib/i18n/messages/**"],
+    plugins: { "check-file": checkFile },
+    rules: {
+      "check-file/filename-naming-convention": ["error", { "**/*.{ts,tsx,mjs}": "KEBAB_CASE" }, { ignoreMiddleExtensions: true }],
+      "check-file/folder-naming-convention": [
+        "error",
+        { "{app,components,lib,scripts,sandbox,tests,docs}/**/!(\\[*\\]|_*)/": "KEBAB_CASE" },
+      ],
+    },
+  },
   {
     files: ["**/*.ts", "**/*.tsx"],
     extends: [tseslint.configs.recommendedTypeChecked],

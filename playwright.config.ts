@@ -36,9 +36,7 @@ export default defineConfig({
     timezoneId: "Asia/Taipei",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
-  projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } },
-  ],
+  projects: [{ name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
   webServer: {
     command: "node_modules/.bin/tsx scripts/start.ts",
     url: `${E2E_APP_URL}/api/health`,

@@ -15,7 +15,12 @@ export const metadata: Metadata = {
   title: { default: "Member dashboard", template: "%s · Member dashboard" },
   description: "Your enrolled courses, orders and event registrations in one place.",
   referrer: "no-referrer",
-  icons: { icon: [{ url: "/icon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
+  icons: {
+    icon: [
+      { url: "/icon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "32x32" },
+    ],
+  },
   manifest: "/manifest.webmanifest",
 };
 
@@ -37,7 +42,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell showNav={session !== null} embedded={embedded}>{children}</AppShell>
+          <AppShell showNav={session !== null} embedded={embedded}>
+            {children}
+          </AppShell>
         </DashboardProviders>
       </body>
     </html>

@@ -7,7 +7,8 @@ import { renderMemberPage } from "./_lib/member-page";
 export default function OverviewPage() {
   return renderMemberPage(
     "/",
-    (queryClient, session) => queryClient.prefetchQuery({ ...overviewQueryOptions(), queryFn: () => loadAccountPage("overview", session.accessToken) }),
+    (queryClient, session) =>
+      queryClient.prefetchQuery({ ...overviewQueryOptions(), queryFn: () => loadAccountPage("overview", session.accessToken) }),
     <OverviewView />,
   );
 }

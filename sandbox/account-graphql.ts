@@ -3,17 +3,7 @@
  * carry `account:read` and are bound to this origin.
  */
 import type { Context, Hono } from "hono";
-import {
-  buildASTSchema,
-  execute,
-  GraphQLError,
-  GraphQLScalarType,
-  Kind,
-  parse,
-  specifiedRules,
-  validate,
-  visit,
-} from "graphql";
+import { buildASTSchema, execute, GraphQLError, GraphQLScalarType, Kind, parse, specifiedRules, validate, visit } from "graphql";
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import { getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
@@ -23,36 +13,83 @@ import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
 
 export const ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
-type Query { viewer: Viewer! }
-type Viewer {
-  id: ID!
-  email: String!
-  name: String
-  enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
-  orders(first: Int = 20, after: String): OrderConnection!
-  eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
-}
-type PageInfo { hasNextPage: Boolean!  endCursor: String }
-type EnrolledCourseConnection { nodes: [EnrolledCourse!]!  pageInfo: PageInfo!  totalCount: Int! }
-type EnrolledCourse {
-  slug: String!  name: String  imageUrl: String
-  expireDate: DateTime
-  hasLifetimeAccess: Boolean!
-  completionPercentage: Int
-  lastWatchedLecture: LastWatchedLecture
-}
-type LastWatchedLecture { lectureId: ID!  positionSeconds: Int!  title: String  watchedAt: DateTime }
-type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
-type Order {
-  id: ID!  tradeNo: String!  state: String!
-  currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
-  lineItems: [OrderLineItem!]!
-}
-type OrderLineItem { name: String!  amount: Float!  itemType: String! }
-type EventRegistrationConnection { nodes: [EventRegistration!]!  pageInfo: PageInfo!  totalCount: Int! }
-type EventRegistration { id: ID!  state: String!  registeredAt: DateTime!  event: Event! }
-type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  isAllDay: Boolean!  location: String  url: String }
-scalar DateTime
+  type Query {
+    viewer: Viewer!
+  }
+  type Viewer {
+    id: ID!
+    email: String!
+    name: String
+    enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
+    orders(first: Int = 20, after: String): OrderConnection!
+    eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
+  }
+  type PageInfo {
+    hasNextPage: Boolean!
+    endCursor: String
+  }
+  type EnrolledCourseConnection {
+    nodes: [EnrolledCourse!]!
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  type EnrolledCourse {
+    slug: String!
+    name: String
+    imageUrl: String
+    expireDate: DateTime
+    hasLifetimeAccess: Boolean!
+    completionPercentage: Int
+    lastWatchedLecture: LastWatchedLecture
+  }
+  type LastWatchedLecture {
+    lectureId: ID!
+    positionSeconds: Int!
+    title: String
+    watchedAt: DateTime
+  }
+  type OrderConnection {
+    nodes: [Order!]!
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  type Order {
+    id: ID!
+    tradeNo: String!
+    state: String!
+    currency: String!
+    amount: Float!
+    refundedAmount: Float
+    paidAt: DateTime
+    createdAt: DateTime!
+    lineItems: [OrderLineItem!]!
+  }
+  type OrderLineItem {
+    name: String!
+    amount: Float!
+    itemType: String!
+  }
+  type EventRegistrationConnection {
+    nodes: [EventRegistration!]!
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  type EventRegistration {
+    id: ID!
+    state: String!
+    registeredAt: DateTime!
+    event: Event!
+  }
+  type Event {
+    id: ID!
+    title: String!
+    startTime: DateTime!
+    endTime: DateTime
+    isAllDay: Boolean!
+    location: String
+    url: String
+  }
+  scalar DateTime
 `;
 
 /** What `graphqlSeedFieldsOnly` removes: every field of the schema beyond the seed's. */
@@ -260,11 +297,9 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     // Request errors (unknown operation, bad variables) have no data.
     return c.json({ errors: (result.errors ?? []).map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });
   }
-  return c.json(
-    { ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data },
-    200,
-    { ...NO_STORE_HEADERS },
-  );
+  return c.json({ ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data }, 200, {
+    ...NO_STORE_HEADERS,
+  });
 }
 
 export function registerAccountRoutes(app: Hono, state: SandboxState): void {

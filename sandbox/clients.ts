@@ -63,7 +63,10 @@ export function clientLabel(client: SandboxClient): { name: string; note: string
     case "loopback":
       return { name: client.clientName, note: "an unverified application running on your own computer" };
     case "cimd":
-      return { name: client.clientName, note: `an unreviewed application published at ${parseUrl(client.clientId)?.host ?? "an unknown host"}` };
+      return {
+        name: client.clientName,
+        note: `an unreviewed application published at ${parseUrl(client.clientId)?.host ?? "an unknown host"}`,
+      };
     case "admin":
     case "seeded":
     case "vendor":

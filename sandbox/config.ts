@@ -21,13 +21,7 @@ export interface SandboxConfig {
 }
 
 const optionalInt = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional();
+  z.string().trim().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(min).max(max)).optional();
 
 const httpOrigin = z
   .url()
@@ -37,9 +31,12 @@ const httpOrigin = z
     return url.pathname === "/" && url.search === "" && url.hash === "";
   }, "must be an origin without a path, e.g. http://127.0.0.1:4000");
 
-const commaList = z
-  .string()
-  .transform((value) => value.split(",").map((item) => item.trim()).filter((item) => item !== ""));
+const commaList = z.string().transform((value) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== ""),
+);
 
 const envSchema = z.object({
   SANDBOX_PORT: optionalInt(0, 65_535),
@@ -104,7 +101,8 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (failures !== undefined) knobs.failures = failures;
   if (values.SANDBOX_ACCESS_TOKEN_PADDING !== undefined) knobs.accessTokenPadding = values.SANDBOX_ACCESS_TOKEN_PADDING;
   if (values.SANDBOX_GRAPHQL_MISSING_FIELDS !== undefined) knobs.graphqlMissingFields = values.SANDBOX_GRAPHQL_MISSING_FIELDS;
-  if (values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY !== undefined) knobs.graphqlSeedFieldsOnly = ["1", "true", "on"].includes(values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY);
+  if (values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY !== undefined)
+    knobs.graphqlSeedFieldsOnly = ["1", "true", "on"].includes(values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY);
   if (values.SANDBOX_MAX_PAGE_SIZE !== undefined) knobs.maxPageSize = values.SANDBOX_MAX_PAGE_SIZE;
   if (values.SANDBOX_FOREIGN_RESOURCES !== undefined) knobs.foreignResources = values.SANDBOX_FOREIGN_RESOURCES;
   if (values.SANDBOX_CIMD_ALLOWED_HOSTS !== undefined) knobs.cimdAllowedHosts = values.SANDBOX_CIMD_ALLOWED_HOSTS;

@@ -118,20 +118,18 @@ export function openApiDocument(state: SandboxState): Json {
       description: `OAuth 2.0 / OpenID Connect, the member Account API in GraphQL, an MCP server and discovery documents of ${SCHOOL.name}. Authentication walkthrough: ${issuer}${DOCUMENT_PATHS.auth}.`,
     },
     servers: [{ url: issuer }],
-    tags: [
-      { name: "Discovery" },
-      { name: "OAuth" },
-      { name: "Account" },
-      { name: "MCP" },
-      { name: "Documents" },
-    ],
+    tags: [{ name: "Discovery" }, { name: "OAuth" }, { name: "Account" }, { name: "MCP" }, { name: "Documents" }],
     paths: {
       "/.well-known/oauth-authorization-server": metadataDocument(
         "Authorization server metadata (RFC 8414); the authority for endpoints, grant types and scopes",
         "getAuthorizationServerMetadata",
         "AuthorizationServerMetadata",
       ),
-      "/.well-known/openid-configuration": metadataDocument("OpenID Connect Discovery", "getOpenIdConfiguration", "AuthorizationServerMetadata"),
+      "/.well-known/openid-configuration": metadataDocument(
+        "OpenID Connect Discovery",
+        "getOpenIdConfiguration",
+        "AuthorizationServerMetadata",
+      ),
       "/.well-known/oauth-protected-resource": metadataDocument(
         "Protected resource metadata (RFC 9728)",
         "getProtectedResourceMetadata",
@@ -170,7 +168,13 @@ export function openApiDocument(state: SandboxState): Json {
             { name: "code_challenge_method", in: "query", required: true, schema: { type: "string", enum: ["S256"] } },
             { name: "state", in: "query", required: false, schema: { type: "string", maxLength: 512 } },
             { name: "nonce", in: "query", required: false, schema: { type: "string", maxLength: 512 } },
-            { name: "resource", in: "query", required: false, description: "RFC 8707: this origin", schema: { type: "string", enum: [issuer] } },
+            {
+              name: "resource",
+              in: "query",
+              required: false,
+              description: "RFC 8707: this origin",
+              schema: { type: "string", enum: [issuer] },
+            },
           ],
           responses: {
             "200": { description: "The sign-in or consent page", content: { "text/html": { schema: { type: "string" } } } },
@@ -178,7 +182,10 @@ export function openApiDocument(state: SandboxState): Json {
               description: "Redirect to redirect_uri with `code`, `state` and `iss` (RFC 9207), or with `error`",
               headers: { Location: { schema: { type: "string", format: "uri" } } },
             },
-            "400": { description: "An error page, when the client or redirect_uri cannot be trusted", content: { "text/html": { schema: { type: "string" } } } },
+            "400": {
+              description: "An error page, when the client or redirect_uri cannot be trusted",
+              content: { "text/html": { schema: { type: "string" } } },
+            },
           },
         },
       },
@@ -213,7 +220,10 @@ export function openApiDocument(state: SandboxState): Json {
           tags: ["OAuth"],
           summary: "Revocation (RFC 7009); revoking a refresh token ends its grant",
           operationId: "revoke",
-          requestBody: formBody({ token: { type: "string" }, token_type_hint: { type: "string", enum: ["access_token", "refresh_token"] }, ...clientAuth }, ["token", "client_id"]),
+          requestBody: formBody(
+            { token: { type: "string" }, token_type_hint: { type: "string", enum: ["access_token", "refresh_token"] }, ...clientAuth },
+            ["token", "client_id"],
+          ),
           responses: {
             "200": { description: "Revoked, or the token was unknown (RFC 7009 section 2.2)" },
             "400": oauthErrorResponse("`invalid_request`"),
@@ -282,7 +292,10 @@ export function openApiDocument(state: SandboxState): Json {
             "400": { description: "Not JSON-RPC", content: jsonContent(ref("JsonRpcMessage")) },
             "401": bearerChallenge,
             "403": { description: "A browser Origin that may not call", content: jsonContent(ref("JsonRpcMessage")) },
-            "406": { description: "The Accept header lacks application/json or text/event-stream", content: jsonContent(ref("JsonRpcMessage")) },
+            "406": {
+              description: "The Accept header lacks application/json or text/event-stream",
+              content: jsonContent(ref("JsonRpcMessage")),
+            },
           },
         },
         get: mcpNotAllowed("Get"),
@@ -349,7 +362,11 @@ export function openApiDocument(state: SandboxState): Json {
           },
           additionalProperties: true,
         },
-        Jwks: { type: "object", required: ["keys"], properties: { keys: { type: "array", items: { type: "object", additionalProperties: true } } } },
+        Jwks: {
+          type: "object",
+          required: ["keys"],
+          properties: { keys: { type: "array", items: { type: "object", additionalProperties: true } } },
+        },
         RegistrationRequest: {
           type: "object",
           properties: {
@@ -456,18 +473,50 @@ export function openApiDocument(state: SandboxState): Json {
 // auth.md
 
 const ERRORS: readonly (readonly [code: string, where: string, meaning: string])[] = [
-  ["invalid_request", "authorize, token, revoke, introspect", "The request is malformed: a parameter is missing, repeated or of the wrong form."],
-  ["invalid_client", "token, revoke, introspect (HTTP 401)", "Client authentication failed: unknown client, wrong or missing secret, or a secret sent by a public client."],
-  ["invalid_grant", "token", "The authorization code or refresh token is invalid, expired, already used, revoked, or issued for other parameters."],
+  [
+    "invalid_request",
+    "authorize, token, revoke, introspect",
+    "The request is malformed: a parameter is missing, repeated or of the wrong form.",
+  ],
+  [
+    "invalid_client",
+    "token, revoke, introspect (HTTP 401)",
+    "Client authentication failed: unknown client, wrong or missing secret, or a secret sent by a public client.",
+  ],
+  [
+    "invalid_grant",
+    "token",
+    "The authorization code or refresh token is invalid, expired, already used, revoked, or issued for other parameters.",
+  ],
   ["unsupported_grant_type", "token", "Only authorization_code and refresh_token are supported."],
   ["unsupported_response_type", "authorize", "Only response_type=code is supported."],
-  ["invalid_scope", "authorize, token, register", "A scope is unknown, not allowed for the client, or reserved to member clients (account:read and account:write requested by an operator client)."],
+  [
+    "invalid_scope",
+    "authorize, token, register",
+    "A scope is unknown, not allowed for the client, or reserved to member clients (account:read and account:write requested by an operator client).",
+  ],
   ["invalid_target", "authorize, token", "The resource parameter is not this origin, or differs from the authorization request."],
   ["access_denied", "authorize", "The member denied the request on the consent page."],
-  ["invalid_client_metadata", "register", "client_name is not a known integration and no loopback redirect URIs were given, or a metadata field is invalid."],
-  ["invalid_redirect_uri", "register", "A redirect URI is not loopback: fixed HTTPS redirect URIs need an integration arranged with the site's operator."],
-  ["invalid_token", "userinfo, account API, MCP (HTTP 401)", "The access token is missing (Account API), malformed, unknown, expired, revoked or bound to another origin. The WWW-Authenticate header points at the protected-resource metadata."],
-  ["insufficient_scope", "userinfo, account API (HTTP 403)", "The access token lacks a required scope (openid for UserInfo, account:read for the Account API)."],
+  [
+    "invalid_client_metadata",
+    "register",
+    "client_name is not a known integration and no loopback redirect URIs were given, or a metadata field is invalid.",
+  ],
+  [
+    "invalid_redirect_uri",
+    "register",
+    "A redirect URI is not loopback: fixed HTTPS redirect URIs need an integration arranged with the site's operator.",
+  ],
+  [
+    "invalid_token",
+    "userinfo, account API, MCP (HTTP 401)",
+    "The access token is missing (Account API), malformed, unknown, expired, revoked or bound to another origin. The WWW-Authenticate header points at the protected-resource metadata.",
+  ],
+  [
+    "insufficient_scope",
+    "userinfo, account API (HTTP 403)",
+    "The access token lacks a required scope (openid for UserInfo, account:read for the Account API).",
+  ],
   ["temporarily_unavailable", "any", "The site is briefly unavailable; retry after the Retry-After delay."],
 ];
 
@@ -697,7 +746,9 @@ ${productRows("DigitalProduct")}
 export function registerDocumentRoutes(app: Hono, state: SandboxState): void {
   // Generated from knobs and the issuer, which can change at runtime: revalidate.
   const headers = (contentType: string) => ({ "Content-Type": contentType, "Cache-Control": "no-cache" });
-  app.get(DOCUMENT_PATHS.openapi, (c) => c.body(JSON.stringify(openApiDocument(state), null, 2), 200, headers("application/json; charset=utf-8")));
+  app.get(DOCUMENT_PATHS.openapi, (c) =>
+    c.body(JSON.stringify(openApiDocument(state), null, 2), 200, headers("application/json; charset=utf-8")),
+  );
   app.get(DOCUMENT_PATHS.auth, (c) => c.body(authMarkdown(state), 200, headers("text/markdown; charset=utf-8")));
   app.get(DOCUMENT_PATHS.llms, (c) => c.body(llmsText(state), 200, headers("text/plain; charset=utf-8")));
   app.get(DOCUMENT_PATHS.pricing, (c) => c.body(pricingMarkdown(state), 200, headers("text/markdown; charset=utf-8")));

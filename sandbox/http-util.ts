@@ -77,10 +77,7 @@ export async function readForm(c: Context): Promise<Map<string, string>> {
  */
 export function authenticateClient(c: Context, state: SandboxState, form: Map<string, string>): SandboxClient {
   if (c.req.header("authorization") !== undefined) {
-    throw new OAuthFailure(
-      "invalid_client",
-      "Client authentication in the Authorization header is not supported; use client_secret_post",
-    );
+    throw new OAuthFailure("invalid_client", "Client authentication in the Authorization header is not supported; use client_secret_post");
   }
   const clientId = form.get("client_id");
   if (clientId === undefined || clientId === "") {

@@ -110,15 +110,13 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
 export const HOST_PATTERN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/;
 
-const originSchema = z
-  .url()
-  .refine((value) => {
-    try {
-      return new URL(value).origin === value;
-    } catch {
-      return false;
-    }
-  }, "must be an origin such as https://sister.example.com (no path, no trailing slash)");
+const originSchema = z.url().refine((value) => {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}, "must be an origin such as https://sister.example.com (no path, no trailing slash)");
 
 const failuresSchema = z.partialRecord(z.enum(ENDPOINT_NAMES), failureSchema.nullable());
 
@@ -128,8 +126,16 @@ export const MAX_ANSWER_PADDING_BYTES = 32 * 1024 * 1024;
 /** Partial knobs as accepted at runtime; `null` for a failure entry clears it. */
 export const knobsPatchSchema = z
   .object({
-    accessTokenTtlSeconds: z.number().int().positive().max(10 * 365 * 24 * 3600),
-    refreshTokenTtlSeconds: z.number().int().positive().max(10 * 365 * 24 * 3600),
+    accessTokenTtlSeconds: z
+      .number()
+      .int()
+      .positive()
+      .max(10 * 365 * 24 * 3600),
+    refreshTokenTtlSeconds: z
+      .number()
+      .int()
+      .positive()
+      .max(10 * 365 * 24 * 3600),
     idToken: z.boolean(),
     latencyMs: z.number().int().min(0).max(60_000),
     failures: failuresSchema,
@@ -140,7 +146,9 @@ export const knobsPatchSchema = z
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),
-    cimdAllowedHosts: z.array(z.string().toLowerCase().regex(HOST_PATTERN, "must be a host such as example.com or example.com:8443")).max(50),
+    cimdAllowedHosts: z
+      .array(z.string().toLowerCase().regex(HOST_PATTERN, "must be a host such as example.com or example.com:8443"))
+      .max(50),
     cimdOpenRegistration: z.boolean(),
     cimdAllowHttpLoopback: z.boolean(),
   })

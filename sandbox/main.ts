@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const redirects = sandbox.state.clients.get(DASHBOARD_CLIENT_ID)?.redirectUris.join(", ") ?? "";
   console.info(`Sandbox site listening at ${sandbox.url}`);
   console.info(`  discovery: ${sandbox.url}/.well-known/oauth-authorization-server`);
-  console.info(`  MCP server: ${sandbox.url}${MCP_PATH}; docs: ${sandbox.url}/auth.md, ${sandbox.url}/openapi.json, ${sandbox.url}/llms.txt`);
+  console.info(
+    `  MCP server: ${sandbox.url}${MCP_PATH}; docs: ${sandbox.url}/auth.md, ${sandbox.url}/openapi.json, ${sandbox.url}/llms.txt`,
+  );
   console.info(`  operator admin: ${sandbox.url}${ADMIN_PATH} (olivia@example.com)`);
   console.info(`  dashboard client: ${DASHBOARD_CLIENT_ID} / ${DASHBOARD_CLIENT_SECRET} (redirect: ${redirects})`);
   console.info(`  demo sign-ins (password "${DEMO_PASSWORD}"):`);

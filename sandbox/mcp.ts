@@ -39,7 +39,12 @@ const offsetSchema = z.number().int().min(0).max(100_000).optional().describe("H
 
 function page<T>(items: readonly T[], limit = 20, offset = 0) {
   const slice = items.slice(offset, offset + limit);
-  return { totalCount: items.length, offset, nextOffset: offset + slice.length < items.length ? offset + slice.length : null, items: slice };
+  return {
+    totalCount: items.length,
+    offset,
+    nextOffset: offset + slice.length < items.length ? offset + slice.length : null,
+    items: slice,
+  };
 }
 
 function result(structured: Record<string, unknown>): CallToolResult {
@@ -87,7 +92,11 @@ function registerPublicTools(server: McpServer, state: SandboxState): void {
     },
     ({ query, limit }) => {
       const found = searchCourses(query);
-      return result({ query, totalCount: found.length, courses: found.slice(0, limit ?? 20).map((course) => courseSummary(state, course)) });
+      return result({
+        query,
+        totalCount: found.length,
+        courses: found.slice(0, limit ?? 20).map((course) => courseSummary(state, course)),
+      });
     },
   );
   server.registerTool(
@@ -189,7 +198,11 @@ function registerMemberTools(server: McpServer, state: SandboxState, member: Dem
         eventRegistrations: items.map((registration) => ({
           ...registration,
           registeredAt: formatDateTime(registration.registeredAt),
-          event: { ...registration.event, startTime: formatDateTime(registration.event.startTime), endTime: date(registration.event.endTime) },
+          event: {
+            ...registration.event,
+            startTime: formatDateTime(registration.event.startTime),
+            endTime: date(registration.event.endTime),
+          },
         })),
       });
     },
@@ -232,7 +245,8 @@ type Caller = { kind: "anonymous" } | { kind: "member"; member: DemoMember; auth
 function identifyCaller(c: Context, state: SandboxState): Caller {
   const bearer = readBearer(c);
   if (bearer.kind === "none") return { kind: "anonymous" };
-  if (bearer.kind === "malformed") return { kind: "refused", response: invalidTokenResponse(c, state, "The Authorization header is malformed") };
+  if (bearer.kind === "malformed")
+    return { kind: "refused", response: invalidTokenResponse(c, state, "The Authorization header is malformed") };
   const checked = state.store.checkAccessToken(bearer.token, state.now());
   if (!checked.ok) return { kind: "refused", response: invalidTokenResponse(c, state, checked.reason) };
   const record = checked.record;

@@ -19,25 +19,38 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
     const courses = FEATURED_COURSES.map((slug) => findCourse(slug)).filter((course) => course !== undefined);
     const dashboard = `${state.dashboardOrigin}/`;
     const body = html`<h1>My learning</h1>
-<p>${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}</p>
-<div class="my-learning">
-  <section aria-labelledby="lessons-title">
-    <h2 id="lessons-title">Lessons</h2>
-    <ul>${courses.map((course) => html`<li><a href="/courses/${course.slug}">${course.name}</a></li>`)}</ul>
-  </section>
-  <section aria-labelledby="panel-title" class="panel">
-    <h2 id="panel-title">Your account</h2>
-    <iframe
-      src="${dashboard}"
-      title="Member dashboard"
-      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
-      allow="storage-access"
-      loading="eager"></iframe>
-  </section>
-</div>`;
+      <p>
+        ${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}
+      </p>
+      <div class="my-learning">
+        <section aria-labelledby="lessons-title">
+          <h2 id="lessons-title">Lessons</h2>
+          <ul>
+            ${courses.map((course) => html`<li><a href="/courses/${course.slug}">${course.name}</a></li>`)}
+          </ul>
+        </section>
+        <section aria-labelledby="panel-title" class="panel">
+          <h2 id="panel-title">Your account</h2>
+          <iframe
+            src="${dashboard}"
+            title="Member dashboard"
+            sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
+            allow="storage-access"
+            loading="eager"
+          ></iframe>
+        </section>
+      </div>`;
     const rendered = page("My learning", body);
     // This page frames the dashboard's origin, and nothing else.
-    c.header("Content-Security-Policy", `default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; frame-src ${state.dashboardOrigin}; frame-ancestors 'none'`);
-    return c.html(rendered.body.replace("</style>", `main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}.panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>`));
+    c.header(
+      "Content-Security-Policy",
+      `default-src 'self'; style-src 'unsafe-inline'; img-src 'self'; frame-src ${state.dashboardOrigin}; frame-ancestors 'none'`,
+    );
+    return c.html(
+      rendered.body.replace(
+        "</style>",
+        `main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}.panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>`,
+      ),
+    );
   });
 }

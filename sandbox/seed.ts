@@ -255,17 +255,15 @@ export function seedClients(dashboardRedirectUris: readonly string[], now: numbe
     },
     // Vendor integrations are public clients: anyone naming the vendor at registration learns the client_id,
     // so only the integration's fixed redirect URIs (and PKCE) protect its codes.
-    ...VENDOR_INTEGRATIONS.map(
-      (vendor): SandboxClient => ({
-        clientId: vendor.clientId,
-        clientName: vendor.clientName,
-        authMethod: "none",
-        redirectUris: vendor.redirectUris,
-        allowedScopes: OPERATOR_SCOPES,
-        audience: "operator",
-        kind: "vendor",
-        createdAt: vendor.issuedAt * 1000,
-      }),
-    ),
+    ...VENDOR_INTEGRATIONS.map((vendor): SandboxClient => ({
+      clientId: vendor.clientId,
+      clientName: vendor.clientName,
+      authMethod: "none",
+      redirectUris: vendor.redirectUris,
+      allowedScopes: OPERATOR_SCOPES,
+      audience: "operator",
+      kind: "vendor",
+      createdAt: vendor.issuedAt * 1000,
+    })),
   ];
 }

@@ -156,7 +156,11 @@ function isEndpointName(endpoint: RequestEndpoint): endpoint is EndpointName {
 }
 
 /** Answers with the injected failure for this endpoint, if one is set (and still has requests left). */
-function injectedFailure(c: Context, state: SandboxState, endpoint: EndpointName): { response: Response; mode: "status" | "malformed" | "redirect" } | undefined {
+function injectedFailure(
+  c: Context,
+  state: SandboxState,
+  endpoint: EndpointName,
+): { response: Response; mode: "status" | "malformed" | "redirect" } | undefined {
   const spec = state.knobs.failures[endpoint];
   if (!spec) return undefined;
   if (spec.times !== undefined) {
@@ -180,13 +184,15 @@ function injectedFailure(c: Context, state: SandboxState, endpoint: EndpointName
             error_description: `Injected failure (sandbox knob): ${endpoint} answers ${spec.status}`,
           },
           spec.status as 500,
-          spec.status === 503 || spec.status === 429 ? { "Retry-After": "1", "Cache-Control": "no-store" } : { "Cache-Control": "no-store" },
+          spec.status === 503 || spec.status === 429
+            ? { "Retry-After": "1", "Cache-Control": "no-store" }
+            : { "Cache-Control": "no-store" },
         ),
       };
     case "malformed":
       return {
         mode: "malformed",
-        response: c.body("<html><body>Service temporarily unavailable{\"truncated\":", 200, {
+        response: c.body('<html><body>Service temporarily unavailable{"truncated":', 200, {
           "Content-Type": "application/json",
           "Cache-Control": "no-store",
         }),
@@ -207,10 +213,21 @@ function controlRequestRefusal(c: Context, state: SandboxState): Response | unde
   if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
   const contentType = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (contentType !== "application/json") {
-    return c.json({ error: "invalid_request", error_description: "Control requests must be JSON (Content-Type: application/json)" }, 415, NO_STORE_HEADERS);
+    return c.json(
+      { error: "invalid_request", error_description: "Control requests must be JSON (Content-Type: application/json)" },
+      415,
+      NO_STORE_HEADERS,
+    );
   }
   if (c.req.header("origin") !== new URL(state.issuer).origin) {
-    return c.json({ error: "invalid_request", error_description: `Control requests must carry this site's origin (Origin: ${new URL(state.issuer).origin})` }, 403, NO_STORE_HEADERS);
+    return c.json(
+      {
+        error: "invalid_request",
+        error_description: `Control requests must carry this site's origin (Origin: ${new URL(state.issuer).origin})`,
+      },
+      403,
+      NO_STORE_HEADERS,
+    );
   }
   return undefined;
 }

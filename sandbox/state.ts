@@ -108,10 +108,7 @@ export function createState(options: SandboxOptions = {}): SandboxState {
   const initialKnobs = mergeKnobs(DEFAULT_KNOBS, patch);
   const clock = options.now ?? Date.now;
   const clients = new Map(
-    seedClients(options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS, clock()).map((client) => [
-      client.clientId,
-      client,
-    ]),
+    seedClients(options.dashboardRedirectUris ?? DEFAULT_DASHBOARD_REDIRECT_URIS, clock()).map((client) => [client.clientId, client]),
   );
   const state: SandboxState = {
     issuer: normalizeIssuer(options.issuer ?? "http://127.0.0.1:4000"),

@@ -148,5 +148,9 @@ export class SandboxBrowser {
  */
 export function postSandboxControl(siteUrl: string, path: `/__sandbox/${string}`, body: unknown = {}): Promise<Response> {
   const origin = new URL(siteUrl).origin;
-  return fetch(new URL(path, origin), { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify(body) });
+  return fetch(new URL(path, origin), {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify(body),
+  });
 }

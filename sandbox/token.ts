@@ -198,7 +198,8 @@ export function registerTokenRoutes(app: Hono, state: SandboxState): void {
       if (client.audience !== "member" && requestedScope !== undefined) {
         // Section 5.4: an operator client asking for a member-only scope gets invalid_scope, whatever the grant.
         const reserved = requestedScope.split(" ").filter((scope) => MEMBER_ONLY_SCOPES.includes(scope));
-        if (reserved.length > 0) throw new OAuthFailure("invalid_scope", `${[...new Set(reserved)].join(" ")} is reserved to member clients`);
+        if (reserved.length > 0)
+          throw new OAuthFailure("invalid_scope", `${[...new Set(reserved)].join(" ")} is reserved to member clients`);
       }
       let body: Record<string, unknown>;
       if (grantType === "authorization_code") body = await exchangeCode(state, client, form);

@@ -27,7 +27,14 @@ import { soak } from "./bench/soak";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** In order. (c) comes last: it resets the sandbox's request log. */
-const SECTIONS: BenchSection[] = [sequentialLatency, shippedJavaScriptSize, concurrentLoad, soak, sharedStateOverhead, siteRequestsPerPageView];
+const SECTIONS: BenchSection[] = [
+  sequentialLatency,
+  shippedJavaScriptSize,
+  concurrentLoad,
+  soak,
+  sharedStateOverhead,
+  siteRequestsPerPageView,
+];
 
 function readOptions(): { options: BenchOptions; only?: Set<string> } {
   const { values } = parseArgs({
@@ -64,25 +71,33 @@ async function main(): Promise<void> {
   const sitePort = process.env.BENCH_SITE_PORT ?? "4200";
   // Where the dashboard's inspector opens when the soak or --profile needs it (SIGUSR1, see dashboard-process.ts).
   const inspectorHostPort = `127.0.0.1:${process.env.BENCH_INSPECTOR_PORT ?? "9230"}`;
-  const target: BenchTarget = { appUrl: `http://localhost:${appPort}`, appUrlIPv4: `http://127.0.0.1:${appPort}`, siteUrl: `http://127.0.0.1:${sitePort}` };
+  const target: BenchTarget = {
+    appUrl: `http://localhost:${appPort}`,
+    appUrlIPv4: `http://127.0.0.1:${appPort}`,
+    siteUrl: `http://127.0.0.1:${sitePort}`,
+  };
 
   phase(`starting the dashboard and the sandbox (20 ms latency) on ports ${appPort} and ${sitePort}; a stale build is rebuilt first`);
-  const server = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "start.ts")], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      SITE_URL: "",
-      PORT: appPort,
-      APP_URL: target.appUrl,
-      SANDBOX_PORT: sitePort,
-      SANDBOX_CONTROL: "1",
-      SANDBOX_LATENCY_MS: "20",
-      LOG_LEVEL: "warn",
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--inspect-port=${inspectorHostPort}`].filter(Boolean).join(" "),
+  const server = spawn(
+    process.execPath,
+    [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "start.ts")],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        SITE_URL: "",
+        PORT: appPort,
+        APP_URL: target.appUrl,
+        SANDBOX_PORT: sitePort,
+        SANDBOX_CONTROL: "1",
+        SANDBOX_LATENCY_MS: "20",
+        LOG_LEVEL: "warn",
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--inspect-port=${inspectorHostPort}`].filter(Boolean).join(" "),
+      },
+      detached: true,
     },
-    detached: true,
-  });
+  );
   // Ctrl-C or a kill stops the servers too.
   const stopServers = () => {
     if (server.pid) process.kill(-server.pid, "SIGTERM");
@@ -91,7 +106,9 @@ async function main(): Promise<void> {
   process.once("SIGINT", stopServers);
   process.once("SIGTERM", stopServers);
   let inspector: Promise<Inspector> | undefined;
-  const exited = new Promise<never>((_resolve, reject) => server.once("exit", (code) => reject(new Error(`the dashboard stopped (exit code ${code})`))));
+  const exited = new Promise<never>((_resolve, reject) =>
+    server.once("exit", (code) => reject(new Error(`the dashboard stopped (exit code ${code})`))),
+  );
   try {
     await Promise.race([waitFor(`${target.appUrl}/api/health`, 600_000), exited]);
     const serverPid = findNextServer(server.pid!);

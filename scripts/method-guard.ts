@@ -20,7 +20,11 @@ function pathnameOf(url: string | undefined): string {
 }
 
 function refuse(response: ServerResponse, refusal: NonNullable<ReturnType<typeof refuseMethod>>): void {
-  const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" };
+  const headers: Record<string, string> = {
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  };
   if (refusal.status === 405) headers.allow = refusal.allow;
   response.writeHead(refusal.status, headers).end(refusal.status === 405 ? "Method not allowed.\n" : "Not found.\n");
 }

@@ -54,7 +54,11 @@ async function prettyDestination(): Promise<Writable> {
 
 async function main(): Promise<void> {
   const destination = await prettyDestination();
-  const logger = createLogger({ level: parseLogLevel(process.env), service: "launcher", destination: development ? destination : undefined });
+  const logger = createLogger({
+    level: parseLogLevel(process.env),
+    service: "launcher",
+    destination: development ? destination : undefined,
+  });
   const env: Record<string, string | undefined> = { ...process.env };
   let stopSandbox: (() => Promise<void>) | undefined;
   /** The build, then the dashboard: whichever runs when a stop signal comes. */
@@ -111,7 +115,11 @@ async function main(): Promise<void> {
   const childEnv = { ...env, NEXT_TELEMETRY_DISABLED: "1" };
   if (!development && !buildIsCurrent()) {
     logger.info({ event: "build_started" }, "Building the dashboard (once per change)...");
-    const build = spawn(process.execPath, [nextBin, "build"], { cwd: projectRoot(), stdio: ["ignore", "pipe", "pipe"], env: { ...childEnv, NODE_ENV: "production" } });
+    const build = spawn(process.execPath, [nextBin, "build"], {
+      cwd: projectRoot(),
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...childEnv, NODE_ENV: "production" },
+    });
     child = build;
     forwardAsJsonLines(build.stdout, logger, "info", destination);
     forwardAsJsonLines(build.stderr, logger, "warn", destination);

@@ -1,5 +1,5 @@
 /**
- * `npm test`: every check and every test, in order: types, lint, unit and integration tests (Vitest),
+ * `npm test`: every check and every test, in order: types, formatting (Prettier), lint, unit and integration tests (Vitest),
  * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR),
  * then several instances sharing one Redis (`npm run test:instances`). Stops at the first failing step.
  */
@@ -18,6 +18,7 @@ const instancesReport = path.join(root, "artifacts", "instances.json");
 
 const steps: [string, string, string[]][] = [
   ["Type check", bin("tsc"), ["--noEmit"]],
+  ["Format", bin("prettier"), ["--check", "."]],
   ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
   ["Browser journeys", bin("playwright"), ["test"]],

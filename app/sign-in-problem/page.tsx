@@ -30,7 +30,11 @@ function isKnownCode(value: unknown): value is KnownCode {
 }
 
 /** Where every sign-in failure ends: our own words for a stable code; nothing from the site is rendered. */
-export default async function SignInProblemPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInProblemPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { code } = await searchParams;
   const { locale } = await getRequestLocale();
   const messages = getMessages(locale).signInProblem;

@@ -53,12 +53,18 @@ export function CoursesView() {
   const selected = useMemo(() => selectCourses(courses, choice, now, locale), [courses, choice, now, locale]);
 
   const description =
-    courses.length === 0 ? undefined : totalCount === 1 ? messages.courses.countOne : interpolate(messages.courses.count, { count: totalCount });
+    courses.length === 0
+      ? undefined
+      : totalCount === 1
+        ? messages.courses.countOne
+        : interpolate(messages.courses.count, { count: totalCount });
 
   let body;
   if (query.isPending) body = <LoadingState label={messages.app.loading} />;
   else if (query.isError && courses.length === 0) {
-    body = <ErrorPanel title={messages.errors.courses} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    body = (
+      <ErrorPanel title={messages.errors.courses} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+    );
   } else if (courses.length === 0) body = <EmptyState title={messages.courses.empty} body={messages.courses.emptyBody} />;
   else {
     body = (
@@ -105,7 +111,12 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
       )}
       {query.isFetchNextPageError ? (
         <div className="mt-6">
-          <ErrorPanel title={messages.errors.courses} error={query.error} onRetry={() => void query.fetchNextPage()} retrying={query.isFetchingNextPage} />
+          <ErrorPanel
+            title={messages.errors.courses}
+            error={query.error}
+            onRetry={() => void query.fetchNextPage()}
+            retrying={query.isFetchingNextPage}
+          />
         </div>
       ) : hiddenHere || query.hasNextPage ? (
         <ShowMoreButton

@@ -21,7 +21,9 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   return (
-    <article className={`card flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5 ${cancelled ? "bg-surface-muted" : ""}`}>
+    <article
+      className={`card flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5 ${cancelled ? "bg-surface-muted" : ""}`}
+    >
       <div className="flex min-w-0 flex-col gap-1.5">
         <Heading className="font-semibold leading-snug text-fg">{event.title}</Heading>
         <p className="text-fg">

@@ -64,7 +64,12 @@ export function EventsView() {
           const { upcoming, past } = splitRegistrations(items, now);
           return (
             <div className="flex flex-col gap-8">
-              <RegistrationSection id="events-upcoming" title={messages.events.upcoming} empty={messages.events.noUpcoming} registrations={upcoming} />
+              <RegistrationSection
+                id="events-upcoming"
+                title={messages.events.upcoming}
+                empty={messages.events.noUpcoming}
+                registrations={upcoming}
+              />
               <RegistrationSection id="events-past" title={messages.events.past} empty={messages.events.noPast} registrations={past} />
             </div>
           );

@@ -37,11 +37,7 @@ export function AppShell({ children, showNav = true, embedded = false }: { child
         </div>
         <OfflineBanner />
       </header>
-      <main
-        id="main"
-        tabIndex={-1}
-        className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${embedded ? "py-4" : "py-6 sm:py-10"}`}
-      >
+      <main id="main" tabIndex={-1} className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${embedded ? "py-4" : "py-6 sm:py-10"}`}>
         {children}
       </main>
     </div>

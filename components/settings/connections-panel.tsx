@@ -87,7 +87,11 @@ function CopyableUrl({ url }: { url: string }) {
       <p id={helpId} className="text-sm text-fg-muted">
         {messages.connections.urlHelp}
       </p>
-      <p role="status" aria-live="polite" className={state === "fallback" ? "text-sm font-medium text-warning-fg" : "text-sm font-medium text-ok-fg"}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={state === "fallback" ? "text-sm font-medium text-warning-fg" : "text-sm font-medium text-ok-fg"}
+      >
         {status}
       </p>
     </div>
@@ -134,14 +138,21 @@ export function ConnectionsPanel() {
 
   let body;
   if (query.isPending) body = <LoadingState label={t.loading} />;
-  else if (query.isError) body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  else if (query.isError)
+    body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   else if (!query.data.available)
     body = (
       <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
         <p className="font-semibold text-fg">{t.unavailableTitle}</p>
         <p className="text-fg">{t.unavailable[query.data.reason]}</p>
         {query.data.reason === "unreachable" ? (
-          <button type="button" className="btn btn-secondary" onClick={() => void query.refetch()} disabled={query.isFetching} aria-busy={query.isFetching}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void query.refetch()}
+            disabled={query.isFetching}
+            aria-busy={query.isFetching}
+          >
             {messages.errors.retry}
           </button>
         ) : null}

@@ -11,7 +11,6 @@ import { useI18n } from "@/lib/i18n/provider";
 import { useErrorReason } from "@/components/ui/error-panel";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-
 /**
  * "Revoke access" in Settings. The confirmation is a page of its own that is never framed: in the
  * dashboard's own tab the button goes there; inside the site's page it opens there as a popup, which
@@ -48,7 +47,13 @@ export function RevokeAccess() {
           {interpolate(messages.settings.revokeFailed, { reason })}
         </p>
       ) : null}
-      <button type="button" className="btn btn-danger" onClick={() => void start()} disabled={revoke.isPending} aria-busy={waiting || revoke.isPending}>
+      <button
+        type="button"
+        className="btn btn-danger"
+        onClick={() => void start()}
+        disabled={revoke.isPending}
+        aria-busy={waiting || revoke.isPending}
+      >
         {revoke.isPending ? messages.settings.revoking : messages.settings.revoke}
       </button>
       {waiting ? <p role="status">{messages.embedded.revokeInWindow}</p> : null}
@@ -83,7 +88,10 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
 
   const busy = revoke.isPending || revoke.isSuccess;
   return (
-    <section aria-labelledby="revoke-confirm-title" className="mx-auto flex max-w-xl flex-col items-start gap-4 rounded-xl border-2 border-danger-fg bg-danger-bg p-5">
+    <section
+      aria-labelledby="revoke-confirm-title"
+      className="mx-auto flex max-w-xl flex-col items-start gap-4 rounded-xl border-2 border-danger-fg bg-danger-bg p-5"
+    >
       <h1 id="revoke-confirm-title" className="text-2xl font-semibold text-fg">
         {messages.settings.revokeConfirmTitle}
       </h1>

@@ -67,7 +67,9 @@ export function SettingsView() {
   let account: ReactNode;
   if (query.isPending) account = <LoadingState label={messages.app.loading} />;
   else if (query.isError)
-    account = <ErrorPanel title={messages.errors.session} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    account = (
+      <ErrorPanel title={messages.errors.session} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+    );
   else account = <AccountDetails session={query.data} />;
 
   return (

@@ -15,7 +15,15 @@ export interface CalendarFile {
  * import), so the `ics` package is never part of a page's first load. The accessible name is the label
  * followed, visually hidden, by what it is for, so several such buttons stay distinguishable.
  */
-export function CalendarFileButton({ label, subject, makeFile }: { label: string; subject: string; makeFile: () => Promise<CalendarFile> }) {
+export function CalendarFileButton({
+  label,
+  subject,
+  makeFile,
+}: {
+  label: string;
+  subject: string;
+  makeFile: () => Promise<CalendarFile>;
+}) {
   const { messages } = useI18n();
   const [failed, setFailed] = useState(false);
 

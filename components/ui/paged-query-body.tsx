@@ -48,7 +48,12 @@ export function PagedQueryBody<T>({
       {children(items)}
       {query.isFetchNextPageError ? (
         <div className="mt-6">
-          <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.fetchNextPage()} retrying={query.isFetchingNextPage} />
+          <ErrorPanel
+            title={texts.error}
+            error={query.error}
+            onRetry={() => void query.fetchNextPage()}
+            retrying={query.isFetchingNextPage}
+          />
         </div>
       ) : query.hasNextPage ? (
         <ShowMoreButton

@@ -112,9 +112,7 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     null,
   );
 
-  const endingSoon = courses
-    .filter((course) => isAccessEndingSoon(course.access, options.now))
-    .sort((a, b) => expiryMs(a) - expiryMs(b));
+  const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));
 
   const registrations = input.registrations?.map(reshapeEventRegistration) ?? null;
 

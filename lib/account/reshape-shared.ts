@@ -20,8 +20,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
     name: raw.name?.trim() || raw.slug,
     imageUrl: safeHttpUrl(raw.imageUrl),
     courseUrl: buildCourseUrl(raw.slug, config),
-    access:
-      raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
+    access: raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
     completionPercentage: completion === null || completion === undefined ? null : Math.min(100, Math.max(0, Math.round(completion))),
     lastWatched:
       lecture && resumeUrl

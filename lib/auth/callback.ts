@@ -16,7 +16,6 @@ import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
-
 export interface CallbackResult {
   returnTo: string;
   session: SessionData;
@@ -137,14 +136,18 @@ async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer
 
 /** A token response of a type other than Bearer (oauth4webapi itself refuses types it does not know). */
 function tokenTypeRefused(cause?: unknown): AuthError {
-  return new AuthError("token_exchange_failed", "The site issued a token type the dashboard does not use.", { cause, detail: "token_type" });
+  return new AuthError("token_exchange_failed", "The site issued a token type the dashboard does not use.", {
+    cause,
+    detail: "token_type",
+  });
 }
 
 function toExchangeError(error: unknown): AuthError {
   if (error instanceof AuthError) return error;
   if (error instanceof oauth.UnsupportedOperationError && /token_type/.test(error.message)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
-    if (error.status >= 500) return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
+    if (error.status >= 500)
+      return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
       cause: error,
       detail: safeOAuthErrorCode(error.error),

@@ -5,7 +5,6 @@ import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 
 import { AuthError } from "./errors";
 
-
 /**
  * State-changing requests must come from our own pages (OWASP ASVS 5 V3.5.1, V3.5.3): the Origin header
  * must be the dashboard's exact origin, and the custom header must be present (a cross-site form or

@@ -26,7 +26,12 @@ function keySetFor(jwksUri: string): RemoteKeySet {
     if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
       throw new AuthError("site_misconfigured", "The site's jwks_uri does not use https.");
     }
-    keySet = createRemoteJWKSet(url, { timeoutDuration: SITE_REQUEST_TIMEOUT_MS, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, [customFetch]: siteFetchFor("jwks") });
+    keySet = createRemoteJWKSet(url, {
+      timeoutDuration: SITE_REQUEST_TIMEOUT_MS,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+      [customFetch]: siteFetchFor("jwks"),
+    });
     keySets.set(jwksUri, keySet);
   }
   return keySet;

@@ -14,7 +14,10 @@ import { ensureFreshTokens } from "./tokens";
  * and ends the session when the site no longer accepts the grant. Route handlers only (they can set
  * cookies); pages read the session without ever refreshing.
  */
-export async function callWithMemberSession<T>(jar: CookieJar, call: (accessToken: string, session: SessionData) => Promise<T>): Promise<T> {
+export async function callWithMemberSession<T>(
+  jar: CookieJar,
+  call: (accessToken: string, session: SessionData) => Promise<T>,
+): Promise<T> {
   const loaded = await loadSession(jar);
   if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
   let session = loaded.data;

@@ -55,12 +55,21 @@ export async function revokeAtSite(session: SessionData, scope: "refresh_token" 
 function toRevocationError(error: unknown, hint: TokenHint): AuthError {
   const status = httpStatusOf(error);
   if (status !== undefined && status >= 400 && status < 500) {
-    const oauthError = error instanceof oauth.ResponseBodyError ? safeOAuthErrorCode(error.error) : error instanceof oauth.WWWAuthenticateChallengeError ? safeOAuthErrorCode(error.cause[0]?.parameters.error) : "unknown";
+    const oauthError =
+      error instanceof oauth.ResponseBodyError
+        ? safeOAuthErrorCode(error.error)
+        : error instanceof oauth.WWWAuthenticateChallengeError
+          ? safeOAuthErrorCode(error.cause[0]?.parameters.error)
+          : "unknown";
     logEvent("revocation_failed", { reason: "configuration", status, error: oauthError, tokenTypeHint: hint }, "error");
-    return new AuthError("revocation_refused", "The site refused to revoke access: the dashboard's client configuration does not match the site.", {
-      cause: error,
-      detail: oauthError,
-    });
+    return new AuthError(
+      "revocation_refused",
+      "The site refused to revoke access: the dashboard's client configuration does not match the site.",
+      {
+        cause: error,
+        detail: oauthError,
+      },
+    );
   }
   logEvent("revocation_failed", { reason: "unreachable", status, tokenTypeHint: hint }, "warn");
   // RFC 7009 section 2.2: 200 even for unknown tokens, so any other failure means the site did not do it.

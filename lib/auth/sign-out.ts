@@ -3,7 +3,14 @@ import "server-only";
 import type { CookieJar } from "iron-session";
 
 import { logEvent } from "@/lib/log/logger";
-import { clearSessionCookie, endSession, loadSession, loadSessionForSignOutWithoutSharedState, type LoadedSession, type SessionData } from "@/lib/session/session";
+import {
+  clearSessionCookie,
+  endSession,
+  loadSession,
+  loadSessionForSignOutWithoutSharedState,
+  type LoadedSession,
+  type SessionData,
+} from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 /**

@@ -68,12 +68,18 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
     logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
       // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
-      throw new AuthError("session_ended", "The site no longer accepts this sign-in.", { cause: error, detail: safeOAuthErrorCode(error.error) });
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
+        cause: error,
+        detail: safeOAuthErrorCode(error.error),
+      });
     }
     if (error instanceof oauth.OperationProcessingError && error.code === oauth.JWT_CLAIM_COMPARISON) {
       // OpenID Connect Core 12.2: the refreshed id_token's iss or aud is not the session's (oauth4webapi compared them).
       const claim = (error.cause as { claim?: unknown } | undefined)?.claim;
-      throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail: typeof claim === "string" ? claim : "id_token" });
+      throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", {
+        cause: error,
+        detail: typeof claim === "string" ? claim : "id_token",
+      });
     }
     if (isTransientSiteFailure(error)) {
       throw new AuthError("refresh_unavailable", "The site could not renew access right now.", { cause: error });
@@ -102,7 +108,8 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
 async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oauth.AuthorizationServer, subject: string): Promise<void> {
   const { clientId } = getConfig();
   try {
-    if (!as.jwks_uri) throw new AuthError("id_token_invalid", "The site sent an id_token but lists no keys to verify it.", { detail: "jwks_uri" });
+    if (!as.jwks_uri)
+      throw new AuthError("id_token_invalid", "The site sent an id_token but lists no keys to verify it.", { detail: "jwks_uri" });
     await verifyIdToken(tokens.id_token!, { issuer: as.issuer, clientId, jwksUri: as.jwks_uri, subject });
   } catch (error) {
     const detail = error instanceof AuthError ? error.detail : undefined;

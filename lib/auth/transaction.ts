@@ -40,9 +40,7 @@ export async function saveTransaction(jar: CookieJar, transaction: LoginTransact
   const pending = (jar.names?.() ?? []).filter((name) => name.startsWith(cookiePrefix()));
   const sealed = await sealData(transaction, { password: sealingPassword(), ttl: TRANSACTION_TTL_SECONDS });
   if (pending.length >= MAX_PENDING_TRANSACTIONS) {
-    const opened = await Promise.all(
-      pending.map(async (name) => ({ name, transaction: await openSealed(jar.read(name)) })),
-    );
+    const opened = await Promise.all(pending.map(async (name) => ({ name, transaction: await openSealed(jar.read(name)) })));
     opened.sort((a, b) => (a.transaction?.createdAt ?? 0) - (b.transaction?.createdAt ?? 0));
     for (const { name } of opened.slice(0, pending.length - MAX_PENDING_TRANSACTIONS + 1)) jar.write(name, "", cookieOptions(0));
   }

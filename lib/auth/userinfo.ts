@@ -16,7 +16,9 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
     // OpenID Connect Core 5.3.2: a signed (application/jwt) answer would have to be verified like an
     // id_token; oauth4webapi reads it without checking the signature, so the dashboard refuses it.
     if (/^application\/jwt\b/i.test(response.headers.get("content-type") ?? "")) {
-      throw new AuthError("userinfo_mismatch", "UserInfo answered with a signed JWT, which the dashboard does not accept.", { detail: "signed_userinfo" });
+      throw new AuthError("userinfo_mismatch", "UserInfo answered with a signed JWT, which the dashboard does not accept.", {
+        detail: "signed_userinfo",
+      });
     }
     // The subject is compared to the id_token's by compareClaims below, with every other claim.
     info = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response);
@@ -25,7 +27,8 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
     if (error instanceof oauth.OperationProcessingError) {
       throw new AuthError("userinfo_mismatch", "UserInfo's answer does not describe a member.", { cause: error, detail: "missing_claims" });
     }
-    if (isTransientSiteFailure(error)) throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer.", { cause: error });
+    if (isTransientSiteFailure(error))
+      throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer.", { cause: error });
     throw new AuthError("userinfo_mismatch", "The site's UserInfo endpoint refused the new access token.", { cause: error });
   }
   const roles = info.roles;

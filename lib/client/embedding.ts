@@ -17,7 +17,11 @@ export function isInFrame(): boolean {
  * only a message from that very window, from exactly our origin, of the expected type. Anything else
  * (another origin, another window, a forged type) is ignored.
  */
-export function openPopupAndAwait<T extends { type: string }>(url: string, name: string, expectedType: string): { popup: Window | null; result: Promise<T> } {
+export function openPopupAndAwait<T extends { type: string }>(
+  url: string,
+  name: string,
+  expectedType: string,
+): { popup: Window | null; result: Promise<T> } {
   const popup = window.open(url, name, "popup,width=520,height=720");
   const result = new Promise<T>((resolve, reject) => {
     if (!popup) {

@@ -66,7 +66,9 @@ export function useSignOut() {
     // `complete: false`: signed out here, but the site did not confirm that it revoked the sign-in.
     mutationFn: async (): Promise<SignedOutReason> => {
       const outcome = await postAction(API_ROUTES.logout);
-      return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false ? "signed_out_locally" : "signed_out";
+      return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false
+        ? "signed_out_locally"
+        : "signed_out";
     },
     onSuccess: () => queryClient.clear(),
   });

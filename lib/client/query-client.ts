@@ -34,7 +34,8 @@ export function makeQueryClient(): QueryClient {
       dehydrate: {
         // Pending prefetches stream to the browser too (TanStack Query >= 5.40), and so does a failed
         // prefetch (its error serialised by renderMemberPage): the browser shows it instead of asking again.
-        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === "pending" || query.state.status === "error",
+        shouldDehydrateQuery: (query) =>
+          defaultShouldDehydrateQuery(query) || query.state.status === "pending" || query.state.status === "error",
       },
     },
   });

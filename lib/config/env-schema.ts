@@ -40,7 +40,10 @@ const origin = z.string().transform((value, ctx) => {
 });
 
 const sessionSecrets = z.string().transform((value, ctx) => {
-  const secrets = value.split(",").map((secret) => secret.trim()).filter(Boolean);
+  const secrets = value
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
   if (secrets.length === 0) {
     ctx.addIssue({ code: "custom", message: "must hold at least one secret" });
     return z.NEVER;
@@ -109,7 +112,10 @@ export const envSchema = z.object({
       .string()
       .transform((value, ctx) => {
         const origins: string[] = [];
-        for (const entry of value.split(",").map((item) => item.trim()).filter(Boolean)) {
+        for (const entry of value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean)) {
           const parsed = origin.safeParse(entry);
           if (!parsed.success) {
             ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
@@ -153,7 +159,9 @@ export interface AppConfig {
 export class ConfigError extends Error {
   readonly code = "config_invalid";
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nEvery variable is described, with a safe example, in .env.example.`);
+    super(
+      `Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nEvery variable is described, with a safe example, in .env.example.`,
+    );
     this.name = "ConfigError";
   }
 }

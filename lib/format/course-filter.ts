@@ -100,7 +100,8 @@ function expiryRank(course: CourseEnrollment, now: Date): [number, number] {
  */
 export function selectCourses(courses: readonly CourseEnrollment[], choice: CourseChoice, now: Date, locale: string): CourseEnrollment[] {
   const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
-  const byName = (a: CourseEnrollment, b: CourseEnrollment) => collator.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+  const byName = (a: CourseEnrollment, b: CourseEnrollment) =>
+    collator.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
   const compare = (a: CourseEnrollment, b: CourseEnrollment): number => {
     switch (choice.sort) {
       case "recent":

@@ -5,7 +5,23 @@ import { numberLocaleOf, type Locale } from "@/lib/i18n/locales";
  * are whole numbers in practice; the others are zero-decimal in ISO 4217 already.
  */
 const ZERO_DECIMAL_CURRENCIES = new Set([
-  "TWD", "JPY", "KRW", "VND", "CLP", "ISK", "UGX", "PYG", "XAF", "XOF", "XPF", "BIF", "DJF", "GNF", "KMF", "RWF", "VUV",
+  "TWD",
+  "JPY",
+  "KRW",
+  "VND",
+  "CLP",
+  "ISK",
+  "UGX",
+  "PYG",
+  "XAF",
+  "XOF",
+  "XPF",
+  "BIF",
+  "DJF",
+  "GNF",
+  "KMF",
+  "RWF",
+  "VUV",
 ]);
 
 /** How many decimals an amount in `currency` is shown with. */

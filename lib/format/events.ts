@@ -63,18 +63,12 @@ export function splitRegistrations(
   now: Date,
 ): { upcoming: EventRegistration[]; past: EventRegistration[] } {
   const upcoming = registrations.filter((registration) => isUpcomingEvent(registration.event, now)).sort(byStart);
-  const past = registrations
-    .filter((registration) => !isUpcomingEvent(registration.event, now))
-    .sort((a, b) => byStart(b, a));
+  const past = registrations.filter((registration) => !isUpcomingEvent(registration.event, now)).sort((a, b) => byStart(b, a));
   return { upcoming, past };
 }
 
 /** The upcoming, non-cancelled registrations, soonest first, at most `limit`. */
-export function pickUpcomingRegistrations(
-  registrations: readonly EventRegistration[],
-  now: Date,
-  limit: number,
-): EventRegistration[] {
+export function pickUpcomingRegistrations(registrations: readonly EventRegistration[], now: Date, limit: number): EventRegistration[] {
   return splitRegistrations(registrations, now)
     .upcoming.filter((registration) => !isCancelledRegistration(registration))
     .slice(0, limit);
@@ -117,8 +111,6 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
     return { text: full.formatRange(start, end), dateTime: start.toISOString() };
   }
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const endText = sameDay
-    ? new Intl.DateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end)
-    : full.format(end);
+  const endText = sameDay ? new Intl.DateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end) : full.format(end);
   return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };
 }

@@ -36,7 +36,11 @@ export interface DescribedApiError {
 export function describeApiError(error: unknown): DescribedApiError {
   if (isSharedStateUnavailable(error)) {
     // Fail closed (docs/architecture.md section 8): not "signed out", the member's cookie is kept; try again shortly.
-    return { status: 503, code: "temporarily_unavailable", message: "The dashboard is temporarily unavailable. Please try again in a moment." };
+    return {
+      status: 503,
+      code: "temporarily_unavailable",
+      message: "The dashboard is temporarily unavailable. Please try again in a moment.",
+    };
   }
   if (error instanceof RequestBodyTooLargeError) {
     return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
@@ -58,7 +62,12 @@ export function describeApiError(error: unknown): DescribedApiError {
     case "session_ended":
       return { status: 401, code: "unauthenticated", message: "Please sign in again." };
     case "insufficient_scope":
-      return { status: 403, code: "insufficient_scope", message: "You have not granted the permission this page needs.", detail: error.detail };
+      return {
+        status: 403,
+        code: "insufficient_scope",
+        message: "You have not granted the permission this page needs.",
+        detail: error.detail,
+      };
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
     case "refresh_unavailable":
@@ -78,7 +87,11 @@ export function describeApiError(error: unknown): DescribedApiError {
       };
     case "token_audience_mismatch":
     case "site_misconfigured":
-      return { status: 502, code: "site_misconfigured", message: "The dashboard is not configured correctly for this site. Please tell the site's operator." };
+      return {
+        status: 502,
+        code: "site_misconfigured",
+        message: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
+      };
     case "authorization_denied":
     case "authorization_failed":
     case "callback_replayed":

@@ -44,7 +44,11 @@ export function loggedRoute<Rest extends unknown[]>(
     }
     response.headers.set(REQUEST_ID_HEADER, requestId);
     runWithRequestId(requestId, () =>
-      logEvent("request", { method: request.method, route, status: response.status, durationMs: Math.round((performance.now() - started) * 10) / 10 }, options.level),
+      logEvent(
+        "request",
+        { method: request.method, route, status: response.status, durationMs: Math.round((performance.now() - started) * 10) / 10 },
+        options.level,
+      ),
     );
     return response;
   };

@@ -67,7 +67,11 @@ export function setLogDestinationForTests(destination: DestinationStream): void 
 }
 
 /** Logs one named event with its fields (never a secret value). */
-export function logEvent(event: LogEventName, fields: Record<string, unknown> = {}, level: "debug" | "info" | "warn" | "error" = "info"): void {
+export function logEvent(
+  event: LogEventName,
+  fields: Record<string, unknown> = {},
+  level: "debug" | "info" | "warn" | "error" = "info",
+): void {
   getLogger()[level]({ event, ...fields });
 }
 

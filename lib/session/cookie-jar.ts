@@ -14,7 +14,11 @@ export interface CookieSink {
 }
 
 /** A route handler or the proxy: reads the request, writes the response (and, in the proxy, the forwarded request). */
-export function requestResponseJar(source: CookieSource, sink: CookieSink, forwarded?: { set(name: string, value: string): unknown }): CookieJar {
+export function requestResponseJar(
+  source: CookieSource,
+  sink: CookieSink,
+  forwarded?: { set(name: string, value: string): unknown },
+): CookieJar {
   const written = new Map<string, string>();
   return {
     read: (name) => (written.has(name) ? written.get(name) || undefined : source.get(name)?.value),

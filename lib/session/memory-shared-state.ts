@@ -4,7 +4,15 @@ import { randomUUID } from "node:crypto";
 
 import { logEvent } from "@/lib/log/logger";
 
-import { pollDelayMs, SharedStateBase, sleep, type Lease, type LockOptions, type LockOutcome, type SharedStateStore } from "./shared-state-core";
+import {
+  pollDelayMs,
+  SharedStateBase,
+  sleep,
+  type Lease,
+  type LockOptions,
+  type LockOutcome,
+  type SharedStateStore,
+} from "./shared-state-core";
 
 interface Entry {
   value: string;
@@ -120,4 +128,3 @@ export class InMemorySharedState extends SharedStateBase implements SharedStateS
     return Promise.resolve();
   }
 }
-

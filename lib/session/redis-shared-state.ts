@@ -84,7 +84,10 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     let acquired: boolean;
     try {
       // SET NX PX: exclusive, and freed by Redis itself when the lease ends, whatever happens to the holder.
-      acquired = (await this.run("lock", () => this.client.set(lockKey, owner, { condition: "NX", expiration: { type: "PX", value: options.leaseMs } }))) === "OK";
+      acquired =
+        (await this.run("lock", () =>
+          this.client.set(lockKey, owner, { condition: "NX", expiration: { type: "PX", value: options.leaseMs } }),
+        )) === "OK";
     } catch (error) {
       // The SET may still reach a hung Redis later: free it then, so the lock does not wait out its lease.
       this.release(lockKey, owner).catch(() => undefined);
@@ -102,7 +105,9 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   }
 
   async remember(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.run("remember", () => this.client.set(this.key(key), value, { expiration: { type: "PX", value: Math.max(1, Math.ceil(ttlMs)) } }));
+    await this.run("remember", () =>
+      this.client.set(this.key(key), value, { expiration: { type: "PX", value: Math.max(1, Math.ceil(ttlMs)) } }),
+    );
   }
 
   async recall(key: string): Promise<string | undefined> {

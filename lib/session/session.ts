@@ -176,7 +176,11 @@ const openedSeals = new BoundedTtlMap<SessionData>(OPENED_SEAL_MAX_ENTRIES, OPEN
 
 /** The memory key of the cookie `name` as the jar holds it now: the whole cookie and its chunks, as iron-session reads them. */
 function openedSealKeyOf(jar: CookieJar, name: string): string {
-  return openedSealKey(passwords().openingKey, name, [name, ...[0, 1, 2, 3].map((index) => `${name}.${index}`)].map((cookie) => jar.read(cookie)));
+  return openedSealKey(
+    passwords().openingKey,
+    name,
+    [name, ...[0, 1, 2, 3].map((index) => `${name}.${index}`)].map((cookie) => jar.read(cookie)),
+  );
 }
 
 async function openSeal(jar: CookieJar, options: SessionOptions): Promise<SessionData | null> {
@@ -220,7 +224,12 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
  * A session that was ended meanwhile (logout or revocation by a parallel request) is never written back.
  * `checkEnded: false` only where the shared state does not answer and the site already rotated the tokens.
  */
-export async function saveSession(jar: CookieJar, data: SessionData, variant: SessionVariant = "top", options: { checkEnded?: boolean } = {}): Promise<boolean> {
+export async function saveSession(
+  jar: CookieJar,
+  data: SessionData,
+  variant: SessionVariant = "top",
+  options: { checkEnded?: boolean } = {},
+): Promise<boolean> {
   if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
   const cookieOptions = sessionOptions(variant, sealingPassword());
   const session = await getIronSession<SessionData>(jar, { ...cookieOptions, onUnsealError: () => undefined });
@@ -236,7 +245,11 @@ export async function saveSession(jar: CookieJar, data: SessionData, variant: Se
  * still be accepted (the rest of its idle and absolute lifetimes), then the cookie is removed. When the
  * shared state cannot record it, this throws before touching the cookie.
  */
-export async function endSession(jar: CookieJar, session: Pick<SessionData, "sid" | "createdAt"> | undefined, now = Date.now()): Promise<void> {
+export async function endSession(
+  jar: CookieJar,
+  session: Pick<SessionData, "sid" | "createdAt"> | undefined,
+  now = Date.now(),
+): Promise<void> {
   if (session) await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
   clearSessionCookie(jar);
 }

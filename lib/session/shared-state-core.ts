@@ -88,4 +88,3 @@ export abstract class SharedStateBase {
     return this.flights.run(key, task);
   }
 }
-

@@ -32,4 +32,3 @@ function createSharedState(): SharedStateStore {
 export function setSharedStateForTests(store: SharedStateStore): void {
   (globalThis as GlobalWithStore)[globalKey] = store;
 }
-

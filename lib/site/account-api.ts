@@ -77,7 +77,10 @@ function fitPageSizes(operation: AccountOperation, variables: Record<string, unk
 }
 
 function largestPageSize(operation: AccountOperation, variables: Record<string, unknown>): number {
-  return Math.max(0, ...(operation.pageSizeVariables ?? []).map((name) => variables[name]).filter((value): value is number => typeof value === "number"));
+  return Math.max(
+    0,
+    ...(operation.pageSizeVariables ?? []).map((name) => variables[name]).filter((value): value is number => typeof value === "number"),
+  );
 }
 
 /** The GraphQL errors of a query the site answered with errors (none for other failures). */

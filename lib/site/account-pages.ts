@@ -48,7 +48,11 @@ export function isAccountPageKey(value: string): value is AccountPageKey {
  * Orders reads one page per call ("Show more" asks for the next). Used by the BFF data routes and
  * by the pages' server prefetch alike.
  */
-export async function loadAccountPage<K extends AccountPageKey>(key: K, accessToken: string, after: string | null = null): Promise<AccountPageData[K]> {
+export async function loadAccountPage<K extends AccountPageKey>(
+  key: K,
+  accessToken: string,
+  after: string | null = null,
+): Promise<AccountPageData[K]> {
   const config = getConfig();
   const resume = { siteUrl: config.siteUrl, lectureUrlTemplate: config.lectureUrlTemplate, courseUrlTemplate: config.courseUrlTemplate };
   const load = async (): Promise<AccountPageData[AccountPageKey]> => {
@@ -58,13 +62,22 @@ export async function loadAccountPage<K extends AccountPageKey>(key: K, accessTo
       case "courses":
         // Every enrollment (bounded), so the Courses page can filter and count across all of them.
         return reshapeAllEnrollments(
-          await collectPages({ fetchPage: enrollmentsPageReader(accessToken), maxItems: ENROLLMENTS_BOUND, pageSize: ENROLLMENTS_PAGE_SIZE, after }),
+          await collectPages({
+            fetchPage: enrollmentsPageReader(accessToken),
+            maxItems: ENROLLMENTS_BOUND,
+            pageSize: ENROLLMENTS_PAGE_SIZE,
+            after,
+          }),
           resume,
         );
       case "orders":
-        return reshapeOrders(await runAccountOperation<OrdersResult>(accessToken, ACCOUNT_OPERATIONS.orders, { ...ordersVariables(after) }));
+        return reshapeOrders(
+          await runAccountOperation<OrdersResult>(accessToken, ACCOUNT_OPERATIONS.orders, { ...ordersVariables(after) }),
+        );
       case "events":
-        return reshapeEvents(await collectPages({ fetchPage: eventsPageReader(accessToken), maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }));
+        return reshapeEvents(
+          await collectPages({ fetchPage: eventsPageReader(accessToken), maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }),
+        );
       default:
         throw new Error(`Unknown account page ${String(key)}`);
     }
@@ -73,15 +86,21 @@ export async function loadAccountPage<K extends AccountPageKey>(key: K, accessTo
 }
 
 /** Reads `first` enrollments after a cursor with the Courses operation: a `fetchPage` for collectPages. */
-export function enrollmentsPageReader(accessToken: string): (first: number, after: string | null) => Promise<SiteConnection<RawEnrolledCourse>> {
+export function enrollmentsPageReader(
+  accessToken: string,
+): (first: number, after: string | null) => Promise<SiteConnection<RawEnrolledCourse>> {
   return async (first, after) =>
-    (await runAccountOperation<CoursesResult>(accessToken, ACCOUNT_OPERATIONS.courses, { ...coursesVariables(after, first) })).viewer.enrolledCourses;
+    (await runAccountOperation<CoursesResult>(accessToken, ACCOUNT_OPERATIONS.courses, { ...coursesVariables(after, first) })).viewer
+      .enrolledCourses;
 }
 
 /** Reads `first` registrations after a cursor with the Events operation: a `fetchPage` for collectPages. */
-export function eventsPageReader(accessToken: string): (first: number, after: string | null) => Promise<SiteConnection<RawEventRegistration>> {
+export function eventsPageReader(
+  accessToken: string,
+): (first: number, after: string | null) => Promise<SiteConnection<RawEventRegistration>> {
   return async (first, after) =>
-    (await runAccountOperation<EventsResult>(accessToken, ACCOUNT_OPERATIONS.events, { ...eventsVariables(after, first) })).viewer.eventRegistrations;
+    (await runAccountOperation<EventsResult>(accessToken, ACCOUNT_OPERATIONS.events, { ...eventsVariables(after, first) })).viewer
+      .eventRegistrations;
 }
 
 /** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
@@ -90,7 +109,11 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
   const [enrollments, registrations] = await Promise.all([
     collectPages({ firstPage: viewer.enrolledCourses, fetchPage: enrollmentsPageReader(accessToken), maxItems: OVERVIEW_ENROLLMENT_BOUND }),
     viewer.eventRegistrations
-      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: eventsPageReader(accessToken), maxItems: OVERVIEW_REGISTRATION_BOUND })
+      ? collectPages({
+          firstPage: viewer.eventRegistrations,
+          fetchPage: eventsPageReader(accessToken),
+          maxItems: OVERVIEW_REGISTRATION_BOUND,
+        })
       : null,
   ]);
   return {

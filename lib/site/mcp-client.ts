@@ -58,7 +58,11 @@ function mcpTransportFetch(endpoint: URL, accessToken: string | null, deadline: 
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal });
-    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, { ...siteRequestOptions(), signal, [oauth.customFetch]: siteFetchFor("mcp") });
+    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, {
+      ...siteRequestOptions(),
+      signal,
+      [oauth.customFetch]: siteFetchFor("mcp"),
+    });
   };
 }
 
@@ -228,7 +232,9 @@ function toMcpFailure(error: unknown): AuthError | ConnectionsUnavailableReason 
   }
   if (error instanceof StreamableHTTPError) return fromStatus(error.code ?? -1);
   if (error instanceof McpError) {
-    return error.code === Number(ErrorCode.RequestTimeout) || error.code === Number(ErrorCode.ConnectionClosed) ? "unreachable" : "incompatible";
+    return error.code === Number(ErrorCode.RequestTimeout) || error.code === Number(ErrorCode.ConnectionClosed)
+      ? "unreachable"
+      : "incompatible";
   }
   // Timeouts and aborts (DOMException), and fetch's TypeError for refused connections, DNS and TLS failures.
   if (error instanceof DOMException || error instanceof TypeError) return "unreachable";

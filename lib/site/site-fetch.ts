@@ -96,7 +96,11 @@ function cappedBody(body: ReadableStream<Uint8Array>, kind: SiteAnswerKind, url:
       } catch (error) {
         const reason: SiteFailureReason = signal.aborted && isTimeout(signal.reason) ? "timeout" : "unreachable";
         logSiteError(kind, url, reason);
-        controller.error(new SiteFetchError(reason, kind, reason === "timeout" ? "The site did not answer in time." : "The site's answer broke off.", { cause: error }));
+        controller.error(
+          new SiteFetchError(reason, kind, reason === "timeout" ? "The site did not answer in time." : "The site's answer broke off.", {
+            cause: error,
+          }),
+        );
         return;
       }
       if (chunk.done) {
@@ -145,7 +149,9 @@ export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init:
   } catch (error) {
     const reason: SiteFailureReason = signal.aborted && isTimeout(signal.reason) ? "timeout" : "unreachable";
     logSiteError(kind, url, reason);
-    throw new SiteFetchError(reason, kind, reason === "timeout" ? "The site did not answer in time." : "The site could not be reached.", { cause: error });
+    throw new SiteFetchError(reason, kind, reason === "timeout" ? "The site did not answer in time." : "The site could not be reached.", {
+      cause: error,
+    });
   }
   const cap = SITE_ANSWER_BYTE_CAPS[kind];
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);

@@ -301,7 +301,10 @@ export function courseSections(course: Course): CourseSection[] {
 
 /** Case-insensitive search in course names, descriptions and lecture titles. */
 export function searchCourses(text: string): Course[] {
-  const words = text.toLowerCase().split(/\s+/).filter((word) => word !== "");
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   if (words.length === 0) return [];
   return COURSES.filter((course) => {
     const haystack = [course.name, course.description, ...course.lectures.map((lecture) => lecture.title)].join(" ").toLowerCase();

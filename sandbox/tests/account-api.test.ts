@@ -21,16 +21,65 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 const FULL_QUERY = /* GraphQL */ `
   query Overview {
     viewer {
-      id email name
+      id
+      email
+      name
       enrolledCourses(first: 20) {
-        totalCount pageInfo { hasNextPage endCursor }
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
-          slug name imageUrl expireDate hasLifetimeAccess completionPercentage
-          lastWatchedLecture { lectureId positionSeconds title watchedAt }
+          slug
+          name
+          imageUrl
+          expireDate
+          hasLifetimeAccess
+          completionPercentage
+          lastWatchedLecture {
+            lectureId
+            positionSeconds
+            title
+            watchedAt
+          }
         }
       }
-      orders { totalCount nodes { id tradeNo state currency amount refundedAmount paidAt createdAt lineItems { name amount itemType } } }
-      eventRegistrations { totalCount nodes { id state registeredAt event { id title startTime endTime isAllDay location url } } }
+      orders {
+        totalCount
+        nodes {
+          id
+          tradeNo
+          state
+          currency
+          amount
+          refundedAmount
+          paidAt
+          createdAt
+          lineItems {
+            name
+            amount
+            itemType
+          }
+        }
+      }
+      eventRegistrations {
+        totalCount
+        nodes {
+          id
+          state
+          registeredAt
+          event {
+            id
+            title
+            startTime
+            endTime
+            isAllDay
+            location
+            url
+          }
+        }
+      }
     }
   }
 `;
@@ -67,7 +116,9 @@ describe("Account API: data", () => {
       if (node.expireDate) expect(node.expireDate).toMatch(ISO_WITH_OFFSET);
       if (node.lastWatchedLecture) expect(node.lastWatchedLecture.watchedAt).toMatch(ISO_WITH_OFFSET);
     }
-    const orders = viewer.orders as { nodes: { state: string; currency: string; refundedAmount: number | null; lineItems: { itemType: string }[] }[] };
+    const orders = viewer.orders as {
+      nodes: { state: string; currency: string; refundedAmount: number | null; lineItems: { itemType: string }[] }[];
+    };
     expect(new Set(orders.nodes.map((o) => o.currency))).toEqual(new Set(["TWD", "USD"]));
     expect(orders.nodes.some((o) => o.state === "refunded" && (o.refundedAmount ?? 0) > 0)).toBe(true);
     expect(orders.nodes.some((o) => o.state === "not_paid")).toBe(true);
@@ -86,7 +137,11 @@ describe("Account API: data", () => {
   });
 
   it("serves the course cover and the lecture page a Resume link points at", async () => {
-    const response = await graphql(sandbox, mayaToken, "{ viewer { enrolledCourses(first: 2) { nodes { slug imageUrl lastWatchedLecture { lectureId positionSeconds title } } } } }");
+    const response = await graphql(
+      sandbox,
+      mayaToken,
+      "{ viewer { enrolledCourses(first: 2) { nodes { slug imageUrl lastWatchedLecture { lectureId positionSeconds title } } } } }",
+    );
     const node = (response.body.data as { viewer: { enrolledCourses: { nodes: Enrollment[] } } }).viewer.enrolledCourses.nodes[1];
     const cover = await fetch(node?.imageUrl ?? "");
     expect(cover.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
@@ -100,7 +155,11 @@ describe("Account API: data", () => {
 
   it("gives Ben empty connections", async () => {
     const ben = await obtainTokens(sandbox, { email: "ben@example.com" });
-    const response = await graphql(sandbox, ben.accessToken, "{ viewer { enrolledCourses { totalCount nodes { slug } pageInfo { hasNextPage endCursor } } orders { totalCount } eventRegistrations { totalCount } } }");
+    const response = await graphql(
+      sandbox,
+      ben.accessToken,
+      "{ viewer { enrolledCourses { totalCount nodes { slug } pageInfo { hasNextPage endCursor } } orders { totalCount } eventRegistrations { totalCount } } }",
+    );
     expect(response.body.data).toEqual({
       viewer: {
         enrolledCourses: { totalCount: 0, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
@@ -123,7 +182,17 @@ describe("Account API: data", () => {
         { after },
       );
       expect(response.status).toBe(200);
-      const connection = (response.body.data as { viewer: { enrolledCourses: { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: { slug: string }[] } } }).viewer.enrolledCourses;
+      const connection = (
+        response.body.data as {
+          viewer: {
+            enrolledCourses: {
+              totalCount: number;
+              pageInfo: { hasNextPage: boolean; endCursor: string | null };
+              nodes: { slug: string }[];
+            };
+          };
+        }
+      ).viewer.enrolledCourses;
       expect(connection.totalCount).toBe(130);
       slugs.push(...connection.nodes.map((n) => n.slug));
       pages += 1;
@@ -184,7 +253,9 @@ describe("Account API: access", () => {
   it("answers a token bound to another origin with 401 and resource_metadata", async () => {
     const foreign = await obtainTokens(sandbox, { resource: SISTER });
     // The token is otherwise valid: UserInfo at the authorization server accepts it.
-    expect((await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${foreign.accessToken}` } })).status).toBe(200);
+    expect((await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${foreign.accessToken}` } })).status).toBe(
+      200,
+    );
     const response = await graphql(sandbox, foreign.accessToken, "{ viewer { id } }");
     expect(response.status).toBe(401);
     expect(response.body.error).toBe("invalid_token");

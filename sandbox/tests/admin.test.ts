@@ -89,7 +89,12 @@ describe("admin sign-in and roles", () => {
     const signIn = await pageOf(browser, "/sign-in?return_to=%2Fadmin");
     expect(signIn.text).toContain('<label for="email">Email</label>');
     expect(signIn.text).toContain('<label for="password">Password</label>');
-    const posted = await browser.post("/sign-in", { csrf_token: csrfTokenOf(signIn.text) ?? "", return_to: "/admin", email: "olivia@example.com", password: "demo" });
+    const posted = await browser.post("/sign-in", {
+      csrf_token: csrfTokenOf(signIn.text) ?? "",
+      return_to: "/admin",
+      email: "olivia@example.com",
+      password: "demo",
+    });
     expect(posted.status).toBe(303);
     expect(posted.headers.get("location")).toBe("/admin");
     expect((await pageOf(browser, "/admin")).status).toBe(200);
@@ -105,7 +110,12 @@ describe("admin sign-in and roles", () => {
     const noCsrf = await browser.post("/sign-in", { email: "olivia@example.com", password: "demo" });
     expect(noCsrf.status).toBe(400);
     const again = csrfTokenOf((await pageOf(browser, "/sign-in")).text) ?? "";
-    const offsite = await browser.post("/sign-in", { csrf_token: again, return_to: "//evil.example/", email: "olivia@example.com", password: "demo" });
+    const offsite = await browser.post("/sign-in", {
+      csrf_token: again,
+      return_to: "//evil.example/",
+      email: "olivia@example.com",
+      password: "demo",
+    });
     expect(offsite.headers.get("location")).toBe("/admin");
   });
 
@@ -134,7 +144,13 @@ describe("the MCP connections beta", () => {
       expect(page.status, path).toBe(404);
       expect(page.text).toContain("MCP connections");
     }
-    const create = await olivia.post(APPS, { csrf_token: csrfTokenOf(admin.text) ?? "", name: "X", redirect_uris: "https://x.example/cb", scope: "openid", type: "public" });
+    const create = await olivia.post(APPS, {
+      csrf_token: csrfTokenOf(admin.text) ?? "",
+      name: "X",
+      redirect_uris: "https://x.example/cb",
+      scope: "openid",
+      type: "public",
+    });
     expect(create.status).toBe(404);
     expect(sandbox.createMemberClient).toBeDefined();
     expect([...sandbox.state.clients.values()].filter((client) => client.kind === "admin")).toEqual([]);
@@ -275,7 +291,14 @@ describe("OAuth applications", () => {
     expect(response.status).toBe(400);
     const page = await response.text();
     expect(page).toContain('role="alert"');
-    for (const message of ["Enter a name", "must use https", "must not contain a fragment", "not an absolute URL", "from the list only", "confidential or public"]) {
+    for (const message of [
+      "Enter a name",
+      "must use https",
+      "must not contain a fragment",
+      "not an absolute URL",
+      "from the list only",
+      "confidential or public",
+    ]) {
       expect(page).toContain(message);
     }
     expect(page).not.toContain("<script>");
@@ -321,7 +344,11 @@ describe("OAuth applications", () => {
       client_secret: clientSecret,
     });
     expect(refresh.body.error).toBe("invalid_client");
-    expect([...sandbox.state.store.grants.values()].filter((grant) => grant.clientId === clientId).every((grant) => grant.revokedAt !== undefined)).toBe(true);
+    expect(
+      [...sandbox.state.store.grants.values()]
+        .filter((grant) => grant.clientId === clientId)
+        .every((grant) => grant.revokedAt !== undefined),
+    ).toBe(true);
   });
 
   it("is reset by POST /__sandbox/reset: beta off, created clients deleted", async () => {
@@ -337,7 +364,12 @@ describe("OAuth applications", () => {
   });
 
   it("lets tests create member clients programmatically", () => {
-    const created = sandbox.createMemberClient({ name: "Scripted", redirectUris: ["http://localhost:3000/api/auth/callback"], scopes: ["openid", "account:read"], type: "confidential" });
+    const created = sandbox.createMemberClient({
+      name: "Scripted",
+      redirectUris: ["http://localhost:3000/api/auth/callback"],
+      scopes: ["openid", "account:read"],
+      type: "confidential",
+    });
     expect(created.ok).toBe(true);
     if (created.ok) expect(created.clientSecret).toMatch(/^sks_/);
     const refused = sandbox.createMemberClient({ name: "Bad", redirectUris: ["ftp://x"], scopes: [], type: "public" });

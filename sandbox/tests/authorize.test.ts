@@ -56,9 +56,15 @@ async function expectErrorPage(params: Record<string, string | undefined>): Prom
 }
 
 /** Opens the authorization page and signs in by hand; returns the form's ids and both sandbox cookies. */
-async function signInByHand(email: string): Promise<{ fields: { request_id: string; csrf_token: string }; browserCookie: string; signIn: Response; cookie: string }> {
+async function signInByHand(
+  email: string,
+): Promise<{ fields: { request_id: string; csrf_token: string }; browserCookie: string; signIn: Response; cookie: string }> {
   const first = await get(validParams());
-  const browserCookie = first.headers.getSetCookie().find((c) => c.startsWith("sandbox_browser="))?.split(";")[0] ?? "";
+  const browserCookie =
+    first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("sandbox_browser="))
+      ?.split(";")[0] ?? "";
   const page = await first.text();
   const fields = {
     request_id: /name="request_id" value="([^"]+)"/.exec(page)?.[1] ?? "",
@@ -70,7 +76,11 @@ async function signInByHand(email: string): Promise<{ fields: { request_id: stri
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: browserCookie },
     body: new URLSearchParams({ ...fields, email, password: "demo" }),
   });
-  const sessionCookie = signIn.headers.getSetCookie().find((c) => c.startsWith("sandbox_session="))?.split(";")[0] ?? "";
+  const sessionCookie =
+    signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("sandbox_session="))
+      ?.split(";")[0] ?? "";
   return { fields, browserCookie, signIn, cookie: `${browserCookie}; ${sessionCookie}` };
 }
 
@@ -233,7 +243,11 @@ describe("authorization endpoint: pages and decisions", () => {
 
   it("refuses a decision with a wrong CSRF token or from another browser", async () => {
     const first = await get(validParams());
-    const browserCookie = first.headers.getSetCookie().find((c) => c.startsWith("sandbox_browser="))?.split(";")[0] ?? "";
+    const browserCookie =
+      first.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("sandbox_browser="))
+        ?.split(";")[0] ?? "";
     const page = await first.text();
     const requestId = /name="request_id" value="([^"]+)"/.exec(page)?.[1] ?? "";
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? "";
@@ -263,19 +277,24 @@ describe("authorization endpoint: pages and decisions", () => {
     expect((await decide()).status).toBe(400);
   });
 
-  it.each(["//evil.example.com", "/\t/evil.example.com", "/\n/evil.example.com", "/a/..//evil.example.com", "/a/%2e%2e//evil.example.com", "/\\evil.example.com", "https://evil.example.com/"])(
-    "sends POST /logout with return_to %j to /, never to another host",
-    async (returnTo) => {
-      const logout = await fetch(`${sandbox.url}/logout`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ return_to: returnTo }),
-      });
-      expect(logout.status).toBe(303);
-      expect(logout.headers.get("location")).toBe("/");
-    },
-  );
+  it.each([
+    "//evil.example.com",
+    "/\t/evil.example.com",
+    "/\n/evil.example.com",
+    "/a/..//evil.example.com",
+    "/a/%2e%2e//evil.example.com",
+    "/\\evil.example.com",
+    "https://evil.example.com/",
+  ])("sends POST /logout with return_to %j to /, never to another host", async (returnTo) => {
+    const logout = await fetch(`${sandbox.url}/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ return_to: returnTo }),
+    });
+    expect(logout.status).toBe(303);
+    expect(logout.headers.get("location")).toBe("/");
+  });
 
   it("keeps a return_to that is a path on the site", async () => {
     const logout = await fetch(`${sandbox.url}/logout`, {

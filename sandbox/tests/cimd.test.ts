@@ -41,14 +41,29 @@ beforeEach(() => {
   hits.length = 0;
 });
 
-function publish(path: string, document: Record<string, unknown>, options: { status?: number; type?: string; headers?: Record<string, string> } = {}): string {
-  documents.set(path, { status: options.status ?? 200, type: options.type ?? "application/json", body: JSON.stringify(document), ...(options.headers ? { headers: options.headers } : {}) });
+function publish(
+  path: string,
+  document: Record<string, unknown>,
+  options: { status?: number; type?: string; headers?: Record<string, string> } = {},
+): string {
+  documents.set(path, {
+    status: options.status ?? 200,
+    type: options.type ?? "application/json",
+    body: JSON.stringify(document),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
   return `${docOrigin}${path}`;
 }
 
 function goodDocument(path: string, extra: Record<string, unknown> = {}): string {
   const clientId = `${docOrigin}${path}`;
-  return publish(path, { client_id: clientId, client_name: "Notes Agent", redirect_uris: ["http://127.0.0.1:6123/callback"], token_endpoint_auth_method: "none", ...extra });
+  return publish(path, {
+    client_id: clientId,
+    client_name: "Notes Agent",
+    redirect_uris: ["http://127.0.0.1:6123/callback"],
+    token_endpoint_auth_method: "none",
+    ...extra,
+  });
 }
 
 function authorize(clientId: string, scope = "openid profile courses:read", redirectUri = "http://127.0.0.1:6123/callback") {
@@ -109,7 +124,9 @@ describe("Client ID Metadata Documents", () => {
   });
 
   it("refuses redirect_uris outside the document's host", async () => {
-    const clientId = goodDocument("/agents/elsewhere.json", { redirect_uris: ["http://127.0.0.1:6123/callback", "https://elsewhere.example/cb"] });
+    const clientId = goodDocument("/agents/elsewhere.json", {
+      redirect_uris: ["http://127.0.0.1:6123/callback", "https://elsewhere.example/cb"],
+    });
     expect(await refusalPage(clientId)).toContain("every redirect URI must be on");
   });
 
@@ -130,8 +147,18 @@ describe("Client ID Metadata Documents", () => {
     const cases: [string, string][] = [
       [goodDocument("/d/secret.json", { client_secret: "s3cret" }), "must not contain a client secret"],
       [goodDocument("/d/post.json", { token_endpoint_auth_method: "client_secret_post" }), "must be none"],
-      [publish("/d/redirect.json", {}, { status: 302, headers: { location: `${docOrigin}/agents/notes.json` } }), "redirects are not followed"],
-      [publish("/d/text.json", { client_id: `${docOrigin}/d/text.json`, redirect_uris: ["http://127.0.0.1:6123/callback"] }, { type: "text/plain" }), "application/json"],
+      [
+        publish("/d/redirect.json", {}, { status: 302, headers: { location: `${docOrigin}/agents/notes.json` } }),
+        "redirects are not followed",
+      ],
+      [
+        publish(
+          "/d/text.json",
+          { client_id: `${docOrigin}/d/text.json`, redirect_uris: ["http://127.0.0.1:6123/callback"] },
+          { type: "text/plain" },
+        ),
+        "application/json",
+      ],
       [goodDocument("/d/big.json", { padding: "x".repeat(CIMD_MAX_BYTES) }), "too large"],
       [publish("/d/empty.json", { client_id: `${docOrigin}/d/empty.json`, redirect_uris: [] }), "invalid"],
       [`${docOrigin}/d/missing.json`, "HTTP 404"],
@@ -147,7 +174,12 @@ describe("Client ID Metadata Documents", () => {
   });
 
   it("refuses malformed document URLs", async () => {
-    for (const clientId of [`${docOrigin}/`, `${docOrigin}/a/../b.json`, `${docOrigin}/a.json#x`, "https://user:pw@docs.example.com/a.json"]) {
+    for (const clientId of [
+      `${docOrigin}/`,
+      `${docOrigin}/a/../b.json`,
+      `${docOrigin}/a.json#x`,
+      "https://user:pw@docs.example.com/a.json",
+    ]) {
       const response = await fetch(authorize(clientId).url, { redirect: "manual" });
       expect(response.status, clientId).toBe(400);
     }
@@ -170,7 +202,9 @@ describe("Client ID Metadata Documents", () => {
 
   it("lets an unreviewed client have identity and every operator read scope", async () => {
     const clientId = goodDocument("/agents/notes.json");
-    const response = await fetch(authorize(clientId, "openid profile email courses:read orders:read analytics:read").url, { redirect: "manual" });
+    const response = await fetch(authorize(clientId, "openid profile email courses:read orders:read analytics:read").url, {
+      redirect: "manual",
+    });
     expect(response.status).toBe(200);
     await response.body?.cancel();
   });
@@ -183,8 +217,14 @@ describe("Client ID Metadata Documents", () => {
   });
 
   it("reads the allowlist and open registration from the environment", () => {
-    const config = loadSandboxConfig({ SANDBOX_CIMD_ALLOWED_HOSTS: "Docs.Example.com, agents.example.org:8443", SANDBOX_CIMD_OPEN_REGISTRATION: "off" });
-    expect(config.options.knobs).toMatchObject({ cimdAllowedHosts: ["docs.example.com", "agents.example.org:8443"], cimdOpenRegistration: false });
+    const config = loadSandboxConfig({
+      SANDBOX_CIMD_ALLOWED_HOSTS: "Docs.Example.com, agents.example.org:8443",
+      SANDBOX_CIMD_OPEN_REGISTRATION: "off",
+    });
+    expect(config.options.knobs).toMatchObject({
+      cimdAllowedHosts: ["docs.example.com", "agents.example.org:8443"],
+      cimdOpenRegistration: false,
+    });
     expect(() => loadSandboxConfig({ SANDBOX_CIMD_ALLOWED_HOSTS: "https://docs.example.com/x" })).toThrow(SandboxConfigError);
     expect(() => sandbox.setKnobs({ cimdAllowedHosts: ["not a host"] })).toThrow();
   });

@@ -48,7 +48,9 @@ describe("discovery", () => {
     });
     expect(String(metadata.issuer).endsWith("/")).toBe(false);
     expect(metadata.scopes_supported).toEqual(ALL_SCOPES);
-    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["account:read", "account:write", "openid", "storage:write", "forms:read"]));
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(["account:read", "account:write", "openid", "storage:write", "forms:read"]),
+    );
     expect(metadata.revocation_endpoint_auth_methods_supported).toEqual(["none", "client_secret_post"]);
     expect(metadata.introspection_endpoint_auth_methods_supported).toEqual(["none", "client_secret_post"]);
   });

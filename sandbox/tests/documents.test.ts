@@ -46,7 +46,9 @@ describe("/openapi.json", () => {
     const document = JSON.parse(await getText("/openapi.json", /^application\/json/)) as Record<string, unknown>;
     expect(document.openapi).toBe("3.0.3");
     expect(document.servers).toEqual([{ url: sandbox.url }]);
-    await expect(SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeDefined();
+    await expect(
+      SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0]),
+    ).resolves.toBeDefined();
   });
 
   it("describes every public HTTP route of the sandbox, and nothing that does not exist", async () => {
@@ -61,7 +63,23 @@ describe("/openapi.json", () => {
     }
     const routePaths = new Set(sandbox.app.routes.map((route) => route.path));
     for (const path of Object.keys(document.paths)) expect(routePaths.has(path), path).toBe(true);
-    for (const path of ["/api/oauth/register", "/oauth/authorize", "/api/oauth/token", "/api/oauth/userinfo", "/api/oauth/revoke", "/api/oauth/introspect", "/account/graphql", "/mcp", "/auth.md", "/llms.txt", "/pricing.md", "/openapi.json", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/.well-known/oauth-protected-resource"]) {
+    for (const path of [
+      "/api/oauth/register",
+      "/oauth/authorize",
+      "/api/oauth/token",
+      "/api/oauth/userinfo",
+      "/api/oauth/revoke",
+      "/api/oauth/introspect",
+      "/account/graphql",
+      "/mcp",
+      "/auth.md",
+      "/llms.txt",
+      "/pricing.md",
+      "/openapi.json",
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+      "/.well-known/oauth-protected-resource",
+    ]) {
       expect(document.paths[path], path).toBeDefined();
     }
   });
@@ -101,7 +119,18 @@ describe("/auth.md", () => {
     const text = await getText("/auth.md", /^text\/markdown/);
     expect(text).toMatch(/^## Errors$/m);
     const errors = text.slice(text.indexOf("## Errors"));
-    for (const code of ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type", "invalid_scope", "invalid_target", "invalid_client_metadata", "invalid_redirect_uri", "invalid_token", "insufficient_scope"]) {
+    for (const code of [
+      "invalid_request",
+      "invalid_client",
+      "invalid_grant",
+      "unsupported_grant_type",
+      "invalid_scope",
+      "invalid_target",
+      "invalid_client_metadata",
+      "invalid_redirect_uri",
+      "invalid_token",
+      "insufficient_scope",
+    ]) {
       expect(errors).toContain(`\`${code}\``);
     }
   });

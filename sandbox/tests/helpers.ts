@@ -67,7 +67,16 @@ export async function obtainCode(sandbox: RunningSandbox, options: CodeOptions =
   const location = await authorizeWithoutBrowser(url, { email: options.email ?? "maya@example.com" });
   const code = location.searchParams.get("code");
   if (code === null) throw new Error(`no code in ${location.toString()}`);
-  return { code, verifier, redirectUri: client.redirectUri, state, nonce, location, clientId: client.clientId, ...(client.secret ? { secret: client.secret } : {}) };
+  return {
+    code,
+    verifier,
+    redirectUri: client.redirectUri,
+    state,
+    nonce,
+    location,
+    clientId: client.clientId,
+    ...(client.secret ? { secret: client.secret } : {}),
+  };
 }
 
 export interface JsonResponse {
@@ -76,7 +85,11 @@ export interface JsonResponse {
   body: Record<string, unknown>;
 }
 
-export async function postForm(url: string, fields: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<JsonResponse> {
+export async function postForm(
+  url: string,
+  fields: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) body.append(key, value);
   const response = await fetch(url, {
@@ -88,7 +101,11 @@ export async function postForm(url: string, fields: Record<string, string | unde
   return { status: response.status, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>) };
 }
 
-export function exchangeCode(sandbox: RunningSandbox, code: CodeResult, overrides: Record<string, string | undefined> = {}): Promise<JsonResponse> {
+export function exchangeCode(
+  sandbox: RunningSandbox,
+  code: CodeResult,
+  overrides: Record<string, string | undefined> = {},
+): Promise<JsonResponse> {
   return postForm(`${sandbox.url}/api/oauth/token`, {
     grant_type: "authorization_code",
     code: code.code,
@@ -111,7 +128,11 @@ export interface Tokens {
 
 export async function obtainTokens(sandbox: RunningSandbox, options: CodeOptions = {}): Promise<Tokens> {
   const code = await obtainCode(sandbox, options);
-  const response = await exchangeCode(sandbox, code, options.resource === null ? { resource: undefined } : options.resource ? { resource: options.resource } : {});
+  const response = await exchangeCode(
+    sandbox,
+    code,
+    options.resource === null ? { resource: undefined } : options.resource ? { resource: options.resource } : {},
+  );
   if (response.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(response.body)}`);
   return {
     accessToken: String(response.body.access_token),
@@ -122,7 +143,11 @@ export async function obtainTokens(sandbox: RunningSandbox, options: CodeOptions
   };
 }
 
-export function refreshTokens(sandbox: RunningSandbox, refreshToken: string, overrides: Record<string, string | undefined> = {}): Promise<JsonResponse> {
+export function refreshTokens(
+  sandbox: RunningSandbox,
+  refreshToken: string,
+  overrides: Record<string, string | undefined> = {},
+): Promise<JsonResponse> {
   return postForm(`${sandbox.url}/api/oauth/token`, {
     grant_type: "refresh_token",
     refresh_token: refreshToken,
@@ -146,7 +171,10 @@ export async function graphql(
   return { status: response.status, headers: response.headers, body: (await response.json()) as never };
 }
 
-export async function userinfo(sandbox: RunningSandbox, token: string): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+export async function userinfo(
+  sandbox: RunningSandbox,
+  token: string,
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const response = await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 }

@@ -14,7 +14,20 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  sandbox.setKnobs({ ...sandbox.state.initialKnobs, failures: { discovery: null, jwks: null, authorize: null, token: null, userinfo: null, revoke: null, introspect: null, graphql: null, register: null } });
+  sandbox.setKnobs({
+    ...sandbox.state.initialKnobs,
+    failures: {
+      discovery: null,
+      jwks: null,
+      authorize: null,
+      token: null,
+      userinfo: null,
+      revoke: null,
+      introspect: null,
+      graphql: null,
+      register: null,
+    },
+  });
 });
 
 describe("knobs", () => {
@@ -83,20 +96,29 @@ describe("knobs", () => {
     expect(orders.body.errors?.[0]?.message).toMatch(/orders/);
     const completion = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses { nodes { completionPercentage } } } }");
     expect(completion.status).toBe(400);
-    const fine = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses { totalCount } eventRegistrations { totalCount } } }");
+    const fine = await graphql(
+      sandbox,
+      tokens.accessToken,
+      "{ viewer { enrolledCourses { totalCount } eventRegistrations { totalCount } } }",
+    );
     expect(fine.status).toBe(200);
   });
 
   it("caps `first` at maxPageSize (default 100) with an error naming the maximum", async () => {
     const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
-    const page = (first: number) => graphql(sandbox, tokens.accessToken, "query($first: Int!) { viewer { enrolledCourses(first: $first) { nodes { slug } } } }", { first });
+    const page = (first: number) =>
+      graphql(sandbox, tokens.accessToken, "query($first: Int!) { viewer { enrolledCourses(first: $first) { nodes { slug } } } }", {
+        first,
+      });
     expect((await page(100)).body.errors).toBeUndefined();
     expect((await page(101)).body.errors?.[0]?.message).toBe("first must be between 1 and 100");
     sandbox.setKnobs({ maxPageSize: 10 });
     const refused = await page(11);
     expect(refused.status).toBe(200);
     expect(refused.body.errors?.[0]).toMatchObject({ message: "first must be between 1 and 10", extensions: { maxPageSize: 10 } });
-    expect(((await page(10)).body.data as { viewer: { enrolledCourses: { nodes: unknown[] } } }).viewer.enrolledCourses.nodes).toHaveLength(10);
+    expect(((await page(10)).body.data as { viewer: { enrolledCourses: { nodes: unknown[] } } }).viewer.enrolledCourses.nodes).toHaveLength(
+      10,
+    );
   });
 
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
@@ -108,7 +130,15 @@ describe("knobs", () => {
       "{ viewer { id email enrolledCourses(first: 5) { nodes { slug expireDate hasLifetimeAccess lastWatchedLecture { lectureId positionSeconds } } } } }",
     );
     expect(seed.status).toBe(200);
-    for (const field of ["name", "orders { nodes { id } }", "eventRegistrations { nodes { id } }", "enrolledCourses { totalCount }", "enrolledCourses { pageInfo { hasNextPage } }", "enrolledCourses { nodes { imageUrl } }", "enrolledCourses { nodes { lastWatchedLecture { title } } }"]) {
+    for (const field of [
+      "name",
+      "orders { nodes { id } }",
+      "eventRegistrations { nodes { id } }",
+      "enrolledCourses { totalCount }",
+      "enrolledCourses { pageInfo { hasNextPage } }",
+      "enrolledCourses { nodes { imageUrl } }",
+      "enrolledCourses { nodes { lastWatchedLecture { title } } }",
+    ]) {
       const refused = await graphql(sandbox, tokens.accessToken, `{ viewer { ${field} } }`);
       expect(refused.status, field).toBe(400);
       expect(refused.body.errors?.[0]?.message, field).toMatch(/^Cannot query field "\w+" on type "\w+"/);
@@ -168,13 +198,20 @@ describe("control endpoints", () => {
   it("merge knobs, expose the request log and reset when enabled", async () => {
     const controlled = await startSandbox({ port: 0, control: true });
     try {
-      const set = await postSandboxControl(controlled.url, "/__sandbox/knobs", { failures: { graphql: { mode: "status", status: 502 } }, latencyMs: 5 });
+      const set = await postSandboxControl(controlled.url, "/__sandbox/knobs", {
+        failures: { graphql: { mode: "status", status: 502 } },
+        latencyMs: 5,
+      });
       expect(set.status).toBe(200);
       expect(await set.json()).toMatchObject({ latencyMs: 5, failures: { graphql: { mode: "status", status: 502 } } });
       expect((await fetch(`${controlled.url}/account/graphql`, { method: "POST" })).status).toBe(502);
       const bad = await postSandboxControl(controlled.url, "/__sandbox/knobs", { latencyMs: "slow" });
       expect(bad.status).toBe(400);
-      const log = (await (await fetch(`${controlled.url}/__sandbox/requests`)).json()) as { endpoint: string; status: number; injectedFailure?: string }[];
+      const log = (await (await fetch(`${controlled.url}/__sandbox/requests`)).json()) as {
+        endpoint: string;
+        status: number;
+        injectedFailure?: string;
+      }[];
       expect(log).toEqual([expect.objectContaining({ endpoint: "graphql", status: 502, injectedFailure: "status" })]);
       expect((await postSandboxControl(controlled.url, "/__sandbox/reset")).status).toBe(200);
       expect(await (await fetch(`${controlled.url}/__sandbox/requests`)).json()).toEqual([]);
@@ -273,12 +310,19 @@ describe("config (environment)", () => {
   it("names every bad variable at once", () => {
     let error: unknown;
     try {
-      loadSandboxConfig({ SANDBOX_PORT: "http", SANDBOX_LATENCY_MS: "-3", SANDBOX_FAIL: "tokn=503", SANDBOX_ISSUER: "http://x.test/path", SANDBOX_ID_TOKEN: "maybe" });
+      loadSandboxConfig({
+        SANDBOX_PORT: "http",
+        SANDBOX_LATENCY_MS: "-3",
+        SANDBOX_FAIL: "tokn=503",
+        SANDBOX_ISSUER: "http://x.test/path",
+        SANDBOX_ID_TOKEN: "maybe",
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(SandboxConfigError);
     const message = (error as SandboxConfigError).message;
-    for (const name of ["SANDBOX_PORT", "SANDBOX_LATENCY_MS", "SANDBOX_FAIL", "SANDBOX_ISSUER", "SANDBOX_ID_TOKEN"]) expect(message).toContain(name);
+    for (const name of ["SANDBOX_PORT", "SANDBOX_LATENCY_MS", "SANDBOX_FAIL", "SANDBOX_ISSUER", "SANDBOX_ID_TOKEN"])
+      expect(message).toContain(name);
   });
 });

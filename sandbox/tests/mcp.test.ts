@@ -33,7 +33,11 @@ async function connect(token?: string): Promise<Client> {
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult & { structuredContent: Record<string, unknown> }> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult & { structuredContent: Record<string, unknown> }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
   expect(result.structuredContent).toBeDefined();
@@ -69,7 +73,11 @@ describe("MCP, anonymous", () => {
     expect(first.structuredContent).toMatchObject({ totalCount: COURSES.length, offset: 0, nextOffset: 5 });
     const courses = first.structuredContent.courses as { slug: string; price: { display: string }; url: string }[];
     expect(courses).toHaveLength(5);
-    expect(courses[0]).toMatchObject({ slug: "watercolor-foundations", price: { display: "NT$3,200" }, url: `${sandbox.url}/courses/watercolor-foundations` });
+    expect(courses[0]).toMatchObject({
+      slug: "watercolor-foundations",
+      price: { display: "NT$3,200" },
+      url: `${sandbox.url}/courses/watercolor-foundations`,
+    });
     const last = await call(client, "list_courses", { limit: 100, offset: COURSES.length - 2 });
     expect(last.structuredContent.nextOffset).toBeNull();
     expect(last.structuredContent.courses).toHaveLength(2);
@@ -116,9 +124,9 @@ describe("MCP, with a member token", () => {
 
     const enrollments = await call(client, "list_my_enrollments", { limit: 100 });
     expect(enrollments.structuredContent.totalCount).toBe(8);
-    const watercolor = (enrollments.structuredContent.enrollments as { slug: string; lastWatchedLecture: { resumeUrl: string } | null }[]).find(
-      (item) => item.slug === "watercolor-foundations",
-    );
+    const watercolor = (
+      enrollments.structuredContent.enrollments as { slug: string; lastWatchedLecture: { resumeUrl: string } | null }[]
+    ).find((item) => item.slug === "watercolor-foundations");
     expect(watercolor?.lastWatchedLecture?.resumeUrl).toBe(`${sandbox.url}/courses/watercolor-foundations/lectures/48004?t=754`);
 
     const orders = await call(client, "list_my_orders");
@@ -164,7 +172,11 @@ describe("MCP, refused tokens", () => {
 
   it("refuses a revoked token and an expired one", async () => {
     const revoked = await obtainTokens(sandbox);
-    await postForm(`${sandbox.url}/api/oauth/revoke`, { token: revoked.refreshToken, client_id: revoked.code.clientId, client_secret: revoked.code.secret });
+    await postForm(`${sandbox.url}/api/oauth/revoke`, {
+      token: revoked.refreshToken,
+      client_id: revoked.code.clientId,
+      client_secret: revoked.code.secret,
+    });
     const afterRevoke = await rawInitialize({ authorization: `Bearer ${revoked.accessToken}` });
     expect(afterRevoke.status).toBe(401);
     expect(afterRevoke.headers.get("www-authenticate")).toContain(resourceMetadata());

@@ -14,7 +14,10 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function register(body: unknown, contentType = "application/json"): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+async function register(
+  body: unknown,
+  contentType = "application/json",
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const response = await fetch(`${sandbox.url}/api/oauth/register`, {
     method: "POST",
     headers: { "content-type": contentType },
@@ -101,7 +104,11 @@ describe("registration, rule 2: loopback clients", () => {
   });
 
   it("refuses a confidential loopback client and a web application_type", async () => {
-    const secret = await register({ client_name: "X", redirect_uris: ["http://127.0.0.1:1/cb"], token_endpoint_auth_method: "client_secret_post" });
+    const secret = await register({
+      client_name: "X",
+      redirect_uris: ["http://127.0.0.1:1/cb"],
+      token_endpoint_auth_method: "client_secret_post",
+    });
     expect(secret.body.error).toBe("invalid_client_metadata");
     const web = await register({ client_name: "X", redirect_uris: ["http://127.0.0.1:1/cb"], application_type: "web" });
     expect(web.body.error).toBe("invalid_client_metadata");
@@ -137,7 +144,6 @@ describe("registration, rule 2: loopback clients", () => {
     expect(tokens.status).toBe(200);
     expect(tokens.body.scope).toBe("openid courses:read");
   });
-
 });
 
 describe("registration past the loopback client limit", () => {
@@ -158,7 +164,15 @@ describe("registration past the loopback client limit", () => {
       const { verifier, challenge } = newPkce();
       const redirectUri = "http://127.0.0.1:8765/callback";
       const location = await authorizeWithoutBrowser(
-        authorizeUrl(small.url, { response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope: "openid courses:read", code_challenge: challenge, code_challenge_method: "S256", state: "s" }),
+        authorizeUrl(small.url, {
+          response_type: "code",
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          scope: "openid courses:read",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+          state: "s",
+        }),
         { email: "olivia@example.com" },
       );
       const tokens = await postForm(`${small.url}/api/oauth/token`, {
@@ -177,7 +191,11 @@ describe("registration past the loopback client limit", () => {
       expect(String(refused.body.error_description)).toContain(`${limit} registered local applications`);
       // The first client and its member's grant are untouched.
       expect(small.state.clients.has(clientId)).toBe(true);
-      const refreshed = await postForm(`${small.url}/api/oauth/token`, { grant_type: "refresh_token", refresh_token: String(tokens.body.refresh_token), client_id: clientId });
+      const refreshed = await postForm(`${small.url}/api/oauth/token`, {
+        grant_type: "refresh_token",
+        refresh_token: String(tokens.body.refresh_token),
+        client_id: clientId,
+      });
       expect(refreshed.status).toBe(200);
     } finally {
       await small.close();
@@ -280,7 +298,10 @@ describe("operator clients and account:read (section 5.4)", () => {
 
   it.each([
     ["a loopback client", async () => ({ clientId: await registeredLoopback(), redirectUri: "http://127.0.0.1:7000/cb" })],
-    ["a vendor client", () => Promise.resolve({ clientId: vendor("Claude").clientId, redirectUri: vendor("Claude").redirectUris[0] ?? "" })],
+    [
+      "a vendor client",
+      () => Promise.resolve({ clientId: vendor("Claude").clientId, redirectUri: vendor("Claude").redirectUris[0] ?? "" }),
+    ],
   ])("gives %s asking for account:read invalid_scope at the authorization endpoint", async (_label, make) => {
     const { clientId, redirectUri } = await make();
     const response = await fetch(

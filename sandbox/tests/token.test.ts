@@ -99,7 +99,13 @@ describe("authorization_code grant", () => {
     const basic = Buffer.from(`${SEEDED_DASHBOARD_CLIENT.clientId}:${SEEDED_DASHBOARD_CLIENT.clientSecret}`).toString("base64");
     const response = await postForm(
       `${sandbox.url}/api/oauth/token`,
-      { grant_type: "authorization_code", code: code.code, redirect_uri: code.redirectUri, code_verifier: code.verifier, resource: sandbox.url },
+      {
+        grant_type: "authorization_code",
+        code: code.code,
+        redirect_uri: code.redirectUri,
+        code_verifier: code.verifier,
+        resource: sandbox.url,
+      },
       { authorization: `Basic ${basic}` },
     );
     expectOAuthError(response, 401, "invalid_client");
@@ -108,7 +114,10 @@ describe("authorization_code grant", () => {
   it("refuses a code issued to another client", async () => {
     const code = await obtainCode(sandbox, { client: "public" });
     expectOAuthError(
-      await exchangeCode(sandbox, code, { client_id: SEEDED_DASHBOARD_CLIENT.clientId, client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret }),
+      await exchangeCode(sandbox, code, {
+        client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+        client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret,
+      }),
       400,
       "invalid_grant",
     );
@@ -150,7 +159,10 @@ describe("authorization_code grant", () => {
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: "invalid_request" });
     expectOAuthError(
-      await postForm(`${sandbox.url}/api/oauth/token`, { client_id: SEEDED_DASHBOARD_CLIENT.clientId, client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret }),
+      await postForm(`${sandbox.url}/api/oauth/token`, {
+        client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+        client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret,
+      }),
       400,
       "invalid_request",
     );
@@ -218,14 +230,22 @@ describe("refresh_token grant", () => {
     expectOAuthError(await refreshTokens(sandbox, "srt_unknown"), 400, "invalid_grant");
     expectOAuthError(await refreshTokens(sandbox, tokens.refreshToken, { client_secret: "wrong" }), 401, "invalid_client");
     expectOAuthError(await refreshTokens(sandbox, tokens.refreshToken, { client_secret: undefined }), 401, "invalid_client");
-    expectOAuthError(await refreshTokens(sandbox, tokens.refreshToken, { client_id: "companion-public", client_secret: undefined }), 400, "invalid_grant");
+    expectOAuthError(
+      await refreshTokens(sandbox, tokens.refreshToken, { client_id: "companion-public", client_secret: undefined }),
+      400,
+      "invalid_grant",
+    );
     // None of those consumed the token.
     expect((await refreshTokens(sandbox, tokens.refreshToken)).status).toBe(200);
   });
 
   it("narrows scope but never widens it", async () => {
     const tokens = await obtainTokens(sandbox, { scope: "openid account:read" });
-    expectOAuthError(await refreshTokens(sandbox, tokens.refreshToken, { scope: "openid account:read account:write" }), 400, "invalid_scope");
+    expectOAuthError(
+      await refreshTokens(sandbox, tokens.refreshToken, { scope: "openid account:read account:write" }),
+      400,
+      "invalid_scope",
+    );
     const narrowed = await refreshTokens(sandbox, tokens.refreshToken, { scope: "openid" });
     expect(narrowed.status).toBe(200);
     expect(narrowed.body.scope).toBe("openid");
@@ -233,7 +253,11 @@ describe("refresh_token grant", () => {
 
   it("checks resource: the origin is accepted, anything else is invalid_target", async () => {
     const tokens = await obtainTokens(sandbox);
-    expectOAuthError(await refreshTokens(sandbox, tokens.refreshToken, { resource: "https://elsewhere.example.com" }), 400, "invalid_target");
+    expectOAuthError(
+      await refreshTokens(sandbox, tokens.refreshToken, { resource: "https://elsewhere.example.com" }),
+      400,
+      "invalid_target",
+    );
     expect((await refreshTokens(sandbox, tokens.refreshToken, { resource: sandbox.url })).status).toBe(200);
   });
 

@@ -105,17 +105,28 @@ describe("revocation (RFC 7009)", () => {
 
   it("ignores an unknown token_type_hint", async () => {
     const tokens = await obtainTokens(sandbox);
-    const response = await postForm(`${sandbox.url}/api/oauth/revoke`, { token: tokens.accessToken, token_type_hint: "weird", ...dashboardAuth });
+    const response = await postForm(`${sandbox.url}/api/oauth/revoke`, {
+      token: tokens.accessToken,
+      token_type_hint: "weird",
+      ...dashboardAuth,
+    });
     expect(response.status).toBe(200);
     expect((await userinfo(sandbox, tokens.accessToken)).status).toBe(401);
   });
 
   it("authenticates the client like the token endpoint", async () => {
     const tokens = await obtainTokens(sandbox);
-    const wrong = await postForm(`${sandbox.url}/api/oauth/revoke`, { token: tokens.accessToken, client_id: SEEDED_DASHBOARD_CLIENT.clientId, client_secret: "nope" });
+    const wrong = await postForm(`${sandbox.url}/api/oauth/revoke`, {
+      token: tokens.accessToken,
+      client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+      client_secret: "nope",
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe("invalid_client");
-    const missing = await postForm(`${sandbox.url}/api/oauth/revoke`, { token: tokens.accessToken, client_id: SEEDED_DASHBOARD_CLIENT.clientId });
+    const missing = await postForm(`${sandbox.url}/api/oauth/revoke`, {
+      token: tokens.accessToken,
+      client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+    });
     expect(missing.status).toBe(401);
     expect((await userinfo(sandbox, tokens.accessToken)).status).toBe(200);
   });
@@ -153,15 +164,22 @@ describe("introspection (RFC 7662)", () => {
   it("shows revoked, unknown and other clients' tokens as inactive", async () => {
     const tokens = await obtainTokens(sandbox);
     await postForm(`${sandbox.url}/api/oauth/revoke`, { token: tokens.accessToken, ...dashboardAuth });
-    expect((await postForm(`${sandbox.url}/api/oauth/introspect`, { token: tokens.accessToken, ...dashboardAuth })).body).toEqual({ active: false });
+    expect((await postForm(`${sandbox.url}/api/oauth/introspect`, { token: tokens.accessToken, ...dashboardAuth })).body).toEqual({
+      active: false,
+    });
     expect((await postForm(`${sandbox.url}/api/oauth/introspect`, { token: "nothing", ...dashboardAuth })).body).toEqual({ active: false });
     const other = await obtainTokens(sandbox);
-    expect((await postForm(`${sandbox.url}/api/oauth/introspect`, { token: other.accessToken, client_id: "companion-public" })).body).toEqual({ active: false });
+    expect(
+      (await postForm(`${sandbox.url}/api/oauth/introspect`, { token: other.accessToken, client_id: "companion-public" })).body,
+    ).toEqual({ active: false });
   });
 
   it("requires client authentication", async () => {
     const tokens = await obtainTokens(sandbox);
-    const response = await postForm(`${sandbox.url}/api/oauth/introspect`, { token: tokens.accessToken, client_id: SEEDED_DASHBOARD_CLIENT.clientId });
+    const response = await postForm(`${sandbox.url}/api/oauth/introspect`, {
+      token: tokens.accessToken,
+      client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+    });
     expect(response.status).toBe(401);
     expect(response.body.error).toBe("invalid_client");
   });

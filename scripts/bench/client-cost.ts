@@ -27,7 +27,9 @@ async function measure(name: string, call: () => Promise<unknown>): Promise<void
     }),
   );
   const spent = process.cpuUsage(before);
-  console.info(`${name.padEnd(48)} ${((spent.user + spent.system) / 1000 / CALLS).toFixed(3)} CPU ms/call, ${(performance.now() - started).toFixed(0)} ms`);
+  console.info(
+    `${name.padEnd(48)} ${((spent.user + spent.system) / 1000 / CALLS).toFixed(3)} CPU ms/call, ${(performance.now() - started).toFixed(0)} ms`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -43,24 +45,33 @@ async function main(): Promise<void> {
     new GraphQLClient(url, {
       excludeOperationName: true,
       fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-        oauth.protectedResourceRequest(token, "POST", new URL(input instanceof Request ? input.url : input.toString()), new Headers({ "content-type": "application/json", accept: "application/json" }), (init?.body as string) ?? null, {
-          [oauth.allowInsecureRequests]: true,
-          signal: AbortSignal.timeout(8000),
-        }),
+        oauth.protectedResourceRequest(
+          token,
+          "POST",
+          new URL(input instanceof Request ? input.url : input.toString()),
+          new Headers({ "content-type": "application/json", accept: "application/json" }),
+          (init?.body as string) ?? null,
+          {
+            [oauth.allowInsecureRequests]: true,
+            signal: AbortSignal.timeout(8000),
+          },
+        ),
     }).request({ document: COURSES_DOCUMENT, variables: coursesVariables(null) }),
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-  await measure("node:http keep-alive + JSON.parse", () =>
-    new Promise((resolve, reject) => {
-      const request = http.request(url, { method: "POST", headers, agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
-        response.on("error", reject);
-      });
-      request.on("error", reject);
-      request.end(body);
-    }),
+  await measure(
+    "node:http keep-alive + JSON.parse",
+    () =>
+      new Promise((resolve, reject) => {
+        const request = http.request(url, { method: "POST", headers, agent }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+          response.on("error", reject);
+        });
+        request.on("error", reject);
+        request.end(body);
+      }),
   );
   agent.destroy();
 }

@@ -39,7 +39,14 @@ const SIDES: Side[] = [
     dashboard: false,
     spec: (context, durationSeconds) => {
       const direct = directCoursesRequest(context);
-      return { url: direct.url, connections: context.options.connections, durationSeconds, method: "POST", headers: direct.init.headers, body: direct.init.body };
+      return {
+        url: direct.url,
+        connections: context.options.connections,
+        durationSeconds,
+        method: "POST",
+        headers: direct.init.headers,
+        body: direct.init.body,
+      };
     },
   },
   { name: "session", share: 0.5, dashboard: true, spec: dashboardGet("/api/session", true) },
@@ -77,7 +84,9 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFig
     p50Ms: round(percentile(sample.latenciesMs, 0.5)),
     p95Ms: round(percentile(sample.latenciesMs, 0.95)),
     requestsPerSecond: round(throughput(sample)),
-    ...(dashboard ? { cpuMsPerRequest: perRequest(cpu.dashboard), waitingForCpuPercent: round((cpu.dashboardWaiting / sample.durationMs) * 100) } : {}),
+    ...(dashboard
+      ? { cpuMsPerRequest: perRequest(cpu.dashboard), waitingForCpuPercent: round((cpu.dashboardWaiting / sample.durationMs) * 100) }
+      : {}),
     siteCpuMsPerRequest: perRequest(cpu.site),
     loadGeneratorCpuMsPerRequest: perRequest(cpu.loadGenerator),
   };
@@ -101,7 +110,9 @@ export const concurrentLoad: BenchSection = {
     const rounds = Math.max(1, Math.round(context.options.concurrentSeconds / ROUND_SECONDS));
     const seconds = context.options.concurrentSeconds / rounds;
     const samples = new Map<string, LoadSample[]>(SIDES.map((side) => [side.name, []]));
-    const cpu = new Map<string, CpuSpent>(SIDES.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0 }]));
+    const cpu = new Map<string, CpuSpent>(
+      SIDES.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0 }]),
+    );
     const spentSoFar = (): CpuSpent => {
       const own = process.cpuUsage();
       return {
@@ -124,7 +135,9 @@ export const concurrentLoad: BenchSection = {
         for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
       }
     }
-    const bySide = Object.fromEntries(SIDES.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard)]));
+    const bySide = Object.fromEntries(
+      SIDES.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard)]),
+    );
     const route = bySide.route!;
     const direct = bySide.direct!;
     const health = bySide.health!;
@@ -144,14 +157,25 @@ export const concurrentLoad: BenchSection = {
       line("GET /api/health (Next.js's floor)", health),
       `    ratios: p50 ${ratios.p50}, p95 ${ratios.p95}, throughput ${ratios.throughput} (target >= 0.8); the dashboard's own CPU per data request beyond Next.js's floor: ${ownCpuMs} ms`,
     ];
-    const results: Record<string, unknown> = { connections: context.options.connections, secondsPerSide: round(seconds * rounds), rounds, ...bySide, ratios, target: { throughputRatio: 0.8 }, ownCpuMsPerRequest: ownCpuMs };
+    const results: Record<string, unknown> = {
+      connections: context.options.connections,
+      secondsPerSide: round(seconds * rounds),
+      rounds,
+      ...bySide,
+      ratios,
+      target: { throughputRatio: 0.8 },
+      ownCpuMsPerRequest: ownCpuMs,
+    };
     if (context.options.profile) {
       phase("CPU profiles of the dashboard under load (--profile)");
       const profiles: Record<string, unknown> = {};
       for (const side of SIDES.filter((candidate) => candidate.name === "route" || candidate.name === "health")) {
         const { file, top } = await profiled(context, side);
         profiles[side.name] = { file, top };
-        summary.push(`    profile of ${side.name} (${file}), top frames by self time:`, ...top.map(({ frame, selfPercent }) => `      ${String(selfPercent).padStart(5)} %  ${frame}`));
+        summary.push(
+          `    profile of ${side.name} (${file}), top frames by self time:`,
+          ...top.map(({ frame, selfPercent }) => `      ${String(selfPercent).padStart(5)} %  ${frame}`),
+        );
       }
       results.profiles = profiles;
     }

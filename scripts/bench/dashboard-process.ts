@@ -25,12 +25,15 @@ export function parentOf(pid: number): number | undefined {
 /** The descendant of `rootPid` running the standalone server.js (Next.js names it "next-server"): the process that serves the dashboard. */
 export function findNextServer(rootPid: number): number | undefined {
   const descendants = new Set([rootPid]);
-  const all = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  const all = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
   // A few passes reach grandchildren whatever the order /proc lists them in.
   for (let pass = 0; pass < 4; pass += 1) for (const pid of all) if (descendants.has(parentOf(pid) ?? -1)) descendants.add(pid);
   for (const pid of descendants) {
     const command = readProc(pid, "cmdline")?.split("\0") ?? [];
-    if (command[0]?.startsWith("next-server") || (command.some((part) => part.endsWith("next/dist/bin/next")) && command.includes("start"))) return pid;
+    if (command[0]?.startsWith("next-server") || (command.some((part) => part.endsWith("next/dist/bin/next")) && command.includes("start")))
+      return pid;
   }
   return undefined;
 }
@@ -122,7 +125,10 @@ export class Inspector {
       const code = spaces.filter((space) => space.space_name.startsWith("code")).reduce((sum, space) => sum + space.space_used_size, 0);
       return { heapUsed: process.memoryUsage().heapUsed, codeSpace: code };
     })()`;
-    const { result } = await this.send<{ result: { value: { heapUsed: number; codeSpace: number } } }>("Runtime.evaluate", { expression, returnByValue: true });
+    const { result } = await this.send<{ result: { value: { heapUsed: number; codeSpace: number } } }>("Runtime.evaluate", {
+      expression,
+      returnByValue: true,
+    });
     return result.value;
   }
 

@@ -38,7 +38,10 @@ export async function signInToDashboard(target: BenchTarget, email: string): Pro
   const login = await fetch(`${target.appUrl}/api/auth/login?returnTo=/`, { redirect: "manual" });
   cookies.absorb(login);
   const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email });
-  const callback = await fetch(`${target.appUrl}/api/auth/callback${redirect.search}`, { redirect: "manual", headers: { cookie: cookies.header() } });
+  const callback = await fetch(`${target.appUrl}/api/auth/callback${redirect.search}`, {
+    redirect: "manual",
+    headers: { cookie: cookies.header() },
+  });
   cookies.absorb(callback);
   if (callback.status !== 303 || !callback.headers.get("location")?.endsWith("/")) throw new Error("sign-in for the benchmark failed");
   return cookies;
@@ -66,9 +69,17 @@ export async function directAccessToken(target: BenchTarget, email: string): Pro
   }).toString();
   const callback = await authorizeWithoutBrowser(url.href, { email });
   const params = oauth.validateAuthResponse(as, client, callback, state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(SEEDED_DASHBOARD_CLIENT.clientSecret), params, redirectUri, verifier, {
-    additionalParameters: { resource: target.siteUrl },
-    ...options,
-  });
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.ClientSecretPost(SEEDED_DASHBOARD_CLIENT.clientSecret),
+    params,
+    redirectUri,
+    verifier,
+    {
+      additionalParameters: { resource: target.siteUrl },
+      ...options,
+    },
+  );
   return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
 }

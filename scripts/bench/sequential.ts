@@ -27,7 +27,10 @@ async function timed(run: () => Promise<Response>): Promise<number> {
   return performance.now() - started;
 }
 
-export function directCoursesRequest(context: BenchContext): { url: string; init: RequestInit & { body: string; headers: Record<string, string> } } {
+export function directCoursesRequest(context: BenchContext): {
+  url: string;
+  init: RequestInit & { body: string; headers: Record<string, string> };
+} {
   return {
     url: `${context.target.siteUrl}/account/graphql`,
     init: {
@@ -93,7 +96,8 @@ async function shippedJavaScript(appUrl: string, pathname: string, cookies: Cook
     total += gzipSync(script, { level: 9 }).length;
   }
   // Inline scripts (the RSC payload) are part of what the page ships too.
-  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) total += gzipSync(Buffer.from(match[1]!), { level: 9 }).length;
+  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g))
+    total += gzipSync(Buffer.from(match[1]!), { level: 9 }).length;
   return total;
 }
 
@@ -123,7 +127,14 @@ export const siteRequestsPerPageView: BenchSection = {
     const { appUrl, siteUrl } = context.target;
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
     const counts: Record<string, Record<string, number>> = {};
     try {
@@ -138,15 +149,23 @@ export const siteRequestsPerPageView: BenchSection = {
         const log = (await (await fetch(`${siteUrl}/__sandbox/requests`)).json()) as { endpoint: string }[];
         const byEndpoint: Record<string, number> = {};
         // API calls only: course cover images are public files the browser loads from the site itself.
-        for (const entry of log) if (!["control", "page"].includes(entry.endpoint)) byEndpoint[entry.endpoint] = (byEndpoint[entry.endpoint] ?? 0) + 1;
+        for (const entry of log)
+          if (!["control", "page"].includes(entry.endpoint)) byEndpoint[entry.endpoint] = (byEndpoint[entry.endpoint] ?? 0) + 1;
         counts[pathname] = byEndpoint;
       }
     } finally {
       await browser.close();
     }
-    const describe = (byEndpoint: Record<string, number>) => Object.entries(byEndpoint).map(([endpoint, count]) => `${count} ${endpoint}`).join(" + ") || "none";
+    const describe = (byEndpoint: Record<string, number>) =>
+      Object.entries(byEndpoint)
+        .map(([endpoint, count]) => `${count} ${endpoint}`)
+        .join(" + ") || "none";
     return {
-      summary: [`(c) requests to the site per page view: ${Object.entries(counts).map(([page, byEndpoint]) => `${page} ${describe(byEndpoint)}`).join("; ")} (target: 1 Account API request per data page)`],
+      summary: [
+        `(c) requests to the site per page view: ${Object.entries(counts)
+          .map(([page, byEndpoint]) => `${page} ${describe(byEndpoint)}`)
+          .join("; ")} (target: 1 Account API request per data page)`,
+      ],
       results: counts,
     };
   },

@@ -44,7 +44,11 @@ export async function measureSharedStateOverhead(rounds: number, siteLatencyMs =
   const redis = await RedisServer.start();
   const ports = [await freePort(), await freePort()] as const;
   const appUrls = ports.map((port) => `http://127.0.0.1:${port}`);
-  const sandbox = await startSandbox({ port: 0, dashboardRedirectUris: appUrls.map((url) => `${url}/api/auth/callback`), knobs: { latencyMs: siteLatencyMs } });
+  const sandbox = await startSandbox({
+    port: 0,
+    dashboardRedirectUris: appUrls.map((url) => `${url}/api/auth/callback`),
+    knobs: { latencyMs: siteLatencyMs },
+  });
   const instances: DashboardInstance[] = [];
   try {
     const env = (appUrl: string, redisUrl: string) => ({

@@ -29,14 +29,22 @@ export const soak: BenchSection = {
     }
     const inspector = await context.inspector();
     const load = (seconds: number): Promise<LoadSample> =>
-      runLoad({ url: `${context.target.appUrlIPv4}/api/account/courses`, connections: soakConnections, durationSeconds: seconds, sessions });
+      runLoad({
+        url: `${context.target.appUrlIPv4}/api/account/courses`,
+        connections: soakConnections,
+        durationSeconds: seconds,
+        sessions,
+      });
     // Load in rounds of ROUND_SECONDS at most: a progress line and a memory reading after each.
     const warmUp = Math.min(WARM_UP_SECONDS, Math.max(1, Math.round(soakSeconds / 5)));
     const roundLengths = (seconds: number) => {
       const count = Math.max(1, Math.round(seconds / ROUND_SECONDS));
       return Array.from({ length: count }, () => seconds / count);
     };
-    const plan = [...roundLengths(warmUp).map((seconds) => ({ seconds, warmUp: true })), ...roundLengths(soakSeconds - warmUp).map((seconds) => ({ seconds, warmUp: false }))];
+    const plan = [
+      ...roundLengths(warmUp).map((seconds) => ({ seconds, warmUp: true })),
+      ...roundLengths(soakSeconds - warmUp).map((seconds) => ({ seconds, warmUp: false })),
+    ];
     const startRss = residentBytes(context.serverPid);
     let answered = 0;
     let failures = 0;
@@ -44,7 +52,11 @@ export const soak: BenchSection = {
     // memory swings by a hundred MiB and more, which says nothing about what is kept).
     const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean }[] = [];
     for (const [index, step] of plan.entries()) {
-      progress(`${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`, index + 1, plan.length);
+      progress(
+        `${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`,
+        index + 1,
+        plan.length,
+      );
       const sample = await load(step.seconds);
       answered += sample.latenciesMs.length;
       failures += sample.failures;

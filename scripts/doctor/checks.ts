@@ -44,7 +44,7 @@ const fail = (id: CheckId, title: string, detail: string): CheckResult => ({ id,
 
 /** A value from the site, shown quoted, escaped (no terminal control characters) and shortened. */
 export function quote(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
@@ -94,7 +94,10 @@ export function parseOrigin(input: string): OriginParse {
     return { ok: false, reason: `${quote(input)} must use https (plain http is accepted only for localhost and 127.0.0.1)` };
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username || url.password) {
-    return { ok: false, reason: `${quote(input)} must be an origin only, without path, query, fragment or credentials (try ${url.origin})` };
+    return {
+      ok: false,
+      reason: `${quote(input)} must be an origin only, without path, query, fragment or credentials (try ${url.origin})`,
+    };
   }
   return { ok: true, origin: url.origin };
 }
@@ -117,11 +120,19 @@ export function checkAuthorizationServerMetadata(snapshot: SiteSnapshot): CheckR
   const title = "Authorization server metadata";
   const document = snapshot.authorizationServer;
   if (document.kind !== "json") {
-    return fail(id, title, `${document.url}: ${document.reason}; the dashboard cannot sign anyone in without it (the checks of its contents were skipped)`);
+    return fail(
+      id,
+      title,
+      `${document.url}: ${document.reason}; the dashboard cannot sign anyone in without it (the checks of its contents were skipped)`,
+    );
   }
   const issuer = document.json.issuer;
   if (issuer !== snapshot.site) {
-    return fail(id, title, `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.site} (RFC 8414 section 3.3); the dashboard refuses this site`);
+    return fail(
+      id,
+      title,
+      `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.site} (RFC 8414 section 3.3); the dashboard refuses this site`,
+    );
   }
   const missing = ["authorization_endpoint", "token_endpoint"].filter((name) => stringValue(document.json, name) === undefined);
   if (missing.length > 0) return fail(id, title, `the metadata lacks ${missing.join(" and ")}`);
@@ -134,11 +145,19 @@ export function checkOpenIdConfiguration(snapshot: SiteSnapshot): CheckResult {
   const title = "OpenID configuration";
   const document = snapshot.openidConfiguration;
   if (document.kind !== "json") {
-    return warn(id, title, `${document.url}: ${document.reason}; the dashboard uses the authorization-server metadata and UserInfo instead`);
+    return warn(
+      id,
+      title,
+      `${document.url}: ${document.reason}; the dashboard uses the authorization-server metadata and UserInfo instead`,
+    );
   }
   if (document.json.issuer !== snapshot.site) {
     const issuer = document.json.issuer;
-    return warn(id, title, `issuer is ${issuer === undefined ? "missing" : quote(issuer)}, not ${snapshot.site}; the dashboard ignores this document`);
+    return warn(
+      id,
+      title,
+      `issuer is ${issuer === undefined ? "missing" : quote(issuer)}, not ${snapshot.site}; the dashboard ignores this document`,
+    );
   }
   return pass(id, title, `issuer is ${snapshot.site}`);
 }
@@ -152,7 +171,8 @@ export function checkPkceS256(snapshot: SiteSnapshot): CheckResult {
   const title = "PKCE S256";
   return withMetadata(snapshot, id, title, (metadata) => {
     const methods = stringList(metadata, "code_challenge_methods_supported");
-    if (methods === undefined) return fail(id, title, "code_challenge_methods_supported is not listed, so PKCE is not advertised; the dashboard requires S256");
+    if (methods === undefined)
+      return fail(id, title, "code_challenge_methods_supported is not listed, so PKCE is not advertised; the dashboard requires S256");
     if (!methods.includes("S256")) return fail(id, title, `code_challenge_methods_supported is ${quoteList(methods)}, without S256`);
     return pass(id, title, "code_challenge_methods_supported includes S256");
   });
@@ -168,10 +188,18 @@ export function checkClientSecretPost(snapshot: SiteSnapshot): CheckResult {
   return withMetadata(snapshot, id, title, (metadata) => {
     const methods = stringList(metadata, "token_endpoint_auth_methods_supported");
     if (methods === undefined) {
-      return fail(id, title, "token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2); the dashboard authenticates with client_secret_post");
+      return fail(
+        id,
+        title,
+        "token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2); the dashboard authenticates with client_secret_post",
+      );
     }
     if (!methods.includes(CLIENT_AUTH_METHOD)) {
-      return fail(id, title, `token_endpoint_auth_methods_supported is ${quoteList(methods)}, without client_secret_post, which the dashboard uses`);
+      return fail(
+        id,
+        title,
+        `token_endpoint_auth_methods_supported is ${quoteList(methods)}, without client_secret_post, which the dashboard uses`,
+      );
     }
     return pass(id, title, "the token endpoint accepts client_secret_post");
   });
@@ -184,7 +212,8 @@ export function checkAccountReadScope(snapshot: SiteSnapshot): CheckResult {
   return withMetadata(snapshot, id, title, (metadata) => {
     const scopes = stringList(metadata, "scopes_supported");
     if (scopes === undefined) return warn(id, title, "scopes_supported is not listed, so account:read cannot be confirmed");
-    if (!scopes.includes(REQUIRED_SCOPE)) return fail(id, title, "scopes_supported lacks account:read, which the dashboard needs to read the Account API");
+    if (!scopes.includes(REQUIRED_SCOPE))
+      return fail(id, title, "scopes_supported lacks account:read, which the dashboard needs to read the Account API");
     return pass(id, title, "scopes_supported includes account:read");
   });
 }
@@ -231,7 +260,11 @@ export function checkIdToken(snapshot: SiteSnapshot): CheckResult {
     if (jwksUri === undefined || algorithms === undefined) {
       const listed = jwksUri === undefined ? "id_token_signing_alg_values_supported" : "jwks_uri";
       const absent = jwksUri === undefined ? "jwks_uri" : "id_token_signing_alg_values_supported";
-      return warn(id, title, `UserInfo fallback: discovery lists ${listed} but not ${absent}, and both are needed before an id_token is relied on`);
+      return warn(
+        id,
+        title,
+        `UserInfo fallback: discovery lists ${listed} but not ${absent}, and both are needed before an id_token is relied on`,
+      );
     }
     if (!algorithms.includes(ID_TOKEN_ALGORITHM)) {
       return fail(id, title, `id_tokens are signed with ${quoteList(algorithms)}; the dashboard accepts ES256 only`);
@@ -239,7 +272,11 @@ export function checkIdToken(snapshot: SiteSnapshot): CheckResult {
     if (!snapshot.jwks) return fail(id, title, "the key set was not fetched");
     const keySet = describeKeySet(snapshot.jwks);
     if (!keySet.ok) return fail(id, title, keySet.reason);
-    return pass(id, title, `id_tokens verified (ES256); the key set has ${keySet.count} EC P-256 key${keySet.count === 1 ? "" : "s"} with a kid`);
+    return pass(
+      id,
+      title,
+      `id_tokens verified (ES256); the key set has ${keySet.count} EC P-256 key${keySet.count === 1 ? "" : "s"} with a kid`,
+    );
   });
 }
 
@@ -266,7 +303,11 @@ export function checkIssParameter(snapshot: SiteSnapshot): CheckResult {
     if (metadata.authorization_response_iss_parameter_supported === true) {
       return pass(id, title, "authorization_response_iss_parameter_supported is true (RFC 9207)");
     }
-    return warn(id, title, "authorization_response_iss_parameter_supported is not true, so the dashboard cannot detect mix-up attacks (RFC 9207)");
+    return warn(
+      id,
+      title,
+      "authorization_response_iss_parameter_supported is not true, so the dashboard cannot detect mix-up attacks (RFC 9207)",
+    );
   });
 }
 
@@ -279,7 +320,7 @@ export function checkRevocationEndpoint(snapshot: SiteSnapshot): CheckResult {
   const title = "Revocation endpoint";
   return withMetadata(snapshot, id, title, (metadata) => {
     if (stringValue(metadata, "revocation_endpoint") === undefined) {
-      return fail(id, title, "discovery lists no revocation_endpoint; the Settings page's \"Revoke access\" needs it (RFC 7009)");
+      return fail(id, title, 'discovery lists no revocation_endpoint; the Settings page\'s "Revoke access" needs it (RFC 7009)');
     }
     return pass(id, title, "revocation_endpoint is listed");
   });
@@ -295,15 +336,27 @@ export function checkProtectedResourceMetadata(snapshot: SiteSnapshot): CheckRes
   const title = "Protected resource metadata";
   const document = snapshot.protectedResource;
   if (document.kind !== "json") {
-    return warn(id, title, `${document.url}: ${document.reason}; the dashboard does not need it, but MCP clients discover the site through it`);
+    return warn(
+      id,
+      title,
+      `${document.url}: ${document.reason}; the dashboard does not need it, but MCP clients discover the site through it`,
+    );
   }
   const resource = document.json.resource;
   if (resource !== snapshot.site) {
-    return fail(id, title, `resource is ${resource === undefined ? "missing" : quote(resource)} but must be exactly ${snapshot.site}, the resource the dashboard binds its tokens to (RFC 8707)`);
+    return fail(
+      id,
+      title,
+      `resource is ${resource === undefined ? "missing" : quote(resource)} but must be exactly ${snapshot.site}, the resource the dashboard binds its tokens to (RFC 8707)`,
+    );
   }
   const servers = stringList(document.json, "authorization_servers");
   if (!servers?.includes(snapshot.site)) {
-    return fail(id, title, `authorization_servers ${servers === undefined ? "is missing" : `is ${quoteList(servers)}`} and does not include the issuer ${snapshot.site}`);
+    return fail(
+      id,
+      title,
+      `authorization_servers ${servers === undefined ? "is missing" : `is ${quoteList(servers)}`} and does not include the issuer ${snapshot.site}`,
+    );
   }
   return pass(id, title, `resource is ${snapshot.site} and its authorization server is the issuer`);
 }
@@ -325,7 +378,8 @@ export function checkAccountApi(snapshot: SiteSnapshot): CheckResult {
   if (probe.kind === "unreachable") return fail(id, title, `${probe.url}: ${probe.reason}`);
   const challenge = /^bearer(\s|,|$)/i.test((probe.wwwAuthenticate ?? "").trim());
   if (probe.status === 401 && challenge) return pass(id, title, "an anonymous request gets 401 with a Bearer challenge");
-  if (probe.status === 401) return warn(id, title, "an anonymous request gets 401 but no WWW-Authenticate: Bearer challenge (RFC 6750 section 3)");
+  if (probe.status === 401)
+    return warn(id, title, "an anonymous request gets 401 but no WWW-Authenticate: Bearer challenge (RFC 6750 section 3)");
   if (probe.status === 404) return fail(id, title, `${probe.url} answered HTTP 404: the site has no Account API there`);
   if (probe.status === 403) return warn(id, title, "an anonymous request gets HTTP 403 instead of 401 with a Bearer challenge");
   if (probe.status >= 200 && probe.status < 300) {
@@ -341,7 +395,11 @@ export function checkMcp(snapshot: SiteSnapshot): CheckResult {
   const probe = snapshot.mcp;
   if (probe.kind === "problem") return warn(id, title, `${probe.url}: ${probe.reason}; MCP is optional for the dashboard`);
   const version = probe.serverVersion === "" ? "" : ` ${probe.serverVersion}`;
-  return pass(id, title, `${quote(probe.serverName)}${version} answers anonymously with ${probe.toolCount} tool${probe.toolCount === 1 ? "" : "s"}`);
+  return pass(
+    id,
+    title,
+    `${quote(probe.serverName)}${version} answers anonymously with ${probe.toolCount} tool${probe.toolCount === 1 ? "" : "s"}`,
+  );
 }
 
 function errorCodeIn(location: URL): string | undefined {
@@ -363,20 +421,30 @@ export function checkClientRegistration(snapshot: SiteSnapshot): CheckResult | u
   const title = "Client and redirect URI";
   const answer = probe.answer;
   if (answer.kind === "unreachable") return fail(id, title, `the authorization endpoint ${answer.url}: ${answer.reason}`);
-  if (answer.status === 200) return pass(id, title, `the site shows its sign-in page for client ${quote(probe.clientId)} and ${probe.redirectUri}`);
+  if (answer.status === 200)
+    return pass(id, title, `the site shows its sign-in page for client ${quote(probe.clientId)} and ${probe.redirectUri}`);
   if (answer.status >= 300 && answer.status < 400 && answer.location !== undefined) {
     const location = URL.canParse(answer.location, answer.url) ? new URL(answer.location, answer.url) : undefined;
     const redirect = new URL(probe.redirectUri);
     const backToClient = location !== undefined && location.origin === redirect.origin && location.pathname === redirect.pathname;
     const error = backToClient ? errorCodeIn(location) : undefined;
     if (error === "invalid_scope") {
-      return fail(id, title, `the site knows client ${quote(probe.clientId)} but refuses the scopes ${quote(probe.scope)} (invalid_scope): it must be a member client allowed account:read`);
+      return fail(
+        id,
+        title,
+        `the site knows client ${quote(probe.clientId)} but refuses the scopes ${quote(probe.scope)} (invalid_scope): it must be a member client allowed account:read`,
+      );
     }
-    if (error !== undefined) return fail(id, title, `the site knows client ${quote(probe.clientId)} but refuses the sign-in request (${error})`);
+    if (error !== undefined)
+      return fail(id, title, `the site knows client ${quote(probe.clientId)} but refuses the sign-in request (${error})`);
     return pass(id, title, `the site accepts client ${quote(probe.clientId)} with ${probe.redirectUri} and redirects to sign in`);
   }
   if (answer.status >= 400 && answer.status < 500) {
-    return fail(id, title, `the site does not know this client/redirect URI: client ${quote(probe.clientId)} with ${probe.redirectUri} gets an error page (HTTP ${answer.status})`);
+    return fail(
+      id,
+      title,
+      `the site does not know this client/redirect URI: client ${quote(probe.clientId)} with ${probe.redirectUri} gets an error page (HTTP ${answer.status})`,
+    );
   }
   return fail(id, title, `the authorization endpoint answered ${describeAnswer(answer)}`);
 }

@@ -146,7 +146,11 @@ export async function fetchJsonDocument(url: string, timeoutMs: number, extraTyp
   if (response.status !== 200) return { kind: "problem", url, reason: `answered HTTP ${response.status}` };
   const type = mediaType(response);
   if (type !== "application/json" && !extraTypes.includes(type)) {
-    return { kind: "problem", url, reason: `answered ${type === "" ? "without a content type" : JSON.stringify(type.slice(0, 60))} instead of application/json` };
+    return {
+      kind: "problem",
+      url,
+      reason: `answered ${type === "" ? "without a content type" : JSON.stringify(type.slice(0, 60))} instead of application/json`,
+    };
   }
   let json: unknown;
   try {
@@ -181,7 +185,11 @@ async function probeHttp(url: string, init: RequestInit, timeoutMs: number): Pro
 export function probeAccountApi(site: string, timeoutMs: number): Promise<HttpProbe> {
   return probeHttp(
     `${site}/account/graphql`,
-    { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: "{ __typename }" }) },
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    },
     timeoutMs,
   );
 }

@@ -53,7 +53,9 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await copy.click();
   await expect(panel.getByText(/press Ctrl\+C/)).toBeVisible();
   await expect(panel.getByRole("textbox", { name: "MCP URL" })).toBeFocused();
-  expect(await page.evaluate(() => window.getSelection()?.toString() || (document.activeElement as HTMLInputElement | null)?.value)).toBe(MCP_URL);
+  expect(await page.evaluate(() => window.getSelection()?.toString() || (document.activeElement as HTMLInputElement | null)?.value)).toBe(
+    MCP_URL,
+  );
 
   // The answer the browser got carries no token.
   const answer = await page.request.get("/api/account/connections");

@@ -49,7 +49,8 @@ function parseIcs(text: string): IcsComponent {
       if (stack.length === 1) stack.pop();
     } else current.properties.push({ name, params, value });
   }
-  if (stack.length !== 0 || root.children.length !== 1 || root.children[0]?.name !== "VCALENDAR") throw new Error("not exactly one complete VCALENDAR");
+  if (stack.length !== 0 || root.children.length !== 1 || root.children[0]?.name !== "VCALENDAR")
+    throw new Error("not exactly one complete VCALENDAR");
   return root.children[0];
 }
 
@@ -87,10 +88,14 @@ async function showAllCards(page: Page): Promise<void> {
   }
 }
 
-test("a never-started course offers Start course, an ended one Renew access, and the reminder is a valid calendar file", async ({ page }) => {
+test("a never-started course offers Start course, an ended one Renew access, and the reminder is a valid calendar file", async ({
+  page,
+}) => {
   const maya = enrollmentsOf("maya@example.com").map(({ enrollment }) => enrollment);
   const now = Date.now();
-  const notStarted = maya.find((enrollment) => !enrollment.lastWatchedLecture && (enrollment.expireDate === null || enrollment.expireDate.getTime() > now));
+  const notStarted = maya.find(
+    (enrollment) => !enrollment.lastWatchedLecture && (enrollment.expireDate === null || enrollment.expireDate.getTime() > now),
+  );
   const ended = maya.find((enrollment) => enrollment.expireDate !== null && enrollment.expireDate.getTime() <= now);
   const endingSoon = maya.find((enrollment) => endsWithin30Days(enrollment, now));
   if (!notStarted || !ended || !endingSoon) throw new Error("the demo member lacks a not-started, an ended or an ending-soon course");
@@ -124,7 +129,10 @@ test("a never-started course offers Start course, an ended one Renew access, and
   const downloadPromise = page.waitForEvent("download");
   await soonCard.getByRole("button", { name: `Add a reminder – ${endingSoon.name}` }).click();
   const event = await downloadedEvent(await downloadPromise);
-  expect(event.properties.find((entry) => entry.name === "DTSTART")).toMatchObject({ params: ";VALUE=DATE", value: dayBeforeInTaipei(endingSoon.expireDate!) });
+  expect(event.properties.find((entry) => entry.name === "DTSTART")).toMatchObject({
+    params: ";VALUE=DATE",
+    value: dayBeforeInTaipei(endingSoon.expireDate!),
+  });
   expect(property(event, "URL")).toBe(`${SITE_URL}/courses/${endingSoon.slug}`);
   expect(property(event, "SUMMARY")).toContain(endingSoon.name);
 
@@ -170,7 +178,11 @@ test("among 130 courses, Ending soon shows exactly those ending within 30 days, 
   // Sorted by expiry: soonest first.
   await page.getByLabel("Sort by").selectOption({ label: "Access ends soonest" });
   await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
-  const soonest = [...expected].sort((a, b) => a.enrollment.expireDate!.getTime() - b.enrollment.expireDate!.getTime() || a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }));
+  const soonest = [...expected].sort(
+    (a, b) =>
+      a.enrollment.expireDate!.getTime() - b.enrollment.expireDate!.getTime() ||
+      a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }),
+  );
   await expect(headings.first()).toHaveText(soonest[0]!.enrollment.name);
   await expectNoSeriousAxeViolations(page);
   await screenshotPage(page, "courses-ending-soon");
@@ -199,13 +211,17 @@ test("the server renders the chosen courses in the first HTML", async ({ page })
   await expect(page).toHaveURL(/\/courses$/);
   const all = enrollmentsOf("kai@example.com");
   const now = Date.now();
-  const notStarted = all.filter(({ enrollment }) => !enrollment.lastWatchedLecture && !(enrollment.expireDate && enrollment.expireDate.getTime() <= now));
+  const notStarted = all.filter(
+    ({ enrollment }) => !enrollment.lastWatchedLecture && !(enrollment.expireDate && enrollment.expireDate.getTime() <= now),
+  );
   const html = await (await page.request.get("/courses?show=not-started&sort=name")).text();
   expect(html).toMatch(/<input(?=[^>]*value="not-started")(?=[^>]*checked="")[^>]*>/);
   expect(html.match(/<input[^>]*checked=""[^>]*>/g)).toHaveLength(1);
   expect(html).toContain(`${notStarted.length} of ${all.length} courses`);
   expect(html).not.toContain("Loading…");
-  const firstByName = [...notStarted].sort((a, b) => a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }))[0]!;
+  const firstByName = [...notStarted].sort((a, b) =>
+    a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }),
+  )[0]!;
   const firstHeading = /<article[^]*?<h2[^>]*>([^<]+)<\/h2>/.exec(html)?.[1];
   expect(firstHeading?.replace(/&amp;/g, "&")).toBe(firstByName.enrollment.name);
 });

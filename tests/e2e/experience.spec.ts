@@ -39,7 +39,7 @@ test("works with the keyboard alone, with a visible focus", async ({ page }) => 
     const style = getComputedStyle(element);
     return { outline: style.outlineStyle, width: parseFloat(style.outlineWidth), shadow: style.boxShadow };
   });
-  expect(outline.outline !== "none" && outline.width > 0 || outline.shadow !== "none").toBe(true);
+  expect((outline.outline !== "none" && outline.width > 0) || outline.shadow !== "none").toBe(true);
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/courses$/);
 });

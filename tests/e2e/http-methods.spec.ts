@@ -17,7 +17,9 @@ function rawRequest(method: string, path: string): Promise<{ status: number; hea
     socket.on("close", () => {
       const [head = ""] = raw.split("\r\n\r\n");
       const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1]), headers, raw });
     });
   });

@@ -15,7 +15,15 @@ import {
 } from "../journeys/member-journey";
 
 import { playwrightDriver } from "./playwright-driver";
-import { completeSiteSignIn, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import {
+  completeSiteSignIn,
+  expectNoSeriousAxeViolations,
+  postSandboxControl,
+  resetSandbox,
+  screenshotPage,
+  signIn,
+  SITE_URL,
+} from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -54,7 +62,10 @@ test("a student signs in, uses every page, and revokes access", async ({ page })
   await openPage(driver, "Events");
   await expectEvents(driver);
   const downloadPromise = page.waitForEvent("download");
-  await page.getByRole("button", { name: /Add to calendar/ }).first().click();
+  await page
+    .getByRole("button", { name: /Add to calendar/ })
+    .first()
+    .click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/\.ics$/);
   const ics = await readFile(await download.path(), "utf8");

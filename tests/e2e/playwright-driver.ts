@@ -39,6 +39,9 @@ function locate(scope: Scope, target: Target): Locator {
   if ("label" in target) return scope.getByLabel(target.label, { exact: true });
   if ("text" in target) return scope.getByText(target.text);
   const within = target.within ? locate(scope, target.within).first() : scope;
-  const byRole = within.getByRole(target.role, target.name === undefined ? {} : { name: target.name, exact: typeof target.name === "string" });
+  const byRole = within.getByRole(
+    target.role,
+    target.name === undefined ? {} : { name: target.name, exact: typeof target.name === "string" },
+  );
   return target.hasText === undefined ? byRole : byRole.filter({ hasText: target.hasText });
 }

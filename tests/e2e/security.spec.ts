@@ -91,11 +91,16 @@ test("a cross-site POST to logout or revoke changes nothing", async ({ page }) =
   expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
 });
 
-test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings says how it differs from Revoke access", async ({ page, context }) => {
+test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings says how it differs from Revoke access", async ({
+  page,
+  context,
+}) => {
   await signIn(page, "maya@example.com");
   await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page.getByText("Sign out ends this browser's sign-in, here and at the site.")).toBeVisible();
-  await expect(page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here.")).toBeVisible();
+  await expect(
+    page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here."),
+  ).toBeVisible();
   const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
   await page.getByRole("button", { name: "Sign out" }).click();
   expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
@@ -107,7 +112,11 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
 });
 
 test("x-middleware-subrequest cannot skip the proxy: pages keep their CSP and data routes still check the session", async ({ request }) => {
-  for (const value of ["middleware:middleware:middleware:middleware:middleware", "proxy:proxy:proxy:proxy:proxy", "src/middleware:nowaf:src/middleware:src/middleware:src/middleware"]) {
+  for (const value of [
+    "middleware:middleware:middleware:middleware:middleware",
+    "proxy:proxy:proxy:proxy:proxy",
+    "src/middleware:nowaf:src/middleware:src/middleware:src/middleware",
+  ]) {
     const page = await request.get("/settings", { headers: { "x-middleware-subrequest": value } });
     expect(page.status()).toBeLessThan(500);
     expect(page.headers()["content-security-policy"]).toMatch(/'nonce-[^']+'/);

@@ -48,7 +48,9 @@ test("at caps of 100, 50 and 10 on `first`, every page shows all of its data", a
     await setKnobs(page, { maxPageSize: cap });
 
     // Overview weighs all 130 enrollments: every one ending within 30 days, wherever it sits in the pages.
-    const endingSoonCount = getAccountData("kai@example.com", Date.now()).enrollments.filter((enrollment) => endsWithin30Days(enrollment, Date.now())).length;
+    const endingSoonCount = getAccountData("kai@example.com", Date.now()).enrollments.filter((enrollment) =>
+      endsWithin30Days(enrollment, Date.now()),
+    ).length;
     expect(endingSoonCount).toBeGreaterThan(0);
     await kai.goto("/");
     const endingSoon = kai.getByRole("region", { name: "Access ending soon" });
@@ -129,7 +131,9 @@ test("answers padded to 10 MB: each page says the answer was too large", async (
   await setKnobs(page, { answerPaddingBytes: { graphql: 10 * 1024 * 1024, mcp: 10 * 1024 * 1024 } });
   for (const [path, title] of DATA_PAGES) {
     await page.goto(path);
-    await expect(page.getByRole("alert").filter({ hasText: title })).toContainText("The site's answer was too large for the dashboard to read.");
+    await expect(page.getByRole("alert").filter({ hasText: title })).toContainText(
+      "The site's answer was too large for the dashboard to read.",
+    );
   }
   await page.goto("/settings");
   await expect(page.getByText("The site's MCP server answered with more than this dashboard reads.")).toBeVisible();

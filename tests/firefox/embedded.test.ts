@@ -52,7 +52,11 @@ test("with Total Cookie Protection, the popup's sign-in fills the frame, whose p
 
   // The frame's session: an HttpOnly, Secure, SameSite=None cookie, and no top-level session cookie.
   const cookies = await page.cookies(APP_URL);
-  expect(cookies.find((cookie) => cookie.name === "__Host-dash_embedded")).toMatchObject({ httpOnly: true, secure: true, sameSite: "None" });
+  expect(cookies.find((cookie) => cookie.name === "__Host-dash_embedded")).toMatchObject({
+    httpOnly: true,
+    secure: true,
+    sameSite: "None",
+  });
   expect(cookies.some((cookie) => cookie.name.includes("dash_session"))).toBe(false);
   // Used by the frame, and by nobody else: the dashboard opened in its own tab is another partition.
   expect(await sessionStatus(await frameDocument(page))).toBe(200);

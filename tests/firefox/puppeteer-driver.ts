@@ -68,7 +68,9 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
       const element = await firstVisible(target);
       // Firefox over BiDi: the page's "popup" event does not fire for a window opened by a cross-site
       // frame, so the popup is the browser context's next new page.
-      const opened = context.waitForTarget((candidate) => candidate.type() === TargetType.PAGE && !before.has(candidate), { timeout: EXPECT_TIMEOUT_MS });
+      const opened = context.waitForTarget((candidate) => candidate.type() === TargetType.PAGE && !before.has(candidate), {
+        timeout: EXPECT_TIMEOUT_MS,
+      });
       await element.click();
       const popup = await (await opened).page();
       if (!popup) throw new Error("The click opened no page.");
@@ -117,7 +119,11 @@ async function findAllOnce(frame: Frame, target: Target): Promise<ElementHandle<
 }
 
 /** Keeps the elements whose accessible-name text (or whole text) matches. */
-async function keep(elements: ElementHandle<Element>[], pattern: string | RegExp, what: "name" | "text"): Promise<ElementHandle<Element>[]> {
+async function keep(
+  elements: ElementHandle<Element>[],
+  pattern: string | RegExp,
+  what: "name" | "text",
+): Promise<ElementHandle<Element>[]> {
   const { source, flags } = asPattern(pattern);
   const kept: ElementHandle<Element>[] = [];
   for (const element of elements) {

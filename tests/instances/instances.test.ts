@@ -58,7 +58,10 @@ afterAll(async () => {
 beforeEach(async () => {
   redis.resume();
   if (!redis.pid) await redis.launch();
-  await waitUntil(async () => (await Promise.all(instances.map(async (instance) => (await fetch(`${instance.url}/api/health`)).ok))).every(Boolean), 10_000);
+  await waitUntil(
+    async () => (await Promise.all(instances.map(async (instance) => (await fetch(`${instance.url}/api/health`)).ok))).every(Boolean),
+    10_000,
+  );
   sandbox.resetRequests();
   proxy.resetCounts();
 });
@@ -189,7 +192,10 @@ describe.each([
     expect(refreshGrants()).toHaveLength(0);
 
     await restore();
-    const recovery = await waitUntil(async () => (await Promise.all(instances.map((instance) => statusOn(instance, browser)))).every((status) => status === 200), 5_000);
+    const recovery = await waitUntil(
+      async () => (await Promise.all(instances.map((instance) => statusOn(instance, browser)))).every((status) => status === 200),
+      5_000,
+    );
     expect(recovery).toBeLessThan(2_500);
     // A session ended before the outage stays ended.
     for (const instance of instances) expect(await statusOn(instance, signedOutCopy, "/api/session")).toBe(401);

@@ -58,7 +58,10 @@ describe("the Courses data route over all enrollments", () => {
         return read(pageSize, after);
       };
       const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: ENROLLMENTS_PAGE_SIZE });
-      return { first: bounded, rest: await collectPages({ fetchPage, maxItems: 500, pageSize: ENROLLMENTS_PAGE_SIZE, after: bounded.nextCursor }) };
+      return {
+        first: bounded,
+        rest: await collectPages({ fetchPage, maxItems: 500, pageSize: ENROLLMENTS_PAGE_SIZE, after: bounded.nextCursor }),
+      };
     });
     expect(first.nodes.map((node) => node.slug)).toEqual(expected.slice(0, 60));
     expect(first.nextCursor).not.toBeNull();

@@ -29,7 +29,11 @@ beforeAll(async () => {
   if (!loaded) throw new Error("no session");
   session = loaded.data;
   const { privateKey } = await generateKeyPair("ES256");
-  foreignJwt = await new SignJWT({ nonce: "n" }).setProtectedHeader({ alg: "ES256", kid: "not-at-the-site" }).setIssuedAt().setExpirationTime("5m").sign(privateKey);
+  foreignJwt = await new SignJWT({ nonce: "n" })
+    .setProtectedHeader({ alg: "ES256", kid: "not-at-the-site" })
+    .setIssuedAt()
+    .setExpirationTime("5m")
+    .sign(privateKey);
 });
 afterAll(async () => sandbox.close());
 afterEach(() => {
@@ -45,7 +49,13 @@ const reads: [string, EndpointName, number, () => Promise<unknown>][] = [
     "JWKS",
     "jwks",
     SITE_ANSWER_BYTE_CAPS.jwks,
-    () => verifyIdToken(foreignJwt, { issuer: sandbox.url, clientId: "any", nonce: "n", jwksUri: `${sandbox.url}/.well-known/jwks.json?not-cached-by-sign-in` }),
+    () =>
+      verifyIdToken(foreignJwt, {
+        issuer: sandbox.url,
+        clientId: "any",
+        nonce: "n",
+        jwksUri: `${sandbox.url}/.well-known/jwks.json?not-cached-by-sign-in`,
+      }),
   ],
   [
     "token",

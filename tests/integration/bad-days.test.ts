@@ -48,7 +48,8 @@ describe.each([10, 50, 100])("a site that caps `first` at %i", (cap) => {
     // Every one of Kai's courses whose access ends within 30 days, wherever it sits in the site's pages.
     const now = new Date();
     const endingSoon = getAccountData("kai@example.com", now.getTime()).enrollments.filter(
-      (enrollment) => enrollment.expireDate !== null && isAccessEndingSoon({ kind: "until", expiresAt: enrollment.expireDate.toISOString() }, now),
+      (enrollment) =>
+        enrollment.expireDate !== null && isAccessEndingSoon({ kind: "until", expiresAt: enrollment.expireDate.toISOString() }, now),
     );
     expect(endingSoon.length).toBeGreaterThan(0);
     expect(overview.body.endingSoon.map((course) => course.slug).sort()).toEqual(endingSoon.map((enrollment) => enrollment.slug).sort());
@@ -60,7 +61,10 @@ describe.each([10, 50, 100])("a site that caps `first` at %i", (cap) => {
     const courses: CoursesPage["items"] = [];
     let cursor: string | null = null;
     do {
-      const next: { status: number; body: CoursesPage } = await page<CoursesPage>(kai, `/api/account/courses${cursor ? `?after=${encodeURIComponent(cursor)}` : ""}`);
+      const next: { status: number; body: CoursesPage } = await page<CoursesPage>(
+        kai,
+        `/api/account/courses${cursor ? `?after=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(next.status).toBe(200);
       expect(next.body.totalCount).toBe(130);
       courses.push(...next.body.items);
@@ -103,22 +107,18 @@ describe("a site whose cap is below the dashboard's page size", () => {
 });
 
 describe("a site that hangs", () => {
-  it(
-    "each data route answers within the page view's deadline with site_timeout, and sends the query once",
-    async () => {
-      sandbox.setKnobs({ latencyMs: PAGE_VIEW_DEADLINE_MS + 5_000 });
-      sandbox.resetRequests();
-      const started = performance.now();
-      const overview = await page<{ error: { code: string } }>(kai, "/api/account/overview");
-      const elapsed = performance.now() - started;
-      expect(overview.status).toBe(504);
-      expect(overview.body.error.code).toBe("site_timeout");
-      expect(elapsed).toBeLessThan(10_000);
-      expect(elapsed).toBeGreaterThanOrEqual(PAGE_VIEW_DEADLINE_MS - 100);
-      expect(graphqlRequests()).toBe(1);
-    },
-    20_000,
-  );
+  it("each data route answers within the page view's deadline with site_timeout, and sends the query once", async () => {
+    sandbox.setKnobs({ latencyMs: PAGE_VIEW_DEADLINE_MS + 5_000 });
+    sandbox.resetRequests();
+    const started = performance.now();
+    const overview = await page<{ error: { code: string } }>(kai, "/api/account/overview");
+    const elapsed = performance.now() - started;
+    expect(overview.status).toBe(504);
+    expect(overview.body.error.code).toBe("site_timeout");
+    expect(elapsed).toBeLessThan(10_000);
+    expect(elapsed).toBeGreaterThanOrEqual(PAGE_VIEW_DEADLINE_MS - 100);
+    expect(graphqlRequests()).toBe(1);
+  }, 20_000);
 });
 
 describe("a site that answers too much", () => {

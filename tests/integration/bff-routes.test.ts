@@ -41,7 +41,11 @@ describe("sign-in routes", () => {
     const session = await sessionRoute(browser.request("/api/session"));
     expect(session.status).toBe(200);
     const body = await session.text();
-    expect(JSON.parse(body)).toMatchObject({ email: "maya@example.com", name: "Maya Chen", scopes: expect.arrayContaining(["account:read"]) as unknown });
+    expect(JSON.parse(body)).toMatchObject({
+      email: "maya@example.com",
+      name: "Maya Chen",
+      scopes: expect.arrayContaining(["account:read"]) as unknown,
+    });
     expect(body).not.toMatch(/access_?token|refresh_?token/i);
   });
 
@@ -63,25 +67,36 @@ describe("sign-in routes", () => {
   it("builds redirect_uri and the post-sign-in URL from configuration, whatever Host or X-Forwarded-* say", async () => {
     const spoofed = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https", "x-forwarded-port": "443" };
     const browser = new Browser();
-    const login = browser.absorb(await loginRoute(new NextRequest("http://evil.example/api/auth/login?returnTo=%2Forders", { headers: spoofed })));
+    const login = browser.absorb(
+      await loginRoute(new NextRequest("http://evil.example/api/auth/login?returnTo=%2Forders", { headers: spoofed })),
+    );
     const authorize = new URL(login.headers.get("location")!);
     expect(authorize.searchParams.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
     const { authorizeWithoutBrowser } = await import("@/sandbox/testing");
     const redirect = await authorizeWithoutBrowser(authorize.href, { email: "maya@example.com" });
-    const done = await callbackRoute(new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, ...browser.headers() } }));
+    const done = await callbackRoute(
+      new NextRequest(`http://evil.example/api/auth/callback${redirect.search}`, { headers: { ...spoofed, ...browser.headers() } }),
+    );
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/orders`);
     expect(JSON.stringify([...done.headers])).not.toContain("evil.example");
   });
 
   it.each(["%E0%A4%A", "Fe26.2**broken", "%", "a".repeat(5000)])("answers a session cookie of %s with 401, never a 500", async (value) => {
-    const response = await sessionRoute(new NextRequest(`${TEST_APP_URL}/api/session`, { headers: { cookie: `dash_session=${value}; __Host-dash_embedded=${value}` } }));
+    const response = await sessionRoute(
+      new NextRequest(`${TEST_APP_URL}/api/session`, { headers: { cookie: `dash_session=${value}; __Host-dash_embedded=${value}` } }),
+    );
     expect(response.status).toBe(401);
   });
 
-  it.each(["null", "http://[", "%E0%A4%A", `${TEST_APP_URL}/`, TEST_APP_URL.toUpperCase()])("refuses a logout with the malformed or foreign Origin %s with 403", async (origin) => {
-    const response = await logoutRoute(new Browser().request("/api/auth/logout", { method: "POST", headers: { origin, "x-requested-with": "companion-dashboard" } }));
-    expect(response.status).toBe(403);
-  });
+  it.each(["null", "http://[", "%E0%A4%A", `${TEST_APP_URL}/`, TEST_APP_URL.toUpperCase()])(
+    "refuses a logout with the malformed or foreign Origin %s with 403",
+    async (origin) => {
+      const response = await logoutRoute(
+        new Browser().request("/api/auth/logout", { method: "POST", headers: { origin, "x-requested-with": "companion-dashboard" } }),
+      );
+      expect(response.status).toBe(403);
+    },
+  );
 
   it("sets nothing for a prefetch of the login route", async () => {
     const browser = new Browser();
@@ -159,7 +174,11 @@ describe("logout and revocation", () => {
       const browser = new Browser();
       await signIn(browser);
       sandbox.resetRequests();
-      const attempts: Record<string, string>[] = [{ origin: "https://evil.example", "x-requested-with": "companion-dashboard" }, { origin: TEST_APP_URL }, {}];
+      const attempts: Record<string, string>[] = [
+        { origin: "https://evil.example", "x-requested-with": "companion-dashboard" },
+        { origin: TEST_APP_URL },
+        {},
+      ];
       for (const headers of attempts) {
         const response = browser.absorb(await route(browser.request(`/api/auth/${name}`, { method: "POST", headers })));
         expect(response.status).toBe(403);

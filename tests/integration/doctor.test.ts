@@ -184,7 +184,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => testServer.close(() => resolve()));
 });
 
-const doctorOnTestSite = (options: { clientId?: string; timeoutMs?: number } = {}) => runDoctor({ site: testSite.url, timeoutMs: 3_000, ...options });
+const doctorOnTestSite = (options: { clientId?: string; timeoutMs?: number } = {}) =>
+  runDoctor({ site: testSite.url, timeoutMs: 3_000, ...options });
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -206,7 +207,8 @@ describe("doctor against the sandbox site", () => {
       expect(endpoints.has("discovery")).toBe(true);
       expect(endpoints.has("jwks")).toBe(true);
       expect(endpoints.has("graphql")).toBe(true);
-      for (const tokenEndpoint of ["token", "userinfo", "revoke", "introspect", "register"] as const) expect(endpoints.has(tokenEndpoint)).toBe(false);
+      for (const tokenEndpoint of ["token", "userinfo", "revoke", "introspect", "register"] as const)
+        expect(endpoints.has(tokenEndpoint)).toBe(false);
     });
   });
 
@@ -244,7 +246,10 @@ describe("doctor against the sandbox site", () => {
   it("reports the UserInfo fallback when the site issues no id_token (idToken: false)", async () => {
     await withSandbox({ knobs: { idToken: false } }, async (sandbox) => {
       const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
-      expect(check(report, "id-token")).toMatchObject({ status: "PASS", detail: expect.stringContaining("UserInfo fallback (no id_token)") as string });
+      expect(check(report, "id-token")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringContaining("UserInfo fallback (no id_token)") as string,
+      });
       expect(check(report, "userinfo-endpoint").status).toBe("PASS");
       expect(sandbox.requests().some((entry) => entry.endpoint === "jwks")).toBe(false);
     });
@@ -266,7 +271,13 @@ describe("doctor against the sandbox site", () => {
     await withSandbox({ knobs: { failures: { discovery: { mode: "malformed" } } } }, async (sandbox) => {
       const result = await runCli(["--site", sandbox.url, "--json"]);
       expect(result.code).toBe(1);
-      const output = JSON.parse(result.stdout) as { ok: boolean; site: string; checks: CheckResult[]; summary: { fail: number }; info: string[] };
+      const output = JSON.parse(result.stdout) as {
+        ok: boolean;
+        site: string;
+        checks: CheckResult[];
+        summary: { fail: number };
+        info: string[];
+      };
       expect(output.ok).toBe(false);
       expect(output.site).toBe(sandbox.url);
       expect(output.summary.fail).toBeGreaterThanOrEqual(1);
@@ -282,7 +293,10 @@ describe("doctor against the sandbox site", () => {
   it("fails when discovery redirects (the dashboard does not follow redirects for metadata)", async () => {
     await withSandbox({ knobs: { failures: { discovery: { mode: "redirect" } } } }, async (sandbox) => {
       const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
-      expect(check(report, "authorization-server-metadata")).toMatchObject({ status: "FAIL", detail: expect.stringContaining("a redirect") as string });
+      expect(check(report, "authorization-server-metadata")).toMatchObject({
+        status: "FAIL",
+        detail: expect.stringContaining("a redirect") as string,
+      });
     });
   });
 
@@ -291,8 +305,14 @@ describe("doctor against the sandbox site", () => {
       const started = Date.now();
       const report = await runDoctor({ site: sandbox.url, timeoutMs: 300 });
       expect(Date.now() - started).toBeLessThan(2_500);
-      expect(check(report, "authorization-server-metadata")).toMatchObject({ status: "FAIL", detail: expect.stringContaining("no answer within 300 ms") as string });
-      expect(check(report, "account-api")).toMatchObject({ status: "FAIL", detail: expect.stringContaining("no answer within 300 ms") as string });
+      expect(check(report, "authorization-server-metadata")).toMatchObject({
+        status: "FAIL",
+        detail: expect.stringContaining("no answer within 300 ms") as string,
+      });
+      expect(check(report, "account-api")).toMatchObject({
+        status: "FAIL",
+        detail: expect.stringContaining("no answer within 300 ms") as string,
+      });
       expect(check(report, "mcp").status).toBe("WARN");
     });
   });
@@ -300,7 +320,10 @@ describe("doctor against the sandbox site", () => {
   it("passes the seeded client with the default app URL, and fails it with another app URL (exit code 1)", async () => {
     await withSandbox({}, async (sandbox) => {
       const right = await runDoctor({ site: sandbox.url, clientId: DASHBOARD_CLIENT_ID, timeoutMs: 5_000 });
-      expect(check(right, "client-registration")).toMatchObject({ status: "PASS", detail: expect.stringContaining("sign-in page") as string });
+      expect(check(right, "client-registration")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringContaining("sign-in page") as string,
+      });
       expect(sandbox.requests().some((entry) => entry.endpoint === "authorize" && entry.status === 200)).toBe(true);
 
       const wrong = await runCli(["--site", sandbox.url, "--client-id", DASHBOARD_CLIENT_ID, "--app-url", "http://localhost:4000"]);
@@ -313,13 +336,21 @@ describe("doctor against the sandbox site", () => {
   it("fails an unknown client_id", async () => {
     await withSandbox({}, async (sandbox) => {
       const report = await runDoctor({ site: sandbox.url, clientId: "no-such-client", timeoutMs: 5_000 });
-      expect(check(report, "client-registration")).toMatchObject({ status: "FAIL", detail: expect.stringContaining("does not know this client") as string });
+      expect(check(report, "client-registration")).toMatchObject({
+        status: "FAIL",
+        detail: expect.stringContaining("does not know this client") as string,
+      });
     });
   });
 
   it("passes a dashboard registered for another app URL when --app-url matches", async () => {
     await withSandbox({ dashboardRedirectUris: ["https://dashboard.example.com/api/auth/callback"] }, async (sandbox) => {
-      const report = await runDoctor({ site: sandbox.url, clientId: DASHBOARD_CLIENT_ID, appUrl: "https://dashboard.example.com", timeoutMs: 5_000 });
+      const report = await runDoctor({
+        site: sandbox.url,
+        clientId: DASHBOARD_CLIENT_ID,
+        appUrl: "https://dashboard.example.com",
+        timeoutMs: 5_000,
+      });
       expect(check(report, "client-registration").status).toBe("PASS");
       expect(report.info).toEqual(["Redirect URI to register: https://dashboard.example.com/api/auth/callback"]);
     });
@@ -360,16 +391,29 @@ describe("doctor against a site served by the test", () => {
     };
     const result = await runCli(["--site", testSite.url, "--timeout-ms", "3000"]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('FAIL  Authorization server metadata: issuer is "https://other.example.com" but must be exactly ' + testSite.url);
+    expect(result.stdout).toContain(
+      'FAIL  Authorization server metadata: issuer is "https://other.example.com" but must be exactly ' + testSite.url,
+    );
     expect(result.stdout).toContain('FAIL  PKCE S256: code_challenge_methods_supported is ["plain"], without S256');
-    expect(result.stdout).toContain("FAIL  Client authentication: token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2)");
+    expect(result.stdout).toContain(
+      "FAIL  Client authentication: token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2)",
+    );
     expect(result.stdout).toContain("FAIL  Scope account:read: scopes_supported lacks account:read");
-    expect(result.stdout).toContain('FAIL  Revocation endpoint: discovery lists no revocation_endpoint; the Settings page\'s "Revoke access" needs it');
+    expect(result.stdout).toContain(
+      'FAIL  Revocation endpoint: discovery lists no revocation_endpoint; the Settings page\'s "Revoke access" needs it',
+    );
     expect(result.stdout).toMatch(/5 failures\./);
   });
 
   // One change to the sound site per case: the check named must report the status given, for the reason given.
-  const cases: Array<{ name: string; id: CheckId; status: "WARN" | "FAIL" | "PASS"; detail: RegExp; arrange: () => void; clientId?: string }> = [
+  const cases: Array<{
+    name: string;
+    id: CheckId;
+    status: "WARN" | "FAIL" | "PASS";
+    detail: RegExp;
+    arrange: () => void;
+    clientId?: string;
+  }> = [
     {
       name: "issuer with a trailing slash",
       id: "authorization-server-metadata",
@@ -382,7 +426,11 @@ describe("doctor against a site served by the test", () => {
       id: "authorization-server-metadata",
       status: "FAIL",
       detail: /"text\/html" instead of application\/json/,
-      arrange: () => testSite.routes.set("/.well-known/oauth-authorization-server", () => new Response("<html></html>", { headers: { "content-type": "text/html" } })),
+      arrange: () =>
+        testSite.routes.set(
+          "/.well-known/oauth-authorization-server",
+          () => new Response("<html></html>", { headers: { "content-type": "text/html" } }),
+        ),
     },
     {
       name: "metadata without a token endpoint",
@@ -403,7 +451,10 @@ describe("doctor against a site served by the test", () => {
       id: "openid-configuration",
       status: "WARN",
       detail: /issuer is "https:\/\/elsewhere.example.com", not .*; the dashboard ignores this document/,
-      arrange: () => testSite.routes.set("/.well-known/openid-configuration", () => json({ ...soundMetadata(testSite.url), issuer: "https://elsewhere.example.com" })),
+      arrange: () =>
+        testSite.routes.set("/.well-known/openid-configuration", () =>
+          json({ ...soundMetadata(testSite.url), issuer: "https://elsewhere.example.com" }),
+        ),
     },
     {
       name: "no code_challenge_methods_supported",
@@ -438,7 +489,8 @@ describe("doctor against a site served by the test", () => {
       id: "id-token",
       status: "FAIL",
       detail: /has no EC P-256 signing key with a kid/,
-      arrange: () => testSite.routes.set("/.well-known/jwks.json", () => json({ keys: [{ kty: "RSA", kid: "rsa-1", n: "AQAB", e: "AQAB" }] })),
+      arrange: () =>
+        testSite.routes.set("/.well-known/jwks.json", () => json({ keys: [{ kty: "RSA", kid: "rsa-1", n: "AQAB", e: "AQAB" }] })),
     },
     {
       name: "an EC key without a kid",
@@ -523,14 +575,20 @@ describe("doctor against a site served by the test", () => {
       id: "protected-resource-metadata",
       status: "FAIL",
       detail: /resource is "https:\/\/api.example.com" but must be exactly/,
-      arrange: () => testSite.routes.set("/.well-known/oauth-protected-resource", () => json({ resource: "https://api.example.com", authorization_servers: [testSite.url] })),
+      arrange: () =>
+        testSite.routes.set("/.well-known/oauth-protected-resource", () =>
+          json({ resource: "https://api.example.com", authorization_servers: [testSite.url] }),
+        ),
     },
     {
       name: "protected-resource metadata naming another authorization server",
       id: "protected-resource-metadata",
       status: "FAIL",
       detail: /authorization_servers is .*auth.example.com.* and does not include the issuer/,
-      arrange: () => testSite.routes.set("/.well-known/oauth-protected-resource", () => json({ resource: testSite.url, authorization_servers: ["https://auth.example.com"] })),
+      arrange: () =>
+        testSite.routes.set("/.well-known/oauth-protected-resource", () =>
+          json({ resource: testSite.url, authorization_servers: ["https://auth.example.com"] }),
+        ),
     },
     {
       name: "no Account API",
@@ -581,7 +639,8 @@ describe("doctor against a site served by the test", () => {
       status: "PASS",
       detail: /redirects to sign in/,
       clientId: TEST_CLIENT_ID,
-      arrange: () => testSite.routes.set("/oauth/authorize", () => new Response(null, { status: 302, headers: { location: "/users/sign_in" } })),
+      arrange: () =>
+        testSite.routes.set("/oauth/authorize", () => new Response(null, { status: 302, headers: { location: "/users/sign_in" } })),
     },
     {
       name: "an operator client refused account:read",
@@ -590,7 +649,10 @@ describe("doctor against a site served by the test", () => {
       detail: /knows client "doctor-test-client" but refuses the scopes .*\(invalid_scope\): it must be a member client/,
       clientId: TEST_CLIENT_ID,
       arrange: () =>
-        testSite.routes.set("/oauth/authorize", () => new Response(null, { status: 302, headers: { location: `${TEST_REDIRECT_URI}?error=invalid_scope&state=x` } })),
+        testSite.routes.set(
+          "/oauth/authorize",
+          () => new Response(null, { status: 302, headers: { location: `${TEST_REDIRECT_URI}?error=invalid_scope&state=x` } }),
+        ),
     },
     {
       name: "an authorization endpoint failing",
@@ -610,7 +672,9 @@ describe("doctor against a site served by the test", () => {
     expect(result.detail).toMatch(detail);
     // The change breaks only what it should: the other checks of the sound site still pass (ids that
     // depend on the same document are allowed to differ).
-    expect(report.checks.filter((other) => other.id !== id && other.status === "FAIL" && other.id !== "authorization-server-metadata")).toEqual([]);
+    expect(
+      report.checks.filter((other) => other.id !== id && other.status === "FAIL" && other.id !== "authorization-server-metadata"),
+    ).toEqual([]);
   });
 
   it("sends the sign-in request the dashboard would send, with no credential", async () => {

@@ -40,7 +40,13 @@ async function popupSignIn(): Promise<{ popup: RouteBrowser; code: string }> {
 }
 
 function redeemRequest(frame: RouteBrowser, body: unknown, headers: Record<string, string> = SAME_ORIGIN_HEADERS) {
-  return embeddedRoute(frame.request("/api/auth/embedded", { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) }));
+  return embeddedRoute(
+    frame.request("/api/auth/embedded", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 describe("sign-in from the embedded dashboard", () => {
@@ -81,7 +87,9 @@ describe("sign-in from the embedded dashboard", () => {
     const before = frame.cookies.get("__Host-dash_embedded");
     frame.setCookieLines = [];
     // 20-second access tokens: this request renews them, and the rotated session goes back where it came from.
-    const courses = frame.absorb(await accountRoute(frame.request("/api/account/courses"), { params: Promise.resolve({ resource: "courses" }) }));
+    const courses = frame.absorb(
+      await accountRoute(frame.request("/api/account/courses"), { params: Promise.resolve({ resource: "courses" }) }),
+    );
     expect(courses.status).toBe(200);
     expect(sandbox.requests().filter((entry) => entry.grantType === "refresh_token")).toHaveLength(1);
     expect(frame.setCookieLines.some((entry) => entry.startsWith("__Host-dash_embedded=") && /Partitioned/i.test(entry))).toBe(true);
@@ -102,7 +110,9 @@ describe("sign-in from the embedded dashboard", () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     expect((await redeemRequest(frame, { code: "unknown", verifier: VERIFIER })).status).toBe(400);
-    expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status).toBe(403);
+    expect(
+      (await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status,
+    ).toBe(403);
     expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: TEST_APP_URL })).status).toBe(403);
     expect(frame.cookies.size).toBe(0);
   });

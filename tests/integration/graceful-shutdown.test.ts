@@ -21,11 +21,15 @@ afterEach(() => {
 
 /** The shutdown as the dashboard's server runs it (NEXT_MANUAL_SIG_HANDLE=1), on a plain HTTP server. */
 async function startServer(): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "tests/support/graceful-server.ts"], {
-    cwd: root,
-    env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: "1", LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "tests/support/graceful-server.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: "1", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   started.push(child);
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));

@@ -59,7 +59,11 @@ describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.
 
   it("redacts token-named fields even if a caller passes one (the second net)", () => {
     const log = captureLog();
-    logEvent("site_error", { detail: { access_token: "at-secret-1", refresh_token: "rt-secret-2", code: "code-secret-3", client_secret: "cs-secret-4" } }, "warn");
+    logEvent(
+      "site_error",
+      { detail: { access_token: "at-secret-1", refresh_token: "rt-secret-2", code: "code-secret-3", client_secret: "cs-secret-4" } },
+      "warn",
+    );
     expect(log.text()).not.toMatch(/secret-\d/);
     expect(log.events()[0]).toMatchObject({ event: "site_error", detail: { access_token: "[redacted]" } });
   });

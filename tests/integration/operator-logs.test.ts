@@ -106,7 +106,14 @@ describe("operator logs", () => {
 
     const requests = events("request").filter((line) => line.route === "/api/session");
     expect(requests).toEqual([
-      expect.objectContaining({ level: "info", method: "GET", route: "/api/session", status: 401, requestId: "lb-7f3a.42:abc_DEF", durationMs: expect.any(Number) as number }),
+      expect.objectContaining({
+        level: "info",
+        method: "GET",
+        route: "/api/session",
+        status: 401,
+        requestId: "lb-7f3a.42:abc_DEF",
+        durationMs: expect.any(Number) as number,
+      }),
       expect.objectContaining({ requestId: madeId }),
     ]);
     expect(events("forged")).toEqual([]);
@@ -132,25 +139,41 @@ describe("operator logs", () => {
     expect(failed.status).toBe(502);
     sandbox.setKnobs({ graphqlMissingFields: [] });
     const siteError = events("site_error").at(-1)!;
-    expect(siteError).toMatchObject({ level: "warn", errorCode: "query_failed", endpoint: expect.stringMatching(/^graphql [A-Z]\w+$/) as string, siteStatus: expect.any(Number) as number });
+    expect(siteError).toMatchObject({
+      level: "warn",
+      errorCode: "query_failed",
+      endpoint: expect.stringMatching(/^graphql [A-Z]\w+$/) as string,
+      siteStatus: expect.any(Number) as number,
+    });
     expect(siteError.siteErrorMessage).toMatch(/orders/);
     expect(siteError.requestId).toBe(events("request").at(-1)!.requestId);
     await rememberTokens(browser);
 
     // A state-changing request from elsewhere.
     const { POST: logoutRoute } = await import("@/app/api/auth/logout/route");
-    const refused = await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: { origin: "https://evil.example", [CSRF_HEADER]: CSRF_HEADER_VALUE } }));
+    const refused = await logoutRoute(
+      browser.request("/api/auth/logout", {
+        method: "POST",
+        headers: { origin: "https://evil.example", [CSRF_HEADER]: CSRF_HEADER_VALUE },
+      }),
+    );
     expect(refused.status).toBe(403);
     expect(events("csrf_refused")).toEqual([expect.objectContaining({ level: "warn", errorCode: "csrf_rejected", detail: "origin" })]);
 
     // A callback that is not this browser's: sign_in_failed with its stable code.
     const { GET: callbackRoute } = await import("@/app/api/auth/callback/route");
-    await callbackRoute(new RouteBrowser().request(`/api/auth/callback?code=forged-code-0123456789&state=forged-state&iss=${encodeURIComponent(sandbox.url)}`));
+    await callbackRoute(
+      new RouteBrowser().request(
+        `/api/auth/callback?code=forged-code-0123456789&state=forged-state&iss=${encodeURIComponent(sandbox.url)}`,
+      ),
+    );
     expect(events("sign_in_failed").at(-1)).toMatchObject({ level: "warn", errorCode: expect.stringMatching(/^login_/) as string });
 
     // The member revokes access.
     const { POST: revokeRoute } = await import("@/app/api/auth/revoke/route");
-    const revoked = browser.absorb(await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: SAME_ORIGIN_HEADERS })));
+    const revoked = browser.absorb(
+      await revokeRoute(browser.request("/api/auth/revoke", { method: "POST", headers: SAME_ORIGIN_HEADERS })),
+    );
     expect(revoked.status).toBe(200);
     expect(events("access_revoked")).toHaveLength(1);
 
@@ -159,7 +182,12 @@ describe("operator logs", () => {
     await signIn(otherDevice);
     await revokeAtSite((await loadSession(memoryJar(Object.fromEntries(otherDevice.cookies))))!.data);
     expect((await accountRoute(otherDevice.request("/api/account/courses"), params("courses"))).status).toBe(401);
-    expect(events("refresh_failed").at(-1)).toMatchObject({ level: "warn", endpoint: "/api/oauth/token", siteStatus: 400, siteErrorCode: "invalid_grant" });
+    expect(events("refresh_failed").at(-1)).toMatchObject({
+      level: "warn",
+      endpoint: "/api/oauth/token",
+      siteStatus: 400,
+      siteErrorCode: "invalid_grant",
+    });
 
     const all = lines();
     for (const line of all) {
@@ -173,9 +201,15 @@ describe("operator logs", () => {
 
   it("censors a secret-named field even if one is ever passed to the logger by mistake", async () => {
     const { logEvent } = await import("@/lib/log/logger");
-    logEvent("site_error", { access_token: "leaked-access-token-value", nested: { refresh_token: "leaked-refresh-token-value", cookie: "leaked-cookie" } });
+    logEvent("site_error", {
+      access_token: "leaked-access-token-value",
+      nested: { refresh_token: "leaked-refresh-token-value", cookie: "leaked-cookie" },
+    });
     const text = output.join("");
     for (const leaked of ["leaked-access-token-value", "leaked-refresh-token-value", "leaked-cookie"]) expect(text).not.toContain(leaked);
-    expect(events("site_error").at(-1)).toMatchObject({ access_token: "[redacted]", nested: { refresh_token: "[redacted]", cookie: "[redacted]" } });
+    expect(events("site_error").at(-1)).toMatchObject({
+      access_token: "[redacted]",
+      nested: { refresh_token: "[redacted]", cookie: "[redacted]" },
+    });
   });
 });

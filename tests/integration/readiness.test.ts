@@ -17,7 +17,9 @@ class RedisDown extends InMemorySharedState {
   }
 
   override ping(): Promise<void> {
-    return this.failure === "refused" ? Promise.reject(new Error("connect ECONNREFUSED 10.0.0.9:6379")) : new Promise<void>(() => undefined);
+    return this.failure === "refused"
+      ? Promise.reject(new Error("connect ECONNREFUSED 10.0.0.9:6379"))
+      : new Promise<void>(() => undefined);
   }
 }
 

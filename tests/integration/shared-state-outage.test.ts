@@ -88,7 +88,9 @@ describe.each([
     sandbox.resetRequests();
     await outage();
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => accountRoute(browser.request("/api/account/courses"), params("courses"))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => accountRoute(browser.request("/api/account/courses"), params("courses"))),
+    );
     expect(Date.now() - started).toBeLessThan(1_500);
     for (const answer of answers) {
       expect(answer.status).toBe(503);

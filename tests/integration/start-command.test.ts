@@ -20,13 +20,21 @@ const STOP_TIMEOUT_MS = 30_000;
 it("the run command refuses bad configuration with one message naming every bad variable, before building anything", () => {
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], {
     cwd: root,
-    env: { ...process.env, SITE_URL: "http://school.example.com", OAUTH_CLIENT_ID: "", OAUTH_CLIENT_SECRET: "", SESSION_SECRET: "short", PORT: "3999" },
+    env: {
+      ...process.env,
+      SITE_URL: "http://school.example.com",
+      OAUTH_CLIENT_ID: "",
+      OAUTH_CLIENT_SECRET: "",
+      SESSION_SECRET: "short",
+      PORT: "3999",
+    },
     encoding: "utf8",
     timeout: 30_000,
   });
   expect(result.status).toBe(1);
   expect(result.stderr).toContain("Invalid configuration:");
-  for (const variable of ["SITE_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "SESSION_SECRET"]) expect(result.stderr).toContain(`- ${variable}`);
+  for (const variable of ["SITE_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "SESSION_SECRET"])
+    expect(result.stderr).toContain(`- ${variable}`);
   expect(result.stderr).toContain(".env.example");
   expect(result.stdout).not.toContain("build_started");
 });
@@ -49,7 +57,12 @@ class Running {
   private readonly child: ChildProcess;
 
   constructor(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
-    this.child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
     this.child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
@@ -156,7 +169,12 @@ function statusAndAllow(url: string, method: string): Promise<{ status: number; 
 describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_MS }, () => {
   let workspace: string;
   let app: string;
-  const npmEnv = { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, NODE_ENV: undefined, LOG_LEVEL: "info" };
+  const npmEnv = {
+    ...process.env,
+    PATH: `${path.join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+    NODE_ENV: undefined,
+    LOG_LEVEL: "info",
+  };
 
   beforeAll(() => {
     workspace = mkdtempSync(path.join(tmpdir(), "dashboard-run-command-"));
@@ -207,7 +225,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     expect(first.events("build_started")).toHaveLength(1);
     const second = await demoStart();
     expect(second.events("build_started")).toHaveLength(0);
-    for (const line of second.output.split("\n").filter((text) => text.startsWith("{"))) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    for (const line of second.output.split("\n").filter((text) => text.startsWith("{")))
+      expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 
   describe("with the production variables, after npm run build", () => {
@@ -253,7 +272,10 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect(await withTimeout(start.exited, STOP_TIMEOUT_MS, "npm start did not exit")).toBe(0);
       site.setKnobs({ latencyMs: 0 });
       expect(start.events("shutdown_finished")).toEqual([expect.objectContaining({ drained: true, requestsCutOff: 0 })]);
-      const lines = start.output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = start.output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       // The request that was in flight is answered, and logged, after shutdown began.
       const shutdownStarted = lines.findIndex((line) => line.event === "shutdown_started");
       expect(shutdownStarted).toBeGreaterThan(0);

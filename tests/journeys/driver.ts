@@ -11,9 +11,7 @@ export type Role = "alert" | "article" | "button" | "heading" | "link" | "naviga
  * `within` looks only inside the first match of another target.
  */
 export type Target =
-  | { role: Role; name?: string | RegExp; hasText?: string | RegExp; within?: Target }
-  | { label: string }
-  | { text: string | RegExp };
+  { role: Role; name?: string | RegExp; hasText?: string | RegExp; within?: Target } | { label: string } | { text: string | RegExp };
 
 export interface JourneyDriver {
   /** Waits until the page's URL matches (the top-level page, or the frame the driver drives). */

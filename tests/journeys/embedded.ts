@@ -7,7 +7,8 @@ import { completeSiteSignIn } from "./member-journey";
 
 export const DASHBOARD_FRAME_TITLE = "Member dashboard";
 export const NEEDS_STORAGE_ACCESS = "Your browser asks before this panel may remember you on this site.";
-export const COOKIES_BLOCKED = "Your browser does not let this panel remember you inside the site. Open the dashboard in a new tab instead.";
+export const COOKIES_BLOCKED =
+  "Your browser does not let this panel remember you inside the site. Open the dashboard in a new tab instead.";
 const SIGN_IN = { role: "button", name: "Sign in" } as const;
 const NEW_TAB = { role: "link", name: "Open the dashboard in a new tab" } as const;
 

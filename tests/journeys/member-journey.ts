@@ -26,7 +26,12 @@ export async function signInFromLanding(driver: JourneyDriver, email: string): P
 export async function completeSiteSignIn(driver: JourneyDriver, email: string): Promise<void> {
   const allow: Target = { role: "button", name: "Allow" };
   const emailField: Target = { label: "Email" };
-  await eventually(async () => assert.ok((await driver.isVisible(allow)) || (await driver.isVisible(emailField)), "the site shows neither its sign-in nor its consent page"));
+  await eventually(async () =>
+    assert.ok(
+      (await driver.isVisible(allow)) || (await driver.isVisible(emailField)),
+      "the site shows neither its sign-in nor its consent page",
+    ),
+  );
   if (await driver.isVisible(emailField)) {
     await driver.fill(emailField, email);
     await driver.fill({ label: "Password" }, "demo");

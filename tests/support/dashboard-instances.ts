@@ -38,7 +38,12 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 }
 
 /** Starts one dashboard process with `env` (SITE_URL, APP_URL, SESSION_SECRET, REDIS_URL...) on `port` (default: a free one). */
-export async function startDashboardInstance(name: string, env: Record<string, string>, timeoutMs: number, port?: number): Promise<DashboardInstance> {
+export async function startDashboardInstance(
+  name: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  port?: number,
+): Promise<DashboardInstance> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
@@ -111,7 +116,11 @@ export interface HttpSignIn {
 }
 
 /** Signs in through the dashboard at `appUrl` and the sandbox's real pages, as a browser would. */
-export async function signInOverHttp(appUrl: string, loginPath = "/api/auth/login?returnTo=%2F", email = "maya@example.com"): Promise<HttpSignIn> {
+export async function signInOverHttp(
+  appUrl: string,
+  loginPath = "/api/auth/login?returnTo=%2F",
+  email = "maya@example.com",
+): Promise<HttpSignIn> {
   const browser = new HttpBrowser();
   const started = await browser.get(appUrl, loginPath);
   if (started.status !== 303) throw new Error(`login answered ${started.status}`);

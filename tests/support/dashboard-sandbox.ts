@@ -8,7 +8,10 @@ import { configureDashboard, TEST_APP_URL } from "./env";
 /** Starts a sandbox on a free port and points the dashboard's configuration at it, with its seeded client. */
 export async function startSandboxForDashboard(knobs: KnobsPatch = {}): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${TEST_APP_URL}/api/auth/callback`], knobs });
-  configureDashboard(sandbox.url, { OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId, OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret });
+  configureDashboard(sandbox.url, {
+    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+  });
   resetConfigForTests();
   resetDiscoveryCacheForTests();
   return sandbox;

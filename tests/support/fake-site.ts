@@ -16,7 +16,13 @@ export interface RecordedCall {
   headers: IncomingMessage["headers"];
 }
 
-export type Handler = (call: RecordedCall) => { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number };
+export type Handler = (call: RecordedCall) => {
+  status?: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+};
 
 export interface FakeSite {
   url: string;
@@ -61,7 +67,10 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
       const answer = handler(call);
       const headers = { ...(answer.json !== undefined ? { "content-type": "application/json" } : {}), ...answer.headers };
       const send = () => {
-        if (!response.destroyed) response.writeHead(answer.status ?? 200, headers).end(answer.json !== undefined ? JSON.stringify(answer.json) : (answer.text ?? ""));
+        if (!response.destroyed)
+          response
+            .writeHead(answer.status ?? 200, headers)
+            .end(answer.json !== undefined ? JSON.stringify(answer.json) : (answer.text ?? ""));
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
       else send();
@@ -97,9 +106,7 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
     kid,
     async signIdToken(claims, signOptions = {}) {
       const alg = signOptions.alg ?? "ES256";
-      return new SignJWT(claims)
-        .setProtectedHeader({ alg, kid: signOptions.kid ?? kid, typ: "JWT" })
-        .sign(signOptions.key ?? privateKey);
+      return new SignJWT(claims).setProtectedHeader({ alg, kid: signOptions.kid ?? kid, typ: "JWT" }).sign(signOptions.key ?? privateKey);
     },
     assertNoUnexpectedCalls() {
       const made = unexpected.splice(0);

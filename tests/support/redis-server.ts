@@ -71,7 +71,24 @@ export class RedisServer {
     if (this.child) throw new Error("redis-server is already running");
     const child = spawn(
       REDIS_SERVER_BINARY,
-      ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--appendonly", "yes", "--appendfsync", "always", "--maxmemory-policy", "noeviction", "--save", "", "--daemonize", "no"],
+      [
+        "--port",
+        String(this.port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        this.dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--maxmemory-policy",
+        "noeviction",
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     this.child = child;

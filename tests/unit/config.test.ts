@@ -51,25 +51,45 @@ describe("configuration", () => {
     });
     const variables = problems.map((problem) => problem.split(" ")[0]);
     expect(new Set(variables)).toEqual(
-      new Set(["SITE_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET", "APP_URL", "SESSION_SECRET", "LECTURE_URL_TEMPLATE", "EMBED_ORIGINS", "PORT"]),
+      new Set([
+        "SITE_URL",
+        "OAUTH_CLIENT_ID",
+        "OAUTH_CLIENT_SECRET",
+        "APP_URL",
+        "SESSION_SECRET",
+        "LECTURE_URL_TEMPLATE",
+        "EMBED_ORIGINS",
+        "PORT",
+      ]),
     );
     expect(problems.find((problem) => problem.startsWith("OAUTH_CLIENT_SECRET"))).toBe("OAUTH_CLIENT_SECRET is required");
   });
 
-  it.each(["http://school.example.com", "http://10.0.0.5:4000", "http://localhost.evil.example"])("refuses plain http for a non-loopback SITE_URL %s", (siteUrl) => {
-    expect(problemsOf({ ...valid, SITE_URL: siteUrl })[0]).toMatch(/^SITE_URL must use https/);
-  });
+  it.each(["http://school.example.com", "http://10.0.0.5:4000", "http://localhost.evil.example"])(
+    "refuses plain http for a non-loopback SITE_URL %s",
+    (siteUrl) => {
+      expect(problemsOf({ ...valid, SITE_URL: siteUrl })[0]).toMatch(/^SITE_URL must use https/);
+    },
+  );
 
-  it.each(["http://localhost:4000", "http://127.0.0.1:4000", "http://[::1]:4000"])("accepts plain http on the loopback host %s", (siteUrl) => {
-    expect(parseEnv({ ...valid, SITE_URL: siteUrl }).siteUrl).toBe(new URL(siteUrl).origin);
-  });
+  it.each(["http://localhost:4000", "http://127.0.0.1:4000", "http://[::1]:4000"])(
+    "accepts plain http on the loopback host %s",
+    (siteUrl) => {
+      expect(parseEnv({ ...valid, SITE_URL: siteUrl }).siteUrl).toBe(new URL(siteUrl).origin);
+    },
+  );
 
   it("reads several session secrets, newest first", () => {
-    expect(parseEnv({ ...valid, SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(32)}` }).sessionSecrets).toEqual(["n".repeat(32), "o".repeat(32)]);
+    expect(parseEnv({ ...valid, SESSION_SECRET: `${"n".repeat(32)}, ${"o".repeat(32)}` }).sessionSecrets).toEqual([
+      "n".repeat(32),
+      "o".repeat(32),
+    ]);
   });
 
   it("validates COURSE_URL_TEMPLATE like LECTURE_URL_TEMPLATE: known placeholders, and {slug} required", () => {
-    expect(parseEnv({ ...valid, COURSE_URL_TEMPLATE: "{site}/catalog/{slug}?ref=dashboard" }).courseUrlTemplate).toBe("{site}/catalog/{slug}?ref=dashboard");
+    expect(parseEnv({ ...valid, COURSE_URL_TEMPLATE: "{site}/catalog/{slug}?ref=dashboard" }).courseUrlTemplate).toBe(
+      "{site}/catalog/{slug}?ref=dashboard",
+    );
     expect(problemsOf({ ...valid, COURSE_URL_TEMPLATE: "{site}/courses/{lectureId}" })).toEqual([
       "COURSE_URL_TEMPLATE unknown placeholder(s) {lectureId}",
       "COURSE_URL_TEMPLATE must contain {slug}",
@@ -81,9 +101,12 @@ describe("configuration", () => {
     expect(problemsOf({ ...valid, SITE_URL: "https://school.example.com/api" })[0]).toMatch(/^SITE_URL must be an origin only/);
   });
 
-  it.each(["http://redis.internal:6379", "redis.internal:6379", "unix:///tmp/redis.sock"])("refuses a REDIS_URL that is not redis:// or rediss://: %s", (url) => {
-    expect(problemsOf({ ...valid, REDIS_URL: url })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
-  });
+  it.each(["http://redis.internal:6379", "redis.internal:6379", "unix:///tmp/redis.sock"])(
+    "refuses a REDIS_URL that is not redis:// or rediss://: %s",
+    (url) => {
+      expect(problemsOf({ ...valid, REDIS_URL: url })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
+    },
+  );
 
   it("defaults to in-memory shared state, the dash: prefix and the info log level", () => {
     expect(parseEnv(valid)).toMatchObject({ redisUrl: undefined, redisPrefix: "dash:", logLevel: "info" });
@@ -91,7 +114,11 @@ describe("configuration", () => {
   });
 
   it.each(["redis://cache.internal:6379", "rediss://:secret@cache.internal:6380/2"])("accepts the Redis URL %s", (redisUrl) => {
-    expect(parseEnv({ ...valid, REDIS_URL: redisUrl, REDIS_PREFIX: "school-a:", LOG_LEVEL: "debug" })).toMatchObject({ redisUrl, redisPrefix: "school-a:", logLevel: "debug" });
+    expect(parseEnv({ ...valid, REDIS_URL: redisUrl, REDIS_PREFIX: "school-a:", LOG_LEVEL: "debug" })).toMatchObject({
+      redisUrl,
+      redisPrefix: "school-a:",
+      logLevel: "debug",
+    });
   });
 
   it("names a bad REDIS_URL, REDIS_PREFIX and LOG_LEVEL without echoing the Redis URL, which may hold a password", () => {

@@ -5,11 +5,16 @@ import { describe, expect, it } from "vitest";
 import { allowedMethods, API_ROUTE_METHODS, refuseMethod } from "@/lib/http/method-policy";
 
 describe("method policy", () => {
-  it.each(API_ROUTE_METHODS.map((entry) => [entry.route, entry.methods] as const))("lists exactly the methods %s exports", (route, methods) => {
-    const source = readFileSync(route, "utf8");
-    const exported = [...source.matchAll(/export (?:(?:async )?function|const) (GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g)].map((match) => match[1]);
-    expect(exported.sort()).toEqual([...methods].sort());
-  });
+  it.each(API_ROUTE_METHODS.map((entry) => [entry.route, entry.methods] as const))(
+    "lists exactly the methods %s exports",
+    (route, methods) => {
+      const source = readFileSync(route, "utf8");
+      const exported = [...source.matchAll(/export (?:(?:async )?function|const) (GET|HEAD|POST|PUT|DELETE|PATCH|OPTIONS)\b/g)].map(
+        (match) => match[1],
+      );
+      expect(exported.sort()).toEqual([...methods].sort());
+    },
+  );
 
   it("refuses TRACE, PROPFIND and DELETE on pages with Allow: GET, HEAD", () => {
     for (const method of ["TRACE", "PROPFIND", "DELETE", "CONNECT", "OPTIONS"]) {

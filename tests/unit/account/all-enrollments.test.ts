@@ -16,7 +16,10 @@ function enrollment(index: number): RawEnrolledCourse {
 
 describe("reshapeAllEnrollments", () => {
   it("counts what it read when the site tells no total", () => {
-    const page = reshapeAllEnrollments({ nodes: [enrollment(1), enrollment(2)], totalCount: null, nextCursor: null }, { siteUrl: "https://school.example.com", lectureUrlTemplate: "{site}/l/{lectureId}", courseUrlTemplate: "{site}/c/{slug}" });
+    const page = reshapeAllEnrollments(
+      { nodes: [enrollment(1), enrollment(2)], totalCount: null, nextCursor: null },
+      { siteUrl: "https://school.example.com", lectureUrlTemplate: "{site}/l/{lectureId}", courseUrlTemplate: "{site}/c/{slug}" },
+    );
     expect(page.totalCount).toBe(2);
   });
 
@@ -25,6 +28,10 @@ describe("reshapeAllEnrollments", () => {
       { nodes: [enrollment(1)], totalCount: 600, nextCursor: "500" },
       { siteUrl: "https://school.example.com", lectureUrlTemplate: "{site}/l/{lectureId}", courseUrlTemplate: "{site}/c/{slug}" },
     );
-    expect(page).toMatchObject({ totalCount: 600, nextCursor: "500", items: [{ slug: "course-1", courseUrl: "https://school.example.com/c/course-1" }] });
+    expect(page).toMatchObject({
+      totalCount: 600,
+      nextCursor: "500",
+      items: [{ slug: "course-1", courseUrl: "https://school.example.com/c/course-1" }],
+    });
   });
 });

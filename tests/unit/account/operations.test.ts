@@ -20,7 +20,9 @@ describe("ACCOUNT_OPERATIONS", () => {
   it.each(Object.entries(ACCOUNT_OPERATIONS))("%s: the document is valid against the Account API schema", (_key, operation) => {
     const document = parse(operation.document);
     expect(validate(schema, document)).toEqual([]);
-    const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+    const operations = document.definitions.filter(
+      (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+    );
     expect(operations).toHaveLength(1);
     expect(operations[0]?.operation).toBe("query");
   });

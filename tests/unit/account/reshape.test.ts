@@ -54,13 +54,23 @@ describe("buildResumeUrl", () => {
 
   it("follows a custom template", () => {
     expect(
-      buildResumeUrl({ slug: "s", lectureId: "9", positionSeconds: 65 }, { ...config, lectureUrlTemplate: "{site}/watch/{lectureId}#t={positionSeconds}" }),
+      buildResumeUrl(
+        { slug: "s", lectureId: "9", positionSeconds: 65 },
+        { ...config, lectureUrlTemplate: "{site}/watch/{lectureId}#t={positionSeconds}" },
+      ),
     ).toBe("https://school.example.com/watch/9#t=65");
   });
 
   it("refuses anything but an absolute http(s) URL", () => {
-    expect(buildResumeUrl({ slug: "s", lectureId: "1", positionSeconds: 0 }, { siteUrl: "javascript:alert(1)//", lectureUrlTemplate: "{site}{lectureId}" })).toBeNull();
-    expect(buildResumeUrl({ slug: "s", lectureId: "1", positionSeconds: 0 }, { siteUrl: "", lectureUrlTemplate: "/courses/{lectureId}" })).toBeNull();
+    expect(
+      buildResumeUrl(
+        { slug: "s", lectureId: "1", positionSeconds: 0 },
+        { siteUrl: "javascript:alert(1)//", lectureUrlTemplate: "{site}{lectureId}" },
+      ),
+    ).toBeNull();
+    expect(
+      buildResumeUrl({ slug: "s", lectureId: "1", positionSeconds: 0 }, { siteUrl: "", lectureUrlTemplate: "/courses/{lectureId}" }),
+    ).toBeNull();
     expect(safeHttpUrl("javascript:alert(1)")).toBeNull();
     expect(safeHttpUrl("https://meet.example.com/x")).toBe("https://meet.example.com/x");
   });
@@ -125,7 +135,10 @@ describe("reshapeCourses", () => {
   });
 
   it("has no next cursor on the last page, even when the site sends one", () => {
-    const page = reshapeCourses({ viewer: { enrolledCourses: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } }, config);
+    const page = reshapeCourses(
+      { viewer: { enrolledCourses: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } },
+      config,
+    );
     expect(page.nextCursor).toBeNull();
     expect(coursesVariables("x")).toEqual({ first: 24, after: "x" });
     expect(coursesVariables()).toEqual({ first: 24, after: null });
@@ -177,17 +190,20 @@ describe("reshapeOverview", () => {
     email: "mei@example.com",
     enrollmentsLeftOut: 0,
     enrollments: [
-          course({ slug: "older", lastWatchedLecture: { lectureId: "1", positionSeconds: 1, title: null, watchedAt: "2026-12-01T00:00:00Z" } }),
-          course({ slug: "newest", lastWatchedLecture: { lectureId: "2", positionSeconds: 2, title: null, watchedAt: "2026-12-09T00:00:00Z" } }),
-          course({
-            slug: "ended-but-latest",
-            hasLifetimeAccess: false,
-            expireDate: "2026-12-09T12:00:00Z",
-            lastWatchedLecture: { lectureId: "3", positionSeconds: 3, title: null, watchedAt: "2026-12-09T10:00:00Z" },
-          }),
-          course({ slug: "ends-in-10-days", hasLifetimeAccess: false, expireDate: "2026-12-20T00:00:00Z", lastWatchedLecture: null }),
-          course({ slug: "ends-today", hasLifetimeAccess: false, expireDate: "2026-12-10T08:00:00Z", lastWatchedLecture: null }),
-          course({ slug: "ends-in-a-month", hasLifetimeAccess: false, expireDate: "2027-01-10T00:00:00Z", lastWatchedLecture: null }),
+      course({ slug: "older", lastWatchedLecture: { lectureId: "1", positionSeconds: 1, title: null, watchedAt: "2026-12-01T00:00:00Z" } }),
+      course({
+        slug: "newest",
+        lastWatchedLecture: { lectureId: "2", positionSeconds: 2, title: null, watchedAt: "2026-12-09T00:00:00Z" },
+      }),
+      course({
+        slug: "ended-but-latest",
+        hasLifetimeAccess: false,
+        expireDate: "2026-12-09T12:00:00Z",
+        lastWatchedLecture: { lectureId: "3", positionSeconds: 3, title: null, watchedAt: "2026-12-09T10:00:00Z" },
+      }),
+      course({ slug: "ends-in-10-days", hasLifetimeAccess: false, expireDate: "2026-12-20T00:00:00Z", lastWatchedLecture: null }),
+      course({ slug: "ends-today", hasLifetimeAccess: false, expireDate: "2026-12-10T08:00:00Z", lastWatchedLecture: null }),
+      course({ slug: "ends-in-a-month", hasLifetimeAccess: false, expireDate: "2027-01-10T00:00:00Z", lastWatchedLecture: null }),
     ],
     registrations: [
       registration("past", "checked_in", "2026-12-01T10:00:00Z"),
@@ -224,7 +240,9 @@ describe("reshapeOverview", () => {
   it("on a site without names, registrations or the optional course fields, shows what it has", () => {
     const seedOnly: OverviewInput = {
       email: "mei@example.com",
-      enrollments: [{ slug: "intro", expireDate: null, hasLifetimeAccess: true, lastWatchedLecture: { lectureId: "7", positionSeconds: 42 } }],
+      enrollments: [
+        { slug: "intro", expireDate: null, hasLifetimeAccess: true, lastWatchedLecture: { lectureId: "7", positionSeconds: 42 } },
+      ],
       enrollmentsLeftOut: null,
       registrations: null,
     };

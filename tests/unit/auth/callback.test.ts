@@ -56,7 +56,15 @@ function validClaims(nonce: string) {
 
 function tokenResponseWith(idToken: string | undefined, extra: Record<string, unknown> = {}) {
   site.handlers.set("POST /api/oauth/token", () => ({
-    json: { access_token: "at-1", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-1", scope: "openid profile email account:read", ...(idToken ? { id_token: idToken } : {}), ...extra },
+    json: {
+      access_token: "at-1",
+      token_type: "Bearer",
+      expires_in: 7200,
+      refresh_token: "rt-1",
+      scope: "openid profile email account:read",
+      ...(idToken ? { id_token: idToken } : {}),
+      ...extra,
+    },
   }));
 }
 
@@ -118,7 +126,13 @@ describe("callback", () => {
     expect(exchange.get("redirect_uri")).toBe(`${TEST_APP_URL}/api/auth/callback`);
     expect(exchange.get("resource")).toBe(site.url);
     const loaded = await loadSession(attempt.jar);
-    expect(loaded?.data.claims).toEqual({ sub: member.sub, email: member.email, name: member.name, orgId: member.org_id, roles: member.roles });
+    expect(loaded?.data.claims).toEqual({
+      sub: member.sub,
+      email: member.email,
+      name: member.name,
+      orgId: member.org_id,
+      roles: member.roles,
+    });
     expect(loaded?.data.scopes).toContain("account:read");
     expect([...attempt.jar.cookies.keys()].some((name) => name.startsWith("dash_tx_"))).toBe(false);
   });
@@ -154,7 +168,11 @@ describe("callback", () => {
 
   it("shows the site's error response as a denial without a session", async () => {
     const attempt = await beginLogin();
-    await expectFailure(finish(attempt, { error: "access_denied", error_description: "<script>alert(1)</script>" }), "authorization_denied", "access_denied");
+    await expectFailure(
+      finish(attempt, { error: "access_denied", error_description: "<script>alert(1)</script>" }),
+      "authorization_denied",
+      "access_denied",
+    );
     expect(await loadSession(attempt.jar)).toBeNull();
   });
 
@@ -175,7 +193,10 @@ describe("id_token validation", () => {
   it("rejects a wrong iss", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iss: "https://evil.example" }), "iss"));
   it("rejects a wrong aud", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), aud: "another-client" }), "aud"));
   it("rejects an extra audience", () =>
-    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), aud: [TEST_CLIENT_ID, "another-client"], azp: TEST_CLIENT_ID }), "aud"));
+    withIdToken(
+      (nonce) => site.signIdToken({ ...validClaims(nonce), aud: [TEST_CLIENT_ID, "another-client"], azp: TEST_CLIENT_ID }),
+      "aud",
+    ));
   it("rejects a wrong nonce", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), nonce: "other" }), "nonce"));
   it("rejects a missing nonce", () =>
     withIdToken((nonce) => {
@@ -184,9 +205,17 @@ describe("id_token validation", () => {
       return site.signIdToken(claims);
     }, "nonce"));
   it("rejects an expired id_token", () =>
-    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) - 1200, exp: Math.floor(Date.now() / 1000) - 600 }), "exp"));
+    withIdToken(
+      (nonce) =>
+        site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) - 1200, exp: Math.floor(Date.now() / 1000) - 600 }),
+      "exp",
+    ));
   it("rejects an iat in the future", () =>
-    withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 4200 }), "iat"));
+    withIdToken(
+      (nonce) =>
+        site.signIdToken({ ...validClaims(nonce), iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 4200 }),
+      "iat",
+    ));
   it("rejects alg none", () =>
     withIdToken((nonce) => {
       const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -200,7 +229,14 @@ describe("id_token validation", () => {
       return `${header}.${payload}.${flipped}`;
     }, "signature"));
   it("rejects HS256 signed with the client secret", () =>
-    withIdToken((nonce) => site.signIdToken(validClaims(nonce), { alg: "HS256", key: createSecretKey(Buffer.from(TEST_CLIENT_SECRET)) as unknown as Uint8Array }), "alg"));
+    withIdToken(
+      (nonce) =>
+        site.signIdToken(validClaims(nonce), {
+          alg: "HS256",
+          key: createSecretKey(Buffer.from(TEST_CLIENT_SECRET)) as unknown as Uint8Array,
+        }),
+      "alg",
+    ));
   it("rejects RS256", () =>
     withIdToken((nonce) => {
       const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -295,7 +331,10 @@ describe("token checks oauth4webapi leaves to us", () => {
     const attempt = await beginLogin();
     tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
     // Signed with the wrong (unrelated) key: read without verification, its claims would still match.
-    const forged = await site.signIdToken({ ...member, iss: site.url, aud: TEST_CLIENT_ID }, { key: (await generateKeyPair("ES256")).privateKey });
+    const forged = await site.signIdToken(
+      { ...member, iss: site.url, aud: TEST_CLIENT_ID },
+      { key: (await generateKeyPair("ES256")).privateKey },
+    );
     site.handlers.set("GET /api/oauth/userinfo", () => ({ text: forged, headers: { "content-type": "application/jwt" } }));
     await expectFailure(finish(attempt), "userinfo_mismatch", "signed_userinfo");
     expect(await loadSession(attempt.jar)).toBeNull();

@@ -14,7 +14,8 @@ let metadata: Record<string, unknown>;
 beforeAll(() => {
   configureDashboard(site.url);
   resetConfigForTests();
-  metadata = site.handlers.get("GET /.well-known/oauth-authorization-server")!({ method: "GET", path: "", body: "", headers: {} }).json as Record<string, unknown>;
+  metadata = site.handlers.get("GET /.well-known/oauth-authorization-server")!({ method: "GET", path: "", body: "", headers: {} })
+    .json as Record<string, unknown>;
 });
 beforeEach(() => {
   resetDiscoveryCacheForTests();

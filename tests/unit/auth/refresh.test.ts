@@ -37,7 +37,15 @@ beforeEach(() => {
     if (!live.delete(presented)) return { status: 400, json: { error: "invalid_grant", error_description: "refresh token was rotated" } };
     issued += 1;
     live.add(`rt-${issued}`);
-    return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 7200, refresh_token: `rt-${issued}`, scope: "openid account:read" } };
+    return {
+      json: {
+        access_token: `at-${issued}`,
+        token_type: "Bearer",
+        expires_in: 7200,
+        refresh_token: `rt-${issued}`,
+        scope: "openid account:read",
+      },
+    };
   });
 });
 
@@ -121,7 +129,9 @@ describe("refresh across instances", () => {
     const jar = memoryJar();
     await saveSession(jar, expiringSession());
     const cookies = Object.fromEntries(jar.cookies);
-    const tokens = await Promise.all(Array.from({ length: 20 }, () => callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token))));
+    const tokens = await Promise.all(
+      Array.from({ length: 20 }, () => callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token))),
+    );
     expect(new Set(tokens)).toEqual(new Set(["at-1"]));
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
@@ -147,7 +157,9 @@ describe("refresh across instances", () => {
         return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall).")) : super.recall(key);
       }
       override remember(key: string, value: string, ttlMs: number) {
-        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember).")) : super.remember(key, value, ttlMs);
+        return down
+          ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember)."))
+          : super.remember(key, value, ttlMs);
       }
     }
     const store = new GoesDownAfterTheGrant();
@@ -211,8 +223,14 @@ describe("Account API chokepoint", () => {
   it("sends the member back to sign in when a refreshed token is still refused", async () => {
     const jar = memoryJar();
     await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
-    site.handlers.set("POST /account/graphql", () => ({ status: 401, json: { error: "invalid_token" }, headers: { "www-authenticate": 'Bearer error="invalid_token"' } }));
-    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({ code: "unauthenticated" });
+    site.handlers.set("POST /account/graphql", () => ({
+      status: 401,
+      json: { error: "invalid_token" },
+      headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+    }));
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({
+      code: "unauthenticated",
+    });
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
     expect(await loadSession(jar)).toBeNull();
   });
@@ -221,7 +239,9 @@ describe("Account API chokepoint", () => {
     site.handlers.set("POST /account/graphql", () => ({
       status: 401,
       json: { error: "invalid_token" },
-      headers: { "www-authenticate": 'Bearer error="invalid_token", resource_metadata="https://other.example/.well-known/oauth-protected-resource"' },
+      headers: {
+        "www-authenticate": 'Bearer error="invalid_token", resource_metadata="https://other.example/.well-known/oauth-protected-resource"',
+      },
     }));
     await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "token_audience_mismatch" });
   });
@@ -234,7 +254,9 @@ describe("Account API chokepoint", () => {
       json: { error: "invalid_token" },
       headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${site.url}/.well-known/oauth-protected-resource"` },
     }));
-    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({ code: "token_audience_mismatch" });
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({
+      code: "token_audience_mismatch",
+    });
   });
 
   it("names the missing scope on 403 insufficient_scope", async () => {

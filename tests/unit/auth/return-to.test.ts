@@ -58,9 +58,12 @@ describe("appRedirect", () => {
     expect(appRedirect("/orders?page=2").headers.get("location")).toBe(`${TEST_APP_URL}/orders?page=2`);
   });
 
-  it.each(["//evil.example/x", "https://evil.example/", "/\\evil.example", "http://localhost:3998/"])("refuses the target %s whose origin is not APP_URL", (target) => {
-    const response = appRedirect(target);
-    expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/`);
-  });
+  it.each(["//evil.example/x", "https://evil.example/", "/\\evil.example", "http://localhost:3998/"])(
+    "refuses the target %s whose origin is not APP_URL",
+    (target) => {
+      const response = appRedirect(target);
+      expect(response.status).toBe(303);
+      expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+    },
+  );
 });

@@ -23,7 +23,12 @@ beforeEach(() => {
 function revocations(): { token: string | null; hint: string | null; clientId: string | null; secret: string | null }[] {
   return site.callsTo("/api/oauth/revoke").map((call) => {
     const body = call.body as URLSearchParams;
-    return { token: body.get("token"), hint: body.get("token_type_hint"), clientId: body.get("client_id"), secret: body.get("client_secret") };
+    return {
+      token: body.get("token"),
+      hint: body.get("token_type_hint"),
+      clientId: body.get("client_id"),
+      secret: body.get("client_secret"),
+    };
   });
 }
 
@@ -46,31 +51,50 @@ describe("revocation at the site (RFC 7009)", () => {
   });
 
   it("revokes the rotated successor when the cookie asking is older than a rotation", async () => {
-    site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at-1", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-1" } }));
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-1", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-1" },
+    }));
     const old = expiringSession();
     // Another request rotated rt-0 into rt-1; this cookie still holds rt-0.
     await ensureFreshTokens(old);
     await revokeAtSite(old);
     const revoked = revocations().map(({ token, hint }) => [token, hint]);
-    expect(revoked).toEqual(expect.arrayContaining([["rt-1", "refresh_token"], ["at-1", "access_token"], ["rt-0", "refresh_token"]]));
+    expect(revoked).toEqual(
+      expect.arrayContaining([
+        ["rt-1", "refresh_token"],
+        ["at-1", "access_token"],
+        ["rt-0", "refresh_token"],
+      ]),
+    );
     expect(revoked[0]).toEqual(["rt-1", "refresh_token"]);
   });
 
   it.each<{ status: number; json: unknown; headers: Record<string, string>; detail: string }>([
     { status: 400, json: { error: "unsupported_token_type" }, headers: {}, detail: "unsupported_token_type" },
     { status: 401, json: { error: "invalid_client" }, headers: {}, detail: "invalid_client" },
-    { status: 401, json: { error: "invalid_client" }, headers: { "www-authenticate": 'Basic realm="site", error="invalid_client"' }, detail: "invalid_client" },
+    {
+      status: 401,
+      json: { error: "invalid_client" },
+      headers: { "www-authenticate": 'Basic realm="site", error="invalid_client"' },
+      detail: "invalid_client",
+    },
     { status: 403, json: undefined, headers: {}, detail: "unknown" },
   ])("calls a $status ($detail) a configuration fault, logged as such without the token", async ({ status, json, headers, detail }) => {
     const log = captureLog();
     site.handlers.set("POST /api/oauth/revoke", () => ({ status, headers, ...(json ? { json } : { text: "Forbidden" }) }));
     await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_refused", detail });
-    expect(log.events()).toContainEqual(expect.objectContaining({ event: "revocation_failed", reason: "configuration", status, level: "error" }));
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "revocation_failed", reason: "configuration", status, level: "error" }),
+    );
     expect(log.text()).not.toMatch(/rt-0|at-0|test-client-secret/);
   });
 
   it("calls a 503 or a dead site 'unavailable', not a configuration fault", async () => {
-    site.handlers.set("POST /api/oauth/revoke", () => ({ status: 503, json: { error: "temporarily_unavailable" }, headers: { "retry-after": "1" } }));
+    site.handlers.set("POST /api/oauth/revoke", () => ({
+      status: 503,
+      json: { error: "temporarily_unavailable" },
+      headers: { "retry-after": "1" },
+    }));
     await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_unavailable" });
   });
 });

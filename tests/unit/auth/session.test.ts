@@ -4,13 +4,7 @@ import { sealData } from "iron-session";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { resetConfigForTests } from "@/lib/config";
-import {
-  endSession,
-  loadSession,
-  saveSession,
-  SESSION_ABSOLUTE_LIFETIME_MS,
-  SESSION_IDLE_LIFETIME_MS,
-} from "@/lib/session/session";
+import { endSession, loadSession, saveSession, SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_LIFETIME_MS } from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
 import { sessionData } from "../../support/session-data";

@@ -15,8 +15,12 @@ beforeAll(() => {
 });
 
 it("relies on UserInfo alone when discovery lacks jwks_uri and the alg list", async () => {
-  site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt" } }));
-  site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { sub: "s1", email: "ben@example.com", name: "Ben", org_id: "o", roles: ["student"] } }));
+  site.handlers.set("POST /api/oauth/token", () => ({
+    json: { access_token: "at", token_type: "Bearer", expires_in: 60, refresh_token: "rt" },
+  }));
+  site.handlers.set("GET /api/oauth/userinfo", () => ({
+    json: { sub: "s1", email: "ben@example.com", name: "Ben", org_id: "o", roles: ["student"] },
+  }));
   const jar = memoryJar();
   const url = await startLogin(jar, "/");
   const callback = new URL("/api/auth/callback", TEST_APP_URL);

@@ -232,13 +232,18 @@ describe("redis store failures", () => {
       server.pause();
       const started = Date.now();
       await expect(store.recall("session-ended:a")).rejects.toBeInstanceOf(SharedStateUnavailableError);
-      await expect(store.withLock("refresh:x", { leaseMs: 5_000, waitMs: 5_000 }, () => Promise.resolve("ran"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
+      await expect(store.withLock("refresh:x", { leaseMs: 5_000, waitMs: 5_000 }, () => Promise.resolve("ran"))).rejects.toBeInstanceOf(
+        SharedStateUnavailableError,
+      );
       expect(Date.now() - started).toBeLessThan(2_000);
       server.resume();
       expect(await store.recall("session-ended:a")).toBe("1");
       // The lock requested while Redis hung was released once it answered: it does not wait out its lease.
       await sleep(100);
-      expect(await store.withLock("refresh:x", { leaseMs: 5_000, waitMs: 0 }, () => Promise.resolve("ran"))).toEqual({ acquired: true, value: "ran" });
+      expect(await store.withLock("refresh:x", { leaseMs: 5_000, waitMs: 0 }, () => Promise.resolve("ran"))).toEqual({
+        acquired: true,
+        value: "ran",
+      });
     } finally {
       server.resume();
       await store.close();
@@ -256,7 +261,8 @@ describe("redis store failures", () => {
       await server.launch();
       const restarted = Date.now();
       let value: string | undefined;
-      while (Date.now() - restarted < 3_000 && value === undefined) value = await store.recall("session-ended:b").catch(() => sleep(50).then(() => undefined));
+      while (Date.now() - restarted < 3_000 && value === undefined)
+        value = await store.recall("session-ended:b").catch(() => sleep(50).then(() => undefined));
       // Persisted by the append-only file: an ended session stays ended across the restart.
       expect(value).toBe("1");
       expect(Date.now() - restarted).toBeLessThan(3_000);

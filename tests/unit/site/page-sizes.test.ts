@@ -50,7 +50,15 @@ function answerEveryConnection(call: RecordedCall) {
     id: `r${index}`,
     state: "enrolled",
     registeredAt: "2026-01-01T00:00:00Z",
-    event: { id: `e${index}`, title: "Event", startTime: "2027-01-01T10:00:00Z", endTime: null, isAllDay: false, location: null, url: null },
+    event: {
+      id: `e${index}`,
+      title: "Event",
+      startTime: "2027-01-01T10:00:00Z",
+      endTime: null,
+      isAllDay: false,
+      location: null,
+      url: null,
+    },
   });
   return {
     json: {
@@ -74,14 +82,24 @@ const operationNameOf = (document: string) => /\bquery\s+(\w+)/.exec(document)?.
 function sentRequests(): { variables: Record<string, unknown>; pageSizeVariables: readonly string[] }[] {
   return site.callsTo("/account/graphql").map((call) => {
     const body = call.body as { query: string; variables?: Record<string, unknown> };
-    const operation = Object.values(ACCOUNT_OPERATIONS).find((candidate) => operationNameOf(candidate.document) === operationNameOf(body.query));
+    const operation = Object.values(ACCOUNT_OPERATIONS).find(
+      (candidate) => operationNameOf(candidate.document) === operationNameOf(body.query),
+    );
     return { variables: body.variables ?? {}, pageSizeVariables: operation?.pageSizeVariables ?? [] };
   });
 }
 
 describe("page sizes the dashboard asks the site for", () => {
   it("every page-size constant is a modest page", () => {
-    const sizes = [MODEST_PAGE_SIZE, ENROLLMENTS_PAGE_SIZE, COURSES_PAGE_SIZE, EVENTS_PAGE_SIZE, ORDERS_PAGE_SIZE, OVERVIEW_VARIABLES.coursesFirst, OVERVIEW_VARIABLES.eventsFirst];
+    const sizes = [
+      MODEST_PAGE_SIZE,
+      ENROLLMENTS_PAGE_SIZE,
+      COURSES_PAGE_SIZE,
+      EVENTS_PAGE_SIZE,
+      ORDERS_PAGE_SIZE,
+      OVERVIEW_VARIABLES.coursesFirst,
+      OVERVIEW_VARIABLES.eventsFirst,
+    ];
     for (const size of sizes) {
       expect(Number.isInteger(size)).toBe(true);
       expect(size).toBeGreaterThanOrEqual(1);
@@ -89,20 +107,23 @@ describe("page sizes the dashboard asks the site for", () => {
     }
   });
 
-  it.each(Object.keys(ACCOUNT_OPERATIONS) as AccountPageKey[])("%s: every number sent is a declared page size between 1 and 50", async (key) => {
-    await loadAccountPage(key, "access-token");
-    await loadAccountPage(key, "access-token", "1");
-    const sent = sentRequests();
-    expect(sent.length).toBeGreaterThanOrEqual(2);
-    for (const { variables, pageSizeVariables } of sent) {
-      for (const [name, value] of Object.entries(variables)) {
-        if (typeof value !== "number") continue;
-        // A number its operation does not declare as a page size would escape the site's learned cap.
-        expect(pageSizeVariables).toContain(name);
-        expect(Number.isInteger(value)).toBe(true);
-        expect(value).toBeGreaterThanOrEqual(1);
-        expect(value).toBeLessThanOrEqual(MODEST_MAXIMUM);
+  it.each(Object.keys(ACCOUNT_OPERATIONS) as AccountPageKey[])(
+    "%s: every number sent is a declared page size between 1 and 50",
+    async (key) => {
+      await loadAccountPage(key, "access-token");
+      await loadAccountPage(key, "access-token", "1");
+      const sent = sentRequests();
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      for (const { variables, pageSizeVariables } of sent) {
+        for (const [name, value] of Object.entries(variables)) {
+          if (typeof value !== "number") continue;
+          // A number its operation does not declare as a page size would escape the site's learned cap.
+          expect(pageSizeVariables).toContain(name);
+          expect(Number.isInteger(value)).toBe(true);
+          expect(value).toBeGreaterThanOrEqual(1);
+          expect(value).toBeLessThanOrEqual(MODEST_MAXIMUM);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { ACCOUNT_OPERATIONS } from "@/lib/account/operations";
-import { collectPages, forgetPageCapForTests, learnedPageCap, learnPageCapFromRefusal, pageSizeWithinCap, type SiteConnection } from "@/lib/site/paging";
+import {
+  collectPages,
+  forgetPageCapForTests,
+  learnedPageCap,
+  learnPageCapFromRefusal,
+  pageSizeWithinCap,
+  type SiteConnection,
+} from "@/lib/site/paging";
 import { documentForSite, fieldsMissingAtSite, forgetMissingFieldsForTests, learnMissingFieldsFromRefusal } from "@/lib/site/site-schema";
 
 afterEach(() => {
@@ -18,7 +25,11 @@ function pagedSite(total: number, cap: number) {
     const start = after === null ? 0 : Number(after) + 1;
     const nodes = Array.from({ length: Math.max(0, Math.min(first, total - start)) }, (_, index) => start + index);
     const last = start + nodes.length - 1;
-    return Promise.resolve({ nodes, totalCount: total, pageInfo: { hasNextPage: last + 1 < total, endCursor: nodes.length ? String(last) : null } });
+    return Promise.resolve({
+      nodes,
+      totalCount: total,
+      pageInfo: { hasNextPage: last + 1 < total, endCursor: nodes.length ? String(last) : null },
+    });
   };
   return { requests, fetchPage };
 }
@@ -77,7 +88,12 @@ describe("learnPageCapFromRefusal", () => {
     expect(pageSizeWithinCap(50)).toBe(10);
     expect(pageSizeWithinCap(5)).toBe(5);
     forgetPageCapForTests();
-    expect(learnPageCapFromRefusal([{ message: "Page size too large", extensions: { maxPageSize: 25 } }, { message: "Argument first is invalid" }], 50)).toBe(true);
+    expect(
+      learnPageCapFromRefusal(
+        [{ message: "Page size too large", extensions: { maxPageSize: 25 } }, { message: "Argument first is invalid" }],
+        50,
+      ),
+    ).toBe(true);
     expect(learnedPageCap()).toBe(25);
   });
 
@@ -85,7 +101,7 @@ describe("learnPageCapFromRefusal", () => {
     expect(learnPageCapFromRefusal([{ message: "Argument first is too large" }], 50)).toBe(true);
     expect(learnedPageCap()).toBe(25);
     expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 100" }], 20)).toBe(false);
-    expect(learnPageCapFromRefusal([{ message: "Cannot query field \"name\" on type \"Viewer\"." }], 50)).toBe(false);
+    expect(learnPageCapFromRefusal([{ message: 'Cannot query field "name" on type "Viewer".' }], 50)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: "firstName is required" }], 50)).toBe(false);
   });
 });
@@ -109,7 +125,12 @@ describe("fields the site lacks", () => {
   });
 
   it("never drops a field the page needs: the query has failed", () => {
-    expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "orders" on type "Viewer".' }], ACCOUNT_OPERATIONS.orders.optionalFields ?? new Set())).toBe(false);
+    expect(
+      learnMissingFieldsFromRefusal(
+        [{ message: 'Cannot query field "orders" on type "Viewer".' }],
+        ACCOUNT_OPERATIONS.orders.optionalFields ?? new Set(),
+      ),
+    ).toBe(false);
     expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "slug" on type "EnrolledCourse".' }], optional)).toBe(false);
     expect(fieldsMissingAtSite()).toEqual([]);
     expect(documentForSite(overview.document, optional)).toBe(overview.document);

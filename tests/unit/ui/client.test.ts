@@ -33,7 +33,10 @@ describe("loginPath", () => {
 
 describe("getJson", () => {
   it("turns the BFF's error body into an ApiError with its code", async () => {
-    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(503, { error: { code: "site_unavailable", message: "down" } }))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(jsonResponse(503, { error: { code: "site_unavailable", message: "down" } }))),
+    );
     const error = await getJson("/api/account/orders").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, code: "site_unavailable", kind: "site_unavailable" });
@@ -42,20 +45,28 @@ describe("getJson", () => {
   it("sends the browser to sign in and back on 401", async () => {
     const assign = vi.fn();
     vi.stubGlobal("window", { location: { pathname: "/events", search: "?tab=past", assign } });
-    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(401, { error: { code: "unauthenticated", message: "" } }))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(jsonResponse(401, { error: { code: "unauthenticated", message: "" } }))),
+    );
     const error = await getJson("/api/account/events").catch((caught: unknown) => caught);
     expect(errorKindOf(error)).toBe("unauthenticated");
     expect(assign).toHaveBeenCalledWith("/api/auth/login?returnTo=%2Fevents%3Ftab%3Dpast");
   });
 
   it("reports a network failure as such", async () => {
-    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))),
+    );
     const error = await getJson("/api/session").catch((caught: unknown) => caught);
     expect(errorKindOf(error)).toBe("network");
   });
 
   it("fetches the next page with the after cursor", async () => {
-    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() => Promise.resolve(jsonResponse(200, { items: [], totalCount: 0, nextCursor: null })));
+    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() =>
+      Promise.resolve(jsonResponse(200, { items: [], totalCount: 0, nextCursor: null })),
+    );
     vi.stubGlobal("fetch", fetchMock);
     const client = makeQueryClient();
     await client.fetchInfiniteQuery({ ...coursesInfiniteQueryOptions(), initialPageParam: "abc/=" });
@@ -66,7 +77,9 @@ describe("getJson", () => {
 
 describe("postAction", () => {
   it("sends the custom header with same-origin credentials", async () => {
-    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() => Promise.resolve(new Response(null, { status: 204 })));
+    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() =>
+      Promise.resolve(new Response(null, { status: 204 })),
+    );
     vi.stubGlobal("fetch", fetchMock);
     await postAction("/api/auth/revoke");
     const init = fetchMock.mock.calls[0]?.[1];
@@ -75,7 +88,10 @@ describe("postAction", () => {
   });
 
   it("rejects with the BFF's code when the action fails", async () => {
-    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(jsonResponse(403, { error: { code: "csrf_rejected", message: "" } }))));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(jsonResponse(403, { error: { code: "csrf_rejected", message: "" } }))),
+    );
     await expect(postAction("/api/auth/revoke")).rejects.toMatchObject({ status: 403, code: "csrf_rejected" });
   });
 });

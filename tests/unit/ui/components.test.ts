@@ -50,7 +50,9 @@ describe("CourseCard", () => {
     const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
     const html = render(createElement(CourseCard, { course: ended }));
     const links = linksOf(html);
-    expect(links).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Renew access – Watercolour 101", target: "_top" }]);
+    expect(links).toEqual([
+      { href: "https://school.example.com/courses/watercolour-101", name: "Renew access – Watercolour 101", target: "_top" },
+    ]);
     expect(html).toContain("Access ended on 2 Nov 2026");
     expect(html).not.toContain("Add a reminder");
   });
@@ -58,7 +60,9 @@ describe("CourseCard", () => {
   it("offers Start course, in the top window, for a course with access that was never started", () => {
     const fresh = { ...course, lastWatched: null, access: { kind: "until", expiresAt: "2027-06-01T00:00:00Z" } } as const;
     const html = render(createElement(CourseCard, { course: fresh }));
-    expect(linksOf(html)).toEqual([{ href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101", target: "_top" }]);
+    expect(linksOf(html)).toEqual([
+      { href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101", target: "_top" },
+    ]);
     expect(html).not.toContain("Add a reminder");
     expect(render(createElement(CourseCard, { course: fresh }), "zh-TW")).toContain("開始上課");
   });

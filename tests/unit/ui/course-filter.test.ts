@@ -12,14 +12,20 @@ import type { CourseEnrollment } from "@/lib/types/account";
 const NOW = new Date("2026-12-10T00:00:00Z");
 const DAY = 86_400_000;
 
-function course(slug: string, options: { expiresInDays?: number | null; watchedDaysAgo?: number | null; completion?: number | null; name?: string } = {}): CourseEnrollment {
+function course(
+  slug: string,
+  options: { expiresInDays?: number | null; watchedDaysAgo?: number | null; completion?: number | null; name?: string } = {},
+): CourseEnrollment {
   const { expiresInDays = null, watchedDaysAgo = null, completion = 10 } = options;
   return {
     slug,
     name: options.name ?? slug,
     imageUrl: null,
     courseUrl: `https://school.example.com/courses/${slug}`,
-    access: expiresInDays === null ? { kind: "lifetime" } : { kind: "until", expiresAt: new Date(NOW.getTime() + expiresInDays * DAY).toISOString() },
+    access:
+      expiresInDays === null
+        ? { kind: "lifetime" }
+        : { kind: "until", expiresAt: new Date(NOW.getTime() + expiresInDays * DAY).toISOString() },
     completionPercentage: completion,
     lastWatched:
       watchedDaysAgo === null
@@ -56,7 +62,10 @@ describe("parseCourseChoice and courseChoiceQuery", () => {
     expect(courseChoiceQuery(DEFAULT_COURSE_CHOICE)).toBe("");
     expect(courseChoiceQuery({ show: "ending-soon", sort: "expiry" })).toBe("?show=ending-soon&sort=expiry");
     expect(courseChoiceQuery({ show: "all", sort: "name" })).toBe("?sort=name");
-    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "not-started", sort: "recent" })))).toEqual({ show: "not-started", sort: "recent" });
+    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "not-started", sort: "recent" })))).toEqual({
+      show: "not-started",
+      sort: "recent",
+    });
   });
 });
 
@@ -72,7 +81,14 @@ describe("matchesShow and countCoursesByShow", () => {
   });
 
   it("counts every choice", () => {
-    expect(countCoursesByShow(courses, NOW)).toEqual({ all: 7, "in-progress": 3, "not-started": 1, "ending-soon": 2, ended: 2, lifetime: 1 });
+    expect(countCoursesByShow(courses, NOW)).toEqual({
+      all: 7,
+      "in-progress": 3,
+      "not-started": 1,
+      "ending-soon": 2,
+      ended: 2,
+      lifetime: 1,
+    });
     expect(countCoursesByShow([], NOW)).toEqual({ all: 0, "in-progress": 0, "not-started": 0, "ending-soon": 0, ended: 0, lifetime: 0 });
   });
 
@@ -121,7 +137,10 @@ describe("selectCourses", () => {
       "ended-long-ago",
       "finished",
     ]);
-    expect(slugs(selectCourses(courses, { show: "ending-soon", sort: "name" }, NOW, "en"))).toEqual(["ends-in-2-days-unwatched", "ends-in-30-days"]);
+    expect(slugs(selectCourses(courses, { show: "ending-soon", sort: "name" }, NOW, "en"))).toEqual([
+      "ends-in-2-days-unwatched",
+      "ends-in-30-days",
+    ]);
   });
 
   it("never changes its input", () => {

@@ -46,7 +46,7 @@ describe("ErrorPanel", () => {
     expect(render({ status: 502, code: "query_failed", message: "" })).toContain("The site could not answer this request.");
   });
 
-it("says the dashboard is temporarily unavailable, not that the member is signed out, when its shared state does not answer", () => {
+  it("says the dashboard is temporarily unavailable, not that the member is signed out, when its shared state does not answer", () => {
     const html = render(new ApiError(503, "temporarily_unavailable", ""));
     expect(html).toContain("You are still signed in");
     expect(html).toContain(">Retry<");

@@ -32,7 +32,10 @@ describe("describeAccess", () => {
 
   it("treats the edge of the 30-day window as a warning and just past it as ok", () => {
     const now = new Date("2026-12-01T00:00:00Z");
-    expect(describeAccess(until("2026-12-31T00:00:00Z"), { locale: "en", timeZone: "UTC", now })).toEqual({ tone: "warning", text: "Access ends in 30 days" });
+    expect(describeAccess(until("2026-12-31T00:00:00Z"), { locale: "en", timeZone: "UTC", now })).toEqual({
+      tone: "warning",
+      text: "Access ends in 30 days",
+    });
     expect(describeAccess(until("2026-12-31T00:00:01Z"), { locale: "en", timeZone: "UTC", now }).tone).toBe("ok");
   });
 

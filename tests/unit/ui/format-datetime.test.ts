@@ -7,7 +7,16 @@ import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
 const plain = (text: string) => text.replace(/[\u00a0\u2009\u202f]/g, " ");
 
 function event(overrides: Partial<DashboardEvent>): DashboardEvent {
-  return { id: "e1", title: "Live Q&A", startTime: "2026-12-05T11:00:00Z", endTime: null, isAllDay: false, location: null, url: null, ...overrides };
+  return {
+    id: "e1",
+    title: "Live Q&A",
+    startTime: "2026-12-05T11:00:00Z",
+    endTime: null,
+    isAllDay: false,
+    location: null,
+    url: null,
+    ...overrides,
+  };
 }
 
 describe("zoned dates", () => {
@@ -43,7 +52,10 @@ describe("formatEventWhen", () => {
       locale: "en",
       timeZone: "Asia/Taipei",
     });
-    expect({ ...when, text: plain(when.text) }).toEqual({ text: "Sat, 5 Dec 2026, 19:00–21:00 GMT+8", dateTime: "2026-12-05T11:00:00.000Z" });
+    expect({ ...when, text: plain(when.text) }).toEqual({
+      text: "Sat, 5 Dec 2026, 19:00–21:00 GMT+8",
+      dateTime: "2026-12-05T11:00:00.000Z",
+    });
   });
 
   it("gives each end its own offset when New York falls back during the event", () => {

@@ -23,7 +23,10 @@ function registration(overrides: Partial<EventRegistration["event"]> = {}, state
 
 /** Unfolds RFC 5545 folded lines and splits into content lines. */
 function contentLines(ics: string): string[] {
-  return ics.replace(/\r\n[ \t]/g, "").split("\r\n").filter(Boolean);
+  return ics
+    .replace(/\r\n[ \t]/g, "")
+    .split("\r\n")
+    .filter(Boolean);
 }
 
 describe("buildIcs", () => {
@@ -56,9 +59,7 @@ describe("buildIcs", () => {
   });
 
   it("writes all-day events as DATE values with an exclusive end, whatever the offset", () => {
-    const lines = contentLines(
-      buildIcs(registration({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: null }), { now }),
-    );
+    const lines = contentLines(buildIcs(registration({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: null }), { now }));
     expect(lines).toContain("DTSTART;VALUE=DATE:20261205");
     expect(lines).toContain("DTEND;VALUE=DATE:20261206");
   });
@@ -101,7 +102,11 @@ describe("buildAccessReminderIcs", () => {
     expect(lines).toContain("BEGIN:VALARM");
     expect(lines).toContain("TRIGGER:PT9H");
     expect(lines).toContain("DTSTAMP:20261210T000000Z");
-    expect(lines.find((line) => line.startsWith("UID:"))).toBe(contentLines(buildAccessReminderIcs(course, { ...taipei, now: new Date("2026-12-11T00:00:00Z") })).find((line) => line.startsWith("UID:")));
+    expect(lines.find((line) => line.startsWith("UID:"))).toBe(
+      contentLines(buildAccessReminderIcs(course, { ...taipei, now: new Date("2026-12-11T00:00:00Z") })).find((line) =>
+        line.startsWith("UID:"),
+      ),
+    );
     expect(accessReminderFileName(course)).toBe("access-ends-watercolour-101.ics");
   });
 
@@ -109,7 +114,9 @@ describe("buildAccessReminderIcs", () => {
     // 13 Dec 01:00 in Taipei is still 12 Dec in New York.
     const early = { ...course, access: { kind: "until", expiresAt: "2026-12-13T01:00:00+08:00" } } as const;
     expect(contentLines(buildAccessReminderIcs(early, taipei))).toContain("DTSTART;VALUE=DATE:20261212");
-    expect(contentLines(buildAccessReminderIcs(early, { ...taipei, timeZone: "America/New_York" }))).toContain("DTSTART;VALUE=DATE:20261211");
+    expect(contentLines(buildAccessReminderIcs(early, { ...taipei, timeZone: "America/New_York" }))).toContain(
+      "DTSTART;VALUE=DATE:20261211",
+    );
   });
 
   it("falls on today when access ends today or tomorrow, never in the past", () => {

@@ -19,7 +19,9 @@ export const GET = loggedRoute(API_ROUTES.connections, handleGet);
 async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
   try {
-    const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () => callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()));
+    const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
+      callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()),
+    );
     return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));

@@ -31,7 +31,8 @@ async function handlePost(request: NextRequest) {
       throw new AuthError("login_state_mismatch", "The handoff request is not JSON.");
     }
     const { code, verifier } = (body ?? {}) as { code?: unknown; verifier?: unknown };
-    if (typeof code !== "string" || typeof verifier !== "string") throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
+    if (typeof code !== "string" || typeof verifier !== "string")
+      throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
     const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
     await saveSession(requestResponseJar(request.cookies, buffer), session, "embedded");
