@@ -13,83 +13,36 @@ import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
 
 export const ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
-  type Query {
-    viewer: Viewer!
-  }
-  type Viewer {
-    id: ID!
-    email: String!
-    name: String
-    enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
-    orders(first: Int = 20, after: String): OrderConnection!
-    eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
-  }
-  type PageInfo {
-    hasNextPage: Boolean!
-    endCursor: String
-  }
-  type EnrolledCourseConnection {
-    nodes: [EnrolledCourse!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type EnrolledCourse {
-    slug: String!
-    name: String
-    imageUrl: String
-    expireDate: DateTime
-    hasLifetimeAccess: Boolean!
-    completionPercentage: Int
-    lastWatchedLecture: LastWatchedLecture
-  }
-  type LastWatchedLecture {
-    lectureId: ID!
-    positionSeconds: Int!
-    title: String
-    watchedAt: DateTime
-  }
-  type OrderConnection {
-    nodes: [Order!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type Order {
-    id: ID!
-    tradeNo: String!
-    state: String!
-    currency: String!
-    amount: Float!
-    refundedAmount: Float
-    paidAt: DateTime
-    createdAt: DateTime!
-    lineItems: [OrderLineItem!]!
-  }
-  type OrderLineItem {
-    name: String!
-    amount: Float!
-    itemType: String!
-  }
-  type EventRegistrationConnection {
-    nodes: [EventRegistration!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type EventRegistration {
-    id: ID!
-    state: String!
-    registeredAt: DateTime!
-    event: Event!
-  }
-  type Event {
-    id: ID!
-    title: String!
-    startTime: DateTime!
-    endTime: DateTime
-    isAllDay: Boolean!
-    location: String
-    url: String
-  }
-  scalar DateTime
+type Query { viewer: Viewer! }
+type Viewer {
+  id: ID!
+  email: String!
+  name: String
+  enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
+  orders(first: Int = 20, after: String): OrderConnection!
+  eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
+}
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+type EnrolledCourseConnection { nodes: [EnrolledCourse!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EnrolledCourse {
+  slug: String!  name: String  imageUrl: String
+  expireDate: DateTime
+  hasLifetimeAccess: Boolean!
+  completionPercentage: Int
+  lastWatchedLecture: LastWatchedLecture
+}
+type LastWatchedLecture { lectureId: ID!  positionSeconds: Int!  title: String  watchedAt: DateTime }
+type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
+type Order {
+  id: ID!  tradeNo: String!  state: String!
+  currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
+  lineItems: [OrderLineItem!]!
+}
+type OrderLineItem { name: String!  amount: Float!  itemType: String! }
+type EventRegistrationConnection { nodes: [EventRegistration!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EventRegistration { id: ID!  state: String!  registeredAt: DateTime!  event: Event! }
+type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  isAllDay: Boolean!  location: String  url: String }
+scalar DateTime
 `;
 
 /** What `graphqlSeedFieldsOnly` removes: every field of the schema beyond the seed's. */

@@ -118,19 +118,17 @@ function adminNav(state: SandboxState, current: string): SafeHtml {
   if (state.settings.mcpConnectionsBeta) {
     links.push([DEVELOPERS_PATH, "Developers"], [OAUTH_APPLICATIONS_PATH, "OAuth applications"]);
   }
-  return html`<nav aria-label="Admin">
-    <ul class="nav">
-      ${links.map(([href, label]) => html`<li><a href="${href}" ${current === href ? html` aria-current="page"` : ""}>${label}</a></li>`)}
-    </ul>
-  </nav>`;
+  return html`<nav aria-label="Admin"><ul class="nav">${links.map(
+    ([href, label]) => html`<li><a href="${href}"${current === href ? html` aria-current="page"` : ""}>${label}</a></li>`,
+  )}</ul></nav>`;
 }
 
 function signedInAs(session: BrowserSession, member: DemoMember): SafeHtml {
   return html`<form method="post" action="/logout" class="whoami">
-    <input type="hidden" name="csrf_token" value="${session.csrfToken}" />
-    <input type="hidden" name="return_to" value="${ADMIN_PATH}" />
-    <p class="muted">Signed in as ${member.name} (${member.email}). <button type="submit" class="link">Sign out</button></p>
-  </form>`;
+<input type="hidden" name="csrf_token" value="${session.csrfToken}">
+<input type="hidden" name="return_to" value="${ADMIN_PATH}">
+<p class="muted">Signed in as ${member.name} (${member.email}). <button type="submit" class="link">Sign out</button></p>
+</form>`;
 }
 
 function takeFlash(session: BrowserSession): SafeHtml | string {
@@ -157,18 +155,16 @@ function signInPage(
   const csrf = randomToken();
   setCookie(c, SIGN_IN_CSRF_COOKIE, csrf, { ...cookieOptions(state), path: SIGN_IN_PATH, maxAge: 30 * 60 });
   const body = html`<h1>Sign in to ${SCHOOL.name}</h1>
-    <p>Sign in to continue to the admin area.</p>
-    ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
-    <form method="post" action="${SIGN_IN_PATH}">
-      <input type="hidden" name="csrf_token" value="${csrf}" />
-      <input type="hidden" name="return_to" value="${returnTo}" />
-      ${signInFields(options.email)}
-    </form>
-    <h2>Demo accounts</h2>
-    <p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Only the site operator can open the admin area.</p>
-    <ul>
-      ${DEMO_MEMBERS.map((member) => html`<li><code>${member.email}</code>: ${member.name}, ${member.description.toLowerCase()}</li>`)}
-    </ul>`;
+<p>Sign in to continue to the admin area.</p>
+${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
+<form method="post" action="${SIGN_IN_PATH}">
+<input type="hidden" name="csrf_token" value="${csrf}">
+<input type="hidden" name="return_to" value="${returnTo}">
+${signInFields(options.email)}
+</form>
+<h2>Demo accounts</h2>
+<p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Only the site operator can open the admin area.</p>
+<ul>${DEMO_MEMBERS.map((member) => html`<li><code>${member.email}</code>: ${member.name}, ${member.description.toLowerCase()}</li>`)}</ul>`;
   return render(c, "Sign in", body, options.status ?? 200);
 }
 
@@ -184,12 +180,9 @@ function requireOperator(c: Context, state: SandboxState, returnTo: string): Gua
   if (!signedIn) return { ok: false, response: c.redirect(`${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`, 303) };
   if (!isOperator(signedIn.member)) {
     const body = html`<h1>Admins only</h1>
-      <p role="alert" class="alert">
-        You are signed in as ${signedIn.member.name} (${signedIn.member.email}), a student at ${SCHOOL.name}. Only the site's owner or
-        administrators can open the admin area.
-      </p>
-      <p>To manage the site, sign out and sign in with an owner or administrator account.</p>
-      ${signedInAs(signedIn.session, signedIn.member)}`;
+<p role="alert" class="alert">You are signed in as ${signedIn.member.name} (${signedIn.member.email}), a student at ${SCHOOL.name}. Only the site's owner or administrators can open the admin area.</p>
+<p>To manage the site, sign out and sign in with an owner or administrator account.</p>
+${signedInAs(signedIn.session, signedIn.member)}`;
     return { ok: false, response: render(c, "Admins only", body, 403) };
   }
   return { ok: true, session: signedIn.session, member: signedIn.member };
@@ -207,9 +200,7 @@ async function readAdminForm(
     response: render(
       c,
       "Request refused",
-      html`<h1>Request refused</h1>
-        <p role="alert" class="alert">${message}</p>
-        <p><a href="${ADMIN_PATH}">Back to Admin</a></p>`,
+      html`<h1>Request refused</h1><p role="alert" class="alert">${message}</p><p><a href="${ADMIN_PATH}">Back to Admin</a></p>`,
       403,
     ),
   });
@@ -225,62 +216,45 @@ async function readAdminForm(
 
 function betaOffPage(c: Context, state: SandboxState): Response {
   const body = html`${adminNav(state, "")}
-    <h1>Developers is not turned on</h1>
-    <p>The Developers pages, including OAuth applications, appear after you turn on the <strong>MCP connections</strong> beta.</p>
-    <p><a href="${ADMIN_PATH}">Go to Admin to turn on the beta</a></p>`;
+<h1>Developers is not turned on</h1>
+<p>The Developers pages, including OAuth applications, appear after you turn on the <strong>MCP connections</strong> beta.</p>
+<p><a href="${ADMIN_PATH}">Go to Admin to turn on the beta</a></p>`;
   return render(c, "Not found", body, 404);
 }
 
 function adminHome(c: Context, state: SandboxState, session: BrowserSession, member: DemoMember): Response {
   const on = state.settings.mcpConnectionsBeta;
   const body = html`${adminNav(state, ADMIN_PATH)}
-    <h1>${SCHOOL.name} admin</h1>
-    ${signedInAs(session, member)} ${takeFlash(session)}
-    <section aria-labelledby="beta-heading">
-      <h2 id="beta-heading">Beta features</h2>
-      <form method="post" action="${ADMIN_PATH}/beta">
-        <input type="hidden" name="csrf_token" value="${session.csrfToken}" />
-        <div class="check">
-          <input
-            type="checkbox"
-            id="mcp-connections"
-            name="mcp_connections"
-            value="on"
-            aria-describedby="mcp-connections-help"
-            ${on ? html` checked` : ""}
-          />
-          <label for="mcp-connections">MCP connections</label>
-        </div>
-        <p id="mcp-connections-help" class="muted">
-          Lets AI assistants and member apps connect to ${SCHOOL.name}: adds Developers and OAuth applications, where you create the clients
-          members authorize.
-        </p>
-        <button type="submit">Save beta settings</button>
-      </form>
-      <p>MCP connections is <strong>${on ? "on" : "off"}</strong>.</p>
-    </section>
-    ${on ? html`<p><a href="${DEVELOPERS_PATH}">Developers</a>: the MCP server and OAuth applications.</p>` : ""}`;
+<h1>${SCHOOL.name} admin</h1>
+${signedInAs(session, member)}
+${takeFlash(session)}
+<section aria-labelledby="beta-heading">
+<h2 id="beta-heading">Beta features</h2>
+<form method="post" action="${ADMIN_PATH}/beta">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}">
+<div class="check">
+<input type="checkbox" id="mcp-connections" name="mcp_connections" value="on" aria-describedby="mcp-connections-help"${on ? html` checked` : ""}>
+<label for="mcp-connections">MCP connections</label>
+</div>
+<p id="mcp-connections-help" class="muted">Lets AI assistants and member apps connect to ${SCHOOL.name}: adds Developers and OAuth applications, where you create the clients members authorize.</p>
+<button type="submit">Save beta settings</button>
+</form>
+<p>MCP connections is <strong>${on ? "on" : "off"}</strong>.</p>
+</section>
+${on ? html`<p><a href="${DEVELOPERS_PATH}">Developers</a>: the MCP server and OAuth applications.</p>` : ""}`;
   return render(c, "Admin", body);
 }
 
 function developersPage(c: Context, state: SandboxState, session: BrowserSession, member: DemoMember): Response {
   const body = html`${adminNav(state, DEVELOPERS_PATH)}
-    <h1>Developers</h1>
-    ${signedInAs(session, member)}
-    <h2>MCP server</h2>
-    <p>
-      ${MCP_SERVER_NAME} serves MCP over Streamable HTTP at <code>${state.issuer}${MCP_PATH}</code>. Anyone can browse the catalog; a member
-      who authorizes an application gets their own enrollments, orders and event registrations too.
-    </p>
-    <h2>OAuth applications</h2>
-    <p>
-      Create the member clients that apps use to act for one member: you choose the scopes and pass the client ID to the app's developer.
-    </p>
-    <p><a href="${OAUTH_APPLICATIONS_PATH}">Manage OAuth applications</a></p>
-    <p class="muted">
-      Documentation: <a href="/auth.md">authentication</a>, <a href="/openapi.json">OpenAPI description</a>,
-      <a href="/llms.txt">llms.txt</a>.
-    </p>`;
+<h1>Developers</h1>
+${signedInAs(session, member)}
+<h2>MCP server</h2>
+<p>${MCP_SERVER_NAME} serves MCP over Streamable HTTP at <code>${state.issuer}${MCP_PATH}</code>. Anyone can browse the catalog; a member who authorizes an application gets their own enrollments, orders and event registrations too.</p>
+<h2>OAuth applications</h2>
+<p>Create the member clients that apps use to act for one member: you choose the scopes and pass the client ID to the app's developer.</p>
+<p><a href="${OAUTH_APPLICATIONS_PATH}">Manage OAuth applications</a></p>
+<p class="muted">Documentation: <a href="/auth.md">authentication</a>, <a href="/openapi.json">OpenAPI description</a>, <a href="/llms.txt">llms.txt</a>.</p>`;
   return render(c, "Developers", body);
 }
 
@@ -308,119 +282,86 @@ function applicationsPage(
   const values = options.values ?? DEFAULT_FORM;
   const clients = listMemberClients(state);
   const body = html`${adminNav(state, OAUTH_APPLICATIONS_PATH)}
-    <h1>OAuth applications</h1>
-    ${signedInAs(session, member)} ${takeFlash(session)}
-    <section aria-labelledby="list-heading">
-      <h2 id="list-heading">Your applications</h2>
-      ${
-        clients.length === 0
-          ? html`<p>No OAuth applications yet.</p>`
-          : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Client ID</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Redirect URIs</th>
-                    <th scope="col"><span class="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${clients.map(
-                    (client) =>
-                      html`<tr>
-                        <th scope="row">${client.clientName}</th>
-                        <td><code>${client.clientId}</code></td>
-                        <td>${client.authMethod === "none" ? "Public" : "Confidential"}</td>
-                        <td>${client.allowedScopes.join(" ")}</td>
-                        <td>${client.redirectUris.map((uri) => html`<code>${uri}</code> `)}</td>
-                        <td>
-                          <form method="post" action="${OAUTH_APPLICATIONS_PATH}/${client.clientId}/delete">
-                            <input type="hidden" name="csrf_token" value="${session.csrfToken}" />
-                            <button type="submit" class="secondary" aria-label="Delete ${client.clientName}">Delete</button>
-                          </form>
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-              <p class="muted">Deleting an application revokes every token issued to it.</p>`
-      }
-    </section>
-    <section aria-labelledby="create-heading">
-      <h2 id="create-heading">Create an OAuth application</h2>
-      ${
-        options.problems && options.problems.length > 0
-          ? html`<div role="alert" class="alert">
-              <p>The application was not created:</p>
-              <ul>
-                ${options.problems.map((problem) => html`<li>${problem}</li>`)}
-              </ul>
-            </div>`
-          : ""
-      }
-      <form method="post" action="${OAUTH_APPLICATIONS_PATH}">
-        <input type="hidden" name="csrf_token" value="${session.csrfToken}" />
-        <label for="app-name">Name</label>
-        <input id="app-name" name="name" type="text" required maxlength="100" value="${values.name}" />
-        <label for="app-redirect-uris">Redirect URIs</label>
-        <textarea id="app-redirect-uris" name="redirect_uris" rows="3" required aria-describedby="app-redirect-uris-help">
-${values.redirectUris}</textarea>
-        <p id="app-redirect-uris-help" class="muted">
-          One per line. HTTPS, or http on 127.0.0.1, [::1] or localhost for local development.
-        </p>
-        <fieldset>
-          <legend>Scopes</legend>
-          ${MEMBER_CLIENT_SCOPES.map(
-            (scope, index) =>
-              html`<div class="check">
-                <input
-                  type="checkbox"
-                  id="scope-${index}"
-                  name="scope"
-                  value="${scope}"
-                  ${values.scopes.includes(scope) ? html` checked` : ""}
-                />
-                <label for="scope-${index}">${SCOPE_LABELS[scope] ?? scope}</label>
-              </div>`,
-          )}
-        </fieldset>
-        <fieldset>
-          <legend>Client type</legend>
-          <div class="check">
-            <input type="radio" id="type-confidential" name="type" value="confidential" ${values.type !== "public" ? html` checked` : ""} />
-            <label for="type-confidential">Confidential: a server that can keep a client secret (client_secret_post)</label>
-          </div>
-          <div class="check">
-            <input type="radio" id="type-public" name="type" value="public" ${values.type === "public" ? html` checked` : ""} />
-            <label for="type-public">Public: an app that cannot keep a secret (PKCE only, no secret)</label>
-          </div>
-        </fieldset>
-        <button type="submit">Create application</button>
-      </form>
-    </section>`;
+<h1>OAuth applications</h1>
+${signedInAs(session, member)}
+${takeFlash(session)}
+<section aria-labelledby="list-heading">
+<h2 id="list-heading">Your applications</h2>
+${
+  clients.length === 0
+    ? html`<p>No OAuth applications yet.</p>`
+    : html`<table>
+<thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Scopes</th><th scope="col">Redirect URIs</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>
+${clients.map(
+  (client) => html`<tr>
+<th scope="row">${client.clientName}</th>
+<td><code>${client.clientId}</code></td>
+<td>${client.authMethod === "none" ? "Public" : "Confidential"}</td>
+<td>${client.allowedScopes.join(" ")}</td>
+<td>${client.redirectUris.map((uri) => html`<code>${uri}</code> `)}</td>
+<td><form method="post" action="${OAUTH_APPLICATIONS_PATH}/${client.clientId}/delete">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}">
+<button type="submit" class="secondary" aria-label="Delete ${client.clientName}">Delete</button>
+</form></td>
+</tr>`,
+)}
+</tbody>
+</table>
+<p class="muted">Deleting an application revokes every token issued to it.</p>`
+}
+</section>
+<section aria-labelledby="create-heading">
+<h2 id="create-heading">Create an OAuth application</h2>
+${
+  options.problems && options.problems.length > 0
+    ? html`<div role="alert" class="alert"><p>The application was not created:</p><ul>${options.problems.map((problem) => html`<li>${problem}</li>`)}</ul></div>`
+    : ""
+}
+<form method="post" action="${OAUTH_APPLICATIONS_PATH}">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}">
+<label for="app-name">Name</label>
+<input id="app-name" name="name" type="text" required maxlength="100" value="${values.name}">
+<label for="app-redirect-uris">Redirect URIs</label>
+<textarea id="app-redirect-uris" name="redirect_uris" rows="3" required aria-describedby="app-redirect-uris-help">${values.redirectUris}</textarea>
+<p id="app-redirect-uris-help" class="muted">One per line. HTTPS, or http on 127.0.0.1, [::1] or localhost for local development.</p>
+<fieldset>
+<legend>Scopes</legend>
+${MEMBER_CLIENT_SCOPES.map(
+  (
+    scope,
+    index,
+  ) => html`<div class="check"><input type="checkbox" id="scope-${index}" name="scope" value="${scope}"${values.scopes.includes(scope) ? html` checked` : ""}>
+<label for="scope-${index}">${SCOPE_LABELS[scope] ?? scope}</label></div>`,
+)}
+</fieldset>
+<fieldset>
+<legend>Client type</legend>
+<div class="check"><input type="radio" id="type-confidential" name="type" value="confidential"${values.type !== "public" ? html` checked` : ""}>
+<label for="type-confidential">Confidential: a server that can keep a client secret (client_secret_post)</label></div>
+<div class="check"><input type="radio" id="type-public" name="type" value="public"${values.type === "public" ? html` checked` : ""}>
+<label for="type-public">Public: an app that cannot keep a secret (PKCE only, no secret)</label></div>
+</fieldset>
+<button type="submit">Create application</button>
+</form>
+</section>`;
   return render(c, "OAuth applications", body, options.problems && options.problems.length > 0 ? 400 : 200);
 }
 
 function createdPage(c: Context, state: SandboxState, client: SandboxClient, clientSecret: string | undefined): Response {
   const body = html`${adminNav(state, "")}
-    <h1>Application created</h1>
-    <p role="status" class="notice">
-      Created ${client.clientName}. Give the client ID${clientSecret ? " and the client secret" : ""} to the application's developer.
-    </p>
-    <label for="created-client-id">Client ID</label>
-    <input id="created-client-id" type="text" readonly value="${client.clientId}" />
-    ${
-      clientSecret
-        ? html`<label for="created-client-secret">Client secret</label>
-            <input id="created-client-secret" type="text" readonly value="${clientSecret}" aria-describedby="secret-warning" />
-            <p id="secret-warning" class="alert">
-              Copy the client secret now: it is shown only this once. ${SCHOOL.name} keeps only a hash of it.
-            </p>`
-        : html`<p class="muted">This is a public client: it has no secret and must use PKCE.</p>`
-    }
-    <p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`;
+<h1>Application created</h1>
+<p role="status" class="notice">Created ${client.clientName}. Give the client ID${clientSecret ? " and the client secret" : ""} to the application's developer.</p>
+<label for="created-client-id">Client ID</label>
+<input id="created-client-id" type="text" readonly value="${client.clientId}">
+${
+  clientSecret
+    ? html`<label for="created-client-secret">Client secret</label>
+<input id="created-client-secret" type="text" readonly value="${clientSecret}" aria-describedby="secret-warning">
+<p id="secret-warning" class="alert">Copy the client secret now: it is shown only this once. ${SCHOOL.name} keeps only a hash of it.</p>`
+    : html`<p class="muted">This is a public client: it has no secret and must use PKCE.</p>`
+}
+<p><a href="${OAUTH_APPLICATIONS_PATH}">Back to OAuth applications</a></p>`;
   return render(c, "Application created", body);
 }
 

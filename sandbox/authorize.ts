@@ -173,8 +173,8 @@ export function errorPage(c: Context, title: string, message: string, status: 40
   const rendered = page(
     title,
     html`<h1>${title}</h1>
-      <p role="alert" class="alert">${message}</p>
-      <p>Go back to the application and try again. If the problem continues, contact the site's operator.</p>`,
+<p role="alert" class="alert">${message}</p>
+<p>Go back to the application and try again. If the problem continues, contact the site's operator.</p>`,
     { status },
   );
   return c.html(rendered.body, status);
@@ -198,35 +198,21 @@ function signInPage(c: Context, state: SandboxState, pending: PendingAuthorizati
   const label = client ? clientLabel(client) : undefined;
   setPageHeaders(c);
   const body = html`<h1>Sign in to Demo Academy</h1>
-    <p>
-      <strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} wants to access your Demo Academy account.
-      Sign in to continue.
-    </p>
-    ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
-    <form method="post" action="/oauth/authorize/sign-in">
-      <input type="hidden" name="request_id" value="${pending.id}" />
-      <input type="hidden" name="csrf_token" value="${pending.csrfToken}" />
-      ${signInFields(options.email)}
-    </form>
-    <h2>Demo accounts</h2>
-    <p>This is a sandbox site. Every demo account uses the password <code>${DEMO_PASSWORD}</code>.</p>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Who</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${DEMO_MEMBERS.map(
-          (member) =>
-            html`<tr>
-              <td><code>${member.email}</code></td>
-              <td>${member.name}: ${member.description}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+<p><strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} wants to access your Demo Academy account. Sign in to continue.</p>
+${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
+<form method="post" action="/oauth/authorize/sign-in">
+<input type="hidden" name="request_id" value="${pending.id}">
+<input type="hidden" name="csrf_token" value="${pending.csrfToken}">
+${signInFields(options.email)}
+</form>
+<h2>Demo accounts</h2>
+<p>This is a sandbox site. Every demo account uses the password <code>${DEMO_PASSWORD}</code>.</p>
+<table>
+<thead><tr><th scope="col">Email</th><th scope="col">Who</th></tr></thead>
+<tbody>
+${DEMO_MEMBERS.map((member) => html`<tr><td><code>${member.email}</code></td><td>${member.name}: ${member.description}</td></tr>`)}
+</tbody>
+</table>`;
   const rendered = page("Sign in", body);
   return c.html(rendered.body, 200);
 }
@@ -243,26 +229,26 @@ function consentPage(
   setPageHeaders(c);
   const resumePath = `/oauth/authorize/resume?request_id=${encodeURIComponent(pending.id)}`;
   const body = html`<h1>Allow ${clientName} to access your account?</h1>
-    <p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
-    ${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
-    <p>${clientName} will be able to:</p>
-    <ul class="scopes">
-      ${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
-    </ul>
-    <p class="muted">You can revoke this access at any time from the application's settings.</p>
-    <form method="post" action="/oauth/authorize/decision">
-      <input type="hidden" name="request_id" value="${pending.id}" />
-      <input type="hidden" name="csrf_token" value="${pending.csrfToken}" />
-      <div class="actions">
-        <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-      </div>
-    </form>
-    <form method="post" action="/logout">
-      <input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}" />
-      <input type="hidden" name="return_to" value="${resumePath}" />
-      <p class="muted">Not ${signedIn.member.name}? <button type="submit" class="link">Sign out</button></p>
-    </form>`;
+<p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
+${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
+<p>${clientName} will be able to:</p>
+<ul class="scopes">
+${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
+</ul>
+<p class="muted">You can revoke this access at any time from the application's settings.</p>
+<form method="post" action="/oauth/authorize/decision">
+<input type="hidden" name="request_id" value="${pending.id}">
+<input type="hidden" name="csrf_token" value="${pending.csrfToken}">
+<div class="actions">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</div>
+</form>
+<form method="post" action="/logout">
+<input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}">
+<input type="hidden" name="return_to" value="${resumePath}">
+<p class="muted">Not ${signedIn.member.name}? <button type="submit" class="link">Sign out</button></p>
+</form>`;
   const rendered = page("Allow access", body);
   return c.html(rendered.body, 200);
 }
@@ -451,6 +437,4 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
 }
 
 export const logoutForm = (csrfToken: string): SafeHtml =>
-  html`<form method="post" action="/logout">
-    <input type="hidden" name="csrf_token" value="${csrfToken}" /><button type="submit" class="secondary">Sign out</button>
-  </form>`;
+  html`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrfToken}"><button type="submit" class="secondary">Sign out</button></form>`;

@@ -72,31 +72,31 @@ ul.scopes li{margin:.25rem 0}
 
 export function page(title: string, body: SafeHtml, options: { status?: number } = {}): { body: string; status: number } {
   const document = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title} · Demo Academy (sandbox)</title>
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
-      </head>
-      <body>
-        <header class="site"><a href="/">Demo Academy</a> <span class="muted" style="color:#cbd5e0">sandbox site</span></header>
-        <main>${body}</main>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · Demo Academy (sandbox)</title>
+<style>${new SafeHtml(STYLE)}</style>
+</head>
+<body>
+<header class="site"><a href="/">Demo Academy</a> <span class="muted" style="color:#cbd5e0">sandbox site</span></header>
+<main>
+${body}
+</main>
+</body>
+</html>`;
   return { body: document.value, status: options.status ?? 200 };
 }
 
 /** The labelled email and password fields and the "Sign in" button of every sandbox sign-in form. */
 export function signInFields(email: string | undefined): SafeHtml {
   return html`<label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ""}" />
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required />
-    <button type="submit">Sign in</button>`;
+<input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ""}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>`;
 }
 
 /** Formats seconds as m:ss or h:mm:ss. */

@@ -19,27 +19,22 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
     const courses = FEATURED_COURSES.map((slug) => findCourse(slug)).filter((course) => course !== undefined);
     const dashboard = `${state.dashboardOrigin}/`;
     const body = html`<h1>My learning</h1>
-      <p>
-        ${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}
-      </p>
-      <div class="my-learning">
-        <section aria-labelledby="lessons-title">
-          <h2 id="lessons-title">Lessons</h2>
-          <ul>
-            ${courses.map((course) => html`<li><a href="/courses/${course.slug}">${course.name}</a></li>`)}
-          </ul>
-        </section>
-        <section aria-labelledby="panel-title" class="panel">
-          <h2 id="panel-title">Your account</h2>
-          <iframe
-            src="${dashboard}"
-            title="Member dashboard"
-            sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
-            allow="storage-access"
-            loading="eager"
-          ></iframe>
-        </section>
-      </div>`;
+<p>${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}</p>
+<div class="my-learning">
+  <section aria-labelledby="lessons-title">
+    <h2 id="lessons-title">Lessons</h2>
+    <ul>${courses.map((course) => html`<li><a href="/courses/${course.slug}">${course.name}</a></li>`)}</ul>
+  </section>
+  <section aria-labelledby="panel-title" class="panel">
+    <h2 id="panel-title">Your account</h2>
+    <iframe
+      src="${dashboard}"
+      title="Member dashboard"
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
+      allow="storage-access"
+      loading="eager"></iframe>
+  </section>
+</div>`;
     const rendered = page("My learning", body);
     // This page frames the dashboard's origin, and nothing else.
     c.header(

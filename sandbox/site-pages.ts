@@ -44,33 +44,17 @@ export function registerSitePages(app: Hono, state: SandboxState): void {
   app.get("/", (c) => {
     const signedIn = currentSession(c, state);
     const body = html`<h1>Demo Academy</h1>
-      <p>
-        This is a <strong>sandbox</strong> of an online-learning site. It implements the Site Access API (OAuth 2.0 and OpenID Connect, the
-        member Account API in GraphQL) with demo members and data, so the member companion dashboard can be tried and tested locally.
-      </p>
-      ${
-        signedIn
-          ? html`<p>You are signed in to the sandbox as <strong>${signedIn.member.name}</strong>.</p>
-              <form method="post" action="/logout">
-                <input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}" /><button type="submit" class="secondary">
-                  Sign out
-                </button>
-              </form>`
-          : ""
-      }
-      <h2>Who can sign in</h2>
-      <p>
-        Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Sign-in happens when an application sends you here to authorize
-        it.
-      </p>
-      <ul>
-        ${DEMO_MEMBERS.map((m) => html`<li><code>${m.email}</code>: ${m.name}, ${m.description.toLowerCase()}</li>`)}
-      </ul>
-      <p class="muted">
-        Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Authentication:
-        <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. For agents:
-        <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.
-      </p>`;
+<p>This is a <strong>sandbox</strong> of an online-learning site. It implements the Site Access API (OAuth 2.0 and OpenID Connect, the member Account API in GraphQL) with demo members and data, so the member companion dashboard can be tried and tested locally.</p>
+${
+  signedIn
+    ? html`<p>You are signed in to the sandbox as <strong>${signedIn.member.name}</strong>.</p>
+<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}"><button type="submit" class="secondary">Sign out</button></form>`
+    : ""
+}
+<h2>Who can sign in</h2>
+<p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Sign-in happens when an application sends you here to authorize it.</p>
+<ul>${DEMO_MEMBERS.map((m) => html`<li><code>${m.email}</code>: ${m.name}, ${m.description.toLowerCase()}</li>`)}</ul>
+<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Authentication: <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.</p>`;
     return c.html(page("Home", body).body);
   });
 
@@ -78,17 +62,12 @@ export function registerSitePages(app: Hono, state: SandboxState): void {
     const course = findCourse(c.req.param("slug"));
     if (!course) return errorPage(c, "Course not found", "There is no course at this address.", 404);
     const body = html`<h1>${course.name}</h1>
-      <img src="/covers/${course.slug}.svg" alt="" width="320" height="180" />
-      <p>${course.description}</p>
-      <h2>Get access</h2>
-      <p>
-        <strong>${formatPrice(coursePlan(course))}</strong> for ${coursePlan(course).access} access. Buying it again renews access that
-        ended. <span class="muted">(The sandbox takes no payments.)</span>
-      </p>
-      <h2>Lectures</h2>
-      <ol>
-        ${course.lectures.map((lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> <span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`)}
-      </ol>`;
+<img src="/covers/${course.slug}.svg" alt="" width="320" height="180">
+<p>${course.description}</p>
+<h2>Get access</h2>
+<p><strong>${formatPrice(coursePlan(course))}</strong> for ${coursePlan(course).access} access. Buying it again renews access that ended. <span class="muted">(The sandbox takes no payments.)</span></p>
+<h2>Lectures</h2>
+<ol>${course.lectures.map((lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> <span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`)}</ol>`;
     return c.html(page(course.name, body).body);
   });
 
@@ -99,18 +78,9 @@ export function registerSitePages(app: Hono, state: SandboxState): void {
     const t = c.req.query("t");
     const seconds = t !== undefined && /^\d{1,7}$/.test(t) ? Number(t) : 0;
     const body = html`<p class="muted"><a href="/courses/${course.slug}">${course.name}</a></p>
-      <h1>${lecture.title}</h1>
-      <div
-        role="img"
-        aria-label="Video player"
-        style="background:#1a202c;color:#fff;aspect-ratio:16/9;display:flex;align-items:center;justify-content:center;border-radius:.5rem"
-      >
-        ▶
-      </div>
-      <p>
-        <strong>${seconds > 0 ? `Resuming at ${formatPosition(seconds)}` : "Starting from the beginning"}</strong> of
-        ${formatPosition(lecture.durationSeconds)}.
-      </p>`;
+<h1>${lecture.title}</h1>
+<div role="img" aria-label="Video player" style="background:#1a202c;color:#fff;aspect-ratio:16/9;display:flex;align-items:center;justify-content:center;border-radius:.5rem">▶</div>
+<p><strong>${seconds > 0 ? `Resuming at ${formatPosition(seconds)}` : "Starting from the beginning"}</strong> of ${formatPosition(lecture.durationSeconds)}.</p>`;
     return c.html(page(lecture.title, body).body);
   });
 
@@ -125,13 +95,6 @@ export function registerSitePages(app: Hono, state: SandboxState): void {
   });
 
   app.get("/maintenance", (c) =>
-    c.html(
-      page(
-        "Maintenance",
-        html`<h1>Down for maintenance</h1>
-          <p>The site is being updated. Try again in a few minutes.</p>`,
-      ).body,
-      503,
-    ),
+    c.html(page("Maintenance", html`<h1>Down for maintenance</h1><p>The site is being updated. Try again in a few minutes.</p>`).body, 503),
   );
 }

@@ -5,83 +5,36 @@ import "server-only";
  * rest may be missing on a real site (lib/site/site-schema.ts drops the optional ones it lacks).
  */
 export const ASSUMED_ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
-  type Query {
-    viewer: Viewer!
-  }
-  type Viewer {
-    id: ID!
-    email: String!
-    name: String
-    enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
-    orders(first: Int = 20, after: String): OrderConnection!
-    eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
-  }
-  type PageInfo {
-    hasNextPage: Boolean!
-    endCursor: String
-  }
-  type EnrolledCourseConnection {
-    nodes: [EnrolledCourse!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type EnrolledCourse {
-    slug: String!
-    name: String
-    imageUrl: String
-    expireDate: DateTime # null when hasLifetimeAccess
-    hasLifetimeAccess: Boolean!
-    completionPercentage: Int # 0..100
-    lastWatchedLecture: LastWatchedLecture
-  }
-  type LastWatchedLecture {
-    lectureId: ID!
-    positionSeconds: Int!
-    title: String
-    watchedAt: DateTime
-  }
-  type OrderConnection {
-    nodes: [Order!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type Order {
-    id: ID!
-    tradeNo: String!
-    state: String! # paid | not_paid | refunded | failed | expired | manual_enrolled
-    currency: String!
-    amount: Float!
-    refundedAmount: Float
-    paidAt: DateTime
-    createdAt: DateTime!
-    lineItems: [OrderLineItem!]!
-  }
-  type OrderLineItem {
-    name: String!
-    amount: Float!
-    itemType: String!
-  } # CurriculumPlan | MembershipPlan | Ticket | DigitalProduct | ...
-  type EventRegistrationConnection {
-    nodes: [EventRegistration!]!
-    pageInfo: PageInfo!
-    totalCount: Int!
-  }
-  type EventRegistration {
-    id: ID!
-    state: String!
-    registeredAt: DateTime!
-    event: Event!
-  } # enrolled | checked_in | no_show | cancelled
-  type Event {
-    id: ID!
-    title: String!
-    startTime: DateTime!
-    endTime: DateTime
-    isAllDay: Boolean!
-    location: String
-    url: String
-  }
-  scalar DateTime # ISO 8601 with offset
+type Query { viewer: Viewer! }
+type Viewer {
+  id: ID!
+  email: String!
+  name: String
+  enrolledCourses(first: Int = 20, after: String): EnrolledCourseConnection!
+  orders(first: Int = 20, after: String): OrderConnection!
+  eventRegistrations(first: Int = 20, after: String): EventRegistrationConnection!
+}
+type PageInfo { hasNextPage: Boolean!  endCursor: String }
+type EnrolledCourseConnection { nodes: [EnrolledCourse!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EnrolledCourse {
+  slug: String!  name: String  imageUrl: String
+  expireDate: DateTime          # null when hasLifetimeAccess
+  hasLifetimeAccess: Boolean!
+  completionPercentage: Int     # 0..100
+  lastWatchedLecture: LastWatchedLecture
+}
+type LastWatchedLecture { lectureId: ID!  positionSeconds: Int!  title: String  watchedAt: DateTime }
+type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
+type Order {
+  id: ID!  tradeNo: String!  state: String!     # paid | not_paid | refunded | failed | expired | manual_enrolled
+  currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
+  lineItems: [OrderLineItem!]!
+}
+type OrderLineItem { name: String!  amount: Float!  itemType: String! }  # CurriculumPlan | MembershipPlan | Ticket | DigitalProduct | ...
+type EventRegistrationConnection { nodes: [EventRegistration!]!  pageInfo: PageInfo!  totalCount: Int! }
+type EventRegistration { id: ID!  state: String!  registeredAt: DateTime!  event: Event! }  # enrolled | checked_in | no_show | cancelled
+type Event { id: ID!  title: String!  startTime: DateTime!  endTime: DateTime  isAllDay: Boolean!  location: String  url: String }
+scalar DateTime   # ISO 8601 with offset
 `;
 
 /** Fields every page can do without ("Type.field"). An operation may add its own (e.g. the overview's events). */

@@ -21,65 +21,16 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2
 const FULL_QUERY = /* GraphQL */ `
   query Overview {
     viewer {
-      id
-      email
-      name
+      id email name
       enrolledCourses(first: 20) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        totalCount pageInfo { hasNextPage endCursor }
         nodes {
-          slug
-          name
-          imageUrl
-          expireDate
-          hasLifetimeAccess
-          completionPercentage
-          lastWatchedLecture {
-            lectureId
-            positionSeconds
-            title
-            watchedAt
-          }
+          slug name imageUrl expireDate hasLifetimeAccess completionPercentage
+          lastWatchedLecture { lectureId positionSeconds title watchedAt }
         }
       }
-      orders {
-        totalCount
-        nodes {
-          id
-          tradeNo
-          state
-          currency
-          amount
-          refundedAmount
-          paidAt
-          createdAt
-          lineItems {
-            name
-            amount
-            itemType
-          }
-        }
-      }
-      eventRegistrations {
-        totalCount
-        nodes {
-          id
-          state
-          registeredAt
-          event {
-            id
-            title
-            startTime
-            endTime
-            isAllDay
-            location
-            url
-          }
-        }
-      }
+      orders { totalCount nodes { id tradeNo state currency amount refundedAmount paidAt createdAt lineItems { name amount itemType } } }
+      eventRegistrations { totalCount nodes { id state registeredAt event { id title startTime endTime isAllDay location url } } }
     }
   }
 `;
