@@ -1,5 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/support/chromium";
+
 /**
  * Browser journeys in Debian's Chromium (no browser download works here) against the real app and the
  * sandbox, both started by the README's run command on test ports.
@@ -9,16 +11,6 @@ const appPort = process.env.E2E_APP_PORT ?? "3100";
 const sitePort = process.env.E2E_SITE_PORT ?? "4100";
 export const E2E_APP_URL = `http://localhost:${appPort}`;
 export const E2E_SITE_URL = `http://127.0.0.1:${sitePort}`;
-
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -34,7 +26,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     // The demo site's members live in Taipei; the dashboard shows times in the browser's zone.
     timezoneId: "Asia/Taipei",
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
   webServer: {

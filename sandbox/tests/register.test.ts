@@ -32,6 +32,32 @@ function vendor(name: string) {
   return found;
 }
 
+/** Olivia signs in to a registered loopback client and its code is exchanged: the token endpoint's answer, and where the site redirected. */
+async function signInWithClient(siteUrl: string, clientId: string, redirectUri: string) {
+  const { verifier, challenge } = newPkce();
+  const location = await authorizeWithoutBrowser(
+    authorizeUrl(siteUrl, {
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: "openid courses:read",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s",
+    }),
+    { email: "olivia@example.com" },
+  );
+  const code = location.searchParams.get("code");
+  const tokens = await postForm(`${siteUrl}/api/oauth/token`, {
+    grant_type: "authorization_code",
+    code: code ?? "",
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
+  return { location, code, tokens };
+}
+
 describe("registration, rule 1: vendor integrations", () => {
   it.each(["Claude", "ChatGPT", "Cursor"])("returns the fixed client_id of %s", async (name) => {
     const integration = vendor(name);
@@ -117,30 +143,9 @@ describe("registration, rule 2: loopback clients", () => {
   it("works with the authorization and token endpoints, on any loopback port (RFC 8252 section 7.3)", async () => {
     const registered = await register({ client_name: "Port-hopping CLI", redirect_uris: ["http://127.0.0.1:8765/callback"] });
     const clientId = String(registered.body.client_id);
-    const { verifier, challenge } = newPkce();
-    const redirectUri = "http://127.0.0.1:51234/callback";
-    const location = await authorizeWithoutBrowser(
-      authorizeUrl(sandbox.url, {
-        response_type: "code",
-        client_id: clientId,
-        redirect_uri: redirectUri,
-        scope: "openid courses:read",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        state: "s",
-      }),
-      { email: "olivia@example.com" },
-    );
+    const { location, code, tokens } = await signInWithClient(sandbox.url, clientId, "http://127.0.0.1:51234/callback");
     expect(location.origin).toBe("http://127.0.0.1:51234");
-    const code = location.searchParams.get("code");
     expect(code).not.toBeNull();
-    const tokens = await postForm(`${sandbox.url}/api/oauth/token`, {
-      grant_type: "authorization_code",
-      code: code ?? "",
-      redirect_uri: redirectUri,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
     expect(tokens.status).toBe(200);
     expect(tokens.body.scope).toBe("openid courses:read");
   });
@@ -161,27 +166,7 @@ describe("registration past the loopback client limit", () => {
       const first = await registerAt("First CLI");
       expect(first.status).toBe(201);
       const clientId = String(first.body.client_id);
-      const { verifier, challenge } = newPkce();
-      const redirectUri = "http://127.0.0.1:8765/callback";
-      const location = await authorizeWithoutBrowser(
-        authorizeUrl(small.url, {
-          response_type: "code",
-          client_id: clientId,
-          redirect_uri: redirectUri,
-          scope: "openid courses:read",
-          code_challenge: challenge,
-          code_challenge_method: "S256",
-          state: "s",
-        }),
-        { email: "olivia@example.com" },
-      );
-      const tokens = await postForm(`${small.url}/api/oauth/token`, {
-        grant_type: "authorization_code",
-        code: location.searchParams.get("code") ?? "",
-        redirect_uri: redirectUri,
-        code_verifier: verifier,
-        client_id: clientId,
-      });
+      const { tokens } = await signInWithClient(small.url, clientId, "http://127.0.0.1:8765/callback");
       expect(tokens.status).toBe(200);
       for (let index = 1; index < limit; index += 1) expect((await registerAt(`CLI ${index}`)).status).toBe(201);
 

@@ -12,6 +12,7 @@ import { chromium } from "@playwright/test";
 
 import { COURSES_DOCUMENT, coursesVariables } from "../../lib/account/courses";
 import { postSandboxControl } from "../../sandbox/testing";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/support/chromium";
 import { round, type BenchContext, type BenchSection } from "./context";
 import { percentile } from "./load";
 import { Cookies } from "./members";
@@ -125,17 +126,7 @@ export const siteRequestsPerPageView: BenchSection = {
   enabled: () => true,
   async run(context) {
     const { appUrl, siteUrl } = context.target;
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const counts: Record<string, Record<string, number>> = {};
     try {
       const browserContext = await browser.newContext();
