@@ -2,7 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { SITE_ANSWER_BYTE_CAPS, siteFailureOf, siteFetch, SiteFetchError, withSiteDeadline } from "@/lib/site/site-fetch";
+import {
+  SITE_ANSWER_BYTE_CAPS,
+  siteFailureOf,
+  siteFetch,
+  SiteFetchError,
+  withSiteDeadline,
+  type SiteAnswerKind,
+  type SiteFetchInit,
+} from "@/lib/site/site-fetch";
 
 /** A site that streams spaces without end (respecting backpressure) and counts what it managed to send. */
 let server: Server;
@@ -15,6 +23,27 @@ beforeAll(async () => {
     if (request.url === "/declared") {
       response.writeHead(200, { "content-type": "application/json", "content-length": String(50 * 1024 * 1024) });
       response.write(chunk);
+      return;
+    }
+    if (request.url === "/echo") {
+      let body = "";
+      request.setEncoding("utf8");
+      request.on("data", (chunk: string) => (body += chunk));
+      request.on("end", () => {
+        response.writeHead(201, { "content-type": "application/json", "x-echo": "yes" });
+        response.end(JSON.stringify({ method: request.method, type: request.headers["content-type"], body }));
+      });
+      return;
+    }
+    if (request.url === "/empty") {
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    if (request.url === "/broken") {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      response.write("{");
+      setTimeout(() => response.destroy(), 20);
       return;
     }
     if (request.url === "/hang") {
@@ -44,34 +73,83 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+/** The body's text, or what failed on the way (at once, or while the body was read). */
+function readText(response: Promise<Response>): Promise<unknown> {
+  return response
+    .then(
+      (answer) => answer.text(),
+      (failure: unknown) => failure,
+    )
+    .then(
+      (text) => text,
+      (failure: unknown) => failure,
+    );
+}
+
 describe("siteFetch", () => {
-  it("stops reading an endless answer just past the cap of its kind and lets the site's stream go", async () => {
-    const response = await siteFetch("graphql", `${base}/endless`);
-    const error: unknown = await response.text().then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
-    expect(siteFailureOf(error)).toMatchObject({ reason: "too_large", kind: "graphql" });
-    await sent.closed;
-    // The site could push only what fits in the loopback socket buffers past our 2 MiB, never its 200 MiB.
-    expect(sent.bytes).toBeLessThan(SITE_ANSWER_BYTE_CAPS.graphql + 24 * 1024 * 1024);
+  // OAuth, key set and GraphQL requests (redirect "manual", a body sent whole) go over node:http and are
+  // read whole; MCP requests go through fetch and are streamed. Both keep the same caps and failures.
+  const paths: [string, SiteAnswerKind, SiteFetchInit][] = [
+    ["node:http, read whole", "graphql", { method: "POST", body: "{}", redirect: "manual" }],
+    ["fetch, streamed", "mcp", { method: "POST", body: "{}" }],
+  ];
+
+  it.each(paths)(
+    "%s: stops reading an endless answer just past the cap of its kind and lets the site's stream go",
+    async (_path, kind, init) => {
+      const error: unknown = await readText(siteFetch(kind, `${base}/endless`, init));
+      expect(siteFailureOf(error)).toMatchObject({ reason: "too_large", kind });
+      await sent.closed;
+      // The site could push only what fits in the loopback socket buffers past our cap, never its 200 MiB.
+      expect(sent.bytes).toBeLessThan(SITE_ANSWER_BYTE_CAPS[kind] + 24 * 1024 * 1024);
+    },
+  );
+
+  it("node:http: an answer over the cap still tells its status to a caller that never reads the body", async () => {
+    const response = await siteFetch("oauth", `${base}/endless`, {
+      method: "POST",
+      body: new URLSearchParams({ token: "t" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(200);
+    expect(siteFailureOf(await readText(Promise.resolve(response)))?.reason).toBe("too_large");
   });
 
-  it("refuses an answer whose declared length is over the cap before reading it", async () => {
-    await expect(siteFetch("oauth", `${base}/declared`)).rejects.toMatchObject({ reason: "too_large", kind: "oauth" });
+  it("node:http: sends the method, headers and body, and answers with the site's status, headers and body", async () => {
+    const response = await siteFetch("oauth", `${base}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({ token: "t", hint: "é" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-echo")).toBe("yes");
+    expect(response.url).toBe(`${base}/echo`);
+    expect(await response.json()).toEqual({ method: "POST", type: "application/x-www-form-urlencoded", body: "token=t&hint=%C3%A9" });
   });
 
-  it("says timeout when the caller's signal expires while the body is read", async () => {
-    const response = await siteFetch("oauth", `${base}/hang`, { signal: AbortSignal.timeout(200) });
-    const error: unknown = await response.text().then(
-      () => undefined,
-      (failure: unknown) => failure,
-    );
+  it("node:http: a 204 has no body", async () => {
+    const response = await siteFetch("oauth", `${base}/empty`, { method: "POST", body: "", redirect: "manual" });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it.each(paths)("%s: refuses an answer whose declared length is over the cap before reading it", async (_path, kind, init) => {
+    await expect(siteFetch(kind, `${base}/declared`, init)).rejects.toMatchObject({ reason: "too_large", kind });
+  });
+
+  it.each(paths)("%s: says timeout when the caller's signal expires while the body is read", async (_path, kind, init) => {
+    const error: unknown = await readText(siteFetch(kind, `${base}/hang`, { ...init, signal: AbortSignal.timeout(200) }));
     expect(siteFailureOf(error)?.reason).toBe("timeout");
   });
 
-  it("says unreachable for a refused connection", async () => {
-    await expect(siteFetch("oauth", "http://127.0.0.1:1/")).rejects.toMatchObject({ reason: "unreachable" });
+  it.each(paths)("%s: says unreachable for a refused connection", async (_path, kind, init) => {
+    await expect(siteFetch(kind, "http://127.0.0.1:1/", init)).rejects.toMatchObject({ reason: "unreachable" });
+  });
+
+  it("node:http: says the answer broke off when the site closes the connection mid-answer", async () => {
+    const error: unknown = await readText(siteFetch("graphql", `${base}/broken`, { method: "POST", body: "{}", redirect: "manual" }));
+    expect(siteFailureOf(error)?.reason).toBe("unreachable");
   });
 });
 
