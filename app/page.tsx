@@ -1,14 +1,9 @@
 import { OverviewView } from "@/components/overview/overview-view";
-import { overviewQueryOptions } from "@/lib/client/queries";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "./_lib/member-page";
+import { prefetchAccountPage } from "./_lib/prefetch-account-page";
 
 export default function OverviewPage() {
-  return renderMemberPage(
-    "/",
-    (queryClient, session) =>
-      queryClient.prefetchQuery({ ...overviewQueryOptions(), queryFn: () => loadAccountPage("overview", session.accessToken) }),
-    <OverviewView />,
-  );
+  return renderMemberPage(PAGE_PATHS.overview, prefetchAccountPage("overview"), <OverviewView />);
 }

@@ -1,22 +1,13 @@
 import type { Metadata } from "next";
 
 import { OrdersView } from "@/components/orders/orders-view";
-import { ordersInfiniteQueryOptions } from "@/lib/client/queries";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "../_lib/member-page";
-import { PAGE_PATHS } from "@/lib/contract/paths";
+import { prefetchPagedAccountPage } from "../_lib/prefetch-account-page";
 
 export const metadata: Metadata = { title: "Orders" };
 
 export default function OrdersPage() {
-  return renderMemberPage(
-    PAGE_PATHS.orders,
-    (queryClient, session) =>
-      queryClient.prefetchInfiniteQuery({
-        ...ordersInfiniteQueryOptions(),
-        queryFn: ({ pageParam }) => loadAccountPage("orders", session.accessToken, pageParam),
-      }),
-    <OrdersView />,
-  );
+  return renderMemberPage(PAGE_PATHS.orders, prefetchPagedAccountPage("orders"), <OrdersView />);
 }

@@ -2,7 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { flattenPages, useCourses } from "@/lib/client/hooks";
+import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { countCoursesByShow, courseChoiceQuery, parseCourseChoice, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -44,7 +44,7 @@ function useUrlChoice(): [CourseChoice, (next: CourseChoice) => void] {
  */
 export function CoursesView() {
   const { messages, now, locale } = useI18n();
-  const query = useCourses();
+  const query = usePagedAccountPage("courses");
   const [choice, setChoice] = useUrlChoice();
   const pages = query.data?.pages;
   const courses = useMemo(() => flattenPages(pages), [pages]);
@@ -92,7 +92,7 @@ export function CoursesView() {
 }
 
 /** The chosen courses, a step at a time; past the last loaded one, "Show more" loads the enrollments beyond the bound. */
-function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query: ReturnType<typeof useCourses> }) {
+function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query: ReturnType<typeof usePagedAccountPage<"courses">> }) {
   const { messages } = useI18n();
   const [visible, setVisible] = useState(CARDS_PER_STEP);
   const hiddenHere = courses.length > visible;

@@ -1,6 +1,6 @@
 "use client";
 
-import { flattenPages, useEvents } from "@/lib/client/hooks";
+import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { splitRegistrations } from "@/lib/format/events";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -43,7 +43,7 @@ function RegistrationSection({
 /** The Events page: upcoming registrations (soonest first) and past ones (latest first). */
 export function EventsView() {
   const { messages, now, timeZone } = useI18n();
-  const query = useEvents();
+  const query = usePagedAccountPage("events");
   const registrations = flattenPages(query.data?.pages);
 
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-import { flattenPages, useOrders } from "@/lib/client/hooks";
+import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { useI18n } from "@/lib/i18n/provider";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
@@ -9,7 +9,7 @@ import { OrderCard } from "./order-card";
 /** The Orders page: every order, newest first as the site lists them, a page at a time. */
 export function OrdersView() {
   const { messages } = useI18n();
-  const query = useOrders();
+  const query = usePagedAccountPage("orders");
   const orders = flattenPages(query.data?.pages);
 
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useOverview } from "@/lib/client/hooks";
+import { useAccountPage } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -13,7 +13,7 @@ import { UpcomingEvents } from "./upcoming-events";
 /** The Overview page: a greeting, Continue watching, access ending soon and the next events. */
 export function OverviewView() {
   const { messages } = useI18n();
-  const query = useOverview();
+  const query = useAccountPage("overview");
 
   if (query.isPending) {
     return (

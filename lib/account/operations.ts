@@ -1,14 +1,8 @@
 import "server-only";
 
-import { COURSES_DOCUMENT } from "./courses";
-import { EVENTS_DOCUMENT } from "./events";
-import { ORDERS_DOCUMENT } from "./orders";
-import { OVERVIEW_DOCUMENT } from "./overview";
 import { OPTIONAL_ACCOUNT_FIELDS } from "./schema";
 
-/** The pages that read the Account API, each through exactly one named operation. */
-export type AccountPageKey = "overview" | "courses" | "orders" | "events";
-
+/** One named GraphQL query the BFF sends on the member's behalf (each account page has one: lib/account/pages/). */
 export interface AccountOperation {
   /** One named query; its name, read from the document, is what failure logs show (no separate operationName is sent). */
   document: string;
@@ -18,17 +12,7 @@ export interface AccountOperation {
   optionalFields?: ReadonlySet<string>;
 }
 
-const optional = (...extra: string[]): ReadonlySet<string> => new Set([...OPTIONAL_ACCOUNT_FIELDS, ...extra]);
-
-/** The only GraphQL the BFF sends on the member's behalf: one named operation per page. */
-export const ACCOUNT_OPERATIONS: Readonly<Record<AccountPageKey, AccountOperation>> = {
-  // The overview still greets and shows courses on a site without event registrations.
-  overview: {
-    document: OVERVIEW_DOCUMENT,
-    pageSizeVariables: ["coursesFirst", "eventsFirst"],
-    optionalFields: optional("Viewer.eventRegistrations"),
-  },
-  courses: { document: COURSES_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
-  orders: { document: ORDERS_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
-  events: { document: EVENTS_DOCUMENT, pageSizeVariables: ["first"], optionalFields: optional() },
-};
+/** The fields every page can do without (lib/account/schema.ts), and the `extra` ones this operation can lose too. */
+export function optionalFields(...extra: string[]): ReadonlySet<string> {
+  return new Set([...OPTIONAL_ACCOUNT_FIELDS, ...extra]);
+}

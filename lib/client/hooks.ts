@@ -1,18 +1,18 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "@/lib/types/account";
+import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES, type SignedOutReason } from "@/lib/contract/paths";
 import { ApiError, leaveForSignedOutPage, postAction } from "./api";
-import {
-  connectionsQueryOptions,
-  coursesInfiniteQueryOptions,
-  eventsInfiniteQueryOptions,
-  ordersInfiniteQueryOptions,
-  overviewQueryOptions,
-  sessionQueryOptions,
-} from "./queries";
+import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
-export function useOverview() {
-  return useQuery(overviewQueryOptions());
+/** An account page read whole, e.g. `useAccountPage("overview")`. */
+export function useAccountPage<K extends WholeAccountPageKey>(key: K) {
+  return useQuery(accountPageQueryOptions(key));
+}
+
+/** An account page read in pages ("Show more"), e.g. `usePagedAccountPage("orders")`. */
+export function usePagedAccountPage<K extends PagedAccountPageKey>(key: K) {
+  return useInfiniteQuery(pagedAccountPageQueryOptions(key));
 }
 
 export function useSession() {
@@ -21,18 +21,6 @@ export function useSession() {
 
 export function useConnections() {
   return useQuery(connectionsQueryOptions());
-}
-
-export function useCourses() {
-  return useInfiniteQuery(coursesInfiniteQueryOptions());
-}
-
-export function useOrders() {
-  return useInfiniteQuery(ordersInfiniteQueryOptions());
-}
-
-export function useEvents() {
-  return useInfiniteQuery(eventsInfiniteQueryOptions());
 }
 
 /** Every item of every loaded page, in order. */

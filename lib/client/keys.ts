@@ -1,10 +1,10 @@
+import type { AccountPageKey } from "@/lib/contract/account-pages";
+
 /** Hierarchical React Query keys: invalidate `accountKeys.all` to refetch every account page. */
 export const accountKeys = {
   all: ["account"] as const,
-  overview: () => [...accountKeys.all, "overview"] as const,
-  courses: () => [...accountKeys.all, "courses"] as const,
-  orders: () => [...accountKeys.all, "orders"] as const,
-  events: () => [...accountKeys.all, "events"] as const,
+  /** One account page's data (lib/contract/account-pages.ts): the same key on the server's prefetch and in the browser. */
+  page: <K extends AccountPageKey>(key: K) => [...accountKeys.all, key] as const,
   /** What an AI assistant connected to the site can do: fetched in the browser only, never prefetched. */
   connections: () => [...accountKeys.all, "connections"] as const,
   session: () => ["session"] as const,

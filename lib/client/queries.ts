@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview, Page } from "@/lib/types/account";
+import type { Connections } from "@/lib/types/account";
+import { ACCOUNT_PAGES, type AccountPageData, type PagedAccountPageKey, type WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import type { SessionView } from "@/lib/contract/session";
 import { getJson } from "./api";
@@ -9,18 +10,25 @@ function withCursor(route: string, after: string | null): string {
   return after ? `${route}?after=${encodeURIComponent(after)}` : route;
 }
 
-function nextCursor<T>(page: Page<T>): string | null {
-  return page.nextCursor;
+/**
+ * An account page read whole (lib/contract/account-pages.ts). Shared by the server's prefetch (which
+ * swaps in a `queryFn` that loads the page directly, app/_lib/prefetch-account-page.ts) and the
+ * browser (hydrated, then asking the page's data route), so the keys are identical on both sides.
+ */
+export function accountPageQueryOptions<K extends WholeAccountPageKey>(key: K) {
+  return queryOptions({
+    queryKey: accountKeys.page(key),
+    queryFn: ({ signal }) => getJson<AccountPageData[K]>(ACCOUNT_PAGES[key].path, signal),
+  });
 }
 
-/**
- * Query options shared by the server (prefetch, with its own `queryFn` that calls lib/account directly)
- * and the browser (hydrated, then fetching the BFF route). Keep the keys identical on both sides.
- */
-export function overviewQueryOptions() {
-  return queryOptions({
-    queryKey: accountKeys.overview(),
-    queryFn: ({ signal }) => getJson<Overview>(API_ROUTES.overview, signal),
+/** An account page read in pages, like {@link accountPageQueryOptions}; `pageParam` is the `after` cursor (null: the first page). */
+export function pagedAccountPageQueryOptions<K extends PagedAccountPageKey>(key: K) {
+  return infiniteQueryOptions({
+    queryKey: accountKeys.page(key),
+    queryFn: ({ pageParam, signal }) => getJson<AccountPageData[K]>(withCursor(ACCOUNT_PAGES[key].path, pageParam), signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page: AccountPageData[K]) => page.nextCursor,
   });
 }
 
@@ -39,33 +47,5 @@ export function connectionsQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.connections(),
     queryFn: ({ signal }) => getJson<Connections>(API_ROUTES.connections, signal),
-  });
-}
-
-/** Pages of enrollments; `pageParam` is the `after` cursor (null for the first page). */
-export function coursesInfiniteQueryOptions() {
-  return infiniteQueryOptions({
-    queryKey: accountKeys.courses(),
-    queryFn: ({ pageParam, signal }) => getJson<CoursesPage>(withCursor(API_ROUTES.courses, pageParam), signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: nextCursor<CoursesPage["items"][number]>,
-  });
-}
-
-export function ordersInfiniteQueryOptions() {
-  return infiniteQueryOptions({
-    queryKey: accountKeys.orders(),
-    queryFn: ({ pageParam, signal }) => getJson<OrdersPage>(withCursor(API_ROUTES.orders, pageParam), signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: nextCursor<OrdersPage["items"][number]>,
-  });
-}
-
-export function eventsInfiniteQueryOptions() {
-  return infiniteQueryOptions({
-    queryKey: accountKeys.events(),
-    queryFn: ({ pageParam, signal }) => getJson<EventsPage>(withCursor(API_ROUTES.events, pageParam), signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: nextCursor<EventsPage["items"][number]>,
   });
 }

@@ -10,7 +10,7 @@ import http from "node:http";
 import { GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
-import { COURSES_DOCUMENT, coursesVariables } from "../../lib/account/courses";
+import { COURSES_DOCUMENT, COURSES_PAGE_SIZE, coursesPage } from "../../lib/account/pages/courses";
 import { directAccessToken, type BenchTarget } from "./members";
 
 const CALLS = Number(process.env.CALLS ?? 2000);
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const target: BenchTarget = { appUrl: "http://localhost:3000", appUrlIPv4: "http://127.0.0.1:3000", siteUrl };
   const token = await directAccessToken(target, "maya@example.com");
   const url = `${siteUrl}/account/graphql`;
-  const body = JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesVariables(null) });
+  const body = JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" };
 
   await measure("fetch + response.json()", async () => (await fetch(url, { method: "POST", headers, body })).json());
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
             signal: AbortSignal.timeout(8000),
           },
         ),
-    }).request({ document: COURSES_DOCUMENT, variables: coursesVariables(null) }),
+    }).request({ document: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   await measure(

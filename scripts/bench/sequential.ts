@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 
 import { chromium } from "@playwright/test";
 
-import { COURSES_DOCUMENT, coursesVariables } from "../../lib/account/courses";
+import { COURSES_DOCUMENT, COURSES_PAGE_SIZE, coursesPage } from "../../lib/account/pages/courses";
 import { postSandboxControl } from "../../sandbox/testing";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/support/chromium";
 import { round, type BenchContext, type BenchSection } from "./context";
@@ -37,7 +37,7 @@ export function directCoursesRequest(context: BenchContext): {
     init: {
       method: "POST",
       headers: { authorization: `Bearer ${context.directToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesVariables(null) }),
+      body: JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
     },
   };
 }

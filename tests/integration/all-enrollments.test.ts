@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
-import { ENROLLMENTS_PAGE_SIZE } from "@/lib/account";
+import { COURSES_PAGE_SIZE, readEnrollments } from "@/lib/account/pages/courses";
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { enrollmentsPageReader } from "@/lib/site/account-pages";
+import { operationRunner } from "@/lib/site/account-pages";
 import { collectPages } from "@/lib/site/paging";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { CoursesPage } from "@/lib/types/account";
@@ -43,7 +43,7 @@ describe("the Courses data route over all enrollments", () => {
     expect(page.items.map((course) => course.slug)).toEqual(expected);
     expect(page.totalCount).toBe(expected.length);
     expect(page.nextCursor).toBeNull();
-    expect(graphqlRequests()).toBe(Math.ceil(expected.length / ENROLLMENTS_PAGE_SIZE));
+    expect(graphqlRequests()).toBe(Math.ceil(expected.length / COURSES_PAGE_SIZE));
   });
 
   it("stops at its bound, says where, and goes on from there", async () => {
@@ -52,23 +52,23 @@ describe("the Courses data route over all enrollments", () => {
     const request = browser.request("/api/account/courses");
     const firsts: number[] = [];
     const { first, rest } = await callWithMemberSession(requestResponseJar(request.cookies, new CookieBuffer()), async (accessToken) => {
-      const read = enrollmentsPageReader(accessToken);
+      const read = readEnrollments(operationRunner(accessToken));
       const fetchPage = (pageSize: number, after: string | null) => {
         firsts.push(pageSize);
         return read(pageSize, after);
       };
-      const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: ENROLLMENTS_PAGE_SIZE });
+      const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: COURSES_PAGE_SIZE });
       return {
         first: bounded,
-        rest: await collectPages({ fetchPage, maxItems: 500, pageSize: ENROLLMENTS_PAGE_SIZE, after: bounded.nextCursor }),
+        rest: await collectPages({ fetchPage, maxItems: 500, pageSize: COURSES_PAGE_SIZE, after: bounded.nextCursor }),
       };
     });
     expect(first.nodes.map((node) => node.slug)).toEqual(expected.slice(0, 60));
     expect(first.nextCursor).not.toBeNull();
     expect(first.totalCount).toBe(expected.length);
     // Never more than a modest page, and never past the bound.
-    expect(firsts.slice(0, 2)).toEqual([ENROLLMENTS_PAGE_SIZE, 60 - ENROLLMENTS_PAGE_SIZE]);
-    expect(Math.max(...firsts)).toBeLessThanOrEqual(ENROLLMENTS_PAGE_SIZE);
+    expect(firsts.slice(0, 2)).toEqual([COURSES_PAGE_SIZE, 60 - COURSES_PAGE_SIZE]);
+    expect(Math.max(...firsts)).toBeLessThanOrEqual(COURSES_PAGE_SIZE);
     expect([...first.nodes, ...rest.nodes].map((node) => node.slug)).toEqual(expected);
     expect(rest.nextCursor).toBeNull();
   });

@@ -1,14 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import {
-  ACCOUNT_OPERATIONS,
-  COURSES_PAGE_SIZE,
-  ENROLLMENTS_PAGE_SIZE,
-  EVENTS_PAGE_SIZE,
-  ORDERS_PAGE_SIZE,
-  OVERVIEW_VARIABLES,
-  type AccountPageKey,
-} from "@/lib/account";
+import { ACCOUNT_PAGE_DESCRIPTORS } from "@/lib/account/pages/registry";
+import type { AccountPageKey } from "@/lib/contract/account-pages";
 import { loadAccountPage } from "@/lib/site/account-pages";
 import { forgetPageCapForTests, MODEST_PAGE_SIZE } from "@/lib/site/paging";
 
@@ -82,24 +75,16 @@ const operationNameOf = (document: string) => /\bquery\s+(\w+)/.exec(document)?.
 function sentRequests(): { variables: Record<string, unknown>; pageSizeVariables: readonly string[] }[] {
   return site.callsTo("/account/graphql").map((call) => {
     const body = call.body as { query: string; variables?: Record<string, unknown> };
-    const operation = Object.values(ACCOUNT_OPERATIONS).find(
-      (candidate) => operationNameOf(candidate.document) === operationNameOf(body.query),
-    );
+    const operation = Object.values(ACCOUNT_PAGE_DESCRIPTORS)
+      .map((page) => page.operation)
+      .find((candidate) => operationNameOf(candidate.document) === operationNameOf(body.query));
     return { variables: body.variables ?? {}, pageSizeVariables: operation?.pageSizeVariables ?? [] };
   });
 }
 
 describe("page sizes the dashboard asks the site for", () => {
   it("every page-size constant is a modest page", () => {
-    const sizes = [
-      MODEST_PAGE_SIZE,
-      ENROLLMENTS_PAGE_SIZE,
-      COURSES_PAGE_SIZE,
-      EVENTS_PAGE_SIZE,
-      ORDERS_PAGE_SIZE,
-      OVERVIEW_VARIABLES.coursesFirst,
-      OVERVIEW_VARIABLES.eventsFirst,
-    ];
+    const sizes = [MODEST_PAGE_SIZE, ...Object.values(ACCOUNT_PAGE_DESCRIPTORS).map((page) => page.pageSize)];
     for (const size of sizes) {
       expect(Number.isInteger(size)).toBe(true);
       expect(size).toBeGreaterThanOrEqual(1);
@@ -107,7 +92,7 @@ describe("page sizes the dashboard asks the site for", () => {
     }
   });
 
-  it.each(Object.keys(ACCOUNT_OPERATIONS) as AccountPageKey[])(
+  it.each(Object.keys(ACCOUNT_PAGE_DESCRIPTORS) as AccountPageKey[])(
     "%s: every number sent is a declared page size between 1 and 50",
     async (key) => {
       await loadAccountPage(key, "access-token");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { ACCOUNT_OPERATIONS } from "@/lib/account/operations";
+import { ACCOUNT_PAGE_DESCRIPTORS } from "@/lib/account/pages/registry";
 import {
   collectPages,
   forgetPageCapForTests,
@@ -107,7 +107,7 @@ describe("learnPageCapFromRefusal", () => {
 });
 
 describe("fields the site lacks", () => {
-  const overview = ACCOUNT_OPERATIONS.overview;
+  const overview = ACCOUNT_PAGE_DESCRIPTORS.overview.operation;
   const optional = overview.optionalFields ?? new Set<string>();
 
   it("learns optional missing fields and leaves them, their unused fragments and variables out", () => {
@@ -128,7 +128,7 @@ describe("fields the site lacks", () => {
     expect(
       learnMissingFieldsFromRefusal(
         [{ message: 'Cannot query field "orders" on type "Viewer".' }],
-        ACCOUNT_OPERATIONS.orders.optionalFields ?? new Set(),
+        ACCOUNT_PAGE_DESCRIPTORS.orders.operation.optionalFields ?? new Set(),
       ),
     ).toBe(false);
     expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "slug" on type "EnrolledCourse".' }], optional)).toBe(false);

@@ -3,7 +3,7 @@ import { ApiError, asApiError, errorKindOf, getJson, postAction } from "@/lib/cl
 import { PUBLIC_ERROR_CODES } from "@/lib/contract/errors";
 import { loginPath } from "@/lib/contract/paths";
 import { accountKeys } from "@/lib/client/keys";
-import { coursesInfiniteQueryOptions } from "@/lib/client/queries";
+import { pagedAccountPageQueryOptions } from "@/lib/client/queries";
 import { makeQueryClient, shouldRetry } from "@/lib/client/query-client";
 
 function jsonResponse(status: number, body: unknown): Response {
@@ -17,8 +17,8 @@ afterEach(() => {
 
 describe("accountKeys", () => {
   it("nests every account key under one root, apart from the session", () => {
-    expect(accountKeys.courses()).toEqual(["account", "courses"]);
-    expect(accountKeys.overview().slice(0, 1)).toEqual(accountKeys.all);
+    expect(accountKeys.page("courses")).toEqual(["account", "courses"]);
+    expect(accountKeys.page("overview").slice(0, 1)).toEqual(accountKeys.all);
     expect(accountKeys.session()).toEqual(["session"]);
   });
 });
@@ -69,7 +69,7 @@ describe("getJson", () => {
     );
     vi.stubGlobal("fetch", fetchMock);
     const client = makeQueryClient();
-    await client.fetchInfiniteQuery({ ...coursesInfiniteQueryOptions(), initialPageParam: "abc/=" });
+    await client.fetchInfiniteQuery({ ...pagedAccountPageQueryOptions("courses"), initialPageParam: "abc/=" });
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/account/courses?after=abc%2F%3D");
     expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: "GET", credentials: "same-origin" });
   });

@@ -1,9 +1,12 @@
 import "server-only";
 
 import type { Order, OrdersPage } from "@/lib/types/account";
-import type { RawConnection } from "./fragments";
-import { reshapePage } from "./reshape-shared";
 
+import type { RawConnection } from "../fragments";
+import { reshapePage } from "../reshape-shared";
+import { connectionQuery, type AccountPageDescriptor } from "./descriptor";
+
+/** Orders per request; the Orders page reads one page per call ("Show more" asks for the next). */
 export const ORDERS_PAGE_SIZE = 20;
 
 /** One page of the member's orders. */
@@ -36,11 +39,6 @@ export const ORDERS_DOCUMENT = /* GraphQL */ `
   }
 `;
 
-export interface OrdersVariables {
-  first: number;
-  after: string | null;
-}
-
 export interface RawOrder {
   id: string;
   tradeNo: string;
@@ -55,10 +53,6 @@ export interface RawOrder {
 
 export interface OrdersResult {
   viewer: { orders: RawConnection<RawOrder> };
-}
-
-export function ordersVariables(after?: string | null): OrdersVariables {
-  return { first: ORDERS_PAGE_SIZE, after: after ?? null };
 }
 
 function reshapeOrder(raw: RawOrder): Order {
@@ -78,3 +72,11 @@ function reshapeOrder(raw: RawOrder): Order {
 export function reshapeOrders(data: OrdersResult): OrdersPage {
   return reshapePage(data.viewer.orders, reshapeOrder);
 }
+
+/** The Orders page: one page of orders per call. */
+export const ordersPage: AccountPageDescriptor<OrdersPage> = {
+  ...connectionQuery(ORDERS_DOCUMENT),
+  pageSize: ORDERS_PAGE_SIZE,
+  load: async ({ run, after }) =>
+    reshapeOrders(await run<OrdersResult>(ordersPage.operation, ordersPage.variables(after, ORDERS_PAGE_SIZE))),
+};

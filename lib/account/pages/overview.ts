@@ -2,16 +2,22 @@ import "server-only";
 
 import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 import { pickUpcomingRegistrations } from "@/lib/format/events";
+import { collectPages } from "@/lib/site/paging";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
+
 import {
   ENROLLED_COURSE_FIELDS,
   EVENT_REGISTRATION_FIELDS,
   type RawConnection,
   type RawEnrolledCourse,
   type RawEventRegistration,
-} from "./fragments";
-import type { ResumeUrlConfig } from "./lecture-url";
-import { reshapeEnrolledCourse, reshapeEventRegistration } from "./reshape-shared";
+} from "../fragments";
+import type { ResumeUrlConfig } from "../lecture-url";
+import { optionalFields } from "../operations";
+import { reshapeEnrolledCourse, reshapeEventRegistration } from "../reshape-shared";
+import { readEnrollments } from "./courses";
+import type { AccountPageDescriptor, RunOperation } from "./descriptor";
+import { readRegistrations } from "./events";
 
 /** How many upcoming events the overview lists. */
 export const OVERVIEW_EVENT_LIMIT = 3;
@@ -58,13 +64,8 @@ export const OVERVIEW_DOCUMENT = /* GraphQL */ `
   ${EVENT_REGISTRATION_FIELDS}
 `;
 
-export interface OverviewVariables {
-  coursesFirst: number;
-  eventsFirst: number;
-}
-
-/** Modest first pages (docs/architecture.md section 5: the site's cap is its own). */
-export const OVERVIEW_VARIABLES: OverviewVariables = { coursesFirst: 50, eventsFirst: 50 };
+/** Modest first pages of each connection (docs/architecture.md section 5: the site's cap is its own). */
+export const OVERVIEW_PAGE_SIZE = 50;
 
 /** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
 export interface OverviewResult {
@@ -128,3 +129,38 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
 function expiryMs(course: CourseEnrollment): number {
   return course.access.kind === "until" ? Date.parse(course.access.expiresAt) : Number.POSITIVE_INFINITY;
 }
+
+/** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
+async function readOverview(run: RunOperation): Promise<OverviewInput> {
+  const { viewer } = await run<OverviewResult>(overviewPage.operation, overviewPage.variables(null, OVERVIEW_PAGE_SIZE));
+  const [enrollments, registrations] = await Promise.all([
+    collectPages({ firstPage: viewer.enrolledCourses, fetchPage: readEnrollments(run), maxItems: OVERVIEW_ENROLLMENT_BOUND }),
+    viewer.eventRegistrations
+      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: readRegistrations(run), maxItems: OVERVIEW_REGISTRATION_BOUND })
+      : null,
+  ]);
+  return {
+    name: viewer.name,
+    email: viewer.email,
+    enrollments: enrollments.nodes,
+    enrollmentsLeftOut: enrollments.moreCount,
+    registrations: registrations?.nodes ?? null,
+  };
+}
+
+/**
+ * The overview: its own operation reads the member and the first page of each connection; the rest is
+ * read with the Courses and Events operations up to the overview's bounds. It always starts at the
+ * beginning (no cursor).
+ */
+export const overviewPage: AccountPageDescriptor<Overview> = {
+  // The overview still greets and shows courses on a site without event registrations.
+  operation: {
+    document: OVERVIEW_DOCUMENT,
+    pageSizeVariables: ["coursesFirst", "eventsFirst"],
+    optionalFields: optionalFields("Viewer.eventRegistrations"),
+  },
+  pageSize: OVERVIEW_PAGE_SIZE,
+  variables: (_after, first) => ({ coursesFirst: first, eventsFirst: first }),
+  load: async ({ run, resume, now }) => reshapeOverview(await readOverview(run), { ...resume, now }),
+};
