@@ -9,11 +9,11 @@ import { logEvent } from "@/lib/log/logger";
 import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./site-http";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;

@@ -7,8 +7,8 @@ import * as oauth from "oauth4webapi";
 import type { AccountOperation } from "@/lib/account/operations";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
-import { siteRequestOptions } from "@/lib/auth/site-http";
 
+import { siteRequestOptions } from "./oauth-http";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { siteFailureOf, siteFetchFor } from "./site-fetch";
 import { documentForSite, learnMissingFieldsFromRefusal } from "./site-schema";

@@ -7,10 +7,10 @@ import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.
 import * as oauth from "oauth4webapi";
 
 import { AuthError } from "@/lib/auth/errors";
-import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "@/lib/auth/site-http";
 import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
+import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./oauth-http";
 import { siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
