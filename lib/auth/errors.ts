@@ -1,7 +1,9 @@
 /**
- * The error type of sign-in, tokens and the Account API (AuthError), with stable codes. Route handlers
- * and pages map a code (this one's, or another layer's such as the shared state's) to an HTTP status or a
- * page in one place (lib/http/error-responses.ts); nothing renders `message` from the site.
+ * The error type of the sign-in layer (lib/auth: sign-in, tokens and their refresh, revocation, CSRF),
+ * with stable codes. The other layers have their own: SiteError (lib/site/errors.ts) for the site's
+ * resources, SessionError (lib/session/errors.ts) for the session and the shared state. Route handlers
+ * and pages map every layer's code to an HTTP status or a page in one place (lib/http/error-responses.ts);
+ * nothing renders `message` from the site.
  */
 export type AuthErrorCode =
   | "site_unavailable"
@@ -15,12 +17,8 @@ export type AuthErrorCode =
   | "token_exchange_failed"
   | "id_token_invalid"
   | "userinfo_mismatch"
-  | "unauthenticated"
   | "session_ended"
   | "refresh_unavailable"
-  | "insufficient_scope"
-  | "token_audience_mismatch"
-  | "account_api_failed"
   | "revocation_unavailable"
   | "revocation_refused"
   | "csrf_rejected";
