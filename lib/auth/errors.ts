@@ -1,3 +1,5 @@
+import { LayerError } from "@/lib/errors/layer-error";
+
 /**
  * The error type of the sign-in layer (lib/auth: sign-in, tokens and their refresh, revocation, CSRF),
  * with stable codes. The other layers have their own: SiteError (lib/site/errors.ts) for the site's
@@ -23,19 +25,8 @@ export type AuthErrorCode =
   | "revocation_refused"
   | "csrf_rejected";
 
-export class AuthError extends Error {
-  constructor(
-    readonly code: AuthErrorCode,
-    message: string,
-    options?: { cause?: unknown; detail?: string },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "AuthError";
-    this.detail = options?.detail;
-  }
-
-  /** A short, safe, machine-readable detail (an OAuth error code or a missing scope), never free text from the site. */
-  readonly detail: string | undefined;
+export class AuthError extends LayerError<AuthErrorCode> {
+  override name = "AuthError";
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

@@ -3,6 +3,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
+import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteFailureOf } from "@/lib/site/site-fetch";
@@ -147,13 +148,9 @@ const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unex
 export function logFailure(error: unknown, code: string, event: LogEventName = EVENT_OF_CODE[code] ?? "site_error"): void {
   if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
-  const own = isOwnError(error);
+  // A layer's error speaks our own words and carries a safe detail; anything else is named by its class only.
+  const own = error instanceof LayerError;
   const message = own ? error.message : error instanceof Error ? error.name : "unknown error";
   const detail = own ? error.detail : undefined;
   logEvent(event, { errorCode: code, detail, message, cause, ...siteFailureDetails(error) }, "warn");
-}
-
-/** An error of one of the dashboard's layers: its message is our own words, its detail safe to log. */
-function isOwnError(error: unknown): error is AuthError | SiteError | SessionError {
-  return error instanceof AuthError || error instanceof SiteError || error instanceof SessionError;
 }

@@ -1,5 +1,7 @@
 import "server-only";
 
+import { LayerError } from "@/lib/errors/layer-error";
+
 /**
  * The error type of the session layer (lib/session), with stable codes: no member session (none, ended,
  * or refused by the site: sign in again), or the shared state not answering (fail closed, the cookie
@@ -7,19 +9,8 @@ import "server-only";
  */
 export type SessionErrorCode = "unauthenticated" | "shared_state_unavailable";
 
-export class SessionError extends Error {
-  constructor(
-    readonly code: SessionErrorCode,
-    message: string,
-    options?: { cause?: unknown; detail?: string },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SessionError";
-    this.detail = options?.detail;
-  }
-
-  /** A short, safe, machine-readable detail (what ended the session), never free text from the site. */
-  readonly detail: string | undefined;
+export class SessionError extends LayerError<SessionErrorCode> {
+  override name = "SessionError";
 }
 
 export function isSessionError(error: unknown, code?: SessionErrorCode): error is SessionError {
@@ -32,9 +23,10 @@ export function isSessionError(error: unknown, code?: SessionErrorCode): error i
  */
 export class SharedStateUnavailableError extends SessionError {
   declare readonly code: "shared_state_unavailable";
+  override name = "SharedStateUnavailableError";
+
   constructor(message: string, options?: { cause?: unknown }) {
     super("shared_state_unavailable", message, options);
-    this.name = "SharedStateUnavailableError";
   }
 }
 

@@ -2,6 +2,8 @@ import "server-only";
 
 import type * as oauth from "oauth4webapi";
 
+import { LayerError } from "@/lib/errors/layer-error";
+
 /**
  * The error type of the site's resources (lib/site: the Account API and the MCP server), with stable
  * codes. `token_refused` is the one a data route answers by refreshing once and retrying once
@@ -9,19 +11,8 @@ import type * as oauth from "oauth4webapi";
  */
 export type SiteErrorCode = "account_api_failed" | "insufficient_scope" | "token_audience_mismatch" | "token_refused";
 
-export class SiteError extends Error {
-  constructor(
-    readonly code: SiteErrorCode,
-    message: string,
-    options?: { cause?: unknown; detail?: string },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SiteError";
-    this.detail = options?.detail;
-  }
-
-  /** A short, safe, machine-readable detail (a missing scope, an HTTP status), never free text from the site. */
-  readonly detail: string | undefined;
+export class SiteError extends LayerError<SiteErrorCode> {
+  override name = "SiteError";
 }
 
 export function isSiteError(error: unknown, code?: SiteErrorCode): error is SiteError {

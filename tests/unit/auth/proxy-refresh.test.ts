@@ -1,12 +1,11 @@
 import { NextRequest } from "next/server";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { loadSession, saveSession } from "@/lib/session/session";
-import { InMemorySharedState, setSharedStateForTests, SharedStateUnavailableError } from "@/lib/session/shared-state";
 import { proxy } from "@/proxy";
 
-import { configureDashboard, TEST_APP_URL } from "../../support/env";
-import { setUpFakeSite } from "../../support/fake-site";
+import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
+import { TEST_APP_URL } from "../../support/env";
 import { memoryJar, type MemoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
 
@@ -14,14 +13,9 @@ import { expiringSession } from "../../support/session-fixture";
  * The proxy refreshes before a page renders through the data routes' own refresh path
  * (withFreshMemberSession): these fail when it stops persisting a rotation or ending a refused grant.
  */
-const site = setUpFakeSite();
+const site = setUpDashboardOnFakeSite();
 
-beforeAll(() => {
-  configureDashboard(site.url);
-});
 beforeEach(() => {
-  setSharedStateForTests(new InMemorySharedState());
-  site.calls.length = 0;
   // A rotating site: rt-0 becomes rt-1 once, and is refused after that.
   let spent = false;
   site.handlers.set("POST /api/oauth/token", (call) => {
@@ -69,26 +63,10 @@ describe("the proxy's refresh before a page render", () => {
   });
 
   it("keeps the rotated refresh token when the shared state goes away right after the grant", async () => {
-    let down = false;
-    class GoesDownAfterTheGrant extends InMemorySharedState {
-      override recall(key: string) {
-        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall).")) : super.recall(key);
-      }
-      override remember(key: string, value: string, ttlMs: number) {
-        return down
-          ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember)."))
-          : super.remember(key, value, ttlMs);
-      }
-    }
-    setSharedStateForTests(new GoesDownAfterTheGrant());
-    const rotating = site.handlers.get("POST /api/oauth/token")!;
-    site.handlers.set("POST /api/oauth/token", (call) => {
-      down = true;
-      return rotating(call);
-    });
+    const sharedState = sharedStateDownFromTheGrant(site);
     const browser = await signedInBrowser();
     await renderPage(browser);
-    down = false;
+    sharedState.recover();
     // The spent rt-0 is gone from the cookie: the next page does not replay it (which would revoke the grant).
     expect((await loadSession(browser))?.data.refreshToken).toBe("rt-1");
   });
