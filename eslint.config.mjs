@@ -61,6 +61,31 @@ export default tseslint.config(
     },
   },
   {
+    // The session's secrets stay in lib/session: everything else seals and opens through lib/session/seal.ts's
+    // functions, never with the passwords themselves. (Not the client-safe files above: they keep their own rule.)
+    files: [
+      "app/**/*.{ts,tsx}",
+      "lib/{account,auth,config,contract,http,log,server,site,types}/**/*.ts",
+      "proxy.ts",
+      "scripts/**/*.ts",
+      "tests/**/*.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@/lib/session/seal",
+              importNames: ["sealPasswords"],
+              message: "Seal with sealWithSessionSecret and open with openSessionSeal; the passwords stay in lib/session.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["scripts/**/*.ts", "sandbox/**/*.ts", "tests/**/*.ts", "*.config.*"],
     rules: { "no-console": "off" },
   },

@@ -1,10 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-import { isAuthError } from "@/lib/auth/errors";
-import { ensureFreshTokens } from "@/lib/auth/tokens";
+import { withFreshMemberSession } from "@/lib/auth/member-session";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { endSession, loadSession, saveSession } from "@/lib/session/session";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
@@ -31,18 +29,15 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
+/**
+ * The data routes' refresh path (withFreshMemberSession): a rotated refresh token is persisted, and a
+ * session the site no longer accepts is ended (unless the shared state cannot record the end: the cookie
+ * then stays and the render says "temporarily unavailable"). Anything else that fails (no session, the
+ * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
+ */
 async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<void> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
-  const loaded = await loadSession(jar).catch(() => null);
-  if (!loaded) return;
-  try {
-    const fresh = await ensureFreshTokens(loaded.data);
-    if (fresh.changed || loaded.needsSave) await saveSession(jar, fresh.session, loaded.variant);
-  } catch (error) {
-    // When the shared state cannot record the end, the cookie stays: the render then says "temporarily unavailable".
-    if (isAuthError(error, "session_ended")) await endSession(jar, loaded.data).catch(() => undefined);
-    // A transient failure (site or shared state) keeps the session: the page shows its error with Retry.
-  }
+  await withFreshMemberSession(jar, () => Promise.resolve()).catch(() => undefined);
 }
 
 export const config = {

@@ -6,12 +6,12 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { newSessionId, saveSession, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";

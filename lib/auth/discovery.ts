@@ -3,9 +3,9 @@ import "server-only";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { AuthError } from "./errors";
-import { siteRequestOptions } from "./site-http";
 
 export interface SiteMetadata {
   as: oauth.AuthorizationServer;

@@ -1,9 +1,9 @@
 import "server-only";
 
-import { sealData, unsealData } from "iron-session";
 import * as oauth from "oauth4webapi";
 
-import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
+import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
+import type { SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 
 import { AuthError } from "./errors";
@@ -27,7 +27,7 @@ export function isValidBinding(value: string | null): value is string {
  */
 export async function createHandoff(session: SessionData, binding: string): Promise<string> {
   const code = oauth.generateRandomState();
-  const sealed = await sealData({ session, binding }, { password: sealingPassword(), ttl: HANDOFF_TTL_MS / 1000 });
+  const sealed = await sealWithSessionSecret({ session, binding }, HANDOFF_TTL_MS / 1000);
   await getSharedState().remember(`handoff:${code}`, sealed, HANDOFF_TTL_MS);
   return code;
 }
@@ -35,10 +35,7 @@ export async function createHandoff(session: SessionData, binding: string): Prom
 export async function redeemHandoff(code: string, verifier: string): Promise<SessionData> {
   const sealed = code.length <= 64 ? await getSharedState().recall(`handoff:${code}`) : undefined;
   if (!sealed) throw new AuthError("login_expired", "This sign-in handoff is unknown or expired.");
-  const { session, binding } = await unsealData<{ session: SessionData; binding: string }>(sealed, {
-    password: openingPasswords(),
-    ttl: HANDOFF_TTL_MS / 1000,
-  });
+  const { session, binding } = await openSessionSeal<{ session: SessionData; binding: string }>(sealed, HANDOFF_TTL_MS / 1000);
   if (verifier.length < 43 || verifier.length > 128 || (await oauth.calculatePKCECodeChallenge(verifier)) !== binding) {
     throw new AuthError("login_state_mismatch", "This sign-in handoff belongs to another frame.");
   }

@@ -1,7 +1,11 @@
+import { LayerError } from "@/lib/errors/layer-error";
+
 /**
- * The error type of sign-in, tokens and the Account API (AuthError), with stable codes. Route handlers
- * and pages map a code (this one's, or another layer's such as the shared state's) to an HTTP status or a
- * page in one place (lib/http/error-responses.ts); nothing renders `message` from the site.
+ * The error type of the sign-in layer (lib/auth: sign-in, tokens and their refresh, revocation, CSRF),
+ * with stable codes. The other layers have their own: SiteError (lib/site/errors.ts) for the site's
+ * resources, SessionError (lib/session/errors.ts) for the session and the shared state. Route handlers
+ * and pages map every layer's code to an HTTP status or a page in one place (lib/http/error-responses.ts);
+ * nothing renders `message` from the site.
  */
 export type AuthErrorCode =
   | "site_unavailable"
@@ -15,29 +19,14 @@ export type AuthErrorCode =
   | "token_exchange_failed"
   | "id_token_invalid"
   | "userinfo_mismatch"
-  | "unauthenticated"
   | "session_ended"
   | "refresh_unavailable"
-  | "insufficient_scope"
-  | "token_audience_mismatch"
-  | "account_api_failed"
   | "revocation_unavailable"
   | "revocation_refused"
   | "csrf_rejected";
 
-export class AuthError extends Error {
-  constructor(
-    readonly code: AuthErrorCode,
-    message: string,
-    options?: { cause?: unknown; detail?: string },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "AuthError";
-    this.detail = options?.detail;
-  }
-
-  /** A short, safe, machine-readable detail (an OAuth error code or a missing scope), never free text from the site. */
-  readonly detail: string | undefined;
+export class AuthError extends LayerError<AuthErrorCode> {
+  override name = "AuthError";
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

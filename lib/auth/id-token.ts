@@ -4,9 +4,9 @@ import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type 
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
 import { siteFetchFor } from "@/lib/site/site-fetch";
+import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/site/oauth-http";
 
 import { AuthError } from "./errors";
-import { SITE_REQUEST_TIMEOUT_MS } from "./site-http";
 
 export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
 /** docs/architecture.md section 6.4: id_tokens are valid 10 minutes. */

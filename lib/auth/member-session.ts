@@ -2,57 +2,48 @@ import "server-only";
 
 import type { CookieJar } from "iron-session";
 
+import { isSessionError, SessionError } from "@/lib/session/errors";
 import { endSession, loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
+import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
-import { AuthError, isAuthError } from "./errors";
+import { isAuthError } from "./errors";
 import { ensureFreshTokens } from "./tokens";
 
 /**
- * Runs `call` with a valid access token of the signed-in member: refreshes shortly before expiry, and
- * once more if the site refuses the token (then one retry). Persists rotated tokens into the cookie,
- * and ends the session when the site no longer accepts the grant. Route handlers only (they can set
- * cookies); pages read the session without ever refreshing.
+ * The one refresh path, for page renders (proxy.ts) and data routes (callWithMemberSession): loads the
+ * member's session, refreshes its tokens when they are due, runs `work` with the fresh session (with
+ * `refreshNow` for a token the site refused), persists what changed into the cookie, and ends the
+ * session when the site no longer accepts the grant (then throws SessionError "unauthenticated").
+ * Only where cookies can be written: a Server Component render reads the session and never refreshes.
+ *
+ * A transient failure (site or shared state) keeps the session and is thrown as it is. When the shared
+ * state cannot record an end, the end's error is thrown and the cookie stays.
  */
-export async function callWithMemberSession<T>(
+export async function withFreshMemberSession<T>(
   jar: CookieJar,
-  call: (accessToken: string, session: SessionData) => Promise<T>,
+  work: (session: SessionData, refreshNow: () => Promise<SessionData>) => Promise<T>,
 ): Promise<T> {
   const loaded = await loadSession(jar);
-  if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
+  if (!loaded) throw new SessionError("unauthenticated", "No one is signed in.");
   let session = loaded.data;
   let dirty = loaded.needsSave;
-  try {
-    const fresh = await ensureFreshTokens(session);
+  const refresh = async (force: boolean): Promise<SessionData> => {
+    const fresh = await ensureFreshTokens(session, { force });
     session = fresh.session;
     dirty ||= fresh.changed;
-    let result: T;
-    try {
-      result = await call(session.accessToken, session);
-    } catch (error) {
-      if (!isAuthError(error, "unauthenticated")) throw error;
-      // RFC 6750 section 3.1 invalid_token: refresh once and retry once.
-      const retried = await ensureFreshTokens(session, { force: true });
-      session = retried.session;
-      dirty = true;
-      try {
-        result = await call(session.accessToken, session);
-      } catch (retryError) {
-        if (isAuthError(retryError, "unauthenticated") && retryError.detail === "invalid_token_with_metadata") {
-          // A token issued seconds ago is still refused: it is bound to something the site does not accept.
-          throw new AuthError("token_audience_mismatch", "The site refuses tokens issued for SITE_URL.", { cause: retryError });
-        }
-        throw retryError;
-      }
-    }
+    return session;
+  };
+  try {
+    const result = await work(await refresh(false), () => refresh(true));
     if (dirty && !(await saveSession(jar, session, loaded.variant))) {
-      throw new AuthError("unauthenticated", "The session ended while this request was running.");
+      throw new SessionError("unauthenticated", "The session ended while this request was running.");
     }
     return result;
   } catch (error) {
-    if (isAuthError(error, "session_ended") || isAuthError(error, "unauthenticated")) {
+    if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
-      throw new AuthError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
+      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
     }
     if (isSharedStateUnavailable(error)) {
       // The site may have rotated the refresh token before the shared state went away: keep the new one
@@ -63,4 +54,29 @@ export async function callWithMemberSession<T>(
     if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session, loaded.variant);
     throw error;
   }
+}
+
+/**
+ * Runs `call` with a valid access token of the signed-in member (withFreshMemberSession), and once more
+ * if the site refuses the token: refreshed, then one retry. Route handlers only.
+ */
+export function callWithMemberSession<T>(jar: CookieJar, call: (accessToken: string, session: SessionData) => Promise<T>): Promise<T> {
+  return withFreshMemberSession(jar, async (session, refreshNow) => {
+    try {
+      return await call(session.accessToken, session);
+    } catch (error) {
+      if (!isSiteError(error, "token_refused")) throw error;
+      // RFC 6750 section 3.1 invalid_token: refresh once and retry once.
+      const renewed = await refreshNow();
+      try {
+        return await call(renewed.accessToken, renewed);
+      } catch (retryError) {
+        if (isSiteError(retryError, "token_refused") && retryError.detail === REFUSED_WITH_METADATA) {
+          // A token issued seconds ago is still refused: it is bound to something the site does not accept.
+          throw new SiteError("token_audience_mismatch", "The site refuses tokens issued for SITE_URL.", { cause: retryError });
+        }
+        throw retryError;
+      }
+    }
+  });
 }

@@ -4,10 +4,10 @@ import * as oauth from "oauth4webapi";
 
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
+import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
-import { oauthClient, siteRequestOptions } from "./site-http";
 import { rotatedSuccessors } from "./tokens";
 
 type TokenHint = "refresh_token" | "access_token";

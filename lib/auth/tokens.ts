@@ -1,19 +1,25 @@
 import "server-only";
 
-import { sealData, unsealData } from "iron-session";
 import * as oauth from "oauth4webapi";
 import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
-import { openingPasswords, sealingPassword, type SessionData } from "@/lib/session/session";
+import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
+import type { SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
+import {
+  isBearerTokenResponse,
+  isTransientSiteFailure,
+  oauthClient,
+  SITE_REQUEST_TIMEOUT_MS,
+  siteRequestOptions,
+} from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./site-http";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -138,7 +144,7 @@ async function rotate(refreshToken: string, scopes: string[], subject: string): 
         if (meanwhile) return meanwhile;
         const rotated = await refreshAtSite(refreshToken, scopes, subject, lease);
         // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
-        const sealed = await sealData(rotated, { password: sealingPassword(), ttl: 0 });
+        const sealed = await sealWithSessionSecret(rotated, 0);
         await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
           // The grant is spent: this caller keeps the new tokens whatever happens to the shared state.
           if (!isSharedStateUnavailable(error)) throw error;
@@ -156,7 +162,7 @@ async function rotate(refreshToken: string, scopes: string[], subject: string): 
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
-  return remembered ? unsealData<RotatedTokens>(remembered, { password: openingPasswords(), ttl: 0 }) : undefined;
+  return remembered ? openSessionSeal<RotatedTokens>(remembered, 0) : undefined;
 }
 
 /**

@@ -1,9 +1,9 @@
 import "server-only";
 
-import { sealData, unsealData, type CookieJar } from "iron-session";
+import type { CookieJar } from "iron-session";
 
 import { getConfig } from "@/lib/config";
-import { openingPasswords, sealingPassword } from "@/lib/session/session";
+import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 
 /** One sign-in attempt: kept in its own short-lived encrypted cookie, apart from the session. */
 export interface LoginTransaction {
@@ -38,7 +38,7 @@ function cookieOptions(maxAge: number) {
 
 export async function saveTransaction(jar: CookieJar, transaction: LoginTransaction): Promise<void> {
   const pending = (jar.names?.() ?? []).filter((name) => name.startsWith(cookiePrefix()));
-  const sealed = await sealData(transaction, { password: sealingPassword(), ttl: TRANSACTION_TTL_SECONDS });
+  const sealed = await sealWithSessionSecret(transaction, TRANSACTION_TTL_SECONDS);
   if (pending.length >= MAX_PENDING_TRANSACTIONS) {
     const opened = await Promise.all(pending.map(async (name) => ({ name, transaction: await openSealed(jar.read(name)) })));
     opened.sort((a, b) => (a.transaction?.createdAt ?? 0) - (b.transaction?.createdAt ?? 0));
@@ -49,10 +49,7 @@ export async function saveTransaction(jar: CookieJar, transaction: LoginTransact
 
 async function openSealed(sealed: string | undefined): Promise<LoginTransaction | null> {
   if (!sealed) return null;
-  const data = await unsealData<Partial<LoginTransaction>>(sealed, {
-    password: openingPasswords(),
-    ttl: TRANSACTION_TTL_SECONDS,
-  });
+  const data = await openSessionSeal<Partial<LoginTransaction>>(sealed, TRANSACTION_TTL_SECONDS);
   if (typeof data.state !== "string" || typeof data.codeVerifier !== "string" || typeof data.nonce !== "string") return null;
   return data as LoginTransaction;
 }

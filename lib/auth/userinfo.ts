@@ -3,9 +3,9 @@ import "server-only";
 import * as oauth from "oauth4webapi";
 
 import type { SessionClaims } from "@/lib/session/session";
+import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { AuthError } from "./errors";
-import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "./site-http";
 
 /** Reads the member's claims from UserInfo and keeps only the allow-listed ones. */
 export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessToken: string): Promise<SessionClaims> {

@@ -3,11 +3,13 @@ import "server-only";
 import { NextResponse } from "next/server";
 
 import { AuthError } from "@/lib/auth/errors";
+import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteFailureOf } from "@/lib/site/site-fetch";
 import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
-import { isSharedStateUnavailable } from "@/lib/session/shared-state";
+import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
+import { SiteError } from "@/lib/site/errors";
 
 import { RequestBodyTooLargeError } from "./capped-body";
 
@@ -32,16 +34,14 @@ export interface DescribedApiError {
   detail?: string;
 }
 
-/** The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch). */
+/**
+ * The one mapping from an error to what the browser is told (the API routes' JSON, a page's prefetch):
+ * each layer's error type (SessionError, SiteError, AuthError) by its code, the site's own failures
+ * (timeout, too large) whoever raised them, and anything else as "unexpected".
+ */
 export function describeApiError(error: unknown): DescribedApiError {
-  if (isSharedStateUnavailable(error)) {
-    // Fail closed (docs/architecture.md section 8): not "signed out", the member's cookie is kept; try again shortly.
-    return {
-      status: 503,
-      code: "temporarily_unavailable",
-      message: "The dashboard is temporarily unavailable. Please try again in a moment.",
-    };
-  }
+  // By its code: the shared state may throw another bundle's SessionError class (lib/session/errors.ts).
+  if (isSharedStateUnavailable(error)) return TEMPORARILY_UNAVAILABLE;
   if (error instanceof RequestBodyTooLargeError) {
     return { status: 413, code: "body_too_large", message: `The request is too large (at most ${error.maxBytes} bytes).` };
   }
@@ -54,13 +54,40 @@ export function describeApiError(error: unknown): DescribedApiError {
   if (failure?.reason === "too_large") {
     return { status: 502, code: "answer_too_large", message: "The site's answer was larger than the dashboard reads." };
   }
-  if (!(error instanceof AuthError)) {
-    return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
-  }
+  if (error instanceof SessionError) return describeSessionError(error);
+  if (error instanceof SiteError) return describeSiteError(error);
+  if (error instanceof AuthError) return describeAuthError(error);
+  return { status: 500, code: "unexpected", message: "Something went wrong on our side. Please try again." };
+}
+
+/** Fail closed (docs/architecture.md section 8): not "signed out", the member's cookie is kept; try again shortly. */
+const TEMPORARILY_UNAVAILABLE: DescribedApiError = {
+  status: 503,
+  code: "temporarily_unavailable",
+  message: "The dashboard is temporarily unavailable. Please try again in a moment.",
+};
+const SIGN_IN_AGAIN: DescribedApiError = { status: 401, code: "unauthenticated", message: "Please sign in again." };
+const SITE_NOT_ANSWERING = "The site is not answering right now. Please try again.";
+const SITE_MISCONFIGURED: DescribedApiError = {
+  status: 502,
+  code: "site_misconfigured",
+  message: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
+};
+
+function describeSessionError(error: SessionError): DescribedApiError {
   switch (error.code) {
     case "unauthenticated":
-    case "session_ended":
-      return { status: 401, code: "unauthenticated", message: "Please sign in again." };
+      return SIGN_IN_AGAIN;
+    case "shared_state_unavailable":
+      return TEMPORARILY_UNAVAILABLE;
+  }
+}
+
+function describeSiteError(error: SiteError): DescribedApiError {
+  switch (error.code) {
+    case "token_refused":
+      // Where no refresh can follow (a page's prefetch, a retried call), a refused token means sign in again.
+      return SIGN_IN_AGAIN;
     case "insufficient_scope":
       return {
         status: 403,
@@ -68,16 +95,25 @@ export function describeApiError(error: unknown): DescribedApiError {
         message: "You have not granted the permission this page needs.",
         detail: error.detail,
       };
+    case "account_api_failed":
+      return error.detail === "graphql_error"
+        ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
+        : { status: 503, code: "site_unavailable", message: SITE_NOT_ANSWERING };
+    case "token_audience_mismatch":
+      return SITE_MISCONFIGURED;
+  }
+}
+
+function describeAuthError(error: AuthError): DescribedApiError {
+  switch (error.code) {
+    case "session_ended":
+      return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
-      return { status: 503, code: error.code, message: "The site is not answering right now. Please try again." };
-    case "account_api_failed":
-      return error.detail === "graphql_error"
-        ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
-        : { status: 503, code: "site_unavailable", message: "The site is not answering right now. Please try again." };
+      return { status: 503, code: error.code, message: SITE_NOT_ANSWERING };
     case "revocation_refused":
       return {
         status: 502,
@@ -85,13 +121,8 @@ export function describeApiError(error: unknown): DescribedApiError {
         message: "The site refused to revoke access because the dashboard is not configured correctly for it. You are signed out here.",
         detail: error.detail,
       };
-    case "token_audience_mismatch":
     case "site_misconfigured":
-      return {
-        status: 502,
-        code: "site_misconfigured",
-        message: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
-      };
+      return SITE_MISCONFIGURED;
     case "authorization_denied":
     case "authorization_failed":
     case "callback_replayed":
@@ -117,7 +148,9 @@ const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unex
 export function logFailure(error: unknown, code: string, event: LogEventName = EVENT_OF_CODE[code] ?? "site_error"): void {
   if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
-  const message = error instanceof AuthError ? error.message : error instanceof Error ? error.name : "unknown error";
-  const detail = error instanceof AuthError ? error.detail : undefined;
+  // A layer's error speaks our own words and carries a safe detail; anything else is named by its class only.
+  const own = error instanceof LayerError;
+  const message = own ? error.message : error instanceof Error ? error.name : "unknown error";
+  const detail = own ? error.detail : undefined;
   logEvent(event, { errorCode: code, detail, message, cause, ...siteFailureDetails(error) }, "warn");
 }

@@ -2,7 +2,7 @@ import "server-only";
 
 import * as oauth from "oauth4webapi";
 
-import { siteRequestOptions } from "@/lib/auth/site-http";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
 import { getConfig } from "@/lib/config";
 import { getSharedState } from "@/lib/session/shared-state";
 

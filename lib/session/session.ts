@@ -1,12 +1,13 @@
 import "server-only";
 
 import { getIronSession, type CookieJar, type SessionOptions } from "iron-session";
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 
-import { getConfig, type AppConfig } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
 
 import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
+import { sealPasswords } from "./seal";
 import { getSharedState } from "./shared-state";
 
 export interface SessionClaims {
@@ -60,48 +61,7 @@ function cookieOptionsFor(variant: SessionVariant) {
   return { httpOnly: true, secure: getConfig().secureCookies, sameSite: "lax" as const, path: "/" };
 }
 
-/**
- * A secret's id inside a seal, derived from the secret itself so that it stays the same when the list
- * of SESSION_SECRET values changes (rotation adds a new one in front and later drops the old one).
- */
-function secretId(secret: string): string {
-  // iron-session wants integer ids: 32 bits of the secret's hash.
-  return String(createHash("sha256").update(secret).digest().readUInt32BE(0));
-}
-
-interface Passwords {
-  opening: Record<string, string>;
-  sealing: Record<string, string>;
-  /** Identifies the set of opening secrets (their ids), for the opened-seal memory. */
-  openingKey: string;
-}
-
-// Hashing the secrets on every request cost a few per cent of a data request: once per configuration.
-const passwordsByConfig = new WeakMap<AppConfig, Passwords>();
-
-function passwords(): Passwords {
-  const config = getConfig();
-  let known = passwordsByConfig.get(config);
-  if (!known) {
-    const opening = Object.fromEntries(config.sessionSecrets.map((secret) => [secretId(secret), secret]));
-    const newest = config.sessionSecrets[0]!;
-    known = { opening, sealing: { [secretId(newest)]: newest }, openingKey: Object.keys(opening).join(",") };
-    passwordsByConfig.set(config, known);
-  }
-  return known;
-}
-
-/** The passwords that open a seal: every configured secret. */
-export function openingPasswords(): Record<string, string> {
-  return passwords().opening;
-}
-
-/** The password that seals: the newest secret (SESSION_SECRET lists them newest first). */
-export function sealingPassword(): Record<string, string> {
-  return passwords().sealing;
-}
-
-function sessionOptions(variant: SessionVariant, password: Record<string, string> = openingPasswords()): SessionOptions {
+function sessionOptions(variant: SessionVariant, password: Record<string, string> = sealPasswords().opening): SessionOptions {
   return {
     cookieName: sessionCookieName(variant),
     password,
@@ -126,7 +86,7 @@ function isComplete(data: Partial<SessionData>): data is SessionData {
 function sealedWithOlderSecret(jar: CookieJar, name: string): boolean {
   const seal = jar.read(name) ?? jar.read(`${name}.0`);
   // An iron seal reads "Fe26.2*<password id>*...".
-  return seal !== undefined && seal.split("*")[1] !== Object.keys(sealingPassword())[0];
+  return seal !== undefined && seal.split("*")[1] !== Object.keys(sealPasswords().sealing)[0];
 }
 
 export interface LoadedSession {
@@ -177,7 +137,7 @@ const openedSeals = new BoundedTtlMap<SessionData>(OPENED_SEAL_MAX_ENTRIES, OPEN
 /** The memory key of the cookie `name` as the jar holds it now: the whole cookie and its chunks, as iron-session reads them. */
 function openedSealKeyOf(jar: CookieJar, name: string): string {
   return openedSealKey(
-    passwords().openingKey,
+    sealPasswords().openingKey,
     name,
     [name, ...[0, 1, 2, 3].map((index) => `${name}.${index}`)].map((cookie) => jar.read(cookie)),
   );
@@ -231,7 +191,7 @@ export async function saveSession(
   options: { checkEnded?: boolean } = {},
 ): Promise<boolean> {
   if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
-  const cookieOptions = sessionOptions(variant, sealingPassword());
+  const cookieOptions = sessionOptions(variant, sealPasswords().sealing);
   const session = await getIronSession<SessionData>(jar, { ...cookieOptions, onUnsealError: () => undefined });
   Object.assign(session, data);
   await session.save();

@@ -1,5 +1,7 @@
 import "server-only";
 
+export { isSharedStateUnavailable, SharedStateUnavailableError } from "./errors";
+
 /**
  * The state that several dashboard instances must share (docs/architecture.md section 8): the refresh lock, the short
  * memory of "this refresh token was just rotated into that one", sessions ended by sign-out or revocation,
@@ -40,26 +42,6 @@ export interface Lease {
 }
 
 export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };
-
-/**
- * The store did not answer (down, hung, refused): the caller must fail closed (no refresh without the
- * lock, no session trusted without its "ended" check), and never treat it as "signed out".
- */
-export class SharedStateUnavailableError extends Error {
-  readonly code = "shared_state_unavailable";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SharedStateUnavailableError";
-  }
-}
-
-/**
- * By its code, not `instanceof`: Next.js bundles the proxy, the route handlers and the pages separately,
- * and the one store (on globalThis) throws the error class of whichever bundle created it.
- */
-export function isSharedStateUnavailable(error: unknown): error is SharedStateUnavailableError {
-  return error instanceof Error && (error as { code?: unknown }).code === "shared_state_unavailable";
-}
 
 /** Waiting for a lock: short polls first, then up to 50 ms apart. */
 export function pollDelayMs(attempt: number): number {

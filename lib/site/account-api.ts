@@ -6,18 +6,14 @@ import * as oauth from "oauth4webapi";
 
 import type { AccountOperation } from "@/lib/account/operations";
 import { getConfig } from "@/lib/config";
-import { AuthError } from "@/lib/auth/errors";
-import { siteRequestOptions } from "@/lib/auth/site-http";
 
+import { refusalOfChallenge, SiteError } from "./errors";
+import { siteRequestOptions } from "./oauth-http";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { siteFailureOf, siteFetchFor } from "./site-fetch";
 import { documentForSite, learnMissingFieldsFromRefusal } from "./site-schema";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
-
-function expectedResourceMetadataUrl(): string {
-  return `${getConfig().siteUrl}/.well-known/oauth-protected-resource`;
-}
 
 /**
  * The one place that calls the Account API, with a named operation from lib/account (the browser can
@@ -89,32 +85,17 @@ function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
   return error.response.errors ?? [];
 }
 
-function toAccountError(error: unknown): AuthError {
+function toAccountError(error: unknown): SiteError {
   const failure = siteFailureOf(error);
   if (failure) {
     // Timeouts (the page view's deadline included) are never retried here: the member presses Retry.
     const detail = failure.reason === "unreachable" ? "unavailable" : failure.reason;
-    return new AuthError("account_api_failed", failure.message, { cause: error, detail });
+    return new SiteError("account_api_failed", failure.message, { cause: error, detail });
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
-    const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
-    const code = bearer?.parameters.error;
-    const resourceMetadata = bearer?.parameters.resource_metadata;
-    if (error.status === 403 || code === "insufficient_scope") {
-      // RFC 6750 section 3.1: the challenge names the scope the token lacks.
-      return new AuthError("insufficient_scope", "The member has not granted the permission this page needs.", {
-        detail: bearer?.parameters.scope ?? "account:read",
-      });
-    }
-    // RFC 9728 section 5.1: a resource_metadata pointer naming another place than our site means our
-    // tokens are meant for another resource. That is configuration, not something a new sign-in fixes,
-    // and the pointer is never fetched.
-    if (resourceMetadata !== undefined && resourceMetadata !== expectedResourceMetadataUrl()) {
-      return new AuthError("token_audience_mismatch", "The Account API belongs to another resource than SITE_URL.", { cause: error });
-    }
-    return new AuthError("unauthenticated", "The site refused the access token.", {
-      cause: error,
-      detail: resourceMetadata === undefined ? "invalid_token" : "invalid_token_with_metadata",
+    return refusalOfChallenge(error, {
+      name: "Account API",
+      ownMetadataUrls: [`${getConfig().siteUrl}/.well-known/oauth-protected-resource`],
     });
   }
   if (error instanceof ClientError) {
@@ -122,9 +103,9 @@ function toAccountError(error: unknown): AuthError {
     // GraphQL over HTTP: a query the site cannot run (unknown field, bad argument) comes back as
     // errors with 200 or 400. That is this query's failure, not the site being down.
     if (status < 500 && error.response.errors?.length) {
-      return new AuthError("account_api_failed", "The site could not answer this query.", { cause: error, detail: "graphql_error" });
+      return new SiteError("account_api_failed", "The site could not answer this query.", { cause: error, detail: "graphql_error" });
     }
-    return new AuthError("account_api_failed", "The site's Account API failed.", { cause: error, detail: `http_${status}` });
+    return new SiteError("account_api_failed", "The site's Account API failed.", { cause: error, detail: `http_${status}` });
   }
-  return new AuthError("account_api_failed", "The site's Account API did not answer.", { cause: error, detail: "unavailable" });
+  return new SiteError("account_api_failed", "The site's Account API did not answer.", { cause: error, detail: "unavailable" });
 }

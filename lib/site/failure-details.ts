@@ -69,7 +69,7 @@ function describeOne(error: unknown): SiteFailureDetails | undefined {
 }
 
 /**
- * Walks an error's cause chain (our AuthError, then the library's error, then the network's) and
+ * Walks an error's cause chain (our own error of any layer, then the library's error, then the network's) and
  * gathers what the site said: the first endpoint, status, code and message found, in that order. When
  * nothing in the chain is the site's answer, the innermost error's message says what went wrong instead
  * (`fetch failed` → `bad port`, a TLS failure).

@@ -6,11 +6,11 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as oauth from "oauth4webapi";
 
-import { AuthError } from "@/lib/auth/errors";
-import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "@/lib/auth/site-http";
 import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
+import { refusalOfChallenge, SiteError } from "./errors";
+import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./oauth-http";
 import { siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
@@ -34,7 +34,7 @@ export function mcpServerUrl(): string {
   return `${getConfig().siteUrl}${MCP_PATH}`;
 }
 
-function acceptedResourceMetadataUrls(): string[] {
+function ownResourceMetadataUrls(): string[] {
   const site = getConfig().siteUrl;
   // RFC 9728 section 3.1: the metadata of a resource with a path may sit at the path-suffixed well-known URL.
   return [`${site}/.well-known/oauth-protected-resource`, `${site}/.well-known/oauth-protected-resource${MCP_PATH}`];
@@ -87,7 +87,7 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
  * listed too; with null the call is anonymous (public tools only, docs/architecture.md section 6.3).
  *
  * A site without an MCP server, or one that is down, is an answer (`available: false`), not an error.
- * A refused token throws the same AuthError codes as the Account API: `unauthenticated` (401
+ * A refused token throws the same SiteError codes as the Account API: `token_refused` (401
  * invalid_token, so callWithMemberSession refreshes once and retries), `insufficient_scope` (403) and
  * `token_audience_mismatch` (a challenge pointing at another resource's metadata).
  */
@@ -130,7 +130,7 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
     };
   } catch (error) {
     const failure = toMcpFailure(error);
-    if (failure instanceof AuthError) throw failure;
+    if (failure instanceof SiteError) throw failure;
     return { available: false, reason: failure };
   } finally {
     await client.close().catch(() => undefined);
@@ -207,28 +207,11 @@ function fromStatus(status: number): ConnectionsUnavailableReason {
   return "incompatible";
 }
 
-function toMcpFailure(error: unknown): AuthError | ConnectionsUnavailableReason {
+function toMcpFailure(error: unknown): SiteError | ConnectionsUnavailableReason {
   const failure = siteFailureOf(error);
   if (failure) return failure.reason === "too_large" ? "too_large" : "unreachable";
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
-    const bearer = error.cause.find((challenge) => challenge.scheme === "bearer");
-    const code = bearer?.parameters.error;
-    const resourceMetadata = bearer?.parameters.resource_metadata;
-    if (error.status === 403 || code === "insufficient_scope") {
-      // RFC 6750 section 3.1: the challenge names the scope the token lacks.
-      return new AuthError("insufficient_scope", "The member has not granted the permission the MCP server needs.", {
-        detail: bearer?.parameters.scope ?? "account:read",
-      });
-    }
-    // RFC 9728 section 5.1: a pointer to another resource's metadata means our tokens are not meant for
-    // this server. The pointer is never fetched.
-    if (resourceMetadata !== undefined && !acceptedResourceMetadataUrls().includes(resourceMetadata)) {
-      return new AuthError("token_audience_mismatch", "The MCP server belongs to another resource than SITE_URL.", { cause: error });
-    }
-    return new AuthError("unauthenticated", "The site's MCP server refused the access token.", {
-      cause: error,
-      detail: resourceMetadata === undefined ? "invalid_token" : "invalid_token_with_metadata",
-    });
+    return refusalOfChallenge(error, { name: "MCP server", ownMetadataUrls: ownResourceMetadataUrls() });
   }
   if (error instanceof StreamableHTTPError) return fromStatus(error.code ?? -1);
   if (error instanceof McpError) {

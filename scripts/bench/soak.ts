@@ -8,7 +8,7 @@ import { round, type BenchSection } from "./context";
 import { runLoad, type LoadSample } from "./load";
 import { signInToDashboard, type Cookies } from "./members";
 import { progress } from "./progress";
-import { SITE_REQUEST_TIMEOUT_MS } from "../../lib/auth/site-http";
+import { SITE_REQUEST_TIMEOUT_MS } from "../../lib/site/oauth-http";
 import { DEMO_MEMBERS } from "../../sandbox/seed";
 
 const WARM_UP_SECONDS = 60;

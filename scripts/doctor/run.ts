@@ -9,7 +9,7 @@ import type { CheckResult } from "./checks";
 import { takeSnapshot } from "./probe";
 
 export const DEFAULT_APP_URL = "http://localhost:3000";
-/** As the dashboard bounds its own requests to the site (lib/auth/site-http.ts). */
+/** As the dashboard bounds its own requests to the site (lib/site/oauth-http.ts). */
 export const DEFAULT_TIMEOUT_MS = 8_000;
 
 export interface DoctorOptions {

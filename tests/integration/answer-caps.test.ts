@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getSiteMetadata, resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { verifyIdToken } from "@/lib/auth/id-token";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { oauthClient, siteRequestOptions } from "@/lib/auth/site-http";
+import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { fetchUserInfoClaims } from "@/lib/auth/userinfo";
 import * as logger from "@/lib/log/logger";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";

@@ -111,7 +111,7 @@ describe.each([
     const revokeCalls = sandbox.requests().filter((entry) => entry.endpoint === "revoke");
     expect(revokeCalls.length).toBeGreaterThanOrEqual(2);
     await expect(runAccountOperation(session.accessToken, { document: "query DashboardProbe { viewer { id } }" })).rejects.toMatchObject({
-      code: "unauthenticated",
+      code: "token_refused",
     });
     // A stale copy of the cookie finds the grant gone: the session ends instead of lingering.
     const stale = memoryJar(Object.fromEntries(jar.cookies));

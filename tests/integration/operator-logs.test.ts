@@ -1,13 +1,13 @@
 import { Writable } from "node:stream";
 
-import { unsealData } from "iron-session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import type { LoginTransaction } from "@/lib/auth/transaction";
+import { TRANSACTION_TTL_SECONDS, type LoginTransaction } from "@/lib/auth/transaction";
 import { setLogDestinationForTests } from "@/lib/log/logger";
-import { loadSession, openingPasswords } from "@/lib/session/session";
+import { openSessionSeal } from "@/lib/session/seal";
+import { loadSession } from "@/lib/session/session";
 import { type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
@@ -82,7 +82,7 @@ describe("operator logs", () => {
     rememberCookies(browser);
     for (const [name, value] of browser.cookies) {
       if (!name.includes("dash_tx_")) continue;
-      const transaction = await unsealData<LoginTransaction>(value, { password: openingPasswords() });
+      const transaction = await openSessionSeal<LoginTransaction>(value, TRANSACTION_TTL_SECONDS);
       secrets.add(transaction.codeVerifier);
       secrets.add(transaction.nonce);
     }

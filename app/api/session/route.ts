@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-import { AuthError } from "@/lib/auth/errors";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { toSessionView } from "@/lib/http/session-view";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { SessionError } from "@/lib/session/errors";
 import { loadSession, saveSession } from "@/lib/session/session";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -18,7 +18,7 @@ async function handleGet(request: NextRequest) {
     const buffer = new CookieBuffer();
     const jar = requestResponseJar(request.cookies, buffer);
     const loaded = await loadSession(jar);
-    if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
+    if (!loaded) throw new SessionError("unauthenticated", "No one is signed in.");
     if (loaded.needsSave) await saveSession(jar, loaded.data, loaded.variant);
     return buffer.applyTo(NextResponse.json(toSessionView(loaded.data), { headers: { "cache-control": "no-store" } }));
   } catch (error) {

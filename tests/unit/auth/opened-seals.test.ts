@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 
-import { sealData } from "iron-session";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { resetConfigForTests } from "@/lib/config";
 import { BoundedTtlMap } from "@/lib/session/opened-seals";
-import { endSession, loadSession, saveSession, SESSION_IDLE_LIFETIME_MS, sealingPassword, type SessionData } from "@/lib/session/session";
+import { sealWithSessionSecret } from "@/lib/session/seal";
+import { endSession, loadSession, saveSession, SESSION_IDLE_LIFETIME_MS, type SessionData } from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
 import { sessionData } from "../../support/session-data";
@@ -25,7 +25,7 @@ function session(): SessionData {
 
 /** A cookie this process never wrote: sealed the way iron-session seals, with the dashboard's secret. */
 async function foreignlyWrittenCookie(data: SessionData): Promise<string> {
-  return sealData(data, { password: sealingPassword(), ttl: Math.ceil(SESSION_IDLE_LIFETIME_MS / 1000) });
+  return sealWithSessionSecret(data, Math.ceil(SESSION_IDLE_LIFETIME_MS / 1000));
 }
 
 beforeEach(() => useSecrets(NEW_SECRET));

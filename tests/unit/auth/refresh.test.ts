@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
@@ -14,20 +14,15 @@ import {
 } from "@/lib/session/shared-state";
 import { runAccountOperation } from "@/lib/site/account-api";
 
-import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { setUpFakeSite } from "../../support/fake-site";
+import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { memoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
 
-const site = setUpFakeSite();
+const site = setUpDashboardOnFakeSite();
 let issued = 0;
 
-beforeAll(() => {
-  configureDashboard(site.url);
-});
 beforeEach(() => {
-  setSharedStateForTests(new InMemorySharedState());
-  site.calls.length = 0;
   issued = 0;
   // A rotating site: every refresh returns a new refresh token and kills the old one at once.
   const live = new Set(["rt-0"]);
@@ -151,28 +146,11 @@ describe("refresh across instances", () => {
   });
 
   it("keeps the rotated refresh token in the cookie when the shared state goes away right after the grant", async () => {
-    let down = false;
-    class GoesDownAfterTheGrant extends InMemorySharedState {
-      override recall(key: string) {
-        return down ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall).")) : super.recall(key);
-      }
-      override remember(key: string, value: string, ttlMs: number) {
-        return down
-          ? Promise.reject(new SharedStateUnavailableError("Redis did not answer (remember)."))
-          : super.remember(key, value, ttlMs);
-      }
-    }
-    const store = new GoesDownAfterTheGrant();
-    setSharedStateForTests(store);
-    const rotating = site.handlers.get("POST /api/oauth/token")!;
-    site.handlers.set("POST /api/oauth/token", (call) => {
-      down = true;
-      return rotating(call);
-    });
+    const sharedState = sharedStateDownFromTheGrant(site);
     const jar = memoryJar();
     await saveSession(jar, expiringSession());
     await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
-    down = false;
+    sharedState.recover();
     // The spent rt-0 is gone from the cookie: the next request does not replay it (which would revoke the grant).
     expect((await loadSession(jar))?.data.refreshToken).toBe("rt-1");
   });

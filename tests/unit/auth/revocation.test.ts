@@ -1,22 +1,16 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
-import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 
 import { captureLog } from "../../support/captured-log";
-import { configureDashboard, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { setUpFakeSite } from "../../support/fake-site";
+import { setUpDashboardOnFakeSite } from "../../support/dashboard-on-fake-site";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { expiringSession } from "../../support/session-fixture";
 
-const site = setUpFakeSite();
+const site = setUpDashboardOnFakeSite();
 
-beforeAll(() => {
-  configureDashboard(site.url);
-});
 beforeEach(() => {
-  setSharedStateForTests(new InMemorySharedState());
-  site.calls.length = 0;
   site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
 });
 

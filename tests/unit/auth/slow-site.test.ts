@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 
 import { startLogin } from "@/lib/auth/login";
-import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/auth/site-http";
+import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/site/oauth-http";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";

@@ -1,12 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { AuthError, isAuthError } from "@/lib/auth/errors";
+import { isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { SessionError } from "@/lib/session/errors";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -27,7 +28,7 @@ async function handlePost(request: NextRequest) {
     const buffer = new CookieBuffer();
     const jar = requestResponseJar(request.cookies, buffer);
     const loaded = await loadSessionForSignOut(jar);
-    if (!loaded) throw new AuthError("unauthenticated", "No one is signed in.");
+    if (!loaded) throw new SessionError("unauthenticated", "No one is signed in.");
     try {
       await revokeAtSite(loaded.data);
     } catch (error) {

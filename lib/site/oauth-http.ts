@@ -4,7 +4,7 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { siteFetchFor } from "@/lib/site/site-fetch";
+import { siteFetchFor } from "./site-fetch";
 
 /** Every call to the site's OAuth endpoints is bounded: a slow site gives a clear page, not a hung request. */
 export const SITE_REQUEST_TIMEOUT_MS = 8_000;

@@ -1,0 +1,73 @@
+import { NextRequest } from "next/server";
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { loadSession, saveSession } from "@/lib/session/session";
+import { proxy } from "@/proxy";
+
+import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
+import { TEST_APP_URL } from "../../support/env";
+import { memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { expiringSession } from "../../support/session-fixture";
+
+/**
+ * The proxy refreshes before a page renders through the data routes' own refresh path
+ * (withFreshMemberSession): these fail when it stops persisting a rotation or ending a refused grant.
+ */
+const site = setUpDashboardOnFakeSite();
+
+beforeEach(() => {
+  // A rotating site: rt-0 becomes rt-1 once, and is refused after that.
+  let spent = false;
+  site.handlers.set("POST /api/oauth/token", (call) => {
+    if ((call.body as URLSearchParams).get("refresh_token") !== "rt-0" || spent) return { status: 400, json: { error: "invalid_grant" } };
+    spent = true;
+    return { json: { access_token: "at-1", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-1", scope: "openid account:read" } };
+  });
+});
+
+async function signedInBrowser(): Promise<MemoryJar> {
+  const browser = memoryJar();
+  await saveSession(browser, expiringSession());
+  return browser;
+}
+
+/** Renders a page through the proxy with the browser's cookies, and lets the browser keep what the answer sets. */
+async function renderPage(browser: MemoryJar): Promise<void> {
+  const response = await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header() } }));
+  for (const cookie of response.cookies.getAll()) browser.write(cookie.name, cookie.value, { maxAge: cookie.maxAge });
+}
+
+describe("the proxy's refresh before a page render", () => {
+  it("persists the rotated refresh token in the page's answer", async () => {
+    const browser = await signedInBrowser();
+    await renderPage(browser);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    expect((await loadSession(browser))?.data).toMatchObject({ accessToken: "at-1", refreshToken: "rt-1" });
+  });
+
+  it("ends the session when the site no longer accepts the grant", async () => {
+    const browser = memoryJar();
+    await saveSession(browser, expiringSession({ refreshToken: "rt-revoked" }));
+    const copy = memoryJar(Object.fromEntries(browser.cookies));
+    await renderPage(browser);
+    expect(browser.cookies.size).toBe(0);
+    // Ended everywhere: a copy of the cookie opens nothing either.
+    expect(await loadSession(copy)).toBeNull();
+  });
+
+  it("keeps the session when the site does not answer", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
+    const browser = await signedInBrowser();
+    await renderPage(browser);
+    expect((await loadSession(browser))?.data).toMatchObject({ accessToken: "at-0", refreshToken: "rt-0" });
+  });
+
+  it("keeps the rotated refresh token when the shared state goes away right after the grant", async () => {
+    const sharedState = sharedStateDownFromTheGrant(site);
+    const browser = await signedInBrowser();
+    await renderPage(browser);
+    sharedState.recover();
+    // The spent rt-0 is gone from the cookie: the next page does not replay it (which would revoke the grant).
+    expect((await loadSession(browser))?.data.refreshToken).toBe("rt-1");
+  });
+});
