@@ -1,5 +1,12 @@
 import "server-only";
 
+/** What every connection the dashboard reads selects besides its nodes: the site's total and where to go on. */
+export const CONNECTION_PAGING_FIELDS = /* GraphQL */ `totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }`;
+
 /** The fields of an enrollment every dashboard operation selects. */
 export const ENROLLED_COURSE_FIELDS = /* GraphQL */ `
   fragment DashboardEnrolledCourse on EnrolledCourse {

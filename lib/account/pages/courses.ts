@@ -3,7 +3,7 @@ import "server-only";
 import { collectPages } from "@/lib/site/paging";
 import type { CoursesPage } from "@/lib/types/account";
 
-import { ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } from "../fragments";
+import { CONNECTION_PAGING_FIELDS, ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } from "../fragments";
 import type { ResumeUrlConfig } from "../lecture-url";
 import { reshapeEnrolledCourse } from "../reshape-shared";
 import { connectionQuery, connectionReader, type AccountPageDescriptor, type CollectedConnection, type RunOperation } from "./descriptor";
@@ -18,11 +18,7 @@ export const COURSES_DOCUMENT = /* GraphQL */ `
   query DashboardCourses($first: Int!, $after: String) {
     viewer {
       enrolledCourses(first: $first, after: $after) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${CONNECTION_PAGING_FIELDS}
         nodes {
           ...DashboardEnrolledCourse
         }

@@ -3,7 +3,7 @@ import "server-only";
 import { collectPages } from "@/lib/site/paging";
 import type { EventsPage } from "@/lib/types/account";
 
-import { EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "../fragments";
+import { CONNECTION_PAGING_FIELDS, EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "../fragments";
 import { reshapeEventRegistration } from "../reshape-shared";
 import { connectionQuery, connectionReader, type AccountPageDescriptor, type CollectedConnection, type RunOperation } from "./descriptor";
 
@@ -20,11 +20,7 @@ export const EVENTS_DOCUMENT = /* GraphQL */ `
   query DashboardEvents($first: Int!, $after: String) {
     viewer {
       eventRegistrations(first: $first, after: $after) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${CONNECTION_PAGING_FIELDS}
         nodes {
           ...DashboardEventRegistration
         }

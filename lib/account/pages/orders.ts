@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Order, OrdersPage } from "@/lib/types/account";
 
-import type { RawConnection } from "../fragments";
+import { CONNECTION_PAGING_FIELDS, type RawConnection } from "../fragments";
 import { reshapePage } from "../reshape-shared";
 import { connectionQuery, type AccountPageDescriptor } from "./descriptor";
 
@@ -14,11 +14,7 @@ export const ORDERS_DOCUMENT = /* GraphQL */ `
   query DashboardOrders($first: Int!, $after: String) {
     viewer {
       orders(first: $first, after: $after) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${CONNECTION_PAGING_FIELDS}
         nodes {
           id
           tradeNo

@@ -6,6 +6,7 @@ import { collectPages } from "@/lib/site/paging";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
 
 import {
+  CONNECTION_PAGING_FIELDS,
   ENROLLED_COURSE_FIELDS,
   EVENT_REGISTRATION_FIELDS,
   type RawConnection,
@@ -39,21 +40,13 @@ export const OVERVIEW_DOCUMENT = /* GraphQL */ `
       name
       email
       enrolledCourses(first: $coursesFirst) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${CONNECTION_PAGING_FIELDS}
         nodes {
           ...DashboardEnrolledCourse
         }
       }
       eventRegistrations(first: $eventsFirst) {
-        totalCount
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${CONNECTION_PAGING_FIELDS}
         nodes {
           ...DashboardEventRegistration
         }
