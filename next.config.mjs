@@ -8,7 +8,6 @@ const apiSecurityHeaders = [
   { key: "x-frame-options", value: "DENY" },
   { key: "x-content-type-options", value: "nosniff" },
   { key: "referrer-policy", value: "no-referrer" },
-  { key: "cache-control", value: "no-store" },
   // Ignored by browsers over plain http (RFC 6797 section 8.1), so it is safe on the local demo too.
   { key: "strict-transport-security", value: "max-age=31536000; includeSubDomains" },
 ];
@@ -16,7 +15,12 @@ const apiSecurityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   async headers() {
-    return [{ source: "/api/:path*", headers: apiSecurityHeaders }];
+    return [
+      { source: "/api/:path*", headers: apiSecurityHeaders },
+      // The account routes set Cache-Control themselves (a header set here would win over theirs): always
+      // no-store, and no-transform on answers too small to gain from compression (lib/http/member-json.ts).
+      { source: "/api/:path((?!account/).*)", headers: [{ key: "cache-control", value: "no-store" }] },
+    ];
   },
   // The deployable bundle: .next/standalone holds a server.js and only the node_modules it needs (README, Deploy).
   output: "standalone",

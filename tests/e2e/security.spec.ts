@@ -17,6 +17,43 @@ test("every page carries a per-request CSP nonce, framing limits and no-store", 
   expect(await first.text()).toContain(`nonce="${nonce}"`);
 });
 
+test("account answers are personal: never stored or framed; small ones go uncompressed, large ones compressed", async ({
+  page,
+  request,
+}) => {
+  const expectPersonal = (headers: Record<string, string>) => {
+    expect(headers["cache-control"]).toMatch(/^no-store(, no-transform)?$/);
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expectNeverFramed(headers);
+  };
+  const anonymous = await request.get("/api/account/courses");
+  expect(anonymous.status()).toBe(401);
+  expectPersonal(anonymous.headers());
+
+  await signIn(page, "maya@example.com");
+  for (const path of [
+    "/api/account/overview",
+    "/api/account/orders",
+    "/api/account/events",
+    "/api/account/nope",
+    "/api/account/courses?after=",
+  ]) {
+    expectPersonal((await page.request.get(path)).headers());
+  }
+  // Maya's Courses answer is a few KiB: it fits in TCP's first flight, gzip would only cost CPU (lib/http/member-json.ts).
+  const small = await page.request.get("/api/account/courses", { headers: { "accept-encoding": "gzip" } });
+  expect(small.headers()["cache-control"]).toBe("no-store, no-transform");
+  expect(small.headers()["content-encoding"]).toBeUndefined();
+
+  // Kai's 130 enrollments are far more: compressed for the member's connection, still never stored.
+  await page.context().clearCookies();
+  await signIn(page, "kai@example.com");
+  const large = await page.request.get("/api/account/courses", { headers: { "accept-encoding": "gzip" } });
+  expect(large.headers()["cache-control"]).toBe("no-store");
+  expect(large.headers()["content-encoding"]).toBe("gzip");
+  expect((await large.json()) as { items: unknown[] }).toMatchObject({ items: expect.any(Array) });
+});
+
 test("sign-in routes can never be framed", async ({ request }) => {
   for (const path of ["/api/auth/login", "/api/auth/callback", "/sign-in-problem?code=login_expired"]) {
     const response = await request.get(path, { maxRedirects: 0 });

@@ -5,6 +5,7 @@ import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { isAccountPageKey, loadAccountPage } from "@/lib/site/account-pages";
+import { memberJson } from "@/lib/http/member-json";
 import { loggedRoute } from "@/lib/http/request-log";
 
 export const dynamic = "force-dynamic";
@@ -17,11 +18,17 @@ const MAX_CURSOR_LENGTH = 512;
 async function handleGet(request: NextRequest, context: { params: Promise<{ resource: string }> }) {
   const { resource } = await context.params;
   if (!isAccountPageKey(resource)) {
-    return NextResponse.json({ error: { code: "not_found", message: "There is no such account page." } }, { status: 404 });
+    return NextResponse.json(
+      { error: { code: "not_found", message: "There is no such account page." } },
+      { status: 404, headers: { "cache-control": "no-store" } },
+    );
   }
   const after = request.nextUrl.searchParams.get("after");
   if (after !== null && (after.length === 0 || after.length > MAX_CURSOR_LENGTH)) {
-    return NextResponse.json({ error: { code: "invalid_cursor", message: "The page cursor is not valid." } }, { status: 400 });
+    return NextResponse.json(
+      { error: { code: "invalid_cursor", message: "The page cursor is not valid." } },
+      { status: 400, headers: { "cache-control": "no-store" } },
+    );
   }
   const buffer = new CookieBuffer();
   try {
@@ -29,7 +36,7 @@ async function handleGet(request: NextRequest, context: { params: Promise<{ reso
     const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
       callWithMemberSession(requestResponseJar(request.cookies, buffer), (accessToken) => loadAccountPage(resource, accessToken, after)),
     );
-    return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
+    return buffer.applyTo(memberJson(data));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));
   }
