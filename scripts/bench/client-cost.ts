@@ -28,7 +28,8 @@ async function measure(name: string, call: () => Promise<unknown>): Promise<void
   );
   const spent = process.cpuUsage(before);
   console.info(
-    `${name.padEnd(48)} ${((spent.user + spent.system) / 1000 / CALLS).toFixed(3)} CPU ms/call, ${(performance.now() - started).toFixed(0)} ms`,
+    `${name.padEnd(48)} ${((spent.user + spent.system) / 1000 / CALLS).toFixed(3)} CPU ms/call,` +
+      ` ${(performance.now() - started).toFixed(0)} ms`,
   );
 }
 

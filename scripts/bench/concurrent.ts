@@ -147,15 +147,25 @@ export const concurrentLoad: BenchSection = {
       throughput: round(route.requestsPerSecond / direct.requestsPerSecond, 3),
     };
     const ownCpuMs = round(route.cpuMsPerRequest! - health.cpuMsPerRequest!, 2);
-    const line = (name: string, side: SideFigures) =>
-      `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s; CPU ms/request: ${side.cpuMsPerRequest === undefined ? "" : `dashboard ${side.cpuMsPerRequest} (waiting for a CPU ${side.waitingForCpuPercent} % of the time), `}site ${side.siteCpuMsPerRequest}, load generator ${side.loadGeneratorCpuMsPerRequest}${side.failures ? `; ${side.failures} failed` : ""}`;
+    const line = (name: string, side: SideFigures) => {
+      const dashboardCpu =
+        side.cpuMsPerRequest === undefined
+          ? ""
+          : `dashboard ${side.cpuMsPerRequest} (waiting for a CPU ${side.waitingForCpuPercent} % of the time), `;
+      return (
+        `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s; ` +
+        `CPU ms/request: ${dashboardCpu}site ${side.siteCpuMsPerRequest}, load generator ${side.loadGeneratorCpuMsPerRequest}` +
+        (side.failures ? `; ${side.failures} failed` : "")
+      );
+    };
     const summary = [
       `(d) at ${context.options.connections} connections, ${round(seconds * rounds)} s per side in ${rounds} interleaved rounds:`,
       line("GET /api/account/courses", route),
       line("same operation straight to the site", direct),
       line("GET /api/session (one cookie opened)", bySide.session!),
       line("GET /api/health (Next.js's floor)", health),
-      `    ratios: p50 ${ratios.p50}, p95 ${ratios.p95}, throughput ${ratios.throughput} (target >= 0.8); the dashboard's own CPU per data request beyond Next.js's floor: ${ownCpuMs} ms`,
+      `    ratios: p50 ${ratios.p50}, p95 ${ratios.p95}, throughput ${ratios.throughput} (target >= 0.8);` +
+        ` the dashboard's own CPU per data request beyond Next.js's floor: ${ownCpuMs} ms`,
     ];
     const results: Record<string, unknown> = {
       connections: context.options.connections,

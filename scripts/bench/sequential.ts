@@ -6,6 +6,8 @@
  *      (the 404 page: the root layout and nothing else); target at most 1.3;
  *  (c) requests to the site per page view in a real browser: exactly 1.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { gzipSync } from "node:zlib";
 
 import { chromium } from "@playwright/test";
@@ -42,27 +44,65 @@ export function directCoursesRequest(context: BenchContext): {
   };
 }
 
-async function measureLatency(context: BenchContext): Promise<{ route: number; direct: number; floor: number }> {
+/**
+ * A plain node:http server in its own process, answering the same small JSON as `/api/health`: what
+ * any Node server costs a request (parsing, one write, the hop between processes). `/api/health`
+ * minus this is what Next.js itself adds to every request.
+ */
+async function startPlainServer(): Promise<{ url: string; stop: () => void }> {
+  const program = `
+    const server = require("node:http").createServer((request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+      response.end('{"ok":true}');
+    });
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "inherit"] });
+  const [port] = (await once(child.stdout, "data")) as [Buffer];
+  return { url: `http://127.0.0.1:${port.toString().trim()}/`, stop: () => child.kill() };
+}
+
+interface Latencies {
+  route: number;
+  direct: number;
+  /** `/api/health`: a Next.js route that calls nothing. */
+  floor: number;
+  /** A plain node:http server answering the same. */
+  plain: number;
+}
+
+async function measureLatency(context: BenchContext): Promise<Latencies> {
   const { appUrlIPv4 } = context.target;
   const direct = directCoursesRequest(context);
+  const plainServer = await startPlainServer();
   const viaRoute = () => fetch(`${appUrlIPv4}/api/account/courses`, { headers: { cookie: context.member.header() } });
   const viaSite = () => fetch(direct.url, direct.init);
   const health = () => fetch(`${appUrlIPv4}/api/health`);
-  const routeTimes: number[] = [];
-  const directTimes: number[] = [];
-  const floorTimes: number[] = [];
+  const plain = () => fetch(plainServer.url);
+  const times: Record<keyof Latencies, number[]> = { route: [], direct: [], floor: [], plain: [] };
   const total = context.options.rounds + WARMUP;
-  for (let index = 0; index < total; index += 1) {
-    if ((index + 1) % 20 === 0 || index + 1 === total) progress("one request at a time", index + 1, total);
-    // Interleaved, alternating which goes first, so drift and ordering effects cancel.
-    const pair = index % 2 === 0 ? [await timed(viaRoute), await timed(viaSite)] : [await timed(viaSite), await timed(viaRoute)].reverse();
-    const floor = await timed(health);
-    if (index < WARMUP) continue;
-    routeTimes.push(pair[0]!);
-    directTimes.push(pair[1]!);
-    floorTimes.push(floor);
+  try {
+    for (let index = 0; index < total; index += 1) {
+      if ((index + 1) % 20 === 0 || index + 1 === total) progress("one request at a time", index + 1, total);
+      // Interleaved, alternating which goes first, so drift and ordering effects cancel.
+      const pair =
+        index % 2 === 0 ? [await timed(viaRoute), await timed(viaSite)] : [await timed(viaSite), await timed(viaRoute)].reverse();
+      const floor = await timed(health);
+      const bare = await timed(plain);
+      if (index < WARMUP) continue;
+      times.route.push(pair[0]!);
+      times.direct.push(pair[1]!);
+      times.floor.push(floor);
+      times.plain.push(bare);
+    }
+  } finally {
+    plainServer.stop();
   }
-  return { route: percentile(routeTimes, 0.5), direct: percentile(directTimes, 0.5), floor: percentile(floorTimes, 0.5) };
+  return {
+    route: percentile(times.route, 0.5),
+    direct: percentile(times.direct, 0.5),
+    floor: percentile(times.floor, 0.5),
+    plain: percentile(times.plain, 0.5),
+  };
 }
 
 export const sequentialLatency: BenchSection = {
@@ -72,9 +112,16 @@ export const sequentialLatency: BenchSection = {
   async run(context) {
     const latency = await measureLatency(context);
     const ratio = round(latency.route / latency.direct, 3);
+    // What Next.js alone adds to any request, and the data route's ratio without it: the dashboard's own share.
+    const nextJsShare = Math.max(0, latency.floor - latency.plain);
+    const ratioWithoutNextJs = round((latency.route - nextJsShare) / latency.direct, 3);
     return {
       summary: [
-        `(a) data route vs direct GraphQL, median latency: ${round(latency.route)} ms / ${round(latency.direct)} ms = ${ratio} (target <= 1.10); a route that calls nothing answers in ${round(latency.floor)} ms`,
+        `(a) data route vs direct GraphQL, median latency: ${round(latency.route)} ms / ${round(latency.direct)} ms = ${ratio}` +
+          " (target <= 1.10)",
+        `    Next.js's floor: a route that calls nothing answers in ${round(latency.floor, 2)} ms,` +
+          ` a plain node:http server in ${round(latency.plain, 2)} ms;` +
+          ` without Next.js's ${round(nextJsShare, 2)} ms the data route would be ${ratioWithoutNextJs} of the direct call`,
       ],
       results: {
         rounds: context.options.rounds,
@@ -82,7 +129,10 @@ export const sequentialLatency: BenchSection = {
         directMedianMs: round(latency.direct),
         ratio,
         target: 1.1,
-        frameworkFloorMs: round(latency.floor),
+        frameworkFloorMs: round(latency.floor, 2),
+        plainServerMs: round(latency.plain, 2),
+        nextJsShareMs: round(nextJsShare, 2),
+        ratioWithoutNextJs,
       },
     };
   },

@@ -76,10 +76,14 @@ export const soak: BenchSection = {
     const signed = (value: number) => `${value >= 0 ? "+" : ""}${value}`;
     return {
       summary: [
-        `(e) soak, ${soakConnections} connections over ${soakSessions} sessions for ${soakSeconds} s: ${answered} requests, ${failures} failed`,
-        `    resident memory after a forced GC: ${mib(warm.rss)} MiB after ${warmUp} s, ${mib(end.rss)} MiB at the end: ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
-        `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end: ${signed(heapGrowth)} % (target: no growth); compiled code ${mib(warm.codeSpace)} → ${mib(end.codeSpace)} MiB`,
-        `    after each round (MiB), heap / resident: ${afterGc.map((reading) => `${mib(reading.heapUsed)} / ${mib(reading.rss)}`).join(", ")}`,
+        `(e) soak, ${soakConnections} connections over ${soakSessions} sessions for ${soakSeconds} s:` +
+          ` ${answered} requests, ${failures} failed`,
+        `    resident memory after a forced GC: ${mib(warm.rss)} MiB after ${warmUp} s, ${mib(end.rss)} MiB at the end:` +
+          ` ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
+        `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end:` +
+          ` ${signed(heapGrowth)} % (target: no growth); compiled code ${mib(warm.codeSpace)} → ${mib(end.codeSpace)} MiB`,
+        `    after each round (MiB), heap / resident: ` +
+          afterGc.map((reading) => `${mib(reading.heapUsed)} / ${mib(reading.rss)}`).join(", "),
       ],
       results: {
         connections: soakConnections,
