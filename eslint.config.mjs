@@ -35,6 +35,13 @@ export default tseslint.config(
     },
   },
   {
+    // No line over Prettier's printWidth (140, .prettierrc.json). Prettier wraps code but leaves long strings,
+    // template literals, comments and JSX text alone: this rule catches those. Split a string with `+`, a
+    // template literal with a line continuation (a backslash ending the line adds nothing to its text).
+    files: ["**/*.{ts,tsx,mjs}"],
+    rules: { "max-len": ["error", { code: 140, tabWidth: 2 }] },
+  },
+  {
     files: ["**/*.ts", "**/*.tsx"],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {

@@ -6,8 +6,9 @@ import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
- * render needs. (API routes carry static security headers from next.config.mjs and refresh themselves.) A Server Component cannot set cookies, so the refresh happens here,
- * where the rotated refresh token can be persisted, and the render sees the fresh session.
+ * render needs. (API routes carry static security headers from next.config.mjs and refresh themselves.)
+ * A Server Component cannot set cookies, so the refresh happens here, where the rotated refresh token can
+ * be persisted, and the render sees the fresh session.
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;

@@ -180,7 +180,8 @@ function requireOperator(c: Context, state: SandboxState, returnTo: string): Gua
   if (!signedIn) return { ok: false, response: c.redirect(`${SIGN_IN_PATH}?return_to=${encodeURIComponent(returnTo)}`, 303) };
   if (!isOperator(signedIn.member)) {
     const body = html`<h1>Admins only</h1>
-<p role="alert" class="alert">You are signed in as ${signedIn.member.name} (${signedIn.member.email}), a student at ${SCHOOL.name}. Only the site's owner or administrators can open the admin area.</p>
+<p role="alert" class="alert">You are signed in as ${signedIn.member.name} (${signedIn.member.email}), a student at ${SCHOOL.name}. \
+Only the site's owner or administrators can open the admin area.</p>
 <p>To manage the site, sign out and sign in with an owner or administrator account.</p>
 ${signedInAs(signedIn.session, signedIn.member)}`;
     return { ok: false, response: render(c, "Admins only", body, 403) };
@@ -233,10 +234,12 @@ ${takeFlash(session)}
 <form method="post" action="${ADMIN_PATH}/beta">
 <input type="hidden" name="csrf_token" value="${session.csrfToken}">
 <div class="check">
-<input type="checkbox" id="mcp-connections" name="mcp_connections" value="on" aria-describedby="mcp-connections-help"${on ? html` checked` : ""}>
+<input type="checkbox" id="mcp-connections" name="mcp_connections" value="on" \
+aria-describedby="mcp-connections-help"${on ? html` checked` : ""}>
 <label for="mcp-connections">MCP connections</label>
 </div>
-<p id="mcp-connections-help" class="muted">Lets AI assistants and member apps connect to ${SCHOOL.name}: adds Developers and OAuth applications, where you create the clients members authorize.</p>
+<p id="mcp-connections-help" class="muted">Lets AI assistants and member apps connect to ${SCHOOL.name}: \
+adds Developers and OAuth applications, where you create the clients members authorize.</p>
 <button type="submit">Save beta settings</button>
 </form>
 <p>MCP connections is <strong>${on ? "on" : "off"}</strong>.</p>
@@ -250,11 +253,13 @@ function developersPage(c: Context, state: SandboxState, session: BrowserSession
 <h1>Developers</h1>
 ${signedInAs(session, member)}
 <h2>MCP server</h2>
-<p>${MCP_SERVER_NAME} serves MCP over Streamable HTTP at <code>${state.issuer}${MCP_PATH}</code>. Anyone can browse the catalog; a member who authorizes an application gets their own enrollments, orders and event registrations too.</p>
+<p>${MCP_SERVER_NAME} serves MCP over Streamable HTTP at <code>${state.issuer}${MCP_PATH}</code>. \
+Anyone can browse the catalog; a member who authorizes an application gets their own enrollments, orders and event registrations too.</p>
 <h2>OAuth applications</h2>
 <p>Create the member clients that apps use to act for one member: you choose the scopes and pass the client ID to the app's developer.</p>
 <p><a href="${OAUTH_APPLICATIONS_PATH}">Manage OAuth applications</a></p>
-<p class="muted">Documentation: <a href="/auth.md">authentication</a>, <a href="/openapi.json">OpenAPI description</a>, <a href="/llms.txt">llms.txt</a>.</p>`;
+<p class="muted">Documentation: <a href="/auth.md">authentication</a>, \
+<a href="/openapi.json">OpenAPI description</a>, <a href="/llms.txt">llms.txt</a>.</p>`;
   return render(c, "Developers", body);
 }
 
@@ -291,7 +296,8 @@ ${
   clients.length === 0
     ? html`<p>No OAuth applications yet.</p>`
     : html`<table>
-<thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th><th scope="col">Scopes</th><th scope="col">Redirect URIs</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Client ID</th><th scope="col">Type</th>\
+<th scope="col">Scopes</th><th scope="col">Redirect URIs</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
 ${clients.map(
   (client) => html`<tr>
@@ -315,7 +321,8 @@ ${clients.map(
 <h2 id="create-heading">Create an OAuth application</h2>
 ${
   options.problems && options.problems.length > 0
-    ? html`<div role="alert" class="alert"><p>The application was not created:</p><ul>${options.problems.map((problem) => html`<li>${problem}</li>`)}</ul></div>`
+    ? html`<div role="alert" class="alert"><p>The application was not created:</p>\
+<ul>${options.problems.map((problem) => html`<li>${problem}</li>`)}</ul></div>`
     : ""
 }
 <form method="post" action="${OAUTH_APPLICATIONS_PATH}">
@@ -323,21 +330,21 @@ ${
 <label for="app-name">Name</label>
 <input id="app-name" name="name" type="text" required maxlength="100" value="${values.name}">
 <label for="app-redirect-uris">Redirect URIs</label>
-<textarea id="app-redirect-uris" name="redirect_uris" rows="3" required aria-describedby="app-redirect-uris-help">${values.redirectUris}</textarea>
+<textarea id="app-redirect-uris" name="redirect_uris" rows="3" required \
+aria-describedby="app-redirect-uris-help">${values.redirectUris}</textarea>
 <p id="app-redirect-uris-help" class="muted">One per line. HTTPS, or http on 127.0.0.1, [::1] or localhost for local development.</p>
 <fieldset>
 <legend>Scopes</legend>
 ${MEMBER_CLIENT_SCOPES.map(
-  (
-    scope,
-    index,
-  ) => html`<div class="check"><input type="checkbox" id="scope-${index}" name="scope" value="${scope}"${values.scopes.includes(scope) ? html` checked` : ""}>
+  (scope, index) => html`<div class="check"><input type="checkbox" id="scope-${index}" \
+name="scope" value="${scope}"${values.scopes.includes(scope) ? html` checked` : ""}>
 <label for="scope-${index}">${SCOPE_LABELS[scope] ?? scope}</label></div>`,
 )}
 </fieldset>
 <fieldset>
 <legend>Client type</legend>
-<div class="check"><input type="radio" id="type-confidential" name="type" value="confidential"${values.type !== "public" ? html` checked` : ""}>
+<div class="check"><input type="radio" id="type-confidential" \
+name="type" value="confidential"${values.type !== "public" ? html` checked` : ""}>
 <label for="type-confidential">Confidential: a server that can keep a client secret (client_secret_post)</label></div>
 <div class="check"><input type="radio" id="type-public" name="type" value="public"${values.type === "public" ? html` checked` : ""}>
 <label for="type-public">Public: an app that cannot keep a secret (PKCE only, no secret)</label></div>
@@ -351,7 +358,8 @@ ${MEMBER_CLIENT_SCOPES.map(
 function createdPage(c: Context, state: SandboxState, client: SandboxClient, clientSecret: string | undefined): Response {
   const body = html`${adminNav(state, "")}
 <h1>Application created</h1>
-<p role="status" class="notice">Created ${client.clientName}. Give the client ID${clientSecret ? " and the client secret" : ""} to the application's developer.</p>
+<p role="status" class="notice">Created ${client.clientName}. \
+Give the client ID${clientSecret ? " and the client secret" : ""} to the application's developer.</p>
 <label for="created-client-id">Client ID</label>
 <input id="created-client-id" type="text" readonly value="${client.clientId}">
 ${

@@ -198,7 +198,8 @@ function signInPage(c: Context, state: SandboxState, pending: PendingAuthorizati
   const label = client ? clientLabel(client) : undefined;
   setPageHeaders(c);
   const body = html`<h1>Sign in to Demo Academy</h1>
-<p><strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} wants to access your Demo Academy account. Sign in to continue.</p>
+<p><strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} \
+wants to access your Demo Academy account. Sign in to continue.</p>
 ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="/oauth/authorize/sign-in">
 <input type="hidden" name="request_id" value="${pending.id}">
@@ -437,4 +438,5 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
 }
 
 export const logoutForm = (csrfToken: string): SafeHtml =>
-  html`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrfToken}"><button type="submit" class="secondary">Sign out</button></form>`;
+  html`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrfToken}">\
+<button type="submit" class="secondary">Sign out</button></form>`;

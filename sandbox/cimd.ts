@@ -122,10 +122,8 @@ export async function resolveMetadataDocumentClient(state: SandboxState, clientI
   const parsed = documentSchema.safeParse(fetched.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      message: `The client metadata document is invalid (${issue ? `${issue.path.join(".") || "document"}: ${issue.message}` : "unknown problem"}).`,
-    };
+    const problem = issue ? `${issue.path.join(".") || "document"}: ${issue.message}` : "unknown problem";
+    return { ok: false, message: `The client metadata document is invalid (${problem}).` };
   }
   const document = parsed.data;
   if (document.client_id !== clientId) {

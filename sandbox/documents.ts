@@ -54,7 +54,8 @@ function oauthErrorResponse(description: string): Json {
 
 const bearerChallenge: Json = {
   description:
-    "`invalid_token`: the token is missing, malformed, unknown, expired, revoked or bound to another origin. The `WWW-Authenticate` header carries `resource_metadata`.",
+    "`invalid_token`: the token is missing, malformed, unknown, expired, revoked or bound to another origin. " +
+    "The `WWW-Authenticate` header carries `resource_metadata`.",
   headers: { "WWW-Authenticate": { schema: { type: "string" }, description: "Bearer challenge with error and resource_metadata" } },
   content: jsonContent(ref("OAuthError")),
 };
@@ -115,7 +116,9 @@ export function openApiDocument(state: SandboxState): Json {
     info: {
       title: `${SCHOOL.name} Site Access API (sandbox)`,
       version: "1.0.0",
-      description: `OAuth 2.0 / OpenID Connect, the member Account API in GraphQL, an MCP server and discovery documents of ${SCHOOL.name}. Authentication walkthrough: ${issuer}${DOCUMENT_PATHS.auth}.`,
+      description:
+        `OAuth 2.0 / OpenID Connect, the member Account API in GraphQL, an MCP server and discovery documents of ${SCHOOL.name}. ` +
+        `Authentication walkthrough: ${issuer}${DOCUMENT_PATHS.auth}.`,
     },
     servers: [{ url: issuer }],
     tags: [{ name: "Discovery" }, { name: "OAuth" }, { name: "Account" }, { name: "MCP" }, { name: "Documents" }],
@@ -282,7 +285,10 @@ export function openApiDocument(state: SandboxState): Json {
         post: {
           tags: ["MCP"],
           summary: `MCP server "${MCP_SERVER_NAME}" over Streamable HTTP (stateless, JSON responses)`,
-          description: `Anonymous callers get the public tools (${PUBLIC_MCP_TOOLS.join(", ")}). A member token with account:read bound to this origin also gets ${MEMBER_MCP_TOOLS.join(", ")}. Send \`Accept: application/json, text/event-stream\`.`,
+          description:
+            `Anonymous callers get the public tools (${PUBLIC_MCP_TOOLS.join(", ")}). ` +
+            `A member token with account:read bound to this origin also gets ${MEMBER_MCP_TOOLS.join(", ")}. ` +
+            "Send `Accept: application/json, text/event-stream`.",
           operationId: "mcp",
           security: [{}, { bearerAuth: [] }],
           requestBody: { required: true, content: jsonContent(ref("JsonRpcMessage")) },
@@ -493,7 +499,8 @@ const ERRORS: readonly (readonly [code: string, where: string, meaning: string])
   [
     "invalid_scope",
     "authorize, token, register",
-    "A scope is unknown, not allowed for the client, or reserved to member clients (account:read and account:write requested by an operator client).",
+    "A scope is unknown, not allowed for the client, or reserved to member clients " +
+      "(account:read and account:write requested by an operator client).",
   ],
   ["invalid_target", "authorize, token", "The resource parameter is not this origin, or differs from the authorization request."],
   ["access_denied", "authorize", "The member denied the request on the consent page."],
@@ -510,7 +517,8 @@ const ERRORS: readonly (readonly [code: string, where: string, meaning: string])
   [
     "invalid_token",
     "userinfo, account API, MCP (HTTP 401)",
-    "The access token is missing (Account API), malformed, unknown, expired, revoked or bound to another origin. The WWW-Authenticate header points at the protected-resource metadata.",
+    "The access token is missing (Account API), malformed, unknown, expired, revoked or bound to another origin. " +
+      "The WWW-Authenticate header points at the protected-resource metadata.",
   ],
   [
     "insufficient_scope",
@@ -566,7 +574,8 @@ There is no open dynamic registration. A client_id comes from one of these route
 
   \`\`\`sh
   curl -s ${base}/api/oauth/register -H 'Content-Type: application/json' \\
-    -d '{"client_name":"My CLI","application_type":"native","redirect_uris":["http://127.0.0.1:8765/callback"],"token_endpoint_auth_method":"none"}'
+    -d '{"client_name":"My CLI","application_type":"native",\
+"redirect_uris":["http://127.0.0.1:8765/callback"],"token_endpoint_auth_method":"none"}'
   \`\`\`
 
   When a request names a vendor *and* sends loopback redirect URIs that are not the vendor's, it is treated as a
@@ -575,7 +584,9 @@ There is no open dynamic registration. A client_id comes from one of these route
   integration arranged with the site's operator.
 - **Client ID Metadata Documents.** Use the HTTPS URL of a JSON document describing your client as the
   \`client_id\` (the document's \`client_id\` must equal that URL). The site fetches it (no redirects, at most
-  ${CIMD_MAX_BYTES} bytes) only from allowlisted hosts${state.knobs.cimdOpenRegistration ? " (open registration is on: any public HTTPS host)" : ""}. Its \`redirect_uris\` must be on the
+  ${CIMD_MAX_BYTES} bytes) only from allowlisted hosts${
+    state.knobs.cimdOpenRegistration ? " (open registration is on: any public HTTPS host)" : ""
+  }. Its \`redirect_uris\` must be on the
   document's host or loopback. While unreviewed, such a client may request only identity and read scopes:
   ${UNREVIEWED_CLIENT_SCOPES.map((scope) => `\`${scope}\``).join(", ")}.
 - **Member clients.** An operator creates them in the site's admin area (${base}/admin: Developers, OAuth
@@ -620,7 +631,8 @@ extra fields \`created_at\`, \`school_id\`, \`school_subdomain\`.
 
 ${
   idToken
-    ? `With \`openid\`, the response also has an \`id_token\`: ES256, key \`kid\` at ${base}${JWKS_PATH}, valid ${ID_TOKEN_TTL_SECONDS / 60} minutes;
+    ? `With \`openid\`, the response also has an \`id_token\`: ES256, key \`kid\` at ${base}${JWKS_PATH}, \
+valid ${ID_TOKEN_TTL_SECONDS / 60} minutes;
 check \`iss\` = ${base}, \`aud\` = your client_id, \`exp\` and \`nonce\`.`
     : `This site currently issues no id_token (discovery lists no \`id_token_signing_alg_values_supported\`): use UserInfo.`
 }
@@ -630,7 +642,9 @@ check \`iss\` = ${base}, \`aud\` = your client_id, \`exp\` and \`nonce\`.`
 Send \`Authorization: Bearer <ACCESS_TOKEN>\`.
 
 - UserInfo: \`GET ${base}/api/oauth/userinfo\` returns \`sub\`, \`name\`, \`email\`, \`email_verified\`, \`org_id\`, \`roles\`.
-- Account API: \`POST ${base}/account/graphql\` with \`{"query":"{ viewer { email enrolledCourses(first: 20) { nodes { slug expireDate hasLifetimeAccess lastWatchedLecture { lectureId positionSeconds } } } } }"}\`.
+- Account API: \`POST ${base}/account/graphql\` with \
+\`{"query":"{ viewer { email enrolledCourses(first: 20) { nodes { slug expireDate hasLifetimeAccess \
+lastWatchedLecture { lectureId positionSeconds } } } } }"}\`.
   It needs a member token with \`account:read\` bound to ${base}; pages hold at most 100 items.
 - MCP: \`${base}${MCP_PATH}\` (Streamable HTTP). Without a token: ${PUBLIC_MCP_TOOLS.map((tool) => `\`${tool}\``).join(", ")}. With
   the same member token: also ${MEMBER_MCP_TOOLS.map((tool) => `\`${tool}\``).join(", ")}.
@@ -675,9 +689,13 @@ export function llmsText(state: SandboxState): string {
   const base = state.issuer;
   return `# ${SCHOOL.name}
 
-> ${SCHOOL.name} is an online-learning site (a sandbox of one) selling ${COURSES.length} video courses, memberships, event tickets and digital products. Members sign in with OAuth 2.0 / OpenID Connect; agents can browse the catalog anonymously through MCP and read a member's own enrollments, orders and event registrations with the member's consent.
+> ${SCHOOL.name} is an online-learning site (a sandbox of one) selling ${COURSES.length} video courses, memberships, \
+event tickets and digital products. Members sign in with OAuth 2.0 / OpenID Connect; \
+agents can browse the catalog anonymously through MCP and read a member's own enrollments, \
+orders and event registrations with the member's consent.
 
-The authorization-server metadata at ${base}/.well-known/oauth-authorization-server is the authority for endpoints and scopes. Use the Authorization Code flow with PKCE (S256); there is no open dynamic registration.
+The authorization-server metadata at ${base}/.well-known/oauth-authorization-server is the authority for endpoints and scopes. \
+Use the Authorization Code flow with PKCE (S256); there is no open dynamic registration.
 
 ## Docs
 
@@ -687,7 +705,8 @@ The authorization-server metadata at ${base}/.well-known/oauth-authorization-ser
 
 ## MCP
 
-- [MCP server](${base}${MCP_PATH}): "${MCP_SERVER_NAME}" over Streamable HTTP; anonymous tools ${PUBLIC_MCP_TOOLS.join(", ")}; with a member token (account:read) also ${MEMBER_MCP_TOOLS.join(", ")}
+- [MCP server](${base}${MCP_PATH}): "${MCP_SERVER_NAME}" over Streamable HTTP; anonymous tools ${PUBLIC_MCP_TOOLS.join(", ")}; \
+with a member token (account:read) also ${MEMBER_MCP_TOOLS.join(", ")}
 
 ## Optional
 
@@ -705,7 +724,8 @@ export function pricingMarkdown(state: SandboxState): string {
   const base = state.issuer;
   const courseRows = COURSES.map((course) => {
     const plan = coursePlan(course);
-    return `| [${tableCell(course.name)}](${base}/courses/${course.slug}) | ${course.lectures.length} | ${plan.access} | ${formatPrice(plan)} |`;
+    const link = `[${tableCell(course.name)}](${base}/courses/${course.slug})`;
+    return `| ${link} | ${course.lectures.length} | ${plan.access} | ${formatPrice(plan)} |`;
   }).join("\n");
   const productRows = (kind: string) =>
     PRODUCTS.filter((product) => product.kind === kind)

@@ -1,6 +1,10 @@
 /**
  * Minimal HTML helpers for the sandbox pages: every interpolated value goes through `escapeHtml` (via the
  * `html` tag), and every page shares one accessible layout.
+ *
+ * Long markup lines in the sandbox's templates end in a backslash: a template literal's line continuation,
+ * which adds nothing to the text (no line break, no space), so a page's bytes do not depend on where its
+ * source lines wrap.
  */
 
 const ESCAPES: Record<string, string> = {
@@ -49,7 +53,8 @@ header.site a{color:#fff;text-decoration:none;font-weight:600}
 main{max-width:48rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 h1{font-size:1.5rem;margin-top:0}
 label{display:block;font-weight:600;margin-top:1rem}
-input[type=email],input[type=password],input[type=text],textarea{width:100%;padding:.5rem;font:inherit;border:1px solid #a0aec0;border-radius:.375rem}
+input[type=email],input[type=password],input[type=text],textarea{width:100%;padding:.5rem;font:inherit;\
+border:1px solid #a0aec0;border-radius:.375rem}
 input[readonly]{background:#edf2f7;font-family:ui-monospace,monospace}
 fieldset{border:1px solid #cbd5e0;border-radius:.375rem;margin-top:1rem;padding:.5rem 1rem}
 legend{font-weight:600;padding:0 .25rem}
@@ -59,7 +64,8 @@ ul.nav a[aria-current=page]{font-weight:700}
 .notice{border:1px solid #2f855a;background:#f0fff4;color:#22543d;padding:.75rem;border-radius:.375rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 code{overflow-wrap:anywhere}
-button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #2c5282;background:#2c5282;color:#fff;cursor:pointer;margin-top:1rem}
+button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #2c5282;background:#2c5282;color:#fff;\
+cursor:pointer;margin-top:1rem}
 button.secondary{background:#fff;color:#2c5282}
 button.link{background:none;border:none;color:#2c5282;text-decoration:underline;padding:0;margin:0}
 :focus-visible{outline:3px solid #f6ad55;outline-offset:2px}

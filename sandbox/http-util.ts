@@ -121,7 +121,8 @@ export function insufficientScopeResponse(c: Context, state: SandboxState, scope
   const description = `This request needs the ${scope} scope`;
   c.header(
     "WWW-Authenticate",
-    `Bearer error="insufficient_scope", error_description=${quote(description)}, scope=${quote(scope)}, resource_metadata=${quote(resourceMetadataUrl(state))}`,
+    `Bearer error="insufficient_scope", error_description=${quote(description)}, scope=${quote(scope)}, ` +
+      `resource_metadata=${quote(resourceMetadataUrl(state))}`,
   );
   return c.json({ error: "insufficient_scope", error_description: description, scope }, 403, { ...NO_STORE_HEADERS });
 }

@@ -156,7 +156,9 @@ function registerMemberTools(server: McpServer, state: SandboxState, member: Dem
                 title: item.lastWatchedLecture.title,
                 positionSeconds: item.lastWatchedLecture.positionSeconds,
                 watchedAt: formatDateTime(item.lastWatchedLecture.watchedAt),
-                resumeUrl: `${state.issuer}/courses/${item.slug}/lectures/${item.lastWatchedLecture.lectureId}?t=${item.lastWatchedLecture.positionSeconds}`,
+                resumeUrl:
+                  `${state.issuer}/courses/${item.slug}/lectures/${item.lastWatchedLecture.lectureId}` +
+                  `?t=${item.lastWatchedLecture.positionSeconds}`,
               }
             : null,
         })),

@@ -13,13 +13,30 @@ const FEATURED_COURSES = ["watercolor-foundations", "data-analysis-with-python",
 
 export const MY_LEARNING_PATH = "/my-learning";
 
+/**
+ * What the framed dashboard may do: run its scripts on its own origin, submit forms, open the sign-in popup,
+ * navigate the top page on a click, and ask for storage access on a click.
+ */
+const FRAME_SANDBOX = [
+  "allow-scripts",
+  "allow-same-origin",
+  "allow-forms",
+  "allow-popups",
+  "allow-popups-to-escape-sandbox",
+  "allow-top-navigation-by-user-activation",
+  "allow-storage-access-by-user-activation",
+].join(" ");
+
 export function registerMyLearningPage(app: Hono, state: SandboxState): void {
   app.get(MY_LEARNING_PATH, (c) => {
     const signedIn = currentSession(c, state);
     const courses = FEATURED_COURSES.map((slug) => findCourse(slug)).filter((course) => course !== undefined);
     const dashboard = `${state.dashboardOrigin}/`;
+    const greeting = signedIn
+      ? html`Welcome back, <strong>${signedIn.member.name}</strong>.`
+      : "Pick up your lessons, and see everything about your account in the panel.";
     const body = html`<h1>My learning</h1>
-<p>${signedIn ? html`Welcome back, <strong>${signedIn.member.name}</strong>.` : "Pick up your lessons, and see everything about your account in the panel."}</p>
+<p>${greeting}</p>
 <div class="my-learning">
   <section aria-labelledby="lessons-title">
     <h2 id="lessons-title">Lessons</h2>
@@ -30,7 +47,7 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
     <iframe
       src="${dashboard}"
       title="Member dashboard"
-      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-storage-access-by-user-activation"
+      sandbox="${FRAME_SANDBOX}"
       allow="storage-access"
       loading="eager"></iframe>
   </section>
@@ -44,7 +61,9 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
     return c.html(
       rendered.body.replace(
         "</style>",
-        `main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}.panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>`,
+        "main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}" +
+          "@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}" +
+          ".panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>",
       ),
     );
   });

@@ -103,7 +103,8 @@ function assertRoomForLoopbackClient(state: SandboxState): void {
   if (loopback < state.loopbackClientLimit) return;
   throw new RegistrationError(
     "access_denied",
-    `This site already has ${state.loopbackClientLimit} registered local applications, its limit, and registers no more. Restarting the sandbox (or POST /__sandbox/reset) removes them.`,
+    `This site already has ${state.loopbackClientLimit} registered local applications, its limit, and registers no more. ` +
+      "Restarting the sandbox (or POST /__sandbox/reset) removes them.",
     403,
   );
 }

@@ -4,7 +4,7 @@
  * (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
  */
 import type { Hono } from "hono";
-import { currentSession, errorPage } from "./authorize";
+import { currentSession, errorPage, logoutForm } from "./authorize";
 import { findCourse, findLecture } from "./data/catalog";
 import { coursePlan, formatPrice } from "./data/pricing";
 import { escapeHtml, formatPosition, html, page } from "./html";
@@ -28,11 +28,14 @@ function coverSvg(name: string, palette: readonly [string, string]): string {
     .slice(0, 3)
     .map(
       (l, i) =>
-        `<text x="32" y="${150 + i * 40}" font-size="32" font-weight="700" fill="#fff" font-family="system-ui, sans-serif">${escapeHtml(l)}</text>`,
+        `<text x="32" y="${150 + i * 40}" font-size="32" font-weight="700" fill="#fff" ` +
+        `font-family="system-ui, sans-serif">${escapeHtml(l)}</text>`,
     )
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" role="img" aria-label="${escapeHtml(name)}">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${palette[0]}"/><stop offset="1" stop-color="${palette[1]}"/></linearGradient></defs>
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" \
+role="img" aria-label="${escapeHtml(name)}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">\
+<stop offset="0" stop-color="${palette[0]}"/><stop offset="1" stop-color="${palette[1]}"/></linearGradient></defs>
 <rect width="640" height="360" fill="url(#g)"/>
 <circle cx="540" cy="80" r="120" fill="#fff" fill-opacity="0.12"/>
 <text x="32" y="64" font-size="20" fill="#fff" fill-opacity="0.85" font-family="system-ui, sans-serif">${escapeHtml(SCHOOL.name)}</text>
@@ -44,30 +47,40 @@ export function registerSitePages(app: Hono, state: SandboxState): void {
   app.get("/", (c) => {
     const signedIn = currentSession(c, state);
     const body = html`<h1>Demo Academy</h1>
-<p>This is a <strong>sandbox</strong> of an online-learning site. It implements the Site Access API (OAuth 2.0 and OpenID Connect, the member Account API in GraphQL) with demo members and data, so the member companion dashboard can be tried and tested locally.</p>
+<p>This is a <strong>sandbox</strong> of an online-learning site. \
+It implements the Site Access API (OAuth 2.0 and OpenID Connect, the member Account API in GraphQL) with demo members and data, \
+so the member companion dashboard can be tried and tested locally.</p>
 ${
   signedIn
     ? html`<p>You are signed in to the sandbox as <strong>${signedIn.member.name}</strong>.</p>
-<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}"><button type="submit" class="secondary">Sign out</button></form>`
+${logoutForm(signedIn.session.csrfToken)}`
     : ""
 }
 <h2>Who can sign in</h2>
-<p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Sign-in happens when an application sends you here to authorize it.</p>
+<p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. \
+Sign-in happens when an application sends you here to authorize it.</p>
 <ul>${DEMO_MEMBERS.map((m) => html`<li><code>${m.email}</code>: ${m.name}, ${m.description.toLowerCase()}</li>`)}</ul>
-<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. Authentication: <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.</p>`;
+<p class="muted">Discovery: <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a>. \
+Authentication: <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. \
+For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.</p>`;
     return c.html(page("Home", body).body);
   });
 
   app.get("/courses/:slug", (c) => {
     const course = findCourse(c.req.param("slug"));
     if (!course) return errorPage(c, "Course not found", "There is no course at this address.", 404);
+    const lectureItems = course.lectures.map(
+      (lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> \
+<span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`,
+    );
     const body = html`<h1>${course.name}</h1>
 <img src="/covers/${course.slug}.svg" alt="" width="320" height="180">
 <p>${course.description}</p>
 <h2>Get access</h2>
-<p><strong>${formatPrice(coursePlan(course))}</strong> for ${coursePlan(course).access} access. Buying it again renews access that ended. <span class="muted">(The sandbox takes no payments.)</span></p>
+<p><strong>${formatPrice(coursePlan(course))}</strong> for ${coursePlan(course).access} access. \
+Buying it again renews access that ended. <span class="muted">(The sandbox takes no payments.)</span></p>
 <h2>Lectures</h2>
-<ol>${course.lectures.map((lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> <span class="muted">(${formatPosition(lecture.durationSeconds)})</span></li>`)}</ol>`;
+<ol>${lectureItems}</ol>`;
     return c.html(page(course.name, body).body);
   });
 
@@ -79,8 +92,10 @@ ${
     const seconds = t !== undefined && /^\d{1,7}$/.test(t) ? Number(t) : 0;
     const body = html`<p class="muted"><a href="/courses/${course.slug}">${course.name}</a></p>
 <h1>${lecture.title}</h1>
-<div role="img" aria-label="Video player" style="background:#1a202c;color:#fff;aspect-ratio:16/9;display:flex;align-items:center;justify-content:center;border-radius:.5rem">▶</div>
-<p><strong>${seconds > 0 ? `Resuming at ${formatPosition(seconds)}` : "Starting from the beginning"}</strong> of ${formatPosition(lecture.durationSeconds)}.</p>`;
+<div role="img" aria-label="Video player" style="background:#1a202c;color:#fff;aspect-ratio:16/9;display:flex;\
+align-items:center;justify-content:center;border-radius:.5rem">▶</div>
+<p><strong>${seconds > 0 ? `Resuming at ${formatPosition(seconds)}` : "Starting from the beginning"}\
+</strong> of ${formatPosition(lecture.durationSeconds)}.</p>`;
     return c.html(page(lecture.title, body).body);
   });
 

@@ -3,6 +3,12 @@
 import { COURSE_SHOWS, COURSE_SORTS, type CourseChoice, type CourseShow } from "@/lib/format/course-filter";
 import { useI18n } from "@/lib/i18n/provider";
 
+/** One choice of the "Show" group: a pill that fills with the accent colour when its (hidden) radio is checked. */
+const SHOW_CHIP_CLASS =
+  "inline-flex min-h-11 items-center gap-2 rounded-full border border-line bg-surface px-3.5 text-sm font-medium text-fg " +
+  "peer-checked:border-accent peer-checked:bg-accent peer-checked:text-accent-fg " +
+  "peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-(--focus)";
+
 /**
  * The "Show" group (radio buttons, each with its count; arrow keys move between them) and the sort.
  * Both report the new choice; the page keeps it in the URL.
@@ -32,7 +38,7 @@ export function CourseFilters({
                 onChange={() => onChange({ ...choice, show })}
                 className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
               />
-              <span className="inline-flex min-h-11 items-center gap-2 rounded-full border border-line bg-surface px-3.5 text-sm font-medium text-fg peer-checked:border-accent peer-checked:bg-accent peer-checked:text-accent-fg peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-(--focus)">
+              <span className={SHOW_CHIP_CLASS}>
                 {messages.courses.shows[show]}{" "}
                 <span className="rounded-full bg-surface-muted px-2 text-xs font-semibold tabular-nums text-fg">{counts[show]}</span>
               </span>

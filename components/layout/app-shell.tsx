@@ -7,6 +7,11 @@ import { MainNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
+/** The skip link: hidden until it has keyboard focus, then shown over the page's top left corner. */
+const SKIP_LINK_CLASS =
+  "sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 " +
+  "focus:rounded-lg focus:bg-surface focus:px-4 focus:py-3 focus:text-fg focus:shadow-card";
+
 /**
  * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
  * the main landmark the pages render into.
@@ -15,10 +20,7 @@ export function AppShell({ children, showNav = true, embedded = false }: { child
   const { messages } = useI18n();
   return (
     <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 focus:rounded-lg focus:bg-surface focus:px-4 focus:py-3 focus:text-fg focus:shadow-card"
-      >
+      <a href="#main" className={SKIP_LINK_CLASS}>
         {messages.app.skipToContent}
       </a>
       <header className="sticky top-0 z-40 border-b border-line bg-surface/95 backdrop-blur supports-[backdrop-filter]:bg-surface/80">

@@ -8,7 +8,10 @@ import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-/** Courses whose access ends within 30 days, soonest first, each with "Add a reminder", and how many courses past the overview's bound were not checked. */
+/**
+ * Courses whose access ends within 30 days, soonest first, each with "Add a reminder", and how many courses past
+ * the overview's bound were not checked.
+ */
 export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
   const { messages } = useI18n();
   return (

@@ -6,6 +6,12 @@ import { persistLocale } from "@/lib/i18n/cookies";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
 
+/** One language's label: it takes the accent colour when its radio is checked, and the focus ring when it has focus. */
+const LANGUAGE_OPTION_CLASS =
+  "inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-line bg-surface px-4 " +
+  "has-[:checked]:border-accent has-[:checked]:bg-accent-soft " +
+  "has-[:focus-visible]:outline has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2";
+
 /** Chooses the language: writes the `locale` cookie, then re-renders the app on the server in it. */
 export function LanguageSwitch() {
   const { locale, messages } = useI18n();
@@ -24,11 +30,7 @@ export function LanguageSwitch() {
       <p className="text-sm text-fg-muted">{messages.settings.languageHelp}</p>
       <div className="flex flex-wrap gap-2">
         {LOCALES.map((option) => (
-          <label
-            key={option}
-            lang={option}
-            className="inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-line bg-surface px-4 has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:focus-visible]:outline has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2"
-          >
+          <label key={option} lang={option} className={LANGUAGE_OPTION_CLASS}>
             <input
               type="radio"
               name="locale"

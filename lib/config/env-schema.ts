@@ -83,7 +83,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = "info";
 const logLevel = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` });
 
-/** The shared state's Redis (docs/architecture.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a password, so it is never echoed. */
+/**
+ * The shared state's Redis (docs/architecture.md section 8): `rediss://` (TLS) or `redis://`; the URL may hold a
+ * password, so it is never echoed.
+ */
 const redisUrl = z.string().refine((value) => {
   try {
     const url = new URL(value);
@@ -159,9 +162,8 @@ export interface AppConfig {
 export class ConfigError extends Error {
   readonly code = "config_invalid";
   constructor(readonly problems: string[]) {
-    super(
-      `Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}\nEvery variable is described, with a safe example, in .env.example.`,
-    );
+    const list = problems.map((problem) => `  - ${problem}`).join("\n");
+    super(`Invalid configuration:\n${list}\nEvery variable is described, with a safe example, in .env.example.`);
     this.name = "ConfigError";
   }
 }

@@ -2,8 +2,9 @@
  * Which HTTP methods each path of the dashboard answers. Next.js builds a Fetch `Request` for every
  * request, and the Fetch standard forbids TRACE, TRACK and CONNECT: Next.js then throws and answers
  * 500, for pages and API routes alike. It also renders a page for DELETE or PROPFIND. The production
- * server (scripts/method-guard.ts, loaded before Next.js's standalone server) asks this table first and answers anything else 405 with `Allow`
- * (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5 V13.4, unused HTTP methods refused).
+ * server (scripts/method-guard.ts, loaded before Next.js's standalone server) asks this table first and
+ * answers anything else 405 with `Allow` (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5 V13.4, unused HTTP
+ * methods refused).
  */
 
 /** Methods of the API routes, by path pattern. tests/unit/method-policy.test.ts keeps it equal to the route files' exports. */

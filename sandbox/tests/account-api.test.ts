@@ -109,7 +109,8 @@ describe("Account API: data", () => {
     const response = await graphql(
       sandbox,
       ben.accessToken,
-      "{ viewer { enrolledCourses { totalCount nodes { slug } pageInfo { hasNextPage endCursor } } orders { totalCount } eventRegistrations { totalCount } } }",
+      "{ viewer { enrolledCourses { totalCount nodes { slug } pageInfo { hasNextPage endCursor } } " +
+        "orders { totalCount } eventRegistrations { totalCount } } }",
     );
     expect(response.body.data).toEqual({
       viewer: {
@@ -129,7 +130,8 @@ describe("Account API: data", () => {
       const response = await graphql(
         sandbox,
         kai.accessToken,
-        "query Page($after: String) { viewer { enrolledCourses(first: 50, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { slug } } } }",
+        "query Page($after: String) { viewer { enrolledCourses(first: 50, after: $after) { " +
+          "totalCount pageInfo { hasNextPage endCursor } nodes { slug } } } }",
         { after },
       );
       expect(response.status).toBe(200);

@@ -127,7 +127,8 @@ describe("knobs", () => {
     const seed = await graphql(
       sandbox,
       tokens.accessToken,
-      "{ viewer { id email enrolledCourses(first: 5) { nodes { slug expireDate hasLifetimeAccess lastWatchedLecture { lectureId positionSeconds } } } } }",
+      "{ viewer { id email enrolledCourses(first: 5) { nodes { slug expireDate hasLifetimeAccess " +
+        "lastWatchedLecture { lectureId positionSeconds } } } } }",
     );
     expect(seed.status).toBe(200);
     for (const field of [

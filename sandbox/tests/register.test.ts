@@ -32,7 +32,10 @@ function vendor(name: string) {
   return found;
 }
 
-/** Olivia signs in to a registered loopback client and its code is exchanged: the token endpoint's answer, and where the site redirected. */
+/**
+ * Olivia signs in to a registered loopback client and its code is exchanged: the token endpoint's answer, and
+ * where the site redirected.
+ */
 async function signInWithClient(siteUrl: string, clientId: string, redirectUri: string) {
   const { verifier, challenge } = newPkce();
   const location = await authorizeWithoutBrowser(

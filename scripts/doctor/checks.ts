@@ -131,7 +131,8 @@ export function checkAuthorizationServerMetadata(snapshot: SiteSnapshot): CheckR
     return fail(
       id,
       title,
-      `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.site} (RFC 8414 section 3.3); the dashboard refuses this site`,
+      `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.site} (RFC 8414 section 3.3); ` +
+        "the dashboard refuses this site",
     );
   }
   const missing = ["authorization_endpoint", "token_endpoint"].filter((name) => stringValue(document.json, name) === undefined);
@@ -191,7 +192,8 @@ export function checkClientSecretPost(snapshot: SiteSnapshot): CheckResult {
       return fail(
         id,
         title,
-        "token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2); the dashboard authenticates with client_secret_post",
+        "token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2); " +
+          "the dashboard authenticates with client_secret_post",
       );
     }
     if (!methods.includes(CLIENT_AUTH_METHOD)) {
@@ -347,7 +349,8 @@ export function checkProtectedResourceMetadata(snapshot: SiteSnapshot): CheckRes
     return fail(
       id,
       title,
-      `resource is ${resource === undefined ? "missing" : quote(resource)} but must be exactly ${snapshot.site}, the resource the dashboard binds its tokens to (RFC 8707)`,
+      `resource is ${resource === undefined ? "missing" : quote(resource)} but must be exactly ${snapshot.site}, ` +
+        "the resource the dashboard binds its tokens to (RFC 8707)",
     );
   }
   const servers = stringList(document.json, "authorization_servers");
@@ -355,7 +358,8 @@ export function checkProtectedResourceMetadata(snapshot: SiteSnapshot): CheckRes
     return fail(
       id,
       title,
-      `authorization_servers ${servers === undefined ? "is missing" : `is ${quoteList(servers)}`} and does not include the issuer ${snapshot.site}`,
+      `authorization_servers ${servers === undefined ? "is missing" : `is ${quoteList(servers)}`} ` +
+        `and does not include the issuer ${snapshot.site}`,
     );
   }
   return pass(id, title, `resource is ${snapshot.site} and its authorization server is the issuer`);
@@ -432,7 +436,8 @@ export function checkClientRegistration(snapshot: SiteSnapshot): CheckResult | u
       return fail(
         id,
         title,
-        `the site knows client ${quote(probe.clientId)} but refuses the scopes ${quote(probe.scope)} (invalid_scope): it must be a member client allowed account:read`,
+        `the site knows client ${quote(probe.clientId)} but refuses the scopes ${quote(probe.scope)} (invalid_scope): ` +
+          "it must be a member client allowed account:read",
       );
     }
     if (error !== undefined)
@@ -443,7 +448,8 @@ export function checkClientRegistration(snapshot: SiteSnapshot): CheckResult | u
     return fail(
       id,
       title,
-      `the site does not know this client/redirect URI: client ${quote(probe.clientId)} with ${probe.redirectUri} gets an error page (HTTP ${answer.status})`,
+      `the site does not know this client/redirect URI: client ${quote(probe.clientId)} with ${probe.redirectUri} ` +
+        `gets an error page (HTTP ${answer.status})`,
     );
   }
   return fail(id, title, `the authorization endpoint answered ${describeAnswer(answer)}`);

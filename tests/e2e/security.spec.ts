@@ -128,7 +128,7 @@ test("a cross-site POST to logout or revoke changes nothing", async ({ page }) =
   expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
 });
 
-test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings says how it differs from Revoke access", async ({
+test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings tells it apart from Revoke access", async ({
   page,
   context,
 }) => {

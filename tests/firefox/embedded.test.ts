@@ -44,7 +44,7 @@ async function openHostPage(cookieBehavior: number) {
   return { context, page, frame };
 }
 
-test("with Total Cookie Protection, the popup's sign-in fills the frame, whose partitioned cookie stays in the site's partition", async () => {
+test("with Total Cookie Protection, the popup's sign-in fills the frame and its cookie stays in the site's partition", async () => {
   const { context, page, frame } = await openHostPage(COOKIES.totalCookieProtection);
 
   await signInThroughPopup(frame, "maya@example.com");

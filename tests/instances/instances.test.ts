@@ -91,7 +91,7 @@ async function statusOn(instance: { url: string }, browser: HttpBrowser, path = 
 }
 
 describe("three instances behind a round-robin proxy, one Redis", () => {
-  it(`a storm of ${STORM_SIZE} parallel data requests at expiry makes exactly one refresh grant, ${STORM_ROUNDS} times in a row`, async () => {
+  it(`a storm of ${STORM_SIZE} parallel data requests at expiry: exactly one refresh grant, ${STORM_ROUNDS} times in a row`, async () => {
     const browser = await signedIn();
     for (let round = 0; round < STORM_ROUNDS; round += 1) {
       const grantsBefore = refreshGrants().length;
@@ -107,7 +107,7 @@ describe("three instances behind a round-robin proxy, one Redis", () => {
     expect(refreshGrants().every((grant) => grant.status === 200)).toBe(true);
   });
 
-  it("the pre-rotation cookie replayed on each instance within 2 minutes still works, with no second refresh and the grant alive", async () => {
+  it("the pre-rotation cookie, replayed on each instance within 2 minutes, still works: no second refresh, the grant alive", async () => {
     const browser = await signedIn();
     const preRotation = browser.snapshot();
     expect((await browser.get(instances[0]!.url, "/api/account/courses")).status).toBe(200);

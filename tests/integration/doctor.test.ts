@@ -381,7 +381,7 @@ describe("doctor against a site served by the test", () => {
     expect(testSite.paths).toContain("/mcp");
   });
 
-  it("prints each FAIL line for a site with a wrong issuer, no S256, no client_secret_post, no account:read and no revocation", async () => {
+  it("prints each FAIL line for a site with a wrong issuer, no S256, no client_secret_post, no account:read, no revocation", async () => {
     testSite.metadata = (document) => {
       document.issuer = "https://other.example.com";
       document.code_challenge_methods_supported = ["plain"];
@@ -396,7 +396,8 @@ describe("doctor against a site served by the test", () => {
     );
     expect(result.stdout).toContain('FAIL  PKCE S256: code_challenge_methods_supported is ["plain"], without S256');
     expect(result.stdout).toContain(
-      "FAIL  Client authentication: token_endpoint_auth_methods_supported is not listed, which means client_secret_basic only (RFC 8414 section 2)",
+      "FAIL  Client authentication: token_endpoint_auth_methods_supported is not listed, " +
+        "which means client_secret_basic only (RFC 8414 section 2)",
     );
     expect(result.stdout).toContain("FAIL  Scope account:read: scopes_supported lacks account:read");
     expect(result.stdout).toContain(

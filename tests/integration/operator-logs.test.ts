@@ -119,7 +119,7 @@ describe("operator logs", () => {
     expect(events("forged")).toEqual([]);
   });
 
-  it("names a sign-in, a refresh, a failing query, a CSRF refusal, a failed sign-in and a revocation, with no secret in any line", async () => {
+  it("names a sign-in, a refresh, a failing query, a CSRF refusal, a failed sign-in and a revocation, no secret in any line", async () => {
     const browser = new RouteBrowser();
     await signIn(browser);
     const [signedIn] = events("sign_in_succeeded");

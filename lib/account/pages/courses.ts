@@ -55,7 +55,10 @@ export const coursesPage: AccountPageDescriptor<CoursesPage> = {
     ),
 };
 
-/** Reads `first` enrollments after a cursor with the Courses operation: a `fetchPage` for collectPages (the overview reads on with it too). */
+/**
+ * Reads `first` enrollments after a cursor with the Courses operation: a `fetchPage` for collectPages (the
+ * overview reads on with it too).
+ */
 export function readEnrollments(run: RunOperation) {
   return connectionReader(coursesPage, run, (result: CoursesResult) => result.viewer.enrolledCourses);
 }

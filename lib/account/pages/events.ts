@@ -47,7 +47,10 @@ export const eventsPage: AccountPageDescriptor<EventsPage> = {
     reshapeEvents(await collectPages({ fetchPage: readRegistrations(run), maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after })),
 };
 
-/** Reads `first` registrations after a cursor with the Events operation: a `fetchPage` for collectPages (the overview reads on with it too). */
+/**
+ * Reads `first` registrations after a cursor with the Events operation: a `fetchPage` for collectPages (the
+ * overview reads on with it too).
+ */
 export function readRegistrations(run: RunOperation) {
   return connectionReader(eventsPage, run, (result: EventsResult) => result.viewer.eventRegistrations);
 }

@@ -26,7 +26,8 @@ export const en = {
     home: "Back to the dashboard",
     detail: "Reference: {code}",
     site_unavailable:
-      "Sign-in is unavailable right now: the site did not answer in time or answered something unexpected. Please try again in a few minutes.",
+      "Sign-in is unavailable right now: the site did not answer in time or answered something unexpected. " +
+      "Please try again in a few minutes.",
     site_misconfigured: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
     login_expired: "This sign-in attempt expired or was started in another browser. Please start again.",
     login_state_mismatch: "The sign-in response did not match the sign-in you started, so it was refused for your safety.",
@@ -64,9 +65,11 @@ export const en = {
     revoked: "You revoked this app's access. The site no longer grants this app access to your account, and you are signed out.",
     expired: "Your session ended. Sign in again to continue.",
     signedOutLocally:
-      "You are signed out here, but the site did not confirm that it ended this sign-in. It ends when it expires; to end it now, revoke this app's access in your account on the site.",
+      "You are signed out here, but the site did not confirm that it ended this sign-in. " +
+      "It ends when it expires; to end it now, revoke this app's access in your account on the site.",
     revokeRefused:
-      "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly for it. Remove this app in your account on the site, and tell the site's operator.",
+      "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly " +
+      "for it. Remove this app in your account on the site, and tell the site's operator.",
   },
   overview: {
     title: "Overview",
@@ -203,7 +206,8 @@ export const en = {
   connections: {
     title: "AI assistants",
     intro:
-      "You can connect an AI assistant that supports MCP (the Model Context Protocol) to this site. It can then use the tools below to answer your questions.",
+      "You can connect an AI assistant that supports MCP (the Model Context Protocol) to this site. " +
+      "It can then use the tools below to answer your questions.",
     loading: "Checking what an assistant can do…",
     error: "The AI assistant connection could not be checked.",
     server: "Server",
@@ -223,7 +227,8 @@ export const en = {
     howToAdd: "In your AI assistant, add an MCP server (sometimes called a connector) and paste the MCP URL.",
     howToSignIn: "The assistant will ask you to sign in to {site} and approve access. Approve only an assistant you trust.",
     howToSeparate:
-      "The assistant gets its own access, apart from this dashboard's: revoking this dashboard's access below does not disconnect the assistant.",
+      "The assistant gets its own access, apart from this dashboard's: " +
+      "revoking this dashboard's access below does not disconnect the assistant.",
     unavailableTitle: "AI assistants cannot connect to this site yet",
     unavailable: {
       not_offered: "This site does not offer an MCP server, so there is nothing to connect an assistant to.",
