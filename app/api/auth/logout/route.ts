@@ -1,19 +1,15 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse } from "next/server";
 
-import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { endSessionForSignOut, loadSessionForSignOut } from "@/lib/auth/sign-out";
-import { apiErrorResponse } from "@/lib/http/error-responses";
+import { endSessionForSignOut } from "@/lib/auth/sign-out";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
-import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { signOutHandler } from "@/lib/http/sign-out-route";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
 import { API_ROUTES } from "@/lib/contract/paths";
 
 export const dynamic = "force-dynamic";
-
-export const POST = loggedRoute(API_ROUTES.logout, handlePost);
 
 /**
  * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh token is revoked at the site (RFC 7009), so a
@@ -21,12 +17,9 @@ export const POST = loggedRoute(API_ROUTES.logout, handlePost);
  * access" revokes the access token as well. When the site does not confirm the revocation, the member
  * is still signed out here, and `complete: false` says so.
  */
-async function handlePost(request: NextRequest) {
-  try {
-    assertSameOriginRequest(request);
-    const buffer = new CookieBuffer();
-    const jar = requestResponseJar(request.cookies, buffer);
-    const loaded = await loadSessionForSignOut(jar);
+export const POST = loggedRoute(
+  API_ROUTES.logout,
+  signOutHandler(async ({ jar, buffer, loaded }) => {
     let complete = true;
     if (loaded) {
       try {
@@ -40,7 +33,5 @@ async function handlePost(request: NextRequest) {
     await endSessionForSignOut(jar, loaded?.data);
     logEvent("signed_out", { hadSession: loaded !== null, revokedAtSite: loaded !== null && complete });
     return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
-  } catch (error) {
-    return apiErrorResponse(error);
-  }
-}
+  }),
+);
