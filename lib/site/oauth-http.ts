@@ -4,26 +4,27 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { siteFetchFor } from "./site-fetch";
+import { SITE_CALL_TIMEOUT_MS, siteFetchFor } from "./site-fetch";
 
-/** Every call to the site's OAuth endpoints is bounded: a slow site gives a clear page, not a hung request. */
-export const SITE_REQUEST_TIMEOUT_MS = 8_000;
+/**
+ * Every call to the site's OAuth endpoints is bounded: a slow site gives a clear page, not a hung request.
+ * siteFetch enforces it on every call (and clears it when the answer is in).
+ */
+export const SITE_REQUEST_TIMEOUT_MS = SITE_CALL_TIMEOUT_MS;
 
 type SiteRequestOptions = {
-  signal: () => AbortSignal;
   [oauth.customFetch]: (url: string, options: oauth.CustomFetchOptions<string, oauth.ProtectedResourceRequestBody>) => Promise<Response>;
   [oauth.allowInsecureRequests]?: boolean;
 };
 
 /**
- * The options every oauth4webapi request to the site carries: a timeout, the dashboard's one site fetch
- * (the page view's deadline, a byte cap on the answer), and plain http only where the configuration
+ * The options every oauth4webapi request to the site carries: the dashboard's one site fetch (a timeout
+ * per call, the page view's deadline, a byte cap on the answer), and plain http only where the configuration
  * already restricted it to a loopback host (the local sandbox and tests).
  */
 export function siteRequestOptions(): SiteRequestOptions {
   const site = new URL(getConfig().siteUrl);
   const options: SiteRequestOptions = {
-    signal: () => AbortSignal.timeout(SITE_REQUEST_TIMEOUT_MS),
     [oauth.customFetch]: siteFetchFor("oauth"),
   };
   if (site.protocol === "http:" && isLoopbackHost(site.hostname)) options[oauth.allowInsecureRequests] = true;

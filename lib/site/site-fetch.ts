@@ -26,6 +26,21 @@ export const SITE_ANSWER_BYTE_CAPS: Readonly<Record<SiteAnswerKind, number>> = {
 /** The budget of one page view or data route for everything it asks the site, attempts included. */
 export const PAGE_VIEW_DEADLINE_MS = 8_000;
 
+/** The longest one request to the site may take, answer included, whoever sends it. */
+export const SITE_CALL_TIMEOUT_MS = 8_000;
+
+/**
+ * A signal that aborts after `milliseconds` unless cleared first. Unlike AbortSignal.timeout, a call
+ * that finished clears its timer: the timer would otherwise keep the call, its signal and the request
+ * context it was created in alive for the whole timeout (docs/performance.md, Memory).
+ */
+function clearableTimeout(milliseconds: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("The site did not answer in time.", "TimeoutError")), milliseconds);
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 /** Why a request to the site failed before an answer we could read. */
 export type SiteFailureReason = "timeout" | "too_large" | "unreachable";
 
@@ -62,7 +77,8 @@ const deadlineStore = new AsyncLocalStorage<AbortSignal>();
  */
 export async function withSiteDeadline<T>(milliseconds: number, work: () => Promise<T>): Promise<T> {
   const outer = deadlineStore.getStore();
-  const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(milliseconds)]) : AbortSignal.timeout(milliseconds);
+  const own = clearableTimeout(milliseconds);
+  const signal = outer ? AbortSignal.any([outer, own.signal]) : own.signal;
   let onAbort: (() => void) | undefined;
   const expired = new Promise<never>((_, reject) => {
     onAbort = () => reject(new SiteFetchError("timeout", "page_view", "The site did not answer in time.", { cause: signal.reason }));
@@ -72,6 +88,7 @@ export async function withSiteDeadline<T>(milliseconds: number, work: () => Prom
   try {
     return await Promise.race([deadlineStore.run(signal, work), expired]);
   } finally {
+    own.clear();
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
@@ -86,7 +103,13 @@ function logSiteError(kind: SiteAnswerKind, url: URL, reason: SiteFailureReason,
 }
 
 /** The body of `response`, cut off with a `too_large` error once more than `cap` bytes arrived. */
-function cappedBody(body: ReadableStream<Uint8Array>, kind: SiteAnswerKind, url: URL, signal: AbortSignal): ReadableStream<Uint8Array> {
+function cappedBody(
+  body: ReadableStream<Uint8Array>,
+  kind: SiteAnswerKind,
+  url: URL,
+  signal: AbortSignal,
+  finished: () => void,
+): ReadableStream<Uint8Array> {
   const cap = SITE_ANSWER_BYTE_CAPS[kind];
   const reader = body.getReader();
   let received = 0;
@@ -96,6 +119,7 @@ function cappedBody(body: ReadableStream<Uint8Array>, kind: SiteAnswerKind, url:
       try {
         chunk = await reader.read();
       } catch (error) {
+        finished();
         const reason: SiteFailureReason = signal.aborted && isTimeout(signal.reason) ? "timeout" : "unreachable";
         logSiteError(kind, url, reason);
         controller.error(
@@ -106,11 +130,13 @@ function cappedBody(body: ReadableStream<Uint8Array>, kind: SiteAnswerKind, url:
         return;
       }
       if (chunk.done) {
+        finished();
         controller.close();
         return;
       }
       received += chunk.value.byteLength;
       if (received > cap) {
+        finished();
         await reader.cancel().catch(() => undefined);
         logSiteError(kind, url, "too_large", { capBytes: cap });
         controller.error(new SiteFetchError("too_large", kind, `The site's answer is larger than ${cap} bytes.`));
@@ -119,6 +145,7 @@ function cappedBody(body: ReadableStream<Uint8Array>, kind: SiteAnswerKind, url:
       controller.enqueue(chunk.value);
     },
     async cancel(reason) {
+      finished();
       await reader.cancel(reason);
     },
   });
@@ -130,9 +157,9 @@ export type SiteFetchInit = Omit<RequestInit, "body"> & { body?: RequestInit["bo
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
- * The one fetch for every request to the site: bounded by the caller's signal (each caller's own
- * per-request timeout) and by the page view's deadline (withSiteDeadline), and reading at most the cap
- * of its kind.
+ * The one fetch for every request to the site: bounded by its own timeout (SITE_CALL_TIMEOUT_MS,
+ * cleared when the answer is read), by the caller's signal and by the page view's deadline
+ * (withSiteDeadline), and reading at most the cap of its kind.
  * A failure (timeout, refused connection, answer over its cap) rejects with a SiteFetchError, at once
  * or while the body is read, and logs one `site_error` line; nothing past the cap is ever read.
  *
@@ -143,16 +170,23 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init: SiteFetchInit = {}): Promise<Response> {
   const url = new URL(input.toString());
-  const signals: AbortSignal[] = [];
+  const timeout = clearableTimeout(SITE_CALL_TIMEOUT_MS);
+  const signals = [timeout.signal];
   const deadline = deadlineStore.getStore();
   if (deadline) signals.push(deadline);
   if (init.signal) signals.push(init.signal);
-  // Never unbounded, even for a caller without a timeout of its own.
-  if (signals.length === 0) signals.push(AbortSignal.timeout(PAGE_VIEW_DEADLINE_MS));
-  const signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+  const call: SiteCall = { kind, url, signal: signals.length === 1 ? timeout.signal : AbortSignal.any(signals), finished: timeout.clear };
   const body = kind === "mcp" ? undefined : wholeRequestBody(init.body);
-  if (body !== undefined && (init.redirect ?? "follow") === "manual") return readWhole(kind, url, init, body, signal);
-  return fetchStreaming(kind, url, init, signal);
+  if (body !== undefined && (init.redirect ?? "follow") === "manual") return readWhole(call, init, body);
+  return fetchStreaming(call, init);
+}
+
+/** One request to the site on its way: what it asks for, the signal that bounds it, and how it clears its timeout when done. */
+interface SiteCall {
+  kind: SiteAnswerKind;
+  url: URL;
+  signal: AbortSignal;
+  finished: () => void;
 }
 
 function failureOf(error: unknown, signal: AbortSignal, kind: SiteAnswerKind, url: URL, brokeOff: boolean): SiteFetchError {
@@ -173,20 +207,25 @@ function tooLarge(kind: SiteAnswerKind, url: URL, extra: Record<string, unknown>
   return new SiteFetchError("too_large", kind, `The site's answer is larger than ${cap} bytes.`);
 }
 
-async function fetchStreaming(kind: SiteAnswerKind, url: URL, init: SiteFetchInit, signal: AbortSignal): Promise<Response> {
+async function fetchStreaming({ kind, url, signal, finished }: SiteCall, init: SiteFetchInit): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, body: init.body as BodyInit | null | undefined, signal });
   } catch (error) {
+    finished();
     throw failureOf(error, signal, kind, url, false);
   }
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > SITE_ANSWER_BYTE_CAPS[kind]) {
+    finished();
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(kind, url, { declaredBytes: declared });
   }
-  if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
-  const capped = new Response(cappedBody(response.body, kind, url, signal), {
+  if (!response.body || NULL_BODY_STATUSES.has(response.status)) {
+    finished();
+    return response;
+  }
+  const capped = new Response(cappedBody(response.body, kind, url, signal, finished), {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
@@ -219,13 +258,7 @@ function requestHeaders(headers: HeadersInit | undefined, body: string | Uint8Ar
  * stops the read at once; the Response still carries the status, and reading its body fails with
  * too_large (a revocation, which never reads the body, still learns its status: RFC 7009 section 2.2).
  */
-function readWhole(
-  kind: SiteAnswerKind,
-  url: URL,
-  init: SiteFetchInit,
-  body: string | Uint8Array | null,
-  signal: AbortSignal,
-): Promise<Response> {
+function readWhole({ kind, url, signal, finished }: SiteCall, init: SiteFetchInit, body: string | Uint8Array | null): Promise<Response> {
   const cap = SITE_ANSWER_BYTE_CAPS[kind];
   const agent = url.protocol === "https:" ? keepAliveAgents["https:"] : keepAliveAgents["http:"];
   const send = url.protocol === "https:" ? https.request : http.request;
@@ -235,6 +268,7 @@ function readWhole(
     const fail = (error: unknown, brokeOff: boolean) => {
       if (settled) return;
       settled = true;
+      finished();
       reject(error instanceof SiteFetchError ? error : failureOf(error, signal, kind, url, brokeOff));
     };
     const request = send(url, { method: init.method ?? "GET", headers: requestHeaders(init.headers, body), agent, signal }, (answer) => {
@@ -242,6 +276,7 @@ function readWhole(
       const respond = (content: BodyInit | null) => {
         if (settled) return;
         settled = true;
+        finished();
         const headers = new Headers();
         const raw = answer.rawHeaders;
         for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);

@@ -8,7 +8,6 @@ import { round, type BenchSection } from "./context";
 import { runLoad, type LoadSample } from "./load";
 import { signInToDashboard, type Cookies } from "./members";
 import { progress } from "./progress";
-import { SITE_REQUEST_TIMEOUT_MS } from "../../lib/site/oauth-http";
 import { DEMO_MEMBERS } from "../../sandbox/seed";
 
 const WARM_UP_SECONDS = 60;
@@ -60,10 +59,7 @@ export const soak: BenchSection = {
       const sample = await load(step.seconds);
       answered += sample.latenciesMs.length;
       failures += sample.failures;
-      // Every call to the site carries an 8 s deadline timer, which keeps that call's state (and, through
-      // the timer's async context, its request's) alive until it fires: wait them out, so that what is
-      // read is what the process keeps, not what the last seconds of load still hold.
-      await new Promise((resolve) => setTimeout(resolve, SITE_REQUEST_TIMEOUT_MS + 1000));
+      // Read at once: a finished call leaves no timer behind that would keep its request alive (site-fetch.ts).
       const heap = await inspector.heapAfterGc();
       afterGc.push({ ...heap, rss: residentBytes(context.serverPid), warmUp: step.warmUp });
     }

@@ -1,4 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type Server } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -73,6 +76,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+// OAuth, key set and GraphQL requests (redirect "manual", a body sent whole) go over node:http and are
+// read whole; MCP requests go through fetch and are streamed. Both keep the same caps and failures.
+const paths: [string, SiteAnswerKind, SiteFetchInit][] = [
+  ["node:http, read whole", "graphql", { method: "POST", body: "{}", redirect: "manual" }],
+  ["fetch, streamed", "mcp", { method: "POST", body: "{}" }],
+];
+
 /** The body's text, or what failed on the way (at once, or while the body was read). */
 function readText(response: Promise<Response>): Promise<unknown> {
   return response
@@ -87,13 +97,6 @@ function readText(response: Promise<Response>): Promise<unknown> {
 }
 
 describe("siteFetch", () => {
-  // OAuth, key set and GraphQL requests (redirect "manual", a body sent whole) go over node:http and are
-  // read whole; MCP requests go through fetch and are streamed. Both keep the same caps and failures.
-  const paths: [string, SiteAnswerKind, SiteFetchInit][] = [
-    ["node:http, read whole", "graphql", { method: "POST", body: "{}", redirect: "manual" }],
-    ["fetch, streamed", "mcp", { method: "POST", body: "{}" }],
-  ];
-
   it.each(paths)(
     "%s: stops reading an endless answer just past the cap of its kind and lets the site's stream go",
     async (_path, kind, init) => {
@@ -177,4 +180,33 @@ describe("withSiteDeadline", () => {
     expect(siteFailureOf(error)?.reason).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
+});
+
+describe("a finished call", () => {
+  setFlagsFromString("--expose-gc");
+  const collectGarbage = runInNewContext("gc") as () => void;
+
+  // The node:http path, which carries the Account API and OAuth calls. (fetch's own undici timers are not ours.)
+  it.each(paths.slice(0, 1))(
+    "%s: keeps nothing of the request it ran in alive (no deadline or timeout left running holds its context)",
+    async (_path, kind, init) => {
+      const requestContext = new AsyncLocalStorage<object>();
+      const call = () => readText(siteFetch(kind, `${base}/echo`, init));
+      await call();
+      const memberRequest: WeakRef<object>[] = [];
+      await (async () => {
+        const state = { answer: new Uint8Array(64 * 1024) };
+        memberRequest.push(new WeakRef(state));
+        await requestContext.run(state, () => withSiteDeadline(60_000, call));
+      })();
+      // A kept-alive connection holds the context of the last request it carried, until it carries the next:
+      // one per pooled connection, not one per call. The next request moves it on.
+      await call();
+      for (let round = 0; round < 3 && memberRequest[0]!.deref() !== undefined; round += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        collectGarbage();
+      }
+      expect(memberRequest[0]!.deref()).toBeUndefined();
+    },
+  );
 });
