@@ -298,3 +298,45 @@ describe("a refresh answer is checked like a sign-in (OpenID Connect Core 12.2)"
     expect((await ensureFreshTokens(expiringSession())).session.accessToken).toBe("at-9");
   });
 });
+
+describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)", () => {
+  const probe = { document: "query DashboardProbe { viewer { id } }" };
+  function refreshedIdToken(overrides: Record<string, unknown>) {
+    const now = Math.floor(Date.now() / 1000);
+    return site.signIdToken({ iss: site.url, aud: TEST_CLIENT_ID, sub: "s", iat: now, exp: now + 600, ...overrides });
+  }
+  function refreshAnswering(idToken: string) {
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-9", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-9", id_token: idToken },
+    }));
+  }
+
+  it.each([
+    ["no nonce", {}],
+    ["the sign-in's nonce", { nonce: "sign-in-nonce" }],
+  ])("accepts a refreshed id_token with %s", async (_name, overrides) => {
+    refreshAnswering(await refreshedIdToken(overrides));
+    const { session } = await ensureFreshTokens(expiringSession({ idTokenNonce: "sign-in-nonce" }));
+    expect(session.accessToken).toBe("at-9");
+  });
+
+  it("refuses the new tokens when the nonce differs, ends the session and calls no resource", async () => {
+    refreshAnswering(await refreshedIdToken({ nonce: "another-nonce" }));
+    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ idTokenNonce: "sign-in-nonce" }));
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: "unauthenticated", detail: "session_ended" });
+    expect((error as { cause?: unknown }).cause).toMatchObject({ code: "session_ended", detail: "nonce" });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    expect(site.callsTo("/account/graphql")).toHaveLength(0);
+    expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("refuses a nonce in a refreshed id_token when the sign-in had no id_token", async () => {
+    refreshAnswering(await refreshedIdToken({ nonce: "any" }));
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail: "nonce" });
+  });
+});
