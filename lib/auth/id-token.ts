@@ -79,6 +79,7 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
       requiredClaims: ["iss", "aud", "exp", "iat", "sub", ...(expected.nonce === undefined ? [] : ["nonce"])],
     }));
   } catch (error) {
+    if (error instanceof AuthError) throw error; // a jwks_uri refused before any request (keySetFor)
     const reason = describeJoseError(error);
     throw new AuthError("id_token_invalid", `The id_token was rejected: ${reason}.`, { cause: error, detail: reason });
   }
