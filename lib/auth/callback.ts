@@ -106,6 +106,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
     claims,
+    ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
     createdAt: now,
     lastSeenAt: now,
   };

@@ -1,6 +1,14 @@
 import "server-only";
 
-import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import {
+  createRemoteJWKSet,
+  customFetch,
+  errors as joseErrors,
+  jwtVerify,
+  type FlattenedJWSInput,
+  type JWSHeaderParameters,
+  type JWTPayload,
+} from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
 import { siteFetchFor } from "@/lib/site/site-fetch";
@@ -45,6 +53,11 @@ export interface IdTokenExpectations {
   jwksUri: string;
   /** For a refreshed id_token: the session's subject, which it must repeat (OpenID Connect Core 12.2). */
   subject?: string;
+  /**
+   * For a refreshed id_token: the nonce of the sign-in's id_token. A refreshed id_token need not carry a
+   * nonce, but one it carries must equal this (OpenID Connect Core 12.2).
+   */
+  originalNonce?: string;
 }
 
 /**
@@ -56,7 +69,8 @@ export interface IdTokenExpectations {
 export async function verifyIdToken(idToken: string, expected: IdTokenExpectations): Promise<JWTPayload & { sub: string }> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(idToken, keySetFor(expected.jwksUri), {
+    const keySet = keySetFor(expected.jwksUri);
+    ({ payload } = await jwtVerify(idToken, (header, token) => keyWithKid(keySet, header, token), {
       algorithms: ["ES256"],
       issuer: expected.issuer,
       audience: expected.clientId,
@@ -65,6 +79,7 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
       requiredClaims: ["iss", "aud", "exp", "iat", "sub", ...(expected.nonce === undefined ? [] : ["nonce"])],
     }));
   } catch (error) {
+    if (error instanceof AuthError) throw error; // a jwks_uri refused before any request (keySetFor)
     const reason = describeJoseError(error);
     throw new AuthError("id_token_invalid", `The id_token was rejected: ${reason}.`, { cause: error, detail: reason });
   }
@@ -83,11 +98,24 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   if (typeof payload.sub !== "string" || payload.sub.length === 0) {
     throw new AuthError("id_token_invalid", "The id_token was rejected: no subject.", { detail: "sub" });
   }
+  // OpenID Connect Core 12.2: a nonce in a refreshed id_token must be the one of the sign-in's id_token.
+  if (expected.nonce === undefined && payload.nonce !== undefined && payload.nonce !== expected.originalNonce) {
+    throw new AuthError("id_token_invalid", "The refreshed id_token carries another nonce than the sign-in's.", { detail: "nonce" });
+  }
   // OpenID Connect Core 12.2: a refreshed id_token describes the same member as the session's.
   if (expected.subject !== undefined && payload.sub !== expected.subject) {
     throw new AuthError("id_token_invalid", "The refreshed id_token names another member.", { detail: "sub" });
   }
   return payload as JWTPayload & { sub: string };
+}
+
+/**
+ * The key for the token's `kid`. Our profile requires `kid` (OIDF oidcc-client-test-kid-absent-multiple-jwks,
+ * the stricter choice; OpenID Connect Core 10.1): without it, jose would try every key of the set in turn.
+ */
+function keyWithKid(keySet: RemoteKeySet, header: JWSHeaderParameters, token: FlattenedJWSInput) {
+  if (typeof header.kid !== "string" || header.kid === "") throw new joseErrors.JWKSNoMatchingKey("The id_token names no kid.");
+  return keySet(header, token);
 }
 
 /** A short reason keyword: the failed claim's name, or what was wrong with the signature. */

@@ -54,7 +54,13 @@ export const REFRESH_LEASE_MS = 2 * SITE_REQUEST_TIMEOUT_MS + 4_000;
 /** A holder sends the grant only with this much lease left: the token request and a margin. */
 const GRANT_LEASE_BUDGET_MS = SITE_REQUEST_TIMEOUT_MS + 2_000;
 
-async function refreshAtSite(refreshToken: string, previousScopes: string[], subject: string, lease: Lease): Promise<RotatedTokens> {
+/** Who the session's sign-in said the member is: a refreshed id_token must say the same (OpenID Connect Core 12.2). */
+interface SignedInAs {
+  subject: string;
+  idTokenNonce?: string;
+}
+
+async function refreshAtSite(refreshToken: string, previousScopes: string[], signedInAs: SignedInAs, lease: Lease): Promise<RotatedTokens> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -95,7 +101,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
   if (!isBearerTokenResponse(tokens)) {
     throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
   }
-  if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, subject);
+  if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, signedInAs);
   logEvent("token_refreshed", { refreshTokenRotated: tokens.refresh_token !== undefined });
   return {
     accessToken: tokens.access_token,
@@ -111,12 +117,22 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sub
  * as the session's, and is verified like the sign-in's (signature, `azp`, lifetimes). Otherwise the
  * new tokens are refused and the session ends.
  */
-async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oauth.AuthorizationServer, subject: string): Promise<void> {
+async function checkRefreshedIdToken(
+  tokens: oauth.TokenEndpointResponse,
+  as: oauth.AuthorizationServer,
+  signedInAs: SignedInAs,
+): Promise<void> {
   const { clientId } = getConfig();
   try {
     if (!as.jwks_uri)
       throw new AuthError("id_token_invalid", "The site sent an id_token but lists no keys to verify it.", { detail: "jwks_uri" });
-    await verifyIdToken(tokens.id_token!, { issuer: as.issuer, clientId, jwksUri: as.jwks_uri, subject });
+    await verifyIdToken(tokens.id_token!, {
+      issuer: as.issuer,
+      clientId,
+      jwksUri: as.jwks_uri,
+      subject: signedInAs.subject,
+      originalNonce: signedInAs.idTokenNonce,
+    });
   } catch (error) {
     const detail = error instanceof AuthError ? error.detail : undefined;
     throw new AuthError("session_ended", "The site's renewed id_token does not match this session.", { cause: error, detail });
@@ -131,7 +147,7 @@ async function checkRefreshedIdToken(tokens: oauth.TokenEndpointResponse, as: oa
  * the others wait for the release and read them. Callers still holding the pre-rotation cookie find them
  * there too, for two minutes. Without the shared store there is no refresh at all (fail closed).
  */
-async function rotate(refreshToken: string, scopes: string[], subject: string): Promise<RotatedTokens> {
+async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
   return store.singleFlight(`refresh:${key}`, async () => {
@@ -142,7 +158,7 @@ async function rotate(refreshToken: string, scopes: string[], subject: string): 
       const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
-        const rotated = await refreshAtSite(refreshToken, scopes, subject, lease);
+        const rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
         // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
         const sealed = await sealWithSessionSecret(rotated, 0);
         await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
@@ -204,7 +220,7 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes, session.claims.sub);
+  const rotated = await rotate(session.refreshToken, session.scopes, { subject: session.claims.sub, idTokenNonce: session.idTokenNonce });
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

@@ -29,6 +29,8 @@ export interface SessionData {
   accessTokenExpiresAt: number;
   scopes: string[];
   claims: SessionClaims;
+  /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
+  idTokenNonce?: string;
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -159,6 +161,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     accessTokenExpiresAt: session.accessTokenExpiresAt,
     scopes: session.scopes,
     claims: session.claims,
+    ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };

@@ -36,8 +36,9 @@ export function refusalOfChallenge(
   const resourceMetadata = bearer?.parameters.resource_metadata;
   if (error.status === 403 || code === "insufficient_scope") {
     // RFC 6750 section 3.1: the challenge names the scope the token lacks.
+    // No re-authorization with the scopes it names and no refresh (RFC 9700 section 2.3): a "not permitted" answer.
     return new SiteError("insufficient_scope", `The member has not granted the permission the ${resource.name} needs.`, {
-      detail: bearer?.parameters.scope ?? "account:read",
+      detail: plainScopes(bearer?.parameters.scope) ?? "account:read",
     });
   }
   // RFC 9728 section 5.1: a resource_metadata pointer naming another place than our site means our
@@ -51,4 +52,17 @@ export function refusalOfChallenge(
     cause: error,
     detail: resourceMetadata === undefined ? "invalid_token" : REFUSED_WITH_METADATA,
   });
+}
+
+/**
+ * The scope tokens of a challenge that our answers may repeat: a few short ones of a plain form. The rest
+ * of the site's text (markup, control characters, a huge value) is never reflected (OWASP ASVS 5 V1.2.1).
+ */
+function plainScopes(scope: string | undefined): string | undefined {
+  const tokens = (scope ?? "")
+    .slice(0, 1024)
+    .split(" ")
+    .filter((token) => /^[A-Za-z0-9:._/-]{1,64}$/.test(token))
+    .slice(0, 8);
+  return tokens.length > 0 ? tokens.join(" ") : undefined;
 }

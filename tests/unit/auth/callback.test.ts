@@ -1,6 +1,6 @@
 import { createSecretKey, generateKeyPairSync } from "node:crypto";
 
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
@@ -11,10 +11,12 @@ import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
-import { setUpFakeSite } from "../../support/fake-site";
+import { setUpFakeSite, type Handler } from "../../support/fake-site";
 import { cloneJar, memoryJar, type MemoryJar } from "../../support/memory-jar";
 
 const site = setUpFakeSite();
+
+const DISCOVERY_PATHS = ["GET /.well-known/oauth-authorization-server", "GET /.well-known/openid-configuration"];
 
 const member = { sub: "member-42", email: "maya@example.com", name: "Maya Chen", org_id: "school_1", roles: ["student"] };
 
@@ -396,5 +398,102 @@ describe("callback and id_token cases of the security checklist", () => {
     const attempt = await beginLogin();
     tokenResponseWith(mangle(await site.signIdToken(validClaims(attempt.nonce))));
     await expectFailure(finish(attempt), "id_token_invalid");
+  });
+});
+
+describe("the site's keys and accounts (security checklist)", () => {
+  let keySetsServed = 0;
+  let discoveryHandlers: [string, Handler][] = [];
+  const noCall = { method: "GET", path: "", body: "", headers: {} };
+
+  beforeEach(() => {
+    discoveryHandlers = DISCOVERY_PATHS.map((key) => [key, site.handlers.get(key)!]);
+  });
+  afterEach(() => {
+    for (const [key, handler] of discoveryHandlers) site.handlers.set(key, handler);
+    resetDiscoveryCacheForTests();
+  });
+
+  /** The site's own public key as its JWKS lists it. */
+  function siteJwk(): JWK {
+    return (site.handlers.get("GET /jwks")!(noCall).json as { keys: JWK[] }).keys[0]!;
+  }
+
+  /** Discovery names a key set of its own (jose keeps one per jwks_uri), serving `keys`. */
+  function serveKeySet(keys: JWK[]): void {
+    keySetsServed += 1;
+    const jwksPath = `/jwks-checklist-${keySetsServed}`;
+    site.handlers.set(`GET ${jwksPath}`, () => ({ json: { keys } }));
+    for (const [key, handler] of discoveryHandlers) {
+      const metadata = handler(noCall).json as Record<string, unknown>;
+      site.handlers.set(key, () => ({ json: { ...metadata, jwks_uri: `${site.url}${jwksPath}` } }));
+    }
+    resetDiscoveryCacheForTests();
+  }
+
+  it("checklist 34: rejects an id_token without kid while the key set holds several keys", async () => {
+    const second = await generateKeyPair("ES256", { extractable: true });
+    serveKeySet([siteJwk(), { ...(await exportJWK(second.publicKey)), kid: "second-key", alg: "ES256", use: "sig" }]);
+    const attempt = await beginLogin();
+    tokenResponseWith(await new SignJWT(validClaims(attempt.nonce)).setProtectedHeader({ alg: "ES256", typ: "JWT" }).sign(site.privateKey));
+    await expectFailure(finish(attempt), "id_token_invalid", "kid");
+    expect(await loadSession(attempt.jar)).toBeNull();
+
+    // The same key set and signing key, with the kid named: accepted.
+    const named = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(named.nonce)));
+    await expect(finish(named)).resolves.toMatchObject({ session: { claims: { sub: member.sub } } });
+  });
+
+  it.each<[string, () => Promise<JWK>]>([
+    ["kty RSA", async () => ({ ...(await exportJWK(generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey)), alg: "RS256" })],
+    ["crv P-384", async () => exportJWK((await generateKeyPair("ES384", { extractable: true })).publicKey)],
+    ["use enc", () => Promise.resolve({ ...siteJwk(), use: "enc" })],
+    ["key_ops without verify", () => Promise.resolve({ ...siteJwk(), use: undefined, key_ops: ["encrypt"] })],
+  ])("checklist 36: a JWKS entry for the kid with %s is not used, and the id_token is rejected", async (_name, entry) => {
+    serveKeySet([{ ...(await entry()), kid: site.kid }]);
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    await expectFailure(finish(attempt), "id_token_invalid", "kid");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+
+  it("checklist 41: another account with the same email but another sub is another member; nothing is merged by email", async () => {
+    const first = await beginLogin();
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, roles: ["admin"] } }));
+    tokenResponseWith(await site.signIdToken({ ...validClaims(first.nonce), roles: ["admin"] }));
+    const { session: firstSession } = await finish(first);
+    expect(firstSession.claims).toMatchObject({ sub: member.sub, orgId: "school_1", roles: ["admin"] });
+
+    // The same browser signs in with a second account of the site that has the same email.
+    const other = { sub: "member-77", email: member.email, name: "Maya C." };
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: other }));
+    const authorizationUrl = await startLogin(first.jar, "/courses");
+    const nonce = authorizationUrl.searchParams.get("nonce")!;
+    const second: Attempt = { jar: first.jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce };
+    tokenResponseWith(await site.signIdToken({ ...validClaims(nonce), ...other, org_id: undefined, roles: undefined }));
+    const { session } = await finish(second);
+
+    const expected = { sub: "member-77", email: member.email, name: "Maya C.", orgId: "", roles: [] };
+    expect(session.claims).toEqual(expected);
+    expect(session.sid).not.toBe(firstSession.sid);
+    expect((await loadSession(first.jar))?.data.claims).toEqual(expected);
+  });
+});
+
+describe("checklist 49, sign-in side", () => {
+  it("keeps the sign-in id_token's nonce in the session, for the refreshed id_tokens to be compared with", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    await finish(attempt);
+    expect((await loadSession(attempt.jar))?.data.idTokenNonce).toBe(attempt.nonce);
+    // Opened afresh from the cookie, as another instance would (past the memory of opened seals).
+    const realNow = Date.now;
+    Date.now = () => realNow() + 6 * 60 * 1000;
+    try {
+      expect((await loadSession(attempt.jar))?.data.idTokenNonce).toBe(attempt.nonce);
+    } finally {
+      Date.now = realNow;
+    }
   });
 });

@@ -1,12 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { getSiteMetadata, resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { GET as loginRoute } from "@/app/api/auth/login/route";
+import { DISCOVERY_TTL_MS, getSiteMetadata, resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 
-import { configureDashboard } from "../../support/env";
+import { captureLog } from "../../support/captured-log";
+import { configureDashboard, TEST_APP_URL } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
 import { memoryJar } from "../../support/memory-jar";
+import { RouteBrowser } from "../../support/route-browser";
 
 const site = setUpFakeSite();
 let metadata: Record<string, unknown>;
@@ -47,4 +50,30 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
     await expect(startLogin(jar, "/")).rejects.toMatchObject({ code: "site_misconfigured" });
     expect(jar.cookies.size).toBe(0);
   });
+
+  it.each([
+    ["a trailing slash", (url: string) => `${url}/`],
+    ["another letter case", (url: string) => url.replace("http://", "HTTP://")],
+  ])(
+    "checklist 1: with an issuer that differs by %s login logs a configuration error, sends nowhere near the site, caches nothing",
+    async (_name, change) => {
+      const log = captureLog();
+      serveIssuer(change(site.url));
+      const browser = new RouteBrowser();
+      const response = browser.absorb(await loginRoute(browser.request("/api/auth/login?returnTo=%2Fcourses")));
+      expect(response.status).toBe(303);
+      const location = new URL(response.headers.get("location")!);
+      expect(location.origin).toBe(new URL(TEST_APP_URL).origin);
+      expect(location.searchParams.get("code")).toBe("site_misconfigured");
+      expect(response.headers.get("set-cookie")).toBeNull();
+      expect(log.events()).toContainEqual(
+        expect.objectContaining({ event: "sign_in_failed", errorCode: "site_misconfigured", level: "warn" }),
+      );
+      expect(site.callsTo("/oauth/authorize")).toHaveLength(0);
+
+      // Nothing cached: the refusal is remembered only briefly, so the site's corrected metadata is read again.
+      serveIssuer(site.url);
+      await expect(getSiteMetadata(Date.now() + DISCOVERY_TTL_MS / 60)).resolves.toMatchObject({ as: { issuer: site.url } });
+    },
+  );
 });

@@ -12,8 +12,11 @@ import {
   type LockOptions,
   type SharedStateStore,
 } from "@/lib/session/shared-state";
+import { LayerError } from "@/lib/errors/layer-error";
+import { apiErrorResponse } from "@/lib/http/error-responses";
 import { runAccountOperation } from "@/lib/site/account-api";
 
+import { captureLog } from "../../support/captured-log";
 import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { memoryJar } from "../../support/memory-jar";
@@ -297,4 +300,130 @@ describe("a refresh answer is checked like a sign-in (OpenID Connect Core 12.2)"
     refreshAnswering({ token_type: "bEARER" });
     expect((await ensureFreshTokens(expiringSession())).session.accessToken).toBe("at-9");
   });
+});
+
+describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)", () => {
+  const probe = { document: "query DashboardProbe { viewer { id } }" };
+  function refreshedIdToken(overrides: Record<string, unknown>) {
+    const now = Math.floor(Date.now() / 1000);
+    return site.signIdToken({ iss: site.url, aud: TEST_CLIENT_ID, sub: "s", iat: now, exp: now + 600, ...overrides });
+  }
+  function refreshAnswering(idToken: string) {
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-9", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-9", id_token: idToken },
+    }));
+  }
+
+  it.each([
+    ["no nonce", {}],
+    ["the sign-in's nonce", { nonce: "sign-in-nonce" }],
+  ])("accepts a refreshed id_token with %s", async (_name, overrides) => {
+    refreshAnswering(await refreshedIdToken(overrides));
+    const { session } = await ensureFreshTokens(expiringSession({ idTokenNonce: "sign-in-nonce" }));
+    expect(session.accessToken).toBe("at-9");
+  });
+
+  it("refuses the new tokens when the nonce differs, ends the session and calls no resource", async () => {
+    refreshAnswering(await refreshedIdToken({ nonce: "another-nonce" }));
+    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ idTokenNonce: "sign-in-nonce" }));
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: "unauthenticated", detail: "session_ended" });
+    expect((error as { cause?: unknown }).cause).toMatchObject({ code: "session_ended", detail: "nonce" });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    expect(site.callsTo("/account/graphql")).toHaveLength(0);
+    expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("refuses a nonce in a refreshed id_token when the sign-in had no id_token", async () => {
+    refreshAnswering(await refreshedIdToken({ nonce: "any" }));
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail: "nonce" });
+  });
+});
+
+describe("the resource server's challenges (security checklist 54 and 58)", () => {
+  const probe = { document: "query DashboardProbe { viewer { id } }" };
+  const OUR_HEADERS = ["cache-control", "content-type", "retry-after"];
+
+  async function signedInJar() {
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
+    return jar;
+  }
+
+  it("checklist 54: 403 insufficient_scope for admin scopes: 'not permitted': no refresh, no re-authorization, no reflection", async () => {
+    const jar = await signedInJar();
+    site.handlers.set("POST /account/graphql", () => ({
+      status: 403,
+      json: { error: "insufficient_scope" },
+      headers: {
+        "www-authenticate": [
+          'Bearer error="insufficient_scope"',
+          'scope="admin account:write <img src=x onerror=alert(1)>"',
+          'error_description="<b>ask for admin</b>"',
+        ].join(", "),
+      },
+    }));
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: "insufficient_scope", detail: "admin account:write" });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect(site.callsTo("/account/graphql")).toHaveLength(1);
+    expect(await loadSession(jar)).not.toBeNull();
+
+    const response = apiErrorResponse(error);
+    const body = await response.text();
+    expect(response.status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: "insufficient_scope" } });
+    expect(body).not.toMatch(/<|>|onerror|ask for admin/);
+    expect([...response.headers.keys()].every((name) => OUR_HEADERS.includes(name))).toBe(true);
+  });
+
+  const malformedChallenges: [string, Record<string, string>][] = [
+    ["an unterminated quote", { "www-authenticate": 'Bearer error="invalid_token, error_description="' }],
+    ["only separators", { "www-authenticate": 'Bearer ,,, =, error=, ="x"' }],
+    ["no scheme", { "www-authenticate": '="invalid_token"' }],
+    [
+      "a huge value",
+      { "www-authenticate": `Bearer error="invalid_token", scope="${"x".repeat(6_000)}", error_description="${"x".repeat(6_000)}"` },
+    ],
+    [
+      "what a CRLF injection leaves behind",
+      {
+        "www-authenticate":
+          'Bearer error="invalid_token", scope="account:read%0D%0ASet-Cookie:evil=1", error_description="a%0D%0ASet-Cookie: evil=1"',
+        "set-cookie": "evil=1; Path=/",
+        "x-injected": "evil",
+        location: "https://evil.example/",
+      },
+    ],
+  ];
+  it.each([401, 403].flatMap((status) => malformedChallenges.map(([name, headers]) => [status, name, headers] as const)))(
+    "checklist 58: a %i whose WWW-Authenticate has %s is parsed defensively, and none of it reaches our answer",
+    async (status, _name, headers) => {
+      const log = captureLog();
+      const jar = await signedInJar();
+      site.handlers.set("POST /account/graphql", () => ({ status, json: { error: "invalid_token" }, headers }));
+      const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(LayerError);
+      expect(site.callsTo("/account/graphql").length).toBeLessThanOrEqual(2);
+
+      const response = apiErrorResponse(error);
+      const body = await response.text();
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(600);
+      expect((JSON.parse(body) as { error: { code: unknown } }).error.code).toEqual(expect.any(String));
+      expect(body).not.toMatch(/evil|x{100}|Set-Cookie/i);
+      expect([...response.headers.keys()].every((name) => OUR_HEADERS.includes(name))).toBe(true);
+      // The operator's log: one JSON line per event, the site's text bounded and on one line.
+      for (const line of log.lines) expect(line.length).toBeLessThan(2_000);
+      expect(log.lines.map((line) => JSON.parse(line) as unknown)).toHaveLength(log.lines.length);
+    },
+  );
 });
