@@ -118,32 +118,36 @@ async function findAllOnce(frame: Frame, target: Target): Promise<ElementHandle<
   return found;
 }
 
-/** Keeps the elements whose accessible-name text (or whole text) matches. */
+/**
+ * Keeps the elements whose accessible-name text (or whole text) matches: all of them judged in one call
+ * to the page (one BiDi round trip, not one per element: a Courses page holds hundreds of buttons).
+ */
 async function keep(
   elements: ElementHandle<Element>[],
   pattern: string | RegExp,
   what: "name" | "text",
 ): Promise<ElementHandle<Element>[]> {
+  const [first] = elements;
+  if (!first) return [];
   const { source, flags } = asPattern(pattern);
-  const kept: ElementHandle<Element>[] = [];
-  for (const element of elements) {
-    const matches = await element.evaluate(
-      (node, source, flags, what) => {
-        const visibleText = (from: Node): string => {
-          if (from instanceof Element && from.getAttribute("aria-hidden") === "true") return "";
-          if (from.nodeType === Node.TEXT_NODE) return from.textContent ?? "";
-          return [...from.childNodes].map(visibleText).join("");
-        };
+  const matches = await first.frame.evaluate(
+    (source, flags, what, ...nodes) => {
+      const visibleText = (from: Node): string => {
+        if (from instanceof Element && from.getAttribute("aria-hidden") === "true") return "";
+        if (from.nodeType === Node.TEXT_NODE) return from.textContent ?? "";
+        return [...from.childNodes].map(visibleText).join("");
+      };
+      return nodes.map((node) => {
         const text = what === "name" ? (node.getAttribute("aria-label") ?? visibleText(node)) : (node.textContent ?? "");
         return new RegExp(source, flags).test(text.replace(/\s+/g, " ").trim());
-      },
-      source,
-      flags,
-      what,
-    );
-    if (matches) kept.push(element);
-  }
-  return kept;
+      });
+    },
+    source,
+    flags,
+    what,
+    ...elements,
+  );
+  return elements.filter((_, index) => matches[index]);
 }
 
 /** The innermost elements whose text matches, like a person reading the page (Playwright's getByText). */

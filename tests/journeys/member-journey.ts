@@ -107,12 +107,18 @@ export async function showEveryCourse(driver: JourneyDriver, total: number): Pro
   const more: Target = { role: "button", name: /Show more/ };
   await driver.expectVisible(cards);
   await driver.expectVisible({ text: `${total} courses` });
-  for (let round = 0; round < total && (await driver.isVisible(more)); round += 1) {
-    const before = await driver.count(cards);
+  // Each lookup walks the accessibility tree, which grows with every page shown (seconds in Firefox):
+  // one click and one count per page, until the last course is shown and Show more is gone.
+  let shown = await driver.count(cards);
+  for (let round = 0; round < total && shown < total; round += 1) {
     await driver.click(more);
-    await eventually(async () => assert.ok((await driver.count(cards)) > before, "Show more added no course"));
+    await eventually(async () => {
+      const now = await driver.count(cards);
+      assert.ok(now > shown, "Show more added no course");
+      shown = now;
+    });
   }
-  await eventually(async () => assert.equal(await driver.count(cards), total));
+  assert.equal(shown, total);
   await driver.expectNone(more);
 }
 
