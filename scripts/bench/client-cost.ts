@@ -1,9 +1,9 @@
 /**
  * How much CPU one call to the Account API costs the dashboard, by HTTP client, measured in this process
  * against a running sandbox: `tsx --conditions=react-server scripts/bench/client-cost.ts <site url>`.
- * Node's fetch, fetch through oauth4webapi and graphql-request (what lib/site/account-api.ts does), and
- * node:http with a keep-alive agent; ten calls in flight at a time, like the concurrent run. The
- * figures are in docs/performance.md.
+ * Node's fetch; oauth4webapi and graphql-request over fetch and over the app's siteFetch (what
+ * lib/site/account-api.ts does); and node:http with a keep-alive agent; ten calls in flight at a time,
+ * like the concurrent run. The figures are in docs/performance.md.
  */
 import http from "node:http";
 
@@ -11,6 +11,7 @@ import { GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
 import { COURSES_DOCUMENT, COURSES_PAGE_SIZE, coursesPage } from "../../lib/account/pages/courses";
+import { siteFetchFor } from "../../lib/site/site-fetch";
 import { directAccessToken, type BenchTarget } from "./members";
 
 const CALLS = Number(process.env.CALLS ?? 2000);
@@ -42,23 +43,24 @@ async function main(): Promise<void> {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" };
 
   await measure("fetch + response.json()", async () => (await fetch(url, { method: "POST", headers, body })).json());
-  await measure("oauth4webapi + graphql-request (as the app)", () =>
-    new GraphQLClient(url, {
-      excludeOperationName: true,
-      fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-        oauth.protectedResourceRequest(
-          token,
-          "POST",
-          new URL(input instanceof Request ? input.url : input.toString()),
-          new Headers({ "content-type": "application/json", accept: "application/json" }),
-          (init?.body as string) ?? null,
-          {
-            [oauth.allowInsecureRequests]: true,
-            signal: AbortSignal.timeout(8000),
-          },
-        ),
-    }).request({ document: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
-  );
+  const appStack = (name: string, customFetch?: ReturnType<typeof siteFetchFor>) =>
+    measure(name, () =>
+      new GraphQLClient(url, {
+        excludeOperationName: true,
+        fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+          oauth.protectedResourceRequest(
+            token,
+            "POST",
+            new URL(input instanceof Request ? input.url : input.toString()),
+            new Headers({ "content-type": "application/json", accept: "application/json" }),
+            (init?.body as string) ?? null,
+            { [oauth.allowInsecureRequests]: true, ...(customFetch ? { [oauth.customFetch]: customFetch } : {}) },
+          ),
+      }).request({ document: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
+    );
+  await appStack("oauth4webapi + graphql-request over fetch");
+  // What lib/site/account-api.ts sends through: siteFetch, node:http with a keep-alive agent, read whole.
+  await appStack("oauth4webapi + graphql-request over siteFetch (the app)", siteFetchFor("graphql"));
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   await measure(
     "node:http keep-alive + JSON.parse",
