@@ -11,8 +11,7 @@ import {
 } from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { siteFetchFor } from "@/lib/site/site-fetch";
-import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/site/oauth-http";
+import { SITE_CALL_TIMEOUT_MS, siteFetchFor } from "@/lib/site/site-fetch";
 
 import { AuthError } from "./errors";
 
@@ -35,7 +34,7 @@ function keySetFor(jwksUri: string): RemoteKeySet {
       throw new AuthError("site_misconfigured", "The site's jwks_uri does not use https.");
     }
     keySet = createRemoteJWKSet(url, {
-      timeoutDuration: SITE_REQUEST_TIMEOUT_MS,
+      timeoutDuration: SITE_CALL_TIMEOUT_MS,
       cooldownDuration: 30_000,
       cacheMaxAge: 10 * 60_000,
       [customFetch]: siteFetchFor("jwks"),

@@ -9,13 +9,8 @@ import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import {
-  isBearerTokenResponse,
-  isTransientSiteFailure,
-  oauthClient,
-  SITE_REQUEST_TIMEOUT_MS,
-  siteRequestOptions,
-} from "@/lib/site/oauth-http";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -48,11 +43,11 @@ function fingerprint(token: string): string {
 
 /**
  * The refresh lock's lease: longer than a whole refresh (the metadata fetch and the token request, each
- * bounded by SITE_REQUEST_TIMEOUT_MS) with margin, so it never frees itself while its holder still works.
+ * bounded by SITE_CALL_TIMEOUT_MS) with margin, so it never frees itself while its holder still works.
  */
-export const REFRESH_LEASE_MS = 2 * SITE_REQUEST_TIMEOUT_MS + 4_000;
+export const REFRESH_LEASE_MS = 2 * SITE_CALL_TIMEOUT_MS + 4_000;
 /** A holder sends the grant only with this much lease left: the token request and a margin. */
-const GRANT_LEASE_BUDGET_MS = SITE_REQUEST_TIMEOUT_MS + 2_000;
+const GRANT_LEASE_BUDGET_MS = SITE_CALL_TIMEOUT_MS + 2_000;
 
 /** Who the session's sign-in said the member is: a refreshed id_token must say the same (OpenID Connect Core 12.2). */
 interface SignedInAs {

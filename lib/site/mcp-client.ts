@@ -10,8 +10,8 @@ import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
 import { refusalOfChallenge, SiteError } from "./errors";
-import { SITE_REQUEST_TIMEOUT_MS, siteRequestOptions } from "./oauth-http";
-import { siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
+import { siteRequestOptions } from "./oauth-http";
+import { SITE_CALL_TIMEOUT_MS, siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
 
@@ -93,7 +93,7 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
  */
 export async function inspectMcpServer(accessToken: string | null): Promise<McpInspection> {
   const endpoint = new URL(mcpServerUrl());
-  const deadline = AbortSignal.timeout(SITE_REQUEST_TIMEOUT_MS);
+  const deadline = AbortSignal.timeout(SITE_CALL_TIMEOUT_MS);
   const transport = new StreamableHTTPClientTransport(endpoint, {
     fetch: mcpTransportFetch(endpoint, accessToken, deadline),
     requestInit: { redirect: "manual" },
@@ -101,7 +101,7 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
   });
   const client = new Client(CLIENT_INFO, { capabilities: {} });
-  const requestOptions = { signal: deadline, timeout: SITE_REQUEST_TIMEOUT_MS };
+  const requestOptions = { signal: deadline, timeout: SITE_CALL_TIMEOUT_MS };
   try {
     await client.connect(transport, requestOptions);
     const server = client.getServerVersion();

@@ -4,13 +4,7 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { SITE_CALL_TIMEOUT_MS, siteFetchFor } from "./site-fetch";
-
-/**
- * Every call to the site's OAuth endpoints is bounded: a slow site gives a clear page, not a hung request.
- * siteFetch enforces it on every call (and clears it when the answer is in).
- */
-export const SITE_REQUEST_TIMEOUT_MS = SITE_CALL_TIMEOUT_MS;
+import { siteFetchFor } from "./site-fetch";
 
 type SiteRequestOptions = {
   [oauth.customFetch]: (url: string, options: oauth.CustomFetchOptions<string, oauth.ProtectedResourceRequestBody>) => Promise<Response>;

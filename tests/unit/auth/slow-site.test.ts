@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 
 import { startLogin } from "@/lib/auth/login";
-import { SITE_REQUEST_TIMEOUT_MS } from "@/lib/site/oauth-http";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
@@ -24,8 +24,8 @@ it(
     const elapsed = Date.now() - started;
     // It waited for the site up to the limit (not a quick failure of another kind); the test's own
     // timeout below is the upper bound.
-    expect(elapsed).toBeGreaterThanOrEqual(SITE_REQUEST_TIMEOUT_MS - 100);
+    expect(elapsed).toBeGreaterThanOrEqual(SITE_CALL_TIMEOUT_MS - 100);
     expect(jar.cookies.size).toBe(0);
   },
-  SITE_REQUEST_TIMEOUT_MS + 10_000,
+  SITE_CALL_TIMEOUT_MS + 10_000,
 );
