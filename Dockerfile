@@ -32,6 +32,7 @@ COPY --from=build /app/public ./public
 # The method guard (405 for a method a path does not take), loaded before server.js; Node 24 runs it as is.
 COPY --from=build /app/scripts/method-guard.ts ./scripts/method-guard.ts
 COPY --from=build /app/lib/http/method-policy.ts ./lib/http/method-policy.ts
+COPY --from=build /app/lib/http/front-door.ts ./lib/http/front-door.ts
 RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000

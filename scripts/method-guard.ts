@@ -4,11 +4,13 @@
  * request's method, and answers 405 with `Allow` (or 404) itself when it does not. Next.js turns each
  * request into a Fetch `Request`, which cannot carry TRACE, TRACK or CONNECT, so without this those
  * answered 500, and pages rendered for DELETE or PROPFIND (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5
- * V13.4). Plain Node.js with erasable TypeScript only: it runs in the deployable bundle as it is.
+ * V13.4). It is also the front door's way in (lib/http/front-door.ts). Plain Node.js with erasable
+ * TypeScript only: it runs in the deployable bundle as it is.
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
+import { frontDoorListener } from "../lib/http/front-door.ts";
 import { refuseMethod } from "../lib/http/method-policy.ts";
 
 function pathnameOf(url: string | undefined): string {
@@ -29,7 +31,10 @@ function refuse(response: ServerResponse, refusal: NonNullable<ReturnType<typeof
   response.writeHead(refusal.status, headers).end(refusal.status === 405 ? "Method not allowed.\n" : "Not found.\n");
 }
 
-/** The request listener, behind the method check. */
+/**
+ * The request listener, behind the method check; a GET of a path the front door serves goes straight to
+ * its route's handler (lib/http/front-door.ts), everything else to Next.js.
+ */
 export function guardRequests(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     const refusal = refuseMethod(request.method ?? "", pathnameOf(request.url));
@@ -37,7 +42,9 @@ export function guardRequests(listener: RequestListener): RequestListener {
       refuse(response, refusal);
       return;
     }
-    listener(request, response);
+    const frontDoor = frontDoorListener(request);
+    if (frontDoor) frontDoor(request, response);
+    else listener(request, response);
   };
 }
 

@@ -46,10 +46,10 @@ function newestChange(target: string): number {
 
 /**
  * The method guard, copied into the bundle beside server.js and loaded before it with `node --import`
- * (scripts/method-guard.ts and the one module it reads; Node.js runs their TypeScript as it is).
+ * (scripts/method-guard.ts and the modules it reads; Node.js runs their TypeScript as it is).
  */
 export const STANDALONE_METHOD_GUARD = "./scripts/method-guard.ts";
-const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
+export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts", "lib/http/front-door.ts"];
 
 export function standaloneServer(): string {
   return projectRoot(".next", "standalone", "server.js");

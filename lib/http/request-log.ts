@@ -2,8 +2,6 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import type { NextRequest } from "next/server";
-
 import { logEvent, runWithRequestId } from "@/lib/log/logger";
 
 import { apiErrorResponse } from "./error-responses";
@@ -18,7 +16,7 @@ export function requestIdOf(headers: Headers): string {
   return incoming !== null && WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-type RouteHandler<Rest extends unknown[]> = (request: NextRequest, ...rest: Rest) => Response | Promise<Response>;
+type RouteHandler<Req extends Request, Rest extends unknown[]> = (request: Req, ...rest: Rest) => Response | Promise<Response>;
 
 /**
  * Wraps every app/api route handler (the API routes skip proxy.ts): one `request` log line per BFF request
@@ -27,11 +25,11 @@ type RouteHandler<Rest extends unknown[]> = (request: NextRequest, ...rest: Rest
  * cursor or an authorization code). Probes (`/api/health`, `/api/ready`) log at `debug`, so a load
  * balancer's polling does not drown the member's requests at the default level.
  */
-export function loggedRoute<Rest extends unknown[]>(
+export function loggedRoute<Req extends Request, Rest extends unknown[]>(
   route: string,
-  handler: RouteHandler<Rest>,
+  handler: RouteHandler<Req, Rest>,
   options: { level?: "debug" | "info" } = {},
-): (request: NextRequest, ...rest: Rest) => Promise<Response> {
+): (request: Req, ...rest: Rest) => Promise<Response> {
   return async (request, ...rest) => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers);

@@ -54,6 +54,24 @@ test("account answers are personal: never stored or framed; small ones go uncomp
   expect((await large.json()) as { items: unknown[] }).toMatchObject({ items: expect.any(Array) });
 });
 
+test("the data routes are answered at the front door, ahead of Next.js's router, with the same security headers", async ({ page }) => {
+  // Next.js's router adds its own Vary (rsc, next-router-state-tree, …) to every answer it routes; the
+  // front door (lib/http/front-door.ts) never does. The first request loads the route module, which opens the door.
+  const routedByNextJs = (headers: Record<string, string>) => /\brsc\b/i.test(headers.vary ?? "");
+  await signIn(page, "maya@example.com");
+  await page.request.get("/api/account/courses");
+  for (const path of ["/api/account/overview", "/api/account/courses", "/api/account/orders", "/api/account/events"]) {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(routedByNextJs(response.headers()), path).toBe(false);
+    expectNeverFramed(response.headers());
+    expect(response.headers()["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+  }
+  // Any other method or route still goes through Next.js.
+  expect(routedByNextJs((await page.request.head("/api/account/courses")).headers())).toBe(true);
+  expect(routedByNextJs((await page.request.get("/api/account/connections")).headers())).toBe(true);
+});
+
 test("sign-in routes can never be framed", async ({ request }) => {
   for (const path of ["/api/auth/login", "/api/auth/callback", "/sign-in-problem?code=login_expired"]) {
     const response = await request.get(path, { maxRedirects: 0 });

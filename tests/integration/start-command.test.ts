@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import { METHOD_GUARD_FILES } from "@/scripts/standalone";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 import type { SandboxBrowser } from "@/sandbox/testing";
 
@@ -293,8 +294,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       rmSync(path.join(deploy, "public"), { recursive: true, force: true });
       cpSync(path.join(app, ".next", "static"), path.join(deploy, ".next", "static"), { recursive: true });
       cpSync(path.join(app, "public"), path.join(deploy, "public"), { recursive: true });
-      // ...and the method guard, loaded before server.js.
-      for (const file of ["scripts/method-guard.ts", "lib/http/method-policy.ts"]) cpSync(path.join(app, file), path.join(deploy, file));
+      // ...and the method guard (with the front door it opens), loaded before server.js.
+      for (const file of METHOD_GUARD_FILES) cpSync(path.join(app, file), path.join(deploy, file));
 
       const server = new Running(process.execPath, ["--import", "./scripts/method-guard.ts", "server.js"], {
         cwd: deploy,
@@ -310,6 +311,15 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect((await fetch(`${appUrl}${script}`)).status).toBe(200);
       expect((await fetch(`${appUrl}/favicon.ico`)).headers.get("content-type")).toBe("image/x-icon");
       expect((await fetch(`${appUrl}/manifest.webmanifest`)).status).toBe(200);
+      // The front door came along with the guard: once Next.js loaded the data route, it answers it
+      // without Next.js's router (whose Vary names rsc).
+      const throughNextJs = await browser.get("/api/account/courses");
+      expect(throughNextJs.status).toBe(200);
+      await throughNextJs.arrayBuffer();
+      const atFrontDoor = await browser.get("/api/account/courses");
+      expect(atFrontDoor.status).toBe(200);
+      expect(atFrontDoor.headers.get("vary") ?? "").not.toMatch(/\brsc\b/);
+      expect(((await atFrontDoor.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
       // The guard answers what Next.js cannot represent (a Fetch Request refuses TRACE): 405, never 500.
       expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
       expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });

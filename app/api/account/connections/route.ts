@@ -23,7 +23,7 @@ async function handleGet(request: NextRequest) {
     const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
       callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()),
     );
-    return buffer.applyTo(memberJson(data));
+    return buffer.applyTo(await memberJson(data, request.headers));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));
   }
