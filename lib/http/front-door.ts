@@ -1,7 +1,7 @@
 /**
  * The front door: routes served ahead of Next.js's router, in the same process and by the same handler.
  *
- * A Next.js route answers its first byte 2.5 to 3.5 ms after a bare node:http server would, whatever the
+ * A Next.js route answers 3 to 4 ms after a bare node:http server would (one request at a time), whatever the
  * route does (docs/performance.md). For the account data routes, the hottest path of the dashboard, that
  * is more than everything else the dashboard adds to the site's own answer time. So the route module
  * that Next.js loads opens its paths here (lib/http/front-door-route.ts), and the server's request

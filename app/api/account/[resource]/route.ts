@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 export const GET = loggedRoute("/api/account/[resource]", handleGet);
 
 // The data routes, the dashboard's hottest path, are also served ahead of Next.js's router once this
-// module is loaded: the same handler, without the 2.5 to 3.5 ms Next.js adds to a request (lib/http/front-door.ts).
+// module is loaded: the same handler, without the 3 to 4 ms Next.js adds to a request (lib/http/front-door.ts).
 for (const [resource, { path }] of Object.entries(ACCOUNT_PAGES))
   serveAtFrontDoor(path, (request) => GET(request, { params: Promise.resolve({ resource }) }));
 
