@@ -34,7 +34,7 @@ export const SITE_CALL_TIMEOUT_MS = 8_000;
  * that finished clears its timer: the timer would otherwise keep the call, its signal and the request
  * context it was created in alive for the whole timeout (docs/performance.md, Memory).
  */
-function clearableTimeout(milliseconds: number): { signal: AbortSignal; clear: () => void } {
+export function clearableTimeout(milliseconds: number): { signal: AbortSignal; clear: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException("The site did not answer in time.", "TimeoutError")), milliseconds);
   timer.unref();
@@ -67,7 +67,13 @@ export function siteFailureOf(error: unknown): SiteFetchError | undefined {
   return undefined;
 }
 
-const deadlineStore = new AsyncLocalStorage<AbortSignal>();
+/** The page view's deadline: its signal, and when it passes (performance.now() milliseconds). */
+interface SiteDeadline {
+  signal: AbortSignal;
+  endsAt: number;
+}
+
+const deadlineStore = new AsyncLocalStorage<SiteDeadline>();
 
 /**
  * Runs `work` with one deadline for every request it sends to the site, retries and refreshes
@@ -78,7 +84,8 @@ const deadlineStore = new AsyncLocalStorage<AbortSignal>();
 export async function withSiteDeadline<T>(milliseconds: number, work: () => Promise<T>): Promise<T> {
   const outer = deadlineStore.getStore();
   const own = clearableTimeout(milliseconds);
-  const signal = outer ? AbortSignal.any([outer, own.signal]) : own.signal;
+  const signal = outer ? AbortSignal.any([outer.signal, own.signal]) : own.signal;
+  const endsAt = Math.min(outer?.endsAt ?? Infinity, performance.now() + milliseconds);
   let onAbort: (() => void) | undefined;
   const expired = new Promise<never>((_, reject) => {
     onAbort = () => reject(new SiteFetchError("timeout", "page_view", "The site did not answer in time.", { cause: signal.reason }));
@@ -86,7 +93,7 @@ export async function withSiteDeadline<T>(milliseconds: number, work: () => Prom
   });
   expired.catch(() => undefined);
   try {
-    return await Promise.race([deadlineStore.run(signal, work), expired]);
+    return await Promise.race([deadlineStore.run({ signal, endsAt }, work), expired]);
   } finally {
     own.clear();
     if (onAbort) signal.removeEventListener("abort", onAbort);
@@ -158,8 +165,8 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
  * The one fetch for every request to the site: bounded by its own timeout (SITE_CALL_TIMEOUT_MS,
- * cleared when the answer is read), by the caller's signal and by the page view's deadline
- * (withSiteDeadline), and reading at most the cap of its kind.
+ * cleared when the answer is read; left out when the page view's deadline passes sooner), by the
+ * caller's signal and by the page view's deadline (withSiteDeadline), and reading at most the cap of its kind.
  * A failure (timeout, refused connection, answer over its cap) rejects with a SiteFetchError, at once
  * or while the body is read, and logs one `site_error` line; nothing past the cap is ever read.
  *
@@ -170,16 +177,25 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init: SiteFetchInit = {}): Promise<Response> {
   const url = new URL(input.toString());
-  const timeout = clearableTimeout(SITE_CALL_TIMEOUT_MS);
-  const signals = [timeout.signal];
+  const signals: AbortSignal[] = [];
+  let finished = NOTHING_TO_CLEAR;
   const deadline = deadlineStore.getStore();
-  if (deadline) signals.push(deadline);
+  if (deadline) signals.push(deadline.signal);
+  // A page view's deadline that passes before this call's own timeout would already bounds it: one timer
+  // per page view then, not one more per call (a data route's call is inside a deadline of the same length).
+  if (!deadline || deadline.endsAt > performance.now() + SITE_CALL_TIMEOUT_MS) {
+    const timeout = clearableTimeout(SITE_CALL_TIMEOUT_MS);
+    signals.push(timeout.signal);
+    finished = timeout.clear;
+  }
   if (init.signal) signals.push(init.signal);
-  const call: SiteCall = { kind, url, signal: signals.length === 1 ? timeout.signal : AbortSignal.any(signals), finished: timeout.clear };
+  const call: SiteCall = { kind, url, signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals), finished };
   const body = kind === "mcp" ? undefined : wholeRequestBody(init.body);
   if (body !== undefined && (init.redirect ?? "follow") === "manual") return readWhole(call, init, body);
   return fetchStreaming(call, init);
 }
+
+const NOTHING_TO_CLEAR = (): void => undefined;
 
 /** One request to the site on its way: what it asks for, the signal that bounds it, and how it clears its timeout when done. */
 interface SiteCall {

@@ -3,10 +3,11 @@ import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import {
   SITE_ANSWER_BYTE_CAPS,
+  SITE_CALL_TIMEOUT_MS,
   siteFailureOf,
   siteFetch,
   SiteFetchError,
@@ -179,6 +180,25 @@ describe("withSiteDeadline", () => {
     ).catch((failure: unknown) => failure);
     expect(siteFailureOf(error)?.reason).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+  it("gives a call no timer of its own when the page view's deadline passes sooner, and one otherwise", async () => {
+    const [, kind, init] = paths[0]!;
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const timersFor = async (work: () => Promise<unknown>) => {
+        timers.mockClear();
+        expect(await work()).toContain("POST");
+        return timers.mock.calls.length;
+      };
+      const call = () => readText(siteFetch(kind, `${base}/echo`, init));
+      // The deadline's own timer only: a data route's calls are inside a deadline of the call timeout's length.
+      expect(await timersFor(() => withSiteDeadline(SITE_CALL_TIMEOUT_MS, call))).toBe(1);
+      // A longer deadline, or none: the call's own timeout bounds it too.
+      expect(await timersFor(() => withSiteDeadline(SITE_CALL_TIMEOUT_MS * 4, call))).toBe(2);
+      expect(await timersFor(call)).toBe(1);
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
 
