@@ -11,7 +11,7 @@ import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "
 
 import { refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
-import { SITE_CALL_TIMEOUT_MS, siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
+import { clearableTimeout, SITE_CALL_TIMEOUT_MS, siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
 
@@ -93,7 +93,8 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
  */
 export async function inspectMcpServer(accessToken: string | null): Promise<McpInspection> {
   const endpoint = new URL(mcpServerUrl());
-  const deadline = AbortSignal.timeout(SITE_CALL_TIMEOUT_MS);
+  // Cleared when the listing is done: a timer left to fire would keep this request's state alive for 8 s.
+  const { signal: deadline, clear: clearDeadline } = clearableTimeout(SITE_CALL_TIMEOUT_MS);
   const transport = new StreamableHTTPClientTransport(endpoint, {
     fetch: mcpTransportFetch(endpoint, accessToken, deadline),
     requestInit: { redirect: "manual" },
@@ -134,6 +135,7 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
     return { available: false, reason: failure };
   } finally {
     await client.close().catch(() => undefined);
+    clearDeadline();
   }
 }
 

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";
@@ -78,6 +79,34 @@ describe("GET /api/account/connections", () => {
     expect(mcpRequests().map((entry) => entry.method)).toEqual(Array.from({ length: 6 }, () => "POST"));
     expect(mcpRequests().every((entry) => entry.status === 200 || entry.status === 202)).toBe(true);
     expect(refreshGrants()).toHaveLength(0);
+  });
+
+  it("clears the listing's deadline when it is done: no timer left to keep the request alive for 8 s", async () => {
+    const browser = await signIn();
+    const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+    const running = new Map<unknown, string>();
+    const created: string[] = [];
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = realSetTimeout(...args);
+      if (args[1] === SITE_CALL_TIMEOUT_MS) {
+        const where = new Error().stack ?? "";
+        running.set(timer, where);
+        created.push(where);
+      }
+      return timer;
+    }));
+    vi.spyOn(globalThis, "clearTimeout").mockImplementation((timer) => {
+      running.delete(timer);
+      realClearTimeout(timer);
+    });
+    try {
+      expect((await getConnections(browser)).status).toBe(200);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // The listing's own deadline (the SDK's per-request timeouts are cleared by the SDK).
+    expect(created.some((where) => where.includes("clearableTimeout") && where.includes("inspectMcpServer"))).toBe(true);
+    expect([...running.values()]).toEqual([]);
   });
 
   it("answers 401 JSON without a session and calls nothing at the site", async () => {
