@@ -52,7 +52,7 @@ function readOptions(): { options: BenchOptions; only?: Set<string> } {
   const number = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
   const quick = values.quick;
   const options: BenchOptions = {
-    rounds: number(values.rounds ?? process.env.BENCH_ROUNDS, quick ? 20 : 60),
+    rounds: number(values.rounds ?? process.env.BENCH_ROUNDS, quick ? 20 : 200),
     connections: number(values.connections, 10),
     concurrentSeconds: number(values.seconds, quick ? 4 : 20),
     soak: values.soak || values["soak-seconds"] !== undefined,
