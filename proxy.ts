@@ -1,8 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { withFreshMemberSession } from "@/lib/auth/member-session";
+import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
@@ -13,7 +15,7 @@ import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const buffer = new CookieBuffer();
-  await refreshBeforeRender(request, buffer);
+  const refresh = await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
@@ -21,7 +23,12 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
 
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  // While the shared state does not answer, a signed-in member's page says "temporarily unavailable"
+  // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110
+  // sections 15.6.4 and 10.2.3): a load balancer or monitor sees the outage, the cookie stays.
+  const unavailable = refresh === "shared_state_unavailable";
+  const response = NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
+  if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
   response.headers.set("content-security-policy", csp);
   for (const [name, value] of Object.entries(baseSecurityHeaders(pathname))) response.headers.set(name, value);
   // Every page is personal or sets cookies: never cached by the browser or a shared cache.
@@ -35,10 +42,16 @@ export async function proxy(request: NextRequest) {
  * session the site no longer accepts is ended (unless the shared state cannot record the end: the cookie
  * then stays and the render says "temporarily unavailable"). Anything else that fails (no session, the
  * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
+ * Says whether the shared state did not answer.
  */
-async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<void> {
+async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
-  await withFreshMemberSession(jar, () => Promise.resolve()).catch(() => undefined);
+  try {
+    await withFreshMemberSession(jar, () => Promise.resolve());
+    return "done";
+  } catch (error) {
+    return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
+  }
 }
 
 export const config = {

@@ -188,6 +188,8 @@ describe.each([
     }
     const page = await browser.snapshot().get(proxy.url, "/courses");
     expect(await page.text()).toContain("The service is temporarily unavailable");
+    expect(page.status).toBe(503);
+    expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(page.headers.getSetCookie().filter((line) => line.startsWith("dash_session"))).toEqual([]);
     expect(refreshGrants()).toHaveLength(0);
 

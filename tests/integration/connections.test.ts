@@ -86,7 +86,7 @@ describe("GET /api/account/connections", () => {
     const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
     const running = new Map<unknown, string>();
     const created: string[] = [];
-    vi.spyOn(globalThis, "setTimeout").mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+    vi.spyOn(globalThis, "setTimeout").mockImplementation((...args: Parameters<typeof setTimeout>) => {
       const timer = realSetTimeout(...args);
       if (args[1] === SITE_CALL_TIMEOUT_MS) {
         const where = new Error().stack ?? "";
@@ -94,7 +94,7 @@ describe("GET /api/account/connections", () => {
         created.push(where);
       }
       return timer;
-    }));
+    });
     vi.spyOn(globalThis, "clearTimeout").mockImplementation((timer) => {
       running.delete(timer);
       realClearTimeout(timer);
