@@ -205,9 +205,26 @@ interface SiteCall {
   finished: () => void;
 }
 
+/** A plain error code (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED...) only: never free text from the network in a log line. */
+const NETWORK_ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/**
+ * The code of the network or TLS error behind a failed call (Node's on the error itself, fetch's on its
+ * cause), so the operator reads why the site could not be reached: refused, not found, an untrusted
+ * or mismatched certificate.
+ */
+function networkErrorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; depth < 3 && current instanceof Error; depth += 1, current = current.cause) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === "string" && NETWORK_ERROR_CODE.test(code)) return code;
+  }
+  return undefined;
+}
+
 function failureOf(error: unknown, signal: AbortSignal, kind: SiteAnswerKind, url: URL, brokeOff: boolean): SiteFetchError {
   const reason: SiteFailureReason = signal.aborted && isTimeout(signal.reason) ? "timeout" : "unreachable";
-  logSiteError(kind, url, reason);
+  const code = reason === "unreachable" ? networkErrorCode(error) : undefined;
+  logSiteError(kind, url, reason, code ? { networkError: code } : {});
   const message =
     reason === "timeout"
       ? "The site did not answer in time."

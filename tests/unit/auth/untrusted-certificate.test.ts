@@ -11,6 +11,7 @@ import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 
+import { captureLog } from "../../support/captured-log";
 import { configureDashboard } from "../../support/env";
 import { memoryJar } from "../../support/memory-jar";
 
@@ -64,8 +65,12 @@ afterAll(
 describe("checklist 2: a site with an untrusted or mismatched TLS certificate", () => {
   it("checklist 2: sign-in does not start, the site receives no request, and no transaction cookie is set", async () => {
     const jar = memoryJar();
+    const log = captureLog();
     await expect(startLogin(jar, "/")).rejects.toMatchObject({ code: "site_unavailable" });
     expect(requestsAnswered).toBe(0);
     expect(jar.cookies.size).toBe(0);
+    // The operator reads why: the certificate, not a site that is down.
+    const unreachable = log.events().find((event) => event.event === "site_error" && event.reason === "unreachable");
+    expect(String(unreachable?.networkError)).toMatch(/CERT/);
   });
 });

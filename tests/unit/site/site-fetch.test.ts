@@ -16,6 +16,8 @@ import {
   type SiteFetchInit,
 } from "@/lib/site/site-fetch";
 
+import { captureLog } from "../../support/captured-log";
+
 /** A site that streams spaces without end (respecting backpressure) and counts what it managed to send. */
 let server: Server;
 let base: string;
@@ -147,8 +149,17 @@ describe("siteFetch", () => {
     expect(siteFailureOf(error)?.reason).toBe("timeout");
   });
 
-  it.each(paths)("%s: says unreachable for a refused connection", async (_path, kind, init) => {
-    await expect(siteFetch(kind, "http://127.0.0.1:1/", init)).rejects.toMatchObject({ reason: "unreachable" });
+  it.each(paths)("%s: says unreachable for a refused connection, and logs why", async (_path, kind, init) => {
+    // A port nothing listens on (not port 1, which fetch refuses to dial at all).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const log = captureLog();
+    await expect(siteFetch(kind, `http://127.0.0.1:${port}/`, init)).rejects.toMatchObject({ reason: "unreachable" });
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "site_error", reason: "unreachable", networkError: "ECONNREFUSED" }),
+    );
   });
 
   it("node:http: says the answer broke off when the site closes the connection mid-answer", async () => {
