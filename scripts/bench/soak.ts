@@ -49,7 +49,8 @@ export const soak: BenchSection = {
     let failures = 0;
     // After each round: a full GC, then the heap and resident memory (between collections, resident
     // memory swings by a hundred MiB and more, which says nothing about what is kept).
-    const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean }[] = [];
+    const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean; atSeconds: number }[] = [];
+    let elapsedSeconds = 0;
     for (const [index, step] of plan.entries()) {
       progress(
         `${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`,
@@ -57,11 +58,12 @@ export const soak: BenchSection = {
         plan.length,
       );
       const sample = await load(step.seconds);
+      elapsedSeconds += step.seconds;
       answered += sample.latenciesMs.length;
       failures += sample.failures;
       // Read at once: a finished call leaves no timer behind that would keep its request alive (site-fetch.ts).
       const heap = await inspector.heapAfterGc();
-      afterGc.push({ ...heap, rss: residentBytes(context.serverPid), warmUp: step.warmUp });
+      afterGc.push({ ...heap, rss: residentBytes(context.serverPid), warmUp: step.warmUp, atSeconds: elapsedSeconds });
     }
     const warm = afterGc.filter((reading) => reading.warmUp).at(-1) ?? afterGc[0]!;
     const end = afterGc.at(-1)!;
@@ -69,6 +71,11 @@ export const soak: BenchSection = {
     const rssGrowth = growth(warm.rss, end.rss);
     const heapGrowth = growth(warm.heapUsed, end.heapUsed);
     const mib = (bytes: number) => round(bytes / MiB);
+    // Single readings move by about a MiB either way; the slope over every reading from the end of the
+    // warm-up on says whether memory grows with time.
+    const sinceWarm = afterGc.slice(afterGc.indexOf(warm));
+    const heapTrend = round(slopePerMinute(sinceWarm.map((reading) => [reading.atSeconds, reading.heapUsed / MiB])), 2);
+    const rssTrend = round(slopePerMinute(sinceWarm.map((reading) => [reading.atSeconds, reading.rss / MiB])), 2);
     const signed = (value: number) => `${value >= 0 ? "+" : ""}${value}`;
     return {
       summary: [
@@ -78,6 +85,8 @@ export const soak: BenchSection = {
           ` ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
         `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end:` +
           ` ${signed(heapGrowth)} % (target: no growth); compiled code ${mib(warm.codeSpace)} → ${mib(end.codeSpace)} MiB`,
+        `    trend from the end of the warm-up (least squares over ${sinceWarm.length} readings): heap ${signed(heapTrend)} MiB,` +
+          ` resident ${signed(rssTrend)} MiB a minute`,
         `    after each round (MiB), heap / resident: ` +
           afterGc.map((reading) => `${mib(reading.heapUsed)} / ${mib(reading.rss)}`).join(", "),
       ],
@@ -92,8 +101,19 @@ export const soak: BenchSection = {
         afterGcMiB: afterGc.map((reading) => ({ heap: mib(reading.heapUsed), code: mib(reading.codeSpace), rss: mib(reading.rss) })),
         rssGrowthPercent: rssGrowth,
         heapGrowthPercent: heapGrowth,
+        trendMiBPerMinute: { heap: heapTrend, rss: rssTrend },
         target: { rssGrowthPercent: 20, heapGrowthPercent: 0 },
       },
     };
   },
 };
+
+/** The least-squares slope of `points` ([seconds, MiB]), in MiB a minute (0 for fewer than two points). */
+function slopePerMinute(points: readonly (readonly [number, number])[]): number {
+  if (points.length < 2) return 0;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return variance === 0 ? 0 : (covariance / variance) * 60;
+}
