@@ -29,7 +29,10 @@ export type LogEventName =
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"
-  | "shutdown_finished";
+  | "shutdown_finished"
+  | "session_replaced"
+  | "session_ended_elsewhere"
+  | "rate_limited";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
