@@ -1,10 +1,15 @@
-import { API_SECURITY_HEADERS } from "./lib/http/api-security-headers.ts";
+import { EVERY_RESPONSE_HEADERS, NEVER_FRAMED_HEADERS } from "./lib/http/api-security-headers.ts";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   async headers() {
     return [
-      { source: "/api/:path*", headers: [...API_SECURITY_HEADERS] },
+      // One place for the headers of every response, pages and static files included (OWASP ASVS 5 V3.4).
+      { source: "/:path*", headers: [...EVERY_RESPONSE_HEADERS] },
+      { source: "/api/:path*", headers: [...NEVER_FRAMED_HEADERS] },
+      { source: "/_next/:path*", headers: [...NEVER_FRAMED_HEADERS] },
+      { source: "/:file(favicon\\.ico|icon\\.svg|manifest\\.webmanifest)", headers: [...NEVER_FRAMED_HEADERS] },
+      { source: "/fonts/:path*", headers: [...NEVER_FRAMED_HEADERS] },
       // The account routes set Cache-Control themselves (a header set here would win over theirs): always
       // no-store, and no-transform on answers too small to gain from compression (lib/http/member-json.ts).
       { source: "/api/:path((?!account/).*)", headers: [{ key: "cache-control", value: "no-store" }] },
@@ -14,6 +19,8 @@ const nextConfig = {
   output: "standalone",
   // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
   outputFileTracingRoot: import.meta.dirname,
+  // Nothing uses next/image: the optimizer (and its image decoders, GHSA-2xp9-vwfh-vxw4) is never reached.
+  images: { unoptimized: true },
   poweredByHeader: false,
   reactStrictMode: true,
   // The build checks the app's own code; `npm test` type-checks everything (tests, sandbox, scripts) with tsconfig.json.
