@@ -1,7 +1,8 @@
 /**
  * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
  * start-up with one message naming every bad variable (docs/architecture.md section 3), even when the server is
- * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed.
+ * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed and the server's
+ * connection limits set (lib/server/connection-limits.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -18,4 +19,6 @@ export async function register(): Promise<void> {
   }
   const { installGracefulShutdown } = await import("@/lib/server/graceful-shutdown");
   installGracefulShutdown();
+  const { installConnectionLimits } = await import("@/lib/server/connection-limits");
+  installConnectionLimits();
 }
