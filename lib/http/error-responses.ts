@@ -111,7 +111,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
     case "rate_limited":
-      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again." };
+      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
@@ -141,7 +141,11 @@ function describeAuthError(error: AuthError): DescribedApiError {
 }
 
 /** The event of a failure whose code is not a site failure. */
-const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
+const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {
+  unexpected: "unexpected_error",
+  csrf_rejected: "csrf_refused",
+  rate_limited: "rate_limited",
+};
 
 /**
  * Logs the reason without tokens or secrets: our stable code and our own message, the error class of the

@@ -116,6 +116,10 @@ function twoInstancesTakingTurns(): SharedStateStore {
     remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
     recall: (key) => first.recall(key),
     claim: (key, ttlMs) => first.claim(key, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
     ping: () => first.ping(),
     close: () => Promise.resolve(),
   };
