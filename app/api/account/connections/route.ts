@@ -1,11 +1,10 @@
-import type { NextRequest } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
 import { connectionsLoader } from "@/lib/site/mcp-client";
-import { memberJson } from "@/lib/http/member-json";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
 
@@ -23,7 +22,7 @@ async function handleGet(request: NextRequest) {
     const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
       callWithMemberSession(requestResponseJar(request.cookies, buffer), connectionsLoader()),
     );
-    return buffer.applyTo(await memberJson(data, request.headers));
+    return buffer.applyTo(NextResponse.json(data, { headers: { "cache-control": "no-store" } }));
   } catch (error) {
     return buffer.applyTo(apiErrorResponse(error));
   }
