@@ -17,6 +17,7 @@ export const API_ROUTE_METHODS: readonly { pattern: RegExp; route: string; metho
   { route: "app/api/auth/logout/route.ts", pattern: /^\/api\/auth\/logout\/?$/, methods: ["POST"] },
   { route: "app/api/auth/revoke/route.ts", pattern: /^\/api\/auth\/revoke\/?$/, methods: ["POST"] },
   { route: "app/api/health/route.ts", pattern: /^\/api\/health\/?$/, methods: ["GET"] },
+  { route: "app/api/metrics/route.ts", pattern: /^\/api\/metrics\/?$/, methods: ["GET"] },
   { route: "app/api/ready/route.ts", pattern: /^\/api\/ready\/?$/, methods: ["GET"] },
   { route: "app/api/session/route.ts", pattern: /^\/api\/session\/?$/, methods: ["GET"] },
 ];
