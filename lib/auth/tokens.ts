@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
@@ -145,12 +146,14 @@ async function checkRefreshedIdToken(
 async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  return store.singleFlight(`refresh:${key}`, async () => {
+  const refreshOnce = countedRefresh(async () => {
     // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
       if (published) return published;
+      const lockHeld = timeRefreshLockWait();
       const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+        lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
         const rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
@@ -169,11 +172,12 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     if (published) return published;
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
+  return store.singleFlight(`refresh:${key}`, refreshOnce);
 }
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
-  return remembered ? openSessionSeal<RotatedTokens>(remembered, 0) : undefined;
+  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }
 
 /**

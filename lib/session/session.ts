@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countSessionEnded } from "@/lib/metrics/record";
 
 import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
 import { sealPasswords } from "./seal";
@@ -174,7 +175,16 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
   const data = await openSeal(jar, options);
   // Checked on every request, whether the cookie was just opened or remembered.
   if (!data) return null;
-  if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
+  const pastLifetime =
+    now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS
+      ? "absolute"
+      : now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS
+        ? "idle"
+        : undefined;
+  if (pastLifetime) {
+    countSessionEnded(pastLifetime);
+    return null;
+  }
   // Read from the shared state on every load, never cached per instance: a sign-out on one instance holds on all.
   if (checkEnded && (await getSharedState().recall(endedKey(data.sid)))) return null;
   const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
