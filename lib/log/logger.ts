@@ -32,7 +32,10 @@ export type LogEventName =
   | "unexpected_error"
   | "shutdown_started"
   | "shutdown_finished"
-  | "metrics_listening";
+  | "metrics_listening"
+  | "session_replaced"
+  | "session_ended_elsewhere"
+  | "rate_limited";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
