@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 
 import { isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
+import { endSessionRedirect } from "@/lib/auth/end-session";
 import { endSessionForSignOut } from "@/lib/auth/sign-out";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { signOutHandler } from "@/lib/http/sign-out-route";
@@ -32,6 +33,8 @@ export const POST = loggedRoute(
     }
     await endSessionForSignOut(jar, loaded?.data);
     logEvent("signed_out", { hadSession: loaded !== null, revokedAtSite: loaded !== null && complete });
-    return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
+    // OpenID Connect RP-Initiated Logout 1.0: where the browser goes next to end the site's session too (lib/auth/end-session.ts).
+    const endSessionUrl = await endSessionRedirect(loaded?.data, complete ? "signed_out" : "signed_out_locally");
+    return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete, ...(endSessionUrl ? { endSessionUrl } : {}) }));
   }),
 );
