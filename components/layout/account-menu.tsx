@@ -50,7 +50,7 @@ export function AccountMenu({ name }: { name: string }) {
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((value) => !value)}
-        className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 text-[0.9375rem] font-medium text-fg hover:bg-surface-muted"
+        className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted"
       >
         <span aria-hidden="true" className="inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-accent-soft text-sm">
           {name.trim().charAt(0).toUpperCase()}
@@ -60,11 +60,7 @@ export function AccountMenu({ name }: { name: string }) {
           ▾
         </span>
       </button>
-      <div
-        id={panelId}
-        hidden={!open}
-        className="card absolute right-0 top-full z-50 mt-1 flex w-56 flex-col gap-1 p-2 shadow-card"
-      >
+      <div id={panelId} hidden={!open} className="card absolute right-0 top-full z-50 mt-1 flex w-56 flex-col gap-1 p-2 shadow-card">
         <Link
           href={PAGE_PATHS.settings}
           onClick={() => setOpen(false)}

@@ -53,7 +53,8 @@ export function useRevokeAccess() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (): Promise<SignOutOutcome> => readSignOutOutcome(await keepingPreferenceCookies(() => postAction(API_ROUTES.logout))),
+    mutationFn: async (): Promise<SignOutOutcome> =>
+      readSignOutOutcome(await keepingPreferenceCookies(() => postAction(API_ROUTES.logout))),
     onSuccess: () => queryClient.clear(),
   });
 }

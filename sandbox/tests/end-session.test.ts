@@ -46,7 +46,12 @@ describe("end-session endpoint (OpenID Connect RP-Initiated Logout 1.0)", () => 
     const { idToken } = await obtainTokens(sandbox, { email: "olivia@example.com" });
     expect(await signedInAtSite(browser)).toBe(true);
     const response = await browser.get(
-      logoutUrl({ id_token_hint: idToken, client_id: SEEDED_DASHBOARD_CLIENT.clientId, post_logout_redirect_uri: POST_LOGOUT, state: "s-1" }),
+      logoutUrl({
+        id_token_hint: idToken,
+        client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+        post_logout_redirect_uri: POST_LOGOUT,
+        state: "s-1",
+      }),
     );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`${POST_LOGOUT}?state=s-1`);
@@ -58,7 +63,12 @@ describe("end-session endpoint (OpenID Connect RP-Initiated Logout 1.0)", () => 
     const { idToken: mayasToken } = await obtainTokens(sandbox, { email: "maya@example.com" });
     for (const hint of [undefined, mayasToken]) {
       const page = await browser.get(
-        logoutUrl({ id_token_hint: hint, client_id: SEEDED_DASHBOARD_CLIENT.clientId, post_logout_redirect_uri: POST_LOGOUT, state: "s-2" }),
+        logoutUrl({
+          id_token_hint: hint,
+          client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+          post_logout_redirect_uri: POST_LOGOUT,
+          state: "s-2",
+        }),
       );
       expect(page.status).toBe(200);
       const text = await page.text();
@@ -74,7 +84,11 @@ describe("end-session endpoint (OpenID Connect RP-Initiated Logout 1.0)", () => 
       expect(await signedInAtSite(browser)).toBe(true);
     }
     const csrf = csrfTokenOf(await (await browser.get(logoutUrl({ client_id: SEEDED_DASHBOARD_CLIENT.clientId }))).text()) ?? "";
-    const leave = await browser.post("/oauth/logout/confirm", { client_id: SEEDED_DASHBOARD_CLIENT.clientId, csrf_token: csrf, decision: "sign_out" });
+    const leave = await browser.post("/oauth/logout/confirm", {
+      client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+      csrf_token: csrf,
+      decision: "sign_out",
+    });
     expect(leave.status).toBe(200);
     expect(await leave.text()).toContain("You are signed out of Demo Academy");
     expect(await signedInAtSite(browser)).toBe(false);

@@ -31,7 +31,7 @@ async function signOut(): Promise<{ body: Record<string, unknown>; response: Res
 }
 
 describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
-  it("sends the member to the site's end_session_endpoint with the sign-in's id_token, client_id, the registered URI and a sealed state", async () => {
+  it("sends the member to the site's end_session_endpoint with id_token_hint, client_id, the registered URI, sealed state", async () => {
     const { body, response } = await signOut();
     expect(response.headers.get("clear-site-data")).toBe('"cookies"');
     expect(body).toMatchObject({ signedOut: true, complete: true });
@@ -69,7 +69,13 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
     const state = new URL((await endSessionRedirect(undefined, "signed_out_locally")) ?? "").searchParams.get("state") ?? "";
     expect(await readEndSessionState(state)).toBe("signed_out_locally");
     const changed = `${state.slice(0, -4)}${state.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
-    for (const bad of [undefined, "", changed, "x".repeat(3000), await sealWithSessionSecret({ purpose: "login", reason: "signed_out" }, 60)]) {
+    for (const bad of [
+      undefined,
+      "",
+      changed,
+      "x".repeat(3000),
+      await sealWithSessionSecret({ purpose: "login", reason: "signed_out" }, 60),
+    ]) {
       expect(await readEndSessionState(bad)).toBeNull();
     }
   });
