@@ -57,6 +57,15 @@ export async function withFreshMemberSession<T>(
 }
 
 /**
+ * Refreshes the member's tokens when they are due and persists the rotated ones into the cookie (a page
+ * render's refresh: proxy.ts, before a Server Component that cannot write cookies reads the session).
+ * Throws as withFreshMemberSession does.
+ */
+export function refreshMemberSession(jar: CookieJar): Promise<void> {
+  return withFreshMemberSession(jar, () => Promise.resolve());
+}
+
+/**
  * Runs `call` with a valid access token of the signed-in member (withFreshMemberSession), and once more
  * if the site refuses the token: refreshed, then one retry. Route handlers only.
  */
