@@ -108,6 +108,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
+    ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
     createdAt: now,
     lastSeenAt: now,
   };

@@ -32,6 +32,11 @@ export interface SessionData {
   claims: SessionClaims;
   /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
   idTokenNonce?: string;
+  /**
+   * The sign-in's id_token, kept sealed like the tokens: the `id_token_hint` of RP-initiated logout
+   * (OpenID Connect RP-Initiated Logout 1.0 section 2), which lets the site end its session without asking.
+   */
+  idToken?: string;
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -174,6 +179,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     scopes: session.scopes,
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
+    ...(typeof session.idToken === "string" ? { idToken: session.idToken } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };
