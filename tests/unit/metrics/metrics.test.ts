@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+
 import type { Metric } from "prom-client";
 import { beforeEach, describe, expect, it } from "vitest";
 
@@ -256,6 +258,16 @@ describe("the metrics endpoint on the app's port", () => {
       delete process.env.METRICS_TOKEN;
       resetConfigForTests();
     }
+  });
+
+  it("is an exposition Debian's `promtool check metrics` accepts without a remark", async () => {
+    const check = spawnSync("promtool", ["check", "metrics"], {
+      input: await metricsRegistry.metrics(),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(check.stdout + check.stderr).toBe("");
+    expect(check.status).toBe(0);
   });
 
   it("compares the token whole", () => {
