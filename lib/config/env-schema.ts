@@ -115,45 +115,100 @@ const metricsToken = z
   .string()
   .regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces (e.g. openssl rand -base64 32)");
 
-export const envSchema = z.object({
-  SITE_URL: z.preprocess(emptyAsUndefined, origin),
-  OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
-  OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
-  APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
-  SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
-  OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
-  LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
-  COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
-  EMBED_ORIGINS: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .transform((value, ctx) => {
-        const origins: string[] = [];
-        for (const entry of value
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean)) {
-          const parsed = origin.safeParse(entry);
-          if (!parsed.success) {
-            ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
-            return z.NEVER;
-          }
-          origins.push(parsed.data);
-        }
-        return origins;
-      })
-      .optional(),
-  ),
-  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
-  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
-  REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
-  LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
-  LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
-  METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
-  METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
-  METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
+const booleanFlag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+
+/** A comma-separated list of origins (https; plain http only for loopback hosts). */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const entry of value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const parsed = origin.safeParse(entry);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+      return z.NEVER;
+    }
+    origins.push(parsed.data);
+  }
+  return origins;
 });
+
+/** An HTTP header name, lower-cased (for TRUSTED_PROXY_HEADER). */
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name such as x-forwarded-for")
+  .transform((value) => value.toLowerCase());
+
+const positiveCount = z.coerce.number().int().min(1).max(1_000_000);
+
+export const envSchema = z
+  .object({
+    SITE_URL: z.preprocess(emptyAsUndefined, origin),
+    OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
+    OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
+    APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
+    SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
+    OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
+    LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
+    COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
+    EMBED_ORIGINS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .transform((value, ctx) => {
+          const origins: string[] = [];
+          for (const entry of value
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean)) {
+            const parsed = origin.safeParse(entry);
+            if (!parsed.success) {
+              ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+              return z.NEVER;
+            }
+            origins.push(parsed.data);
+          }
+          return origins;
+        })
+        .optional(),
+    ),
+    PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+    REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+    REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
+    LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
+    METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
+    METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
+    METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
+    /** Plain `redis://` to a non-loopback host is refused unless this says the network is trusted (like http:// for the site). */
+    REDIS_ALLOW_PLAINTEXT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+    /** Origins other than SITE_URL's that the site's metadata may name for token, UserInfo, revocation and JWKS. */
+    SITE_ENDPOINT_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
+    /** The header a trusted reverse proxy sets to the client's address (rate limits per client). Unset: no per-client limit. */
+    TRUSTED_PROXY_HEADER: z.preprocess(emptyAsUndefined, headerName.optional()),
+    /** Sign-in, callback, logout, revoke and embedded handoff requests allowed per client address per window. */
+    RATE_LIMIT_PER_CLIENT: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+    /** The same requests allowed per session per window. */
+    RATE_LIMIT_PER_SESSION: z.preprocess(emptyAsUndefined, positiveCount.default(20)),
+    /** The window of both limits, in seconds. */
+    RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+  })
+  .superRefine((data, ctx) => {
+    // The same rule as for the site (RFC 9700 section 2.6): no plaintext to a host beyond this machine,
+    // unless the operator says the network is private (REDIS_ALLOW_PLAINTEXT=true).
+    // (Checks run on partly invalid input too: a REDIS_URL that is no URL is reported by its own rule.)
+    if (data.REDIS_URL && data.REDIS_ALLOW_PLAINTEXT !== true && URL.canParse(data.REDIS_URL)) {
+      const url = new URL(data.REDIS_URL);
+      if (url.protocol === "redis:" && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["REDIS_URL"],
+          message: "must use rediss:// (TLS) for a host other than localhost or 127.0.0.1, or set REDIS_ALLOW_PLAINTEXT=true",
+        });
+      }
+    }
+  });
 
 export type EnvInput = Record<string, string | undefined>;
 
@@ -181,6 +236,11 @@ export interface AppConfig {
    * port at /api/metrics only for a request bearing `token`. Neither set: no metrics are served.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** Origins besides SITE_URL's allowed for the site's token, UserInfo, revocation endpoints and jwks_uri. */
+  siteEndpointOrigins: string[];
+  /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
+  trustedProxyHeader: string | undefined;
+  rateLimit: { perClient: number; perSession: number; windowSeconds: number };
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
 }
@@ -226,6 +286,13 @@ export function parseEnv(env: EnvInput): AppConfig {
     logLevel: data.LOG_LEVEL,
     logFormat: data.LOG_FORMAT,
     metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
+    siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
+    trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
+    rateLimit: {
+      perClient: data.RATE_LIMIT_PER_CLIENT,
+      perSession: data.RATE_LIMIT_PER_SESSION,
+      windowSeconds: data.RATE_LIMIT_WINDOW_SECONDS,
+    },
     secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
 }

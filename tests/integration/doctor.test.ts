@@ -196,7 +196,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(13);
+      expect(checkLines.length).toBe(14);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -227,6 +227,7 @@ describe("doctor against the sandbox site", () => {
         "userinfo-endpoint": "PASS",
         "iss-parameter": "PASS",
         "revocation-endpoint": "PASS",
+        "endpoint-origins": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
       });
@@ -380,6 +381,7 @@ describe("doctor against a site served by the test", () => {
       "userinfo-endpoint",
       "iss-parameter",
       "revocation-endpoint",
+      "endpoint-origins",
       "protected-resource-metadata",
       "account-api",
       "mcp",
@@ -571,6 +573,13 @@ describe("doctor against a site served by the test", () => {
       status: "FAIL",
       detail: /Revoke access/,
       arrange: () => (testSite.metadata = (document) => delete document.revocation_endpoint),
+    },
+    {
+      name: "a token endpoint on another origin",
+      id: "endpoint-origins",
+      status: "WARN",
+      detail: /token_endpoint at "https:\/\/tokens\.example".*SITE_ENDPOINT_ORIGINS/,
+      arrange: () => (testSite.metadata = (document) => (document.token_endpoint = "https://tokens.example/token")),
     },
     {
       name: "no protected-resource metadata",
