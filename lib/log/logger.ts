@@ -29,7 +29,10 @@ export type LogEventName =
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"
-  | "shutdown_finished";
+  | "shutdown_finished"
+  | "shared_state_unreplicated"
+  | "shared_state_failover"
+  | "rotation_adopted";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 

@@ -118,6 +118,8 @@ function twoInstancesTakingTurns(): SharedStateStore {
     claim: (key, ttlMs) => first.claim(key, ttlMs),
     ping: () => first.ping(),
     close: () => Promise.resolve(),
+    rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
+    publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
   };
 }
 
