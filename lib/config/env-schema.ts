@@ -193,7 +193,8 @@ export const envSchema = z
       problem("REDIS_SENTINEL_NAME", "is required with REDIS_SENTINELS: the name the Sentinels monitor the primary under");
     }
     if (env.REDIS_SENTINELS === undefined) {
-      for (const variable of ["REDIS_SENTINEL_NAME", "REDIS_USERNAME", "REDIS_PASSWORD", "REDIS_SENTINEL_PASSWORD"] as const) {
+      const sentinelOnly = ["REDIS_SENTINEL_NAME", "REDIS_USERNAME", "REDIS_PASSWORD", "REDIS_SENTINEL_PASSWORD"] as const;
+      for (const variable of sentinelOnly) {
         if (env[variable] !== undefined) {
           problem(
             variable,

@@ -45,7 +45,8 @@ const SENTINEL_RESTART_DELAY_MS = 1_000;
 /** Deletes the lock only if this owner still holds it (a lock that expired and was taken by another stays). */
 const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
 /** Compare-and-set on an absent key: stores ARGV[1] for ARGV[2] ms unless a value is there; returns that value, or false. */
-const SET_IF_ABSENT_OR_GET = `local v = redis.call("GET", KEYS[1]) if v then return v end redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) return false`;
+const SET_IF_ABSENT_OR_GET = `local v = redis.call("GET", KEYS[1]) if v then return v end
+redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) return false`;
 
 class RedisTimeoutError extends Error {
   override readonly name = "RedisTimeoutError";
@@ -111,7 +112,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
       socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelayMs },
     });
-    this.client = client as RedisClientType;
+    this.client = client;
     // Without an `error` listener node-redis would throw on a lost connection and end the process.
     client.on("error", (error: unknown) => this.noteConnectionLost(error));
     client.on("ready", () => this.noteReady());
@@ -143,7 +144,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
         socket: { connectTimeout: CONNECT_TIMEOUT_MS, ...tls },
       },
     });
-    this.sentinel = sentinel as unknown as RedisSentinelType;
+    this.sentinel = sentinel;
     sentinel.on("error", (error: unknown) => this.noteConnectionLost(error));
     sentinel.on("ready", () => this.noteReady());
     sentinel.on("topology-change", (event: { type?: unknown }) => {
@@ -276,7 +277,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       operation,
       () =>
         sentinel.use(async (lease) => {
-          const reply = await write(lease as unknown as Commands);
+          const reply = await write(lease);
           if (!wrote(reply)) return { value: reply, acknowledgedBy: -1 };
           const acknowledged = await (lease as unknown as SentinelLease).sendCommand(false, ["WAIT", "1", String(REPLICA_ACK_TIMEOUT_MS)]);
           return { value: reply, acknowledgedBy: Number(acknowledged) };
