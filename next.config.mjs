@@ -23,6 +23,8 @@ const nextConfig = {
   // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
   outputFileTracingRoot: import.meta.dirname,
   poweredByHeader: false,
+  // Loaded by Node once per process, not bundled into each route: one metrics registry (lib/metrics/registry.ts).
+  serverExternalPackages: ["prom-client"],
   reactStrictMode: true,
   // The build checks the app's own code; `npm test` type-checks everything (tests, sandbox, scripts) with tsconfig.json.
   typescript: { tsconfigPath: "tsconfig.next.json" },

@@ -4,7 +4,7 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
-import { newSessionId, saveSession, type SessionData } from "@/lib/session/session";
+import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
@@ -14,6 +14,7 @@ import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
+import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
 export interface CallbackResult {
@@ -114,7 +115,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
     return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
   }
-  await saveSession(jar, session);
+  await startNewSession(jar, session);
   return { returnTo: transaction.returnTo, session };
 }
 

@@ -6,6 +6,7 @@ import https from "node:https";
 
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent } from "@/lib/log/logger";
+import { timeSiteCall } from "@/lib/metrics/record";
 
 /** What an answer from the site is, which decides how many bytes of it we ever read. */
 export type SiteAnswerKind = "oauth" | "jwks" | "graphql" | "mcp";
@@ -194,6 +195,7 @@ export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init:
     finished = timeout.clear;
   }
   if (init.signal) signals.push(init.signal);
+  finished = timeSiteCall(kind, finished);
   const call: SiteCall = { kind, url, signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals), finished };
   const body = kind === "mcp" ? undefined : wholeRequestBody(init.body);
   if (body !== undefined && (init.redirect ?? "follow") === "manual") return readWhole(call, init, body);

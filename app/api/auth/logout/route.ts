@@ -19,19 +19,20 @@ export const dynamic = "force-dynamic";
  */
 export const POST = loggedRoute(
   API_ROUTES.logout,
-  signOutHandler(async ({ jar, buffer, loaded }) => {
+  signOutHandler(async ({ jar, buffer, sessions }) => {
     let complete = true;
-    if (loaded) {
+    // Every session the browser holds here, top-level and embedded alike, each with its own grant.
+    for (const session of sessions) {
       try {
-        await revokeAtSite(loaded.data, "refresh_token");
+        await revokeAtSite(session.data, "refresh_token");
       } catch (error) {
         // Logged by revokeAtSite with its reason; the local session ends regardless.
         if (!isAuthError(error)) throw error;
         complete = false;
       }
     }
-    await endSessionForSignOut(jar, loaded?.data);
-    logEvent("signed_out", { hadSession: loaded !== null, revokedAtSite: loaded !== null && complete });
+    await endSessionForSignOut(jar, sessions);
+    logEvent("signed_out", { hadSession: sessions.length > 0, sessions: sessions.length, revokedAtSite: sessions.length > 0 && complete });
     return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
   }),
 );
