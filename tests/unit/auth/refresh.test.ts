@@ -15,7 +15,7 @@ import {
 } from "@/lib/session/shared-state";
 import { LayerError } from "@/lib/errors/layer-error";
 import { apiErrorResponse } from "@/lib/http/error-responses";
-import { runAccountOperation } from "@/lib/site/account-api";
+import { runAccountOperation } from "@/lib/account-api/client";
 
 import { captureLog } from "../../support/captured-log";
 import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";

@@ -1,12 +1,14 @@
 import "server-only";
 
-import { collectPages } from "@/lib/site/paging";
 import type { CoursesPage } from "@/lib/types/account";
 
+import { runAccountOperation } from "../client";
 import { CONNECTION_PAGING_FIELDS, ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } from "../fragments";
 import type { ResumeUrlConfig } from "../lecture-url";
-import { reshapeEnrolledCourse } from "../reshape-shared";
-import { connectionQuery, connectionReader, type AccountPageDescriptor, type CollectedConnection, type RunOperation } from "./descriptor";
+import { connectionOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { collectPages, type CollectedConnection } from "../paging";
+import { reshapeEnrolledCourse } from "../reshape";
 
 /** Enrollments asked for per request: modest, well under any cap a site is likely to set. */
 export const COURSES_PAGE_SIZE = 50;
@@ -28,6 +30,8 @@ export const COURSES_DOCUMENT = /* GraphQL */ `
   ${ENROLLED_COURSE_FIELDS}
 `;
 
+export const COURSES_OPERATION = connectionOperation(COURSES_DOCUMENT);
+
 export interface CoursesResult {
   viewer: { enrolledCourses: RawConnection<RawEnrolledCourse> };
 }
@@ -41,24 +45,17 @@ export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, conf
   };
 }
 
+/** `first` enrollments after a cursor (null: from the start), with the Courses operation (the overview reads on with it too). */
+export async function readEnrollments(accessToken: string, first: number, after: string | null): Promise<RawConnection<RawEnrolledCourse>> {
+  const result = await runAccountOperation<CoursesResult>(accessToken, COURSES_OPERATION, { first, after });
+  return result.viewer.enrolledCourses;
+}
+
 /**
  * The Courses page reads every enrollment (up to its bound), so it can filter and count across all of
  * them; "Show more" goes on from where the bound stopped.
  */
-export const coursesPage: AccountPageDescriptor<CoursesPage> = {
-  ...connectionQuery(COURSES_DOCUMENT),
-  pageSize: COURSES_PAGE_SIZE,
-  load: async ({ run, after, resume }) =>
-    reshapeCourses(
-      await collectPages({ fetchPage: readEnrollments(run), maxItems: COURSES_BOUND, pageSize: COURSES_PAGE_SIZE, after }),
-      resume,
-    ),
-};
-
-/**
- * Reads `first` enrollments after a cursor with the Courses operation: a `fetchPage` for collectPages (the
- * overview reads on with it too).
- */
-export function readEnrollments(run: RunOperation) {
-  return connectionReader(coursesPage, run, (result: CoursesResult) => result.viewer.enrolledCourses);
+export async function loadCourses({ accessToken, after, resume }: AccountPageRequest): Promise<CoursesPage> {
+  const read = (first: number, cursor: string | null) => readEnrollments(accessToken, first, cursor);
+  return reshapeCourses(await collectPages({ fetchPage: read, maxItems: COURSES_BOUND, pageSize: COURSES_PAGE_SIZE, after }), resume);
 }

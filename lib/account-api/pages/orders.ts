@@ -2,9 +2,11 @@ import "server-only";
 
 import type { Order, OrdersPage } from "@/lib/types/account";
 
+import { runAccountOperation } from "../client";
 import { CONNECTION_PAGING_FIELDS, type RawConnection } from "../fragments";
-import { reshapePage } from "../reshape-shared";
-import { connectionQuery, type AccountPageDescriptor } from "./descriptor";
+import { connectionOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { reshapePage } from "../reshape";
 
 /** Orders per request; the Orders page reads one page per call ("Show more" asks for the next). */
 export const ORDERS_PAGE_SIZE = 20;
@@ -34,6 +36,8 @@ export const ORDERS_DOCUMENT = /* GraphQL */ `
     }
   }
 `;
+
+export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT);
 
 export interface RawOrder {
   id: string;
@@ -70,9 +74,6 @@ export function reshapeOrders(data: OrdersResult): OrdersPage {
 }
 
 /** The Orders page: one page of orders per call. */
-export const ordersPage: AccountPageDescriptor<OrdersPage> = {
-  ...connectionQuery(ORDERS_DOCUMENT),
-  pageSize: ORDERS_PAGE_SIZE,
-  load: async ({ run, after }) =>
-    reshapeOrders(await run<OrdersResult>(ordersPage.operation, ordersPage.variables(after, ORDERS_PAGE_SIZE))),
-};
+export async function loadOrders({ accessToken, after }: AccountPageRequest): Promise<OrdersPage> {
+  return reshapeOrders(await runAccountOperation<OrdersResult>(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }));
+}

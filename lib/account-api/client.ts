@@ -4,19 +4,19 @@ import type { GraphQLFormattedError } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
-import type { AccountOperation } from "@/lib/account/operations";
 import { getConfig } from "@/lib/config";
+import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
+import { siteFailureOf, siteFetchFor } from "@/lib/site/site-fetch";
 
-import { refusalOfChallenge, SiteError } from "./errors";
-import { siteRequestOptions } from "./oauth-http";
+import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
-import { siteFailureOf, siteFetchFor } from "./site-fetch";
-import { documentForSite, learnMissingFieldsFromRefusal } from "./site-schema";
+import { documentForSite, learnMissingFieldsFromRefusal } from "./schema-fitting";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
 /**
- * The one place that calls the Account API, with a named operation from lib/account (the browser can
+ * The one place that calls the Account API, with a named operation of a page (./pages/; the browser can
  * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
  * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges; siteFetch
  * bounds its time and size. Nothing from the browser's request (cookies, headers) is ever forwarded.

@@ -2,9 +2,9 @@ import "server-only";
 
 import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 import { pickUpcomingRegistrations } from "@/lib/format/events";
-import { collectPages } from "@/lib/site/paging";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
 
+import { runAccountOperation } from "../client";
 import {
   CONNECTION_PAGING_FIELDS,
   ENROLLED_COURSE_FIELDS,
@@ -14,10 +14,11 @@ import {
   type RawEventRegistration,
 } from "../fragments";
 import type { ResumeUrlConfig } from "../lecture-url";
-import { optionalFields } from "../operations";
-import { reshapeEnrolledCourse, reshapeEventRegistration } from "../reshape-shared";
+import { optionalFields, type AccountOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { collectPages } from "../paging";
+import { reshapeEnrolledCourse, reshapeEventRegistration } from "../reshape";
 import { readEnrollments } from "./courses";
-import type { AccountPageDescriptor, RunOperation } from "./descriptor";
 import { readRegistrations } from "./events";
 
 /** How many upcoming events the overview lists. */
@@ -59,6 +60,13 @@ export const OVERVIEW_DOCUMENT = /* GraphQL */ `
 
 /** Modest first pages of each connection (docs/architecture.md section 5: the site's cap is its own). */
 export const OVERVIEW_PAGE_SIZE = 50;
+
+/** The overview still greets and shows courses on a site without event registrations. */
+export const OVERVIEW_OPERATION: AccountOperation = {
+  document: OVERVIEW_DOCUMENT,
+  pageSizeVariables: ["coursesFirst", "eventsFirst"],
+  optionalFields: optionalFields("Viewer.eventRegistrations"),
+};
 
 /** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
 export interface OverviewResult {
@@ -124,12 +132,17 @@ function expiryMs(course: CourseEnrollment): number {
 }
 
 /** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
-async function readOverview(run: RunOperation): Promise<OverviewInput> {
-  const { viewer } = await run<OverviewResult>(overviewPage.operation, overviewPage.variables(null, OVERVIEW_PAGE_SIZE));
+async function readOverview(accessToken: string): Promise<OverviewInput> {
+  const { viewer } = await runAccountOperation<OverviewResult>(accessToken, OVERVIEW_OPERATION, {
+    coursesFirst: OVERVIEW_PAGE_SIZE,
+    eventsFirst: OVERVIEW_PAGE_SIZE,
+  });
+  const readMoreEnrollments = (first: number, after: string | null) => readEnrollments(accessToken, first, after);
+  const readMoreRegistrations = (first: number, after: string | null) => readRegistrations(accessToken, first, after);
   const [enrollments, registrations] = await Promise.all([
-    collectPages({ firstPage: viewer.enrolledCourses, fetchPage: readEnrollments(run), maxItems: OVERVIEW_ENROLLMENT_BOUND }),
+    collectPages({ firstPage: viewer.enrolledCourses, fetchPage: readMoreEnrollments, maxItems: OVERVIEW_ENROLLMENT_BOUND }),
     viewer.eventRegistrations
-      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: readRegistrations(run), maxItems: OVERVIEW_REGISTRATION_BOUND })
+      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: readMoreRegistrations, maxItems: OVERVIEW_REGISTRATION_BOUND })
       : null,
   ]);
   return {
@@ -146,14 +159,6 @@ async function readOverview(run: RunOperation): Promise<OverviewInput> {
  * read with the Courses and Events operations up to the overview's bounds. It always starts at the
  * beginning (no cursor).
  */
-export const overviewPage: AccountPageDescriptor<Overview> = {
-  // The overview still greets and shows courses on a site without event registrations.
-  operation: {
-    document: OVERVIEW_DOCUMENT,
-    pageSizeVariables: ["coursesFirst", "eventsFirst"],
-    optionalFields: optionalFields("Viewer.eventRegistrations"),
-  },
-  pageSize: OVERVIEW_PAGE_SIZE,
-  variables: (_after, first) => ({ coursesFirst: first, eventsFirst: first }),
-  load: async ({ run, resume, now }) => reshapeOverview(await readOverview(run), { ...resume, now }),
-};
+export async function loadOverview({ accessToken, resume, now }: AccountPageRequest): Promise<Overview> {
+  return reshapeOverview(await readOverview(accessToken), { ...resume, now });
+}

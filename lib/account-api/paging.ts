@@ -2,6 +2,8 @@ import "server-only";
 
 import type { GraphQLFormattedError } from "graphql";
 
+import type { RawConnection } from "./fragments";
+
 /**
  * Page sizes at the site. docs/architecture.md section 5: `first` is capped by the site and the cap is the site's to
  * choose, so the dashboard asks for modest pages, follows `pageInfo`, and when a site refuses a size it
@@ -57,19 +59,12 @@ export function learnPageCapFromRefusal(errors: readonly GraphQLFormattedError[]
   return true;
 }
 
-/** A connection as the site answers it; `pageInfo` and `totalCount` are absent on a site without them. */
-export interface SiteConnection<TNode> {
-  nodes: TNode[];
-  pageInfo?: { hasNextPage: boolean; endCursor: string | null } | null;
-  totalCount?: number | null;
-}
-
 export interface CollectPagesOptions<TNode> {
   /**
    * Reads one page of `first` items after `after` (null: from the start). Pass the page size through
    * to the site as is: the remembered cap is applied by the Account API chokepoint.
    */
-  fetchPage: (first: number, after: string | null) => Promise<SiteConnection<TNode>>;
+  fetchPage: (first: number, after: string | null) => Promise<RawConnection<TNode>>;
   /** The stated bound: at most this many items are read, however many the member has. */
   maxItems: number;
   /** The page size asked for (default MODEST_PAGE_SIZE). */
@@ -77,7 +72,7 @@ export interface CollectPagesOptions<TNode> {
   /** Where to start (a cursor from an earlier call's `nextCursor`); null or absent: the start. */
   after?: string | null;
   /** The first page when the caller already has it (e.g. read in the same request as other data). */
-  firstPage?: SiteConnection<TNode>;
+  firstPage?: RawConnection<TNode>;
 }
 
 export interface CollectedPages<TNode> {
@@ -128,3 +123,6 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
   else if (totalCount !== null && !options.after) moreCount = Math.max(0, totalCount - nodes.length);
   return { nodes, totalCount, moreCount, nextCursor: hasNextPage ? after : null };
 }
+
+/** A connection read page by page: the items, the site's total when it tells, and where to go on. */
+export type CollectedConnection<TNode> = Pick<CollectedPages<TNode>, "nodes" | "totalCount" | "nextCursor">;

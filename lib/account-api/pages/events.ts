@@ -1,11 +1,13 @@
 import "server-only";
 
-import { collectPages } from "@/lib/site/paging";
 import type { EventsPage } from "@/lib/types/account";
 
+import { runAccountOperation } from "../client";
 import { CONNECTION_PAGING_FIELDS, EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "../fragments";
-import { reshapeEventRegistration } from "../reshape-shared";
-import { connectionQuery, connectionReader, type AccountPageDescriptor, type CollectedConnection, type RunOperation } from "./descriptor";
+import { connectionOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { collectPages, type CollectedConnection } from "../paging";
+import { reshapeEventRegistration } from "../reshape";
 
 /** Registrations per request: a modest page, under any sensible cap of the site. */
 export const EVENTS_PAGE_SIZE = 50;
@@ -30,6 +32,8 @@ export const EVENTS_DOCUMENT = /* GraphQL */ `
   ${EVENT_REGISTRATION_FIELDS}
 `;
 
+export const EVENTS_OPERATION = connectionOperation(EVENTS_DOCUMENT);
+
 export interface EventsResult {
   viewer: { eventRegistrations: RawConnection<RawEventRegistration> };
 }
@@ -39,18 +43,18 @@ export function reshapeEvents(collected: CollectedConnection<RawEventRegistratio
   return { items, totalCount: collected.totalCount ?? items.length, nextCursor: collected.nextCursor };
 }
 
-/** The Events page: registrations read page by page up to its bound; "Show more" goes on from there. */
-export const eventsPage: AccountPageDescriptor<EventsPage> = {
-  ...connectionQuery(EVENTS_DOCUMENT),
-  pageSize: EVENTS_PAGE_SIZE,
-  load: async ({ run, after }) =>
-    reshapeEvents(await collectPages({ fetchPage: readRegistrations(run), maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after })),
-};
+/** `first` registrations after a cursor (null: from the start), with the Events operation (the overview reads on with it too). */
+export async function readRegistrations(
+  accessToken: string,
+  first: number,
+  after: string | null,
+): Promise<RawConnection<RawEventRegistration>> {
+  const result = await runAccountOperation<EventsResult>(accessToken, EVENTS_OPERATION, { first, after });
+  return result.viewer.eventRegistrations;
+}
 
-/**
- * Reads `first` registrations after a cursor with the Events operation: a `fetchPage` for collectPages (the
- * overview reads on with it too).
- */
-export function readRegistrations(run: RunOperation) {
-  return connectionReader(eventsPage, run, (result: EventsResult) => result.viewer.eventRegistrations);
+/** The Events page: registrations read page by page up to its bound; "Show more" goes on from there. */
+export async function loadEvents({ accessToken, after }: AccountPageRequest): Promise<EventsPage> {
+  const read = (first: number, cursor: string | null) => readRegistrations(accessToken, first, cursor);
+  return reshapeEvents(await collectPages({ fetchPage: read, maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }));
 }

@@ -12,7 +12,7 @@ import {
   type GraphQLSchema,
 } from "graphql";
 
-import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "@/lib/account/schema";
+import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "./schema";
 
 /**
  * What this site's Account API lacks of the schema we assume. Apart from the seed's fields (`slug`,

@@ -2,7 +2,7 @@ import "server-only";
 
 /**
  * The Account API schema the dashboard assumes (docs/architecture.md section 5). Only the seed's fields are facts; the
- * rest may be missing on a real site (lib/site/site-schema.ts drops the optional ones it lacks).
+ * rest may be missing on a real site (./schema-fitting.ts drops the optional ones it lacks).
  */
 export const ASSUMED_ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
 type Query { viewer: Viewer! }

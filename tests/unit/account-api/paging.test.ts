@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 
-import { ACCOUNT_PAGE_DESCRIPTORS } from "@/lib/account/pages/registry";
+import type { RawConnection } from "@/lib/account-api/fragments";
+import { ORDERS_OPERATION } from "@/lib/account-api/pages/orders";
+import { OVERVIEW_OPERATION } from "@/lib/account-api/pages/overview";
+import { collectPages, forgetPageCapForTests, learnedPageCap, learnPageCapFromRefusal, pageSizeWithinCap } from "@/lib/account-api/paging";
 import {
-  collectPages,
-  forgetPageCapForTests,
-  learnedPageCap,
-  learnPageCapFromRefusal,
-  pageSizeWithinCap,
-  type SiteConnection,
-} from "@/lib/site/paging";
-import { documentForSite, fieldsMissingAtSite, forgetMissingFieldsForTests, learnMissingFieldsFromRefusal } from "@/lib/site/site-schema";
+  documentForSite,
+  fieldsMissingAtSite,
+  forgetMissingFieldsForTests,
+  learnMissingFieldsFromRefusal,
+} from "@/lib/account-api/schema-fitting";
 
 afterEach(() => {
   forgetPageCapForTests();
@@ -19,7 +19,7 @@ afterEach(() => {
 /** A site holding `total` items that pages them by cursor and refuses pages above `cap`. */
 function pagedSite(total: number, cap: number) {
   const requests: { first: number; after: string | null }[] = [];
-  const fetchPage = (first: number, after: string | null): Promise<SiteConnection<number>> => {
+  const fetchPage = (first: number, after: string | null): Promise<RawConnection<number>> => {
     requests.push({ first, after });
     if (first > cap) throw new Error(`first must be between 1 and ${cap}`);
     const start = after === null ? 0 : Number(after) + 1;
@@ -64,7 +64,7 @@ describe("collectPages", () => {
 
   it("ends instead of looping when a site repeats a cursor or sends an empty page while claiming more", async () => {
     let calls = 0;
-    const repeating = (): Promise<SiteConnection<number>> => {
+    const repeating = (): Promise<RawConnection<number>> => {
       calls += 1;
       return Promise.resolve({ nodes: [calls], totalCount: 999, pageInfo: { hasNextPage: true, endCursor: "same" } });
     };
@@ -107,7 +107,7 @@ describe("learnPageCapFromRefusal", () => {
 });
 
 describe("fields the site lacks", () => {
-  const overview = ACCOUNT_PAGE_DESCRIPTORS.overview.operation;
+  const overview = OVERVIEW_OPERATION;
   const optional = overview.optionalFields ?? new Set<string>();
 
   it("learns optional missing fields and leaves them, their unused fragments and variables out", () => {
@@ -128,7 +128,7 @@ describe("fields the site lacks", () => {
     expect(
       learnMissingFieldsFromRefusal(
         [{ message: 'Cannot query field "orders" on type "Viewer".' }],
-        ACCOUNT_PAGE_DESCRIPTORS.orders.operation.optionalFields ?? new Set(),
+        ORDERS_OPERATION.optionalFields ?? new Set(),
       ),
     ).toBe(false);
     expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "slug" on type "EnrolledCourse".' }], optional)).toBe(false);

@@ -54,7 +54,7 @@ export function reshapeEventRegistration(raw: RawEventRegistration): EventRegist
 }
 
 /** The cursor for the next page, or null when the site says there is none (or does not page). */
-export function nextCursorOf(pageInfo: RawPageInfo | undefined): string | null {
+export function nextCursorOf(pageInfo: RawPageInfo | null | undefined): string | null {
   return pageInfo?.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null;
 }
 

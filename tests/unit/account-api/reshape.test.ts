@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildCourseUrl, buildResumeUrl, safeHttpUrl } from "@/lib/account/lecture-url";
-import { reshapeCourses } from "@/lib/account/pages/courses";
-import type { CollectedConnection } from "@/lib/account/pages/descriptor";
-import { reshapeEvents } from "@/lib/account/pages/events";
-import { reshapeOrders, type OrdersResult } from "@/lib/account/pages/orders";
-import { reshapeOverview, type OverviewInput } from "@/lib/account/pages/overview";
-import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account/fragments";
+import { buildCourseUrl, buildResumeUrl, safeHttpUrl } from "@/lib/account-api/lecture-url";
+import { reshapeCourses } from "@/lib/account-api/pages/courses";
+import type { CollectedConnection } from "@/lib/account-api/paging";
+import { reshapeEvents } from "@/lib/account-api/pages/events";
+import { reshapeOrders, type OrdersResult } from "@/lib/account-api/pages/orders";
+import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/overview";
+import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
 
 const config = {
   siteUrl: "https://school.example.com",

@@ -45,7 +45,7 @@ export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
 
 /**
  * Raw `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}. Fields beyond the seed's are
- * optional: absent when the site lacks them (lib/site/site-schema.ts leaves them out of the query).
+ * optional: absent when the site lacks them (./schema-fitting.ts leaves them out of the query).
  */
 export interface RawEnrolledCourse {
   slug: string;
@@ -86,6 +86,6 @@ export interface RawPageInfo {
 /** A connection as selected by the dashboard's operations; `pageInfo` and `totalCount` are absent on a site without them. */
 export interface RawConnection<TNode> {
   nodes: TNode[];
-  pageInfo?: RawPageInfo;
-  totalCount?: number;
+  pageInfo?: RawPageInfo | null;
+  totalCount?: number | null;
 }
