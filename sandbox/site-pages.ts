@@ -1,7 +1,7 @@
 /**
  * The sandbox's own site pages: home, the course catalog, upcoming events, course and lecture pages (so
- * Resume links land somewhere real), the generated SVG covers and the maintenance page that redirect-mode failures point at. The text documents
- * (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
+ * Resume links land somewhere real), the generated SVG covers and the maintenance page that redirect-mode
+ * failures point at. The text documents (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
  */
 import type { Hono } from "hono";
 import { currentSession, errorPage, logoutForm } from "./authorize";
