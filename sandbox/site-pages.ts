@@ -94,6 +94,13 @@ For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pr
     return c.html(page("Events", body).body);
   });
 
+  // Where an order awaiting payment is paid (the Account API's optional `paymentUrl`).
+  app.get("/orders/:tradeNo/pay", (c) => {
+    const body = html`<h1>Complete payment</h1>
+<p>Order <strong>${c.req.param("tradeNo")}</strong> is awaiting payment. <span class="muted">(The sandbox takes no payments.)</span></p>`;
+    return c.html(page("Complete payment", body).body);
+  });
+
   app.get("/courses/:slug", (c) => {
     const course = findCourse(c.req.param("slug"));
     if (!course) return errorPage(c, "Course not found", "There is no course at this address.", 404);

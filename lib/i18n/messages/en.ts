@@ -290,4 +290,7 @@ export const en = {
     seeEvents: "See upcoming events",
     coursesBody: "Courses you enroll in on {site} appear here.",
   },
+  orderActions: {
+    completePayment: "Complete payment",
+  },
 } as const;

@@ -169,7 +169,7 @@ export const zhTW: Messages = {
     openLink: "活動連結",
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
-    timeZoneNote: "時間以 {timeZone} 顯示。",
+    timeZoneNote: "時間以{timeZone}顯示。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",
@@ -280,5 +280,8 @@ export const zhTW: Messages = {
     browseCourses: "在「{site}」瀏覽課程",
     seeEvents: "查看近期活動",
     coursesBody: "你在「{site}」報名的課程會顯示在這裡。",
+  },
+  orderActions: {
+    completePayment: "完成付款",
   },
 };
