@@ -75,7 +75,7 @@ describe("npm start's lines", () => {
           5 * 60_000,
           () => output,
         );
-        expect((await fetch(`http://127.0.0.1:${port}/api/session`)).status).toBe(200);
+        expect((await fetch(`http://127.0.0.1:${port}/api/session`)).status).toBe(401);
         await until(
           () => Promise.resolve(output.includes("/api/session")),
           10_000,
@@ -92,7 +92,7 @@ describe("npm start's lines", () => {
       expect(lines).toContainEqual(
         expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: dashboard_starting \{"url":"http:\/\/127\.0\.0\.1:\d+"\}$/),
       );
-      expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: request .*"route":"\/api\/session","status":200/));
+      expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: request .*"route":"\/api\/session","status":401/));
       // Next.js's start-up lines, unwrapped.
       expect(lines).toContainEqual(expect.stringMatching(/Ready in/));
       expect(output).not.toContain("next_output");
@@ -106,7 +106,7 @@ describe("npm start's lines", () => {
       const port = await freePort();
       const instance = await startDashboardInstance("pipe", { ...dashboardEnv(port), LOG_FORMAT: "" }, 5 * 60_000, port);
       try {
-        expect((await fetch(`${instance.url}/api/session`)).status).toBe(200);
+        expect((await fetch(`${instance.url}/api/session`)).status).toBe(401);
         await until(
           () => Promise.resolve(instance.output().includes('"route":"/api/session"')),
           10_000,
@@ -126,7 +126,7 @@ describe("npm start's lines", () => {
       expect(parsed.some((line) => line.event === "next_output" && typeof line.msg === "string" && line.msg.includes("Ready in"))).toBe(
         true,
       );
-      expect(parsed).toContainEqual(expect.objectContaining({ event: "request", route: "/api/session", status: 200, level: "info" }));
+      expect(parsed).toContainEqual(expect.objectContaining({ event: "request", route: "/api/session", status: 401, level: "info" }));
     },
     6 * 60_000,
   );
