@@ -5,7 +5,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { accountPageQueryOptions, pagedAccountPageQueryOptions } from "@/lib/client/queries";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import type { SessionData } from "@/lib/session/session";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { loadAccountPage } from "@/lib/account-api/registry";
 
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;

@@ -16,15 +16,3 @@ export const NEVER_FRAMED_HEADERS: readonly { readonly key: string; readonly val
   { key: "content-security-policy", value: "default-src 'none'; frame-ancestors 'none'" },
   { key: "x-frame-options", value: "DENY" },
 ];
-
-/**
- * Security headers of the BFF's API routes (OWASP ASVS 5 V3.4): JSON never framed, sniffed or cached.
- * Pages get theirs, with a per-request CSP nonce, from proxy.ts; the API routes skip the proxy, which
- * would cost every data request a second pass through the server. next.config.mjs sets them on every
- * `/api/` answer Next.js serves, and lib/http/front-door-route.ts on the data routes the front door
- * serves. Plain TypeScript Node.js runs as it is: next.config.mjs imports it.
- */
-export const API_SECURITY_HEADERS: readonly { readonly key: string; readonly value: string }[] = [
-  ...NEVER_FRAMED_HEADERS,
-  ...EVERY_RESPONSE_HEADERS,
-];

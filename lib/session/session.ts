@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countSessionEnded } from "@/lib/metrics/record";
 
 import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
 import { sealPasswords } from "./seal";
@@ -31,6 +32,11 @@ export interface SessionData {
   claims: SessionClaims;
   /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
   idTokenNonce?: string;
+  /**
+   * The sign-in's id_token, kept sealed like the tokens: the `id_token_hint` of RP-initiated logout
+   * (OpenID Connect RP-Initiated Logout 1.0 section 2), which lets the site end its session without asking.
+   */
+  idToken?: string;
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -173,6 +179,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     scopes: session.scopes,
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
+    ...(typeof session.idToken === "string" ? { idToken: session.idToken } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };
@@ -185,7 +192,16 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
   const data = await openSeal(jar, options);
   // Checked on every request, whether the cookie was just opened or remembered.
   if (!data) return null;
-  if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
+  const pastLifetime =
+    now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS
+      ? "absolute"
+      : now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS
+        ? "idle"
+        : undefined;
+  if (pastLifetime) {
+    countSessionEnded(pastLifetime);
+    return null;
+  }
   // Read from the shared state on every load, never cached per instance: a sign-out on one instance holds on all.
   if (checkEnded && (await getSharedState().recall(endedKey(data.sid)))) return null;
   const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
@@ -220,7 +236,8 @@ export async function saveSession(
 /**
  * Ends the session everywhere: the id is remembered as ended for as long as any copy of its cookie could
  * still be accepted (the rest of its idle and absolute lifetimes), then the cookie is removed. When the
- * shared state cannot record it, this throws before touching the cookie.
+ * shared state cannot record it, this throws before touching the cookie. When no replica confirms it in
+ * time, it stands (logged as shared_state_unreplicated) and the cookie is removed all the same.
  */
 export async function endSession(
   jar: CookieJar,
@@ -233,7 +250,9 @@ export async function endSession(
 
 /** Marks the session ended on every instance, without touching any cookie (a session ended from another device). */
 export async function markSessionEnded(session: Pick<SessionData, "sid" | "createdAt">, now = Date.now()): Promise<void> {
-  await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
+  // Durable: the member was told the session ended, so a failover must not bring it back (acknowledged
+  // once a replica has it, with Sentinel; docs/architecture.md section 8).
+  await getSharedState().rememberDurably(endedKey(session.sid), "1", remainingLifeMs(session, now));
 }
 
 /** True when the session was ended (sign-out, revocation, or from another device). */

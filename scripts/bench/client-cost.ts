@@ -2,7 +2,7 @@
  * How much CPU one call to the Account API costs the dashboard, by HTTP client, measured in this process
  * against a running sandbox: `tsx --conditions=react-server scripts/bench/client-cost.ts <site url>`.
  * Node's fetch; oauth4webapi and graphql-request over fetch and over the app's siteFetch (what
- * lib/site/account-api.ts does); and node:http with a keep-alive agent; ten calls in flight at a time,
+ * lib/account-api/client.ts does); and node:http with a keep-alive agent; ten calls in flight at a time,
  * like the concurrent run. The figures are in docs/performance.md.
  */
 import http from "node:http";
@@ -10,7 +10,7 @@ import http from "node:http";
 import { GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
-import { COURSES_DOCUMENT, COURSES_PAGE_SIZE, coursesPage } from "../../lib/account/pages/courses";
+import { COURSES_DOCUMENT, COURSES_PAGE_SIZE } from "../../lib/account-api/pages/courses";
 import { siteFetchFor } from "../../lib/site/site-fetch";
 import { directAccessToken, type BenchTarget } from "./members";
 
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const target: BenchTarget = { appUrl: "http://localhost:3000", appUrlIPv4: "http://127.0.0.1:3000", siteUrl };
   const token = await directAccessToken(target, "maya@example.com");
   const url = `${siteUrl}/account/graphql`;
-  const body = JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) });
+  const body = JSON.stringify({ query: COURSES_DOCUMENT, variables: { first: COURSES_PAGE_SIZE, after: null } });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" };
 
   await measure("fetch + response.json()", async () => (await fetch(url, { method: "POST", headers, body })).json());
@@ -56,10 +56,10 @@ async function main(): Promise<void> {
             (init?.body as string) ?? null,
             { [oauth.allowInsecureRequests]: true, ...(customFetch ? { [oauth.customFetch]: customFetch } : {}) },
           ),
-      }).request({ document: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
+      }).request({ document: COURSES_DOCUMENT, variables: { first: COURSES_PAGE_SIZE, after: null } }),
     );
   await appStack("oauth4webapi + graphql-request over fetch");
-  // What lib/site/account-api.ts sends through: siteFetch, node:http with a keep-alive agent, read whole.
+  // What lib/account-api/client.ts sends through: siteFetch, node:http with a keep-alive agent, read whole.
   await appStack("oauth4webapi + graphql-request over siteFetch (the app)", siteFetchFor("graphql"));
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   await measure(

@@ -14,7 +14,7 @@ import { gzipSync } from "node:zlib";
 
 import { chromium } from "@playwright/test";
 
-import { COURSES_DOCUMENT, COURSES_PAGE_SIZE, coursesPage } from "../../lib/account/pages/courses";
+import { COURSES_DOCUMENT, COURSES_PAGE_SIZE } from "../../lib/account-api/pages/courses";
 import { postSandboxControl } from "../../sandbox/testing";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/support/chromium";
 import { round, type BenchContext, type BenchSection } from "./context";
@@ -53,7 +53,7 @@ export function directCoursesRequest(context: BenchContext): {
     init: {
       method: "POST",
       headers: { authorization: `Bearer ${context.directToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: COURSES_DOCUMENT, variables: coursesPage.variables(null, COURSES_PAGE_SIZE) }),
+      body: JSON.stringify({ query: COURSES_DOCUMENT, variables: { first: COURSES_PAGE_SIZE, after: null } }),
     },
   };
 }

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkSiteUrl } from "@/scripts/doctor/checks";
 import type { CheckId, CheckResult } from "@/scripts/doctor/checks";
 import type { JsonObject } from "@/scripts/doctor/probe";
-import { runDoctor } from "@/scripts/doctor/run";
+import { operatorSettingsNote, runDoctor } from "@/scripts/doctor/run";
 import type { DoctorReport } from "@/scripts/doctor/run";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
 import { startSandbox } from "@/sandbox/server";
@@ -287,7 +287,10 @@ describe("doctor against the sandbox site", () => {
         title: "Authorization server metadata",
         detail: expect.stringContaining("malformed JSON") as string,
       });
-      expect(output.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+      expect(output.info).toEqual([
+        "Redirect URI to register: http://localhost:3000/api/auth/callback",
+        operatorSettingsNote("http://localhost:3000"),
+      ]);
     });
   });
 
@@ -353,7 +356,12 @@ describe("doctor against the sandbox site", () => {
         timeoutMs: 5_000,
       });
       expect(check(report, "client-registration").status).toBe("PASS");
-      expect(report.info).toEqual(["Redirect URI to register: https://dashboard.example.com/api/auth/callback"]);
+      expect(report.info).toEqual([
+        "Redirect URI to register: https://dashboard.example.com/api/auth/callback",
+        expect.stringContaining(
+          "METRICS_PORT (bound to METRICS_HOST, default 127.0.0.1) or METRICS_TOKEN for https://dashboard.example.com/api/metrics",
+        ),
+      ]);
     });
   });
 });

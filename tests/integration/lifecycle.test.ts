@@ -6,8 +6,8 @@ import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { toSessionView } from "@/lib/http/session-view";
 import { loadSession, saveSession } from "@/lib/session/session";
-import { runAccountOperation } from "@/lib/site/account-api";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { runAccountOperation } from "@/lib/account-api/client";
+import { loadAccountPage } from "@/lib/account-api/registry";
 import { type RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 

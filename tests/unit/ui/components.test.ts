@@ -92,6 +92,7 @@ describe("OrderCard", () => {
     refundedAmount: 1200,
     paidAt: "2026-11-01T02:00:00Z",
     createdAt: "2026-11-01T01:00:00Z",
+    paymentUrl: null,
     lineItems: [{ name: "Watercolour 101", amount: 1200, itemType: "CurriculumPlan" }],
   };
 
@@ -99,13 +100,35 @@ describe("OrderCard", () => {
     const html = render(createElement(OrderCard, { order }));
     expect(html).toContain("Order T2026-0001");
     expect(html).toContain("Paid 1 Nov 2026");
-    expect(html).toContain("Refunded NT$1,200");
+    expect(textOf(html)).toMatch(/Refunded\s*NT\$1,200/);
+    expect(textOf(html)).not.toMatch(/Refunded:?\s*Refunded/);
     expect(html).toContain("Course");
   });
 
-  it("shows a partial refund against the total", () => {
+  it("shows a partial refund on its own line, one amount per line", () => {
     const html = render(createElement(OrderCard, { order: { ...order, state: "paid", refundedAmount: 200 } }));
-    expect(html).toContain("Partially refunded: NT$200 of NT$1,200");
+    expect(textOf(html)).toMatch(/Total\s*NT\$1,200/);
+    expect(textOf(html)).toMatch(/Refunded\s*NT\$200/);
+  });
+
+  it("offers Complete payment for an order awaiting payment when the site gives the link, and only then", () => {
+    const awaiting = {
+      ...order,
+      state: "not_paid",
+      refundedAmount: null,
+      paidAt: null,
+      paymentUrl: "https://school.example.com/orders/T1/pay",
+    };
+    expect(render(createElement(OrderCard, { order: awaiting }))).toMatch(
+      /<a[^>]*href="https:\/\/school.example.com\/orders\/T1\/pay"[^>]*>Complete payment<\/a>/,
+    );
+    expect(render(createElement(OrderCard, { order: { ...awaiting, paymentUrl: null } }))).not.toContain("Complete payment");
+    expect(render(createElement(OrderCard, { order: awaiting }), "zh-TW")).toContain("完成付款");
+  });
+
+  it("writes the US dollar with its country in English, beside NT$", () => {
+    const usd = { ...order, currency: "USD", amount: 129, refundedAmount: null, lineItems: [] };
+    expect(textOf(render(createElement(OrderCard, { order: usd })))).toMatch(/Total\s*US\$129\.00/);
   });
 });
 
