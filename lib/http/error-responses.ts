@@ -121,6 +121,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
       return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
+    case "session_not_found":
+      return { status: 404, code: "not_found", message: "That session has already ended." };
     case "rate_limited":
       return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":

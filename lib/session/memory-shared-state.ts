@@ -84,6 +84,11 @@ export class InMemoryBackend {
     logEvent("shared_state_error", { reason: "capacity", kind, maxEntries: this.maxEntriesPerKind }, "warn");
   }
 
+  /** Tests only: the live keys of one kind. */
+  keysOf(kind: string): string[] {
+    return [...(this.kinds.get(kind)?.keys() ?? [])];
+  }
+
   size(kind: string): number {
     return this.kinds.get(kind)?.size ?? 0;
   }

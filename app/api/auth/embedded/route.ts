@@ -38,7 +38,7 @@ async function handlePost(request: NextRequest) {
       throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
     const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
-    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded");
+    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded", request.headers.get("user-agent"));
     return buffer.applyTo(NextResponse.json({ signedIn: true }));
   } catch (error) {
     return apiErrorResponse(error);
