@@ -13,6 +13,7 @@ import { ConnectionsPanel } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
+import { SignedInSessions } from "./signed-in-sessions";
 
 function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -100,6 +101,9 @@ export function SettingsView() {
         </SettingsSection>
         <SettingsSection id="settings-language" title={messages.settings.language}>
           <LanguageSwitch />
+        </SettingsSection>
+        <SettingsSection id="settings-sessions" title={messages.sessions.title}>
+          <SignedInSessions />
         </SettingsSection>
         <SettingsSection id="settings-revoke" title={messages.settings.revokeTitle}>
           <RevokeAccess />
