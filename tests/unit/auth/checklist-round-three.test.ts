@@ -159,7 +159,7 @@ describe("checklist 16: an error response with a missing or foreign iss", () => 
 });
 
 describe("checklist 8: the transaction and session cookies cannot be swapped", () => {
-  it("checklist 8: a transaction value in the session slot opens no session, a session value in the transaction slot no sign-in", async () => {
+  it("checklist 8: transaction value as session opens nothing, session value as transaction signs nobody in", async () => {
     const attempt = await beginLogin();
     const [txName, txValue] = [...attempt.jar.cookies].find(([name]) => name.startsWith("dash_tx_"))!;
     expect(await loadSession(memoryJar({ [sessionCookieName("top")]: txValue }))).toBeNull();
