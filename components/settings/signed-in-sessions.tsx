@@ -36,7 +36,10 @@ export function SignedInSessions() {
 
   const sessions = query.data.sessions;
   const others = sessions.filter((session) => !session.current);
-  const relative = (time: string) => formatRelativeTime(time, now, locale);
+  // Never "in 0 minutes" (the clock of the page rounds to the minute), and never active before signing in.
+  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime())), now, locale);
+  const lastActive = (session: SignedInSessionView) =>
+    session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
   return (
     <div className="flex flex-col gap-3">
       <p className="text-fg-muted">{messages.sessions.intro}</p>
