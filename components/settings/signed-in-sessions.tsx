@@ -59,8 +59,8 @@ export function SignedInSessions() {
                 {session.current ? null : (
                   <>
                     {" · "}
-                    <time dateTime={session.lastActiveAt}>
-                      {interpolate(messages.sessions.lastActive, { time: relative(session.lastActiveAt) })}
+                    <time dateTime={lastActive(session)}>
+                      {interpolate(messages.sessions.lastActive, { time: relative(lastActive(session)) })}
                     </time>
                   </>
                 )}
