@@ -17,10 +17,7 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
     await eventually(async () => {
       const candidates = await findAll(await frameOf(), target);
       for (const candidate of candidates) {
-        if (
-          (await candidate.isVisible()) &&
-          (!enabled || (await candidate.evaluate((element) => !(element as HTMLButtonElement).disabled)))
-        ) {
+        if (await candidate.isVisible()) {
           found = candidate;
           return;
         }
