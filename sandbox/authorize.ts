@@ -22,6 +22,8 @@ import type { BrowserSession, PendingAuthorization } from "./store";
 export const SESSION_COOKIE = "sandbox_session";
 export const BROWSER_COOKIE = "sandbox_browser";
 
+/** The consent form's checkbox of each scope, with knob partialConsent: `grant.<scope>=on` when ticked. */
+const GRANT_FIELD_PREFIX = "grant.";
 const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43,128}$/;
 const MAX_OPAQUE_LENGTH = 512;
 
@@ -233,11 +235,20 @@ function consentPage(
 <p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
 ${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
 <p>${clientName} will be able to:</p>
-<ul class="scopes">
-${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
-</ul>
-<p class="muted">You can revoke this access at any time from the application's settings.</p>
 <form method="post" action="/oauth/authorize/decision">
+${
+  state.knobs.partialConsent
+    ? html`<fieldset class="scopes"><legend>Untick what you do not want to share</legend>
+${pending.scopes.map(
+  (scope) =>
+    html`<label><input type="checkbox" name="${GRANT_FIELD_PREFIX}${scope}" value="on" checked> ${describeScope(scope)}</label><br>`,
+)}
+</fieldset>`
+    : html`<ul class="scopes">
+${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
+</ul>`
+}
+<p class="muted">You can revoke this access at any time from the application's settings.</p>
 <input type="hidden" name="request_id" value="${pending.id}">
 <input type="hidden" name="csrf_token" value="${pending.csrfToken}">
 <div class="actions">
@@ -402,13 +413,17 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
         303,
       );
     }
+    // Knob partialConsent: only the ticked scopes are granted (RFC 6749 section 3.3: the site may grant less).
+    const scopes = state.knobs.partialConsent
+      ? pending.scopes.filter((scope) => read.form.get(`${GRANT_FIELD_PREFIX}${scope}`) === "on")
+      : pending.scopes;
     const code = randomToken();
     state.store.codes.set(code, {
       code,
       clientId: pending.clientId,
       memberId: signedIn.member.id,
       redirectUri: pending.redirectUri,
-      scopes: pending.scopes,
+      scopes,
       nonce: pending.nonce,
       codeChallenge: pending.codeChallenge,
       resource: pending.resource,

@@ -65,7 +65,12 @@ export function protectedResourceMetadata(state: SandboxState): Record<string, u
 export function registerDiscoveryRoutes(app: Hono, state: SandboxState): void {
   // Knobs can change these documents at runtime, so clients must revalidate.
   const cacheHeaders = { "Cache-Control": "no-cache" };
-  app.get("/.well-known/oauth-authorization-server", (c) => c.json(authorizationServerMetadata(state), 200, cacheHeaders));
+  app.get("/.well-known/oauth-authorization-server", (c) =>
+    // A provider that publishes only OpenID Connect Discovery (knob openIdDiscoveryOnly).
+    state.knobs.openIdDiscoveryOnly
+      ? c.json({ error: "not_found", error_description: "No such endpoint" }, 404, cacheHeaders)
+      : c.json(authorizationServerMetadata(state), 200, cacheHeaders),
+  );
   app.get("/.well-known/openid-configuration", (c) => c.json(openIdConfiguration(state), 200, cacheHeaders));
   app.get("/.well-known/oauth-protected-resource", (c) => c.json(protectedResourceMetadata(state), 200, cacheHeaders));
   // The key set is published even when id_tokens are off (docs/architecture.md section 6.4).

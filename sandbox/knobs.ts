@@ -87,6 +87,15 @@ export interface SandboxKnobs {
    * tests can serve documents locally. Production documents are always HTTPS.
    */
   cimdAllowHttpLoopback: boolean;
+  /**
+   * A refused refresh is answered 400 with an empty body, as some providers do when the member withdrew the
+   * app's access (RFC 6749 section 5.2 asks for a JSON error; not every provider sends one).
+   */
+  refreshRefusalWithoutBody: boolean;
+  /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
+  partialConsent: boolean;
+  /** No RFC 8414 document: `/.well-known/oauth-authorization-server` answers 404, only OpenID Connect Discovery is published. */
+  openIdDiscoveryOnly: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -105,6 +114,9 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cimdAllowedHosts: [],
   cimdOpenRegistration: false,
   cimdAllowHttpLoopback: false,
+  refreshRefusalWithoutBody: false,
+  partialConsent: false,
+  openIdDiscoveryOnly: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -151,6 +163,9 @@ export const knobsPatchSchema = z
       .max(50),
     cimdOpenRegistration: z.boolean(),
     cimdAllowHttpLoopback: z.boolean(),
+    refreshRefusalWithoutBody: z.boolean(),
+    partialConsent: z.boolean(),
+    openIdDiscoveryOnly: z.boolean(),
   })
   .partial()
   .strict();

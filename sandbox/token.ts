@@ -7,6 +7,7 @@ import type { Context, Hono } from "hono";
 import { SignJWT } from "jose";
 import { authenticateClient, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
 import { findMemberById, MEMBER_ONLY_SCOPES, SCHOOL } from "./seed";
+import { userInfoClaims } from "./userinfo";
 import type { SandboxClient } from "./seed";
 import { acceptedResources } from "./state";
 import type { SandboxState } from "./state";
@@ -60,14 +61,7 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   if (!member) throw new OAuthFailure("invalid_grant", "The member of this grant no longer exists");
   const key = await state.signingKey;
   const iat = Math.floor(state.now() / 1000);
-  const claims: Record<string, unknown> = {
-    sub: member.id,
-    email: member.email,
-    email_verified: true,
-    name: member.name,
-    org_id: SCHOOL.orgId,
-    roles: [...member.roles],
-  };
+  const claims: Record<string, unknown> = userInfoClaims(member, grant.scopes);
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
@@ -189,8 +183,10 @@ function refresh(state: SandboxState, client: SandboxClient, form: Map<string, s
 
 export function registerTokenRoutes(app: Hono, state: SandboxState): void {
   app.post("/api/oauth/token", async (c: Context) => {
+    let refreshGrantRequested = false;
     try {
       const form = await readForm(c);
+      refreshGrantRequested = form.get("grant_type") === "refresh_token";
       const client = authenticateClient(c, state, form);
       const grantType = form.get("grant_type");
       if (grantType === undefined || grantType === "") throw new OAuthFailure("invalid_request", "grant_type is required");
@@ -207,7 +203,11 @@ export function registerTokenRoutes(app: Hono, state: SandboxState): void {
       else throw new OAuthFailure("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
       return c.json(body, 200, { ...NO_STORE_HEADERS });
     } catch (error) {
-      if (error instanceof OAuthFailure) return oauthError(c, state, error.error, error.description);
+      if (error instanceof OAuthFailure) {
+        // Knob refreshRefusalWithoutBody: a refused refresh gets 400 and nothing else, as some providers answer.
+        if (state.knobs.refreshRefusalWithoutBody && refreshGrantRequested) return c.body(null, 400, { ...NO_STORE_HEADERS });
+        return oauthError(c, state, error.error, error.description);
+      }
       throw error;
     }
   });

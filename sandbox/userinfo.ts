@@ -16,12 +16,12 @@ import { findMemberById, SCHOOL } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
 
-export function userInfoClaims(member: DemoMember): Record<string, unknown> {
+/** The member's claims for a token of `scopes`: `email` and `name` only with their scopes (OpenID Connect Core 5.4). */
+export function userInfoClaims(member: DemoMember, scopes: readonly string[]): Record<string, unknown> {
   return {
     sub: member.id,
-    email: member.email,
-    email_verified: true,
-    name: member.name,
+    ...(scopes.includes("email") ? { email: member.email, email_verified: true } : {}),
+    ...(scopes.includes("profile") ? { name: member.name } : {}),
     org_id: SCHOOL.orgId,
     roles: [...member.roles],
   };
@@ -36,7 +36,7 @@ function handleUserInfo(c: Context, state: SandboxState): Response {
   if (!checked.record.scopes.includes("openid")) return insufficientScopeResponse(c, state, "openid");
   const member = findMemberById(checked.record.memberId);
   if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
-  return c.json(userInfoClaims(member), 200, { ...NO_STORE_HEADERS });
+  return c.json(userInfoClaims(member, checked.record.scopes), 200, { ...NO_STORE_HEADERS });
 }
 
 /** @see RFC 7009 section 2 */

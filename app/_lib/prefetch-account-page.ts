@@ -6,6 +6,7 @@ import { accountPageQueryOptions, pagedAccountPageQueryOptions } from "@/lib/cli
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import type { SessionData } from "@/lib/session/session";
 import { loadAccountPage } from "@/lib/site/account-pages";
+import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;
@@ -16,7 +17,13 @@ type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void
  */
 export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
   return (queryClient, session) =>
-    queryClient.prefetchQuery({ ...accountPageQueryOptions(key), queryFn: () => loadAccountPage(key, session.accessToken) });
+    queryClient.prefetchQuery({
+      ...accountPageQueryOptions(key),
+      queryFn: () => {
+        requireGrantedScope(session);
+        return loadAccountPage(key, session.accessToken);
+      },
+    });
 }
 
 /** Prefetches the first page of an account page read in pages, like {@link prefetchAccountPage}. */
@@ -24,6 +31,9 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
   return (queryClient, session) =>
     queryClient.prefetchInfiniteQuery({
       ...pagedAccountPageQueryOptions(key),
-      queryFn: ({ pageParam }) => loadAccountPage(key, session.accessToken, pageParam),
+      queryFn: ({ pageParam }) => {
+        requireGrantedScope(session);
+        return loadAccountPage(key, session.accessToken, pageParam);
+      },
     });
 }

@@ -9,6 +9,7 @@ import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
+import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
@@ -74,6 +75,14 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
     });
+    if (response.status === 200) {
+      // RFC 6749 section 3.3: the site may grant less than asked. Without a scope the dashboard needs,
+      // the member is told which one and offered to sign in again asking for it (never a security alarm).
+      const missing = missingNeededScopes(grantedScopesOf(await grantedScopeOf(response), config.scopes));
+      if (missing.length > 0) {
+        throw new AuthError("scope_not_granted", "The member did not grant a scope the dashboard needs.", { detail: missing.join(" ") });
+      }
+    }
     if (wantsIdToken && response.status === 200) {
       idTokenClaims = await verifyIdTokenOf(response, as, transaction.nonce);
     }
@@ -104,7 +113,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     refreshToken: tokens.refresh_token ?? null,
     accessTokenExpiresAt: now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
-    scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
+    scopes: grantedScopesOf(tokens.scope, config.scopes),
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
     createdAt: now,
@@ -116,6 +125,16 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   }
   await saveSession(jar, session);
   return { returnTo: transaction.returnTo, session };
+}
+
+/** The `scope` of a token response, read from a copy (processAuthorizationCodeResponse reads the original). */
+async function grantedScopeOf(response: Response): Promise<string | undefined> {
+  try {
+    const { scope } = (await response.clone().json()) as { scope?: unknown };
+    return typeof scope === "string" ? scope : undefined;
+  } catch {
+    return undefined; // Not JSON: processAuthorizationCodeResponse reports it.
+  }
 }
 
 async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {

@@ -23,7 +23,9 @@ export type AuthErrorCode =
   | "refresh_unavailable"
   | "revocation_unavailable"
   | "revocation_refused"
-  | "csrf_rejected";
+  | "csrf_rejected"
+  | "scope_not_granted"
+  | "pushed_request_failed";
 
 export class AuthError extends LayerError<AuthErrorCode> {
   override name = "AuthError";

@@ -8,7 +8,7 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
-import { ensureFreshTokens } from "./tokens";
+import { ACCESS_WITHDRAWN, ensureFreshTokens } from "./tokens";
 
 /**
  * The one refresh path, for page renders (proxy.ts) and data routes (callWithMemberSession): loads the
@@ -43,7 +43,9 @@ export async function withFreshMemberSession<T>(
   } catch (error) {
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
-      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
+      // The member is told why when the site withdrew the app's access (lib/auth/tokens.ts).
+      const detail = isAuthError(error) && error.detail === ACCESS_WITHDRAWN ? ACCESS_WITHDRAWN : error.code;
+      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail });
     }
     if (isSharedStateUnavailable(error)) {
       // The site may have rotated the refresh token before the shared state went away: keep the new one

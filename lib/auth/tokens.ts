@@ -73,8 +73,18 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     tokens = await oauth.processRefreshTokenResponse(as, client, response);
   } catch (error) {
     logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
+    const status = tokenEndpointStatusOf(error);
+    if (status === 400 || status === 401) {
+      // RFC 6749 section 5.2: the token endpoint refused the grant (revoked, expired, a replayed rotation,
+      // the member withdrew the app's access). Providers differ in the body (a JSON error, an empty body,
+      // HTML, a challenge): the status alone says the grant is gone, and the member is told so.
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
+        cause: error,
+        detail: ACCESS_WITHDRAWN,
+      });
+    }
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
-      // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
+      // Another 4xx with an OAuth error body: the grant is not usable either.
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
         cause: error,
         detail: safeOAuthErrorCode(error.error),
@@ -105,6 +115,16 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     accessTokenExpiresAt: Date.now() + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : previousScopes,
   };
+}
+
+/** `detail` of a session ended because the token endpoint refused the refresh with 400 or 401. */
+export const ACCESS_WITHDRAWN = "access_withdrawn";
+
+/** The HTTP status of the token endpoint's answer behind a failed refresh, whatever its body was; undefined when none came. */
+function tokenEndpointStatusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError) return error.status;
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return error.cause.status;
+  return undefined;
 }
 
 /**

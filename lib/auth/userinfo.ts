@@ -32,12 +32,13 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
     throw new AuthError("userinfo_mismatch", "The site's UserInfo endpoint refused the new access token.", { cause: error });
   }
   const roles = info.roles;
-  if (typeof info.sub !== "string" || info.sub === "" || typeof info.email !== "string") {
-    throw new AuthError("userinfo_mismatch", "UserInfo lacks the member's subject or email.", { detail: "missing_claims" });
+  if (typeof info.sub !== "string" || info.sub === "") {
+    throw new AuthError("userinfo_mismatch", "UserInfo lacks the member's subject.", { detail: "missing_claims" });
   }
   return {
     sub: info.sub,
-    email: info.email,
+    // Absent when the member did not grant `email` (partial consent, RFC 6749 section 3.3): not an alarm.
+    email: typeof info.email === "string" ? info.email : "",
     name: typeof info.name === "string" ? info.name : "",
     orgId: typeof info.org_id === "string" ? info.org_id : "",
     roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
@@ -51,7 +52,7 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
 export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUserInfo: SessionClaims): string | null {
   const pairs: [string, unknown, unknown][] = [
     ["sub", fromIdToken.sub, fromUserInfo.sub],
-    ["email", fromIdToken.email, fromUserInfo.email],
+    ["email", fromIdToken.email ?? "", fromUserInfo.email],
     ["name", fromIdToken.name ?? "", fromUserInfo.name],
     ["org_id", fromIdToken.org_id ?? "", fromUserInfo.orgId],
     ["roles", JSON.stringify(fromIdToken.roles ?? []), JSON.stringify(fromUserInfo.roles)],

@@ -1,6 +1,7 @@
 import { RequestCookies } from "@edge-runtime/cookies";
 import { NextResponse } from "next/server";
 
+import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
@@ -46,9 +47,10 @@ async function handleGet(request: Request, context: { params: Promise<{ resource
   try {
     // One deadline for all this route asks the site (refresh, pages, retries): it answers in bounded time.
     const data = await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, () =>
-      callWithMemberSession(requestResponseJar(new RequestCookies(request.headers), buffer), (accessToken) =>
-        loadAccountPage(resource, accessToken, after),
-      ),
+      callWithMemberSession(requestResponseJar(new RequestCookies(request.headers), buffer), (accessToken, session) => {
+        requireGrantedScope(session);
+        return loadAccountPage(resource, accessToken, after);
+      }),
     );
     return buffer.applyTo(await memberJson(data, request.headers));
   } catch (error) {
