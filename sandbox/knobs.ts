@@ -88,6 +88,11 @@ export interface SandboxKnobs {
    */
   cimdAllowHttpLoopback: boolean;
   /**
+   * OpenID Connect RP-Initiated Logout 1.0: discovery lists `end_session_endpoint` and the endpoint ends the
+   * site's session. On by default; off mimics a site without it (the endpoint answers 404).
+   */
+  endSession: boolean;
+  /**
    * A refused refresh is answered 400 with an empty body, as some providers do when the member withdrew the
    * app's access (RFC 6749 section 5.2 asks for a JSON error; not every provider sends one).
    */
@@ -114,6 +119,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cimdAllowedHosts: [],
   cimdOpenRegistration: false,
   cimdAllowHttpLoopback: false,
+  endSession: true,
   refreshRefusalWithoutBody: false,
   partialConsent: false,
   openIdDiscoveryOnly: false,
@@ -163,6 +169,7 @@ export const knobsPatchSchema = z
       .max(50),
     cimdOpenRegistration: z.boolean(),
     cimdAllowHttpLoopback: z.boolean(),
+    endSession: z.boolean(),
     refreshRefusalWithoutBody: z.boolean(),
     partialConsent: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),

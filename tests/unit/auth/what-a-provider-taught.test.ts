@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
@@ -86,7 +87,7 @@ describe("a page whose scope was not granted names it, without asking the site",
     const jar = memoryJar();
     await saveSession(jar, sessionData({ scopes: ["openid"] }));
     const cookie = [...jar.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    const response = await accountRoute(new Request(`${TEST_APP_URL}/api/account/courses`, { headers: { cookie } }), {
+    const response = await accountRoute(new NextRequest(`${TEST_APP_URL}/api/account/courses`, { headers: { cookie } }), {
       params: Promise.resolve({ resource: "courses" }),
     });
     expect(response.status).toBe(403);
