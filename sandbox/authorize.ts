@@ -58,7 +58,7 @@ type Validation =
     };
 
 /** @see RFC 6749 section 4.1.2.1, RFC 7636 section 4.4, RFC 8707 section 2 */
-async function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Promise<Validation> {
+export async function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Promise<Validation> {
   const single = (name: string): { value: string | undefined; repeated: boolean } => {
     const all = query.getAll(name);
     return { value: all[0], repeated: all.length > 1 };
@@ -106,6 +106,7 @@ async function validateAuthorizationRequest(state: SandboxState, query: URLSearc
     return fail("invalid_request", `state must be at most ${MAX_OPAQUE_LENGTH} characters`);
   }
   for (const name of ["request", "request_uri"]) {
+    // A request_uri of a pushed request was resolved before this validation (RFC 9126 section 4).
     if (query.has(name)) {
       return fail(name === "request" ? "request_not_supported" : "request_uri_not_supported", `${name} is not supported`);
     }
@@ -320,8 +321,22 @@ function checkPending(c: Context, state: SandboxState, requestId: string | undef
 
 export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
   app.get("/oauth/authorize", async (c) => {
-    const query = new URL(c.req.url).searchParams;
-    const result = await validateAuthorizationRequest(state, query);
+    const resolved = resolvePushedRequest(state, new URL(c.req.url).searchParams);
+    if (resolved.kind === "page") return errorPage(c, "Cannot continue to sign in", resolved.message);
+    const query = resolved.query;
+    const validated = await validateAuthorizationRequest(state, query);
+    // RFC 9126 section 5: a site that requires PAR refuses authorization requests that were not pushed.
+    const result: Validation =
+      validated.kind === "ok" && state.knobs.par === "required" && !resolved.pushed
+        ? {
+            kind: "redirect",
+            client: validated.client,
+            redirectUri: validated.redirectUri,
+            state: validated.state,
+            error: "invalid_request",
+            description: "This site requires pushed authorization requests (RFC 9126)",
+          }
+        : validated;
     if (result.kind === "page") return errorPage(c, "Cannot continue to sign in", result.message);
     if (result.kind === "redirect") {
       return c.redirect(
@@ -455,3 +470,20 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
 export const logoutForm = (csrfToken: string): SafeHtml =>
   html`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrfToken}">\
 <button type="submit" class="secondary">Sign out</button></form>`;
+
+/**
+ * RFC 9126 section 4: an authorization request naming a `request_uri` is the pushed request it names,
+ * for the same client, used once and before it expires; the front channel then carries nothing else.
+ */
+function resolvePushedRequest(
+  state: SandboxState,
+  query: URLSearchParams,
+): { kind: "page"; message: string } | { kind: "ok"; query: URLSearchParams; pushed: boolean } {
+  const requestUri = query.get("request_uri");
+  if (requestUri === null || state.knobs.par === "off") return { kind: "ok", query, pushed: false };
+  const pushed = state.store.pushed.get(requestUri);
+  state.store.pushed.delete(requestUri);
+  if (!pushed || pushed.expiresAt <= state.now()) return { kind: "page", message: "This sign-in request has expired or was already used." };
+  if (query.get("client_id") !== pushed.clientId) return { kind: "page", message: "The request_uri belongs to another application." };
+  return { kind: "ok", query: new URLSearchParams(pushed.parameters), pushed: true };
+}

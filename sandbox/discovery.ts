@@ -33,6 +33,11 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/auth.md`,
   };
+  if (state.knobs.par !== "off") {
+    // RFC 9126 section 5.
+    metadata.pushed_authorization_request_endpoint = `${issuer}/api/oauth/par`;
+    if (state.knobs.par === "required") metadata.require_pushed_authorization_requests = true;
+  }
   if (state.knobs.idToken) {
     metadata.jwks_uri = `${issuer}${JWKS_PATH}`;
     metadata.id_token_signing_alg_values_supported = ["ES256"];

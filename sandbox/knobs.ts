@@ -15,6 +15,7 @@ export const ENDPOINT_NAMES = [
   "graphql",
   "register",
   "mcp",
+  "par",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
@@ -101,6 +102,11 @@ export interface SandboxKnobs {
   partialConsent: boolean;
   /** No RFC 8414 document: `/.well-known/oauth-authorization-server` answers 404, only OpenID Connect Discovery is published. */
   openIdDiscoveryOnly: boolean;
+  /**
+   * Pushed Authorization Requests (RFC 9126): "offered" lists `pushed_authorization_request_endpoint`;
+   * "required" also sets `require_pushed_authorization_requests` and refuses a front-channel request.
+   */
+  par: "off" | "offered" | "required";
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -123,6 +129,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   refreshRefusalWithoutBody: false,
   partialConsent: false,
   openIdDiscoveryOnly: false,
+  par: "off",
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -173,6 +180,7 @@ export const knobsPatchSchema = z
     refreshRefusalWithoutBody: z.boolean(),
     partialConsent: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),
+    par: z.enum(["off", "offered", "required"]),
   })
   .partial()
   .strict();

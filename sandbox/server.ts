@@ -25,6 +25,7 @@ import { findMemberByEmail } from "./seed";
 import { registerSitePages } from "./site-pages";
 import { applyKnobs, createState, normalizeIssuer, resetSite } from "./state";
 import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
+import { registerPushedAuthorizationRoutes } from "./par";
 import { registerTokenRoutes } from "./token";
 import { registerUserInfoRoutes } from "./userinfo";
 
@@ -84,6 +85,7 @@ function classify(path: string): RequestEndpoint {
     "/api/oauth/register": "register",
     "/account/graphql": "graphql",
     "/mcp": "mcp",
+    "/api/oauth/par": "par",
   };
   return api[path] ?? "page";
 }
@@ -357,6 +359,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerAuthorizeRoutes(app, state);
   registerEndSessionRoutes(app, state);
   registerTokenRoutes(app, state);
+  registerPushedAuthorizationRoutes(app, state);
   registerUserInfoRoutes(app, state);
   registerAccountRoutes(app, state);
   registerRegistrationRoutes(app, state);

@@ -100,12 +100,24 @@ export interface RefreshTokenRecord {
   status: "active" | "rotated" | "revoked";
 }
 
+/** An authorization request pushed to the PAR endpoint (RFC 9126), redeemed once by its `request_uri`. */
+export interface PushedAuthorization {
+  requestUri: string;
+  clientId: string;
+  /** The authorization request's parameters, as the client pushed them. */
+  parameters: string;
+  expiresAt: number;
+}
+
 export const PENDING_AUTHORIZATION_TTL_MS = 10 * 60_000;
+/** RFC 9126 section 2.2: a short lifetime; 60 seconds is the RFC's own example. */
+export const PUSHED_AUTHORIZATION_TTL_SECONDS = 60;
 export const AUTHORIZATION_CODE_TTL_MS = 60_000;
 
 export class SandboxStore {
   readonly sessions = new Map<string, BrowserSession>();
   readonly pending = new Map<string, PendingAuthorization>();
+  readonly pushed = new Map<string, PushedAuthorization>();
   readonly codes = new Map<string, AuthorizationCode>();
   readonly grants = new Map<string, Grant>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
@@ -114,6 +126,7 @@ export class SandboxStore {
   clear(): void {
     this.sessions.clear();
     this.pending.clear();
+    this.pushed.clear();
     this.codes.clear();
     this.grants.clear();
     this.accessTokens.clear();

@@ -26,7 +26,8 @@ export type CheckId =
   | "mcp"
   | "client-registration"
   | "refresh-refusal"
-  | "granted-scopes";
+  | "granted-scopes"
+  | "pushed-authorization-requests";
 
 export interface CheckResult {
   id: CheckId;
@@ -516,6 +517,36 @@ export function checkGrantedScopes(snapshot: SiteSnapshot): CheckResult {
   });
 }
 
+/**
+ * Check 16: Pushed Authorization Requests. When the site lists its PAR endpoint, the dashboard pushes every
+ * authorization request there (the browser's address bar then holds only client_id and request_uri); a
+ * site that requires PAR without listing the endpoint cannot be signed in to.
+ * @see RFC 9126 sections 4 and 5
+ */
+export function checkPushedAuthorizationRequests(snapshot: SiteSnapshot): CheckResult {
+  const id = "pushed-authorization-requests";
+  const title = "Pushed authorization requests";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const endpoint = stringValue(metadata, "pushed_authorization_request_endpoint");
+    const required = metadata.require_pushed_authorization_requests === true;
+    if (endpoint === undefined && required) {
+      return fail(
+        id,
+        title,
+        "require_pushed_authorization_requests is true but no pushed_authorization_request_endpoint is listed (RFC 9126)",
+      );
+    }
+    if (endpoint === undefined) return pass(id, title, "not offered: the dashboard sends its authorization requests through the browser");
+    if (!URL.canParse(endpoint)) return fail(id, title, `pushed_authorization_request_endpoint ${quote(endpoint)} is not a URL`);
+    return pass(
+      id,
+      title,
+      `${required ? "required" : "offered"}: the dashboard pushes its authorization requests (RFC 9126), ` +
+        "the browser gets only client_id and request_uri",
+    );
+  });
+}
+
 /** Checks that judge the contents of the discovery metadata: left out when there is none to judge. */
 const METADATA_CHECKS = [
   checkPkceS256,
@@ -526,6 +557,7 @@ const METADATA_CHECKS = [
   checkIssParameter,
   checkRevocationEndpoint,
   checkGrantedScopes,
+  checkPushedAuthorizationRequests,
 ] as const;
 
 /**

@@ -197,7 +197,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(14);
+      expect(checkLines.length).toBe(15);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -229,6 +229,7 @@ describe("doctor against the sandbox site", () => {
         "iss-parameter": "PASS",
         "revocation-endpoint": "PASS",
         "granted-scopes": "PASS",
+        "pushed-authorization-requests": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
       });
@@ -375,6 +376,7 @@ describe("doctor against a site served by the test", () => {
       "iss-parameter",
       "revocation-endpoint",
       "granted-scopes",
+      "pushed-authorization-requests",
       "protected-resource-metadata",
       "account-api",
       "mcp",
@@ -818,5 +820,40 @@ describe("doctor: what a second provider taught us (issue 30 item 0)", () => {
     };
     const report = await doctorOnTestSite();
     expect(check(report, "granted-scopes").status).toBe("FAIL");
+  });
+});
+
+describe("doctor: which of PAR and DPoP the site offers (issue 30 items 1 and 4)", () => {
+  it("reports PAR not offered, offered and required on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      const off = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(off, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^not offered/) as string,
+      });
+      sandbox.setKnobs({ par: "offered" });
+      const offered = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(offered, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered/) as string,
+      });
+      sandbox.setKnobs({ par: "required" });
+      const required = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(required, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^required/) as string,
+      });
+    });
+  });
+
+  it("fails a site that requires PAR without listing the endpoint", async () => {
+    testSite.metadata = (document) => {
+      document.require_pushed_authorization_requests = true;
+    };
+    const report = await doctorOnTestSite();
+    expect(check(report, "pushed-authorization-requests")).toMatchObject({
+      status: "FAIL",
+      detail: expect.stringContaining("no pushed_authorization_request_endpoint") as string,
+    });
   });
 });
