@@ -55,6 +55,7 @@ type Validation =
       scopes: string[];
       codeChallenge: string;
       resource: string | undefined;
+      dpopJkt: string | undefined;
     };
 
 /** @see RFC 6749 section 4.1.2.1, RFC 7636 section 4.4, RFC 8707 section 2 */
@@ -150,7 +151,12 @@ export async function validateAuthorizationRequest(state: SandboxState, query: U
     return fail("invalid_target", "resource must be the origin of this site");
   }
 
-  return { kind: "ok", client, redirectUri, state: stateParam.value, nonce, scopes, codeChallenge, resource };
+  // RFC 9449 section 10: dpop_jkt, a JWK SHA-256 thumbprint, binds the code to the client's DPoP key.
+  const dpopJkt = state.knobs.dpop === "off" ? undefined : single("dpop_jkt").value;
+  if (dpopJkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt))
+    return fail("invalid_request", "dpop_jkt must be a SHA-256 JWK thumbprint");
+
+  return { kind: "ok", client, redirectUri, state: stateParam.value, nonce, scopes, codeChallenge, resource, dpopJkt };
 }
 
 function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
@@ -362,6 +368,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
       nonce: result.nonce,
       codeChallenge: result.codeChallenge,
       resource: result.resource,
+      dpopJkt: result.dpopJkt,
       createdAt: now,
     };
     state.store.pending.set(pending.id, pending);
@@ -442,6 +449,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
       nonce: pending.nonce,
       codeChallenge: pending.codeChallenge,
       resource: pending.resource,
+      dpopJkt: pending.dpopJkt,
       issuedAt: state.now(),
       usedAt: undefined,
       grantId: undefined,

@@ -33,6 +33,8 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/auth.md`,
   };
+  // RFC 9449 section 5.1.
+  if (state.knobs.dpop !== "off") metadata.dpop_signing_alg_values_supported = ["ES256"];
   if (state.knobs.par !== "off") {
     // RFC 9126 section 5.
     metadata.pushed_authorization_request_endpoint = `${issuer}/api/oauth/par`;

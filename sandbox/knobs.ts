@@ -107,6 +107,13 @@ export interface SandboxKnobs {
    * "required" also sets `require_pushed_authorization_requests` and refuses a front-channel request.
    */
   par: "off" | "offered" | "required";
+  /**
+   * DPoP (RFC 9449): "offered" advertises ES256 proofs and binds the tokens of a client that sends one;
+   * "required" also refuses token requests without a proof. Resources then check proofs (sandbox/dpop.ts).
+   */
+  dpop: "off" | "offered" | "required";
+  /** With DPoP on, proofs must carry the server's nonce, which changes every 30 seconds (RFC 9449 section 8). */
+  dpopNonce: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -130,6 +137,8 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   partialConsent: false,
   openIdDiscoveryOnly: false,
   par: "off",
+  dpop: "off",
+  dpopNonce: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -181,6 +190,8 @@ export const knobsPatchSchema = z
     partialConsent: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),
     par: z.enum(["off", "offered", "required"]),
+    dpop: z.enum(["off", "offered", "required"]),
+    dpopNonce: z.boolean(),
   })
   .partial()
   .strict();

@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import { validateAuthorizationRequest } from "./authorize";
+import { checkDpopProof, tokenEndpointProofRefusal } from "./dpop";
 import { authenticateClient, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
 import type { OAuthErrorCode } from "./http-util";
 import type { SandboxState } from "./state";
@@ -21,6 +22,15 @@ async function handlePushedAuthorizationRequest(c: Context, state: SandboxState)
     // RFC 9126 section 2.1: request_uri is not allowed in a pushed request.
     if (form.has("request_uri")) throw new OAuthFailure("invalid_request", "request_uri must not be pushed");
     const parameters = new URLSearchParams([...form].filter(([name]) => name !== "client_secret"));
+    // RFC 9449 section 10.1: a DPoP proof on the push binds the code to its key, like dpop_jkt (which must then agree).
+    if (state.knobs.dpop !== "off" && c.req.header("dpop") !== undefined) {
+      const proof = await checkDpopProof(c, state);
+      if (!proof.ok) return tokenEndpointProofRefusal(c, state, proof);
+      const named = parameters.get("dpop_jkt");
+      if (named !== null && named !== proof.jkt)
+        throw new OAuthFailure("invalid_dpop_proof", "dpop_jkt does not match the DPoP proof's key");
+      parameters.set("dpop_jkt", proof.jkt);
+    }
     const validated = await validateAuthorizationRequest(state, parameters);
     if (validated.kind === "page") throw new OAuthFailure("invalid_request", validated.message);
     if (validated.kind === "redirect") throw new OAuthFailure(validated.error as OAuthErrorCode, validated.description);

@@ -46,6 +46,8 @@ export interface PendingAuthorization {
   nonce: string | undefined;
   codeChallenge: string;
   resource: string | undefined;
+  /** RFC 9449 section 10: the thumbprint of the key the code is bound to (`dpop_jkt`). */
+  dpopJkt?: string | undefined;
   createdAt: number;
 }
 
@@ -58,6 +60,7 @@ export interface AuthorizationCode {
   nonce: string | undefined;
   codeChallenge: string;
   resource: string | undefined;
+  dpopJkt?: string | undefined;
   issuedAt: number;
   /** Set when the code has been presented once (successfully or not). */
   usedAt: number | undefined;
@@ -72,6 +75,8 @@ export interface Grant {
   scopes: string[];
   /** The resource (RFC 8707) the grant's tokens are bound to. */
   resource: string;
+  /** Set when the grant's tokens are DPoP-bound (RFC 9449): every refresh must prove this key. */
+  dpopJkt?: string | undefined;
   createdAt: number;
   revokedAt: number | undefined;
 }
@@ -83,6 +88,8 @@ export interface AccessTokenRecord {
   memberId: string;
   scopes: string[];
   resource: string;
+  /** The JWK thumbprint of the key a DPoP-bound token is bound to (RFC 9449 section 6). */
+  dpopJkt?: string | undefined;
   issuedAt: number;
   expiresAt: number;
   revokedAt: number | undefined;

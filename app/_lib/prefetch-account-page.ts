@@ -6,6 +6,7 @@ import { accountPageQueryOptions, pagedAccountPageQueryOptions } from "@/lib/cli
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import type { SessionData } from "@/lib/session/session";
 import { loadAccountPage } from "@/lib/site/account-pages";
+import { withMemberBinding } from "@/lib/auth/dpop";
 import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
@@ -21,7 +22,7 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
       ...accountPageQueryOptions(key),
       queryFn: () => {
         requireGrantedScope(session);
-        return loadAccountPage(key, session.accessToken);
+        return withMemberBinding(session, () => loadAccountPage(key, session.accessToken));
       },
     });
 }
@@ -33,7 +34,7 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
       ...pagedAccountPageQueryOptions(key),
       queryFn: ({ pageParam }) => {
         requireGrantedScope(session);
-        return loadAccountPage(key, session.accessToken, pageParam);
+        return withMemberBinding(session, () => loadAccountPage(key, session.accessToken, pageParam));
       },
     });
 }

@@ -9,6 +9,7 @@ import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopOptions, sendOnceMoreOnDpopNonce } from "./dpop";
 import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -71,11 +72,16 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   let idTokenClaims: Record<string, unknown> | null = null;
   const wantsIdToken = idTokenSupported && config.scopes.includes("openid");
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, {
+    const options = {
       // RFC 8707 section 2.2: repeat the resource sent in the authorization request.
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
-    });
+    };
+    // RFC 9449 section 5: with a DPoP key, the exchange proves possession of it (one retry for a nonce).
+    const requestOptions = transaction.dpopKey ? await dpopOptions(transaction.dpopKey, as.token_endpoint!, options) : options;
+    const response = await sendOnceMoreOnDpopNonce(() =>
+      oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, requestOptions),
+    );
     if (response.status === 200) {
       // RFC 6749 section 3.3: the site may grant less than asked. Without a scope the dashboard needs,
       // the member is told which one and offered to sign in again asking for it (never a security alarm).
@@ -96,9 +102,12 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   } catch (error) {
     throw toExchangeError(error);
   }
-  if (!isBearerTokenResponse(tokens)) throw tokenTypeRefused();
+  // RFC 9449 section 5: a DPoP-bound token is accepted only when this sign-in asked for binding.
+  const dpopBound = tokens.token_type.toLowerCase() === "dpop" && transaction.dpopKey !== undefined;
+  if (!isBearerTokenResponse(tokens) && !dpopBound) throw tokenTypeRefused();
+  const binding = dpopBound ? { dpopKey: transaction.dpopKey, tokenType: "DPoP" as const } : {};
 
-  const claims = await fetchUserInfoClaims(as, tokens.access_token);
+  const claims = await fetchUserInfoClaims(as, tokens.access_token, binding);
   if (idTokenClaims) {
     const mismatch = findClaimMismatch(idTokenClaims, claims);
     if (mismatch) {
@@ -118,6 +127,9 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
     ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
+    // The key stays with the session (sealed): refreshes prove possession of it whatever the token type.
+    ...(transaction.dpopKey ? { dpopKey: transaction.dpopKey } : {}),
+    ...(dpopBound ? { tokenType: "DPoP" as const } : {}),
     createdAt: now,
     lastSeenAt: now,
   };

@@ -6,6 +6,7 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
 import { sanitizeReturnTo } from "./return-to";
 import { saveTransaction } from "./transaction";
@@ -32,10 +33,13 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     nonce,
     resource: config.siteUrl,
   });
+  // RFC 9449 section 10: the authorization code is bound to this session's key (dpop_jkt).
+  const dpopKey = shouldBindTokens(as) ? await newDpopKey() : undefined;
+  if (dpopKey) parameters.set("dpop_jkt", await dpopThumbprint(dpopKey));
   let url: URL;
   if (usesPushedAuthorization(as)) {
     // RFC 9126: pushed before anything is kept, so a failed push leaves no transaction behind.
-    url = await pushAuthorizationRequest(as, parameters);
+    url = await pushAuthorizationRequest(as, parameters, dpopKey);
   } else {
     url = new URL(as.authorization_endpoint!);
     for (const [name, value] of parameters) url.searchParams.set(name, value);
@@ -47,6 +51,7 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     returnTo: sanitizeReturnTo(requestedReturnTo, config.appUrl),
     createdAt: Date.now(),
     ...(popupBinding ? { popupBinding } : {}),
+    ...(dpopKey ? { dpopKey } : {}),
   });
   return url;
 }

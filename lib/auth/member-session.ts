@@ -9,6 +9,7 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
+import { withMemberBinding } from "./dpop";
 import { ACCESS_WITHDRAWN, ensureFreshTokens } from "./tokens";
 
 /**
@@ -76,13 +77,13 @@ export function refreshMemberSession(jar: CookieJar): Promise<void> {
 export function callWithMemberSession<T>(jar: CookieJar, call: (accessToken: string, session: SessionData) => Promise<T>): Promise<T> {
   return withFreshMemberSession(jar, async (session, refreshNow) => {
     try {
-      return await call(session.accessToken, session);
+      return await withMemberBinding(session, () => call(session.accessToken, session));
     } catch (error) {
       if (!isSiteError(error, "token_refused")) throw error;
       // RFC 6750 section 3.1 invalid_token: refresh once and retry once.
       const renewed = await refreshNow();
       try {
-        return await call(renewed.accessToken, renewed);
+        return await withMemberBinding(renewed, () => call(renewed.accessToken, renewed));
       } catch (retryError) {
         if (isSiteError(retryError, "token_refused") && retryError.detail === REFUSED_WITH_METADATA) {
           // A token issued seconds ago is still refused: it is bound to something the site does not accept.

@@ -5,6 +5,7 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
+import { dpopOptions, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 
 /** RFC 9126 section 2.2: the `request_uri` a PAR endpoint returns is a URN of this form. */
@@ -35,12 +36,16 @@ export function usesPushedAuthorization(as: oauth.AuthorizationServer): boolean 
 export async function pushAuthorizationRequest(
   as: oauth.AuthorizationServer,
   parameters: URLSearchParams,
-  options: Pick<oauth.PushedAuthorizationRequestOptions, "DPoP"> = {},
+  dpopKey?: DpopKey,
 ): Promise<URL> {
   const { client, auth } = oauthClient();
   let requestUri: string;
   try {
-    const response = await oauth.pushedAuthorizationRequest(as, client, auth, parameters, { ...siteRequestOptions(), ...options });
+    // RFC 9449 section 10.1: with DPoP, the push carries a proof of the session's key too.
+    const options = dpopKey
+      ? await dpopOptions(dpopKey, as.pushed_authorization_request_endpoint!, siteRequestOptions())
+      : siteRequestOptions();
+    const response = await sendOnceMoreOnDpopNonce(() => oauth.pushedAuthorizationRequest(as, client, auth, parameters, options));
     const result = await oauth.processPushedAuthorizationResponse(as, client, response);
     requestUri = result.request_uri;
   } catch (error) {

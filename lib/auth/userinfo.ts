@@ -5,14 +5,24 @@ import * as oauth from "oauth4webapi";
 import type { SessionClaims } from "@/lib/session/session";
 import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
+import { dpopOptions, sendOnceMoreOnDpopNonce, type MemberBinding } from "./dpop";
 import { AuthError } from "./errors";
 
 /** Reads the member's claims from UserInfo and keeps only the allow-listed ones. */
-export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessToken: string): Promise<SessionClaims> {
+export async function fetchUserInfoClaims(
+  as: oauth.AuthorizationServer,
+  accessToken: string,
+  binding: MemberBinding = {},
+): Promise<SessionClaims> {
   const { client } = oauthClient();
   let info: oauth.UserInfoResponse;
   try {
-    const response = await oauth.userInfoRequest(as, client, accessToken, siteRequestOptions());
+    // RFC 9449 section 7: a DPoP-bound token goes with a proof (and `ath`), one retry for a nonce.
+    const options =
+      binding.tokenType === "DPoP" && binding.dpopKey
+        ? await dpopOptions(binding.dpopKey, as.userinfo_endpoint!, siteRequestOptions())
+        : siteRequestOptions();
+    const response = await sendOnceMoreOnDpopNonce(() => oauth.userInfoRequest(as, client, accessToken, options));
     // OpenID Connect Core 5.3.2: a signed (application/jwt) answer would have to be verified like an
     // id_token; oauth4webapi reads it without checking the signature, so the dashboard refuses it.
     if (/^application\/jwt\b/i.test(response.headers.get("content-type") ?? "")) {
