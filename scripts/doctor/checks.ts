@@ -27,7 +27,8 @@ export type CheckId =
   | "client-registration"
   | "refresh-refusal"
   | "granted-scopes"
-  | "pushed-authorization-requests";
+  | "pushed-authorization-requests"
+  | "dpop";
 
 export interface CheckResult {
   id: CheckId;
@@ -547,6 +548,30 @@ export function checkPushedAuthorizationRequests(snapshot: SiteSnapshot): CheckR
   });
 }
 
+/**
+ * Check 17: DPoP. With ES256 in `dpop_signing_alg_values_supported`, the dashboard (DPOP=auto) binds its
+ * tokens to a key per member session; a site that lists other algorithms only gets Bearer tokens from it.
+ * @see RFC 9449 section 5.1
+ */
+export function checkDpop(snapshot: SiteSnapshot): CheckResult {
+  const id = "dpop";
+  const title = "DPoP";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const algorithms = stringList(metadata, "dpop_signing_alg_values_supported");
+    if (algorithms === undefined) {
+      return pass(id, title, "not offered: Bearer tokens (with DPOP=required the dashboard refuses this site)");
+    }
+    if (!algorithms.includes("ES256")) {
+      return warn(
+        id,
+        title,
+        `dpop_signing_alg_values_supported is ${quoteList(algorithms)}, without ES256, the one the dashboard signs with: Bearer tokens`,
+      );
+    }
+    return pass(id, title, "offered (ES256): the dashboard binds its tokens to a key per member session (RFC 9449)");
+  });
+}
+
 /** Checks that judge the contents of the discovery metadata: left out when there is none to judge. */
 const METADATA_CHECKS = [
   checkPkceS256,
@@ -558,6 +583,7 @@ const METADATA_CHECKS = [
   checkRevocationEndpoint,
   checkGrantedScopes,
   checkPushedAuthorizationRequests,
+  checkDpop,
 ] as const;
 
 /**

@@ -197,7 +197,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(15);
+      expect(checkLines.length).toBe(16);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -230,6 +230,7 @@ describe("doctor against the sandbox site", () => {
         "revocation-endpoint": "PASS",
         "granted-scopes": "PASS",
         "pushed-authorization-requests": "PASS",
+        dpop: "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
       });
@@ -377,6 +378,7 @@ describe("doctor against a site served by the test", () => {
       "revocation-endpoint",
       "granted-scopes",
       "pushed-authorization-requests",
+      "dpop",
       "protected-resource-metadata",
       "account-api",
       "mcp",
@@ -844,6 +846,24 @@ describe("doctor: which of PAR and DPoP the site offers (issue 30 items 1 and 4)
         detail: expect.stringMatching(/^required/) as string,
       });
     });
+  });
+
+  it("reports DPoP not offered, and offered with ES256 on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop").detail).toMatch(/^not offered/);
+      sandbox.setKnobs({ dpop: "offered" });
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered \(ES256\)/) as string,
+      });
+    });
+  });
+
+  it("warns when DPoP is offered without ES256", async () => {
+    testSite.metadata = (document) => {
+      document.dpop_signing_alg_values_supported = ["PS256"];
+    };
+    expect(check(await doctorOnTestSite(), "dpop").status).toBe("WARN");
   });
 
   it("fails a site that requires PAR without listing the endpoint", async () => {
