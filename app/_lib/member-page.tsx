@@ -13,7 +13,7 @@ import { loginPath } from "@/lib/contract/paths";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isFramedRender } from "@/lib/http/embedding";
 import { describeApiError, logFailure } from "@/lib/http/error-responses";
-import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
+import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 

@@ -6,7 +6,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteFailureOf } from "@/lib/site/site-fetch";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
 import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";

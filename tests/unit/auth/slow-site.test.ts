@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 
 import { startLogin } from "@/lib/auth/login";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
