@@ -194,7 +194,7 @@ describe("configuration", () => {
 
   it("refuses REDIS_URL and REDIS_SENTINELS together, Sentinels without a name, and Sentinel settings without Sentinels", () => {
     const sentinels = { REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "dashboard" };
-    expect(problemsOf({ ...valid, ...sentinels, REDIS_URL: "redis://:hunter2@cache.internal" })).toEqual([
+    expect(problemsOf({ ...valid, ...sentinels, REDIS_URL: "rediss://:hunter2@cache.internal" })).toEqual([
       "REDIS_SENTINELS cannot be set together with REDIS_URL: choose one Redis, a URL or Sentinel",
     ]);
     expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379" })).toEqual([
