@@ -28,6 +28,7 @@ type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
 type Order {
   id: ID!  tradeNo: String!  state: String!     # paid | not_paid | refunded | failed | expired | manual_enrolled
   currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
+  paymentUrl: String            # where a not_paid order is paid on the site (optional)
   lineItems: [OrderLineItem!]!
 }
 type OrderLineItem { name: String!  amount: Float!  itemType: String! }  # CurriculumPlan | MembershipPlan | Ticket | DigitalProduct | ...
@@ -54,6 +55,7 @@ export const OPTIONAL_ACCOUNT_FIELDS: readonly string[] = [
   "Order.refundedAmount",
   "Order.paidAt",
   "Order.lineItems",
+  "Order.paymentUrl",
   "EventRegistration.registeredAt",
   "Event.endTime",
   "Event.isAllDay",

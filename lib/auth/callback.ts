@@ -41,10 +41,6 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
   const transaction = await takeTransaction(jar, state);
   if (!transaction) throw new AuthError("login_expired", "This sign-in attempt is unknown or has expired.");
-  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once.
-  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
-    throw new AuthError("callback_replayed", "This sign-in response was already used.");
-  }
 
   const { as, idTokenSupported } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -64,6 +60,13 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
       throw new AuthError("issuer_mismatch", "The sign-in response did not come from the configured site.", { cause: error });
     }
     throw new AuthError("login_state_mismatch", "The sign-in response did not match this sign-in attempt.", { cause: error });
+  }
+
+  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once. Claimed only once the
+  // authorization response is valid for this transaction, so a stranger holding a transaction cookie
+  // (which /api/auth/login hands to anyone) cannot write to the shared state with made-up responses.
+  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
+    throw new AuthError("callback_replayed", "This sign-in response was already used.");
   }
 
   let tokens: oauth.TokenEndpointResponse;
@@ -108,6 +111,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
+    ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
     createdAt: now,
     lastSeenAt: now,
   };

@@ -6,7 +6,7 @@ import { logEvent } from "@/lib/log/logger";
 import { loadEverySession, markSessionEnded, saveSession, type SessionData, type SessionVariant } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
-import { isAuthError } from "./errors";
+import { AuthError, isAuthError } from "./errors";
 import { revokeAtSite } from "./revocation";
 
 /**
@@ -20,7 +20,16 @@ export async function startNewSession(jar: CookieJar, session: SessionData, vari
     if (isSharedStateUnavailable(error)) return [];
     throw error;
   });
-  await saveSession(jar, session, variant);
+  try {
+    await saveSession(jar, session, variant);
+  } catch (error) {
+    // iron-session refuses a session that needs more than four cookies: a clean sign-in error, not a crash
+    // (OWASP ASVS 5 V3.3.5; security checklist 46).
+    if (error instanceof Error && /^iron-session: (The session needs|Cookie length is too big)/.test(error.message)) {
+      throw new AuthError("sign_in_too_large", "The session would not fit in the browser's cookies.", { cause: error, detail: "session" });
+    }
+    throw error;
+  }
   for (const { data } of replaced) {
     if (data.sid === session.sid) continue;
     await markSessionEnded(data);

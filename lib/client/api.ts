@@ -54,6 +54,8 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   invalid_cursor: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
+  sign_in_too_large: "sign_in_failed",
+  rate_limited: "request_refused",
 };
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */

@@ -30,6 +30,8 @@ export const PUBLIC_ERROR_CODES = [
   "not_found",
   "invalid_cursor",
   "unexpected",
+  "sign_in_too_large",
+  "rate_limited",
 ] as const;
 
 export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];

@@ -131,6 +131,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
       return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
+    case "rate_limited":
+      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again." };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
@@ -153,6 +155,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "login_state_mismatch":
     case "token_exchange_failed":
     case "userinfo_mismatch":
+    case "sign_in_too_large":
       // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };
   }

@@ -8,9 +8,11 @@ import {
   pollDelayMs,
   SharedStateBase,
   sleep,
+  type Durability,
   type Lease,
   type LockOptions,
   type LockOutcome,
+  type PublishOutcome,
   type SharedStateStore,
 } from "./shared-state-core";
 
@@ -126,5 +128,19 @@ export class InMemorySharedState extends SharedStateBase implements SharedStateS
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** One process (or one test's backend) has no replica to wait for. */
+  rememberDurably(key: string, value: string, ttlMs: number): Promise<Durability> {
+    this.backend.write(key, value, ttlMs);
+    return Promise.resolve("not_waited");
+  }
+
+  publishOnce(key: string, value: string, ttlMs: number): Promise<PublishOutcome> {
+    // One synchronous check-and-set, as Redis's SET NX: the first writer's value stays.
+    const earlier = this.backend.read(key);
+    if (earlier !== undefined) return Promise.resolve({ stored: false, value: earlier });
+    this.backend.write(key, value, ttlMs);
+    return Promise.resolve({ stored: true, value, durability: "not_waited" });
   }
 }

@@ -32,6 +32,11 @@ export interface SessionData {
   claims: SessionClaims;
   /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
   idTokenNonce?: string;
+  /**
+   * The sign-in's id_token, kept sealed like the tokens: the `id_token_hint` of RP-initiated logout
+   * (OpenID Connect RP-Initiated Logout 1.0 section 2), which lets the site end its session without asking.
+   */
+  idToken?: string;
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -174,6 +179,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     scopes: session.scopes,
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
+    ...(typeof session.idToken === "string" ? { idToken: session.idToken } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };
@@ -230,7 +236,8 @@ export async function saveSession(
 /**
  * Ends the session everywhere: the id is remembered as ended for as long as any copy of its cookie could
  * still be accepted (the rest of its idle and absolute lifetimes), then the cookie is removed. When the
- * shared state cannot record it, this throws before touching the cookie.
+ * shared state cannot record it, this throws before touching the cookie. When no replica confirms it in
+ * time, it stands (logged as shared_state_unreplicated) and the cookie is removed all the same.
  */
 export async function endSession(
   jar: CookieJar,
@@ -243,7 +250,9 @@ export async function endSession(
 
 /** Marks the session ended on every instance, without touching any cookie (a session ended from another device). */
 export async function markSessionEnded(session: Pick<SessionData, "sid" | "createdAt">, now = Date.now()): Promise<void> {
-  await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
+  // Durable: the member was told the session ended, so a failover must not bring it back (acknowledged
+  // once a replica has it, with Sentinel; docs/architecture.md section 8).
+  await getSharedState().rememberDurably(endedKey(session.sid), "1", remainingLifeMs(session, now));
 }
 
 /** True when the session was ended (sign-out, revocation, or from another device). */

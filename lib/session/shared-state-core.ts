@@ -29,7 +29,29 @@ export interface SharedStateStore {
   ping(): Promise<void>;
   /** Releases connections (graceful shutdown). */
   close(): Promise<void>;
+  /**
+   * `remember` for what a member was told about (the "ended" marker of a sign-out or a revoke): with Redis
+   * behind Sentinel it is acknowledged only once a replica has it (WAIT 1, bounded by REPLICA_ACK_TIMEOUT_MS),
+   * so that a failover does not lose it (docs/architecture.md section 8). When no replica confirms in time,
+   * it resolves all the same ("unreplicated", logged as `shared_state_unreplicated`): the caller keeps the
+   * safe side. Throws SharedStateUnavailableError when the primary does not answer.
+   */
+  rememberDurably(key: string, value: string, ttlMs: number): Promise<Durability>;
+  /**
+   * Compare-and-set for a record that is written once (the tokens a refresh token was rotated into): stores
+   * `value` under `key` only if nothing is stored there yet, in one atomic step, durably as `rememberDurably`.
+   * Resolves with what the key holds afterwards: this value (`stored: true`) or the one an earlier writer stored.
+   */
+  publishOnce(key: string, value: string, ttlMs: number): Promise<PublishOutcome>;
 }
+
+/**
+ * How far a durable write got: a replica acknowledged it; no replica did in time; or the store has none to
+ * wait for (in memory, or REDIS_URL, where no replica is waited for: docs/architecture.md section 8).
+ */
+export type Durability = "replicated" | "unreplicated" | "not_waited";
+
+export type PublishOutcome = { stored: true; value: string; durability: Durability } | { stored: false; value: string };
 
 export interface LockOptions {
   leaseMs: number;

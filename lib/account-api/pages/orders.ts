@@ -1,5 +1,6 @@
 import "server-only";
 
+import { getConfig } from "@/lib/config";
 import type { Order, OrdersPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
@@ -26,6 +27,7 @@ export const ORDERS_DOCUMENT = /* GraphQL */ `
           refundedAmount
           paidAt
           createdAt
+          paymentUrl
           lineItems {
             name
             amount
@@ -48,11 +50,23 @@ export interface RawOrder {
   refundedAmount?: number | null;
   paidAt?: string | null;
   createdAt: string;
+  paymentUrl?: string | null;
   lineItems?: { name: string; amount: number; itemType: string }[];
 }
 
 export interface OrdersResult {
   viewer: { orders: RawConnection<RawOrder> };
+}
+
+/** A link the site gives, kept only when it is an https page of the site itself (http on a loopback site, as in the demo). */
+function sitePageUrlOrNull(value: string | null | undefined): string | null {
+  if (typeof value !== "string") return null;
+  try {
+    const url = new URL(value);
+    return url.origin === new URL(getConfig().siteUrl).origin ? url.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 function reshapeOrder(raw: RawOrder): Order {
@@ -65,6 +79,7 @@ function reshapeOrder(raw: RawOrder): Order {
     refundedAmount: typeof raw.refundedAmount === "number" && raw.refundedAmount > 0 ? raw.refundedAmount : null,
     paidAt: raw.paidAt ?? null,
     createdAt: raw.createdAt,
+    paymentUrl: raw.state === "not_paid" ? sitePageUrlOrNull(raw.paymentUrl) : null,
     lineItems: (raw.lineItems ?? []).map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
   };
 }

@@ -40,6 +40,8 @@ export const en = {
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
     temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
+    sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
+    rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
   },
   embedded: {
     signInHelp: "Sign-in opens in a small window from your site. Come back here when you are done.",
@@ -120,8 +122,11 @@ export const en = {
     },
     matching: "{count} of {total} courses",
     noMatch: "No course here",
-    noMatchBody: "Choose another option under Show.",
+    noMatchBody: "Try other words, or choose another option under Show.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
+    findCourse: "Find a course",
+    showing: "Showing {shown} of {count}",
+    showMoreCounted: "Show {count} more ({left} left)",
   },
   access: {
     lifetime: "Lifetime access",
@@ -193,7 +198,7 @@ export const en = {
     signOut: "Sign out",
     revokeTitle: "Revoke access",
     revokeBody: "Revoke access withdraws this app's access to your account at the site, then signs you out here.",
-    signOutBody: "Sign out ends this browser's sign-in, here and at the site.",
+    signOutBody: "Sign out ends your sign-in in this browser, and asks the site to end its own sign-in too when the site offers that.",
     revoke: "Revoke access",
     revokeConfirmTitle: "Revoke this app's access?",
     revokeConfirmBody: "The site will stop granting this app access to your account. You can sign in again later to grant it anew.",
@@ -267,5 +272,27 @@ export const en = {
     unknown: "Something went wrong. Please try again.",
     temporarilyUnavailableTitle: "The service is temporarily unavailable",
     temporarilyUnavailable: "The dashboard cannot check your session right now. You are still signed in; please try again in a moment.",
+  },
+  accountMenu: {
+    settings: "Settings",
+    signOut: "Sign out",
+    signingOut: "Signing out…",
+    signOutFailed: "You could not be signed out. {reason}",
+  },
+  signedOutPage: {
+    title: "Signed out",
+    siteSignedOut: "You went through {site}'s own sign-out as well.",
+    siteStillSignedIn: "You are still signed in at {site}. On a shared computer, open {site} and sign out there too.",
+    siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
+    openSite: "Open {site}",
+    theSite: "the site",
+  },
+  emptyStates: {
+    browseCourses: "Browse courses on {site}",
+    seeEvents: "See upcoming events",
+    coursesBody: "Courses you enroll in on {site} appear here.",
+  },
+  orderActions: {
+    completePayment: "Complete payment",
   },
 } as const;

@@ -37,6 +37,8 @@ export const zhTW: Messages = {
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
     temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
+    sign_in_too_large: "您的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
+    rate_limited: "這裡的登入嘗試次數過多，請稍候一分鐘再試。",
   },
   embedded: {
     signInHelp: "登入會在網站的小視窗中開啟，完成後請回到這裡。",
@@ -115,8 +117,11 @@ export const zhTW: Messages = {
     },
     matching: "共 {total} 門課程，符合 {count} 門",
     noMatch: "這裡沒有課程",
-    noMatchBody: "請在「顯示」中選擇其他選項。",
+    noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
+    findCourse: "尋找課程",
+    showing: "顯示 {count} 門中的 {shown} 門",
+    showMoreCounted: "再顯示 {count} 門（還剩 {left} 門）",
   },
   access: {
     lifetime: "永久觀看",
@@ -166,7 +171,7 @@ export const zhTW: Messages = {
     openLink: "活動連結",
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
-    timeZoneNote: "時間以 {timeZone} 顯示。",
+    timeZoneNote: "時間以{timeZone}顯示。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",
@@ -188,7 +193,7 @@ export const zhTW: Messages = {
     signOut: "登出",
     revokeTitle: "撤銷存取權",
     revokeBody: "撤銷存取權會在網站上收回此應用程式存取你帳號的權限，並在這裡將你登出。",
-    signOutBody: "登出會結束此瀏覽器的這次登入，包括這裡與網站上。",
+    signOutBody: "登出會結束你在此瀏覽器的登入；若網站提供此功能，也會請網站結束它自己的登入。",
     revoke: "撤銷存取權",
     revokeConfirmTitle: "要撤銷此應用程式的存取權嗎？",
     revokeConfirmBody: "網站將不再授予此應用程式存取你帳號的權限。之後你可以再次登入並重新授權。",
@@ -258,5 +263,27 @@ export const zhTW: Messages = {
     unknown: "發生錯誤，請再試一次。",
     temporarilyUnavailableTitle: "服務暫時無法使用",
     temporarilyUnavailable: "儀表板目前無法確認你的登入狀態。你仍保持登入，請稍後再試。",
+  },
+  accountMenu: {
+    settings: "設定",
+    signOut: "登出",
+    signingOut: "正在登出…",
+    signOutFailed: "無法登出。{reason}",
+  },
+  signedOutPage: {
+    title: "已登出",
+    siteSignedOut: "你也已經完成「{site}」本身的登出流程。",
+    siteStillSignedIn: "你在「{site}」仍保持登入。若使用的是共用電腦，請開啟「{site}」並在那裡登出。",
+    siteUnconfirmed: "儀表板無法確認「{site}」已結束你在那裡的登入：你在「{site}」可能仍保持登入。",
+    openSite: "開啟「{site}」",
+    theSite: "網站",
+  },
+  emptyStates: {
+    browseCourses: "在「{site}」瀏覽課程",
+    seeEvents: "查看近期活動",
+    coursesBody: "你在「{site}」報名的課程會顯示在這裡。",
+  },
+  orderActions: {
+    completePayment: "完成付款",
   },
 };

@@ -80,3 +80,29 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
     },
   );
 });
+
+describe("endpoints pinned to the issuer's origin (finding 7)", () => {
+  function serveEndpoint(name: string, url: string): void {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      site.handlers.set(`GET ${path}`, () => ({ json: { ...metadata, issuer: site.url, [name]: url } }));
+    }
+  }
+
+  it.each(["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"])(
+    "refuses metadata whose %s is on another origin, unless SITE_ENDPOINT_ORIGINS lists it",
+    async (name) => {
+      const elsewhere = site.url.replace("127.0.0.1", "localhost");
+      serveEndpoint(name, `${elsewhere}/somewhere`);
+      await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured", detail: "endpoint_origin" });
+      process.env.SITE_ENDPOINT_ORIGINS = elsewhere;
+      resetConfigForTests();
+      resetDiscoveryCacheForTests();
+      try {
+        await expect(getSiteMetadata()).resolves.toMatchObject({ as: { [name]: `${elsewhere}/somewhere` } });
+      } finally {
+        delete process.env.SITE_ENDPOINT_ORIGINS;
+        resetConfigForTests();
+      }
+    },
+  );
+});

@@ -165,6 +165,35 @@ describe.each(kinds)("shared state contract: $name", (kind) => {
     await holder;
   });
 
+  it("remembers durably: the value is there for the other instance until its TTL ends", async () => {
+    const key = uniqueKey("session-ended");
+    // Neither the in-memory store nor REDIS_URL has a replica to wait for (Sentinel does: tests/failover).
+    expect(await a.rememberDurably(key, "1", 300)).toBe("not_waited");
+    expect(await b.recall(key)).toBe("1");
+    await sleep(450);
+    expect(await b.recall(key)).toBeUndefined();
+  });
+
+  it("publishes a record once (compare-and-set): of 20 concurrent writers the first value stays, every writer learns it", async () => {
+    const key = uniqueKey("rotated");
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).publishOnce(key, `tokens-${index}`, 5_000)),
+    );
+    const stored = outcomes.filter((outcome) => outcome.stored);
+    expect(stored).toHaveLength(1);
+    const winner = stored[0]!.value;
+    expect(outcomes.every((outcome) => outcome.value === winner)).toBe(true);
+    expect(await a.recall(key)).toBe(winner);
+    expect(await b.publishOnce(key, "later", 5_000)).toEqual({ stored: false, value: winner });
+  });
+
+  it("lets a record be published again once its TTL has ended", async () => {
+    const key = uniqueKey("rotated");
+    expect((await a.publishOnce(key, "first", 150)).stored).toBe(true);
+    await sleep(300);
+    expect(await b.publishOnce(key, "second", 150)).toMatchObject({ stored: true, value: "second" });
+  });
+
   it("runs a task once for concurrent callers of one process", async () => {
     let runs = 0;
     const task = async () => {

@@ -96,6 +96,7 @@ describe("OrderCard", () => {
     refundedAmount: 1200,
     paidAt: "2026-11-01T02:00:00Z",
     createdAt: "2026-11-01T01:00:00Z",
+    paymentUrl: null,
     lineItems: [{ name: "Watercolour 101", amount: 1200, itemType: "CurriculumPlan" }],
   };
 
@@ -103,13 +104,38 @@ describe("OrderCard", () => {
     const card = render(createElement(OrderCard, { order }));
     expect(screen.getByRole("heading", { name: /Order T2026-0001/ })).toBeDefined();
     expect(card.textContent).toContain("Paid 1 Nov 2026");
-    expect(card.textContent).toContain("Refunded NT$1,200");
+    expect(card.textContent).toMatch(/Refunded\s*NT\$1,200/);
+    expect(card.textContent).not.toMatch(/Refunded:?\s*Refunded/);
     expect(card.textContent).toContain("Course");
   });
 
-  it("shows a partial refund against the total", () => {
+  it("shows a partial refund on its own line, one amount per line", () => {
     const card = render(createElement(OrderCard, { order: { ...order, state: "paid", refundedAmount: 200 } }));
-    expect(card.textContent).toContain("Partially refunded: NT$200 of NT$1,200");
+    expect(card.textContent).toMatch(/Total\s*NT\$1,200/);
+    expect(card.textContent).toMatch(/Refunded\s*NT\$200/);
+  });
+
+  it("offers Complete payment for an order awaiting payment when the site gives the link, and only then", () => {
+    const awaiting = {
+      ...order,
+      state: "not_paid",
+      refundedAmount: null,
+      paidAt: null,
+      paymentUrl: "https://school.example.com/orders/T1/pay",
+    };
+    render(createElement(OrderCard, { order: awaiting }));
+    expect(screen.getByRole("link", { name: "Complete payment" }).getAttribute("href")).toBe("https://school.example.com/orders/T1/pay");
+    cleanup();
+    render(createElement(OrderCard, { order: { ...awaiting, paymentUrl: null } }));
+    expect(screen.queryByRole("link", { name: "Complete payment" })).toBeNull();
+    cleanup();
+    render(createElement(OrderCard, { order: awaiting }), "zh-TW");
+    expect(screen.getByRole("link", { name: "完成付款" })).toBeDefined();
+  });
+
+  it("writes the US dollar with its country in English, beside NT$", () => {
+    const usd = { ...order, currency: "USD", amount: 129, refundedAmount: null, lineItems: [] };
+    expect(render(createElement(OrderCard, { order: usd })).textContent).toMatch(/Total\s*US\$129\.00/);
   });
 });
 
