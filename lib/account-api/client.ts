@@ -7,7 +7,8 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
-import { siteFailureOf, siteFetchFor } from "@/lib/site/site-fetch";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";

@@ -11,7 +11,7 @@ import type { SessionData } from "@/lib/session/session";
 import { getSharedState, isSharedStateUnavailable, sleep, type Lease, type LockOutcome } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";

@@ -6,8 +6,8 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteFailureOf } from "@/lib/site/site-fetch";
-import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 
@@ -25,6 +25,16 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   // RFC 9110 section 10.2.3: a 503 says when to come back.
   if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
   return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
+}
+
+/**
+ * What the browser is told of a failure, as plain data, logged as the API routes log it: a page's server
+ * prefetch rejects with it (app/_lib/prefetch-account-page.ts), so the server's error never leaves the server.
+ */
+export function publicErrorOf(error: unknown): PublicError {
+  const { status, code, message, detail } = describeApiError(error);
+  logFailure(error, code);
+  return { status, code, message, ...(detail ? { detail } : {}) };
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
