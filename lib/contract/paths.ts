@@ -13,6 +13,8 @@ export const API_ROUTES = {
   ready: "/api/ready",
   metrics: "/api/metrics",
   connections: "/api/account/connections",
+  sessions: "/api/sessions",
+  endSessions: "/api/sessions/end",
 } as const;
 
 export const PAGE_PATHS = {

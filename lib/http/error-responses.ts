@@ -131,8 +131,10 @@ function describeAuthError(error: AuthError): DescribedApiError {
       return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
+    case "session_not_found":
+      return { status: 404, code: "not_found", message: "That session has already ended." };
     case "rate_limited":
-      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again." };
+      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
@@ -164,7 +166,11 @@ function describeAuthError(error: AuthError): DescribedApiError {
 const QUIET_CODES: ReadonlySet<string> = new Set(["unauthenticated", "temporarily_unavailable", "not_found", "invalid_cursor"]);
 
 /** The event of a failure whose code is not a site failure. */
-const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
+const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {
+  unexpected: "unexpected_error",
+  csrf_rejected: "csrf_refused",
+  rate_limited: "rate_limited",
+};
 
 /**
  * Logs the reason without tokens or secrets: our stable code and our own message, the error class of the

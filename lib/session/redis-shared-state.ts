@@ -49,6 +49,17 @@ const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return r
 const SET_IF_ABSENT_OR_GET = `local v = redis.call("GET", KEYS[1]) if v then return v end
 redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) return false`;
 
+/** INCR and, for the window's first event, its expiry: one atomic step (rate limits). */
+const COUNT_IN_WINDOW = `local count = redis.call("INCR", KEYS[1])
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl < 0 then redis.call("PEXPIRE", KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+/** HSET and an expiry never shortened: one atomic step. */
+const SET_FIELD = `redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+if redis.call("PTTL", KEYS[1]) < tonumber(ARGV[3]) then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end
+return redis.call("HLEN", KEYS[1])`;
+
 class RedisTimeoutError extends Error {
   override readonly name = "RedisTimeoutError";
 }
@@ -77,7 +88,7 @@ export interface RedisSharedStateOptions {
 }
 
 /** The commands the store sends, as both a client and a Sentinel client (or a lease of one) offer them. */
-type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval">;
+type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval" | "hGetAll" | "hDel">;
 
 /** The Sentinel client's lease of one connection to the primary (RedisSentinel.use). */
 interface SentinelLease {
@@ -219,6 +230,29 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       this.commands.set(this.key(key), "1", { condition: "NX", expiration: { type: "PX", value: Math.max(1, Math.ceil(ttlMs)) } }),
     );
     return stored === "OK";
+  }
+
+  async countInWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const [count, resetMs] = (await this.run("count", () =>
+      this.commands.eval(COUNT_IN_WINDOW, { keys: [this.key(key)], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
+    )) as [number, number];
+    return { count: Number(count), resetMs: Number(resetMs) };
+  }
+
+  async setField(key: string, field: string, value: string, ttlMs: number): Promise<number> {
+    const size = await this.run("set_field", () =>
+      this.commands.eval(SET_FIELD, { keys: [this.key(key)], arguments: [field, value, String(Math.max(1, Math.ceil(ttlMs)))] }),
+    );
+    return Number(size);
+  }
+
+  async readFields(key: string): Promise<Record<string, string>> {
+    const fields = await this.run("read_fields", () => this.commands.hGetAll(this.key(key)));
+    return { ...(fields as Record<string, string>) };
+  }
+
+  async deleteField(key: string, field: string): Promise<void> {
+    await this.run("delete_field", () => this.commands.hDel(this.key(key), field));
   }
 
   /** A read, not PING: Redis answers PING even while it still loads its data after a restart, and refuses reads then. */

@@ -117,6 +117,10 @@ function twoInstancesTakingTurns(): SharedStateStore {
     remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
     recall: (key) => first.recall(key),
     claim: (key, ttlMs) => first.claim(key, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
     ping: () => first.ping(),
     close: () => Promise.resolve(),
     rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
@@ -194,6 +198,10 @@ function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedState
     close: () => Promise.resolve(),
     rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
     publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
   };
 }
 
