@@ -103,19 +103,19 @@ describe("metrics derived from the log events", () => {
     expect(text).not.toContain("secret");
   });
 
-  it("count sign-outs (with a session only) and revocations as sessions ended", async () => {
+  it("count sign-outs (with a session only) and revocations as sessions ended, each session the browser held", async () => {
     const changed = await deltas(
       [
         [sessionsEnded, { reason: "sign_out" }],
         [sessionsEnded, { reason: "revoke" }],
       ],
       () => {
-        logEvent("signed_out", { hadSession: true, revokedAtSite: true });
-        logEvent("signed_out", { hadSession: false, revokedAtSite: false });
-        logEvent("access_revoked");
+        logEvent("signed_out", { hadSession: true, sessions: 2, revokedAtSite: true });
+        logEvent("signed_out", { hadSession: false, sessions: 0, revokedAtSite: false });
+        logEvent("access_revoked", { sessions: 1 });
       },
     );
-    expect(changed).toEqual([1, 1]);
+    expect(changed).toEqual([2, 1]);
   });
 
   it("count a lost shared-state connection, not its recovery", async () => {
