@@ -720,7 +720,10 @@ describe("doctor against a site served by the test", () => {
     const report = await doctorOnTestSite();
     expect(report.checks.some((result) => result.id === "client-registration")).toBe(false);
     expect(testSite.paths).not.toContain("/oauth/authorize");
-    expect(report.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+    expect(report.info).toEqual([
+      "Redirect URI to register: http://localhost:3000/api/auth/callback",
+      operatorSettingsNote("http://localhost:3000"),
+    ]);
   });
 
   it("shows values from the site escaped, so a site cannot write to the terminal", async () => {
