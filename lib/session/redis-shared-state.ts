@@ -31,7 +31,7 @@ const reconnectDelayMs = (retries: number) => Math.min(50 * 2 ** retries, 500);
  * all the same and logged as `shared_state_unreplicated`: replication on one network takes well under a
  * millisecond, so this is only reached while the replica lags or is gone (docs/architecture.md section 8).
  */
-export const REPLICA_ACK_TIMEOUT_MS = 400;
+export const REPLICA_ACK_TIMEOUT_MS = 250;
 /**
  * Connections to the primary through Sentinel: one carries every ordinary command (pipelined); a durable
  * write takes another for its write and its WAIT, so that a WAIT never holds the ordinary commands up.
