@@ -1,7 +1,8 @@
 /**
  * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
  * start-up with one message naming every bad variable (docs/architecture.md section 3), even when the server is
- * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed.
+ * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed and
+ * the shared state's connection opened.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -18,4 +19,7 @@ export async function register(): Promise<void> {
   }
   const { installGracefulShutdown } = await import("@/lib/server/graceful-shutdown");
   installGracefulShutdown();
+  // Redis (or Sentinel) is connected before the first request needs it, rather than by it.
+  const { getSharedState } = await import("@/lib/session/shared-state");
+  getSharedState();
 }

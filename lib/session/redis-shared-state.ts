@@ -149,7 +149,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     sentinel.on("ready", () => this.noteReady());
     sentinel.on("topology-change", (event: { type?: unknown }) => {
       // Addresses only, never credentials.
-      if (event.type === "MASTER_CHANGE") logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      if (event.type === "MASTER_CHANGE" && this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
     });
     sentinel.connect().catch((error: unknown) => {
       this.noteConnectionLost(error);

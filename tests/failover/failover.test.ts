@@ -8,6 +8,8 @@
  * with and without the wait, (c) the old primary rejoining. Run by `npm run test:failover`.
  */
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
@@ -19,6 +21,7 @@ import { LaggingLink } from "../support/lagging-link";
 import { RedisServer } from "../support/redis-server";
 import { ask, RedisSentinels } from "../support/redis-sentinels";
 import { RoundRobinProxy } from "../support/round-robin-proxy";
+import { checkSentinels, probeSentinels } from "@/scripts/doctor/redis-sentinel";
 
 const SENTINEL_NAME = "dashboard";
 const PREFIX = "failover-test:";
@@ -90,7 +93,7 @@ beforeAll(async () => {
     REDIS_SENTINELS: sentinels.addresses,
     REDIS_SENTINEL_NAME: SENTINEL_NAME,
     REDIS_PREFIX: PREFIX,
-    LOG_LEVEL: "error",
+    LOG_LEVEL: "warn",
   };
   // The first start builds when sources changed; the others reuse that build.
   instances.push(await startDashboardInstance("A", env, 15 * 60_000));
@@ -101,9 +104,20 @@ beforeAll(async () => {
   ]);
   instances.push(b, c);
   withoutWait = unsafe;
+  // As a load balancer would: traffic once every instance is ready (its Redis connection up).
+  await waitUntil(
+    async () =>
+      (await Promise.all([...instances, unsafe].map(async (instance) => (await fetch(`${instance.url}/api/ready`)).ok))).every(Boolean),
+    20_000,
+    "every instance ready",
+  );
 }, 20 * 60_000);
 
 afterAll(async () => {
+  // What the instances logged (warnings and errors), for a failure's investigation.
+  const logs = [...instances, ...(withoutWait ? [withoutWait] : [])].map((instance) => `== ${instance.name}\n${instance.output()}`);
+  mkdirSync(path.resolve(import.meta.dirname, "..", "..", "artifacts"), { recursive: true });
+  writeFileSync(path.resolve(import.meta.dirname, "..", "..", "artifacts", "failover-instances.log"), logs.join("\n"));
   await Promise.all([...instances, ...(withoutWait ? [withoutWait] : [])].map((instance) => instance.stop()));
   await proxy?.close();
   await sandbox?.close();
@@ -135,7 +149,26 @@ interface Answer {
   retryAfter: string | null;
 }
 
+const doctor = () =>
+  probeSentinels(
+    sentinels.ports.map((port) => ({ host: "127.0.0.1", port })),
+    SENTINEL_NAME,
+    2_000,
+  ).then(checkSentinels);
+
 describe("Redis with Sentinel: the primary fails over", () => {
+  it("the doctor and /api/ready see the Sentinels, the primary and its replica", async () => {
+    expect(await doctor()).toMatchObject({
+      status: "PASS",
+      detail: `3 Sentinels name 127.0.0.1:${primary.port} primary of "${SENTINEL_NAME}", with 1 replica(s) connected`,
+    });
+    for (const instance of instances) {
+      const ready = await fetch(`${instance.url}/api/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ dependencies: { redis: "ok" } });
+    }
+  });
+
   it(
     "(a) kill -9 of the primary mid-storm at access-token expiry: no 401, the member stays signed in, the grant alive, " +
       "200 again within 2 s of the promotion (503 with Retry-After before, never a 500)",
@@ -189,6 +222,9 @@ describe("Redis with Sentinel: the primary fails over", () => {
         }
       })();
       const promotedAt = await sentinels.promotionOf(replica.port, 30_000);
+      // The promoted replica has no replica of its own yet: the doctor says so.
+      const degraded = await doctor();
+      expect([degraded.status, degraded.detail]).toEqual(["WARN", expect.stringContaining("has no replica connected") as string]);
       await polling;
       const stormAnswers = await storm;
 
@@ -238,6 +274,8 @@ describe("Redis with Sentinel: the primary fails over", () => {
     );
     const keys = async (port: number) => ((await ask(port, ["KEYS", `${PREFIX}session-ended:*`])) as string[]).sort();
     await waitUntil(async () => JSON.stringify(await keys(primary.port)) === JSON.stringify(await keys(replica.port)), 5_000, "resync");
+    const healed = await doctor();
+    expect([healed.status, healed.detail]).toEqual(["PASS", expect.stringContaining(`127.0.0.1:${replica.port} primary`) as string]);
 
     expect(await statusesEverywhere(endedWithWait)).toEqual([401, 401, 401]);
     expect(await statusesEverywhere(lateCopy)).toEqual([401, 401, 401]);
