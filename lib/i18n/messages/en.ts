@@ -293,4 +293,9 @@ export const en = {
   orderActions: {
     completePayment: "Complete payment",
   },
+  courseProgress: {
+    watchAgain: "Watch again",
+    seeAll: "See all {count}",
+    endsWithinADay: "Access ends within a day: finish it now.",
+  },
 } as const;

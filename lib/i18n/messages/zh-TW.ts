@@ -284,4 +284,9 @@ export const zhTW: Messages = {
   orderActions: {
     completePayment: "完成付款",
   },
+  courseProgress: {
+    watchAgain: "再看一次",
+    seeAll: "查看全部 {count} 門",
+    endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
+  },
 };
