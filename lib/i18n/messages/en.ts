@@ -298,4 +298,11 @@ export const en = {
     seeAll: "See all {count}",
     endsWithinADay: "Access ends within a day: finish it now.",
   },
+  settingsPage: {
+    signedInAs: "Signed in",
+    details: "Details",
+    permissionCodes: "Permission codes the site granted",
+    connectAssistant: "Connect an AI assistant (beta)",
+    timeInZone: "{time} ({zone})",
+  },
 } as const;

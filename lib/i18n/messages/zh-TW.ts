@@ -289,4 +289,11 @@ export const zhTW: Messages = {
     seeAll: "查看全部 {count} 門",
     endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
   },
+  settingsPage: {
+    signedInAs: "登入身分",
+    details: "詳細資料",
+    permissionCodes: "網站授予的權限代碼",
+    connectAssistant: "連接 AI 助理（測試版）",
+    timeInZone: "{time}（{zone}）",
+  },
 };
