@@ -305,4 +305,10 @@ export const en = {
     connectAssistant: "Connect an AI assistant (beta)",
     timeInZone: "{time} ({zone})",
   },
+  pageTitles: {
+    signedIn: "Signed in",
+    notFound: "Page not found",
+    notFoundBody: "This page does not exist.",
+    description: "Your enrolled courses, orders and event registrations in one place.",
+  },
 } as const;

@@ -296,4 +296,10 @@ export const zhTW: Messages = {
     connectAssistant: "連接 AI 助理（測試版）",
     timeInZone: "{time}（{zone}）",
   },
+  pageTitles: {
+    signedIn: "已登入",
+    notFound: "找不到頁面",
+    notFoundBody: "這個頁面不存在。",
+    description: "已報名的課程、訂單與活動報名，一次看清楚。",
+  },
 };
