@@ -79,6 +79,27 @@ describe("CourseCard", () => {
     expect(screen.getByRole("button", { name: /^加入到期提醒/ })).toBeDefined();
   });
 
+  it("words its action by progress: 0 % Start course, 100 % Watch again, otherwise Resume at m:ss", () => {
+    const at = (completionPercentage: number) =>
+      linksOf(render(createElement(CourseCard, { course: { ...course, completionPercentage } })));
+    expect(at(0)[0]).toMatchObject({ href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101" });
+    expect(at(100)[0]).toMatchObject({
+      href: "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
+      name: "Watch again – Watercolour 101",
+    });
+    expect(at(55)[0]?.name).toBe("Resume at 1:02:05 – Watercolour 101");
+  });
+
+  it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {
+    // NOW is 08:00 in Taipei on 10 Dec; access ending tomorrow (11 Dec) would remind "today".
+    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-11T12:00:00+08:00" } } as const;
+    const html = render(createElement(CourseCard, { course: tomorrow }));
+    expect(html).not.toContain("Add a reminder");
+    expect(linksOf(html)[0]?.name).toBe("Resume at 1:02:05 – Watercolour 101");
+    const inTwoDays = { ...course, access: { kind: "until", expiresAt: "2026-12-12T12:00:00+08:00" } } as const;
+    expect(render(createElement(CourseCard, { course: inTwoDays }))).toContain("Add a reminder");
+  });
+
   it("speaks Traditional Chinese", () => {
     const card = render(createElement(CourseCard, { course }), "zh-TW");
     expect(screen.getByRole("link", { name: /^從 1:02:05 繼續/ })).toBeDefined();
