@@ -6,7 +6,7 @@ import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { loadAccountPage } from "@/lib/account-api/registry";
 import { connectionsLoader } from "@/lib/site/mcp-client";
 import type { KnobsPatch, RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";

@@ -11,7 +11,7 @@ import { resetConfigForTests } from "@/lib/config";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { loadSession, saveSession, type SessionData } from "@/lib/session/session";
-import { runAccountOperation } from "@/lib/site/account-api";
+import { runAccountOperation } from "@/lib/account-api/client";
 
 import { captureLog } from "../../support/captured-log";
 import { configureDashboard, TEST_APP_URL } from "../../support/env";

@@ -6,7 +6,7 @@ import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
-import { withSiteDeadline } from "@/lib/site/site-fetch";
+import { withSiteDeadline } from "@/lib/site/site-deadline";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
