@@ -54,6 +54,8 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   invalid_cursor: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
+  scope_not_granted: "sign_in_failed",
+  pushed_request_failed: "sign_in_failed",
   sign_in_too_large: "sign_in_failed",
   rate_limited: "request_refused",
 };
@@ -155,7 +157,9 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   });
   if (!response.ok) {
     const error = await toApiError(response);
-    if (error.kind === "unauthenticated") redirectToSignIn();
+    // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
+    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForSignedOutPage("access_withdrawn");
+    else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }
   return (await response.json()) as T;
