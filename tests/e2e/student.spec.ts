@@ -40,7 +40,7 @@ const TEXT = {
     continueWatching: "繼續觀看",
     endingSoon: "即將到期的課程",
     upcomingEvents: "即將舉行的活動",
-    resumeAt: /^從 \d+:\d\d 繼續/,
+    resumeAt: /^從 [\d:]+ 繼續/,
     settings: "設定",
     signOut: "登出",
     siteSignedOut: "你也已經完成「Demo Academy (sandbox)」本身的登出流程。",
@@ -86,7 +86,7 @@ async function expectNoEnglishAndNoZoneIds(page: Page, language: Language, cours
 function courseNamesOf(email: string): string[] {
   const data = getAccountData(email, Date.now());
   return [
-    ...data.enrollments.map((enrollment) => enrollment.name),
+    ...data.enrollments.flatMap((enrollment) => [enrollment.name, enrollment.lastWatchedLecture?.title ?? ""]),
     ...data.eventRegistrations.flatMap((registration) => [registration.event.title, registration.event.location ?? ""]),
     ...data.orders.flatMap((order) => order.lineItems.map((item) => item.name)),
   ].filter(Boolean);
