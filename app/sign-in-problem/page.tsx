@@ -21,6 +21,8 @@ const KNOWN_CODES = [
   "id_token_invalid",
   "userinfo_mismatch",
   "temporarily_unavailable",
+  "sign_in_too_large",
+  "rate_limited",
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
 

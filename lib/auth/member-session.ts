@@ -2,12 +2,14 @@ import "server-only";
 
 import type { CookieJar } from "iron-session";
 
+import { countSessionEnded } from "@/lib/metrics/record";
 import { isSessionError, SessionError } from "@/lib/session/errors";
 import { endSession, loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
+import { noteSessionActivity } from "./signed-in-sessions";
 import { ensureFreshTokens } from "./tokens";
 
 /**
@@ -39,10 +41,13 @@ export async function withFreshMemberSession<T>(
     if (dirty && !(await saveSession(jar, session, loaded.variant))) {
       throw new SessionError("unauthenticated", "The session ended while this request was running.");
     }
+    // "Where you're signed in": last activity, and the grant that is live now (lib/auth/signed-in-sessions.ts).
+    if (dirty) await noteSessionActivity(session);
     return result;
   } catch (error) {
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
+      if (!isSessionError(error)) countSessionEnded("grant_gone");
       throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
     }
     if (isSharedStateUnavailable(error)) {

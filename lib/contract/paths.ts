@@ -11,11 +11,10 @@ export const API_ROUTES = {
   session: "/api/session",
   health: "/api/health",
   ready: "/api/ready",
-  overview: "/api/account/overview",
-  courses: "/api/account/courses",
-  orders: "/api/account/orders",
-  events: "/api/account/events",
+  metrics: "/api/metrics",
   connections: "/api/account/connections",
+  sessions: "/api/sessions",
+  endSessions: "/api/sessions/end",
 } as const;
 
 export const PAGE_PATHS = {

@@ -40,6 +40,8 @@ export const en = {
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
     temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
+    sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
+    rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
   },
   embedded: {
     signInHelp: "Sign-in opens in a small window from your site. Come back here when you are done.",

@@ -37,6 +37,8 @@ export const zhTW: Messages = {
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
     temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
+    sign_in_too_large: "您的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
+    rate_limited: "這裡的登入嘗試次數過多，請稍候一分鐘再試。",
   },
   embedded: {
     signInHelp: "登入會在網站的小視窗中開啟，完成後請回到這裡。",
