@@ -7,6 +7,9 @@ import type { ReactNode } from "react";
 import { AccountMenu } from "@/components/layout/account-menu";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
+import { SiteInfoProvider } from "@/components/layout/site-info";
+import { getSiteName } from "@/lib/auth/site-name";
+import { getConfig } from "@/lib/config";
 import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
@@ -37,15 +40,22 @@ function renderTime(): number {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [{ locale, timeZone }, session, embedded] = await Promise.all([getRequestLocale(), getPageSession(), isFramedRender()]);
+  const [{ locale, timeZone }, session, embedded, siteName] = await Promise.all([
+    getRequestLocale(),
+    getPageSession(),
+    isFramedRender(),
+    getSiteName(),
+  ]);
   const now = renderTime();
   return (
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell showNav={session !== null} embedded={embedded} account={session ? <AccountMenu name={session.claims.name} /> : null}>
-            {children}
-          </AppShell>
+          <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>
+            <AppShell showNav={session !== null} embedded={embedded} account={session ? <AccountMenu name={session.claims.name} /> : null}>
+              {children}
+            </AppShell>
+          </SiteInfoProvider>
         </DashboardProviders>
       </body>
     </html>

@@ -29,7 +29,7 @@ export interface CallbackResult {
  * the code exchange (client_secret_post, PKCE verifier, same redirect_uri and resource), the id_token or
  * UserInfo, then the session. Any failure throws an AuthError and leaves no session behind.
  */
-export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
+export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent?: string | null): Promise<CallbackResult> {
   const config = getConfig();
   const params = callbackUrl.searchParams;
   // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
@@ -119,7 +119,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
     return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
   }
-  await startNewSession(jar, session);
+  await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };
 }
 

@@ -27,7 +27,9 @@ export type AuthErrorCode =
   /** The sign-in would not fit in the browser's cookies (transaction or session past its size bound). */
   | "sign_in_too_large"
   /** Too many requests of this kind from this client or session (lib/http/rate-limit.ts). */
-  | "rate_limited";
+  | "rate_limited"
+  /** "Sign out there" named a session that is not the member's, or no longer exists. */
+  | "session_not_found";
 
 export class AuthError extends LayerError<AuthErrorCode> {
   override name = "AuthError";

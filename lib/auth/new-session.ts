@@ -8,6 +8,7 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { AuthError, isAuthError } from "./errors";
 import { revokeAtSite } from "./revocation";
+import { recordSignIn } from "./signed-in-sessions";
 
 /**
  * Starts the session of a new sign-in in the cookie of `variant`: a fresh seal of the new session only
@@ -15,7 +16,12 @@ import { revokeAtSite } from "./revocation";
  * instance and its grant revoked at the site (OWASP ASVS 5 V7.2.4 and V7.4.1: a replaced session, or a
  * fixated one, keeps nothing alive). A revocation the site does not confirm is logged; the sign-in goes on.
  */
-export async function startNewSession(jar: CookieJar, session: SessionData, variant: SessionVariant = "top"): Promise<void> {
+export async function startNewSession(
+  jar: CookieJar,
+  session: SessionData,
+  variant: SessionVariant = "top",
+  userAgent?: string | null,
+): Promise<void> {
   const replaced = await loadEverySession(jar, { variant }).catch((error: unknown) => {
     if (isSharedStateUnavailable(error)) return [];
     throw error;
@@ -30,6 +36,8 @@ export async function startNewSession(jar: CookieJar, session: SessionData, vari
     }
     throw error;
   }
+  // Listed under "Where you're signed in" (browser and system in words only).
+  await recordSignIn(session, variant, userAgent);
   for (const { data } of replaced) {
     if (data.sid === session.sid) continue;
     await markSessionEnded(data);

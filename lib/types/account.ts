@@ -77,6 +77,8 @@ export interface Order {
   refundedAmount: number | null;
   paidAt: string | null;
   createdAt: string;
+  /** Where an order awaiting payment is paid on the site, when the site says (an optional field). */
+  paymentUrl: string | null;
   lineItems: OrderLineItem[];
 }
 

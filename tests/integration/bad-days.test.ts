@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
-import { forgetPageCapForTests, learnedPageCap } from "@/lib/site/paging";
-import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-fetch";
-import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/site/site-schema";
+import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
+import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-deadline";
+import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { isAccessEndingSoon } from "@/lib/format/access";
 import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview } from "@/lib/types/account";

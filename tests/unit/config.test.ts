@@ -166,6 +166,63 @@ describe("configuration", () => {
     expect(problems.join(" ")).not.toContain("hunter2");
   });
 
+  it("reads Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME, credentials, TLS) as the alternative to REDIS_URL", () => {
+    const config = parseEnv({
+      ...valid,
+      REDIS_SENTINELS: "sentinel-1.internal:26379, 10.0.0.2:26380,[::1]:26381",
+      REDIS_SENTINEL_NAME: "dashboard",
+      REDIS_USERNAME: "dash",
+      REDIS_PASSWORD: "hunter2",
+      REDIS_TLS: "true",
+    });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.redisSentinel).toEqual({
+      sentinels: [
+        { host: "sentinel-1.internal", port: 26379 },
+        { host: "10.0.0.2", port: 26380 },
+        { host: "::1", port: 26381 },
+      ],
+      name: "dashboard",
+      username: "dash",
+      password: "hunter2",
+      sentinelPassword: undefined,
+      tls: true,
+      skipReplicaWait: false,
+    });
+    expect(parseEnv(valid).redisSentinel).toBeUndefined();
+  });
+
+  it("refuses REDIS_URL and REDIS_SENTINELS together, Sentinels without a name, and Sentinel settings without Sentinels", () => {
+    const sentinels = { REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "dashboard" };
+    expect(problemsOf({ ...valid, ...sentinels, REDIS_URL: "rediss://:hunter2@cache.internal" })).toEqual([
+      "REDIS_SENTINELS cannot be set together with REDIS_URL: choose one Redis, a URL or Sentinel",
+    ]);
+    expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379" })).toEqual([
+      expect.stringMatching(/^REDIS_SENTINEL_NAME is required with REDIS_SENTINELS/),
+    ]);
+    expect(problemsOf({ ...valid, REDIS_SENTINEL_NAME: "dashboard", REDIS_PASSWORD: "hunter2", REDIS_TLS: "true" })).toEqual([
+      expect.stringMatching(/^REDIS_SENTINEL_NAME applies to Sentinel only/),
+      expect.stringMatching(/^REDIS_PASSWORD applies to Sentinel only: set REDIS_SENTINELS, or put credentials in REDIS_URL/),
+      "REDIS_TLS applies to Sentinel only: with REDIS_URL, use a rediss:// URL",
+    ]);
+  });
+
+  it.each(["sentinel.internal", "sentinel.internal:0", "sentinel.internal:70000", "redis://sentinel.internal:26379", ","])(
+    "refuses a REDIS_SENTINELS entry that is not host:port: %s",
+    (value) => {
+      expect(problemsOf({ ...valid, REDIS_SENTINELS: value, REDIS_SENTINEL_NAME: "dashboard" })[0]).toMatch(/^REDIS_SENTINELS /);
+      expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "has space" })[0]).toMatch(
+        /^REDIS_SENTINEL_NAME must be/,
+      );
+    },
+  );
+
+  it("refuses a REDIS_TLS that is not true or false", () => {
+    expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "d", REDIS_TLS: "yes" })).toEqual([
+      "REDIS_TLS must be true or false",
+    ]);
+  });
+
   it("reads LOG_LEVEL alone for the logger, falling back to info when it is missing or bad", () => {
     expect(parseLogLevel({ LOG_LEVEL: "warn" })).toBe("warn");
     expect(parseLogLevel({ LOG_LEVEL: "verbose" })).toBe("info");

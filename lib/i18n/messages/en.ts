@@ -122,8 +122,11 @@ export const en = {
     },
     matching: "{count} of {total} courses",
     noMatch: "No course here",
-    noMatchBody: "Choose another option under Show.",
+    noMatchBody: "Try other words, or choose another option under Show.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
+    findCourse: "Find a course",
+    showing: "Showing {shown} of {count}",
+    showMoreCounted: "Show {count} more ({left} left)",
   },
   access: {
     lifetime: "Lifetime access",
@@ -283,5 +286,13 @@ export const en = {
     siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
     openSite: "Open {site}",
     theSite: "the site",
+  },
+  emptyStates: {
+    browseCourses: "Browse courses on {site}",
+    seeEvents: "See upcoming events",
+    coursesBody: "Courses you enroll in on {site} appear here.",
+  },
+  orderActions: {
+    completePayment: "Complete payment",
   },
 } as const;

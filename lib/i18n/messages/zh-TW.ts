@@ -117,8 +117,11 @@ export const zhTW: Messages = {
     },
     matching: "共 {total} 門課程，符合 {count} 門",
     noMatch: "這裡沒有課程",
-    noMatchBody: "請在「顯示」中選擇其他選項。",
+    noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
+    findCourse: "尋找課程",
+    showing: "顯示 {count} 門中的 {shown} 門",
+    showMoreCounted: "再顯示 {count} 門（還剩 {left} 門）",
   },
   access: {
     lifetime: "永久觀看",
@@ -168,7 +171,7 @@ export const zhTW: Messages = {
     openLink: "活動連結",
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
-    timeZoneNote: "時間以 {timeZone} 顯示。",
+    timeZoneNote: "時間以{timeZone}顯示。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",
@@ -274,5 +277,13 @@ export const zhTW: Messages = {
     siteUnconfirmed: "儀表板無法確認「{site}」已結束你在那裡的登入：你在「{site}」可能仍保持登入。",
     openSite: "開啟「{site}」",
     theSite: "網站",
+  },
+  emptyStates: {
+    browseCourses: "在「{site}」瀏覽課程",
+    seeEvents: "查看近期活動",
+    coursesBody: "你在「{site}」報名的課程會顯示在這裡。",
+  },
+  orderActions: {
+    completePayment: "完成付款",
   },
 };
