@@ -152,7 +152,7 @@ export interface RedisNodeAddress {
  * REDIS_SENTINELS: the Sentinels' addresses, `host:port` (or `[ipv6]:port`), comma-separated; node-redis asks
  * them which server is the primary now (docs/architecture.md section 8).
  */
-const redisSentinels = z.string().transform((value, ctx) => {
+export const redisSentinels = z.string().transform((value, ctx) => {
   const nodes: RedisNodeAddress[] = [];
   for (const entry of value
     .split(",")
@@ -174,7 +174,7 @@ const redisSentinels = z.string().transform((value, ctx) => {
 });
 
 /** The name the Sentinels monitor the primary under (`sentinel monitor <name> ...`). */
-const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ . -");
+export const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ . -");
 
 export const envSchema = z
   .object({

@@ -32,7 +32,7 @@ const reconnectDelayMs = (retries: number) => Math.min(50 * 2 ** retries, 500);
  * all the same and logged as `shared_state_unreplicated`: replication on one network takes well under a
  * millisecond, so this is only reached while the replica lags or is gone (docs/architecture.md section 8).
  */
-export const REPLICA_ACK_TIMEOUT_MS = 400;
+export const REPLICA_ACK_TIMEOUT_MS = 250;
 /**
  * Connections to the primary through Sentinel: one carries every ordinary command (pipelined); a durable
  * write takes another for its write and its WAIT, so that a WAIT never holds the ordinary commands up.
@@ -161,7 +161,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     sentinel.on("ready", () => this.noteReady());
     sentinel.on("topology-change", (event: { type?: unknown }) => {
       // Addresses only, never credentials.
-      if (event.type === "MASTER_CHANGE") logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      if (event.type === "MASTER_CHANGE" && this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
     });
     sentinel.connect().catch((error: unknown) => {
       this.noteConnectionLost(error);

@@ -25,7 +25,8 @@ export type CheckId =
   | "protected-resource-metadata"
   | "account-api"
   | "mcp"
-  | "client-registration";
+  | "client-registration"
+  | "redis-sentinel";
 
 export interface CheckResult {
   id: CheckId;

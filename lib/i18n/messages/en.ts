@@ -295,4 +295,22 @@ export const en = {
   orderActions: {
     completePayment: "Complete payment",
   },
+  courseProgress: {
+    watchAgain: "Watch again",
+    seeAll: "See all {count}",
+    endsWithinADay: "Access ends within a day: finish it now.",
+  },
+  settingsPage: {
+    signedInAs: "Signed in",
+    details: "Details",
+    permissionCodes: "Permission codes the site granted",
+    connectAssistant: "Connect an AI assistant (beta)",
+    timeInZone: "{time} ({zone})",
+  },
+  pageTitles: {
+    signedIn: "Signed in",
+    notFound: "Page not found",
+    notFoundBody: "This page does not exist.",
+    description: "Your enrolled courses, orders and event registrations in one place.",
+  },
 } as const;

@@ -286,4 +286,22 @@ export const zhTW: Messages = {
   orderActions: {
     completePayment: "完成付款",
   },
+  courseProgress: {
+    watchAgain: "再看一次",
+    seeAll: "查看全部 {count} 門",
+    endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
+  },
+  settingsPage: {
+    signedInAs: "登入身分",
+    details: "詳細資料",
+    permissionCodes: "網站授予的權限代碼",
+    connectAssistant: "連接 AI 助理（測試版）",
+    timeInZone: "{time}（{zone}）",
+  },
+  pageTitles: {
+    signedIn: "已登入",
+    notFound: "找不到頁面",
+    notFoundBody: "這個頁面不存在。",
+    description: "已報名的課程、訂單與活動報名，一次看清楚。",
+  },
 };

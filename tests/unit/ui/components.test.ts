@@ -79,6 +79,34 @@ describe("CourseCard", () => {
     expect(screen.getByRole("button", { name: /^加入到期提醒/ })).toBeDefined();
   });
 
+  it("words its action by progress: 0 % Start course, 100 % Watch again, otherwise Resume at m:ss", () => {
+    /** The card's first link (its one primary action), found by the name it must have. */
+    const actionAt = (completionPercentage: number, name: string) => {
+      cleanup();
+      render(createElement(CourseCard, { course: { ...course, completionPercentage } }));
+      const action = screen.getByRole("link", { name });
+      expect(screen.getAllByRole("link")[0]).toBe(action);
+      return action.getAttribute("href");
+    };
+    expect(actionAt(0, "Start course – Watercolour 101")).toBe(COURSE_PAGE);
+    expect(actionAt(100, "Watch again – Watercolour 101")).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
+    expect(actionAt(55, "Resume at 1:02:05 – Watercolour 101")).toBe(
+      "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
+    );
+  });
+
+  it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {
+    // NOW is 08:00 in Taipei on 10 Dec; access ending tomorrow (11 Dec) would remind "today".
+    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-11T12:00:00+08:00" } } as const;
+    render(createElement(CourseCard, { course: tomorrow }));
+    expect(screen.queryByRole("button", { name: /Add a reminder/ })).toBeNull();
+    expect(screen.getAllByRole("link")[0]).toBe(screen.getByRole("link", { name: "Resume at 1:02:05 – Watercolour 101" }));
+    cleanup();
+    const inTwoDays = { ...course, access: { kind: "until", expiresAt: "2026-12-12T12:00:00+08:00" } } as const;
+    render(createElement(CourseCard, { course: inTwoDays }));
+    expect(screen.getByRole("button", { name: /Add a reminder/ })).toBeDefined();
+  });
+
   it("speaks Traditional Chinese", () => {
     const card = render(createElement(CourseCard, { course }), "zh-TW");
     expect(screen.getByRole("link", { name: /^從 1:02:05 繼續/ })).toBeDefined();
