@@ -37,7 +37,7 @@ export function SignedInSessions() {
   const sessions = query.data.sessions;
   const others = sessions.filter((session) => !session.current);
   // Never "in 0 minutes" (the clock of the page rounds to the minute), and never active before signing in.
-  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime())), now, locale);
+  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime() - 1)), now, locale);
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
   return (
