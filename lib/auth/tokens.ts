@@ -164,7 +164,13 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
       if (published) return published;
-      const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+      const lockOptions = {
+        leaseMs: REFRESH_LEASE_MS,
+        waitMs: REFRESH_LEASE_MS,
+        // A holder that lost Redis mid-refresh publishes its tokens later and cannot release its lock: the record is enough.
+        stopWaiting: async () => (await recallRotation(refreshToken)) !== undefined,
+      };
+      const outcome = await store.withLock(`refresh:${key}`, lockOptions, async (lease) => {
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
         let rotated: RotatedTokens;

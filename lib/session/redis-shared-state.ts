@@ -192,7 +192,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       throw error;
     }
     if (!acquired) {
-      await this.waitForRelease(lockKey, requestedAt + options.waitMs);
+      await this.waitForRelease(lockKey, requestedAt + options.waitMs, options.stopWaiting);
       return { acquired: false };
     }
     try {
@@ -298,10 +298,11 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     await this.run("unlock", () => this.commands.eval(RELEASE_IF_OWNER, { keys: [lockKey], arguments: [owner] }));
   }
 
-  private async waitForRelease(lockKey: string, deadline: number): Promise<void> {
+  private async waitForRelease(lockKey: string, deadline: number, stopWaiting?: () => Promise<boolean>): Promise<void> {
     for (let attempt = 0; Date.now() < deadline; attempt += 1) {
       await sleep(pollDelayMs(attempt));
       if ((await this.run("lock", () => this.commands.exists(lockKey))) === 0) return;
+      if (await stopWaiting?.()) return;
     }
   }
 
