@@ -132,6 +132,9 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       masterPoolSize: SENTINEL_MASTER_POOL_SIZE,
       replicaPoolSize: 0,
       scanInterval: SENTINEL_SCAN_INTERVAL_MS,
+      // A command cut off by the primary's death fails (the caller answers 503) instead of being sent again to
+      // the promoted replica seconds later, when its caller has long given up: a lock taken then would be nobody's.
+      maxCommandRediscovers: 0,
       commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
       nodeClientOptions: {
         ...(config.username !== undefined ? { username: config.username } : {}),
@@ -188,7 +191,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
         ).value === "OK";
     } catch (error) {
       // The SET may still reach a hung Redis later: free it then, so the lock does not wait out its lease.
-      this.release(lockKey, owner).catch(() => undefined);
+      void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs);
       throw error;
     }
     if (!acquired) {
@@ -198,7 +201,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     try {
       return { acquired: true, value: await task({ remainingMs: () => requestedAt + options.leaseMs - Date.now() }) };
     } finally {
-      await this.release(lockKey, owner).catch(() => undefined);
+      await this.release(lockKey, owner).catch(() => void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs));
     }
   }
 
@@ -296,6 +299,18 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
 
   private async release(lockKey: string, owner: string): Promise<void> {
     await this.run("unlock", () => this.commands.eval(RELEASE_IF_OWNER, { keys: [lockKey], arguments: [owner] }));
+  }
+
+  /** Releases the lock once Redis answers again (a primary back, or a replica promoted), until its lease would end anyway. */
+  private async releaseEventually(lockKey: string, owner: string, leaseEnd: number): Promise<void> {
+    while (Date.now() < leaseEnd && !this.closed) {
+      try {
+        await this.release(lockKey, owner);
+        return;
+      } catch {
+        await sleep(200);
+      }
+    }
   }
 
   private async waitForRelease(lockKey: string, deadline: number, stopWaiting?: () => Promise<boolean>): Promise<void> {
