@@ -10,14 +10,23 @@ import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { SiteInfoProvider } from "@/components/layout/site-info";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
+import { getMessages } from "@/lib/i18n";
 import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
 import { getRequestLocale } from "./_lib/request-locale";
 
-export const metadata: Metadata = {
-  title: { default: "Member dashboard", template: "%s · Member dashboard" },
-  description: "Your enrolled courses, orders and event registrations in one place.",
+/** The document title and description in the member's language (pages add their own title in front). */
+export async function generateMetadata(): Promise<Metadata> {
+  const messages = getMessages((await getRequestLocale()).locale);
+  return {
+    ...metadata,
+    title: { default: messages.app.name, template: `%s · ${messages.app.name}` },
+    description: messages.pageTitles.description,
+  };
+}
+
+const metadata: Metadata = {
   referrer: "no-referrer",
   icons: {
     icon: [

@@ -5,6 +5,7 @@ import { readEndSessionState } from "@/lib/auth/end-session";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
 import { isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
+import { isFramedRender } from "@/lib/http/embedding";
 import { getMessages } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
@@ -32,5 +33,6 @@ export default async function SignedOutPage({ searchParams }: { searchParams: Pr
     siteSession = returned ? "ended" : "unconfirmed";
   }
   const site = { name: await getSiteName(), url: getConfig().siteUrl };
-  return <SignedOutLanding reason={reason} siteSession={siteSession} site={site} />;
+  // Inside the site's page (a withdrawn access ends the frame's session too), sign-in starts from the popup.
+  return <SignedOutLanding reason={reason} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
 }

@@ -50,9 +50,7 @@ export function OrderCard({ order }: { order: Order }) {
       <dl className="flex flex-col gap-1">
         <div className="flex items-baseline justify-between gap-4">
           <dt className="font-medium text-fg">{messages.orders.total}</dt>
-          <dd
-            className={`tabular-nums font-semibold ${order.refundedAmount !== null && order.refundedAmount >= order.amount ? "text-fg-muted line-through" : "text-fg"}`}
-          >
+          <dd className={`tabular-nums font-semibold ${fullyRefunded ? "text-fg-muted line-through" : "text-fg"}`}>
             {money(order.amount)}
           </dd>
         </div>

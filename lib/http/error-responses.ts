@@ -6,8 +6,8 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteFailureOf } from "@/lib/site/site-fetch";
-import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 
@@ -25,6 +25,16 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   // RFC 9110 section 10.2.3: a 503 says when to come back.
   if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
   return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
+}
+
+/**
+ * What the browser is told of a failure, as plain data, logged as the API routes log it: a page's server
+ * prefetch rejects with it (app/_lib/prefetch-account-page.ts), so the server's error never leaves the server.
+ */
+export function publicErrorOf(error: unknown): PublicError {
+  const { status, code, message, detail } = describeApiError(error);
+  logFailure(error, code);
+  return { status, code, message, ...(detail ? { detail } : {}) };
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
@@ -69,6 +79,12 @@ const TEMPORARILY_UNAVAILABLE: DescribedApiError = {
   message: "The dashboard is temporarily unavailable. Please try again in a moment.",
 };
 const SIGN_IN_AGAIN: DescribedApiError = { status: 401, code: "unauthenticated", message: "Please sign in again." };
+const ACCESS_WITHDRAWN: DescribedApiError = {
+  status: 401,
+  code: "unauthenticated",
+  message: "The site withdrew this app's access to your account. Please sign in again.",
+  detail: "access_withdrawn",
+};
 const SITE_NOT_ANSWERING = "The site is not answering right now. Please try again.";
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
@@ -88,7 +104,8 @@ function describeRequestError(error: RequestError): DescribedApiError {
 function describeSessionError(error: SessionError): DescribedApiError {
   switch (error.code) {
     case "unauthenticated":
-      return SIGN_IN_AGAIN;
+      // The site refused the refresh (400 or 401): the browser leaves for the signed-out page that says so.
+      return error.detail === "access_withdrawn" ? ACCESS_WITHDRAWN : SIGN_IN_AGAIN;
     case "shared_state_unavailable":
       return TEMPORARILY_UNAVAILABLE;
   }
@@ -147,6 +164,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "login_state_mismatch":
     case "token_exchange_failed":
     case "userinfo_mismatch":
+    case "scope_not_granted":
+    case "pushed_request_failed":
     case "sign_in_too_large":
       // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };

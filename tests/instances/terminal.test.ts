@@ -130,4 +130,18 @@ describe("npm start's lines", () => {
     },
     6 * 60_000,
   );
+
+  it(
+    "follow LOG_FORMAT=pretty through a pipe too",
+    async () => {
+      const port = await freePort();
+      const instance = await startDashboardInstance("pretty", { ...dashboardEnv(port), LOG_FORMAT: "pretty" }, 5 * 60_000, port);
+      await instance.stop();
+      const lines = linesOf(instance.output());
+      expect(lines.filter((line) => line.trimStart().startsWith("{"))).toEqual([]);
+      expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: dashboard_starting /));
+      expect(lines).toContainEqual(expect.stringMatching(/Ready in/));
+    },
+    6 * 60_000,
+  );
 });

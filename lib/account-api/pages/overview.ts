@@ -101,18 +101,20 @@ function watchedAtMs(course: CourseEnrollment): number {
 }
 
 /**
- * The overview: the most recently watched course whose access has not ended (a course watched without a
- * `watchedAt` counts only when no other has one), courses whose access ends within 30 days soonest
+ * The overview: up to three courses in progress, most recently watched first (a course watched without a
+ * `watchedAt` comes after those with one), courses whose access ends within 30 days soonest
  * first, and the next three upcoming, non-cancelled events.
  */
+/** Courses under Continue watching. */
+export const OVERVIEW_CONTINUE_LIMIT = 3;
+
 export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOptions): Overview {
   const courses = input.enrollments.map((node) => reshapeEnrolledCourse(node, options));
 
-  const watchable = courses.filter((course) => course.lastWatched && !hasAccessEnded(course.access, options.now));
-  const continueWatching = watchable.reduce<CourseEnrollment | null>(
-    (best, course) => (best === null || watchedAtMs(course) > watchedAtMs(best) ? course : best),
-    null,
-  );
+  const continueWatching = courses
+    .filter((course) => course.lastWatched && course.completionPercentage !== 100 && !hasAccessEnded(course.access, options.now))
+    .sort((a, b) => watchedAtMs(b) - watchedAtMs(a))
+    .slice(0, OVERVIEW_CONTINUE_LIMIT);
 
   const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));
 

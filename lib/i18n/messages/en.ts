@@ -40,6 +40,10 @@ export const en = {
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
     temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
+    scope_not_granted: "You did not allow a permission the dashboard needs, so it cannot show your account.",
+    missingPermission: "Not allowed: “{permission}” ({scope}).",
+    signInAgainAllowing: "Sign in again and allow it",
+    pushed_request_failed: "The site did not accept the sign-in request. Please try again in a few minutes.",
     sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
     rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
   },
@@ -72,6 +76,8 @@ export const en = {
     revokeRefused:
       "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly " +
       "for it. Remove this app in your account on the site, and tell the site's operator.",
+    accessWithdrawn:
+      "The site says this app's access to your account was withdrawn, so you are signed out. Sign in again if you want to allow it again.",
   },
   overview: {
     title: "Overview",
@@ -294,6 +300,24 @@ export const en = {
   },
   orderActions: {
     completePayment: "Complete payment",
+  },
+  courseProgress: {
+    watchAgain: "Watch again",
+    seeAll: "See all {count}",
+    endsWithinADay: "Access ends within a day: finish it now.",
+  },
+  settingsPage: {
+    signedInAs: "Signed in",
+    details: "Details",
+    permissionCodes: "Permission codes the site granted",
+    connectAssistant: "Connect an AI assistant (beta)",
+    timeInZone: "{time} ({zone})",
+  },
+  pageTitles: {
+    signedIn: "Signed in",
+    notFound: "Page not found",
+    notFoundBody: "This page does not exist.",
+    description: "Your enrolled courses, orders and event registrations in one place.",
   },
   sessions: {
     title: "Where you're signed in",

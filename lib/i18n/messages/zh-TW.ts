@@ -37,6 +37,10 @@ export const zhTW: Messages = {
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
     temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
+    scope_not_granted: "您沒有允許儀表板需要的權限，因此無法顯示您的帳號。",
+    missingPermission: "未允許：「{permission}」（{scope}）。",
+    signInAgainAllowing: "重新登入並允許",
+    pushed_request_failed: "網站沒有接受這次登入請求，請幾分鐘後再試。",
     sign_in_too_large: "您的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
     rate_limited: "這裡的登入嘗試次數過多，請稍候一分鐘再試。",
   },
@@ -67,6 +71,7 @@ export const zhTW: Messages = {
       "你已在這裡登出，但網站沒有確認已結束此次登入。它會在到期時結束；若要立即結束，請在網站的帳號中撤銷此應用程式的存取權。",
     revokeRefused:
       "你已在這裡登出，但網站拒絕收回此應用程式的存取權，因為儀表板的設定與網站不符。請在網站的帳號中移除此應用程式，並通知網站的管理者。",
+    accessWithdrawn: "網站表示此應用程式存取你帳號的權限已被收回，因此你已登出。若想再次允許，請重新登入。",
   },
   overview: {
     title: "總覽",
@@ -285,6 +290,24 @@ export const zhTW: Messages = {
   },
   orderActions: {
     completePayment: "完成付款",
+  },
+  courseProgress: {
+    watchAgain: "再看一次",
+    seeAll: "查看全部 {count} 門",
+    endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
+  },
+  settingsPage: {
+    signedInAs: "登入身分",
+    details: "詳細資料",
+    permissionCodes: "網站授予的權限代碼",
+    connectAssistant: "連接 AI 助理（測試版）",
+    timeInZone: "{time}（{zone}）",
+  },
+  pageTitles: {
+    signedIn: "已登入",
+    notFound: "找不到頁面",
+    notFoundBody: "這個頁面不存在。",
+    description: "已報名的課程、訂單與活動報名，一次看清楚。",
   },
   sessions: {
     title: "你在哪裡登入",

@@ -24,7 +24,6 @@ beforeAll(() => {
 });
 beforeEach(() => {
   forgetPageCapForTests();
-  site.calls.length = 0;
   site.handlers.set("POST /account/graphql", answerEveryConnection);
 });
 

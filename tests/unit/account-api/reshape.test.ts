@@ -218,20 +218,34 @@ describe("reshapeOverview", () => {
     ],
   };
 
-  it("picks the most recently watched course with access, ending-soon soonest first, and three upcoming events", () => {
+  it("picks the courses in progress with access, most recently watched first, ending-soon soonest first, and three upcoming events", () => {
     const overview = reshapeOverview(data, { ...config, now });
     expect(overview.name).toBe("Mei");
-    expect(overview.continueWatching?.slug).toBe("newest");
+    expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
     expect(overview.endingSoon.map((c) => c.slug)).toEqual(["ends-today", "ends-in-10-days"]);
     expect(overview.upcomingEvents?.map((r) => r.id)).toEqual(["first", "second", "third"]);
     expect(overview.coursesLeftOut).toBe(0);
+  });
+
+  it("keeps at most three courses under Continue watching, never a finished one", () => {
+    const watched = (slug: string, day: number, completionPercentage = 40) =>
+      course({
+        slug,
+        completionPercentage,
+        lastWatchedLecture: { lectureId: "1", positionSeconds: 1, title: null, watchedAt: `2026-12-0${day}T00:00:00Z` },
+      });
+    const overview = reshapeOverview(
+      { ...data, enrollments: [watched("a", 1), watched("b", 2), watched("done", 9, 100), watched("c", 3), watched("d", 4)] },
+      { ...config, now },
+    );
+    expect(overview.continueWatching.map((c) => c.slug)).toEqual(["d", "c", "b"]);
   });
 
   it("greets by email when the site has no name, and copes with no data", () => {
     const empty: OverviewInput = { name: null, email: "mei@example.com", enrollments: [], enrollmentsLeftOut: 0, registrations: [] };
     expect(reshapeOverview(empty, { ...config, now })).toEqual({
       name: "mei@example.com",
-      continueWatching: null,
+      continueWatching: [],
       endingSoon: [],
       coursesLeftOut: 0,
       upcomingEvents: [],
@@ -249,8 +263,8 @@ describe("reshapeOverview", () => {
     };
     const overview = reshapeOverview(seedOnly, { ...config, now });
     expect(overview).toMatchObject({ name: "mei@example.com", upcomingEvents: null, coursesLeftOut: null });
-    expect(overview.continueWatching).toMatchObject({ slug: "intro", name: "intro", imageUrl: null, completionPercentage: null });
-    expect(overview.continueWatching?.lastWatched).toMatchObject({ lectureId: "7", positionSeconds: 42, title: null, watchedAt: null });
-    expect(overview.continueWatching?.lastWatched?.resumeUrl).toContain("/courses/intro/lectures/7?t=42");
+    expect(overview.continueWatching[0]).toMatchObject({ slug: "intro", name: "intro", imageUrl: null, completionPercentage: null });
+    expect(overview.continueWatching[0]?.lastWatched).toMatchObject({ lectureId: "7", positionSeconds: 42, title: null, watchedAt: null });
+    expect(overview.continueWatching[0]?.lastWatched?.resumeUrl).toContain("/courses/intro/lectures/7?t=42");
   });
 });

@@ -22,11 +22,14 @@ beforeAll(() => {
 });
 beforeEach(() => {
   resetDiscoveryCacheForTests();
-  site.calls.length = 0;
 });
 
-function serveIssuer(issuer: string): void {
-  for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+/** Serves metadata naming `issuer`; a refused issuer is refused at the first document, the other is never asked. */
+function serveIssuer(
+  issuer: string,
+  paths: readonly string[] = ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"],
+): void {
+  for (const path of paths) {
     site.handlers.set(`GET ${path}`, () => ({ json: { ...metadata, issuer } }));
   }
 }
@@ -43,7 +46,7 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
     ["a trailing slash", (url: string) => `${url}/`],
     ["another letter case", (url: string) => url.replace("http://", "HTTP://")],
   ])("refuses an issuer that differs by %s, and no sign-in starts", async (_name, change) => {
-    serveIssuer(change(site.url));
+    serveIssuer(change(site.url), ["/.well-known/oauth-authorization-server"]);
     await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured" });
     resetDiscoveryCacheForTests();
     const jar = memoryJar();

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import type { AddressInfo } from "node:net";
 
 import type { Metric } from "prom-client";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 import { isAuthorizedScrape } from "@/lib/metrics/exposition";
+import { startMetricsServer } from "@/lib/metrics/metrics-server";
 import {
   httpRequestDuration,
   httpRequests,
@@ -101,19 +103,19 @@ describe("metrics derived from the log events", () => {
     expect(text).not.toContain("secret");
   });
 
-  it("count sign-outs (with a session only) and revocations as sessions ended", async () => {
+  it("count sign-outs (with a session only) and revocations as sessions ended, each session the browser held", async () => {
     const changed = await deltas(
       [
         [sessionsEnded, { reason: "sign_out" }],
         [sessionsEnded, { reason: "revoke" }],
       ],
       () => {
-        logEvent("signed_out", { hadSession: true, revokedAtSite: true });
-        logEvent("signed_out", { hadSession: false, revokedAtSite: false });
-        logEvent("access_revoked");
+        logEvent("signed_out", { hadSession: true, sessions: 2, revokedAtSite: true });
+        logEvent("signed_out", { hadSession: false, sessions: 0, revokedAtSite: false });
+        logEvent("access_revoked", { sessions: 1 });
       },
     );
-    expect(changed).toEqual([1, 1]);
+    expect(changed).toEqual([2, 1]);
   });
 
   it("count a lost shared-state connection, not its recovery", async () => {
@@ -276,5 +278,25 @@ describe("the metrics endpoint on the app's port", () => {
     expect(isAuthorizedScrape(`Bearer ${token.slice(0, -1)}`, token)).toBe(false);
     expect(isAuthorizedScrape(`Bearer ${token}`, undefined)).toBe(false);
     expect(isAuthorizedScrape(null, token)).toBe(false);
+  });
+});
+
+describe("the metrics port (METRICS_PORT)", () => {
+  it("binds to the address given, serves GET /metrics only, and nothing else", async () => {
+    const server = await startMetricsServer({ port: 0, host: "127.0.0.1" });
+    try {
+      const address = server.address() as AddressInfo;
+      expect(address.address).toBe("127.0.0.1");
+      const base = `http://127.0.0.1:${address.port}`;
+      const scraped = await fetch(`${base}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(scraped.headers.get("content-type")).toContain("text/plain; version=0.0.4");
+      expect(await scraped.text()).toContain("# TYPE dashboard_refreshes_total counter");
+      expect((await fetch(`${base}/`)).status).toBe(404);
+      expect((await fetch(`${base}/api/session`)).status).toBe(404);
+      expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(405);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -7,7 +7,7 @@
  * the inspector, so nothing in the app knows about it. Unlike the latencies the load generator sees,
  * these leave out the load generator, the site and the hops between processes.
  */
-import type { Inspector } from "./dashboard-process";
+import type { Inspector } from "../dashboard-process";
 
 export interface StageTimes {
   /** Median ms from the request parsed to the site's request written. */

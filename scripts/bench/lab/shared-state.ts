@@ -6,12 +6,17 @@
  */
 import { randomBytes } from "node:crypto";
 
-import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
-import { startSandbox } from "../../sandbox/server";
-import { signInOverHttp, startDashboardInstance, type DashboardInstance, type HttpBrowser } from "../../tests/support/dashboard-instances";
-import { freePort, RedisServer } from "../../tests/support/redis-server";
+import { SEEDED_DASHBOARD_CLIENT } from "../../../sandbox/seed";
+import { startSandbox } from "../../../sandbox/server";
+import {
+  signInOverHttp,
+  startDashboardInstance,
+  type DashboardInstance,
+  type HttpBrowser,
+} from "../../../tests/support/dashboard-instances";
+import { freePort, RedisServer } from "../../../tests/support/redis-server";
 
-import type { BenchSection } from "./context";
+import type { BenchSection } from "../context";
 
 export interface SharedStateFigures {
   rounds: number;
