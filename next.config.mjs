@@ -1,20 +1,27 @@
-import { API_SECURITY_HEADERS } from "./lib/http/api-security-headers.ts";
+import { EVERY_RESPONSE_HEADERS, NEVER_FRAMED_HEADERS } from "./lib/http/api-security-headers.ts";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   async headers() {
     return [
-      { source: "/api/:path*", headers: [...API_SECURITY_HEADERS] },
-      // The account routes set Cache-Control themselves (a header set here would win over theirs): always
-      // no-store, and no-transform on answers too small to gain from compression (lib/http/member-json.ts).
-      { source: "/api/:path((?!account/).*)", headers: [{ key: "cache-control", value: "no-store" }] },
+      // One place for the headers of every response, pages and static files included (OWASP ASVS 5 V3.4).
+      { source: "/:path*", headers: [...EVERY_RESPONSE_HEADERS] },
+      // Every API answer is personal or live: never framed, never stored by a cache.
+      { source: "/api/:path*", headers: [...NEVER_FRAMED_HEADERS, { key: "cache-control", value: "no-store" }] },
+      { source: "/_next/:path*", headers: [...NEVER_FRAMED_HEADERS] },
+      { source: "/:file(favicon\\.ico|icon\\.svg|manifest\\.webmanifest)", headers: [...NEVER_FRAMED_HEADERS] },
+      { source: "/fonts/:path*", headers: [...NEVER_FRAMED_HEADERS] },
     ];
   },
   // The deployable bundle: .next/standalone holds a server.js and only the node_modules it needs (README, Deploy).
   output: "standalone",
   // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
   outputFileTracingRoot: import.meta.dirname,
+  // Nothing uses next/image: the optimizer (and its image decoders, GHSA-2xp9-vwfh-vxw4) is never reached.
+  images: { unoptimized: true },
   poweredByHeader: false,
+  // Loaded by Node once per process, not bundled into each route: one metrics registry (lib/metrics/registry.ts).
+  serverExternalPackages: ["prom-client"],
   reactStrictMode: true,
   // The build checks the app's own code; `npm test` type-checks everything (tests, sandbox, scripts) with tsconfig.json.
   typescript: { tsconfigPath: "tsconfig.next.json" },

@@ -1,10 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-import { withFreshMemberSession } from "@/lib/auth/member-session";
+import { isPrefetch } from "@/lib/auth/login";
+import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
+import { isSessionError } from "@/lib/session/errors";
+import { getConfig } from "@/lib/config";
+import { signedOutPath } from "@/lib/contract/paths";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
@@ -15,11 +19,14 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const buffer = new CookieBuffer();
-  const refresh = await refreshBeforeRender(request, buffer);
+  // A prefetch gets the page's headers like any request; only the refresh waits for a real navigation.
+  const refresh = isPrefetch(request.headers) ? "done" : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
+  // Next.js reads the nonce from the request's CSP header: always ours, never one the request brought
+  // (CVE-2026-44581). The proxy runs for every page request, whatever its headers (see `config`).
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
 
@@ -27,7 +34,11 @@ export async function proxy(request: NextRequest) {
   // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110
   // sections 15.6.4 and 10.2.3): a load balancer or monitor sees the outage, the cookie stays.
   const unavailable = refresh === "shared_state_unavailable";
-  const response = NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
+  // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
+  const response =
+    refresh === "access_withdrawn"
+      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn"), getConfig().appUrl), 303)
+      : NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
   if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
   response.headers.set("content-security-policy", csp);
   for (const [name, value] of Object.entries(baseSecurityHeaders(pathname))) response.headers.set(name, value);
@@ -38,27 +49,27 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
- * The data routes' refresh path (withFreshMemberSession): a rotated refresh token is persisted, and a
+ * The data routes' refresh path (refreshMemberSession): a rotated refresh token is persisted, and a
  * session the site no longer accepts is ended (unless the shared state cannot record the end: the cookie
  * then stays and the render says "temporarily unavailable"). Anything else that fails (no session, the
  * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
  * Says whether the shared state did not answer.
  */
-async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
+async function refreshBeforeRender(
+  request: NextRequest,
+  buffer: CookieBuffer,
+): Promise<"done" | "shared_state_unavailable" | "access_withdrawn"> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
   try {
-    await withFreshMemberSession(jar, () => Promise.resolve());
+    await refreshMemberSession(jar);
     return "done";
   } catch (error) {
+    if (isSessionError(error, "unauthenticated") && error.detail === "access_withdrawn") return "access_withdrawn";
     return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
   }
 }
 
+/** Every page request, prefetches included: no request header may switch the page's headers off. */
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)",
-      missing: [{ type: "header", key: "next-router-prefetch" }],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)"],
 };

@@ -87,7 +87,10 @@ export function openApiDocument(state: SandboxState): Json {
   const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, scopeMeaning(scope)]));
   const formBody = (properties: Json, required: string[]): Json => ({
     required: true,
-    content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties, required } } },
+    // OpenAPI 3.0: a schema's `required` lists at least one name, or is left out.
+    content: {
+      "application/x-www-form-urlencoded": { schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) } },
+    },
   });
   const clientAuth: Json = {
     client_id: { type: "string" },
@@ -192,6 +195,77 @@ export function openApiDocument(state: SandboxState): Json {
           },
         },
       },
+      "/oauth/logout": {
+        get: {
+          tags: ["OAuth"],
+          summary: "End-session endpoint (OpenID Connect RP-Initiated Logout 1.0), reached by browser navigation",
+          operationId: "endSession",
+          parameters: [
+            {
+              name: "id_token_hint",
+              in: "query",
+              required: false,
+              description: "An id_token this site issued",
+              schema: { type: "string" },
+            },
+            { name: "client_id", in: "query", required: false, schema: { type: "string" } },
+            {
+              name: "post_logout_redirect_uri",
+              in: "query",
+              required: false,
+              description: "One of the client's registered post-logout redirect URIs, compared exactly",
+              schema: { type: "string", format: "uri" },
+            },
+            { name: "state", in: "query", required: false, schema: { type: "string" } },
+          ],
+          responses: {
+            "200": {
+              description: "The page that asks the member to confirm the sign-out",
+              content: { "text/html": { schema: { type: "string" } } },
+            },
+            "303": {
+              description: "Signed out: back to post_logout_redirect_uri with `state`",
+              headers: { Location: { schema: { type: "string", format: "uri" } } },
+            },
+            "400": {
+              description: "An error page, when the hint, the client or the redirect URI cannot be trusted",
+              content: { "text/html": { schema: { type: "string" } } },
+            },
+            "404": { description: "This site does not implement RP-Initiated Logout (sandbox knob endSession off)" },
+          },
+        },
+        post: {
+          tags: ["OAuth"],
+          summary: "The same request, form-encoded (RP-Initiated Logout 1.0 section 2)",
+          operationId: "endSessionPost",
+          requestBody: formBody(
+            {
+              id_token_hint: { type: "string" },
+              client_id: { type: "string" },
+              post_logout_redirect_uri: { type: "string" },
+              state: { type: "string" },
+            },
+            [],
+          ),
+          responses: {
+            "200": { description: "The confirmation page", content: { "text/html": { schema: { type: "string" } } } },
+            "303": { description: "Signed out: back to post_logout_redirect_uri with `state`" },
+            "400": { description: "An error page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
+      "/oauth/logout/confirm": {
+        post: {
+          tags: ["OAuth"],
+          summary: "The member confirms the sign-out on the site's page (form with its CSRF token)",
+          operationId: "endSessionConfirm",
+          requestBody: formBody({ csrf_token: { type: "string" } }, ["csrf_token"]),
+          responses: {
+            "303": { description: "Signed out at the site: back to the application, or to the site's signed-out page" },
+            "400": { description: "An error page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
       "/api/oauth/token": {
         post: {
           tags: ["OAuth"],
@@ -231,6 +305,33 @@ export function openApiDocument(state: SandboxState): Json {
             "200": { description: "Revoked, or the token was unknown (RFC 7009 section 2.2)" },
             "400": oauthErrorResponse("`invalid_request`"),
             "401": oauthErrorResponse("`invalid_client`"),
+          },
+        },
+      },
+      "/api/oauth/par": {
+        post: {
+          tags: ["OAuth"],
+          summary: "Pushed authorization request (RFC 9126); offered only when the site turns it on (see discovery)",
+          operationId: "pushedAuthorizationRequest",
+          requestBody: formBody(
+            {
+              response_type: { type: "string", enum: ["code"] },
+              redirect_uri: { type: "string" },
+              scope: { type: "string" },
+              code_challenge: { type: "string" },
+              code_challenge_method: { type: "string", enum: ["S256"] },
+              state: { type: "string" },
+              nonce: { type: "string" },
+              resource: { type: "string", enum: [issuer] },
+              ...clientAuth,
+            },
+            ["response_type", "client_id", "redirect_uri", "scope", "code_challenge", "code_challenge_method"],
+          ),
+          responses: {
+            "201": { description: "`request_uri` (a `urn:ietf:params:oauth:request_uri:` value) and `expires_in`" },
+            "400": oauthErrorResponse("`invalid_request`, `invalid_scope` or `invalid_target`"),
+            "401": oauthErrorResponse("`invalid_client`"),
+            "404": { description: "The site does not offer pushed authorization requests" },
           },
         },
       },

@@ -1,14 +1,13 @@
 "use client";
 
-import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
+import { canRemindBeforeAccessEnds, hasAccessEnded } from "@/lib/format/access";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { AccessBadge } from "./access-badge";
 import { AccessReminderButton } from "./access-reminder-button";
-import { CourseSiteLink } from "./course-site-link";
-import { ResumeLink } from "./resume-link";
+import { CourseMainAction } from "./course-main-action";
 
 /**
  * One enrollment: cover, name, access state in words, progress when the site gives it, the last lecture
@@ -55,17 +54,10 @@ export function CourseCard({ course, headingLevel = 2 }: { course: CourseEnrollm
   );
 }
 
-function CourseActions({ course, ended }: { course: CourseEnrollment; ended: boolean }) {
-  const { messages, now } = useI18n();
-  let main = null;
-  if (ended) {
-    if (course.courseUrl) main = <CourseSiteLink href={course.courseUrl} label={messages.courses.renewAccess} courseName={course.name} />;
-  } else if (course.lastWatched) {
-    main = <ResumeLink courseName={course.name} lastWatched={course.lastWatched} />;
-  } else if (course.courseUrl) {
-    main = <CourseSiteLink href={course.courseUrl} label={messages.courses.startCourse} courseName={course.name} />;
-  }
-  const reminder = isAccessEndingSoon(course.access, now);
+function CourseActions({ course }: { course: CourseEnrollment; ended: boolean }) {
+  const { now, timeZone } = useI18n();
+  const main = <CourseMainAction course={course} />;
+  const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
   return (
     <div className="mt-auto flex flex-col gap-2 pt-1 sm:flex-row sm:flex-wrap sm:items-start">

@@ -16,7 +16,18 @@ const SKIP_LINK_CLASS =
  * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
  * the main landmark the pages render into.
  */
-export function AppShell({ children, showNav = true, embedded = false }: { children: ReactNode; showNav?: boolean; embedded?: boolean }) {
+export function AppShell({
+  children,
+  showNav = true,
+  embedded = false,
+  account = null,
+}: {
+  children: ReactNode;
+  showNav?: boolean;
+  embedded?: boolean;
+  /** The account menu (components/layout/account-menu.tsx), when signed in. */
+  account?: ReactNode;
+}) {
   const { messages } = useI18n();
   return (
     <div className="flex min-h-dvh flex-col">
@@ -36,6 +47,7 @@ export function AppShell({ children, showNav = true, embedded = false }: { child
             </Link>
           )}
           {showNav ? <MainNav /> : null}
+          {account ? <div className={embedded ? "self-end" : "absolute right-4 top-2 sm:static"}>{account}</div> : null}
         </div>
         <OfflineBanner />
       </header>

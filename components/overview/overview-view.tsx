@@ -10,7 +10,7 @@ import { ContinueWatching } from "./continue-watching";
 import { EndingSoon } from "./ending-soon";
 import { UpcomingEvents } from "./upcoming-events";
 
-/** The Overview page: a greeting, Continue watching, access ending soon and the next events. */
+/** The Overview page, urgent first on every width: a greeting, Continue watching, access ending soon, then the next events. */
 export function OverviewView() {
   const { messages } = useI18n();
   const query = useAccountPage("overview");
@@ -36,14 +36,10 @@ export function OverviewView() {
   return (
     <div>
       <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
-      <div className="grid gap-8 lg:grid-cols-5">
-        <div className="flex flex-col gap-8 lg:col-span-3">
-          <ContinueWatching course={overview.continueWatching} />
-          <UpcomingEvents registrations={overview.upcomingEvents} />
-        </div>
-        <div className="lg:col-span-2">
-          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-        </div>
+      <div className="flex flex-col gap-8">
+        <ContinueWatching courses={overview.continueWatching} />
+        <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+        <UpcomingEvents registrations={overview.upcomingEvents} />
       </div>
     </div>
   );

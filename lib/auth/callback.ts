@@ -4,16 +4,19 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
-import { newSessionId, saveSession, type SessionData } from "@/lib/session/session";
+import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopOptions, sendOnceMoreOnDpopNonce } from "./dpop";
+import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
+import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
 export interface CallbackResult {
@@ -28,7 +31,7 @@ export interface CallbackResult {
  * the code exchange (client_secret_post, PKCE verifier, same redirect_uri and resource), the id_token or
  * UserInfo, then the session. Any failure throws an AuthError and leaves no session behind.
  */
-export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
+export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent?: string | null): Promise<CallbackResult> {
   const config = getConfig();
   const params = callbackUrl.searchParams;
   // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
@@ -40,10 +43,6 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
   const transaction = await takeTransaction(jar, state);
   if (!transaction) throw new AuthError("login_expired", "This sign-in attempt is unknown or has expired.");
-  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once.
-  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
-    throw new AuthError("callback_replayed", "This sign-in response was already used.");
-  }
 
   const { as, idTokenSupported } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -59,21 +58,41 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
         detail: code,
       });
     }
-    if (error instanceof oauth.OperationProcessingError && /"iss"/.test(error.message)) {
+    if (error instanceof oauth.OperationProcessingError && error.code === oauth.INVALID_RESPONSE && issuerParameterWrong(params, as)) {
       throw new AuthError("issuer_mismatch", "The sign-in response did not come from the configured site.", { cause: error });
     }
     throw new AuthError("login_state_mismatch", "The sign-in response did not match this sign-in attempt.", { cause: error });
+  }
+
+  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once. Claimed only once the
+  // authorization response is valid for this transaction, so a stranger holding a transaction cookie
+  // (which /api/auth/login hands to anyone) cannot write to the shared state with made-up responses.
+  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
+    throw new AuthError("callback_replayed", "This sign-in response was already used.");
   }
 
   let tokens: oauth.TokenEndpointResponse;
   let idTokenClaims: Record<string, unknown> | null = null;
   const wantsIdToken = idTokenSupported && config.scopes.includes("openid");
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, {
+    const options = {
       // RFC 8707 section 2.2: repeat the resource sent in the authorization request.
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
-    });
+    };
+    // RFC 9449 section 5: with a DPoP key, the exchange proves possession of it (one retry for a nonce).
+    const requestOptions = transaction.dpopKey ? await dpopOptions(transaction.dpopKey, as.token_endpoint!, options) : options;
+    const response = await sendOnceMoreOnDpopNonce(() =>
+      oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, requestOptions),
+    );
+    if (response.status === 200) {
+      // RFC 6749 section 3.3: the site may grant less than asked. Without a scope the dashboard needs,
+      // the member is told which one and offered to sign in again asking for it (never a security alarm).
+      const missing = missingNeededScopes(grantedScopesOf(await grantedScopeOf(response), config.scopes));
+      if (missing.length > 0) {
+        throw new AuthError("scope_not_granted", "The member did not grant a scope the dashboard needs.", { detail: missing.join(" ") });
+      }
+    }
     if (wantsIdToken && response.status === 200) {
       idTokenClaims = await verifyIdTokenOf(response, as, transaction.nonce);
     }
@@ -86,9 +105,12 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   } catch (error) {
     throw toExchangeError(error);
   }
-  if (!isBearerTokenResponse(tokens)) throw tokenTypeRefused();
+  // RFC 9449 section 5: a DPoP-bound token is accepted only when this sign-in asked for binding.
+  const dpopBound = tokens.token_type.toLowerCase() === "dpop" && transaction.dpopKey !== undefined;
+  if (!isBearerTokenResponse(tokens) && !dpopBound) throw tokenTypeRefused();
+  const binding = dpopBound ? { dpopKey: transaction.dpopKey, tokenType: "DPoP" as const } : {};
 
-  const claims = await fetchUserInfoClaims(as, tokens.access_token);
+  const claims = await fetchUserInfoClaims(as, tokens.access_token, binding);
   if (idTokenClaims) {
     const mismatch = findClaimMismatch(idTokenClaims, claims);
     if (mismatch) {
@@ -104,9 +126,13 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     refreshToken: tokens.refresh_token ?? null,
     accessTokenExpiresAt: now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
-    scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
+    scopes: grantedScopesOf(tokens.scope, config.scopes),
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
+    ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
+    // The key stays with the session (sealed): refreshes prove possession of it whatever the token type.
+    ...(transaction.dpopKey ? { dpopKey: transaction.dpopKey } : {}),
+    ...(dpopBound ? { tokenType: "DPoP" as const } : {}),
     createdAt: now,
     lastSeenAt: now,
   };
@@ -114,8 +140,18 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
     return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
   }
-  await saveSession(jar, session);
+  await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };
+}
+
+/** The `scope` of a token response, read from a copy (processAuthorizationCodeResponse reads the original). */
+async function grantedScopeOf(response: Response): Promise<string | undefined> {
+  try {
+    const { scope } = (await response.clone().json()) as { scope?: unknown };
+    return typeof scope === "string" ? scope : undefined;
+  } catch {
+    return undefined; // Not JSON: processAuthorizationCodeResponse reports it.
+  }
 }
 
 async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {
@@ -143,9 +179,41 @@ function tokenTypeRefused(cause?: unknown): AuthError {
   });
 }
 
+/**
+ * RFC 9207 section 2.4: the authorization response's `iss` is wrong when it differs from the issuer, or
+ * is missing where the metadata says it is sent. oauth4webapi reports both as INVALID_RESPONSE, like a
+ * `state` mismatch: the parameters tell them apart.
+ */
+function issuerParameterWrong(params: URLSearchParams, as: oauth.AuthorizationServer): boolean {
+  const iss = params.get("iss");
+  return iss === null ? as.authorization_response_iss_parameter_supported === true : iss !== as.issuer;
+}
+
+/** oauth4webapi's UnsupportedOperationError for a token response (an unknown `token_type`) carries the response body. */
+function hasTokenResponseBody(cause: unknown): boolean {
+  return typeof cause === "object" && cause !== null && "body" in cause;
+}
+
+/** The codes oauth4webapi gives only to a JWT it could not accept (in the token response: the id_token). */
+const JWT_FAILURE_CODES: ReadonlySet<string> = new Set([
+  oauth.JWT_CLAIM_COMPARISON,
+  oauth.JWT_TIMESTAMP_CHECK,
+  oauth.KEY_SELECTION,
+  oauth.PARSE_ERROR,
+]);
+
+/**
+ * An id_token oauth4webapi refused: a JWT code, or an INVALID_RESPONSE about the JWT itself (its form or
+ * claims, reported with the JWT or its claims), not about the token response's own fields (reported with its body).
+ */
+function isIdTokenFailure(error: oauth.OperationProcessingError): boolean {
+  if (JWT_FAILURE_CODES.has(error.code ?? "")) return true;
+  return error.code === oauth.INVALID_RESPONSE && typeof error.cause === "object" && error.cause !== null && !("body" in error.cause);
+}
+
 function toExchangeError(error: unknown): AuthError {
   if (error instanceof AuthError) return error;
-  if (error instanceof oauth.UnsupportedOperationError && /token_type/.test(error.message)) return tokenTypeRefused(error);
+  if (error instanceof oauth.UnsupportedOperationError && hasTokenResponseBody(error.cause)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
     if (error.status >= 500)
       return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
@@ -154,7 +222,7 @@ function toExchangeError(error: unknown): AuthError {
       detail: safeOAuthErrorCode(error.error),
     });
   }
-  if (error instanceof oauth.OperationProcessingError && /id_token|ID Token|JWT/i.test(error.message)) {
+  if (error instanceof oauth.OperationProcessingError && isIdTokenFailure(error)) {
     return new AuthError("id_token_invalid", "The id_token was rejected.", { cause: error, detail: "protocol" });
   }
   if (isTransientSiteFailure(error)) {

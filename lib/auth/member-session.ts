@@ -2,13 +2,16 @@ import "server-only";
 
 import type { CookieJar } from "iron-session";
 
+import { countSessionEnded } from "@/lib/metrics/record";
 import { isSessionError, SessionError } from "@/lib/session/errors";
 import { endSession, loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
-import { ensureFreshTokens } from "./tokens";
+import { withMemberBinding } from "./dpop";
+import { noteSessionActivity } from "./signed-in-sessions";
+import { ACCESS_WITHDRAWN, ensureFreshTokens } from "./tokens";
 
 /**
  * The one refresh path, for page renders (proxy.ts) and data routes (callWithMemberSession): loads the
@@ -39,11 +42,16 @@ export async function withFreshMemberSession<T>(
     if (dirty && !(await saveSession(jar, session, loaded.variant))) {
       throw new SessionError("unauthenticated", "The session ended while this request was running.");
     }
+    // "Where you're signed in": last activity, and the grant that is live now (lib/auth/signed-in-sessions.ts).
+    if (dirty) await noteSessionActivity(session);
     return result;
   } catch (error) {
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
-      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
+      if (!isSessionError(error)) countSessionEnded("grant_gone");
+      // The member is told why when the site withdrew the app's access (lib/auth/tokens.ts).
+      const detail = isAuthError(error) && error.detail === ACCESS_WITHDRAWN ? ACCESS_WITHDRAWN : error.code;
+      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail });
     }
     if (isSharedStateUnavailable(error)) {
       // The site may have rotated the refresh token before the shared state went away: keep the new one
@@ -57,19 +65,28 @@ export async function withFreshMemberSession<T>(
 }
 
 /**
+ * Refreshes the member's tokens when they are due and persists the rotated ones into the cookie (a page
+ * render's refresh: proxy.ts, before a Server Component that cannot write cookies reads the session).
+ * Throws as withFreshMemberSession does.
+ */
+export function refreshMemberSession(jar: CookieJar): Promise<void> {
+  return withFreshMemberSession(jar, () => Promise.resolve());
+}
+
+/**
  * Runs `call` with a valid access token of the signed-in member (withFreshMemberSession), and once more
  * if the site refuses the token: refreshed, then one retry. Route handlers only.
  */
 export function callWithMemberSession<T>(jar: CookieJar, call: (accessToken: string, session: SessionData) => Promise<T>): Promise<T> {
   return withFreshMemberSession(jar, async (session, refreshNow) => {
     try {
-      return await call(session.accessToken, session);
+      return await withMemberBinding(session, () => call(session.accessToken, session));
     } catch (error) {
       if (!isSiteError(error, "token_refused")) throw error;
       // RFC 6750 section 3.1 invalid_token: refresh once and retry once.
       const renewed = await refreshNow();
       try {
-        return await call(renewed.accessToken, renewed);
+        return await withMemberBinding(renewed, () => call(renewed.accessToken, renewed));
       } catch (retryError) {
         if (isSiteError(retryError, "token_refused") && retryError.detail === REFUSED_WITH_METADATA) {
           // A token issued seconds ago is still refused: it is bound to something the site does not accept.

@@ -5,14 +5,16 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
-import { getSharedState, isSharedStateUnavailable, sleep, type Lease } from "@/lib/session/shared-state";
+import { getSharedState, isSharedStateUnavailable, sleep, type Lease, type LockOutcome } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopOptions, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 
@@ -30,11 +32,13 @@ export const ROTATION_MEMORY_MS = 2 * 60_000;
  */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
-interface RotatedTokens {
+export interface RotatedTokens {
   accessToken: string;
   refreshToken: string | null;
   accessTokenExpiresAt: number;
   scopes: string[];
+  /** "DPoP" when the renewed access token is DPoP-bound (RFC 9449); undefined for Bearer. */
+  tokenType: "DPoP" | undefined;
 }
 
 function fingerprint(token: string): string {
@@ -53,6 +57,8 @@ const GRANT_LEASE_BUDGET_MS = SITE_CALL_TIMEOUT_MS + 2_000;
 interface SignedInAs {
   subject: string;
   idTokenNonce?: string;
+  /** The session's DPoP key (RFC 9449): every refresh proves possession of it. */
+  dpopKey?: DpopKey | undefined;
 }
 
 async function refreshAtSite(refreshToken: string, previousScopes: string[], signedInAs: SignedInAs, lease: Lease): Promise<RotatedTokens> {
@@ -65,16 +71,40 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
   }
   let tokens: oauth.TokenEndpointResponse;
   try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
+    const options = {
       // RFC 8707 section 2.2: the refreshed token stays bound to the site.
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
-    });
+    };
+    // RFC 9449 section 5: a DPoP session proves possession of its key on every refresh (one retry for a nonce).
+    const requestOptions = signedInAs.dpopKey ? await dpopOptions(signedInAs.dpopKey, as.token_endpoint!, options) : options;
+    const response = await sendOnceMoreOnDpopNonce(() => oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions));
     tokens = await oauth.processRefreshTokenResponse(as, client, response);
   } catch (error) {
     logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
+    if (oauth.isDPoPNonceError(error)) {
+      // A second use_dpop_nonce after the one retry: the site's nonce keeps changing; try again later (never a loop).
+      throw new AuthError("refresh_unavailable", "The site asked for a fresh DPoP nonce again.", {
+        cause: error,
+        detail: "use_dpop_nonce",
+      });
+    }
+    if (error instanceof oauth.ResponseBodyError && error.error === "invalid_dpop_proof") {
+      // The site refuses this session's proofs: no renewal can succeed, but access was not withdrawn.
+      throw new AuthError("session_ended", "The site refused the session's DPoP proof.", { cause: error, detail: "invalid_dpop_proof" });
+    }
+    const status = tokenEndpointStatusOf(error);
+    if (status === 400 || status === 401) {
+      // RFC 6749 section 5.2: the token endpoint refused the grant (revoked, expired, a replayed rotation,
+      // the member withdrew the app's access). Providers differ in the body (a JSON error, an empty body,
+      // HTML, a challenge): the status alone says the grant is gone, and the member is told so.
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
+        cause: error,
+        detail: ACCESS_WITHDRAWN,
+      });
+    }
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
-      // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
+      // Another 4xx with an OAuth error body: the grant is not usable either.
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
         cause: error,
         detail: safeOAuthErrorCode(error.error),
@@ -93,7 +123,9 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });
   }
-  if (!isBearerTokenResponse(tokens)) {
+  // RFC 9449 section 5: a DPoP-bound token only for a session that holds a key.
+  const dpopBound = tokens.token_type.toLowerCase() === "dpop" && signedInAs.dpopKey !== undefined;
+  if (!isBearerTokenResponse(tokens) && !dpopBound) {
     throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
   }
   if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, signedInAs);
@@ -104,7 +136,18 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     refreshToken: tokens.refresh_token ?? refreshToken,
     accessTokenExpiresAt: Date.now() + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : previousScopes,
+    tokenType: dpopBound ? "DPoP" : undefined,
   };
+}
+
+/** `detail` of a session ended because the token endpoint refused the refresh with 400 or 401. */
+export const ACCESS_WITHDRAWN = "access_withdrawn";
+
+/** The HTTP status of the token endpoint's answer behind a failed refresh, whatever its body was; undefined when none came. */
+function tokenEndpointStatusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError) return error.status;
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return error.cause.status;
+  return undefined;
 }
 
 /**
@@ -159,7 +202,7 @@ const REPUBLISH_INTERVAL_MS = 200;
 async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  return store.singleFlight(`refresh:${key}`, async () => {
+  const refreshOnce = countedRefresh(async () => {
     // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
@@ -170,7 +213,9 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
         // A holder that lost Redis mid-refresh publishes its tokens later and cannot release its lock: the record is enough.
         stopWaiting: async () => (await recallRotation(refreshToken)) !== undefined,
       };
+      const lockHeld = timeRefreshLockWait();
       const outcome = await store.withLock(`refresh:${key}`, lockOptions, async (lease) => {
+        lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
         let rotated: RotatedTokens;
@@ -189,6 +234,7 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     if (published) return published;
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
+  return store.singleFlight(`refresh:${key}`, refreshOnce);
 }
 
 /**
@@ -235,7 +281,8 @@ async function republishUntilTaken(key: string, sealed: string, deadline: number
  * Looks for the record during ROTATION_SETTLE_MS and follows it to the newest tokens still remembered.
  */
 async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Promise<RotatedTokens | undefined> {
-  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== "invalid_grant") return undefined;
+  // The token endpoint refused the grant (400/401: invalid_grant, or a provider's own way of saying it).
+  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== ACCESS_WITHDRAWN) return undefined;
   const deadline = Date.now() + ROTATION_SETTLE_MS;
   for (let attempt = 0; ; attempt += 1) {
     const successors = await rotatedSuccessors(refreshToken);
@@ -251,7 +298,7 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
-  return remembered ? openSessionSeal<RotatedTokens>(remembered, 0) : undefined;
+  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }
 
 /**
@@ -276,6 +323,33 @@ export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTo
   return successors;
 }
 
+/**
+ * Runs `task` with the rotated successors of `refreshToken` once no refresh of the newest of them is in
+ * flight on any instance: it waits for that refresh's lock and holds it while `task` runs (RFC 7009
+ * section 2.1; RFC 9700 section 4.14.2). So a refresh racing a sign-out either finished first (its
+ * successor is then revoked too) or starts after it, with a revoked token the site refuses. Without the
+ * shared state, the successors known are all there is.
+ */
+export async function withRotationsSettled<T>(refreshToken: string, task: (successors: RotatedTokens[]) => Promise<T>): Promise<T> {
+  const store = getSharedState();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const successors = await rotatedSuccessors(refreshToken);
+    const newest = successors.reduce<string>((latest, next) => next.refreshToken ?? latest, refreshToken);
+    let outcome: LockOutcome<{ value: T } | undefined>;
+    try {
+      outcome = await store.withLock(`refresh:${fingerprint(newest)}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async () =>
+        // Rotated between the read and the lock: look again, one generation further.
+        (await recallRotation(newest)) ? undefined : { value: await task(successors) },
+      );
+    } catch (error) {
+      if (!isSharedStateUnavailable(error)) throw error;
+      return task(successors);
+    }
+    if (outcome.acquired && outcome.value) return outcome.value.value;
+  }
+  return task(await rotatedSuccessors(refreshToken));
+}
+
 export interface FreshSession {
   session: SessionData;
   /** True when the tokens changed and the session cookie must be written back. */
@@ -293,7 +367,11 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes, { subject: session.claims.sub, idTokenNonce: session.idTokenNonce });
+  const rotated = await rotate(session.refreshToken, session.scopes, {
+    subject: session.claims.sub,
+    idTokenNonce: session.idTokenNonce,
+    dpopKey: session.dpopKey,
+  });
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

@@ -1,5 +1,5 @@
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
-import { isPublicErrorCode, type ApiErrorBody, type PublicErrorCode } from "@/lib/contract/errors";
+import { isPublicErrorCode, type ApiErrorBody, type PublicError, type PublicErrorCode } from "@/lib/contract/errors";
 import { loginPath, signedOutPath, type SignedOutReason } from "@/lib/contract/paths";
 
 import { isInFrame } from "./embedding";
@@ -54,6 +54,10 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   invalid_cursor: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
+  scope_not_granted: "sign_in_failed",
+  pushed_request_failed: "sign_in_failed",
+  sign_in_too_large: "sign_in_failed",
+  rate_limited: "request_refused",
 };
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
@@ -80,24 +84,16 @@ export class ApiError extends Error {
   }
 
   /** What the server hands the browser in a page's prefetched state (an Error does not survive serialisation). */
-  toJSON(): SerializedApiError {
+  toJSON(): PublicError {
     return { status: this.status, code: this.code, message: this.message, ...(this.detail === undefined ? {} : { detail: this.detail }) };
   }
-}
-
-/** An ApiError as plain data, e.g. a failed server prefetch dehydrated into the page. */
-export interface SerializedApiError {
-  status: number;
-  code: string;
-  message: string;
-  detail?: string;
 }
 
 /** The ApiError behind anything a query holds as its error: an ApiError, or one serialised by the server. */
 export function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (typeof error !== "object" || error === null) return undefined;
-  const { status, code, message, detail } = error as Partial<Record<keyof SerializedApiError, unknown>>;
+  const { status, code, message, detail } = error as Partial<Record<keyof PublicError, unknown>>;
   if (typeof status !== "number" || typeof code !== "string") return undefined;
   return new ApiError(status, code, typeof message === "string" ? message : "", typeof detail === "string" ? detail : undefined);
 }
@@ -161,7 +157,9 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   });
   if (!response.ok) {
     const error = await toApiError(response);
-    if (error.kind === "unauthenticated") redirectToSignIn();
+    // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
+    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForSignedOutPage("access_withdrawn");
+    else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }
   return (await response.json()) as T;
@@ -177,6 +175,19 @@ export async function postAction(path: string): Promise<unknown> {
   });
   if (!response.ok) throw await toApiError(response);
   return response.json().catch(() => undefined);
+}
+
+/** POSTs a small JSON body to a state-changing BFF route, as postAction does. */
+export async function postJsonAction<T>(path: string, body: unknown): Promise<T> {
+  const response = await send(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    body: JSON.stringify(body),
+    cache: "no-store",
+  });
+  if (!response.ok) throw await toApiError(response);
+  return (await response.json()) as T;
 }
 
 /**

@@ -98,7 +98,54 @@ const redisUrl = z.string().refine((value) => {
 
 const redisPrefix = z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ : . -");
 
+/** DPoP (RFC 9449): bind tokens when the site advertises it (auto), never (off), or refuse a site without it (required). */
+export const DPOP_MODES = ["auto", "off", "required"] as const;
+export type DpopMode = (typeof DPOP_MODES)[number];
+const dpopMode = z.enum(DPOP_MODES, { error: `must be one of ${DPOP_MODES.join(", ")}` });
+
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+/** How log lines look: JSON lines for a pipeline, or human lines for a terminal (default: pretty when stdout is a terminal). */
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+const logFormat = z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(", ")}` });
+
+/** The address the metrics port binds to: a host name or an IP address, never a URL. */
+const metricsHost = z
+  .string()
+  .regex(/^(?:[A-Za-z0-9.-]{1,253}|[0-9A-Fa-f:.]{2,45})$/, "must be a host name or an IP address (e.g. 127.0.0.1)");
+
+/** The bearer token for /api/metrics: long and random, like a session secret; never echoed. */
+const metricsToken = z
+  .string()
+  .regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces (e.g. openssl rand -base64 32)");
+
+const booleanFlag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+
+/** A comma-separated list of origins (https; plain http only for loopback hosts). */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const entry of value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const parsed = origin.safeParse(entry);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+      return z.NEVER;
+    }
+    origins.push(parsed.data);
+  }
+  return origins;
+});
+
+/** An HTTP header name, lower-cased (for TRUSTED_PROXY_HEADER). */
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name such as x-forwarded-for")
+  .transform((value) => value.toLowerCase());
+
+const positiveCount = z.coerce.number().int().min(1).max(1_000_000);
 
 /** One Sentinel's address, as in REDIS_SENTINELS. */
 export interface RedisNodeAddress {
@@ -133,8 +180,6 @@ export const redisSentinels = z.string().transform((value, ctx) => {
 
 /** The name the Sentinels monitor the primary under (`sentinel monitor <name> ...`). */
 export const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ . -");
-
-const booleanFlag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
 
 export const envSchema = z
   .object({
@@ -182,6 +227,23 @@ export const envSchema = z
      */
     REDIS_UNSAFE_SKIP_REPLICA_WAIT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
     LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
+    DPOP: z.preprocess(emptyAsUndefined, dpopMode.default("auto")),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
+    METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
+    METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
+    METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
+    /** Plain `redis://` to a non-loopback host is refused unless this says the network is trusted (like http:// for the site). */
+    REDIS_ALLOW_PLAINTEXT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+    /** Origins other than SITE_URL's that the site's metadata may name for token, UserInfo, revocation and JWKS. */
+    SITE_ENDPOINT_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
+    /** The header a trusted reverse proxy sets to the client's address (rate limits per client). Unset: no per-client limit. */
+    TRUSTED_PROXY_HEADER: z.preprocess(emptyAsUndefined, headerName.optional()),
+    /** Sign-in, callback, logout, revoke and embedded handoff requests allowed per client address per window. */
+    RATE_LIMIT_PER_CLIENT: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+    /** The same requests allowed per session per window. */
+    RATE_LIMIT_PER_SESSION: z.preprocess(emptyAsUndefined, positiveCount.default(20)),
+    /** The window of both limits, in seconds. */
+    RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
   })
   .superRefine((env, ctx) => {
     // The Redis of the shared state is one of two forms: REDIS_URL, or Sentinel (REDIS_SENTINELS with its name).
@@ -203,6 +265,19 @@ export const envSchema = z
         }
       }
       if (env.REDIS_TLS) problem("REDIS_TLS", "applies to Sentinel only: with REDIS_URL, use a rediss:// URL");
+    }
+    // The same rule as for the site (RFC 9700 section 2.6): no plaintext to a host beyond this machine,
+    // unless the operator says the network is private (REDIS_ALLOW_PLAINTEXT=true).
+    // (Checks run on partly invalid input too: a REDIS_URL that is no URL is reported by its own rule.)
+    if (env.REDIS_URL && env.REDIS_ALLOW_PLAINTEXT !== true && URL.canParse(env.REDIS_URL)) {
+      const url = new URL(env.REDIS_URL);
+      if (url.protocol === "redis:" && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["REDIS_URL"],
+          message: "must use rediss:// (TLS) for a host other than localhost or 127.0.0.1, or set REDIS_ALLOW_PLAINTEXT=true",
+        });
+      }
     }
   });
 
@@ -227,6 +302,20 @@ export interface AppConfig {
   /** The shared state's Redis through Sentinel (the alternative to redisUrl); undefined when not configured. */
   redisSentinel: RedisSentinelConfig | undefined;
   logLevel: LogLevel;
+  /** LOG_FORMAT when set; undefined: pretty on a terminal, JSON lines otherwise (lib/log/log-format.ts). */
+  logFormat: LogFormat | undefined;
+  /**
+   * The Prometheus endpoint (README, Metrics): on its own port at `host` when `port` is set, and on the app's
+   * port at /api/metrics only for a request bearing `token`. Neither set: no metrics are served.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** DPoP (RFC 9449): auto, off or required. */
+  dpop: DpopMode;
+  /** Origins besides SITE_URL's allowed for the site's token, UserInfo, revocation endpoints and jwks_uri. */
+  siteEndpointOrigins: string[];
+  /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
+  trustedProxyHeader: string | undefined;
+  rateLimit: { perClient: number; perSession: number; windowSeconds: number };
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
 }
@@ -266,6 +355,9 @@ export function parseEnv(env: EnvInput): AppConfig {
     throw new ConfigError(problems);
   }
   const data = result.data;
+  if (data.METRICS_PORT !== undefined && data.METRICS_PORT === data.PORT) {
+    throw new ConfigError(["METRICS_PORT must differ from PORT (the metrics are never served on the members' port without METRICS_TOKEN)"]);
+  }
   return {
     siteUrl: data.SITE_URL,
     clientId: data.OAUTH_CLIENT_ID,
@@ -293,6 +385,16 @@ export function parseEnv(env: EnvInput): AppConfig {
           }
         : undefined,
     logLevel: data.LOG_LEVEL,
+    logFormat: data.LOG_FORMAT,
+    metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
+    dpop: data.DPOP,
+    siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
+    trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
+    rateLimit: {
+      perClient: data.RATE_LIMIT_PER_CLIENT,
+      perSession: data.RATE_LIMIT_PER_SESSION,
+      windowSeconds: data.RATE_LIMIT_WINDOW_SECONDS,
+    },
     secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
 }
@@ -305,4 +407,10 @@ export function parseEnv(env: EnvInput): AppConfig {
 export function parseLogLevel(env: EnvInput): LogLevel {
   const parsed = logLevel.safeParse(env.LOG_LEVEL);
   return parsed.success ? parsed.data : DEFAULT_LOG_LEVEL;
+}
+
+/** LOG_FORMAT alone, like LOG_LEVEL: undefined when unset or bad (parseEnv reports a bad value). */
+export function parseLogFormat(env: EnvInput): LogFormat | undefined {
+  const parsed = logFormat.safeParse(env.LOG_FORMAT);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -6,12 +6,13 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteFailureOf } from "@/lib/site/site-fetch";
-import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 
 import { RequestBodyTooLargeError } from "./capped-body";
+import { RequestError } from "./request-errors";
 
 /** Seconds a client should wait before retrying while the shared state (Redis) does not answer. */
 export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
@@ -24,6 +25,16 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   // RFC 9110 section 10.2.3: a 503 says when to come back.
   if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
   return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
+}
+
+/**
+ * What the browser is told of a failure, as plain data, logged as the API routes log it: a page's server
+ * prefetch rejects with it (app/_lib/prefetch-account-page.ts), so the server's error never leaves the server.
+ */
+export function publicErrorOf(error: unknown): PublicError {
+  const { status, code, message, detail } = describeApiError(error);
+  logFailure(error, code);
+  return { status, code, message, ...(detail ? { detail } : {}) };
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
@@ -48,12 +59,13 @@ export function describeApiError(error: unknown): DescribedApiError {
   // Whoever raised it (Account API, token refresh, the page view's deadline), a site that did not
   // answer in time or answered too much is told as such.
   const failure = siteFailureOf(error);
-  if (failure?.reason === "timeout") {
+  if (failure?.code === "timeout") {
     return { status: 504, code: "site_timeout", message: "The site did not answer in time. Please try again." };
   }
-  if (failure?.reason === "too_large") {
+  if (failure?.code === "too_large") {
     return { status: 502, code: "answer_too_large", message: "The site's answer was larger than the dashboard reads." };
   }
+  if (error instanceof RequestError) return describeRequestError(error);
   if (error instanceof SessionError) return describeSessionError(error);
   if (error instanceof SiteError) return describeSiteError(error);
   if (error instanceof AuthError) return describeAuthError(error);
@@ -67,6 +79,12 @@ const TEMPORARILY_UNAVAILABLE: DescribedApiError = {
   message: "The dashboard is temporarily unavailable. Please try again in a moment.",
 };
 const SIGN_IN_AGAIN: DescribedApiError = { status: 401, code: "unauthenticated", message: "Please sign in again." };
+const ACCESS_WITHDRAWN: DescribedApiError = {
+  status: 401,
+  code: "unauthenticated",
+  message: "The site withdrew this app's access to your account. Please sign in again.",
+  detail: "access_withdrawn",
+};
 const SITE_NOT_ANSWERING = "The site is not answering right now. Please try again.";
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
@@ -74,10 +92,20 @@ const SITE_MISCONFIGURED: DescribedApiError = {
   message: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
 };
 
+function describeRequestError(error: RequestError): DescribedApiError {
+  switch (error.code) {
+    case "not_found":
+      return { status: 404, code: "not_found", message: "There is no such account page." };
+    case "invalid_cursor":
+      return { status: 400, code: "invalid_cursor", message: "The page cursor is not valid." };
+  }
+}
+
 function describeSessionError(error: SessionError): DescribedApiError {
   switch (error.code) {
     case "unauthenticated":
-      return SIGN_IN_AGAIN;
+      // The site refused the refresh (400 or 401): the browser leaves for the signed-out page that says so.
+      return error.detail === "access_withdrawn" ? ACCESS_WITHDRAWN : SIGN_IN_AGAIN;
     case "shared_state_unavailable":
       return TEMPORARILY_UNAVAILABLE;
   }
@@ -110,6 +138,10 @@ function describeAuthError(error: AuthError): DescribedApiError {
       return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
+    case "session_not_found":
+      return { status: 404, code: "not_found", message: "That session has already ended." };
+    case "rate_limited":
+      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
@@ -132,13 +164,22 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "login_state_mismatch":
     case "token_exchange_failed":
     case "userinfo_mismatch":
+    case "scope_not_granted":
+    case "pushed_request_failed":
+    case "sign_in_too_large":
       // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };
   }
 }
 
+const QUIET_CODES: ReadonlySet<string> = new Set(["unauthenticated", "temporarily_unavailable", "not_found", "invalid_cursor"]);
+
 /** The event of a failure whose code is not a site failure. */
-const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
+const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {
+  unexpected: "unexpected_error",
+  csrf_rejected: "csrf_refused",
+  rate_limited: "rate_limited",
+};
 
 /**
  * Logs the reason without tokens or secrets: our stable code and our own message, the error class of the
@@ -146,7 +187,8 @@ const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unex
  * code and message, cut short).
  */
 export function logFailure(error: unknown, code: string, event: LogEventName = EVENT_OF_CODE[code] ?? "site_error"): void {
-  if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
+  // Nothing to tell an operator: the request line says it; a shared state outage is logged where it happens.
+  if (QUIET_CODES.has(code)) return;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   // A layer's error speaks our own words and carries a safe detail; anything else is named by its class only.
   const own = error instanceof LayerError;

@@ -4,17 +4,20 @@ import type { CookieJar } from "iron-session";
 import type { NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { loadSessionForSignOut } from "@/lib/auth/sign-out";
+import { loadSessionsForSignOut } from "@/lib/auth/sign-out";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { LoadedSession } from "@/lib/session/session";
 
 import { apiErrorResponse } from "./error-responses";
+import { rateLimited } from "./rate-limit";
 
 /** What a route that ends the session works with: the member's cookies, and the session to end (null when none). */
 export interface SignOutContext {
   jar: CookieJar;
   buffer: CookieBuffer;
   loaded: LoadedSession | null;
+  /** Every session the browser holds (top-level and embedded cookies); `loaded` is the first of them. */
+  sessions: LoadedSession[];
 }
 
 /**
@@ -25,11 +28,14 @@ export interface SignOutContext {
  */
 export function signOutHandler(end: (context: SignOutContext) => Promise<Response>): (request: NextRequest) => Promise<Response> {
   return async (request) => {
+    const limited = await rateLimited(request);
+    if (limited) return limited;
     try {
       assertSameOriginRequest(request);
       const buffer = new CookieBuffer();
       const jar = requestResponseJar(request.cookies, buffer);
-      return await end({ jar, buffer, loaded: await loadSessionForSignOut(jar) });
+      const sessions = await loadSessionsForSignOut(jar);
+      return await end({ jar, buffer, loaded: sessions[0] ?? null, sessions });
     } catch (error) {
       return apiErrorResponse(error);
     }

@@ -5,6 +5,7 @@ import { createClient, createSentinel, type RedisClientType, type RedisSentinelT
 
 import type { RedisSentinelConfig } from "@/lib/config/env-schema";
 import { logEvent } from "@/lib/log/logger";
+import { countSharedStateError } from "@/lib/metrics/record";
 
 import {
   isSharedStateUnavailable,
@@ -51,6 +52,17 @@ const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return r
 const SET_IF_ABSENT_OR_GET = `local v = redis.call("GET", KEYS[1]) if v then return v end
 redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) return false`;
 
+/** INCR and, for the window's first event, its expiry: one atomic step (rate limits). */
+const COUNT_IN_WINDOW = `local count = redis.call("INCR", KEYS[1])
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl < 0 then redis.call("PEXPIRE", KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+/** HSET and an expiry never shortened: one atomic step. */
+const SET_FIELD = `redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+if redis.call("PTTL", KEYS[1]) < tonumber(ARGV[3]) then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end
+return redis.call("HLEN", KEYS[1])`;
+
 class RedisTimeoutError extends Error {
   override readonly name = "RedisTimeoutError";
 }
@@ -79,7 +91,7 @@ export interface RedisSharedStateOptions {
 }
 
 /** The commands the store sends, as both a client and a Sentinel client (or a lease of one) offer them. */
-type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval">;
+type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval" | "hGetAll" | "hDel">;
 
 /** The Sentinel client's lease of one connection to the primary (RedisSentinel.use). */
 /** The durable-write connections to one primary (`host:port`), replaced when Sentinel names another. */
@@ -232,6 +244,29 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       this.commands.set(this.key(key), "1", { condition: "NX", expiration: { type: "PX", value: Math.max(1, Math.ceil(ttlMs)) } }),
     );
     return stored === "OK";
+  }
+
+  async countInWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const [count, resetMs] = (await this.run("count", () =>
+      this.commands.eval(COUNT_IN_WINDOW, { keys: [this.key(key)], arguments: [String(Math.max(1, Math.ceil(windowMs)))] }),
+    )) as [number, number];
+    return { count: Number(count), resetMs: Number(resetMs) };
+  }
+
+  async setField(key: string, field: string, value: string, ttlMs: number): Promise<number> {
+    const size = await this.run("set_field", () =>
+      this.commands.eval(SET_FIELD, { keys: [this.key(key)], arguments: [field, value, String(Math.max(1, Math.ceil(ttlMs)))] }),
+    );
+    return Number(size);
+  }
+
+  async readFields(key: string): Promise<Record<string, string>> {
+    const fields = await this.run("read_fields", () => this.commands.hGetAll(this.key(key)));
+    return { ...(fields as Record<string, string>) };
+  }
+
+  async deleteField(key: string, field: string): Promise<void> {
+    await this.run("delete_field", () => this.commands.hDel(this.key(key), field));
   }
 
   /** A read, not PING: Redis answers PING even while it still loads its data after a restart, and refuses reads then. */
@@ -399,6 +434,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       if (!this.isReady) await this.waitUntilReady();
       return await answeredWithin(command(), timeoutMs);
     } catch (error) {
+      countSharedStateError(operation);
       if (isSharedStateUnavailable(error)) throw error;
       logEvent("shared_state_error", { operation, cause: error instanceof Error ? error.name : "unknown" }, "warn");
       throw new SharedStateUnavailableError(`Redis did not answer (${operation}).`, { cause: error });

@@ -25,6 +25,21 @@ export interface SharedStateStore {
   recall(key: string): Promise<string | undefined>;
   /** Stores `key` only if absent, in one atomic step; true when this call stored it (first use). */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Counts one more event under `key` in a fixed window of `windowMs` that starts with the first event, in
+   * one atomic step on every store (rate limits across instances). Returns the count so far and the
+   * milliseconds until the window ends.
+   */
+  countInWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Sets `field` of the small map `key` to `value`, and keeps the whole map at least `ttlMs` longer (one
+   * atomic step). Returns how many fields the map holds.
+   */
+  setField(key: string, field: string, value: string, ttlMs: number): Promise<number>;
+  /** Every field of the map `key` (empty when it has none). */
+  readFields(key: string): Promise<Record<string, string>>;
+  /** Removes `field` from the map `key`. */
+  deleteField(key: string, field: string): Promise<void>;
   /** Resolves when the store answers (readiness); throws SharedStateUnavailableError otherwise. */
   ping(): Promise<void>;
   /** Releases connections (graceful shutdown). */

@@ -6,12 +6,15 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as oauth from "oauth4webapi";
 
+import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
 import { refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
-import { clearableTimeout, SITE_CALL_TIMEOUT_MS, siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
+import { siteFailureOf } from "./site-call-policy";
+import { clearableTimeout, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
+import { siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
 
@@ -58,11 +61,9 @@ function mcpTransportFetch(endpoint: URL, accessToken: string | null, deadline: 
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal });
-    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, {
-      ...siteRequestOptions(),
-      signal,
-      [oauth.customFetch]: siteFetchFor("mcp"),
-    });
+    // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
+    const options = await resourceRequestOptions(url, { ...siteRequestOptions(), signal, [oauth.customFetch]: siteFetchFor("mcp") });
+    return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
   };
 }
 
@@ -211,7 +212,7 @@ function fromStatus(status: number): ConnectionsUnavailableReason {
 
 function toMcpFailure(error: unknown): SiteError | ConnectionsUnavailableReason {
   const failure = siteFailureOf(error);
-  if (failure) return failure.reason === "too_large" ? "too_large" : "unreachable";
+  if (failure) return failure.code === "too_large" ? "too_large" : "unreachable";
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     return refusalOfChallenge(error, { name: "MCP server", ownMetadataUrls: ownResourceMetadataUrls() });
   }

@@ -32,6 +32,9 @@ function isSitePage(path: string): boolean {
     path === "/maintenance" ||
     path === "/my-learning" ||
     path === "/sign-in" ||
+    path === "/courses" ||
+    path === "/events" ||
+    path.startsWith("/orders/") ||
     path.startsWith("/__sandbox/") ||
     path.startsWith("/oauth/authorize/") ||
     path.startsWith("/courses/") ||

@@ -40,10 +40,18 @@ export function redirectUriFor(appUrl: string): string {
   return `${appUrl}${API_ROUTES.callback}`;
 }
 
+/** The dashboard's own operator settings, which no site check covers (README, Metrics). */
+export function operatorSettingsNote(appUrl: string): string {
+  return (
+    `Metrics: set METRICS_PORT (bound to METRICS_HOST, default 127.0.0.1) or METRICS_TOKEN for ${appUrl}${API_ROUTES.metrics}; ` +
+    "LOG_FORMAT=json for a log pipeline (default: human lines in a terminal)"
+  );
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const appUrl = options.appUrl ?? DEFAULT_APP_URL;
   const redirectUri = redirectUriFor(appUrl);
-  const info = [`Redirect URI to register: ${redirectUri}`];
+  const info = [`Redirect URI to register: ${redirectUri}`, operatorSettingsNote(appUrl)];
   const siteCheck = checkSiteUrl(options.site);
   const parsed = parseOrigin(options.site);
   if (!parsed.ok) return { site: options.site, redirectUri, checks: [siteCheck], info };

@@ -12,12 +12,16 @@ const EXPECT_TIMEOUT_MS = 15_000;
  * report computed names.
  */
 export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () => Promise.resolve(page.mainFrame())): JourneyDriver {
-  const firstVisible = async (target: Target): Promise<ElementHandle<Element>> => {
+  // `enabled`: as Playwright's click does, wait for a disabled control to become enabled before clicking.
+  const firstVisible = async (target: Target, enabled = false): Promise<ElementHandle<Element>> => {
     let found: ElementHandle<Element> | undefined;
     await eventually(async () => {
       const candidates = await findAll(await frameOf(), target);
       for (const candidate of candidates) {
-        if (await candidate.isVisible()) {
+        if (
+          (await candidate.isVisible()) &&
+          (!enabled || (await candidate.evaluate((element) => !(element as HTMLButtonElement).disabled)))
+        ) {
           found = candidate;
           return;
         }
@@ -34,7 +38,7 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
       }, EXPECT_TIMEOUT_MS);
     },
     async click(target) {
-      await (await firstVisible(target)).click();
+      await (await firstVisible(target, true)).click();
     },
     async fill(target, value) {
       const field = await firstVisible(target);

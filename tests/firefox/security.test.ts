@@ -58,3 +58,22 @@ test("Firefox never sees a token: not in the HTML, RSC payloads, API answers or 
   expect(await page.evaluate(() => document.cookie)).not.toContain("dash_session");
   await context.close();
 });
+
+test("Where you're signed in, in Firefox: this device first, and Sign out there ends the other session", async () => {
+  // Another sign-in of the same member (over HTTP, as another device would), then this one in Firefox.
+  const { signInOverHttp } = await import("../support/dashboard-instances");
+  const { browser: otherDevice } = await signInOverHttp(APP_URL);
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  await page.goto(APP_URL);
+  await signInFromLanding(driver, "maya@example.com");
+  await expectOverview(driver, "Maya");
+  await openPage(driver, "Settings");
+  await driver.expectVisible({ role: "heading", name: "Where you're signed in" });
+  await driver.expectVisible({ text: "This device" });
+  await driver.click({ role: "button", name: "Sign out everywhere else" });
+  await driver.expectVisible({ text: "Signed out there." });
+  expect((await otherDevice.get(APP_URL, "/api/session")).status).toBe(401);
+  expect(await page.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);
+  await context.close();
+});

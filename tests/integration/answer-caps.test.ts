@@ -10,7 +10,7 @@ import { fetchUserInfoClaims } from "@/lib/auth/userinfo";
 import * as logger from "@/lib/log/logger";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loadSession, type SessionData } from "@/lib/session/session";
-import { SITE_ANSWER_BYTE_CAPS, siteFailureOf } from "@/lib/site/site-fetch";
+import { SITE_ANSWER_BYTE_CAPS, siteFailureOf } from "@/lib/site/site-call-policy";
 import type { EndpointName, RunningSandbox } from "@/sandbox/server";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
@@ -81,7 +81,7 @@ describe("every answer from the site is read with the byte cap of its kind", () 
       () => undefined,
       (failure: unknown) => failure,
     );
-    expect(siteFailureOf(error)?.reason).toBe("too_large");
+    expect(siteFailureOf(error)?.code).toBe("too_large");
     expect(log).toHaveBeenCalledWith("site_error", expect.objectContaining({ reason: "too_large", capBytes: cap }), "warn");
   });
 

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkSiteUrl } from "@/scripts/doctor/checks";
 import type { CheckId, CheckResult } from "@/scripts/doctor/checks";
 import type { JsonObject } from "@/scripts/doctor/probe";
-import { runDoctor } from "@/scripts/doctor/run";
+import { operatorSettingsNote, runDoctor } from "@/scripts/doctor/run";
 import type { DoctorReport } from "@/scripts/doctor/run";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
 import { startSandbox } from "@/sandbox/server";
@@ -130,6 +130,7 @@ function soundRoutes(site: TestSite): Map<string, Route> {
       "/account/graphql",
       () => json({ error: "invalid_token", error_description: "No token" }, 401, { "www-authenticate": 'Bearer error="invalid_token"' }),
     ],
+    ["/api/oauth/token", () => json({ error: "invalid_grant", error_description: "Unknown refresh token" }, 400)],
     [
       "/oauth/authorize",
       (request) => {
@@ -196,7 +197,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(13);
+      expect(checkLines.length).toBe(17);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -227,6 +228,10 @@ describe("doctor against the sandbox site", () => {
         "userinfo-endpoint": "PASS",
         "iss-parameter": "PASS",
         "revocation-endpoint": "PASS",
+        "granted-scopes": "PASS",
+        "pushed-authorization-requests": "PASS",
+        dpop: "PASS",
+        "endpoint-origins": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
       });
@@ -286,7 +291,10 @@ describe("doctor against the sandbox site", () => {
         title: "Authorization server metadata",
         detail: expect.stringContaining("malformed JSON") as string,
       });
-      expect(output.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+      expect(output.info).toEqual([
+        "Redirect URI to register: http://localhost:3000/api/auth/callback",
+        operatorSettingsNote("http://localhost:3000"),
+      ]);
     });
   });
 
@@ -352,7 +360,12 @@ describe("doctor against the sandbox site", () => {
         timeoutMs: 5_000,
       });
       expect(check(report, "client-registration").status).toBe("PASS");
-      expect(report.info).toEqual(["Redirect URI to register: https://dashboard.example.com/api/auth/callback"]);
+      expect(report.info).toEqual([
+        "Redirect URI to register: https://dashboard.example.com/api/auth/callback",
+        expect.stringContaining(
+          "METRICS_PORT (bound to METRICS_HOST, default 127.0.0.1) or METRICS_TOKEN for https://dashboard.example.com/api/metrics",
+        ),
+      ]);
     });
   });
 });
@@ -372,10 +385,15 @@ describe("doctor against a site served by the test", () => {
       "userinfo-endpoint",
       "iss-parameter",
       "revocation-endpoint",
+      "granted-scopes",
+      "pushed-authorization-requests",
+      "dpop",
+      "endpoint-origins",
       "protected-resource-metadata",
       "account-api",
       "mcp",
       "client-registration",
+      "refresh-refusal",
     ]);
     expect(check(report, "mcp").detail).toBe('"test-academy-mcp" 2.1.0 answers anonymously with 3 tools');
     expect(testSite.paths).toContain("/mcp");
@@ -565,6 +583,13 @@ describe("doctor against a site served by the test", () => {
       arrange: () => (testSite.metadata = (document) => delete document.revocation_endpoint),
     },
     {
+      name: "a token endpoint on another origin",
+      id: "endpoint-origins",
+      status: "WARN",
+      detail: /token_endpoint at "https:\/\/tokens\.example".*SITE_ENDPOINT_ORIGINS/,
+      arrange: () => (testSite.metadata = (document) => (document.token_endpoint = "https://tokens.example/token")),
+    },
+    {
       name: "no protected-resource metadata",
       id: "protected-resource-metadata",
       status: "WARN",
@@ -703,7 +728,10 @@ describe("doctor against a site served by the test", () => {
     const report = await doctorOnTestSite();
     expect(report.checks.some((result) => result.id === "client-registration")).toBe(false);
     expect(testSite.paths).not.toContain("/oauth/authorize");
-    expect(report.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+    expect(report.info).toEqual([
+      "Redirect URI to register: http://localhost:3000/api/auth/callback",
+      operatorSettingsNote("http://localhost:3000"),
+    ]);
   });
 
   it("shows values from the site escaped, so a site cannot write to the terminal", async () => {
@@ -767,5 +795,105 @@ describe("doctor command line", () => {
     const result = await runCli(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Usage: npm run doctor -- --site <url> [--client-id <id>] [--app-url <url>] [--timeout-ms N] [--json]");
+  });
+});
+
+describe("doctor: what a second provider taught us (issue 30 item 0)", () => {
+  it("reports an OpenID-only site (RFC 8414 document 404) as usable through its OpenID configuration", async () => {
+    await withSandbox({ knobs: { openIdDiscoveryOnly: true } }, async (sandbox) => {
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(report, "authorization-server-metadata")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringContaining("the dashboard uses the OpenID configuration instead") as string,
+      });
+      // The contents are judged from the OpenID configuration.
+      expect(check(report, "pkce-s256").status).toBe("PASS");
+      expect(report.checks.filter((result) => result.status === "FAIL")).toEqual([]);
+    });
+  });
+
+  it("reports a refused refresh without a JSON body, and one with it", async () => {
+    await withSandbox({ knobs: { refreshRefusalWithoutBody: true } }, async (sandbox) => {
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000, clientId: DASHBOARD_CLIENT_ID });
+      expect(check(report, "refresh-refusal")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringContaining("without a JSON error") as string,
+      });
+      sandbox.setKnobs({ refreshRefusalWithoutBody: false });
+      const sound = await runDoctor({ site: sandbox.url, timeoutMs: 5_000, clientId: DASHBOARD_CLIENT_ID });
+      expect(check(sound, "refresh-refusal").status).toBe("PASS");
+    });
+  });
+
+  it("warns when a refused refresh is not 400 or 401 (the dashboard would keep a withdrawn session)", async () => {
+    testSite.routes.set("/api/oauth/token", () => json({ error: "server_error" }, 500));
+    const report = await doctorOnTestSite({ clientId: TEST_CLIENT_ID });
+    expect(check(report, "refresh-refusal")).toMatchObject({ status: "WARN", detail: expect.stringContaining("not 400 or 401") as string });
+  });
+
+  it("says which scopes the dashboard needs under partial consent, and fails without openid", async () => {
+    const sound = await doctorOnTestSite();
+    expect(check(sound, "granted-scopes")).toMatchObject({
+      status: "PASS",
+      detail: expect.stringContaining("openid and account:read") as string,
+    });
+    testSite.metadata = (document) => {
+      document.scopes_supported = ["account:read"];
+    };
+    const report = await doctorOnTestSite();
+    expect(check(report, "granted-scopes").status).toBe("FAIL");
+  });
+});
+
+describe("doctor: which of PAR and DPoP the site offers (issue 30 items 1 and 4)", () => {
+  it("reports PAR not offered, offered and required on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      const off = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(off, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^not offered/) as string,
+      });
+      sandbox.setKnobs({ par: "offered" });
+      const offered = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(offered, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered/) as string,
+      });
+      sandbox.setKnobs({ par: "required" });
+      const required = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(required, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^required/) as string,
+      });
+    });
+  });
+
+  it("reports DPoP not offered, and offered with ES256 on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop").detail).toMatch(/^not offered/);
+      sandbox.setKnobs({ dpop: "offered" });
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered \(ES256\)/) as string,
+      });
+    });
+  });
+
+  it("warns when DPoP is offered without ES256", async () => {
+    testSite.metadata = (document) => {
+      document.dpop_signing_alg_values_supported = ["PS256"];
+    };
+    expect(check(await doctorOnTestSite(), "dpop").status).toBe("WARN");
+  });
+
+  it("fails a site that requires PAR without listing the endpoint", async () => {
+    testSite.metadata = (document) => {
+      document.require_pushed_authorization_requests = true;
+    };
+    const report = await doctorOnTestSite();
+    expect(check(report, "pushed-authorization-requests")).toMatchObject({
+      status: "FAIL",
+      detail: expect.stringContaining("no pushed_authorization_request_endpoint") as string,
+    });
   });
 });

@@ -15,7 +15,7 @@ import {
 } from "@/lib/session/shared-state";
 import { LayerError } from "@/lib/errors/layer-error";
 import { apiErrorResponse } from "@/lib/http/error-responses";
-import { runAccountOperation } from "@/lib/site/account-api";
+import { runAccountOperation } from "@/lib/account-api/client";
 
 import { captureLog } from "../../support/captured-log";
 import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
@@ -117,6 +117,10 @@ function twoInstancesTakingTurns(): SharedStateStore {
     remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
     recall: (key) => first.recall(key),
     claim: (key, ttlMs) => first.claim(key, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
     ping: () => first.ping(),
     close: () => Promise.resolve(),
     rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
@@ -194,6 +198,10 @@ function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedState
     close: () => Promise.resolve(),
     rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
     publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
   };
 }
 
@@ -415,7 +423,7 @@ describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)"
 
   it("refuses the new tokens when the nonce differs, ends the session and calls no resource", async () => {
     refreshAnswering(await refreshedIdToken({ nonce: "another-nonce" }));
-    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
+    // No Account API handler: a call to it would fail the test (tests/support/fake-site.ts).
     const jar = memoryJar();
     await saveSession(jar, expiringSession({ idTokenNonce: "sign-in-nonce" }));
     const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(

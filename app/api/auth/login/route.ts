@@ -5,9 +5,11 @@ import { AuthError } from "@/lib/auth/errors";
 import { isPrefetch, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
+import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
+import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
 
@@ -16,6 +18,8 @@ export const GET = loggedRoute(API_ROUTES.login, handleGet);
 async function handleGet(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
+  const limited = await rateLimited(request);
+  if (limited) return limited;
   // The site's authorization page is never framed: inside a frame, sign-in starts from the popup button.
   if (isFramedRequest(request.headers)) return appRedirect("/");
   const params = request.nextUrl.searchParams;
@@ -26,6 +30,7 @@ async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
   try {
     const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), params.get("returnTo"), binding ?? undefined);
+    logEvent("sign_in_started", { embedded: binding !== null }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
     return signInProblemRedirect(error);
