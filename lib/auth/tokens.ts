@@ -281,7 +281,8 @@ async function republishUntilTaken(key: string, sealed: string, deadline: number
  * Looks for the record during ROTATION_SETTLE_MS and follows it to the newest tokens still remembered.
  */
 async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Promise<RotatedTokens | undefined> {
-  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== "invalid_grant") return undefined;
+  // The token endpoint refused the grant (400/401: invalid_grant, or a provider's own way of saying it).
+  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== ACCESS_WITHDRAWN) return undefined;
   const deadline = Date.now() + ROTATION_SETTLE_MS;
   for (let attempt = 0; ; attempt += 1) {
     const successors = await rotatedSuccessors(refreshToken);
