@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetKeySetsForTests } from "@/lib/auth/id-token";
 import { AuthError } from "@/lib/auth/errors";
 import { startLogin } from "@/lib/auth/login";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS, ensureFreshTokens } from "@/lib/auth/tokens";
@@ -196,17 +197,16 @@ describe("checklist 3: discovery or the JWKS answering non-JSON", () => {
       { status: 404, text: "not found" },
     ]) {
       resetDiscoveryCacheForTests();
-      const jwks = site.handlers.get("GET /jwks");
+      // A key set fetched by an earlier test would be used within jose's cooldown, never asking this JWKS.
+      resetKeySetsForTests();
+      // The fake site is reset to its own JWKS before the next test (tests/support/fake-site.ts).
       site.handlers.set("GET /jwks", () => answer);
-      try {
-        const attempt = await beginLogin();
-        tokenAnswer({}, await site.signIdToken(claims(attempt.nonce), { kid: `rotated-${Math.random()}` }));
-        const error = await failure(finish(attempt));
-        expect(["id_token_invalid", "site_unavailable"]).toContain(error.code);
-        expect(await loadSession(attempt.jar)).toBeNull();
-      } finally {
-        if (jwks) site.handlers.set("GET /jwks", jwks);
-      }
+      const attempt = await beginLogin();
+      tokenAnswer({}, await site.signIdToken(claims(attempt.nonce), { kid: `rotated-${Math.random()}` }));
+      const error = await failure(finish(attempt));
+      expect(["id_token_invalid", "site_unavailable"]).toContain(error.code);
+      expect(await loadSession(attempt.jar)).toBeNull();
+      expect(site.callsTo("/jwks").length).toBeGreaterThan(0);
     }
   });
 });
