@@ -23,6 +23,11 @@ const ID_TOKEN_MAX_AGE_SECONDS = 10 * 60;
 type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
 const keySets = new Map<string, RemoteKeySet>();
 
+/** Forgets every key set fetched (tests: a JWKS answer changed within the cooldown). */
+export function resetKeySetsForTests(): void {
+  keySets.clear();
+}
+
 /**
  * The site's key set, chosen by `kid`. jose re-fetches it at most once per cooldown when a token names an
  * unknown `kid` (rate-limited re-fetch), and never follows redirects to another place.
