@@ -207,8 +207,14 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
       if (published) return published;
+      const lockOptions = {
+        leaseMs: REFRESH_LEASE_MS,
+        waitMs: REFRESH_LEASE_MS,
+        // A holder that lost Redis mid-refresh publishes its tokens later and cannot release its lock: the record is enough.
+        stopWaiting: async () => (await recallRotation(refreshToken)) !== undefined,
+      };
       const lockHeld = timeRefreshLockWait();
-      const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+      const outcome = await store.withLock(`refresh:${key}`, lockOptions, async (lease) => {
         lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;

@@ -177,6 +177,19 @@ export async function postAction(path: string): Promise<unknown> {
   return response.json().catch(() => undefined);
 }
 
+/** POSTs a small JSON body to a state-changing BFF route, as postAction does. */
+export async function postJsonAction<T>(path: string, body: unknown): Promise<T> {
+  const response = await send(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    body: JSON.stringify(body),
+    cache: "no-store",
+  });
+  if (!response.ok) throw await toApiError(response);
+  return (await response.json()) as T;
+}
+
 /**
  * Leaves the signed-in app for the signed-out page with a full page load, so no cached private data or
  * client state survives, and the history entry is replaced so Back does not return to a dead session.

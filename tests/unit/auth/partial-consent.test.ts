@@ -33,6 +33,7 @@ afterEach(() => {
   site.handlers.delete("GET /api/oauth/userinfo");
 });
 
+/** Signs in with `scope` granted; without `userInfo`, the site has no UserInfo handler (a call to it fails the test). */
 async function signInGranting(scope: string, claims: { idToken: Record<string, unknown>; userInfo?: Record<string, unknown> }) {
   const jar = memoryJar();
   const url = await startLogin(jar, "/");

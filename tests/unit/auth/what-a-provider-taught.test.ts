@@ -65,7 +65,7 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
     const unreachable = () => ({ json: { ...(metadata(site.calls[0]!).json as object), token_endpoint: "http://127.0.0.1:9/token" } });
     site.handlers.set("GET /.well-known/oauth-authorization-server", unreachable);
     site.handlers.set("GET /.well-known/openid-configuration", unreachable);
-    // An allowed origin for the endpoint (issue 27's pinning), which refuses connections.
+    // Another origin than SITE_URL's: the operator must list it (SITE_ENDPOINT_ORIGINS), or it is refused outright.
     process.env.SITE_ENDPOINT_ORIGINS = "http://127.0.0.1:9";
     resetConfigForTests();
     resetDiscoveryCacheForTests();
@@ -81,8 +81,7 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
     } finally {
       delete process.env.SITE_ENDPOINT_ORIGINS;
       resetConfigForTests();
-      site.handlers.set("GET /.well-known/oauth-authorization-server", metadata);
-      site.handlers.set("GET /.well-known/openid-configuration", metadata);
+      // The fake site is reset to its own discovery before the next test (tests/support/fake-site.ts).
       resetDiscoveryCacheForTests();
     }
   });
