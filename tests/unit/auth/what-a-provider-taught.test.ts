@@ -75,8 +75,7 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
       expect(error).toMatchObject({ code: "refresh_unavailable" });
       expect(await loadSession(jar)).not.toBeNull();
     } finally {
-      site.handlers.set("GET /.well-known/oauth-authorization-server", metadata);
-      site.handlers.set("GET /.well-known/openid-configuration", metadata);
+      // The fake site is reset to its own discovery before the next test (tests/support/fake-site.ts).
       resetDiscoveryCacheForTests();
     }
   });
