@@ -97,5 +97,6 @@ describe("partial consent", () => {
   it("names openid when only account:read was granted (no security alarm about a missing id_token)", async () => {
     const { result } = await signInGranting("account:read", { idToken: member });
     expect(result.ok ? undefined : result.error).toMatchObject({ code: "scope_not_granted", detail: "openid" });
+    expect(site.callsTo("/api/oauth/userinfo")).toHaveLength(0);
   });
 });
