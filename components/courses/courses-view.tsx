@@ -12,6 +12,7 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { ShowMoreButton } from "@/components/ui/show-more-button";
+import { useEmbedding } from "@/components/layout/embedding-context";
 import { CourseCard } from "./course-card";
 import { CourseFilters } from "./course-filters";
 
@@ -94,6 +95,7 @@ export function CoursesView() {
 /** The chosen courses, a step at a time; past the last loaded one, "Show more" loads the enrollments beyond the bound. */
 function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query: ReturnType<typeof usePagedAccountPage<"courses">> }) {
   const { messages } = useI18n();
+  const { embedded } = useEmbedding();
   const [visible, setVisible] = useState(CARDS_PER_STEP);
   const hiddenHere = courses.length > visible;
   return (
@@ -101,10 +103,10 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
       {courses.length === 0 ? (
         <EmptyState title={messages.courses.noMatch} body={messages.courses.noMatchBody} />
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
           {courses.slice(0, visible).map((course) => (
             <li key={course.slug}>
-              <CourseCard course={course} />
+              <CourseCard course={course} rowOnly={embedded} />
             </li>
           ))}
         </ul>
