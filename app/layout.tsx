@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { getPageSession } from "@/lib/auth/page-session";
+import { getConfig } from "@/lib/config";
 import { isFramedRender } from "@/lib/http/embedding";
 
 import { getRequestLocale } from "./_lib/request-locale";
@@ -42,7 +43,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell showNav={session !== null} embedded={embedded}>
+          <AppShell showNav={session !== null} embedded={embedded} parentOrigins={embedded ? getConfig().embedOrigins : []}>
             {children}
           </AppShell>
         </DashboardProviders>

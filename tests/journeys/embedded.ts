@@ -31,6 +31,21 @@ export async function expectSignedInFrame(frame: JourneyDriver, firstName: strin
   await frame.expectVisible({ role: "heading", name: new RegExp(firstName) });
 }
 
+/**
+ * Signed in, the panel has three sections at most; Account holds Settings, whose Sign out ends on the
+ * panel's own signed-out state (its Sign in button, not the top-level link).
+ */
+export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
+  await frame.expectVisible(NEW_TAB);
+  for (const section of PANEL_SECTIONS) await frame.expectVisible({ role: "link", name: section, within: { role: "navigation" } });
+  await frame.click({ role: "link", name: "Account", within: { role: "navigation" } });
+  await frame.click({ role: "button", name: "Sign out" });
+  await expectSignedOutFrame(frame);
+  await frame.expectNone({ role: "link", name: "Sign in" });
+}
+
+export const PANEL_SECTIONS = ["Learning", "Orders & events", "Account"] as const;
+
 /** The frame's cookie was refused: the frame says so and offers a second click. */
 export async function expectStorageAccessNeeded(frame: JourneyDriver): Promise<void> {
   await frame.expectVisible({ text: NEEDS_STORAGE_ACCESS });

@@ -1,0 +1,5 @@
+import { RootSkeleton } from "@/components/ui/page-skeleton";
+
+export default function Loading() {
+  return <RootSkeleton />;
+}
