@@ -9,7 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-# 2. The build: `next build` with `output: "standalone"`.
+# 2. The build: `next build` with `output: "standalone"`, and the route table the method guard reads.
 FROM node:24-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
@@ -30,9 +30,9 @@ COPY --from=build /app/.next/standalone ./
 COPY --from=build /app/.next/static ./.next/static
 COPY --from=build /app/public ./public
 # The method guard (405 for a method a path does not take), loaded before server.js; Node 24 runs it as is.
+# It reads route-methods.json, which `npm run build` wrote into the standalone folder copied above.
 COPY --from=build /app/scripts/method-guard.ts ./scripts/method-guard.ts
 COPY --from=build /app/lib/http/method-policy.ts ./lib/http/method-policy.ts
-COPY --from=build /app/lib/http/front-door.ts ./lib/http/front-door.ts
 RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000

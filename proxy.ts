@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-import { withFreshMemberSession } from "@/lib/auth/member-session";
+import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
@@ -38,7 +38,7 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
- * The data routes' refresh path (withFreshMemberSession): a rotated refresh token is persisted, and a
+ * The data routes' refresh path (refreshMemberSession): a rotated refresh token is persisted, and a
  * session the site no longer accepts is ended (unless the shared state cannot record the end: the cookie
  * then stays and the render says "temporarily unavailable"). Anything else that fails (no session, the
  * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
@@ -47,7 +47,7 @@ export async function proxy(request: NextRequest) {
 async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
   try {
-    await withFreshMemberSession(jar, () => Promise.resolve());
+    await refreshMemberSession(jar);
     return "done";
   } catch (error) {
     return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";

@@ -4,6 +4,7 @@ import { GeistSans } from "geist/font/sans";
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 
+import { AccountMenu } from "@/components/layout/account-menu";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { getPageSession } from "@/lib/auth/page-session";
@@ -43,7 +44,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell showNav={session !== null} embedded={embedded} parentOrigins={embedded ? getConfig().embedOrigins : []}>
+          <AppShell
+            showNav={session !== null}
+            embedded={embedded}
+            parentOrigins={embedded ? getConfig().embedOrigins : []}
+            account={session ? <AccountMenu name={session.claims.name} /> : null}
+          >
             {children}
           </AppShell>
         </DashboardProviders>

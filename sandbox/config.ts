@@ -48,6 +48,7 @@ const envSchema = z.object({
   SANDBOX_ACCESS_TOKEN_TTL: optionalInt(1, 10 * 365 * 24 * 3600),
   SANDBOX_REFRESH_TOKEN_TTL: optionalInt(1, 10 * 365 * 24 * 3600),
   SANDBOX_ID_TOKEN: z.enum(["on", "off", "1", "0", "true", "false"]).optional(),
+  SANDBOX_END_SESSION: z.enum(["on", "off", "1", "0", "true", "false"]).optional(),
   SANDBOX_LATENCY_MS: optionalInt(0, 60_000),
   SANDBOX_FAIL: z.string().optional(),
   SANDBOX_ACCESS_TOKEN_PADDING: optionalInt(0, 100_000),
@@ -97,6 +98,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_ACCESS_TOKEN_TTL !== undefined) knobs.accessTokenTtlSeconds = values.SANDBOX_ACCESS_TOKEN_TTL;
   if (values.SANDBOX_REFRESH_TOKEN_TTL !== undefined) knobs.refreshTokenTtlSeconds = values.SANDBOX_REFRESH_TOKEN_TTL;
   if (values.SANDBOX_ID_TOKEN !== undefined) knobs.idToken = ["on", "1", "true"].includes(values.SANDBOX_ID_TOKEN);
+  if (values.SANDBOX_END_SESSION !== undefined) knobs.endSession = ["on", "1", "true"].includes(values.SANDBOX_END_SESSION);
   if (values.SANDBOX_LATENCY_MS !== undefined) knobs.latencyMs = values.SANDBOX_LATENCY_MS;
   if (failures !== undefined) knobs.failures = failures;
   if (values.SANDBOX_ACCESS_TOKEN_PADDING !== undefined) knobs.accessTokenPadding = values.SANDBOX_ACCESS_TOKEN_PADDING;

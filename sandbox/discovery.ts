@@ -3,6 +3,7 @@
  * RFC 9728 protected-resource metadata, and the JWKS.
  */
 import type { Hono } from "hono";
+import { END_SESSION_PATH } from "./end-session";
 import { ALL_SCOPES } from "./seed";
 import type { SandboxState } from "./state";
 
@@ -47,6 +48,8 @@ export function openIdConfiguration(state: SandboxState): Record<string, unknown
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // OpenID Connect RP-Initiated Logout 1.0 section 2.1 (an OpenID Provider metadata field).
+    ...(state.knobs.endSession ? { end_session_endpoint: `${state.issuer}${END_SESSION_PATH}` } : {}),
   };
 }
 

@@ -87,6 +87,11 @@ export interface SandboxKnobs {
    * tests can serve documents locally. Production documents are always HTTPS.
    */
   cimdAllowHttpLoopback: boolean;
+  /**
+   * OpenID Connect RP-Initiated Logout 1.0: discovery lists `end_session_endpoint` and the endpoint ends the
+   * site's session. On by default; off mimics a site without it (the endpoint answers 404).
+   */
+  endSession: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -105,6 +110,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cimdAllowedHosts: [],
   cimdOpenRegistration: false,
   cimdAllowHttpLoopback: false,
+  endSession: true,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -151,6 +157,7 @@ export const knobsPatchSchema = z
       .max(50),
     cimdOpenRegistration: z.boolean(),
     cimdAllowHttpLoopback: z.boolean(),
+    endSession: z.boolean(),
   })
   .partial()
   .strict();

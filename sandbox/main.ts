@@ -11,6 +11,7 @@
  *   SANDBOX_ACCESS_TOKEN_TTL         access token lifetime in seconds (default 7200)
  *   SANDBOX_REFRESH_TOKEN_TTL        refresh token lifetime in seconds (default 2592000)
  *   SANDBOX_ID_TOKEN=off             no id_token; discovery omits jwks_uri and id_token_signing_alg_values_supported
+ *   SANDBOX_END_SESSION=off          no RP-Initiated Logout: discovery omits end_session_endpoint, /oauth/logout answers 404
  *   SANDBOX_LATENCY_MS               added latency per answer in ms (benchmarks use 20)
  *   SANDBOX_FAIL                     failure injection, e.g. token=503,userinfo=malformed,graphql=redirect,jwks=500x2
  *                                    (endpoints: discovery jwks authorize token userinfo revoke introspect graphql

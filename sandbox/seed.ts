@@ -87,6 +87,8 @@ export interface SandboxClient {
   clientSecretHash?: string;
   authMethod: ClientAuthMethod;
   redirectUris: readonly string[];
+  /** Where the end-session endpoint may send the browser back (RP-Initiated Logout 1.0 section 3), compared exactly. */
+  postLogoutRedirectUris?: readonly string[];
   allowedScopes: readonly string[];
   audience: ClientAudience;
   kind: ClientKind;
@@ -228,6 +230,7 @@ export function seedClients(dashboardRedirectUris: readonly string[], now: numbe
       clientSecretHash: hashClientSecret(DASHBOARD_CLIENT_SECRET),
       authMethod: "client_secret_post",
       redirectUris: [...dashboardRedirectUris],
+      postLogoutRedirectUris: dashboardRedirectUris.map((uri) => new URL("/signed-out", uri).toString()),
       allowedScopes: MEMBER_CLIENT_SCOPES,
       audience: "member",
       kind: "seeded",

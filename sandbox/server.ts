@@ -15,6 +15,7 @@ import { createMemberClient, registerAdminRoutes } from "./admin";
 import type { CreateMemberClientResult, MemberClientInput } from "./admin";
 import { registerDiscoveryRoutes, JWKS_PATH } from "./discovery";
 import { registerDocumentRoutes } from "./documents";
+import { registerEndSessionRoutes } from "./end-session";
 import { NO_STORE_HEADERS } from "./http-util";
 import { registerMcpRoutes } from "./mcp";
 import { registerRegistrationRoutes } from "./register";
@@ -334,6 +335,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   registerDiscoveryRoutes(app, state);
   registerAuthorizeRoutes(app, state);
+  registerEndSessionRoutes(app, state);
   registerTokenRoutes(app, state);
   registerUserInfoRoutes(app, state);
   registerAccountRoutes(app, state);

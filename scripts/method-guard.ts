@@ -4,14 +4,17 @@
  * request's method, and answers 405 with `Allow` (or 404) itself when it does not. Next.js turns each
  * request into a Fetch `Request`, which cannot carry TRACE, TRACK or CONNECT, so without this those
  * answered 500, and pages rendered for DELETE or PROPFIND (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5
- * V13.4). It is also the front door's way in (lib/http/front-door.ts). Plain Node.js with erasable
- * TypeScript only: it runs in the deployable bundle as it is.
+ * V13.4). Everything it does not refuse goes to Next.js's own listener, unchanged. Plain Node.js with
+ * erasable TypeScript only: it runs in the deployable bundle as it is.
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import path from "node:path";
 import type { Duplex } from "node:stream";
 
-import { frontDoorListener } from "../lib/http/front-door.ts";
-import { refuseMethod } from "../lib/http/method-policy.ts";
+import { readRouteTable, refuseMethod, type RouteMethods } from "../lib/http/method-policy.ts";
+
+/** The bundle's (or the project's) root: this file sits in its scripts/ folder. */
+const routeTable: readonly RouteMethods[] = readRouteTable(path.resolve(import.meta.dirname, ".."));
 
 function pathnameOf(url: string | undefined): string {
   try {
@@ -31,26 +34,18 @@ function refuse(response: ServerResponse, refusal: NonNullable<ReturnType<typeof
   response.writeHead(refusal.status, headers).end(refusal.status === 405 ? "Method not allowed.\n" : "Not found.\n");
 }
 
-/**
- * The request listener, behind the method check; a GET of a path the front door serves goes straight to
- * its route's handler (lib/http/front-door.ts), everything else to Next.js.
- */
+/** The request listener, behind the method check. */
 export function guardRequests(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
-    const refusal = refuseMethod(request.method ?? "", pathnameOf(request.url));
-    if (refusal) {
-      refuse(response, refusal);
-      return;
-    }
-    const frontDoor = frontDoorListener(request);
-    if (frontDoor) frontDoor(request, response);
+    const refusal = refuseMethod(request.method ?? "", pathnameOf(request.url), routeTable);
+    if (refusal) refuse(response, refusal);
     else listener(request, response);
   };
 }
 
 /** CONNECT never reaches a request listener: Node.js hands it over as a tunnel, which is never opened. */
 export function refuseTunnel(request: IncomingMessage, socket: Duplex): void {
-  const refusal = refuseMethod("CONNECT", pathnameOf(request.url)) ?? { status: 405, allow: "GET, HEAD" };
+  const refusal = refuseMethod("CONNECT", pathnameOf(request.url), routeTable) ?? { status: 405, allow: "GET, HEAD" };
   const allow = refusal.status === 405 ? `Allow: ${refusal.allow}\r\n` : "";
   const status = refusal.status === 405 ? "405 Method Not Allowed" : "404 Not Found";
   socket.end(`HTTP/1.1 ${status}\r\n${allow}Content-Length: 0\r\nConnection: close\r\n\r\n`);

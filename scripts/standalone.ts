@@ -5,6 +5,8 @@
 import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
+import { writeRouteTable } from "../lib/http/method-policy.ts";
+
 const root = path.resolve(import.meta.dirname, "..");
 
 export function projectRoot(...segments: string[]): string {
@@ -46,10 +48,11 @@ function newestChange(target: string): number {
 
 /**
  * The method guard, copied into the bundle beside server.js and loaded before it with `node --import`
- * (scripts/method-guard.ts and the modules it reads; Node.js runs their TypeScript as it is).
+ * (scripts/method-guard.ts and the module it reads; Node.js runs their TypeScript as it is). The route
+ * table it reads (lib/http/method-policy.ts) is written into the bundle by the build.
  */
 export const STANDALONE_METHOD_GUARD = "./scripts/method-guard.ts";
-export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts", "lib/http/front-door.ts"];
+export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
 
 export function standaloneServer(): string {
   return projectRoot(".next", "standalone", "server.js");
@@ -76,4 +79,5 @@ export function prepareStandalone(): void {
   // static files of one build never change, so nothing goes stale).
   for (const [from, to] of copies) if (existsSync(from)) cpSync(from, to, { recursive: true, force: true });
   for (const file of METHOD_GUARD_FILES) cpSync(projectRoot(file), projectRoot(".next", "standalone", file));
+  writeRouteTable(root, projectRoot(".next", "standalone"));
 }

@@ -2,10 +2,14 @@
  * `npm test`: every check and every test, in order: types, formatting (Prettier), lint, unit and integration tests (Vitest),
  * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR),
  * then several instances sharing one Redis (`npm run test:instances`). Stops at the first failing step.
+ * Before any of them, the programs the suites start (Debian's browsers, Redis, Prometheus...) are checked and, as
+ * root on Debian, installed (scripts/test-prerequisites.ts); elsewhere it stops at once, naming what is missing.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+
+import { ensurePrerequisites } from "./test-prerequisites";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -16,14 +20,15 @@ const firefoxReport = path.join(root, "artifacts", "firefox.json");
 // Written by scripts/test-instances.ts.
 const instancesReport = path.join(root, "artifacts", "instances.json");
 
-const steps: [string, string, string[]][] = [
-  ["Type check", bin("tsc"), ["--noEmit"]],
-  ["Format", bin("prettier"), ["--check", "."]],
-  ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
-  ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]],
-  ["Browser journeys", bin("playwright"), ["test"]],
-  ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"]],
-  ["Several instances", bin("tsx"), ["scripts/test-instances.ts"]],
+/** Name, command, arguments, and whether the step starts Debian's programs (scripts/test-prerequisites.ts). */
+const steps: [string, string, string[], boolean][] = [
+  ["Type check", bin("tsc"), ["--noEmit"], false],
+  ["Format", bin("prettier"), ["--check", "."], false],
+  ["Lint", bin("eslint"), ["--max-warnings", "0", "."], false],
+  ["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`], true],
+  ["Browser journeys", bin("playwright"), ["test"], true],
+  ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"], true],
+  ["Several instances", bin("tsx"), ["scripts/test-instances.ts"], true],
 ];
 
 /**
@@ -51,8 +56,15 @@ mkdirSync(path.join(root, "artifacts"), { recursive: true });
 for (const report of [vitestReport, playwrightReport, firefoxReport, instancesReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
-for (const [name, command, args] of steps) {
-  if (only.length > 0 && !only.some((word) => name.toLowerCase().includes(word.toLowerCase()))) continue;
+const selected = steps.filter(([name]) => only.length === 0 || only.some((word) => name.toLowerCase().includes(word.toLowerCase())));
+if (selected.some(([, , , startsPrograms]) => startsPrograms)) {
+  const problem = ensurePrerequisites();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+}
+for (const [name, command, args] of selected) {
   console.info(`\n=== ${name}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" } });

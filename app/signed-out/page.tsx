@@ -1,13 +1,38 @@
 import type { Metadata } from "next";
 
-import { SignedOutLanding } from "@/components/layout/signed-out-landing";
-import { isSignedOutReason } from "@/lib/contract/paths";
+import { SignedOutLanding, type SiteSessionAfterSignOut } from "@/components/layout/signed-out-landing";
+import { readEndSessionState } from "@/lib/auth/end-session";
+import { getSiteName } from "@/lib/auth/site-name";
+import { getConfig } from "@/lib/config";
+import { isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
 import { isFramedRender } from "@/lib/http/embedding";
+import { getMessages } from "@/lib/i18n";
 
-export const metadata: Metadata = { title: "Signed out" };
+import { getRequestLocale } from "../_lib/request-locale";
 
+export async function generateMetadata(): Promise<Metadata> {
+  const { locale } = await getRequestLocale();
+  return { title: getMessages(locale).signedOutPage.title };
+}
+
+/** Reasons after which the site's own session is untouched unless the member went through its end-session endpoint. */
+const SITE_SESSION_KEPT: readonly SignedOutReason[] = ["signed_out", "signed_out_locally", "revoked", "revoke_refused"];
+
+/**
+ * The signed-out page. Back from the site's end-session endpoint (RP-Initiated Logout 1.0), only a
+ * `state` this dashboard sealed for a sign-out is believed; a missing or changed one lands here all the
+ * same, and the page then claims nothing about the site (checklist case 63).
+ */
 export default async function SignedOutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [{ reason }, embedded] = await Promise.all([searchParams, isFramedRender()]);
+  const { reason: reasonParam, state } = await searchParams;
+  let reason: SignedOutReason = isSignedOutReason(reasonParam) ? reasonParam : "signed_out";
+  let siteSession: SiteSessionAfterSignOut | null = SITE_SESSION_KEPT.includes(reason) ? "open" : null;
+  if (state !== undefined) {
+    const returned = await readEndSessionState(typeof state === "string" ? state : undefined);
+    reason = returned ?? "signed_out";
+    siteSession = returned ? "ended" : "unconfirmed";
+  }
+  const site = { name: await getSiteName(), url: getConfig().siteUrl };
   // In the site's panel, signed out means the panel's own Sign in (one press), not the top-level one.
-  return <SignedOutLanding reason={isSignedOutReason(reason) ? reason : "signed_out"} embedded={embedded} />;
+  return <SignedOutLanding reason={reason} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
 }

@@ -6,7 +6,6 @@ import { useRef, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { EmbeddingProvider } from "./embedding-context";
-import { HeaderAccount } from "./header-account";
 import { MainNav, PanelNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
 import { OfflineNavigation, OfflineOutlet } from "./offline-navigation";
@@ -16,6 +15,11 @@ import { useReportFrameHeight } from "./use-report-frame-height";
 const SKIP_LINK_CLASS =
   "sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 " +
   "focus:rounded-lg focus:bg-surface focus:px-4 focus:py-3 focus:text-fg focus:shadow-card";
+
+const HEADER_ROW = "flex min-h-14 items-center gap-4";
+const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
+const ACCOUNT_IN_HEADER = "ml-auto shrink-0";
+const ACCOUNT_IN_PANEL = "justify-end";
 
 /**
  * The page frame: a skip link, one opaque header (the app's name, the tabs, the account's place at its
@@ -28,11 +32,14 @@ export function AppShell({
   showNav = true,
   embedded = false,
   parentOrigins = [],
+  account = null,
 }: {
   children: ReactNode;
   showNav?: boolean;
   embedded?: boolean;
   parentOrigins?: readonly string[];
+  /** The account menu (components/layout/account-menu.tsx), when signed in: at the header's right end. */
+  account?: ReactNode;
 }) {
   const { messages } = useI18n();
   const content = useRef<HTMLDivElement>(null);
@@ -48,7 +55,7 @@ export function AppShell({
           {/* No header at all when it would be empty (the panel signed out): no empty landmark. */}
           {hasHeader ? (
             <header className="sticky top-0 z-40 border-b border-line bg-surface">
-              <div className={`mx-auto flex max-w-5xl items-center gap-4 px-4 ${embedded ? "py-2" : "min-h-14"}`}>
+              <div className={`mx-auto max-w-5xl px-4 ${embedded ? HEADER_ROW_IN_PANEL : HEADER_ROW}`}>
                 {embedded ? null : (
                   <Link
                     href={PAGE_PATHS.overview}
@@ -59,10 +66,13 @@ export function AppShell({
                   </Link>
                 )}
                 {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}
-                {showNav && !embedded ? (
-                  <div className="ml-auto flex shrink-0 items-center">
-                    <HeaderAccount />
-                  </div>
+                {account ? (
+                  <nav
+                    aria-label={messages.shell.account}
+                    className={`flex min-w-0 items-center ${embedded ? ACCOUNT_IN_PANEL : ACCOUNT_IN_HEADER}`}
+                  >
+                    {account}
+                  </nav>
                 ) : null}
               </div>
               <OfflineBanner />

@@ -60,18 +60,19 @@ export function MainNav() {
 }
 
 /**
- * The companion panel's navigation: three sections in one row, and the pages of the section shown under
- * it. The panel is narrow on every screen, so it is always this, at the top of the panel.
+ * The companion panel's navigation: its sections in one row (the account menu beside them), and the pages
+ * of the section shown under it. The panel is narrow on every screen, so it is always this, at its top.
  */
 export function PanelNav() {
   const pathname = useShownPath();
   const { messages } = useI18n();
-  const current = PANEL_SECTIONS.find((section) => section.pages.some((page) => isActivePath(pathname, page.href))) ?? PANEL_SECTIONS[0];
+  // None on a page of the account menu (Settings).
+  const current = PANEL_SECTIONS.find((section) => section.pages.some((page) => isActivePath(pathname, page.href)));
   const label = (key: string) =>
     key in messages.shell ? messages.shell[key as keyof typeof messages.shell] : messages.nav[key as keyof typeof messages.nav];
   return (
-    <nav aria-label={messages.app.mainNavigation} className="w-full">
-      <ul className="grid grid-cols-3 gap-1">
+    <nav aria-label={messages.app.mainNavigation} className="col-span-2 min-w-0">
+      <ul className="grid grid-cols-2 gap-1">
         {PANEL_SECTIONS.map((section) => {
           const active = section === current;
           const opens = section.pages[0].href;
@@ -89,7 +90,7 @@ export function PanelNav() {
           );
         })}
       </ul>
-      {current.pages.length > 1 ? (
+      {current && current.pages.length > 1 ? (
         <ul className="mt-1 flex gap-1">
           {current.pages.map((page) => {
             const active = isActivePath(pathname, page.href);

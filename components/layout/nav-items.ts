@@ -16,8 +16,9 @@ export type NavKey = (typeof NAV_ITEMS)[number]["key"];
 export const TAB_ITEMS = NAV_ITEMS.filter((item) => item.key !== "settings");
 
 /**
- * The companion panel's navigation: three sections, each with its pages (the first is where the section
- * opens). Learning opens on Continue and Ending soon.
+ * The companion panel's navigation: two sections, each with its pages (the first is where the section
+ * opens), beside the account menu (Settings, Sign out) as the third. Learning opens on Continue and
+ * Ending soon.
  */
 export const PANEL_SECTIONS = [
   {
@@ -34,7 +35,6 @@ export const PANEL_SECTIONS = [
       { key: "events", href: PAGE_PATHS.events },
     ],
   },
-  { key: "account", pages: [{ key: "settings", href: PAGE_PATHS.settings }] },
 ] as const satisfies readonly {
   key: keyof Messages["shell"];
   pages: readonly { key: keyof Messages["nav"] | keyof Messages["shell"]; href: string }[];

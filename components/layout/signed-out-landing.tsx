@@ -1,12 +1,21 @@
 "use client";
 
 import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
-import type { Messages } from "@/lib/i18n";
+import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
 
 export type { SignedOutReason };
+
+/** What is known of the member's session at the site after signing out here. */
+export type SiteSessionAfterSignOut = "ended" | "open" | "unconfirmed";
+
+const SITE_NOTICES: Record<SiteSessionAfterSignOut, (messages: Messages) => string> = {
+  ended: (messages) => messages.signedOutPage.siteSignedOut,
+  open: (messages) => messages.signedOutPage.siteStillSignedIn,
+  unconfirmed: (messages) => messages.signedOutPage.siteUnconfirmed,
+};
 
 const NOTICES: Record<SignedOutReason, (messages: Messages) => string> = {
   revoked: (messages) => messages.landing.revoked,
@@ -21,19 +30,37 @@ export function SignedOutLanding({
   reason = null,
   returnTo = "/",
   embedded = false,
+  siteSession = null,
+  site,
 }: {
   reason?: SignedOutReason | null;
   returnTo?: string;
   embedded?: boolean;
+  siteSession?: SiteSessionAfterSignOut | null;
+  /** The site by its name (null when it gives none) and its address, for the sentence about the site's session. */
+  site?: { name: string | null; url: string };
 }) {
-  const { messages } = useI18n();
+  const { messages, locale } = useI18n();
   const notice = reason ? NOTICES[reason](messages) : null;
+  const siteName = site?.name ?? messages.signedOutPage.theSite;
+  const siteNotice = siteSession && site ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       {notice ? (
         <p role="status" className="card w-full border-l-4 border-l-accent p-4 text-fg">
           {notice}
+          {siteNotice ? (
+            <>
+              {locale === "en" ? " " : ""}
+              {siteNotice}
+            </>
+          ) : null}
         </p>
+      ) : null}
+      {siteNotice && siteSession !== "ended" && site ? (
+        <a className="btn btn-secondary" href={site.url}>
+          {interpolate(messages.signedOutPage.openSite, { site: siteName })}
+        </a>
       ) : null}
       <h1 className="text-3xl font-semibold tracking-tight text-fg sm:text-4xl">{messages.landing.title}</h1>
       <p className="text-lg text-fg-muted">{messages.landing.body}</p>

@@ -1,6 +1,6 @@
 "use client";
 
-import { leaveForSignedOutPage } from "@/lib/client/api";
+import { leaveAfterSignOut } from "@/lib/client/sign-out";
 import { useSignOut } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -19,7 +19,7 @@ export function SignOutButton() {
         className="btn btn-secondary"
         disabled={signOut.isPending || signOut.isSuccess}
         aria-busy={signOut.isPending}
-        onClick={() => signOut.mutate(undefined, { onSuccess: (reason) => leaveForSignedOutPage(reason) })}
+        onClick={() => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut })}
       >
         {messages.settings.signOut}
       </button>

@@ -4,7 +4,7 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
-import { newSessionId, saveSession, type SessionData } from "@/lib/session/session";
+import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
@@ -14,6 +14,7 @@ import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
+import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
 export interface CallbackResult {
@@ -59,7 +60,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
         detail: code,
       });
     }
-    if (error instanceof oauth.OperationProcessingError && /"iss"/.test(error.message)) {
+    if (error instanceof oauth.OperationProcessingError && error.code === oauth.INVALID_RESPONSE && issuerParameterWrong(params, as)) {
       throw new AuthError("issuer_mismatch", "The sign-in response did not come from the configured site.", { cause: error });
     }
     throw new AuthError("login_state_mismatch", "The sign-in response did not match this sign-in attempt.", { cause: error });
@@ -107,6 +108,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
+    ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
     createdAt: now,
     lastSeenAt: now,
   };
@@ -114,7 +116,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
     return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
   }
-  await saveSession(jar, session);
+  await startNewSession(jar, session);
   return { returnTo: transaction.returnTo, session };
 }
 
@@ -143,9 +145,41 @@ function tokenTypeRefused(cause?: unknown): AuthError {
   });
 }
 
+/**
+ * RFC 9207 section 2.4: the authorization response's `iss` is wrong when it differs from the issuer, or
+ * is missing where the metadata says it is sent. oauth4webapi reports both as INVALID_RESPONSE, like a
+ * `state` mismatch: the parameters tell them apart.
+ */
+function issuerParameterWrong(params: URLSearchParams, as: oauth.AuthorizationServer): boolean {
+  const iss = params.get("iss");
+  return iss === null ? as.authorization_response_iss_parameter_supported === true : iss !== as.issuer;
+}
+
+/** oauth4webapi's UnsupportedOperationError for a token response (an unknown `token_type`) carries the response body. */
+function hasTokenResponseBody(cause: unknown): boolean {
+  return typeof cause === "object" && cause !== null && "body" in cause;
+}
+
+/** The codes oauth4webapi gives only to a JWT it could not accept (in the token response: the id_token). */
+const JWT_FAILURE_CODES: ReadonlySet<string> = new Set([
+  oauth.JWT_CLAIM_COMPARISON,
+  oauth.JWT_TIMESTAMP_CHECK,
+  oauth.KEY_SELECTION,
+  oauth.PARSE_ERROR,
+]);
+
+/**
+ * An id_token oauth4webapi refused: a JWT code, or an INVALID_RESPONSE about the JWT itself (its form or
+ * claims, reported with the JWT or its claims), not about the token response's own fields (reported with its body).
+ */
+function isIdTokenFailure(error: oauth.OperationProcessingError): boolean {
+  if (JWT_FAILURE_CODES.has(error.code ?? "")) return true;
+  return error.code === oauth.INVALID_RESPONSE && typeof error.cause === "object" && error.cause !== null && !("body" in error.cause);
+}
+
 function toExchangeError(error: unknown): AuthError {
   if (error instanceof AuthError) return error;
-  if (error instanceof oauth.UnsupportedOperationError && /token_type/.test(error.message)) return tokenTypeRefused(error);
+  if (error instanceof oauth.UnsupportedOperationError && hasTokenResponseBody(error.cause)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
     if (error.status >= 500)
       return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
@@ -154,7 +188,7 @@ function toExchangeError(error: unknown): AuthError {
       detail: safeOAuthErrorCode(error.error),
     });
   }
-  if (error instanceof oauth.OperationProcessingError && /id_token|ID Token|JWT/i.test(error.message)) {
+  if (error instanceof oauth.OperationProcessingError && isIdTokenFailure(error)) {
     return new AuthError("id_token_invalid", "The id_token was rejected.", { cause: error, detail: "protocol" });
   }
   if (isTransientSiteFailure(error)) {

@@ -2,6 +2,7 @@ import "server-only";
 
 import type { CookieJar } from "iron-session";
 
+import { countSessionEnded } from "@/lib/metrics/record";
 import { isSessionError, SessionError } from "@/lib/session/errors";
 import { endSession, loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
@@ -43,6 +44,7 @@ export async function withFreshMemberSession<T>(
   } catch (error) {
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
+      if (!isSessionError(error)) countSessionEnded("grant_gone");
       throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
     }
     if (isSharedStateUnavailable(error)) {
@@ -54,6 +56,15 @@ export async function withFreshMemberSession<T>(
     if (dirty && !isAuthError(error, "refresh_unavailable")) await saveSession(jar, session, loaded.variant);
     throw error;
   }
+}
+
+/**
+ * Refreshes the member's tokens when they are due and persists the rotated ones into the cookie (a page
+ * render's refresh: proxy.ts, before a Server Component that cannot write cookies reads the session).
+ * Throws as withFreshMemberSession does.
+ */
+export function refreshMemberSession(jar: CookieJar): Promise<void> {
+  return withFreshMemberSession(jar, () => Promise.resolve());
 }
 
 /**

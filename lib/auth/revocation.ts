@@ -8,7 +8,7 @@ import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
-import { rotatedSuccessors } from "./tokens";
+import { withRotationsSettled, type RotatedTokens } from "./tokens";
 
 type TokenHint = "refresh_token" | "access_token";
 
@@ -28,8 +28,14 @@ export async function revokeAtSite(session: SessionData, scope: "refresh_token" 
   if (!as.revocation_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lists no revocation endpoint.");
   }
+  if (!session.refreshToken) return revokeGenerations([session], scope);
+  // A refresh in flight elsewhere is waited for, and its result revoked with the rest.
+  return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], scope));
+}
+
+async function revokeGenerations(generations: (SessionData | RotatedTokens)[], scope: "refresh_token" | "all"): Promise<void> {
+  const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
-  const generations = [session, ...(session.refreshToken ? await rotatedSuccessors(session.refreshToken) : [])];
   const tokens: [string, TokenHint][] = [];
   for (const generation of generations.reverse()) {
     if (generation.refreshToken) tokens.push([generation.refreshToken, "refresh_token"]);

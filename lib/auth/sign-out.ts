@@ -6,24 +6,23 @@ import { logEvent } from "@/lib/log/logger";
 import {
   clearSessionCookie,
   endSession,
-  loadSession,
-  loadSessionForSignOutWithoutSharedState,
+  loadEverySession,
+  markSessionEnded,
   type LoadedSession,
   type SessionData,
 } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 /**
- * The session to sign out of. Sign-out works while the shared state does not answer: the cookie is then
- * opened without its "ended" check, so that its tokens can still be revoked at the site and the cookie
- * cleared (docs/architecture.md section 8).
+ * Every session the browser holds here (top-level and embedded cookies alike), for a sign-out or a
+ * revocation that must end them all; opened without the "ended" check while the shared state does not answer.
  */
-export async function loadSessionForSignOut(jar: CookieJar): Promise<LoadedSession | null> {
+export async function loadSessionsForSignOut(jar: CookieJar): Promise<LoadedSession[]> {
   try {
-    return await loadSession(jar);
+    return await loadEverySession(jar);
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
-    return loadSessionForSignOutWithoutSharedState(jar);
+    return loadEverySession(jar, { checkEnded: false });
   }
 }
 
@@ -32,9 +31,15 @@ export async function loadSessionForSignOut(jar: CookieJar): Promise<LoadedSessi
  * other instances, the cookie is cleared all the same: its refresh token was revoked at the site, so a
  * copy of it opens nothing.
  */
-export async function endSessionForSignOut(jar: CookieJar, session: SessionData | undefined): Promise<void> {
+export async function endSessionForSignOut(jar: CookieJar, session: SessionData | readonly LoadedSession[] | undefined): Promise<void> {
   try {
-    await endSession(jar, session);
+    if (Array.isArray(session)) {
+      // Every variant is marked ended, then every session cookie cleared.
+      for (const loaded of session as readonly LoadedSession[]) await markSessionEnded(loaded.data);
+      await endSession(jar, undefined);
+    } else {
+      await endSession(jar, session as SessionData | undefined);
+    }
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
     logEvent("shared_state_error", { operation: "end_session", outcome: "cookie_cleared_only" }, "warn");

@@ -5,9 +5,10 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
-import { getSharedState, isSharedStateUnavailable, type Lease } from "@/lib/session/shared-state";
+import { getSharedState, isSharedStateUnavailable, type Lease, type LockOutcome } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
@@ -30,7 +31,7 @@ export const ROTATION_MEMORY_MS = 2 * 60_000;
  */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
-interface RotatedTokens {
+export interface RotatedTokens {
   accessToken: string;
   refreshToken: string | null;
   accessTokenExpiresAt: number;
@@ -145,12 +146,14 @@ async function checkRefreshedIdToken(
 async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
-  return store.singleFlight(`refresh:${key}`, async () => {
+  const refreshOnce = countedRefresh(async () => {
     // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
       if (published) return published;
+      const lockHeld = timeRefreshLockWait();
       const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+        lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
         const rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
@@ -169,11 +172,12 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     if (published) return published;
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
+  return store.singleFlight(`refresh:${key}`, refreshOnce);
 }
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
-  return remembered ? openSessionSeal<RotatedTokens>(remembered, 0) : undefined;
+  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }
 
 /**
@@ -196,6 +200,33 @@ export async function rotatedSuccessors(refreshToken: string): Promise<RotatedTo
     current = next.refreshToken;
   }
   return successors;
+}
+
+/**
+ * Runs `task` with the rotated successors of `refreshToken` once no refresh of the newest of them is in
+ * flight on any instance: it waits for that refresh's lock and holds it while `task` runs (RFC 7009
+ * section 2.1; RFC 9700 section 4.14.2). So a refresh racing a sign-out either finished first (its
+ * successor is then revoked too) or starts after it, with a revoked token the site refuses. Without the
+ * shared state, the successors known are all there is.
+ */
+export async function withRotationsSettled<T>(refreshToken: string, task: (successors: RotatedTokens[]) => Promise<T>): Promise<T> {
+  const store = getSharedState();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const successors = await rotatedSuccessors(refreshToken);
+    const newest = successors.reduce<string>((latest, next) => next.refreshToken ?? latest, refreshToken);
+    let outcome: LockOutcome<{ value: T } | undefined>;
+    try {
+      outcome = await store.withLock(`refresh:${fingerprint(newest)}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async () =>
+        // Rotated between the read and the lock: look again, one generation further.
+        (await recallRotation(newest)) ? undefined : { value: await task(successors) },
+      );
+    } catch (error) {
+      if (!isSharedStateUnavailable(error)) throw error;
+      return task(successors);
+    }
+    if (outcome.acquired && outcome.value) return outcome.value.value;
+  }
+  return task(await rotatedSuccessors(refreshToken));
 }
 
 export interface FreshSession {

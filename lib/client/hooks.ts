@@ -1,8 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
-import { API_ROUTES, type SignedOutReason } from "@/lib/contract/paths";
+import { API_ROUTES } from "@/lib/contract/paths";
+import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
 import { ApiError, leaveForSignedOutPage, postAction } from "./api";
+import { readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
 /** An account page read whole, e.g. `useAccountPage("overview")`. */
@@ -35,7 +37,7 @@ export function flattenPages<T>(pages: readonly Page<T>[] | undefined): T[] {
 export function useRevokeAccess() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => postAction(API_ROUTES.revoke),
+    mutationFn: () => keepingPreferenceCookies(() => postAction(API_ROUTES.revoke)),
     onSuccess: () => queryClient.clear(),
     onError: (error) => {
       // The site refused (a configuration fault): the BFF ended the session, so say so on the signed-out page.
@@ -51,13 +53,8 @@ export function useRevokeAccess() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    // `complete: false`: signed out here, but the site did not confirm that it revoked the sign-in.
-    mutationFn: async (): Promise<SignedOutReason> => {
-      const outcome = await postAction(API_ROUTES.logout);
-      return typeof outcome === "object" && outcome !== null && "complete" in outcome && outcome.complete === false
-        ? "signed_out_locally"
-        : "signed_out";
-    },
+    mutationFn: async (): Promise<SignOutOutcome> =>
+      readSignOutOutcome(await keepingPreferenceCookies(() => postAction(API_ROUTES.logout))),
     onSuccess: () => queryClient.clear(),
   });
 }

@@ -100,6 +100,21 @@ const redisPrefix = z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
+/** How log lines look: JSON lines for a pipeline, or human lines for a terminal (default: pretty when stdout is a terminal). */
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+const logFormat = z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(", ")}` });
+
+/** The address the metrics port binds to: a host name or an IP address, never a URL. */
+const metricsHost = z
+  .string()
+  .regex(/^(?:[A-Za-z0-9.-]{1,253}|[0-9A-Fa-f:.]{2,45})$/, "must be a host name or an IP address (e.g. 127.0.0.1)");
+
+/** The bearer token for /api/metrics: long and random, like a session secret; never echoed. */
+const metricsToken = z
+  .string()
+  .regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces (e.g. openssl rand -base64 32)");
+
 export const envSchema = z.object({
   SITE_URL: z.preprocess(emptyAsUndefined, origin),
   OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
@@ -134,6 +149,10 @@ export const envSchema = z.object({
   REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
   REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
+  LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
+  METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
+  METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -155,6 +174,13 @@ export interface AppConfig {
   redisUrl: string | undefined;
   redisPrefix: string;
   logLevel: LogLevel;
+  /** LOG_FORMAT when set; undefined: pretty on a terminal, JSON lines otherwise (lib/log/log-format.ts). */
+  logFormat: LogFormat | undefined;
+  /**
+   * The Prometheus endpoint (README, Metrics): on its own port at `host` when `port` is set, and on the app's
+   * port at /api/metrics only for a request bearing `token`. Neither set: no metrics are served.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
 }
@@ -180,6 +206,9 @@ export function parseEnv(env: EnvInput): AppConfig {
     throw new ConfigError(problems);
   }
   const data = result.data;
+  if (data.METRICS_PORT !== undefined && data.METRICS_PORT === data.PORT) {
+    throw new ConfigError(["METRICS_PORT must differ from PORT (the metrics are never served on the members' port without METRICS_TOKEN)"]);
+  }
   return {
     siteUrl: data.SITE_URL,
     clientId: data.OAUTH_CLIENT_ID,
@@ -195,6 +224,8 @@ export function parseEnv(env: EnvInput): AppConfig {
     redisUrl: data.REDIS_URL,
     redisPrefix: data.REDIS_PREFIX,
     logLevel: data.LOG_LEVEL,
+    logFormat: data.LOG_FORMAT,
+    metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
     secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
 }
@@ -207,4 +238,10 @@ export function parseEnv(env: EnvInput): AppConfig {
 export function parseLogLevel(env: EnvInput): LogLevel {
   const parsed = logLevel.safeParse(env.LOG_LEVEL);
   return parsed.success ? parsed.data : DEFAULT_LOG_LEVEL;
+}
+
+/** LOG_FORMAT alone, like LOG_LEVEL: undefined when unset or bad (parseEnv reports a bad value). */
+export function parseLogFormat(env: EnvInput): LogFormat | undefined {
+  const parsed = logFormat.safeParse(env.LOG_FORMAT);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -11,6 +11,7 @@ export const API_ROUTES = {
   session: "/api/session",
   health: "/api/health",
   ready: "/api/ready",
+  metrics: "/api/metrics",
   overview: "/api/account/overview",
   courses: "/api/account/courses",
   orders: "/api/account/orders",

@@ -5,6 +5,7 @@ import { NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
+import { countSignInFailed } from "@/lib/metrics/record";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { logFailure } from "./error-responses";
@@ -14,6 +15,7 @@ import { PAGE_PATHS } from "@/lib/contract/paths";
 export function signInProblemRedirect(error: unknown): NextResponse {
   const code = error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
   logFailure(error, code, "sign_in_failed");
+  countSignInFailed(code);
   const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);

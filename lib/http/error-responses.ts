@@ -12,6 +12,7 @@ import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 
 import { RequestBodyTooLargeError } from "./capped-body";
+import { RequestError } from "./request-errors";
 
 /** Seconds a client should wait before retrying while the shared state (Redis) does not answer. */
 export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
@@ -48,12 +49,13 @@ export function describeApiError(error: unknown): DescribedApiError {
   // Whoever raised it (Account API, token refresh, the page view's deadline), a site that did not
   // answer in time or answered too much is told as such.
   const failure = siteFailureOf(error);
-  if (failure?.reason === "timeout") {
+  if (failure?.code === "timeout") {
     return { status: 504, code: "site_timeout", message: "The site did not answer in time. Please try again." };
   }
-  if (failure?.reason === "too_large") {
+  if (failure?.code === "too_large") {
     return { status: 502, code: "answer_too_large", message: "The site's answer was larger than the dashboard reads." };
   }
+  if (error instanceof RequestError) return describeRequestError(error);
   if (error instanceof SessionError) return describeSessionError(error);
   if (error instanceof SiteError) return describeSiteError(error);
   if (error instanceof AuthError) return describeAuthError(error);
@@ -73,6 +75,15 @@ const SITE_MISCONFIGURED: DescribedApiError = {
   code: "site_misconfigured",
   message: "The dashboard is not configured correctly for this site. Please tell the site's operator.",
 };
+
+function describeRequestError(error: RequestError): DescribedApiError {
+  switch (error.code) {
+    case "not_found":
+      return { status: 404, code: "not_found", message: "There is no such account page." };
+    case "invalid_cursor":
+      return { status: 400, code: "invalid_cursor", message: "The page cursor is not valid." };
+  }
+}
 
 function describeSessionError(error: SessionError): DescribedApiError {
   switch (error.code) {
@@ -137,6 +148,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
   }
 }
 
+const QUIET_CODES: ReadonlySet<string> = new Set(["unauthenticated", "temporarily_unavailable", "not_found", "invalid_cursor"]);
+
 /** The event of a failure whose code is not a site failure. */
 const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
 
@@ -146,7 +159,8 @@ const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unex
  * code and message, cut short).
  */
 export function logFailure(error: unknown, code: string, event: LogEventName = EVENT_OF_CODE[code] ?? "site_error"): void {
-  if (code === "unauthenticated" || code === "temporarily_unavailable") return; // the latter is logged where it happens
+  // Nothing to tell an operator: the request line says it; a shared state outage is logged where it happens.
+  if (QUIET_CODES.has(code)) return;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.name : undefined;
   // A layer's error speaks our own words and carries a safe detail; anything else is named by its class only.
   const own = error instanceof LayerError;

@@ -4,7 +4,7 @@ import type { CookieJar } from "iron-session";
 import type { NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { loadSessionForSignOut } from "@/lib/auth/sign-out";
+import { loadSessionsForSignOut } from "@/lib/auth/sign-out";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { LoadedSession } from "@/lib/session/session";
 
@@ -15,6 +15,8 @@ export interface SignOutContext {
   jar: CookieJar;
   buffer: CookieBuffer;
   loaded: LoadedSession | null;
+  /** Every session the browser holds (top-level and embedded cookies); `loaded` is the first of them. */
+  sessions: LoadedSession[];
 }
 
 /**
@@ -29,7 +31,8 @@ export function signOutHandler(end: (context: SignOutContext) => Promise<Respons
       assertSameOriginRequest(request);
       const buffer = new CookieBuffer();
       const jar = requestResponseJar(request.cookies, buffer);
-      return await end({ jar, buffer, loaded: await loadSessionForSignOut(jar) });
+      const sessions = await loadSessionsForSignOut(jar);
+      return await end({ jar, buffer, loaded: sessions[0] ?? null, sessions });
     } catch (error) {
       return apiErrorResponse(error);
     }

@@ -16,3 +16,38 @@ export function persistLocale(locale: Locale): void {
 export function persistTimeZone(timeZone: string): void {
   writeCookie(TIME_ZONE_COOKIE, timeZone);
 }
+
+/** The language and time-zone cookies as the browser holds them now (absent ones left out). */
+export function readPreferenceCookies(): Record<string, string> {
+  const wanted = new Set([LOCALE_COOKIE, TIME_ZONE_COOKIE]);
+  const found: Record<string, string> = {};
+  for (const pair of document.cookie.split(";")) {
+    const [name = "", ...rest] = pair.trim().split("=");
+    if (!wanted.has(name)) continue;
+    try {
+      found[name] = decodeURIComponent(rest.join("="));
+    } catch {
+      // A value the browser holds that is not ours: not kept.
+    }
+  }
+  return found;
+}
+
+/**
+ * Writes back the language and time-zone cookies read before Sign out or Revoke access: their answers
+ * carry `Clear-Site-Data: "cookies"`, which drops every cookie of the origin, preferences included.
+ * Neither cookie identifies the member, so keeping them leaks nothing of the ended session.
+ */
+export function restorePreferenceCookies(saved: Record<string, string>): void {
+  for (const [name, value] of Object.entries(saved)) writeCookie(name, value);
+}
+
+/** Runs `action` (a request whose answer clears the site's cookies) and keeps the member's language and time zone across it. */
+export async function keepingPreferenceCookies<T>(action: () => Promise<T>): Promise<T> {
+  const saved = readPreferenceCookies();
+  try {
+    return await action();
+  } finally {
+    restorePreferenceCookies(saved);
+  }
+}

@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { DestinationStream, Logger } from "pino";
 
 import { configuredLogLevel } from "@/lib/config";
+import { countLoggedEvent } from "@/lib/metrics/logged-events";
 
 import { createLogger } from "./create-logger";
 
@@ -16,6 +17,7 @@ import { createLogger } from "./create-logger";
  */
 export type LogEventName =
   | "request"
+  | "sign_in_started"
   | "sign_in_succeeded"
   | "sign_in_failed"
   | "token_refreshed"
@@ -29,7 +31,11 @@ export type LogEventName =
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"
-  | "shutdown_finished";
+  | "shutdown_finished"
+  | "metrics_listening"
+  | "session_replaced"
+  | "session_ended_elsewhere"
+  | "rate_limited";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
@@ -66,12 +72,13 @@ export function setLogDestinationForTests(destination: DestinationStream): void 
   instance = makeLogger(destination);
 }
 
-/** Logs one named event with its fields (never a secret value). */
+/** Logs one named event with its fields (never a secret value), and counts it in the metrics whatever LOG_LEVEL prints. */
 export function logEvent(
   event: LogEventName,
   fields: Record<string, unknown> = {},
   level: "debug" | "info" | "warn" | "error" = "info",
 ): void {
+  countLoggedEvent(event, fields);
   getLogger()[level]({ event, ...fields });
 }
 

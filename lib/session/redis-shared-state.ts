@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 
 import { logEvent } from "@/lib/log/logger";
+import { countSharedStateError } from "@/lib/metrics/record";
 
 import {
   isSharedStateUnavailable,
@@ -158,6 +159,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       if (!this.client.isReady) await this.waitUntilReady();
       return await answeredWithin(command(), REDIS_COMMAND_TIMEOUT_MS);
     } catch (error) {
+      countSharedStateError(operation);
       if (isSharedStateUnavailable(error)) throw error;
       logEvent("shared_state_error", { operation, cause: error instanceof Error ? error.name : "unknown" }, "warn");
       throw new SharedStateUnavailableError(`Redis did not answer (${operation}).`, { cause: error });

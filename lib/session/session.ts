@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { countSessionEnded } from "@/lib/metrics/record";
 
 import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
 import { sealPasswords } from "./seal";
@@ -31,6 +32,11 @@ export interface SessionData {
   claims: SessionClaims;
   /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
   idTokenNonce?: string;
+  /**
+   * The sign-in's id_token, kept sealed like the tokens: the `id_token_hint` of RP-initiated logout
+   * (OpenID Connect RP-Initiated Logout 1.0 section 2), which lets the site end its session without asking.
+   */
+  idToken?: string;
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -111,14 +117,6 @@ export async function loadSession(jar: CookieJar, now = Date.now()): Promise<Loa
   return openSession(jar, now, true);
 }
 
-/**
- * Sign-out only, when the shared state is unavailable: opens the cookie without asking whether the
- * session was ended elsewhere, so that sign-out can still revoke its tokens at the site and clear it.
- */
-export async function loadSessionForSignOutWithoutSharedState(jar: CookieJar): Promise<LoadedSession | null> {
-  return openSession(jar, Date.now(), false);
-}
-
 async function openSession(jar: CookieJar, now: number, checkEnded: boolean): Promise<LoadedSession | null> {
   for (const variant of SESSION_VARIANTS) {
     if (!hasCookie(jar, sessionCookieName(variant))) continue;
@@ -126,6 +124,25 @@ async function openSession(jar: CookieJar, now: number, checkEnded: boolean): Pr
     if (loaded) return loaded;
   }
   return null;
+}
+
+/**
+ * Every session the request carries, one per cookie variant present (the top-level and the embedded
+ * cookie can both reach a same-site request): what sign-out and revocation must end, every one of them.
+ * `checkEnded: false` only for sign-out while the shared state does not answer.
+ */
+export async function loadEverySession(
+  jar: CookieJar,
+  options: { checkEnded?: boolean; variant?: SessionVariant } = {},
+): Promise<LoadedSession[]> {
+  const loaded: LoadedSession[] = [];
+  for (const variant of SESSION_VARIANTS) {
+    if (options.variant !== undefined && variant !== options.variant) continue;
+    if (!hasCookie(jar, sessionCookieName(variant))) continue;
+    const session = await loadVariant(jar, variant, Date.now(), options.checkEnded !== false);
+    if (session) loaded.push(session);
+  }
+  return loaded;
 }
 
 /** True when the request carries a session cookie of either kind, valid or not. */
@@ -162,6 +179,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     scopes: session.scopes,
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
+    ...(typeof session.idToken === "string" ? { idToken: session.idToken } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };
@@ -174,7 +192,16 @@ async function loadVariant(jar: CookieJar, variant: SessionVariant, now: number,
   const data = await openSeal(jar, options);
   // Checked on every request, whether the cookie was just opened or remembered.
   if (!data) return null;
-  if (now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS || now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS) return null;
+  const pastLifetime =
+    now - data.createdAt > SESSION_ABSOLUTE_LIFETIME_MS
+      ? "absolute"
+      : now - data.lastSeenAt > SESSION_IDLE_LIFETIME_MS
+        ? "idle"
+        : undefined;
+  if (pastLifetime) {
+    countSessionEnded(pastLifetime);
+    return null;
+  }
   // Read from the shared state on every load, never cached per instance: a sign-out on one instance holds on all.
   if (checkEnded && (await getSharedState().recall(endedKey(data.sid)))) return null;
   const needsSave = now - data.lastSeenAt > ACTIVITY_RESOLUTION_MS || sealedWithOlderSecret(jar, options.cookieName);
@@ -196,6 +223,9 @@ export async function saveSession(
   if (options.checkEnded !== false && (await getSharedState().recall(endedKey(data.sid)))) return false;
   const cookieOptions = sessionOptions(variant, sealPasswords().sealing);
   const session = await getIronSession<SessionData>(jar, { ...cookieOptions, onUnsealError: () => undefined });
+  // A fresh seal of exactly `data` (OWASP ASVS 5 V7.2.4, session fixation): nothing of the cookie already
+  // there (a planted or replaced session) survives into it. iron-session still clears its stale chunks.
+  for (const key of Object.keys(session)) delete (session as unknown as Record<string, unknown>)[key];
   Object.assign(session, data);
   await session.save();
   // The member's next request carries exactly what was just written: it need not be opened again.
@@ -213,8 +243,18 @@ export async function endSession(
   session: Pick<SessionData, "sid" | "createdAt"> | undefined,
   now = Date.now(),
 ): Promise<void> {
-  if (session) await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
+  if (session) await markSessionEnded(session, now);
   clearSessionCookie(jar);
+}
+
+/** Marks the session ended on every instance, without touching any cookie (a session ended from another device). */
+export async function markSessionEnded(session: Pick<SessionData, "sid" | "createdAt">, now = Date.now()): Promise<void> {
+  await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
+}
+
+/** True when the session was ended (sign-out, revocation, or from another device). */
+export async function isSessionEnded(sid: string): Promise<boolean> {
+  return (await getSharedState().recall(endedKey(sid))) !== undefined;
 }
 
 /** How long a copy of this session's cookie could still be accepted: no activity after the end extends it. */

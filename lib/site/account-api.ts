@@ -89,7 +89,7 @@ function toAccountError(error: unknown): SiteError {
   const failure = siteFailureOf(error);
   if (failure) {
     // Timeouts (the page view's deadline included) are never retried here: the member presses Retry.
-    const detail = failure.reason === "unreachable" ? "unavailable" : failure.reason;
+    const detail = failure.code === "unreachable" ? "unavailable" : failure.code;
     return new SiteError("account_api_failed", failure.message, { cause: error, detail });
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {

@@ -3,12 +3,15 @@ import "server-only";
 import { ACCOUNT_PAGE_DESCRIPTORS } from "@/lib/account/pages/registry";
 import type { RunOperation } from "@/lib/account/pages/descriptor";
 import { getConfig } from "@/lib/config";
+import { RequestError } from "@/lib/http/request-errors";
 import type { AccountPageData, AccountPageKey } from "@/lib/contract/account-pages";
 
 import { runAccountOperation } from "./account-api";
 
-export function isAccountPageKey(value: string): value is AccountPageKey {
-  return Object.hasOwn(ACCOUNT_PAGE_DESCRIPTORS, value);
+/** `value` as an account page's key, or a RequestError "not_found". */
+export function accountPageKeyOf(value: string): AccountPageKey {
+  if (!Object.hasOwn(ACCOUNT_PAGE_DESCRIPTORS, value)) throw new RequestError("not_found", "There is no such account page.");
+  return value as AccountPageKey;
 }
 
 /** Sends operations to the Account API with this access token: what a page descriptor reads the site with. */

@@ -211,7 +211,7 @@ function fromStatus(status: number): ConnectionsUnavailableReason {
 
 function toMcpFailure(error: unknown): SiteError | ConnectionsUnavailableReason {
   const failure = siteFailureOf(error);
-  if (failure) return failure.reason === "too_large" ? "too_large" : "unreachable";
+  if (failure) return failure.code === "too_large" ? "too_large" : "unreachable";
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     return refusalOfChallenge(error, { name: "MCP server", ownMetadataUrls: ownResourceMetadataUrls() });
   }

@@ -4,7 +4,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import https from "node:https";
 
+import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent } from "@/lib/log/logger";
+import { timeSiteCall } from "@/lib/metrics/record";
 
 /** What an answer from the site is, which decides how many bytes of it we ever read. */
 export type SiteAnswerKind = "oauth" | "jwks" | "graphql" | "mcp";
@@ -44,16 +46,20 @@ export function clearableTimeout(milliseconds: number): { signal: AbortSignal; c
 /** Why a request to the site failed before an answer we could read. */
 export type SiteFailureReason = "timeout" | "too_large" | "unreachable";
 
-export class SiteFetchError extends Error {
+/**
+ * A request to the site that failed before an answer we could read: its `code` says why (the layer
+ * errors' shape, lib/errors/layer-error.ts), `kind` which kind of answer was awaited.
+ */
+export class SiteFetchError extends LayerError<SiteFailureReason> {
   override readonly name = "SiteFetchError";
   constructor(
-    readonly reason: SiteFailureReason,
+    code: SiteFailureReason,
     /** The kind of answer that failed, or "page_view" when the page view's whole budget ran out. */
     readonly kind: SiteAnswerKind | "page_view",
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, options);
   }
 }
 
@@ -189,6 +195,7 @@ export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init:
     finished = timeout.clear;
   }
   if (init.signal) signals.push(init.signal);
+  finished = timeSiteCall(kind, finished);
   const call: SiteCall = { kind, url, signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals), finished };
   const body = kind === "mcp" ? undefined : wholeRequestBody(init.body);
   if (body !== undefined && (init.redirect ?? "follow") === "manual") return readWhole(call, init, body);

@@ -1,8 +1,9 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
+import { accountNavigation } from "./account-menu";
 import { postSandboxControl, resetSandbox, signIn } from "./support";
 
-/** Each page, the link that opens it (a tab, or Settings at the header's right end) and its URL. */
+/** Each page, the link that opens it (a tab, or Settings in the account menu at the header's right end) and its URL. */
 const PAGES = [
   { name: "Overview", path: /\/$/, nav: "Main" },
   { name: "Courses", path: /\/courses$/, nav: "Main" },
@@ -13,6 +14,14 @@ const PAGES = [
 
 function pageLink(page: Page, entry: (typeof PAGES)[number]): Locator {
   return page.getByRole("navigation", { name: entry.nav }).getByRole("link", { name: entry.name, exact: true });
+}
+
+/** Opens the account menu when the page's link is in it. */
+async function reveal(page: Page, entry: (typeof PAGES)[number]): Promise<void> {
+  if (entry.nav !== "Account") return;
+  const menu = accountNavigation(page).getByRole("button", { name: "Maya Chen" });
+  await expectInsideViewport(page, menu);
+  if ((await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
 }
 
 async function horizontalOverflow(page: Page): Promise<number> {
@@ -41,28 +50,35 @@ test("at 320, 360, 390 and 1280 px every page and Sign out are one tap away, wit
     await page.goto("/");
     for (const entry of PAGES) {
       const link = pageLink(page, entry);
+      await reveal(page, entry);
       await expectInsideViewport(page, link);
       await link.click();
       await expect(page).toHaveURL(entry.path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      // The page shown is marked current, and stays in view.
-      await expect(link).toHaveAttribute("aria-current", "page");
-      await expectInsideViewport(page, link);
-      for (const other of PAGES.filter((candidate) => candidate !== entry)) {
+      expect(await horizontalOverflow(page), `${width} px, ${entry.name}`).toBeLessThanOrEqual(0);
+      // The tab of the page shown is marked current, and stays in view (Settings has no tab).
+      if (entry.nav === "Main") {
+        await expect(link).toHaveAttribute("aria-current", "page");
+        await expectInsideViewport(page, link);
+      }
+      for (const other of PAGES.filter((candidate) => candidate !== entry && candidate.nav === "Main")) {
         await expect(pageLink(page, other)).not.toHaveAttribute("aria-current", "page");
       }
-      expect(await horizontalOverflow(page), `${width} px, ${entry.name}`).toBeLessThanOrEqual(0);
     }
-    const signOut = page.getByRole("button", { name: "Sign out", exact: true });
-    await signOut.scrollIntoViewIfNeeded();
+    // Sign out, in the account menu, on every page.
+    await reveal(page, PAGES[4]);
+    const signOut = accountNavigation(page).getByRole("button", { name: "Sign out", exact: true });
     await expectInsideViewport(page, signOut);
+    expect(await horizontalOverflow(page), `${width} px, account menu open`).toBeLessThanOrEqual(0);
+    await page.keyboard.press("Escape");
     if (width < 640) {
       // On phones the tabs are a bar at the bottom of the screen.
       const bar = await page.getByRole("navigation", { name: "Main" }).boundingBox();
       expect(Math.round(bar!.y + bar!.height)).toBe(page.viewportSize()!.height);
     }
   }
-  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await reveal(page, PAGES[4]);
+  await accountNavigation(page).getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/signed-out/);
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
 });
@@ -72,7 +88,8 @@ test("at 320 px the focus ring of every navigation link is whole: no edge or con
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
   const checked = new Set<string>();
-  for (let presses = 0; presses < 20 && checked.size < PAGES.length; presses += 1) {
+  const expected = ["Overview", "Courses", "Orders", "Events", "Maya Chen"];
+  for (let presses = 0; presses < 20 && checked.size < expected.length; presses += 1) {
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => {
       const element = document.activeElement as HTMLElement | null;
@@ -90,13 +107,19 @@ test("at 320 px the focus ring of every navigation link is whole: no edge or con
         const box = parent.getBoundingClientRect();
         if (ring.left < box.left || ring.right > box.right || ring.top < box.top || ring.bottom > box.bottom) clips.push(parent.tagName);
       }
-      return { name: element.textContent?.trim() ?? "", clips };
+      // The element's words, without its decorations (icons, the menu's initial and arrow).
+      const name = [...element.childNodes]
+        .filter((node) => !(node instanceof Element && node.getAttribute("aria-hidden") === "true"))
+        .map((node) => node.textContent ?? "")
+        .join("")
+        .trim();
+      return { name, clips };
     });
     if (!focused) continue;
     expect(focused.clips, focused.name).toEqual([]);
     checked.add(focused.name);
   }
-  expect([...checked].sort()).toEqual(PAGES.map((entry) => entry.name).sort());
+  expect([...checked].sort()).toEqual([...expected].sort());
 });
 
 test("the skip link lands on the page's h1, in view below the sticky header", async ({ page }) => {

@@ -58,7 +58,9 @@ test("offline, seen pages come back from memory with the time they were seen, un
   await expectNoSeriousAxeViolations(page);
 
   // Settings (from the header) and back to the page the router holds.
-  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Settings" }).click();
+  const account = page.getByRole("navigation", { name: "Account" });
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await account.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
   await tab(page, "Overview").click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

@@ -81,7 +81,7 @@ describe("every answer from the site is read with the byte cap of its kind", () 
       () => undefined,
       (failure: unknown) => failure,
     );
-    expect(siteFailureOf(error)?.reason).toBe("too_large");
+    expect(siteFailureOf(error)?.code).toBe("too_large");
     expect(log).toHaveBeenCalledWith("site_error", expect.objectContaining({ reason: "too_large", capBytes: cap }), "warn");
   });
 

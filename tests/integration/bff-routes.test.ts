@@ -195,7 +195,7 @@ describe("logout and revocation", () => {
     sandbox.resetRequests();
     const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ signedOut: true, complete: true });
+    expect(await response.json()).toMatchObject({ signedOut: true, complete: true });
     expect(response.headers.get("clear-site-data")).toBe('"cookies"');
     expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
@@ -215,7 +215,7 @@ describe("logout and revocation", () => {
     try {
       const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: sameOrigin })));
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ signedOut: true, complete: false });
+      expect(await response.json()).toMatchObject({ signedOut: true, complete: false });
       expect(response.headers.get("clear-site-data")).toBe('"cookies"');
       expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
     } finally {

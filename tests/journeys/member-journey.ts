@@ -20,10 +20,8 @@ export function navigationLink(name: string): Target {
   return { role: "link", name, within: NAVIGATION };
 }
 
-/** Where a page is reached from: its tab, or (Settings) the account's place in the header. */
-export function pageLink(name: PageName): Target {
-  return name === "Settings" ? { role: "link", name, within: ACCOUNT_NAVIGATION } : navigationLink(name);
-}
+/** The account menu's button (named with the member's name), at the header's right end. */
+export const ACCOUNT_MENU: Target = { role: "button", within: ACCOUNT_NAVIGATION };
 
 /** From the signed-out landing page: the Sign in link, then the site's own pages. */
 export async function signInFromLanding(driver: JourneyDriver, email: string): Promise<void> {
@@ -51,14 +49,20 @@ export async function completeSiteSignIn(driver: JourneyDriver, email: string): 
 }
 
 export async function openPage(driver: JourneyDriver, name: PageName): Promise<void> {
-  await driver.click(pageLink(name));
+  if (name === "Settings") {
+    await driver.click(ACCOUNT_MENU);
+    await driver.click({ role: "link", name, within: ACCOUNT_NAVIGATION });
+  } else {
+    await driver.click(navigationLink(name));
+  }
   await driver.waitForUrl(new RegExp(`/${name === "Overview" ? "" : name.toLowerCase()}$`));
 }
 
 /** Overview: the member's name, every page in the navigation, what to continue watching. */
 export async function expectOverview(driver: JourneyDriver, firstName: string): Promise<void> {
   await driver.expectVisible({ role: "heading", name: new RegExp(firstName) });
-  for (const name of PAGE_NAMES) await driver.expectVisible(pageLink(name));
+  for (const name of TAB_NAMES) await driver.expectVisible(navigationLink(name));
+  await driver.expectVisible(ACCOUNT_MENU);
   await driver.expectVisible({ role: "heading", name: "Continue watching" });
 }
 

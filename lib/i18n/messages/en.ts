@@ -209,7 +209,7 @@ export const en = {
     signOut: "Sign out",
     revokeTitle: "Revoke access",
     revokeBody: "Revoke access withdraws this app's access to your account at the site, then signs you out here.",
-    signOutBody: "Sign out ends this browser's sign-in, here and at the site.",
+    signOutBody: "Sign out ends your sign-in in this browser, and asks the site to end its own sign-in too when the site offers that.",
     revoke: "Revoke access",
     revokeConfirmTitle: "Revoke this app's access?",
     revokeConfirmBody: "The site will stop granting this app access to your account. You can sign in again later to grant it anew.",
@@ -283,5 +283,19 @@ export const en = {
     unknown: "Something went wrong. Please try again.",
     temporarilyUnavailableTitle: "The service is temporarily unavailable",
     temporarilyUnavailable: "The dashboard cannot check your session right now. You are still signed in; please try again in a moment.",
+  },
+  accountMenu: {
+    settings: "Settings",
+    signOut: "Sign out",
+    signingOut: "Signing out…",
+    signOutFailed: "You could not be signed out. {reason}",
+  },
+  signedOutPage: {
+    title: "Signed out",
+    siteSignedOut: "You went through {site}'s own sign-out as well.",
+    siteStillSignedIn: "You are still signed in at {site}. On a shared computer, open {site} and sign out there too.",
+    siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
+    openSite: "Open {site}",
+    theSite: "the site",
   },
 } as const;

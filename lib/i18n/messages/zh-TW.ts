@@ -203,7 +203,7 @@ export const zhTW: Messages = {
     signOut: "登出",
     revokeTitle: "撤銷存取權",
     revokeBody: "撤銷存取權會在網站上收回此應用程式存取你帳號的權限，並在這裡將你登出。",
-    signOutBody: "登出會結束此瀏覽器的這次登入，包括這裡與網站上。",
+    signOutBody: "登出會結束你在此瀏覽器的登入；若網站提供此功能，也會請網站結束它自己的登入。",
     revoke: "撤銷存取權",
     revokeConfirmTitle: "要撤銷此應用程式的存取權嗎？",
     revokeConfirmBody: "網站將不再授予此應用程式存取你帳號的權限。之後你可以再次登入並重新授權。",
@@ -273,5 +273,19 @@ export const zhTW: Messages = {
     unknown: "發生錯誤，請再試一次。",
     temporarilyUnavailableTitle: "服務暫時無法使用",
     temporarilyUnavailable: "儀表板目前無法確認你的登入狀態。你仍保持登入，請稍後再試。",
+  },
+  accountMenu: {
+    settings: "設定",
+    signOut: "登出",
+    signingOut: "正在登出…",
+    signOutFailed: "無法登出。{reason}",
+  },
+  signedOutPage: {
+    title: "已登出",
+    siteSignedOut: "你也已經完成「{site}」本身的登出流程。",
+    siteStillSignedIn: "你在「{site}」仍保持登入。若使用的是共用電腦，請開啟「{site}」並在那裡登出。",
+    siteUnconfirmed: "儀表板無法確認「{site}」已結束你在那裡的登入：你在「{site}」可能仍保持登入。",
+    openSite: "開啟「{site}」",
+    theSite: "網站",
   },
 };

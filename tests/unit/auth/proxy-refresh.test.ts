@@ -11,7 +11,7 @@ import { expiringSession } from "../../support/session-fixture";
 
 /**
  * The proxy refreshes before a page renders through the data routes' own refresh path
- * (withFreshMemberSession): these fail when it stops persisting a rotation or ending a refused grant.
+ * (refreshMemberSession): these fail when it stops persisting a rotation or ending a refused grant.
  */
 const site = setUpDashboardOnFakeSite();
 

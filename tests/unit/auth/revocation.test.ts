@@ -63,6 +63,20 @@ describe("revocation at the site (RFC 7009)", () => {
     expect(revoked[0]).toEqual(["rt-1", "refresh_token"]);
   });
 
+  it("waits for a refresh in flight and revokes its result too (finding 8: sign-out racing a refresh)", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({
+      delayMs: 300,
+      json: { access_token: "at-1", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-1" },
+    }));
+    const old = expiringSession();
+    // Another request (on any instance) is refreshing rt-0 while the member signs out with the same cookie.
+    const refreshing = ensureFreshTokens(old);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await revokeAtSite(old, "refresh_token");
+    await refreshing;
+    expect(revocations().map(({ token }) => token)).toEqual(expect.arrayContaining(["rt-1", "rt-0"]));
+  });
+
   it.each<{ status: number; json: unknown; headers: Record<string, string>; detail: string }>([
     { status: 400, json: { error: "unsupported_token_type" }, headers: {}, detail: "unsupported_token_type" },
     { status: 401, json: { error: "invalid_client" }, headers: {}, detail: "invalid_client" },

@@ -3,8 +3,10 @@ import { describe, expect, it } from "vitest";
 import { AuthError } from "@/lib/auth/errors";
 import { isPublicErrorCode } from "@/lib/contract/errors";
 import { apiErrorResponse, describeApiError } from "@/lib/http/error-responses";
+import { RequestError } from "@/lib/http/request-errors";
 import { SessionError, SharedStateUnavailableError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
+import { SiteFetchError } from "@/lib/site/site-fetch";
 
 /**
  * Each layer has its own error type (sign-in: AuthError, site: SiteError, session: SessionError); the
@@ -54,6 +56,10 @@ describe("one mapping from every layer's error to the browser's answer", () => {
       "invalid_client",
     ],
     ["a misconfigured site", new AuthError("site_misconfigured", "metadata"), 502, "site_misconfigured", undefined],
+    ["an account page that does not exist", new RequestError("not_found", "no such page"), 404, "not_found", undefined],
+    ["a cursor that cannot be one", new RequestError("invalid_cursor", "bad cursor"), 400, "invalid_cursor", undefined],
+    ["a site that did not answer in time", new SiteFetchError("timeout", "graphql", "late"), 504, "site_timeout", undefined],
+    ["a site that answered too much", new SiteFetchError("too_large", "graphql", "large"), 502, "answer_too_large", undefined],
     ["anything else", new Error("boom"), 500, "unexpected", undefined],
   ])("%s", (_, error, status, code, detail) => {
     const described = describeApiError(error);

@@ -104,7 +104,7 @@ describe("siteFetch", () => {
     "%s: stops reading an endless answer just past the cap of its kind and lets the site's stream go",
     async (_path, kind, init) => {
       const error: unknown = await readText(siteFetch(kind, `${base}/endless`, init));
-      expect(siteFailureOf(error)).toMatchObject({ reason: "too_large", kind });
+      expect(siteFailureOf(error)).toMatchObject({ code: "too_large", kind });
       await sent.closed;
       // The site could push only what fits in the loopback socket buffers past our cap, never its 200 MiB.
       expect(sent.bytes).toBeLessThan(SITE_ANSWER_BYTE_CAPS[kind] + 24 * 1024 * 1024);
@@ -118,7 +118,7 @@ describe("siteFetch", () => {
       redirect: "manual",
     });
     expect(response.status).toBe(200);
-    expect(siteFailureOf(await readText(Promise.resolve(response)))?.reason).toBe("too_large");
+    expect(siteFailureOf(await readText(Promise.resolve(response)))?.code).toBe("too_large");
   });
 
   it("node:http: sends the method, headers and body, and answers with the site's status, headers and body", async () => {
@@ -141,12 +141,12 @@ describe("siteFetch", () => {
   });
 
   it.each(paths)("%s: refuses an answer whose declared length is over the cap before reading it", async (_path, kind, init) => {
-    await expect(siteFetch(kind, `${base}/declared`, init)).rejects.toMatchObject({ reason: "too_large", kind });
+    await expect(siteFetch(kind, `${base}/declared`, init)).rejects.toMatchObject({ code: "too_large", kind });
   });
 
   it.each(paths)("%s: says timeout when the caller's signal expires while the body is read", async (_path, kind, init) => {
     const error: unknown = await readText(siteFetch(kind, `${base}/hang`, { ...init, signal: AbortSignal.timeout(200) }));
-    expect(siteFailureOf(error)?.reason).toBe("timeout");
+    expect(siteFailureOf(error)?.code).toBe("timeout");
   });
 
   it.each(paths)("%s: says unreachable for a refused connection, and logs why", async (_path, kind, init) => {
@@ -156,7 +156,7 @@ describe("siteFetch", () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const log = captureLog();
-    await expect(siteFetch(kind, `http://127.0.0.1:${port}/`, init)).rejects.toMatchObject({ reason: "unreachable" });
+    await expect(siteFetch(kind, `http://127.0.0.1:${port}/`, init)).rejects.toMatchObject({ code: "unreachable" });
     expect(log.events()).toContainEqual(
       expect.objectContaining({ event: "site_error", reason: "unreachable", networkError: "ECONNREFUSED" }),
     );
@@ -164,7 +164,7 @@ describe("siteFetch", () => {
 
   it("node:http: says the answer broke off when the site closes the connection mid-answer", async () => {
     const error: unknown = await readText(siteFetch("graphql", `${base}/broken`, { method: "POST", body: "{}", redirect: "manual" }));
-    expect(siteFailureOf(error)?.reason).toBe("unreachable");
+    expect(siteFailureOf(error)?.code).toBe("unreachable");
   });
 });
 
@@ -175,7 +175,7 @@ describe("withSiteDeadline", () => {
       const response = await siteFetch("oauth", `${base}/hang`, { signal: AbortSignal.timeout(60_000) });
       return response.text();
     }).catch((failure: unknown) => failure);
-    expect(siteFailureOf(error)?.reason).toBe("timeout");
+    expect(siteFailureOf(error)?.code).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
@@ -189,7 +189,7 @@ describe("withSiteDeadline", () => {
     const error: unknown = await withSiteDeadline(300, () =>
       withSiteDeadline(60_000, async () => (await siteFetch("oauth", `${base}/hang`)).text()),
     ).catch((failure: unknown) => failure);
-    expect(siteFailureOf(error)?.reason).toBe("timeout");
+    expect(siteFailureOf(error)?.code).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
   it("gives a call no timer of its own when the page view's deadline passes sooner, and one otherwise", async () => {

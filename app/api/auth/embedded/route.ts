@@ -2,11 +2,11 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { redeemHandoff } from "@/lib/auth/embedded-handoff";
+import { startNewSession } from "@/lib/auth/new-session";
 import { AuthError } from "@/lib/auth/errors";
 import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { saveSession } from "@/lib/session/session";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
 
@@ -35,7 +35,7 @@ async function handlePost(request: NextRequest) {
       throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
     const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
-    await saveSession(requestResponseJar(request.cookies, buffer), session, "embedded");
+    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded");
     return buffer.applyTo(NextResponse.json({ signedIn: true }));
   } catch (error) {
     return apiErrorResponse(error);

@@ -8,6 +8,7 @@ import { isFramedRequest } from "@/lib/http/embedding";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
+import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
 
@@ -26,6 +27,7 @@ async function handleGet(request: NextRequest) {
   const buffer = new CookieBuffer();
   try {
     const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), params.get("returnTo"), binding ?? undefined);
+    logEvent("sign_in_started", { embedded: binding !== null }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
     return signInProblemRedirect(error);

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 
 import { isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
+import { endSessionRedirect } from "@/lib/auth/end-session";
 import { endSessionForSignOut } from "@/lib/auth/sign-out";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { signOutHandler } from "@/lib/http/sign-out-route";
@@ -19,19 +20,24 @@ export const dynamic = "force-dynamic";
  */
 export const POST = loggedRoute(
   API_ROUTES.logout,
-  signOutHandler(async ({ jar, buffer, loaded }) => {
+  signOutHandler(async ({ jar, buffer, sessions }) => {
     let complete = true;
-    if (loaded) {
+    // Every session the browser holds here, top-level and embedded alike, each with its own grant.
+    for (const session of sessions) {
       try {
-        await revokeAtSite(loaded.data, "refresh_token");
+        await revokeAtSite(session.data, "refresh_token");
       } catch (error) {
         // Logged by revokeAtSite with its reason; the local session ends regardless.
         if (!isAuthError(error)) throw error;
         complete = false;
       }
     }
-    await endSessionForSignOut(jar, loaded?.data);
-    logEvent("signed_out", { hadSession: loaded !== null, revokedAtSite: loaded !== null && complete });
-    return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete }));
+    await endSessionForSignOut(jar, sessions);
+    logEvent("signed_out", { hadSession: sessions.length > 0, sessions: sessions.length, revokedAtSite: sessions.length > 0 && complete });
+    // OpenID Connect RP-Initiated Logout 1.0: where the browser goes next to end the site's session too (lib/auth/end-session.ts).
+    // The hint: the first session ended here that kept its id_token (section 2 of that specification).
+    const hinted = sessions.find((session) => session.data.idToken) ?? sessions[0];
+    const endSessionUrl = await endSessionRedirect(hinted?.data, complete ? "signed_out" : "signed_out_locally");
+    return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete, ...(endSessionUrl ? { endSessionUrl } : {}) }));
   }),
 );

@@ -21,17 +21,26 @@ export const dynamic = "force-dynamic";
  */
 export const POST = loggedRoute(
   API_ROUTES.revoke,
-  signOutHandler(async ({ jar, buffer, loaded }) => {
-    if (!loaded) throw new SessionError("unauthenticated", "No one is signed in.");
-    try {
-      await revokeAtSite(loaded.data);
-    } catch (error) {
-      if (!isAuthError(error, "revocation_refused")) throw error;
-      await endSessionForSignOut(jar, loaded.data);
-      return withClearedSiteCookies(buffer, apiErrorResponse(error));
+  signOutHandler(async ({ jar, buffer, sessions }) => {
+    if (sessions.length === 0) throw new SessionError("unauthenticated", "No one is signed in.");
+    // Every session the browser holds here (top-level and embedded): each grant is revoked. Revoking a
+    // token twice is harmless (RFC 7009 section 2.2: 200 for an unknown token), so a retry after an
+    // unreachable site starts over.
+    let refused: unknown;
+    for (const session of sessions) {
+      try {
+        await revokeAtSite(session.data);
+      } catch (error) {
+        if (!isAuthError(error, "revocation_refused")) throw error;
+        refused ??= error;
+      }
     }
-    logEvent("access_revoked");
-    await endSessionForSignOut(jar, loaded.data);
+    if (refused !== undefined) {
+      await endSessionForSignOut(jar, sessions);
+      return withClearedSiteCookies(buffer, apiErrorResponse(refused));
+    }
+    logEvent("access_revoked", { sessions: sessions.length });
+    await endSessionForSignOut(jar, sessions);
     return withClearedSiteCookies(buffer, NextResponse.json({ revoked: true }));
   }),
 );

@@ -1,0 +1,88 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useId, useRef, useState } from "react";
+
+import { useErrorReason } from "@/components/ui/error-panel";
+import { useSignOut } from "@/lib/client/hooks";
+import { leaveAfterSignOut } from "@/lib/client/sign-out";
+import { PAGE_PATHS } from "@/lib/contract/paths";
+import { interpolate } from "@/lib/i18n";
+import { useI18n } from "@/lib/i18n/provider";
+
+/**
+ * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out"
+ * (a disclosure: Escape or a click elsewhere closes it and focus returns to the button).
+ */
+export function AccountMenu({ name }: { name: string }) {
+  const { messages } = useI18n();
+  const t = messages.accountMenu;
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const signOut = useSignOut();
+  const { reason } = useErrorReason(signOut.error);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((value) => !value)}
+        className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted"
+      >
+        <span aria-hidden="true" className="inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-accent-soft text-sm">
+          {name.trim().charAt(0).toUpperCase()}
+        </span>
+        <span className="truncate">{name}</span>
+        <span aria-hidden="true" className="text-fg-muted">
+          ▾
+        </span>
+      </button>
+      <div id={panelId} hidden={!open} className="card absolute right-0 top-full z-50 mt-1 flex w-56 flex-col gap-1 p-2 shadow-card">
+        <Link
+          href={PAGE_PATHS.settings}
+          onClick={() => setOpen(false)}
+          className="inline-flex min-h-11 items-center rounded-lg px-3 text-fg no-underline hover:bg-surface-muted"
+        >
+          {t.settings}
+        </Link>
+        <button
+          type="button"
+          disabled={signOut.isPending || signOut.isSuccess}
+          aria-busy={signOut.isPending}
+          onClick={() => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut })}
+          className="inline-flex min-h-11 items-center rounded-lg px-3 text-left text-fg hover:bg-surface-muted"
+        >
+          {signOut.isPending || signOut.isSuccess ? t.signingOut : t.signOut}
+        </button>
+        {signOut.isError ? (
+          <p role="alert" className="px-3 text-sm font-medium text-danger-fg">
+            {interpolate(t.signOutFailed, { reason })}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

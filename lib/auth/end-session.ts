@@ -1,0 +1,73 @@
+import "server-only";
+
+import { getSiteMetadata } from "@/lib/auth/discovery";
+import { getConfig } from "@/lib/config";
+import { isLoopbackHost } from "@/lib/config/env-schema";
+import { PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
+import { logEvent } from "@/lib/log/logger";
+import type { SessionData } from "@/lib/session/session";
+import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
+
+/** How long the member may take at the site's sign-out page before the `state` we gave it is no longer accepted. */
+const END_SESSION_STATE_TTL_SECONDS = 10 * 60;
+const STATE_PURPOSE = "end_session";
+
+interface EndSessionState {
+  purpose: typeof STATE_PURPOSE;
+  reason: SignedOutReason;
+}
+
+/** `APP_URL/signed-out`: the one post-logout redirect URI the dashboard registers and sends. */
+export function postLogoutRedirectUri(): string {
+  return new URL(PAGE_PATHS.signedOut, getConfig().appUrl).toString();
+}
+
+/**
+ * Where the browser goes after Sign out to end the member's session at the site too (OpenID Connect
+ * RP-Initiated Logout 1.0 section 2), or null when the site's discovery lists no `end_session_endpoint`
+ * (or cannot be read): then the signed-out page says the site session is still open.
+ *
+ * The `state` is sealed with the session secret and lives ten minutes: on return, only a state this
+ * dashboard made for a sign-out is believed (RP-Initiated Logout 1.0 section 3; checklist case 63).
+ */
+export async function endSessionRedirect(session: SessionData | undefined, reason: SignedOutReason): Promise<string | null> {
+  let endpoint: string | undefined;
+  try {
+    const { as } = await getSiteMetadata();
+    endpoint = typeof as.end_session_endpoint === "string" ? as.end_session_endpoint : undefined;
+  } catch {
+    endpoint = undefined;
+  }
+  if (!endpoint) return null;
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return null;
+  }
+  // The same rule as every other endpoint of the site: https, or http on loopback (lib/config).
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
+    logEvent("site_error", { endpoint: "end_session_endpoint", siteErrorCode: "insecure_endpoint" }, "warn");
+    return null;
+  }
+  const state: EndSessionState = { purpose: STATE_PURPOSE, reason };
+  if (session?.idToken) url.searchParams.set("id_token_hint", session.idToken);
+  url.searchParams.set("client_id", getConfig().clientId);
+  url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri());
+  url.searchParams.set("state", await sealWithSessionSecret(state, END_SESSION_STATE_TTL_SECONDS));
+  return url.toString();
+}
+
+/**
+ * The sign-out reason a returning `state` carries, or null when it is missing, changed, expired or not
+ * ours: the signed-out page then claims nothing about the site (checklist case 63).
+ */
+export async function readEndSessionState(state: string | undefined): Promise<SignedOutReason | null> {
+  if (!state || state.length > 2048) return null;
+  try {
+    const opened = await openSessionSeal<Partial<EndSessionState>>(state, END_SESSION_STATE_TTL_SECONDS);
+    return opened.purpose === STATE_PURPOSE && isSignedOutReason(opened.reason) ? opened.reason : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,47 @@
+import "server-only";
+
+import * as oauth from "oauth4webapi";
+
+import { getConfig } from "@/lib/config";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
+
+/** The site's name is read at most this often; a failure is remembered briefly so a down site is not asked on every page. */
+const NAME_TTL_MS = 10 * 60 * 1000;
+const FAILURE_TTL_MS = 30 * 1000;
+const MAX_NAME_LENGTH = 80;
+
+let cache: { expiresAt: number; name: Promise<string | null> } | undefined;
+
+async function readSiteName(): Promise<string | null> {
+  const resource = new URL(getConfig().siteUrl);
+  try {
+    const response = await oauth.resourceDiscoveryRequest(resource, siteRequestOptions());
+    // RFC 9728 section 3.3: the metadata's `resource` must be the one asked for (oauth4webapi checks it).
+    const metadata = await oauth.processResourceDiscoveryResponse(resource, response);
+    const name = typeof metadata.resource_name === "string" ? metadata.resource_name.trim() : "";
+    // Plain text only, shown as text (React escapes it); a name too long to be one is not used.
+    return name !== "" && name.length <= MAX_NAME_LENGTH && !/[\u0000-\u001f\u007f]/.test(name) ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The site's name as the site gives it (RFC 9728 `resource_name` of its protected-resource metadata), for
+ * sentences such as "You are still signed in at Demo Academy". Null when the site names none: the
+ * words then say "the site", never its host.
+ */
+export function getSiteName(now = Date.now()): Promise<string | null> {
+  if (cache && cache.expiresAt > now) return cache.name;
+  const name = readSiteName();
+  cache = { expiresAt: now + NAME_TTL_MS, name };
+  void name.then((value) => {
+    if (value === null && cache?.name === name) cache = { expiresAt: Date.now() + FAILURE_TTL_MS, name };
+  });
+  return name;
+}
+
+/** Tests only. */
+export function resetSiteNameCacheForTests(): void {
+  cache = undefined;
+}

@@ -1,0 +1,82 @@
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { POST as logoutRoute } from "@/app/api/auth/logout/route";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { endSessionRedirect, readEndSessionState } from "@/lib/auth/end-session";
+import { sealWithSessionSecret } from "@/lib/session/seal";
+import { type RunningSandbox } from "@/sandbox/server";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+
+import { TEST_APP_URL } from "../support/env";
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { RouteBrowser as Browser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandboxForDashboard();
+});
+afterAll(async () => sandbox.close());
+beforeEach(() => {
+  sandbox.setKnobs({ endSession: true, idToken: true });
+  resetDiscoveryCacheForTests();
+});
+
+async function signOut(): Promise<{ body: Record<string, unknown>; response: Response }> {
+  const browser = new Browser();
+  await signInThroughRoutes(browser, { returnTo: "/" });
+  const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS })));
+  return { body: (await response.json()) as Record<string, unknown>, response };
+}
+
+describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
+  it("sends the member to the site's end_session_endpoint with id_token_hint, client_id, the registered URI, sealed state", async () => {
+    const { body, response } = await signOut();
+    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+    expect(body).toMatchObject({ signedOut: true, complete: true });
+    const url = new URL(String(body.endSessionUrl));
+    expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.url}/oauth/logout`);
+    expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
+    expect(url.searchParams.get("post_logout_redirect_uri")).toBe(`${TEST_APP_URL}/signed-out`);
+    const hint = decodeJwt(url.searchParams.get("id_token_hint") ?? "");
+    expect(hint).toMatchObject({ iss: sandbox.url, aud: SEEDED_DASHBOARD_CLIENT.clientId, sub: "member_7c1e90" });
+    const state = url.searchParams.get("state") ?? "";
+    expect(await readEndSessionState(state)).toBe("signed_out");
+    // The site accepts it and sends the browser back to the signed-out page with the same state.
+    const atSite = await fetch(url, { redirect: "manual" });
+    expect(atSite.status).toBe(303);
+    const back = new URL(atSite.headers.get("location") ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(`${TEST_APP_URL}/signed-out`);
+    expect(back.searchParams.get("state")).toBe(state);
+  });
+
+  it("sends no id_token_hint when the session has no id_token", async () => {
+    sandbox.setKnobs({ idToken: false });
+    const { body } = await signOut();
+    const url = new URL(String(body.endSessionUrl));
+    expect(url.searchParams.has("id_token_hint")).toBe(false);
+    expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
+  });
+
+  it("sends the member nowhere when the site's discovery lists no end_session_endpoint", async () => {
+    sandbox.setKnobs({ endSession: false });
+    const { body } = await signOut();
+    expect(body).toEqual({ signedOut: true, complete: true });
+  });
+
+  it("believes only a state it made for a sign-out, unchanged and fresh (checklist case 63)", async () => {
+    const state = new URL((await endSessionRedirect(undefined, "signed_out_locally")) ?? "").searchParams.get("state") ?? "";
+    expect(await readEndSessionState(state)).toBe("signed_out_locally");
+    const changed = `${state.slice(0, -4)}${state.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
+    for (const bad of [
+      undefined,
+      "",
+      changed,
+      "x".repeat(3000),
+      await sealWithSessionSecret({ purpose: "login", reason: "signed_out" }, 60),
+    ]) {
+      expect(await readEndSessionState(bad)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import http from "node:http";
+import { connect, type AddressInfo } from "node:net";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Loaded as in production (`node --import ./scripts/method-guard.ts server.js`): from here on, every
+// server this worker creates is behind the method guard.
+import "@/scripts/method-guard";
+
+let server: http.Server;
+let port: number;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  // Next.js's own listener, as the method guard sees it: whatever it does not refuse goes here.
+  server = http.createServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { "content-type": "text/plain", "content-length": "7" }).end("next.js");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(() => server.close());
+
+/** One request written byte for byte (what a client library would normalise), read until the server closes. */
+function rawRequest(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+describe("the method guard", () => {
+  it("answers a method the route does not export with 405 and its Allow, never reaching Next.js", async () => {
+    seen.length = 0;
+    const answer = await rawRequest("POST /api/account/courses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0");
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(answer).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+    expect(seen).toEqual([]);
+  });
+
+  it("answers TRACE on a page 405 with Allow: GET, HEAD, and CONNECT without opening a tunnel", async () => {
+    expect(await rawRequest("TRACE /settings HTTP/1.1\r\nHost: 127.0.0.1")).toMatch(/^HTTP\/1\.1 405 [^]*\r\nallow: GET, HEAD\r\n/i);
+    expect(await rawRequest("CONNECT /api/session HTTP/1.1\r\nHost: 127.0.0.1")).toMatch(
+      /^HTTP\/1\.1 405 [^]*\r\nAllow: GET, HEAD, OPTIONS\r\n/,
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
+    ["a GET of a data route", "GET /api/account/courses?after=abc HTTP/1.1\r\nHost: 127.0.0.1"],
+    ["a HEAD", "HEAD /api/account/courses HTTP/1.1\r\nHost: 127.0.0.1"],
+    ["a POST the route takes", "POST /api/auth/logout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0"],
+    ["an unknown API path (Next.js answers 404)", "GET /api/nothing HTTP/1.1\r\nHost: 127.0.0.1"],
+  ])("hands everything else to Next.js, as sent: %s", async (_case, head) => {
+    seen.length = 0;
+    const answer = await rawRequest(head);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(seen).toEqual([head.slice(0, head.indexOf(" HTTP/"))]);
+  });
+});
