@@ -18,7 +18,7 @@ const SKIP_LINK_CLASS =
 
 const HEADER_ROW = "flex min-h-14 items-center gap-4";
 const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
-const ACCOUNT_IN_HEADER = "ml-auto shrink-0";
+const ACCOUNT_IN_HEADER = "ml-auto min-w-0";
 const ACCOUNT_IN_PANEL = "justify-end";
 
 /**
@@ -62,7 +62,8 @@ export function AppShell({
                     className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
                   >
                     <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-                    {messages.app.name}
+                    {/* Below 400 px the account menu needs the room: the name stays the link's name. */}
+                    <span className="sr-only min-[400px]:not-sr-only">{messages.app.name}</span>
                   </Link>
                 )}
                 {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}

@@ -79,8 +79,9 @@ export function OfflineNavigation({ children }: { children: ReactNode }) {
       if (navigator.onLine) return;
       const url = inAppLinkTarget(event);
       if (!url) return;
+      // Next.js's Link then leaves the click alone (it checks defaultPrevented), while the link's own
+      // onClick (closing the account menu) still runs.
       event.preventDefault();
-      event.stopPropagation();
       const href = `${url.pathname}${url.search}`;
       setTarget(url.pathname === window.location.pathname ? null : { pathname: url.pathname, href });
       window.scrollTo(0, 0);

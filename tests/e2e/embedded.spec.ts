@@ -194,13 +194,19 @@ async function frameFit(page: Page) {
   return { outer, ...inner };
 }
 
-/** The site sized the frame to the panel's content: no scrollbar inside the frame. */
+/** The site sized the frame to the panel's content (and it stays that size): no scrollbar inside the frame. */
 async function expectFrameFitsContent(page: Page): Promise<number> {
+  let previous = -1;
   await expect
-    .poll(async () => {
-      const fit = await frameFit(page);
-      return fit.scroll <= fit.client + 1 && Math.abs(fit.outer - fit.client) <= 1;
-    })
+    .poll(
+      async () => {
+        const fit = await frameFit(page);
+        const settled = fit.outer === previous;
+        previous = fit.outer;
+        return settled && fit.scroll <= fit.client + 1 && Math.abs(fit.outer - fit.client) <= 1;
+      },
+      { intervals: [300] },
+    )
     .toBe(true);
   return (await frameFit(page)).outer;
 }
