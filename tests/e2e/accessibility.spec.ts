@@ -19,6 +19,8 @@ async function setWidth(page: Page, width: number): Promise<void> {
 for (const language of LANGUAGES) {
   test.describe(`axe, in ${language.locale}`, () => {
     test.use({ locale: language.locale, extraHTTPHeaders: { "accept-language": language.acceptLanguage } });
+    // Ten pages and four panel states, each checked by axe: more than the default minute on a busy machine.
+    test.setTimeout(180_000);
 
     test.beforeEach(async ({ page }) => {
       await resetSandbox(page);

@@ -245,6 +245,12 @@ test("the panel opens on Continue and Ending soon, is sized to its content, and 
   await expect(frame.getByRole("link", { name: "Open the dashboard in a new tab" })).toHaveAttribute("target", "_blank");
   expect(await emptyLandmarks(page)).toEqual([]);
   const overviewHeight = await expectFrameFitsContent(page);
+  // For the README: the panel on a phone (the site's page stacks it under the lessons), whole.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFrameFitsContent(page);
+  await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).screenshot({ path: "artifacts/screenshots/embedded-panel-phone.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect.poll(async () => (await frameFit(page)).outer).toBe(overviewHeight);
 
   // Courses is taller: the frame grows with it (the site resizes it from the panel's message), rows inside.
   await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
