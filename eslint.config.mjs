@@ -11,8 +11,8 @@ const serverOnlyModules = [
   "@/lib/config/*",
   "@/lib/session/*",
   "@/lib/http/*",
-  "@/lib/account",
-  "@/lib/account/*",
+  "@/lib/account-api",
+  "@/lib/account-api/*",
 ];
 
 export default tseslint.config(
@@ -72,7 +72,7 @@ export default tseslint.config(
     // functions, never with the passwords themselves. (Not the client-safe files above: they keep their own rule.)
     files: [
       "app/**/*.{ts,tsx}",
-      "lib/{account,auth,config,contract,http,log,server,site,types}/**/*.ts",
+      "lib/{account-api,auth,config,contract,http,log,server,site,types}/**/*.ts",
       "proxy.ts",
       "scripts/**/*.ts",
       "tests/**/*.ts",
@@ -86,6 +86,24 @@ export default tseslint.config(
               name: "@/lib/session/seal",
               importNames: ["sealPasswords"],
               message: "Seal with sealWithSessionSecret and open with openSessionSeal; the passwords stay in lib/session.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One folder per upstream adapter, imports one way (CONVENTIONS.md habit 12): the Account API adapter
+    // (lib/account-api) depends on the transport to the site (lib/site), never the reverse.
+    files: ["lib/site/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/account-api", "@/lib/account-api/*", "../account-api/*"],
+              message: "lib/site is the transport: it never imports the adapter.",
             },
           ],
         },

@@ -1,8 +1,9 @@
 /**
  * Runs once when a dashboard server starts, before it serves anything: invalid configuration stops
  * start-up with one message naming every bad variable (docs/architecture.md section 3), even when the server is
- * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed, and
- * the operators' metrics port opens when METRICS_PORT is set (lib/metrics/metrics-server.ts).
+ * started without the launcher (`node .next/standalone/server.js`); then the clean shutdown is armed, the server's
+ * connection limits set (lib/server/connection-limits.ts), the shared state's connection opened, and the operators'
+ * metrics port opens when METRICS_PORT is set (lib/metrics/metrics-server.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -20,6 +21,11 @@ export async function register(): Promise<void> {
   }
   const { installGracefulShutdown } = await import("@/lib/server/graceful-shutdown");
   installGracefulShutdown();
+  const { installConnectionLimits } = await import("@/lib/server/connection-limits");
+  installConnectionLimits();
+  // Redis (or Sentinel) is connected before the first request needs it, rather than by it.
+  const { getSharedState } = await import("@/lib/session/shared-state");
+  getSharedState();
   const { port, host } = config.metrics;
   if (port !== undefined) {
     const { startMetricsServer } = await import("@/lib/metrics/metrics-server");

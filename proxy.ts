@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 
+import { isPrefetch } from "@/lib/auth/login";
 import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
@@ -15,11 +16,14 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const buffer = new CookieBuffer();
-  const refresh = await refreshBeforeRender(request, buffer);
+  // A prefetch gets the page's headers like any request; only the refresh waits for a real navigation.
+  const refresh = isPrefetch(request.headers) ? "done" : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
+  // Next.js reads the nonce from the request's CSP header: always ours, never one the request brought
+  // (CVE-2026-44581). The proxy runs for every page request, whatever its headers (see `config`).
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
 
@@ -54,11 +58,7 @@ async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): 
   }
 }
 
+/** Every page request, prefetches included: no request header may switch the page's headers off. */
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)",
-      missing: [{ type: "header", key: "next-router-prefetch" }],
-    },
-  ],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)"],
 };

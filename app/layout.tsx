@@ -7,15 +7,26 @@ import type { ReactNode } from "react";
 import { AccountMenu } from "@/components/layout/account-menu";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
-import { getPageSession } from "@/lib/auth/page-session";
+import { SiteInfoProvider } from "@/components/layout/site-info";
+import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
+import { getMessages } from "@/lib/i18n";
+import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
 import { getRequestLocale } from "./_lib/request-locale";
 
-export const metadata: Metadata = {
-  title: { default: "Member dashboard", template: "%s · Member dashboard" },
-  description: "Your enrolled courses, orders and event registrations in one place.",
+/** The document title and description in the member's language (pages add their own title in front). */
+export async function generateMetadata(): Promise<Metadata> {
+  const messages = getMessages((await getRequestLocale()).locale);
+  return {
+    ...metadata,
+    title: { default: messages.app.name, template: `%s · ${messages.app.name}` },
+    description: messages.pageTitles.description,
+  };
+}
+
+const metadata: Metadata = {
   referrer: "no-referrer",
   icons: {
     icon: [
@@ -38,20 +49,27 @@ function renderTime(): number {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [{ locale, timeZone }, session, embedded] = await Promise.all([getRequestLocale(), getPageSession(), isFramedRender()]);
+  const [{ locale, timeZone }, session, embedded, siteName] = await Promise.all([
+    getRequestLocale(),
+    getPageSession(),
+    isFramedRender(),
+    getSiteName(),
+  ]);
   const now = renderTime();
   return (
     <html lang={locale} className={GeistSans.variable}>
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
-          <AppShell
-            showNav={session !== null}
-            embedded={embedded}
-            parentOrigins={embedded ? getConfig().embedOrigins : []}
-            account={session ? <AccountMenu name={session.claims.name} /> : null}
-          >
-            {children}
-          </AppShell>
+          <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>
+            <AppShell
+              showNav={session !== null}
+              embedded={embedded}
+              parentOrigins={embedded ? getConfig().embedOrigins : []}
+              account={session ? <AccountMenu name={session.claims.name} /> : null}
+            >
+              {children}
+            </AppShell>
+          </SiteInfoProvider>
         </DashboardProviders>
       </body>
     </html>

@@ -2,7 +2,10 @@ import { OverviewView } from "@/components/overview/overview-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "./_lib/member-page";
+import { localizedTitle } from "./_lib/page-title";
 import { prefetchAccountPage } from "./_lib/prefetch-account-page";
+
+export const generateMetadata = localizedTitle((m) => m.overview.title);
 
 export default function OverviewPage() {
   return renderMemberPage(PAGE_PATHS.overview, prefetchAccountPage("overview"), <OverviewView />);

@@ -36,6 +36,7 @@ type OrderConnection { nodes: [Order!]!  pageInfo: PageInfo!  totalCount: Int! }
 type Order {
   id: ID!  tradeNo: String!  state: String!
   currency: String!  amount: Float!  refundedAmount: Float  paidAt: DateTime  createdAt: DateTime!
+  paymentUrl: String            # where a not_paid order is paid on the site (optional)
   lineItems: [OrderLineItem!]!
 }
 type OrderLineItem { name: String!  amount: Float!  itemType: String! }
@@ -169,7 +170,18 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
       email: member.email,
       name: member.name,
       enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args, state.knobs.maxPageSize),
-      orders: (args: PageArgs) => paginate<OrderData>(data().orders, args, state.knobs.maxPageSize),
+      // Newest first, as a site lists a member's orders; a not-paid order links to where it is paid.
+      orders: (args: PageArgs) =>
+        paginate(
+          [...data().orders]
+            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+            .map((order: OrderData) => ({
+              ...order,
+              paymentUrl: order.state === "not_paid" ? `${state.issuer}/orders/${encodeURIComponent(order.tradeNo)}/pay` : null,
+            })),
+          args,
+          state.knobs.maxPageSize,
+        ),
       eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args, state.knobs.maxPageSize),
     }),
   };

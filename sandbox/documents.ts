@@ -87,7 +87,10 @@ export function openApiDocument(state: SandboxState): Json {
   const scopes = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, scopeMeaning(scope)]));
   const formBody = (properties: Json, required: string[]): Json => ({
     required: true,
-    content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties, required } } },
+    // OpenAPI 3.0: a schema's `required` lists at least one name, or is left out.
+    content: {
+      "application/x-www-form-urlencoded": { schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) } },
+    },
   });
   const clientAuth: Json = {
     client_id: { type: "string" },
@@ -189,6 +192,77 @@ export function openApiDocument(state: SandboxState): Json {
               description: "An error page, when the client or redirect_uri cannot be trusted",
               content: { "text/html": { schema: { type: "string" } } },
             },
+          },
+        },
+      },
+      "/oauth/logout": {
+        get: {
+          tags: ["OAuth"],
+          summary: "End-session endpoint (OpenID Connect RP-Initiated Logout 1.0), reached by browser navigation",
+          operationId: "endSession",
+          parameters: [
+            {
+              name: "id_token_hint",
+              in: "query",
+              required: false,
+              description: "An id_token this site issued",
+              schema: { type: "string" },
+            },
+            { name: "client_id", in: "query", required: false, schema: { type: "string" } },
+            {
+              name: "post_logout_redirect_uri",
+              in: "query",
+              required: false,
+              description: "One of the client's registered post-logout redirect URIs, compared exactly",
+              schema: { type: "string", format: "uri" },
+            },
+            { name: "state", in: "query", required: false, schema: { type: "string" } },
+          ],
+          responses: {
+            "200": {
+              description: "The page that asks the member to confirm the sign-out",
+              content: { "text/html": { schema: { type: "string" } } },
+            },
+            "303": {
+              description: "Signed out: back to post_logout_redirect_uri with `state`",
+              headers: { Location: { schema: { type: "string", format: "uri" } } },
+            },
+            "400": {
+              description: "An error page, when the hint, the client or the redirect URI cannot be trusted",
+              content: { "text/html": { schema: { type: "string" } } },
+            },
+            "404": { description: "This site does not implement RP-Initiated Logout (sandbox knob endSession off)" },
+          },
+        },
+        post: {
+          tags: ["OAuth"],
+          summary: "The same request, form-encoded (RP-Initiated Logout 1.0 section 2)",
+          operationId: "endSessionPost",
+          requestBody: formBody(
+            {
+              id_token_hint: { type: "string" },
+              client_id: { type: "string" },
+              post_logout_redirect_uri: { type: "string" },
+              state: { type: "string" },
+            },
+            [],
+          ),
+          responses: {
+            "200": { description: "The confirmation page", content: { "text/html": { schema: { type: "string" } } } },
+            "303": { description: "Signed out: back to post_logout_redirect_uri with `state`" },
+            "400": { description: "An error page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
+      "/oauth/logout/confirm": {
+        post: {
+          tags: ["OAuth"],
+          summary: "The member confirms the sign-out on the site's page (form with its CSRF token)",
+          operationId: "endSessionConfirm",
+          requestBody: formBody({ csrf_token: { type: "string" } }, ["csrf_token"]),
+          responses: {
+            "303": { description: "Signed out at the site: back to the application, or to the site's signed-out page" },
+            "400": { description: "An error page", content: { "text/html": { schema: { type: "string" } } } },
           },
         },
       },

@@ -1,11 +1,12 @@
 /**
- * The sandbox's own site pages: home, course and lecture pages (so Resume links land somewhere real), the
- * generated SVG covers and the maintenance page that redirect-mode failures point at. The text documents
- * (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
+ * The sandbox's own site pages: home, the course catalog, upcoming events, course and lecture pages (so
+ * Resume links land somewhere real), the generated SVG covers and the maintenance page that redirect-mode
+ * failures point at. The text documents (`/auth.md`, `/llms.txt`, `/pricing.md`, `/openapi.json`) live in `documents.ts`.
  */
 import type { Hono } from "hono";
 import { currentSession, errorPage, logoutForm } from "./authorize";
-import { findCourse, findLecture } from "./data/catalog";
+import { getAccountData } from "./data/account";
+import { COURSES, FEATURED_COURSE_COUNT, findCourse, findLecture } from "./data/catalog";
 import { coursePlan, formatPrice } from "./data/pricing";
 import { escapeHtml, formatPosition, html, page } from "./html";
 import { DEMO_MEMBERS, DEMO_PASSWORD, SCHOOL } from "./seed";
@@ -54,6 +55,40 @@ Sign-in happens when an application sends you here to authorize it.</p>
 Authentication: <a href="/auth.md">/auth.md</a>. API description: <a href="/openapi.json">/openapi.json</a>. \
 For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pricing.md</a>. Operators: <a href="/admin">Admin</a>.</p>`;
     return c.html(page("Home", body).body);
+  });
+
+  // The catalog and the events page: where the dashboard's empty states send a member with nothing yet.
+  app.get("/courses", (c) => {
+    const items = COURSES.slice(0, FEATURED_COURSE_COUNT).map(
+      (course) => html`<li><a href="/courses/${course.slug}">${course.name}</a>: ${formatPrice(coursePlan(course))}</li>`,
+    );
+    const body = html`<h1>Courses at Demo Academy</h1>
+<p>${COURSES.length} courses; the featured ones:</p>
+<ul>${items}</ul>`;
+    return c.html(page("Courses", body).body);
+  });
+
+  app.get("/events", (c) => {
+    const now = state.now();
+    const seen = new Set<string>();
+    const upcoming = DEMO_MEMBERS.flatMap((member) => getAccountData(member.email, now).eventRegistrations)
+      .map((registration) => registration.event)
+      .filter((event) => event.startTime.getTime() > now && !seen.has(event.id) && seen.add(event.id))
+      .sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+    const items = upcoming.map(
+      (event) =>
+        html`<li>${event.title} (${event.startTime.toISOString().slice(0, 10)})${event.location ? `, ${event.location}` : ""}</li>`,
+    );
+    const body = html`<h1>Upcoming events at Demo Academy</h1>
+<ul>${items}</ul>`;
+    return c.html(page("Events", body).body);
+  });
+
+  // Where an order awaiting payment is paid (the Account API's optional `paymentUrl`).
+  app.get("/orders/:tradeNo/pay", (c) => {
+    const body = html`<h1>Complete payment</h1>
+<p>Order <strong>${c.req.param("tradeNo")}</strong> is awaiting payment. <span class="muted">(The sandbox takes no payments.)</span></p>`;
+    return c.html(page("Complete payment", body).body);
   });
 
   app.get("/courses/:slug", (c) => {

@@ -7,6 +7,8 @@
  */
 import { parseArgs } from "node:util";
 
+import { redisSentinelName, redisSentinels, type RedisNodeAddress } from "../lib/config/env-schema";
+
 import { parseOrigin } from "./doctor/checks";
 import { formatJson, formatText } from "./doctor/report";
 import { DEFAULT_APP_URL, DEFAULT_TIMEOUT_MS, hasFailure, runDoctor } from "./doctor/run";
@@ -14,6 +16,7 @@ import { DEFAULT_APP_URL, DEFAULT_TIMEOUT_MS, hasFailure, runDoctor } from "./do
 const MAX_TIMEOUT_MS = 120_000;
 
 const USAGE = `Usage: npm run doctor -- --site <url> [--client-id <id>] [--app-url <url>] [--timeout-ms N] [--json]
+       [--redis-sentinels <host:port,...> --redis-sentinel-name <name>]
 
 Checks a site as the member companion dashboard needs it and prints PASS, WARN or FAIL per check.
 
@@ -21,6 +24,9 @@ Checks a site as the member companion dashboard needs it and prints PASS, WARN o
   --client-id <id>    the member client the operator created; checks the site knows it and the redirect URI
   --app-url <url>     the dashboard's public origin, as in APP_URL (default ${DEFAULT_APP_URL})
   --timeout-ms N      time limit of each request in milliseconds (default ${DEFAULT_TIMEOUT_MS})
+  --redis-sentinels <host:port,...>, --redis-sentinel-name <name>
+                      as REDIS_SENTINELS and REDIS_SENTINEL_NAME: checks that the Sentinels agree on a primary
+                      that answers and has a replica
   --json              print the checks as JSON
   --help              show this help
 
@@ -35,6 +41,7 @@ interface Arguments {
   appUrl: string;
   timeoutMs: number;
   json: boolean;
+  redisSentinel: { sentinels: RedisNodeAddress[]; name: string } | undefined;
 }
 
 function parseCommandLine(argv: string[]): Arguments | "help" {
@@ -50,6 +57,8 @@ function parseCommandLine(argv: string[]): Arguments | "help" {
         "app-url": { type: "string" },
         "timeout-ms": { type: "string" },
         json: { type: "boolean", default: false },
+        "redis-sentinels": { type: "string" },
+        "redis-sentinel-name": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -74,7 +83,15 @@ function parseCommandLine(argv: string[]): Arguments | "help" {
       throw new UsageError(`--timeout-ms must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
     }
   }
-  return { site: values.site.trim(), clientId: clientId?.trim(), appUrl, timeoutMs, json: values.json };
+  let redisSentinel: Arguments["redisSentinel"];
+  if (values["redis-sentinels"] !== undefined || values["redis-sentinel-name"] !== undefined) {
+    const sentinels = redisSentinels.safeParse(values["redis-sentinels"] ?? "");
+    const name = redisSentinelName.safeParse(values["redis-sentinel-name"] ?? "");
+    if (!sentinels.success) throw new UsageError(`--redis-sentinels ${sentinels.error.issues[0]?.message ?? "is invalid"}`);
+    if (!name.success) throw new UsageError(`--redis-sentinel-name ${name.error.issues[0]?.message ?? "is required"}`);
+    redisSentinel = { sentinels: sentinels.data, name: name.data };
+  }
+  return { site: values.site.trim(), clientId: clientId?.trim(), appUrl, timeoutMs, json: values.json, redisSentinel };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -90,7 +107,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const report = await runDoctor({ site: args.site, clientId: args.clientId, appUrl: args.appUrl, timeoutMs: args.timeoutMs });
+  const report = await runDoctor({
+    site: args.site,
+    clientId: args.clientId,
+    appUrl: args.appUrl,
+    timeoutMs: args.timeoutMs,
+    redisSentinel: args.redisSentinel,
+  });
   process.stdout.write(args.json ? formatJson(report) : formatText(report));
   return hasFailure(report) ? 1 : 0;
 }

@@ -3,18 +3,21 @@
  * dashboard wired to each other; with SITE_URL (and the other variables of docs/architecture.md section 3) it
  * serves the dashboard alone against that site. Either way it serves the deployable bundle
  * (.next/standalone/server.js), building it first when the sources changed since the last build.
- * `--dev` runs Next.js in development mode instead, with the JSON log lines made readable by pino-pretty.
+ * `--dev` runs Next.js in development mode instead. In a terminal the lines read as human lines (pino-pretty) with
+ * Next.js's own output as Next.js prints it; through a pipe they are JSON lines; LOG_FORMAT overrides
+ * (lib/log/log-format.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 
 import type { Logger } from "pino";
 
 import { ConfigError, isLoopbackHost, parseEnv, parseLogLevel } from "../lib/config/env-schema";
 import { createLogger } from "../lib/log/create-logger";
+import { isJsonLogLine, prettyLineFormatter, resolveLogFormat } from "../lib/log/log-format";
 import { MANUAL_SIGNAL_HANDLING } from "../lib/server/signal-handling";
 import { loadSandboxConfig } from "../sandbox/config";
 import { SEEDED_DASHBOARD_CLIENT, DEMO_MEMBERS } from "../sandbox/seed";
@@ -26,38 +29,32 @@ const development = process.argv.includes("--dev");
 /** The dashboard finishes its requests within 10 s of SIGTERM; past this, the launcher stops waiting for it. */
 const CHILD_EXIT_TIMEOUT_MS = 15_000;
 
+const stdoutIsTerminal = process.stdout.isTTY === true;
+/** Human lines (a terminal, or LOG_FORMAT=pretty), else undefined: JSON lines. */
+const pretty =
+  resolveLogFormat(process.env, stdoutIsTerminal) === "pretty" ? prettyLineFormatter({ colorize: stdoutIsTerminal }) : undefined;
+
 /**
- * Every line the dashboard's process prints becomes one JSON line: pino lines pass through unchanged,
- * Next.js's own plain lines (its start-up banner, an error it prints itself) are wrapped. Under `--dev`
- * everything goes to pino-pretty, which shows Next.js's lines as they are.
+ * Every line the dashboard's process prints. As JSON lines: pino lines pass through unchanged, Next.js's own
+ * plain lines (its build output, start-up banner, an error it prints itself) are wrapped in a `next_output`
+ * line. As human lines: pino lines are made readable, Next.js's lines are printed as Next.js printed them.
  */
-function forwardAsJsonLines(source: Readable, logger: Logger, level: "info" | "warn", destination: Writable): void {
+function forwardLines(source: Readable, logger: Logger, level: "info" | "warn"): void {
   const lines = createInterface({ input: source, crlfDelay: Infinity });
+  const plainOutput = level === "warn" ? process.stderr : process.stdout;
   lines.on("line", (line) => {
     if (line.trim() === "") return;
-    if (development || (line.startsWith("{") && line.endsWith("}"))) destination.write(`${line}\n`);
+    if (isJsonLogLine(line)) process.stdout.write(pretty ? pretty(line) : `${line}\n`);
+    else if (pretty) plainOutput.write(`${line}\n`);
     else logger[level]({ event: "next_output" }, stripVTControlCharacters(line).trim());
   });
 }
 
-async function prettyDestination(): Promise<Writable> {
-  if (!development) return process.stdout;
-  // A devDependency: only `npm run dev` loads it; production output stays JSON lines.
-  const { default: pretty } = await import("pino-pretty");
-  return pretty({
-    colorize: process.stdout.isTTY,
-    translateTime: "SYS:HH:MM:ss",
-    ignore: "pid,hostname,service,event",
-    messageFormat: "{if event}{event}{end}{if msg} {msg}{end}",
-  });
-}
-
 async function main(): Promise<void> {
-  const destination = await prettyDestination();
   const logger = createLogger({
     level: parseLogLevel(process.env),
     service: "launcher",
-    destination: development ? destination : undefined,
+    destination: pretty ? { write: (line: string) => void process.stdout.write(pretty(line)) } : undefined,
   });
   const env: Record<string, string | undefined> = { ...process.env };
   let stopSandbox: (() => Promise<void>) | undefined;
@@ -121,8 +118,8 @@ async function main(): Promise<void> {
       env: { ...childEnv, NODE_ENV: "production" },
     });
     child = build;
-    forwardAsJsonLines(build.stdout, logger, "info", destination);
-    forwardAsJsonLines(build.stderr, logger, "warn", destination);
+    forwardLines(build.stdout, logger, "info");
+    forwardLines(build.stderr, logger, "warn");
     const status = await new Promise<number | null>((resolve) => build.on("exit", resolve));
     if (status !== 0 || stopping) {
       if (!stopping) logger.error({ event: "build_failed", status });
@@ -149,8 +146,8 @@ async function main(): Promise<void> {
         env: { ...childEnv, NODE_ENV: "production", PORT: String(config.port), HOSTNAME: host, [MANUAL_SIGNAL_HANDLING]: "1" },
       });
   child = dashboard;
-  forwardAsJsonLines(dashboard.stdout, logger, "info", destination);
-  forwardAsJsonLines(dashboard.stderr, logger, "warn", destination);
+  forwardLines(dashboard.stdout, logger, "info");
+  forwardLines(dashboard.stderr, logger, "warn");
 
   if (stopSandbox) {
     console.info(`\nMember companion dashboard: ${config.appUrl}`);

@@ -1,7 +1,8 @@
 /**
  * `npm test`: every check and every test, in order: types, formatting (Prettier), lint, unit and integration tests (Vitest),
  * then the browser journeys (Playwright in Debian's Chromium, then puppeteer-core in Debian's Firefox ESR),
- * then several instances sharing one Redis (`npm run test:instances`). Stops at the first failing step.
+ * then several instances sharing one Redis (`npm run test:instances`), then that Redis failing over under them
+ * (`npm run test:failover`). Stops at the first failing step.
  * Before any of them, the programs the suites start (Debian's browsers, Redis, Prometheus...) are checked and, as
  * root on Debian, installed (scripts/test-prerequisites.ts); elsewhere it stops at once, naming what is missing.
  */
@@ -19,6 +20,8 @@ const playwrightReport = path.join(root, "artifacts", "playwright.json");
 const firefoxReport = path.join(root, "artifacts", "firefox.json");
 // Written by scripts/test-instances.ts.
 const instancesReport = path.join(root, "artifacts", "instances.json");
+// Written by scripts/test-failover.ts.
+const failoverReport = path.join(root, "artifacts", "failover.json");
 
 /** Name, command, arguments, and whether the step starts Debian's programs (scripts/test-prerequisites.ts). */
 const steps: [string, string, string[], boolean][] = [
@@ -29,6 +32,7 @@ const steps: [string, string, string[], boolean][] = [
   ["Browser journeys", bin("playwright"), ["test"], true],
   ["Browser journeys in Firefox", bin("tsx"), ["scripts/test-firefox.ts"], true],
   ["Several instances", bin("tsx"), ["scripts/test-instances.ts"], true],
+  ["Redis failover", bin("tsx"), ["scripts/test-failover.ts"], true],
 ];
 
 /**
@@ -38,7 +42,7 @@ const steps: [string, string, string[], boolean][] = [
 function summary(failedStep: boolean): string | null {
   let passed = 0;
   let failed = 0;
-  for (const vitestFormat of [vitestReport, firefoxReport, instancesReport].filter((file) => existsSync(file))) {
+  for (const vitestFormat of [vitestReport, firefoxReport, instancesReport, failoverReport].filter((file) => existsSync(file))) {
     const report = JSON.parse(readFileSync(vitestFormat, "utf8")) as { numTotalTests: number; numPassedTests: number };
     passed += report.numPassedTests;
     failed += report.numTotalTests - report.numPassedTests;
@@ -53,7 +57,7 @@ function summary(failedStep: boolean): string | null {
 }
 
 mkdirSync(path.join(root, "artifacts"), { recursive: true });
-for (const report of [vitestReport, playwrightReport, firefoxReport, instancesReport]) rmSync(report, { force: true });
+for (const report of [vitestReport, playwrightReport, firefoxReport, instancesReport, failoverReport]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2);
 const selected = steps.filter(([name]) => only.length === 0 || only.some((word) => name.toLowerCase().includes(word.toLowerCase())));

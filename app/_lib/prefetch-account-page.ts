@@ -2,13 +2,31 @@ import "server-only";
 
 import type { QueryClient } from "@tanstack/react-query";
 
+import { loadAccountPage } from "@/lib/account-api/registry";
 import { accountPageQueryOptions, pagedAccountPageQueryOptions } from "@/lib/client/queries";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
+import { publicErrorOf } from "@/lib/http/error-responses";
 import type { SessionData } from "@/lib/session/session";
-import { loadAccountPage } from "@/lib/site/account-pages";
+import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;
+
+/**
+ * A prefetch's query function: loads at the site with the page view's one deadline (PAGE_VIEW_DEADLINE_MS)
+ * and, when that fails, rejects with the public error as plain data, what the BFF route would have
+ * answered. The browser is handed it and shows the page's own error with Retry at once, without asking
+ * the site a second time; the server's error (its cause chain) never leaves the server.
+ */
+async function loadForPage<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, load);
+  } catch (error) {
+    // Plain data, not an Error: the one thing that survives serialisation into the page.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
+    throw publicErrorOf(error);
+  }
+}
 
 /**
  * Prefetches an account page read whole: the browser's query options (same key), with a `queryFn` that
@@ -16,7 +34,10 @@ type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void
  */
 export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
   return (queryClient, session) =>
-    queryClient.prefetchQuery({ ...accountPageQueryOptions(key), queryFn: () => loadAccountPage(key, session.accessToken) });
+    queryClient.prefetchQuery({
+      ...accountPageQueryOptions(key),
+      queryFn: () => loadForPage(() => loadAccountPage(key, session.accessToken)),
+    });
 }
 
 /** Prefetches the first page of an account page read in pages, like {@link prefetchAccountPage}. */
@@ -24,6 +45,6 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
   return (queryClient, session) =>
     queryClient.prefetchInfiniteQuery({
       ...pagedAccountPageQueryOptions(key),
-      queryFn: ({ pageParam }) => loadAccountPage(key, session.accessToken, pageParam),
+      queryFn: ({ pageParam }) => loadForPage(() => loadAccountPage(key, session.accessToken, pageParam)),
     });
 }

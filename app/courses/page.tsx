@@ -1,12 +1,11 @@
-import type { Metadata } from "next";
-
 import { CoursesView } from "@/components/courses/courses-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "../_lib/member-page";
 import { prefetchPagedAccountPage } from "../_lib/prefetch-account-page";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Courses" };
+export const generateMetadata = localizedTitle((m) => m.nav.courses);
 
 export default function CoursesPage() {
   return renderMemberPage(PAGE_PATHS.courses, prefetchPagedAccountPage("courses"), <CoursesView />);

@@ -1,12 +1,11 @@
-import type { Metadata } from "next";
-
 import { EventsView } from "@/components/events/events-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "../_lib/member-page";
 import { prefetchPagedAccountPage } from "../_lib/prefetch-account-page";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Events" };
+export const generateMetadata = localizedTitle((m) => m.nav.events);
 
 export default function EventsPage() {
   return renderMemberPage(PAGE_PATHS.events, prefetchPagedAccountPage("events"), <EventsView />);

@@ -1,12 +1,11 @@
-import type { Metadata } from "next";
-
 import { OrdersView } from "@/components/orders/orders-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 import { renderMemberPage } from "../_lib/member-page";
 import { prefetchPagedAccountPage } from "../_lib/prefetch-account-page";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Orders" };
+export const generateMetadata = localizedTitle((m) => m.nav.orders);
 
 export default function OrdersPage() {
   return renderMemberPage(PAGE_PATHS.orders, prefetchPagedAccountPage("orders"), <OrdersView />);

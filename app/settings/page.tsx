@@ -1,13 +1,12 @@
-import type { Metadata } from "next";
-
 import { SettingsView } from "@/components/settings/settings-view";
 import { sessionQueryOptions } from "@/lib/client/queries";
 import { toSessionView } from "@/lib/http/session-view";
 
 import { renderMemberPage } from "../_lib/member-page";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Settings" };
+export const generateMetadata = localizedTitle((m) => m.nav.settings);
 
 export default function SettingsPage() {
   return renderMemberPage(

@@ -1,13 +1,12 @@
-import type { Metadata } from "next";
-
 import Link from "next/link";
 
 import { getMessages } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
 import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Sign-in did not complete" };
+export const generateMetadata = localizedTitle((m) => m.signInProblem.title);
 
 const KNOWN_CODES = [
   "site_unavailable",
@@ -22,6 +21,8 @@ const KNOWN_CODES = [
   "id_token_invalid",
   "userinfo_mismatch",
   "temporarily_unavailable",
+  "sign_in_too_large",
+  "rate_limited",
 ] as const;
 type KnownCode = (typeof KNOWN_CODES)[number];
 

@@ -1,14 +1,13 @@
 "use client";
 
-import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
+import { canRemindBeforeAccessEnds, hasAccessEnded } from "@/lib/format/access";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { AccessBadge } from "./access-badge";
 import { AccessReminderButton } from "./access-reminder-button";
-import { CourseSiteLink } from "./course-site-link";
-import { ResumeLink } from "./resume-link";
+import { CourseMainAction } from "./course-main-action";
 
 /**
  * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
@@ -73,7 +72,7 @@ export function CourseCard({
             {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}
           </p>
         ) : null}
-        <CourseActions course={course} ended={ended} className={card.actions} reminderClassName={rowOnly ? "hidden" : "hidden sm:block"} />
+        <CourseActions course={course} className={card.actions} reminderClassName={rowOnly ? "hidden" : "hidden sm:block"} />
       </div>
     </article>
   );
@@ -81,25 +80,16 @@ export function CourseCard({
 
 function CourseActions({
   course,
-  ended,
   className,
   reminderClassName,
 }: {
   course: CourseEnrollment;
-  ended: boolean;
   className: string;
   reminderClassName: string;
 }) {
-  const { messages, now } = useI18n();
-  let main = null;
-  if (ended) {
-    if (course.courseUrl) main = <CourseSiteLink href={course.courseUrl} label={messages.courses.renewAccess} courseName={course.name} />;
-  } else if (course.lastWatched) {
-    main = <ResumeLink courseName={course.name} lastWatched={course.lastWatched} />;
-  } else if (course.courseUrl) {
-    main = <CourseSiteLink href={course.courseUrl} label={messages.courses.startCourse} courseName={course.name} />;
-  }
-  const reminder = isAccessEndingSoon(course.access, now);
+  const { now, timeZone } = useI18n();
+  const main = <CourseMainAction course={course} />;
+  const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
   return (
     <div className={`col-start-2 row-start-3 flex gap-2 ${className}`}>

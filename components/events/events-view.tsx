@@ -2,11 +2,13 @@
 
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { splitRegistrations } from "@/lib/format/events";
+import { describeTimeZone } from "@/lib/format/time-zone-name";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
+import { SiteLink } from "@/components/layout/site-link";
 import { EventItem } from "./event-item";
 
 function RegistrationSection({
@@ -42,13 +44,20 @@ function RegistrationSection({
 
 /** The Events page: upcoming registrations (soonest first) and past ones (latest first). */
 export function EventsView() {
-  const { messages, now, timeZone } = useI18n();
+  const { messages, now, timeZone, locale } = useI18n();
   const query = usePagedAccountPage("events");
   const registrations = flattenPages(query.data?.pages);
 
   return (
     <div>
-      <PageHeader title={messages.events.title} description={interpolate(messages.events.timeZoneNote, { timeZone })} />
+      <PageHeader
+        title={messages.events.title}
+        description={
+          registrations.length > 0
+            ? interpolate(messages.events.timeZoneNote, { timeZone: describeTimeZone(timeZone, locale, now) })
+            : undefined
+        }
+      />
       <PagedQueryBody
         query={query}
         items={registrations}
@@ -59,6 +68,7 @@ export function EventsView() {
           showMore: messages.events.showMore,
           loadingMore: messages.courses.loadingMore,
         }}
+        emptyAction={<SiteLink page="events" label={messages.emptyStates.seeEvents} />}
       >
         {(items) => {
           const { upcoming, past } = splitRegistrations(items, now);

@@ -17,13 +17,8 @@ export function OrderCard({ order }: { order: Order }) {
   const dateText = interpolate(order.paidAt ? messages.orders.paidOn : messages.orders.placedOn, {
     date: formatDate(date, { locale, timeZone }),
   });
-  const refund =
-    order.refundedAmount === null
-      ? null
-      : order.refundedAmount >= order.amount
-        ? interpolate(messages.orders.refunded, { amount: money(order.refundedAmount) })
-        : interpolate(messages.orders.partiallyRefunded, { amount: money(order.refundedAmount), total: money(order.amount) });
   const headingId = `order-${order.id}`;
+  const fullyRefunded = order.refundedAmount !== null && order.refundedAmount >= order.amount;
 
   return (
     <article aria-labelledby={headingId} className="card flex flex-col gap-4 p-4 sm:p-5">
@@ -55,17 +50,22 @@ export function OrderCard({ order }: { order: Order }) {
       <dl className="flex flex-col gap-1">
         <div className="flex items-baseline justify-between gap-4">
           <dt className="font-medium text-fg">{messages.orders.total}</dt>
-          <dd className={`tabular-nums font-semibold ${order.refundedAmount !== null ? "text-fg-muted line-through" : "text-fg"}`}>
+          <dd className={`tabular-nums font-semibold ${fullyRefunded ? "text-fg-muted line-through" : "text-fg"}`}>
             {money(order.amount)}
           </dd>
         </div>
-        {refund ? (
-          <div className="flex items-baseline justify-between gap-4">
-            <dt className="sr-only">{messages.orders.state.refunded}</dt>
-            <dd className="text-sm font-medium text-warning-fg">{refund}</dd>
+        {order.refundedAmount !== null ? (
+          <div className="flex items-baseline justify-between gap-4 text-warning-fg">
+            <dt className="font-medium">{messages.orders.state.refunded}</dt>
+            <dd className="tabular-nums font-semibold">{money(order.refundedAmount)}</dd>
           </div>
         ) : null}
       </dl>
+      {order.state === "not_paid" && order.paymentUrl ? (
+        <a className="btn btn-primary self-start" href={order.paymentUrl} target="_top">
+          {messages.orderActions.completePayment}
+        </a>
+      ) : null}
     </article>
   );
 }

@@ -4,13 +4,15 @@ import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { useI18n } from "@/lib/i18n/provider";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
+import { SiteLink } from "@/components/layout/site-link";
+import { sortOrdersForDisplay } from "@/lib/format/order-sort";
 import { OrderCard } from "./order-card";
 
-/** The Orders page: every order, newest first as the site lists them, a page at a time. */
+/** The Orders page: the loaded orders, one awaiting payment first, then newest first; a page at a time. */
 export function OrdersView() {
   const { messages } = useI18n();
   const query = usePagedAccountPage("orders");
-  const orders = flattenPages(query.data?.pages);
+  const orders = sortOrdersForDisplay(flattenPages(query.data?.pages));
 
   return (
     <div>
@@ -25,6 +27,7 @@ export function OrdersView() {
           showMore: messages.orders.showMore,
           loadingMore: messages.courses.loadingMore,
         }}
+        emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}
       >
         {(items) => (
           <ul className="flex flex-col gap-4">

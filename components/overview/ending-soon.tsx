@@ -1,19 +1,29 @@
 "use client";
 
 import Link from "next/link";
+import { canRemindBeforeAccessEnds } from "@/lib/format/access";
+import { courseChoiceQuery } from "@/lib/format/course-filter";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
+import { CourseMainAction } from "@/components/courses/course-main-action";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
+/** Courses shown under "Access ending soon"; "See all N" leads to the rest. */
+const ENDING_SOON_SHOWN = 3;
+
+/** The Courses page with Ending soon chosen, soonest first. */
+export const ENDING_SOON_COURSES_PATH = `${PAGE_PATHS.courses}${courseChoiceQuery({ show: "ending-soon", sort: "expiry", q: "" })}`;
+
 /**
- * Courses whose access ends within 30 days, soonest first, each with "Add a reminder", and how many courses past
- * the overview's bound were not checked.
+ * Up to three courses whose access ends within 30 days, soonest first, each with its action and "Add a
+ * reminder" while a reminder can still come before the end; "See all N"; and how many courses past the
+ * overview's bound were not checked.
  */
 export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
-  const { messages } = useI18n();
+  const { messages, now, timeZone } = useI18n();
   return (
     <section aria-labelledby="overview-ending" className="flex flex-col gap-3">
       <h2 id="overview-ending" className="text-lg font-semibold text-fg">
@@ -23,11 +33,14 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
         <p className="text-fg-muted">{messages.overview.endingSoonEmpty}</p>
       ) : (
         <ul className="card divide-y divide-line">
-          {courses.map((course) => (
+          {courses.slice(0, ENDING_SOON_SHOWN).map((course) => (
             <li key={course.slug} className="flex flex-col items-start gap-2 p-4">
               <span className="font-medium text-fg">{course.name}</span>
               <AccessBadge access={course.access} />
-              <AccessReminderButton course={course} />
+              <div className="flex w-full flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-start">
+                <CourseMainAction course={course} />
+                {canRemindBeforeAccessEnds(course.access, now, timeZone) ? <AccessReminderButton course={course} /> : null}
+              </div>
             </li>
           ))}
         </ul>
@@ -38,8 +51,11 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
         </p>
       )}
       <p>
-        <Link href={PAGE_PATHS.courses} className="inline-flex min-h-11 items-center text-accent underline">
-          {messages.overview.allCourses}
+        <Link
+          href={courses.length > 0 ? ENDING_SOON_COURSES_PATH : PAGE_PATHS.courses}
+          className="inline-flex min-h-11 items-center text-accent underline"
+        >
+          {courses.length > 0 ? interpolate(messages.courseProgress.seeAll, { count: courses.length }) : messages.overview.allCourses}
         </Link>
       </p>
     </section>

@@ -11,10 +11,7 @@ import { EndingSoon } from "./ending-soon";
 import { UpcomingEvents } from "./upcoming-events";
 import { useEmbedding } from "@/components/layout/embedding-context";
 
-/**
- * The Overview page: a greeting, Continue watching, access ending soon and the next events. In the
- * companion panel (its default view), Continue watching and Ending soon only, one under the other.
- */
+/** The Overview page, urgent first on every width: a greeting, Continue watching, access ending soon, then the next events. */
 export function OverviewView() {
   const { messages } = useI18n();
   const { embedded } = useEmbedding();
@@ -42,22 +39,16 @@ export function OverviewView() {
     <div>
       <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
       {embedded ? (
+        // The panel's default view: what to continue and what ends soon, with their actions.
         <div className="flex flex-col gap-6">
-          <ContinueWatching course={overview.continueWatching} />
+          <ContinueWatching courses={overview.continueWatching} />
           <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
         </div>
       ) : (
-        // In reading order (the order of focus too): Continue watching, Ending soon beside it, then the events.
-        <div className="grid gap-8 lg:grid-cols-5 lg:items-start">
-          <div className="lg:col-span-3">
-            <ContinueWatching course={overview.continueWatching} />
-          </div>
-          <div className="lg:col-span-2 lg:row-span-2">
-            <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-          </div>
-          <div className="lg:col-span-3">
-            <UpcomingEvents registrations={overview.upcomingEvents} />
-          </div>
+        <div className="flex flex-col gap-8">
+          <ContinueWatching courses={overview.continueWatching} />
+          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+          <UpcomingEvents registrations={overview.upcomingEvents} />
         </div>
       )}
     </div>

@@ -23,18 +23,24 @@ export interface PagedQuery {
 }
 
 /**
- * The body of a page that lists one paged query: loading, its own error with Retry, the empty state,
- * or the items with "Show more" (and the next page's error with Retry in its place when that fails).
+ * The body of a page that lists one paged query: loading, its own error with Retry, the empty state
+ * (with its next step, `emptyAction`), or the items with "Show more" (and the next page's error with
+ * Retry in its place when that fails). `showMore: "children"`: the items' own view shows more (Courses
+ * steps through what it holds before it asks the site for the rest).
  */
 export function PagedQueryBody<T>({
   query,
   items,
   texts,
+  emptyAction,
+  showMore = "pages",
   children,
 }: {
   query: PagedQuery;
   items: T[];
-  texts: { error: string; empty: string; emptyBody: string; showMore: string; loadingMore: string };
+  texts: { error: string; empty: string; emptyBody?: string; showMore: string; loadingMore: string };
+  emptyAction?: ReactNode;
+  showMore?: "pages" | "children";
   children: (items: T[]) => ReactNode;
 }) {
   const { messages } = useI18n();
@@ -42,7 +48,8 @@ export function PagedQueryBody<T>({
   if (query.isError && items.length === 0) {
     return <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   }
-  if (items.length === 0) return <EmptyState title={texts.empty} body={texts.emptyBody} />;
+  if (items.length === 0) return <EmptyState title={texts.empty} body={texts.emptyBody} action={emptyAction} />;
+  if (showMore === "children") return children(items);
   return (
     <>
       {children(items)}

@@ -29,7 +29,7 @@ export interface CallbackResult {
  * the code exchange (client_secret_post, PKCE verifier, same redirect_uri and resource), the id_token or
  * UserInfo, then the session. Any failure throws an AuthError and leaves no session behind.
  */
-export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<CallbackResult> {
+export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent?: string | null): Promise<CallbackResult> {
   const config = getConfig();
   const params = callbackUrl.searchParams;
   // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
@@ -41,10 +41,6 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
   const transaction = await takeTransaction(jar, state);
   if (!transaction) throw new AuthError("login_expired", "This sign-in attempt is unknown or has expired.");
-  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once.
-  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
-    throw new AuthError("callback_replayed", "This sign-in response was already used.");
-  }
 
   const { as, idTokenSupported } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -64,6 +60,13 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
       throw new AuthError("issuer_mismatch", "The sign-in response did not come from the configured site.", { cause: error });
     }
     throw new AuthError("login_state_mismatch", "The sign-in response did not match this sign-in attempt.", { cause: error });
+  }
+
+  // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once. Claimed only once the
+  // authorization response is valid for this transaction, so a stranger holding a transaction cookie
+  // (which /api/auth/login hands to anyone) cannot write to the shared state with made-up responses.
+  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
+    throw new AuthError("callback_replayed", "This sign-in response was already used.");
   }
 
   let tokens: oauth.TokenEndpointResponse;
@@ -116,7 +119,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL): Promise<
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
     return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
   }
-  await startNewSession(jar, session);
+  await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };
 }
 

@@ -52,7 +52,31 @@ async function discover(): Promise<SiteMetadata> {
   if (!as.authorization_endpoint || !as.token_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lacks the authorization or token endpoint.");
   }
+  const foreign = endpointsOffOrigin(as);
+  if (foreign.length > 0) {
+    throw new AuthError("site_misconfigured", `The site's metadata names ${foreign.join(", ")} on an origin not configured.`, {
+      detail: "endpoint_origin",
+    });
+  }
   return { as, idTokenSupported };
+}
+
+/** The endpoints the dashboard sends the client secret, codes or tokens to, or takes keys from. */
+export const PINNED_ENDPOINTS = ["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"] as const;
+
+/**
+ * The pinned endpoints the metadata puts on an origin other than SITE_URL's and not listed in
+ * SITE_ENDPOINT_ORIGINS (RFC 9700 section 4.4 mix-up, RFC 8414 section 7.3; OWASP ASVS 5 V10.4): metadata is
+ * checked for its issuer, but a tampered or misconfigured document could still send our secret elsewhere.
+ */
+export function endpointsOffOrigin(as: oauth.AuthorizationServer): string[] {
+  const { siteUrl, siteEndpointOrigins } = getConfig();
+  const allowed = new Set([new URL(siteUrl).origin, ...siteEndpointOrigins]);
+  return PINNED_ENDPOINTS.filter((name) => {
+    const value = as[name];
+    if (typeof value !== "string") return false;
+    return !URL.canParse(value) || !allowed.has(new URL(value).origin);
+  });
 }
 
 /** The site's metadata, discovered once per DISCOVERY_TTL_MS. */

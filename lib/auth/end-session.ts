@@ -1,16 +1,20 @@
 import "server-only";
 
-import { getSiteMetadata } from "@/lib/auth/discovery";
+import * as oauth from "oauth4webapi";
+
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
 import { PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
 
 /** How long the member may take at the site's sign-out page before the `state` we gave it is no longer accepted. */
 const END_SESSION_STATE_TTL_SECONDS = 10 * 60;
 const STATE_PURPOSE = "end_session";
+/** Sign-out waits at most this long for the site's OpenID configuration before it leaves the site session as it is. */
+const DISCOVERY_TIMEOUT_MS = 3000;
 
 interface EndSessionState {
   purpose: typeof STATE_PURPOSE;
@@ -31,13 +35,7 @@ export function postLogoutRedirectUri(): string {
  * dashboard made for a sign-out is believed (RP-Initiated Logout 1.0 section 3; checklist case 63).
  */
 export async function endSessionRedirect(session: SessionData | undefined, reason: SignedOutReason): Promise<string | null> {
-  let endpoint: string | undefined;
-  try {
-    const { as } = await getSiteMetadata();
-    endpoint = typeof as.end_session_endpoint === "string" ? as.end_session_endpoint : undefined;
-  } catch {
-    endpoint = undefined;
-  }
+  const endpoint = await readEndSessionEndpoint();
   if (!endpoint) return null;
   let url: URL;
   try {
@@ -56,6 +54,28 @@ export async function endSessionRedirect(session: SessionData | undefined, reaso
   url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri());
   url.searchParams.set("state", await sealWithSessionSecret(state, END_SESSION_STATE_TTL_SECONDS));
   return url.toString();
+}
+
+/**
+ * The site's `end_session_endpoint`, read afresh from its OpenID configuration at each sign-out (not the
+ * cached discovery): a site that stopped offering it must not receive the member, and the signed-out page
+ * must not claim a sign-out that did not happen. The issuer is checked as everywhere (oauth4webapi).
+ */
+async function readEndSessionEndpoint(): Promise<string | undefined> {
+  try {
+    const issuer = new URL(getConfig().siteUrl);
+    const response = await oauth.discoveryRequest(issuer, {
+      algorithm: "oidc",
+      ...siteRequestOptions(),
+      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
+    });
+    const metadata = await oauth.processDiscoveryResponse(issuer, response);
+    return metadata.issuer === getConfig().siteUrl && typeof metadata.end_session_endpoint === "string"
+      ? metadata.end_session_endpoint
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -23,7 +23,13 @@ export type AuthErrorCode =
   | "refresh_unavailable"
   | "revocation_unavailable"
   | "revocation_refused"
-  | "csrf_rejected";
+  | "csrf_rejected"
+  /** The sign-in would not fit in the browser's cookies (transaction or session past its size bound). */
+  | "sign_in_too_large"
+  /** Too many requests of this kind from this client or session (lib/http/rate-limit.ts). */
+  | "rate_limited"
+  /** "Sign out there" named a session that is not the member's, or no longer exists. */
+  | "session_not_found";
 
 export class AuthError extends LayerError<AuthErrorCode> {
   override name = "AuthError";

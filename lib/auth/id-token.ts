@@ -11,7 +11,8 @@ import {
 } from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { SITE_CALL_TIMEOUT_MS, siteFetchFor } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
+import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import { AuthError } from "./errors";
 

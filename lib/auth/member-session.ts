@@ -9,6 +9,7 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
+import { noteSessionActivity } from "./signed-in-sessions";
 import { ensureFreshTokens } from "./tokens";
 
 /**
@@ -40,6 +41,8 @@ export async function withFreshMemberSession<T>(
     if (dirty && !(await saveSession(jar, session, loaded.variant))) {
       throw new SessionError("unauthenticated", "The session ended while this request was running.");
     }
+    // "Where you're signed in": last activity, and the grant that is live now (lib/auth/signed-in-sessions.ts).
+    if (dirty) await noteSessionActivity(session);
     return result;
   } catch (error) {
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {

@@ -23,7 +23,10 @@ type TokenHint = "refresh_token" | "access_token";
  * logged as such; retrying cannot help), anything else means the site was not reached
  * (revocation_unavailable).
  */
-export async function revokeAtSite(session: SessionData, scope: "refresh_token" | "all" = "all"): Promise<void> {
+export async function revokeAtSite(
+  session: Pick<SessionData, "accessToken" | "refreshToken">,
+  scope: "refresh_token" | "all" = "all",
+): Promise<void> {
   const { as } = await getSiteMetadata();
   if (!as.revocation_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lists no revocation endpoint.");
@@ -33,7 +36,10 @@ export async function revokeAtSite(session: SessionData, scope: "refresh_token" 
   return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], scope));
 }
 
-async function revokeGenerations(generations: (SessionData | RotatedTokens)[], scope: "refresh_token" | "all"): Promise<void> {
+async function revokeGenerations(
+  generations: Pick<RotatedTokens, "accessToken" | "refreshToken">[],
+  scope: "refresh_token" | "all",
+): Promise<void> {
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
   const tokens: [string, TokenHint][] = [];

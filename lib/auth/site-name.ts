@@ -9,13 +9,18 @@ import { siteRequestOptions } from "@/lib/site/oauth-http";
 const NAME_TTL_MS = 10 * 60 * 1000;
 const FAILURE_TTL_MS = 30 * 1000;
 const MAX_NAME_LENGTH = 80;
+/** Every page's layout waits for the name the first time: a slow site costs it at most this long (then "the site"). */
+const NAME_TIMEOUT_MS = 2000;
 
 let cache: { expiresAt: number; name: Promise<string | null> } | undefined;
 
 async function readSiteName(): Promise<string | null> {
   const resource = new URL(getConfig().siteUrl);
   try {
-    const response = await oauth.resourceDiscoveryRequest(resource, siteRequestOptions());
+    const response = await oauth.resourceDiscoveryRequest(resource, {
+      ...siteRequestOptions(),
+      signal: AbortSignal.timeout(NAME_TIMEOUT_MS),
+    });
     // RFC 9728 section 3.3: the metadata's `resource` must be the one asked for (oauth4webapi checks it).
     const metadata = await oauth.processResourceDiscoveryResponse(resource, response);
     const name = typeof metadata.resource_name === "string" ? metadata.resource_name.trim() : "";

@@ -8,10 +8,10 @@ import { logEvent } from "@/lib/log/logger";
 import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
-import { getSharedState, isSharedStateUnavailable, type Lease, type LockOutcome } from "@/lib/session/shared-state";
+import { getSharedState, isSharedStateUnavailable, sleep, type Lease, type LockOutcome } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { getSiteMetadata } from "./discovery";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -136,12 +136,26 @@ async function checkRefreshedIdToken(
 }
 
 /**
+ * After a refused refresh (invalid_grant), how long to look for the tokens another instance got for the same
+ * refresh token: it publishes them as soon as the site answers it, so they appear within a round trip.
+ */
+export const ROTATION_SETTLE_MS = 1_000;
+/** A rotation the shared state could not take (Redis down, a failover) is offered to it again this often. */
+const REPUBLISH_INTERVAL_MS = 200;
+
+/**
  * Refreshes once per refresh token, whatever the number of parallel callers on however many instances
  * (RFC 9700 section 4.14.2: a rotated refresh token replayed makes the site revoke the whole grant).
  * In this process, parallel callers share one run; across instances, a lock in the shared store elects
  * one holder, which publishes the rotated tokens in the rotation memory before it releases the lock;
  * the others wait for the release and read them. Callers still holding the pre-rotation cookie find them
  * there too, for two minutes. Without the shared store there is no refresh at all (fail closed).
+ *
+ * The lock is not trusted alone (docs/architecture.md section 8: a failover, a pause or an expired lease
+ * can give it to two holders). The rotation record, keyed by the hash of the refresh token it was made
+ * from, is written once, by compare-and-set (`publishOnce`): a holder that finds a record already there
+ * lost the race and uses the tokens in it. A holder whose refresh the site refuses with invalid_grant
+ * looks for such a record (and the newer ones it leads to) before it ends anything.
  */
 async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
   const store = getSharedState();
@@ -156,15 +170,15 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
         lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
-        const rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
-        // Published before the lock is released. Sealed: a shared store must never hold tokens in the clear.
-        const sealed = await sealWithSessionSecret(rotated, 0);
-        await store.remember(`rotated:${key}`, sealed, ROTATION_MEMORY_MS).catch((error: unknown) => {
-          // The grant is spent: this caller keeps the new tokens whatever happens to the shared state.
-          if (!isSharedStateUnavailable(error)) throw error;
-          logEvent("shared_state_error", { operation: "publish_rotation" }, "error");
-        });
-        return rotated;
+        let rotated: RotatedTokens;
+        try {
+          rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
+        } catch (error) {
+          const newer = await newerTokensAfterRefusal(error, refreshToken);
+          if (newer) return newer;
+          throw error;
+        }
+        return publishRotation(key, rotated);
       });
       if (outcome.acquired) return outcome.value;
     }
@@ -173,6 +187,64 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
   return store.singleFlight(`refresh:${key}`, refreshOnce);
+}
+
+/**
+ * Publishes the tokens `refreshToken` was rotated into, before the lock is released, by compare-and-set
+ * and durably (acknowledged once a replica has it, with Sentinel). Sealed: a shared store must never hold
+ * tokens in the clear. When a record is already there, another holder spent the same refresh token first
+ * (a lost lock): its tokens are the ones every instance uses, these are dropped. When the shared state does
+ * not answer, the grant is spent all the same: this caller keeps the new tokens, and the record is offered
+ * again in the background until the shared state (a promoted replica) takes it, so that requests still
+ * carrying the pre-rotation cookie find it instead of replaying a spent refresh token.
+ */
+async function publishRotation(key: string, rotated: RotatedTokens): Promise<RotatedTokens> {
+  const store = getSharedState();
+  const sealed = await sealWithSessionSecret(rotated, 0);
+  try {
+    const outcome = await store.publishOnce(`rotated:${key}`, sealed, ROTATION_MEMORY_MS);
+    if (outcome.stored) return rotated;
+    logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
+    return await openSessionSeal<RotatedTokens>(outcome.value, 0);
+  } catch (error) {
+    if (!isSharedStateUnavailable(error)) throw error;
+    logEvent("shared_state_error", { operation: "publish_rotation", outcome: "retrying_in_background" }, "error");
+    void republishUntilTaken(key, sealed, Date.now() + ROTATION_MEMORY_MS);
+    return rotated;
+  }
+}
+
+async function republishUntilTaken(key: string, sealed: string, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    await sleep(REPUBLISH_INTERVAL_MS);
+    try {
+      await getSharedState().publishOnce(`rotated:${key}`, sealed, Math.max(1, deadline - Date.now()));
+      logEvent("shared_state_error", { operation: "publish_rotation", state: "published_late" }, "info");
+      return;
+    } catch (error) {
+      if (!isSharedStateUnavailable(error)) return;
+    }
+  }
+}
+
+/**
+ * The site refused `refreshToken` with invalid_grant: when another instance already rotated it (a lost
+ * lock), the shared record holds the tokens it got, and a session ends only when no newer tokens exist.
+ * Looks for the record during ROTATION_SETTLE_MS and follows it to the newest tokens still remembered.
+ */
+async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Promise<RotatedTokens | undefined> {
+  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== "invalid_grant") return undefined;
+  const deadline = Date.now() + ROTATION_SETTLE_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    const successors = await rotatedSuccessors(refreshToken);
+    const newest = successors.at(-1);
+    if (newest) {
+      logEvent("rotation_adopted", { reason: "refresh_refused", steps: successors.length }, "warn");
+      return newest;
+    }
+    if (Date.now() >= deadline) return undefined;
+    await sleep(Math.min(100, 10 * 2 ** attempt));
+  }
 }
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {

@@ -3,6 +3,7 @@ import "server-only";
 import type { CookieJar } from "iron-session";
 
 import { getConfig } from "@/lib/config";
+import { AuthError } from "@/lib/auth/errors";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 
 /** One sign-in attempt: kept in its own short-lived encrypted cookie, apart from the session. */
@@ -17,6 +18,8 @@ export interface LoginTransaction {
 }
 
 export const TRANSACTION_TTL_SECONDS = 10 * 60;
+/** Browsers drop a cookie whose Set-Cookie line exceeds 4,096 bytes (RFC 6265 section 6.1); we stay under it. */
+export const MAX_TRANSACTION_COOKIE_BYTES = 4096;
 /** At most this many pending sign-ins per browser; the oldest are dropped, so abandoned attempts do not pile up. */
 export const MAX_PENDING_TRANSACTIONS = 3;
 const PREFIX = "dash_tx_";
@@ -44,8 +47,16 @@ export async function saveTransaction(jar: CookieJar, transaction: LoginTransact
     opened.sort((a, b) => (a.transaction?.createdAt ?? 0) - (b.transaction?.createdAt ?? 0));
     for (const { name } of opened.slice(0, pending.length - MAX_PENDING_TRANSACTIONS + 1)) jar.write(name, "", cookieOptions(0));
   }
-  jar.write(transactionCookieName(transaction.state), sealed, cookieOptions(TRANSACTION_TTL_SECONDS));
+  const name = transactionCookieName(transaction.state);
+  // Name, value and attributes: a cookie the browser would drop means a sign-in that can never finish.
+  if (name.length + sealed.length + TRANSACTION_COOKIE_ATTRIBUTE_BYTES >= MAX_TRANSACTION_COOKIE_BYTES) {
+    throw new AuthError("sign_in_too_large", "The sign-in attempt would not fit in a cookie.", { detail: "transaction" });
+  }
+  jar.write(name, sealed, cookieOptions(TRANSACTION_TTL_SECONDS));
 }
+
+/** `; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax` and the `=`, generously. */
+const TRANSACTION_COOKIE_ATTRIBUTE_BYTES = 80;
 
 async function openSealed(sealed: string | undefined): Promise<LoginTransaction | null> {
   if (!sealed) return null;

@@ -1,5 +1,5 @@
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
-import { isPublicErrorCode, type ApiErrorBody, type PublicErrorCode } from "@/lib/contract/errors";
+import { isPublicErrorCode, type ApiErrorBody, type PublicError, type PublicErrorCode } from "@/lib/contract/errors";
 import { loginPath, signedOutPath, type SignedOutReason } from "@/lib/contract/paths";
 
 import { isInFrame } from "./embedding";
@@ -54,6 +54,8 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   invalid_cursor: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
+  sign_in_too_large: "sign_in_failed",
+  rate_limited: "request_refused",
 };
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
@@ -80,24 +82,16 @@ export class ApiError extends Error {
   }
 
   /** What the server hands the browser in a page's prefetched state (an Error does not survive serialisation). */
-  toJSON(): SerializedApiError {
+  toJSON(): PublicError {
     return { status: this.status, code: this.code, message: this.message, ...(this.detail === undefined ? {} : { detail: this.detail }) };
   }
-}
-
-/** An ApiError as plain data, e.g. a failed server prefetch dehydrated into the page. */
-export interface SerializedApiError {
-  status: number;
-  code: string;
-  message: string;
-  detail?: string;
 }
 
 /** The ApiError behind anything a query holds as its error: an ApiError, or one serialised by the server. */
 export function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (typeof error !== "object" || error === null) return undefined;
-  const { status, code, message, detail } = error as Partial<Record<keyof SerializedApiError, unknown>>;
+  const { status, code, message, detail } = error as Partial<Record<keyof PublicError, unknown>>;
   if (typeof status !== "number" || typeof code !== "string") return undefined;
   return new ApiError(status, code, typeof message === "string" ? message : "", typeof detail === "string" ? detail : undefined);
 }

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { Connections } from "@/lib/types/account";
-import { ACCOUNT_PAGES, type AccountPageData, type PagedAccountPageKey, type WholeAccountPageKey } from "@/lib/contract/account-pages";
+import { accountDataPath, type AccountPageData, type PagedAccountPageKey, type WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import type { SessionView } from "@/lib/contract/session";
 import { getJson } from "./api";
@@ -18,7 +18,7 @@ function withCursor(route: string, after: string | null): string {
 export function accountPageQueryOptions<K extends WholeAccountPageKey>(key: K) {
   return queryOptions({
     queryKey: accountKeys.page(key),
-    queryFn: ({ signal }) => getJson<AccountPageData[K]>(ACCOUNT_PAGES[key].path, signal),
+    queryFn: ({ signal }) => getJson<AccountPageData[K]>(accountDataPath(key), signal),
   });
 }
 
@@ -26,7 +26,7 @@ export function accountPageQueryOptions<K extends WholeAccountPageKey>(key: K) {
 export function pagedAccountPageQueryOptions<K extends PagedAccountPageKey>(key: K) {
   return infiniteQueryOptions({
     queryKey: accountKeys.page(key),
-    queryFn: ({ pageParam, signal }) => getJson<AccountPageData[K]>(withCursor(ACCOUNT_PAGES[key].path, pageParam), signal),
+    queryFn: ({ pageParam, signal }) => getJson<AccountPageData[K]>(withCursor(accountDataPath(key), pageParam), signal),
     initialPageParam: null as string | null,
     getNextPageParam: (page: AccountPageData[K]) => page.nextCursor,
   });

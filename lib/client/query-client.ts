@@ -35,9 +35,13 @@ export function makeQueryClient(): QueryClient {
       mutations: { retry: false },
       dehydrate: {
         // Pending prefetches stream to the browser too (TanStack Query >= 5.40), and so does a failed
-        // prefetch (its error serialised by renderMemberPage): the browser shows it instead of asking again.
+        // prefetch (its error is the public error as plain data: app/_lib/prefetch-account-page.ts): the
+        // browser shows it instead of asking again. Not a refused sign-in: the browser asks the BFF
+        // route, which refreshes the token (or sends the member to sign in).
         shouldDehydrateQuery: (query) =>
-          defaultShouldDehydrateQuery(query) || query.state.status === "pending" || query.state.status === "error",
+          defaultShouldDehydrateQuery(query) ||
+          query.state.status === "pending" ||
+          (query.state.status === "error" && errorKindOf(query.state.error) !== "unauthenticated"),
       },
     },
   });

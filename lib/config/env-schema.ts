@@ -115,45 +115,165 @@ const metricsToken = z
   .string()
   .regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces (e.g. openssl rand -base64 32)");
 
-export const envSchema = z.object({
-  SITE_URL: z.preprocess(emptyAsUndefined, origin),
-  OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
-  OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
-  APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
-  SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
-  OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
-  LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
-  COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
-  EMBED_ORIGINS: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .transform((value, ctx) => {
-        const origins: string[] = [];
-        for (const entry of value
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean)) {
-          const parsed = origin.safeParse(entry);
-          if (!parsed.success) {
-            ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
-            return z.NEVER;
-          }
-          origins.push(parsed.data);
-        }
-        return origins;
-      })
-      .optional(),
-  ),
-  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
-  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
-  REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
-  LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
-  LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
-  METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
-  METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
-  METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
+const booleanFlag = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+
+/** A comma-separated list of origins (https; plain http only for loopback hosts). */
+const originList = z.string().transform((value, ctx) => {
+  const origins: string[] = [];
+  for (const entry of value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const parsed = origin.safeParse(entry);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+      return z.NEVER;
+    }
+    origins.push(parsed.data);
+  }
+  return origins;
 });
+
+/** An HTTP header name, lower-cased (for TRUSTED_PROXY_HEADER). */
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name such as x-forwarded-for")
+  .transform((value) => value.toLowerCase());
+
+const positiveCount = z.coerce.number().int().min(1).max(1_000_000);
+
+/** One Sentinel's address, as in REDIS_SENTINELS. */
+export interface RedisNodeAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * REDIS_SENTINELS: the Sentinels' addresses, `host:port` (or `[ipv6]:port`), comma-separated; node-redis asks
+ * them which server is the primary now (docs/architecture.md section 8).
+ */
+export const redisSentinels = z.string().transform((value, ctx) => {
+  const nodes: RedisNodeAddress[] = [];
+  for (const entry of value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      ctx.addIssue({ code: "custom", message: `"${entry.slice(0, 100)}" is not a host:port address` });
+      return z.NEVER;
+    }
+    nodes.push({ host: match[1]!.replace(/^\[(.*)\]$/, "$1"), port });
+  }
+  if (nodes.length === 0) {
+    ctx.addIssue({ code: "custom", message: "must list at least one host:port" });
+    return z.NEVER;
+  }
+  return nodes;
+});
+
+/** The name the Sentinels monitor the primary under (`sentinel monitor <name> ...`). */
+export const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ . -");
+
+export const envSchema = z
+  .object({
+    SITE_URL: z.preprocess(emptyAsUndefined, origin),
+    OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
+    OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
+    APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
+    SESSION_SECRET: z.preprocess(emptyAsUndefined, sessionSecrets),
+    OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
+    LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
+    COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
+    EMBED_ORIGINS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .transform((value, ctx) => {
+          const origins: string[] = [];
+          for (const entry of value
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean)) {
+            const parsed = origin.safeParse(entry);
+            if (!parsed.success) {
+              ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
+              return z.NEVER;
+            }
+            origins.push(parsed.data);
+          }
+          return origins;
+        })
+        .optional(),
+    ),
+    PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+    REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+    REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
+    REDIS_SENTINELS: z.preprocess(emptyAsUndefined, redisSentinels.optional()),
+    REDIS_SENTINEL_NAME: z.preprocess(emptyAsUndefined, redisSentinelName.optional()),
+    REDIS_USERNAME: z.preprocess(emptyAsUndefined, z.string().optional()),
+    REDIS_PASSWORD: z.preprocess(emptyAsUndefined, z.string().optional()),
+    REDIS_SENTINEL_PASSWORD: z.preprocess(emptyAsUndefined, z.string().optional()),
+    REDIS_TLS: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+    /**
+     * TESTS ONLY (tests/failover): acknowledge shared-state writes without waiting for a replica, to prove
+     * that the wait is what keeps a sign-out across a failover. Never set it in a deployment.
+     */
+    REDIS_UNSAFE_SKIP_REPLICA_WAIT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+    LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
+    METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
+    METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
+    METRICS_TOKEN: z.preprocess(emptyAsUndefined, metricsToken.optional()),
+    /** Plain `redis://` to a non-loopback host is refused unless this says the network is trusted (like http:// for the site). */
+    REDIS_ALLOW_PLAINTEXT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+    /** Origins other than SITE_URL's that the site's metadata may name for token, UserInfo, revocation and JWKS. */
+    SITE_ENDPOINT_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
+    /** The header a trusted reverse proxy sets to the client's address (rate limits per client). Unset: no per-client limit. */
+    TRUSTED_PROXY_HEADER: z.preprocess(emptyAsUndefined, headerName.optional()),
+    /** Sign-in, callback, logout, revoke and embedded handoff requests allowed per client address per window. */
+    RATE_LIMIT_PER_CLIENT: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+    /** The same requests allowed per session per window. */
+    RATE_LIMIT_PER_SESSION: z.preprocess(emptyAsUndefined, positiveCount.default(20)),
+    /** The window of both limits, in seconds. */
+    RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+  })
+  .superRefine((env, ctx) => {
+    // The Redis of the shared state is one of two forms: REDIS_URL, or Sentinel (REDIS_SENTINELS with its name).
+    const problem = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
+    if (env.REDIS_URL !== undefined && env.REDIS_SENTINELS !== undefined) {
+      problem("REDIS_SENTINELS", "cannot be set together with REDIS_URL: choose one Redis, a URL or Sentinel");
+    }
+    if (env.REDIS_SENTINELS !== undefined && env.REDIS_SENTINEL_NAME === undefined) {
+      problem("REDIS_SENTINEL_NAME", "is required with REDIS_SENTINELS: the name the Sentinels monitor the primary under");
+    }
+    if (env.REDIS_SENTINELS === undefined) {
+      const sentinelOnly = ["REDIS_SENTINEL_NAME", "REDIS_USERNAME", "REDIS_PASSWORD", "REDIS_SENTINEL_PASSWORD"] as const;
+      for (const variable of sentinelOnly) {
+        if (env[variable] !== undefined) {
+          problem(
+            variable,
+            `applies to Sentinel only: set REDIS_SENTINELS${variable === "REDIS_SENTINEL_NAME" ? "" : ", or put credentials in REDIS_URL"}`,
+          );
+        }
+      }
+      if (env.REDIS_TLS) problem("REDIS_TLS", "applies to Sentinel only: with REDIS_URL, use a rediss:// URL");
+    }
+    // The same rule as for the site (RFC 9700 section 2.6): no plaintext to a host beyond this machine,
+    // unless the operator says the network is private (REDIS_ALLOW_PLAINTEXT=true).
+    // (Checks run on partly invalid input too: a REDIS_URL that is no URL is reported by its own rule.)
+    if (env.REDIS_URL && env.REDIS_ALLOW_PLAINTEXT !== true && URL.canParse(env.REDIS_URL)) {
+      const url = new URL(env.REDIS_URL);
+      if (url.protocol === "redis:" && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["REDIS_URL"],
+          message: "must use rediss:// (TLS) for a host other than localhost or 127.0.0.1, or set REDIS_ALLOW_PLAINTEXT=true",
+        });
+      }
+    }
+  });
 
 export type EnvInput = Record<string, string | undefined>;
 
@@ -173,6 +293,8 @@ export interface AppConfig {
   /** The shared state's Redis; undefined: in memory, one process. */
   redisUrl: string | undefined;
   redisPrefix: string;
+  /** The shared state's Redis through Sentinel (the alternative to redisUrl); undefined when not configured. */
+  redisSentinel: RedisSentinelConfig | undefined;
   logLevel: LogLevel;
   /** LOG_FORMAT when set; undefined: pretty on a terminal, JSON lines otherwise (lib/log/log-format.ts). */
   logFormat: LogFormat | undefined;
@@ -181,8 +303,27 @@ export interface AppConfig {
    * port at /api/metrics only for a request bearing `token`. Neither set: no metrics are served.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** Origins besides SITE_URL's allowed for the site's token, UserInfo, revocation endpoints and jwks_uri. */
+  siteEndpointOrigins: string[];
+  /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
+  trustedProxyHeader: string | undefined;
+  rateLimit: { perClient: number; perSession: number; windowSeconds: number };
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
+}
+
+export interface RedisSentinelConfig {
+  sentinels: RedisNodeAddress[];
+  /** The primary's name at the Sentinels. */
+  name: string;
+  /** Credentials of the data nodes (primary and replicas), as with `AUTH [username] password`. */
+  username: string | undefined;
+  password: string | undefined;
+  /** The Sentinels' own password, when they require one. */
+  sentinelPassword: string | undefined;
+  tls: boolean;
+  /** TESTS ONLY: do not wait for a replica's acknowledgement (REDIS_UNSAFE_SKIP_REPLICA_WAIT). */
+  skipReplicaWait: boolean;
 }
 
 export class ConfigError extends Error {
@@ -223,9 +364,28 @@ export function parseEnv(env: EnvInput): AppConfig {
     port: data.PORT,
     redisUrl: data.REDIS_URL,
     redisPrefix: data.REDIS_PREFIX,
+    redisSentinel:
+      data.REDIS_SENTINELS && data.REDIS_SENTINEL_NAME
+        ? {
+            sentinels: data.REDIS_SENTINELS,
+            name: data.REDIS_SENTINEL_NAME,
+            username: data.REDIS_USERNAME,
+            password: data.REDIS_PASSWORD,
+            sentinelPassword: data.REDIS_SENTINEL_PASSWORD,
+            tls: data.REDIS_TLS,
+            skipReplicaWait: data.REDIS_UNSAFE_SKIP_REPLICA_WAIT,
+          }
+        : undefined,
     logLevel: data.LOG_LEVEL,
     logFormat: data.LOG_FORMAT,
     metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
+    siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
+    trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
+    rateLimit: {
+      perClient: data.RATE_LIMIT_PER_CLIENT,
+      perSession: data.RATE_LIMIT_PER_SESSION,
+      windowSeconds: data.RATE_LIMIT_WINDOW_SECONDS,
+    },
     secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
 }

@@ -30,12 +30,26 @@ export const PUBLIC_ERROR_CODES = [
   "not_found",
   "invalid_cursor",
   "unexpected",
+  "sign_in_too_large",
+  "rate_limited",
 ] as const;
 
 export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
 
 export function isPublicErrorCode(code: string): code is PublicErrorCode {
   return (PUBLIC_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/**
+ * A BFF error as plain data: the HTTP status and the body's fields. What a page's server prefetch hands
+ * the browser for a failure (an Error does not survive serialisation), and what the browser's ApiError
+ * is rebuilt from (lib/client/api.ts).
+ */
+export interface PublicError {
+  status: number;
+  code: string;
+  message: string;
+  detail?: string;
 }
 
 /** The JSON body of every BFF error answer: a public code, the BFF's own message, a safe detail. */

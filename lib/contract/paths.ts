@@ -12,11 +12,9 @@ export const API_ROUTES = {
   health: "/api/health",
   ready: "/api/ready",
   metrics: "/api/metrics",
-  overview: "/api/account/overview",
-  courses: "/api/account/courses",
-  orders: "/api/account/orders",
-  events: "/api/account/events",
   connections: "/api/account/connections",
+  sessions: "/api/sessions",
+  endSessions: "/api/sessions/end",
 } as const;
 
 export const PAGE_PATHS = {

@@ -61,3 +61,13 @@ export function describeAccess(access: CourseAccess, options: AccessFormatOption
   const relative = formatRelativeTime(access.expiresAt, options.now, options.locale);
   return { tone: "ok", text: interpolate(messages.access.until, { date, relative }) };
 }
+
+/**
+ * Whether "Add a reminder" can still help: its all-day event falls the day before access ends, in the
+ * member's zone, so it is offered only while that day is still ahead (never a reminder dated today with
+ * an alarm that may have passed, or in the past). Within a day of the end, the course's action is offered instead.
+ */
+export function canRemindBeforeAccessEnds(access: CourseAccess, now: Date, timeZone: string): boolean {
+  if (!isAccessEndingSoon(access, now) || access.kind !== "until") return false;
+  return calendarDaysBetween(now, access.expiresAt, timeZone) >= 2;
+}

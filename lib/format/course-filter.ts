@@ -13,9 +13,14 @@ export type CourseSort = (typeof COURSE_SORTS)[number];
 export interface CourseChoice {
   show: CourseShow;
   sort: CourseSort;
+  /** The "Find a course" text, as typed (`?q=`); "" when not searching. */
+  q: string;
 }
 
-export const DEFAULT_COURSE_CHOICE: CourseChoice = { show: "all", sort: "recent" };
+export const DEFAULT_COURSE_CHOICE: CourseChoice = { show: "all", sort: "recent", q: "" };
+
+/** The longest search text kept (a course name is shorter; a longer `q` in a URL is cut). */
+export const MAX_SEARCH_LENGTH = 100;
 
 /** What a URL's query string can hand us: URLSearchParams, or Next's `searchParams` object. */
 export type QueryValues = URLSearchParams | Readonly<Record<string, string | string[] | undefined>>;
@@ -37,6 +42,7 @@ export function parseCourseChoice(query: QueryValues): CourseChoice {
   return {
     show: isOneOf(COURSE_SHOWS, show) ? show : DEFAULT_COURSE_CHOICE.show,
     sort: isOneOf(COURSE_SORTS, sort) ? sort : DEFAULT_COURSE_CHOICE.sort,
+    q: (firstValue(query, "q") ?? "").slice(0, MAX_SEARCH_LENGTH),
   };
 }
 
@@ -45,8 +51,32 @@ export function courseChoiceQuery(choice: CourseChoice): string {
   const params = new URLSearchParams();
   if (choice.show !== DEFAULT_COURSE_CHOICE.show) params.set("show", choice.show);
   if (choice.sort !== DEFAULT_COURSE_CHOICE.sort) params.set("sort", choice.sort);
+  if (choice.q.trim() !== "") params.set("q", choice.q);
   const query = params.toString();
   return query ? `?${query}` : "";
+}
+
+/**
+ * A text as search compares it: compatibility-decomposed (full-width Ｊａｖａ and half-width Java, ligatures),
+ * accents dropped (é → e, ü → u), lower case, spaces collapsed. Chinese, Japanese and Korean text is
+ * recomposed as it was: a kana's voicing mark is not an accent (ガ stays ガ, not カ).
+ */
+export function normalizeForSearch(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Whether a course's name holds every word of the search text, in any order ("" matches every course). */
+export function matchesSearch(course: CourseEnrollment, q: string): boolean {
+  const words = normalizeForSearch(q).split(" ").filter(Boolean);
+  if (words.length === 0) return true;
+  const name = normalizeForSearch(course.name);
+  return words.every((word) => name.includes(word));
 }
 
 /** Whether a course belongs to a "Show" choice at `now`. Ending soon: access ends within 30 days. */
@@ -68,10 +98,11 @@ export function matchesShow(course: CourseEnrollment, show: CourseShow, now: Dat
   }
 }
 
-/** How many courses each "Show" choice holds. */
-export function countCoursesByShow(courses: readonly CourseEnrollment[], now: Date): Record<CourseShow, number> {
+/** How many courses each "Show" choice holds (among those matching the search text `q`, when given). */
+export function countCoursesByShow(courses: readonly CourseEnrollment[], now: Date, q = ""): Record<CourseShow, number> {
   const counts = Object.fromEntries(COURSE_SHOWS.map((show) => [show, 0])) as Record<CourseShow, number>;
   for (const course of courses) {
+    if (!matchesSearch(course, q)) continue;
     for (const show of COURSE_SHOWS) if (matchesShow(course, show, now)) counts[show] += 1;
   }
   return counts;
@@ -94,7 +125,8 @@ function expiryRank(course: CourseEnrollment, now: Date): [number, number] {
 }
 
 /**
- * The courses of a choice, in its order. Recently watched: last watched first, never-watched after;
+ * The courses of a choice (its Show and its search text), in its order. Recently watched: courses with
+ * access first, last watched first, never-watched after, then the ended ones (same order among them);
  * Access ends soonest: see {@link expiryRank}; Name: alphabetical in the member's language. Ties keep
  * name order, then slug, so the order never depends on how the site paged.
  */
@@ -105,7 +137,9 @@ export function selectCourses(courses: readonly CourseEnrollment[], choice: Cour
   const compare = (a: CourseEnrollment, b: CourseEnrollment): number => {
     switch (choice.sort) {
       case "recent":
-        return watchedAtMs(b) - watchedAtMs(a) || byName(a, b);
+        return (
+          Number(hasAccessEnded(a.access, now)) - Number(hasAccessEnded(b.access, now)) || watchedAtMs(b) - watchedAtMs(a) || byName(a, b)
+        );
       case "expiry": {
         const [groupA, keyA] = expiryRank(a, now);
         const [groupB, keyB] = expiryRank(b, now);
@@ -115,5 +149,5 @@ export function selectCourses(courses: readonly CourseEnrollment[], choice: Cour
         return byName(a, b);
     }
   };
-  return courses.filter((course) => matchesShow(course, choice.show, now)).sort(compare);
+  return courses.filter((course) => matchesShow(course, choice.show, now) && matchesSearch(course, choice.q)).sort(compare);
 }

@@ -36,20 +36,22 @@ export function currencyFractionDigits(currency: string): number {
 }
 
 /**
- * An amount in the order's currency: "NT$1,200", "$12.50", "¥1,200", "US$12.50" (zh-TW).
- * An unknown currency code still reads sensibly: "1,200.00 XYZ".
+ * An amount in the order's currency: "NT$1,200", "US$12.50", "¥1,200", "US$12.50" (zh-TW). In English the
+ * US dollar says its country too (Intl's en-US writes a bare "$"), so a list mixing currencies never
+ * leaves one ambiguous. An unknown currency code still reads sensibly: "1,200.00 XYZ".
  */
 export function formatCurrency(amount: number, currency: string, locale: Locale): string {
   const code = currency.toUpperCase();
   const digits = currencyFractionDigits(code);
   const numberLocale = numberLocaleOf(locale);
   try {
-    return new Intl.NumberFormat(numberLocale, {
+    const parts = new Intl.NumberFormat(numberLocale, {
       style: "currency",
       currency: code,
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
-    }).format(amount);
+    }).formatToParts(amount);
+    return parts.map((part) => (part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value)).join("");
   } catch {
     const number = new Intl.NumberFormat(numberLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
     return `${number.format(amount)} ${code}`;

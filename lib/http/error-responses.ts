@@ -6,8 +6,8 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteFailureOf } from "@/lib/site/site-fetch";
-import type { ApiErrorBody, PublicErrorCode } from "@/lib/contract/errors";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 
@@ -25,6 +25,16 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
   // RFC 9110 section 10.2.3: a 503 says when to come back.
   if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
   return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
+}
+
+/**
+ * What the browser is told of a failure, as plain data, logged as the API routes log it: a page's server
+ * prefetch rejects with it (app/_lib/prefetch-account-page.ts), so the server's error never leaves the server.
+ */
+export function publicErrorOf(error: unknown): PublicError {
+  const { status, code, message, detail } = describeApiError(error);
+  logFailure(error, code);
+  return { status, code, message, ...(detail ? { detail } : {}) };
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
@@ -121,6 +131,10 @@ function describeAuthError(error: AuthError): DescribedApiError {
       return SIGN_IN_AGAIN;
     case "csrf_rejected":
       return { status: 403, code: "csrf_rejected", message: "This request did not come from the dashboard." };
+    case "session_not_found":
+      return { status: 404, code: "not_found", message: "That session has already ended." };
+    case "rate_limited":
+      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
@@ -143,6 +157,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "login_state_mismatch":
     case "token_exchange_failed":
     case "userinfo_mismatch":
+    case "sign_in_too_large":
       // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };
   }
@@ -151,7 +166,11 @@ function describeAuthError(error: AuthError): DescribedApiError {
 const QUIET_CODES: ReadonlySet<string> = new Set(["unauthenticated", "temporarily_unavailable", "not_found", "invalid_cursor"]);
 
 /** The event of a failure whose code is not a site failure. */
-const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = { unexpected: "unexpected_error", csrf_rejected: "csrf_refused" };
+const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {
+  unexpected: "unexpected_error",
+  csrf_rejected: "csrf_refused",
+  rate_limited: "rate_limited",
+};
 
 /**
  * Logs the reason without tokens or secrets: our stable code and our own message, the error class of the

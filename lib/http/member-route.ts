@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-fetch";
+import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 
 import { apiErrorResponse } from "./error-responses";
 import { loggedRoute } from "./request-log";

@@ -60,9 +60,13 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 
-/** Readiness (docs/architecture.md section 4): the site's metadata answers and, when REDIS_URL is set, Redis answers PING. */
+/**
+ * Readiness (docs/architecture.md section 4): the site's metadata answers and, when REDIS_URL or REDIS_SENTINELS
+ * is set, Redis answers a read (with Sentinel: the current primary, so an instance is not ready during a failover).
+ */
 export async function checkReadiness(now = Date.now()): Promise<Readiness> {
-  const redisConfigured = getConfig().redisUrl !== undefined;
+  const { redisUrl, redisSentinel } = getConfig();
+  const redisConfigured = redisUrl !== undefined || redisSentinel !== undefined;
   const [site, redis] = await Promise.all([checkSite(now), redisConfigured ? redisAnswers() : Promise.resolve(undefined)]);
   const dependencies: Record<DependencyName, DependencyState> = {
     site: site ? "ok" : "failing",

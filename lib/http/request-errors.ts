@@ -1,5 +1,6 @@
 import "server-only";
 
+import { isAccountPageKey, type AccountPageKey } from "@/lib/account-api/registry";
 import { LayerError } from "@/lib/errors/layer-error";
 
 /**
@@ -22,4 +23,10 @@ export function pageCursorOf(searchParams: URLSearchParams): string | null {
     throw new RequestError("invalid_cursor", "The page cursor is not valid.");
   }
   return after;
+}
+
+/** `value` as an account page's key, or a RequestError "not_found". */
+export function accountPageKeyOf(value: string): AccountPageKey {
+  if (!isAccountPageKey(value)) throw new RequestError("not_found", "There is no such account page.");
+  return value;
 }

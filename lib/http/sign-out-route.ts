@@ -9,6 +9,7 @@ import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { LoadedSession } from "@/lib/session/session";
 
 import { apiErrorResponse } from "./error-responses";
+import { rateLimited } from "./rate-limit";
 
 /** What a route that ends the session works with: the member's cookies, and the session to end (null when none). */
 export interface SignOutContext {
@@ -27,6 +28,8 @@ export interface SignOutContext {
  */
 export function signOutHandler(end: (context: SignOutContext) => Promise<Response>): (request: NextRequest) => Promise<Response> {
   return async (request) => {
+    const limited = await rateLimited(request);
+    if (limited) return limited;
     try {
       assertSameOriginRequest(request);
       const buffer = new CookieBuffer();

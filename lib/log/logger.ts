@@ -35,7 +35,10 @@ export type LogEventName =
   | "metrics_listening"
   | "session_replaced"
   | "session_ended_elsewhere"
-  | "rate_limited";
+  | "rate_limited"
+  | "shared_state_unreplicated"
+  | "shared_state_failover"
+  | "rotation_adopted";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 

@@ -41,12 +41,18 @@ export function countLoggedEvent(event: string, fields: Readonly<Record<string, 
       else if (fields.reason === "capacity") sharedStateErrors.labels("capacity").inc();
       return;
     case "signed_out":
-      if (fields.hadSession === true) sessionsEnded.labels("sign_out").inc();
+      if (fields.hadSession === true) sessionsEnded.labels("sign_out").inc(sessionCount(fields));
       return;
     case "access_revoked":
-      sessionsEnded.labels("revoke").inc();
+      sessionsEnded.labels("revoke").inc(sessionCount(fields));
       return;
   }
+}
+
+/** How many sessions a sign-out or revocation ended: the browser's top-level and embedded ones (`sessions`), else one. */
+function sessionCount(fields: Readonly<Record<string, unknown>>): number {
+  const { sessions } = fields;
+  return typeof sessions === "number" && Number.isInteger(sessions) && sessions >= 1 && sessions <= 10 ? sessions : 1;
 }
 
 /**

@@ -236,7 +236,8 @@ export async function saveSession(
 /**
  * Ends the session everywhere: the id is remembered as ended for as long as any copy of its cookie could
  * still be accepted (the rest of its idle and absolute lifetimes), then the cookie is removed. When the
- * shared state cannot record it, this throws before touching the cookie.
+ * shared state cannot record it, this throws before touching the cookie. When no replica confirms it in
+ * time, it stands (logged as shared_state_unreplicated) and the cookie is removed all the same.
  */
 export async function endSession(
   jar: CookieJar,
@@ -249,7 +250,9 @@ export async function endSession(
 
 /** Marks the session ended on every instance, without touching any cookie (a session ended from another device). */
 export async function markSessionEnded(session: Pick<SessionData, "sid" | "createdAt">, now = Date.now()): Promise<void> {
-  await getSharedState().remember(endedKey(session.sid), "1", remainingLifeMs(session, now));
+  // Durable: the member was told the session ended, so a failover must not bring it back (acknowledged
+  // once a replica has it, with Sentinel; docs/architecture.md section 8).
+  await getSharedState().rememberDurably(endedKey(session.sid), "1", remainingLifeMs(session, now));
 }
 
 /** True when the session was ended (sign-out, revocation, or from another device). */

@@ -25,11 +25,48 @@ export interface SharedStateStore {
   recall(key: string): Promise<string | undefined>;
   /** Stores `key` only if absent, in one atomic step; true when this call stored it (first use). */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Counts one more event under `key` in a fixed window of `windowMs` that starts with the first event, in
+   * one atomic step on every store (rate limits across instances). Returns the count so far and the
+   * milliseconds until the window ends.
+   */
+  countInWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Sets `field` of the small map `key` to `value`, and keeps the whole map at least `ttlMs` longer (one
+   * atomic step). Returns how many fields the map holds.
+   */
+  setField(key: string, field: string, value: string, ttlMs: number): Promise<number>;
+  /** Every field of the map `key` (empty when it has none). */
+  readFields(key: string): Promise<Record<string, string>>;
+  /** Removes `field` from the map `key`. */
+  deleteField(key: string, field: string): Promise<void>;
   /** Resolves when the store answers (readiness); throws SharedStateUnavailableError otherwise. */
   ping(): Promise<void>;
   /** Releases connections (graceful shutdown). */
   close(): Promise<void>;
+  /**
+   * `remember` for what a member was told about (the "ended" marker of a sign-out or a revoke): with Redis
+   * behind Sentinel it is acknowledged only once a replica has it (WAIT 1, bounded by REPLICA_ACK_TIMEOUT_MS),
+   * so that a failover does not lose it (docs/architecture.md section 8). When no replica confirms in time,
+   * it resolves all the same ("unreplicated", logged as `shared_state_unreplicated`): the caller keeps the
+   * safe side. Throws SharedStateUnavailableError when the primary does not answer.
+   */
+  rememberDurably(key: string, value: string, ttlMs: number): Promise<Durability>;
+  /**
+   * Compare-and-set for a record that is written once (the tokens a refresh token was rotated into): stores
+   * `value` under `key` only if nothing is stored there yet, in one atomic step, durably as `rememberDurably`.
+   * Resolves with what the key holds afterwards: this value (`stored: true`) or the one an earlier writer stored.
+   */
+  publishOnce(key: string, value: string, ttlMs: number): Promise<PublishOutcome>;
 }
+
+/**
+ * How far a durable write got: a replica acknowledged it; no replica did in time; or the store has none to
+ * wait for (in memory, or REDIS_URL, where no replica is waited for: docs/architecture.md section 8).
+ */
+export type Durability = "replicated" | "unreplicated" | "not_waited";
+
+export type PublishOutcome = { stored: true; value: string; durability: Durability } | { stored: false; value: string };
 
 export interface LockOptions {
   leaseMs: number;

@@ -13,7 +13,7 @@ const globalKey = Symbol.for("companion-dashboard.shared-state");
 type GlobalWithStore = typeof globalThis & { [globalKey]?: SharedStateStore };
 
 /**
- * The process-wide store: Redis when REDIS_URL is set (one client per process), else in memory. Kept on
+ * The process-wide store: Redis when REDIS_URL or REDIS_SENTINELS is set (one client per process), else in memory. Kept on
  * globalThis because Next.js bundles the proxy and the route handlers separately: a module-level
  * singleton would not be shared between them.
  */
@@ -24,7 +24,8 @@ export function getSharedState(): SharedStateStore {
 }
 
 function createSharedState(): SharedStateStore {
-  const { redisUrl, redisPrefix } = getConfig();
+  const { redisUrl, redisSentinel, redisPrefix } = getConfig();
+  if (redisSentinel) return new RedisSharedState({ sentinel: redisSentinel, prefix: redisPrefix });
   return redisUrl ? new RedisSharedState({ url: redisUrl, prefix: redisPrefix }) : new InMemorySharedState();
 }
 

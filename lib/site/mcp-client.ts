@@ -11,7 +11,9 @@ import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "
 
 import { refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
-import { clearableTimeout, SITE_CALL_TIMEOUT_MS, siteFailureOf, siteFetch, siteFetchFor } from "./site-fetch";
+import { siteFailureOf } from "./site-call-policy";
+import { clearableTimeout, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
+import { siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
 

@@ -77,6 +77,8 @@ export interface Order {
   refundedAmount: number | null;
   paidAt: string | null;
   createdAt: string;
+  /** Where an order awaiting payment is paid on the site, when the site says (an optional field). */
+  paymentUrl: string | null;
   lineItems: OrderLineItem[];
 }
 
@@ -114,8 +116,8 @@ export type EventsPage = Page<EventRegistration>;
 export interface Overview {
   /** The member's name, or their email when the site has no name. */
   name: string;
-  /** The enrollment whose lecture was watched most recently, if any. */
-  continueWatching: CourseEnrollment | null;
+  /** Up to three courses in progress (watched, not finished, access not ended), most recently watched first. */
+  continueWatching: CourseEnrollment[];
   /** Enrollments whose access ends within 30 days (not yet ended), soonest first. */
   endingSoon: CourseEnrollment[];
   /**

@@ -29,7 +29,10 @@ const FULL_QUERY = /* GraphQL */ `
           lastWatchedLecture { lectureId positionSeconds title watchedAt }
         }
       }
-      orders { totalCount nodes { id tradeNo state currency amount refundedAmount paidAt createdAt lineItems { name amount itemType } } }
+      orders {
+        totalCount
+        nodes { id tradeNo state currency amount refundedAmount paidAt createdAt paymentUrl lineItems { name amount itemType } }
+      }
       eventRegistrations { totalCount nodes { id state registeredAt event { id title startTime endTime isAllDay location url } } }
     }
   }
@@ -68,8 +71,22 @@ describe("Account API: data", () => {
       if (node.lastWatchedLecture) expect(node.lastWatchedLecture.watchedAt).toMatch(ISO_WITH_OFFSET);
     }
     const orders = viewer.orders as {
-      nodes: { state: string; currency: string; refundedAmount: number | null; lineItems: { itemType: string }[] }[];
+      nodes: {
+        state: string;
+        currency: string;
+        refundedAmount: number | null;
+        createdAt: string;
+        tradeNo: string;
+        paymentUrl: string | null;
+        lineItems: { itemType: string }[];
+      }[];
     };
+    // Newest first, as a site lists them; only an order awaiting payment says where it is paid.
+    const placed = orders.nodes.map((o) => Date.parse(o.createdAt));
+    expect(placed).toEqual([...placed].sort((a, b) => b - a));
+    for (const o of orders.nodes) {
+      expect(o.paymentUrl).toBe(o.state === "not_paid" ? `${sandbox.url}/orders/${o.tradeNo}/pay` : null);
+    }
     expect(new Set(orders.nodes.map((o) => o.currency))).toEqual(new Set(["TWD", "USD"]));
     expect(orders.nodes.some((o) => o.state === "refunded" && (o.refundedAmount ?? 0) > 0)).toBe(true);
     expect(orders.nodes.some((o) => o.state === "not_paid")).toBe(true);

@@ -33,6 +33,9 @@ function isSitePage(path: string): boolean {
     path === "/my-learning" ||
     path === "/my-learning/panel.js" ||
     path === "/sign-in" ||
+    path === "/courses" ||
+    path === "/events" ||
+    path.startsWith("/orders/") ||
     path.startsWith("/__sandbox/") ||
     path.startsWith("/oauth/authorize/") ||
     path.startsWith("/courses/") ||

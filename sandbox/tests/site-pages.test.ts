@@ -47,3 +47,16 @@ describe("site pages", () => {
     expect(auth).toContain("## Errors");
   });
 });
+
+describe("catalog and events pages", () => {
+  it("list the featured courses and the upcoming events, for the dashboard's empty states to link to", async () => {
+    {
+      const catalog = await fetch(`${sandbox.url}/courses`);
+      expect(catalog.status).toBe(200);
+      expect(await catalog.text()).toMatch(/<h1>Courses at Demo Academy<\/h1>[\s\S]*<a href="\/courses\/[a-z0-9-]+">/);
+      const events = await fetch(`${sandbox.url}/events`);
+      expect(events.status).toBe(200);
+      expect(await events.text()).toMatch(/<h1>Upcoming events at Demo Academy<\/h1>[\s\S]*<li>/);
+    }
+  });
+});

@@ -16,8 +16,6 @@ export interface BenchOptions {
   soakSeconds: number;
   soakConnections: number;
   soakSessions: number;
-  /** Also record CPU profiles of the dashboard under load (artifacts/*.cpuprofile). */
-  profile: boolean;
 }
 
 export interface BenchContext {

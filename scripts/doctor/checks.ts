@@ -21,10 +21,12 @@ export type CheckId =
   | "userinfo-endpoint"
   | "iss-parameter"
   | "revocation-endpoint"
+  | "endpoint-origins"
   | "protected-resource-metadata"
   | "account-api"
   | "mcp"
-  | "client-registration";
+  | "client-registration"
+  | "redis-sentinel";
 
 export interface CheckResult {
   id: CheckId;
@@ -329,6 +331,31 @@ export function checkRevocationEndpoint(snapshot: SiteSnapshot): CheckResult {
 }
 
 /**
+ * The endpoints that receive the client secret, codes or tokens, and the key set, on the site's own origin.
+ * The dashboard refuses any other origin unless the operator lists it in SITE_ENDPOINT_ORIGINS.
+ * @see RFC 9700 section 4.4, RFC 8414 section 7.3
+ */
+export function checkEndpointOrigins(snapshot: SiteSnapshot): CheckResult {
+  const id = "endpoint-origins";
+  const title = "Endpoints on the site's origin";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const site = new URL(snapshot.site).origin;
+    const elsewhere = ["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"].flatMap((name) => {
+      const value = stringValue(metadata, name);
+      if (value === undefined) return [];
+      const origin = URL.canParse(value) ? new URL(value).origin : value;
+      return origin === site ? [] : [`${name} at ${quote(origin)}`];
+    });
+    if (elsewhere.length === 0) return pass(id, title, "token, UserInfo, revocation endpoints and jwks_uri are on the site's origin");
+    return warn(
+      id,
+      title,
+      `${elsewhere.join(", ")}: the dashboard refuses these unless SITE_ENDPOINT_ORIGINS lists the origin (check it really is the site's)`,
+    );
+  });
+}
+
+/**
  * Check 10: the protected-resource metadata names the site as the resource its tokens are bound to, and
  * the site's issuer as its authorization server.
  * @see RFC 9728 section 3.3, RFC 8707
@@ -464,6 +491,7 @@ const METADATA_CHECKS = [
   checkUserInfoEndpoint,
   checkIssParameter,
   checkRevocationEndpoint,
+  checkEndpointOrigins,
 ] as const;
 
 /**

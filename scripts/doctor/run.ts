@@ -4,9 +4,12 @@
  */
 import { API_ROUTES } from "../../lib/contract/paths";
 
+import type { RedisNodeAddress } from "../../lib/config/env-schema";
+
 import { checkSiteUrl, parseOrigin, runChecks } from "./checks";
 import type { CheckResult } from "./checks";
 import { takeSnapshot } from "./probe";
+import { checkSentinels, probeSentinels } from "./redis-sentinel";
 
 export const DEFAULT_APP_URL = "http://localhost:3000";
 /** As the dashboard bounds its own requests to the site (lib/site/oauth-http.ts). */
@@ -19,6 +22,8 @@ export interface DoctorOptions {
   /** The dashboard's public origin; must already be a valid origin (see `parseOrigin`). */
   appUrl?: string | undefined;
   timeoutMs?: number | undefined;
+  /** REDIS_SENTINELS and REDIS_SENTINEL_NAME, when the dashboard will use Redis behind Sentinel. */
+  redisSentinel?: { sentinels: RedisNodeAddress[]; name: string } | undefined;
 }
 
 export interface DoctorReport {
@@ -35,10 +40,18 @@ export function redirectUriFor(appUrl: string): string {
   return `${appUrl}${API_ROUTES.callback}`;
 }
 
+/** The dashboard's own operator settings, which no site check covers (README, Metrics). */
+export function operatorSettingsNote(appUrl: string): string {
+  return (
+    `Metrics: set METRICS_PORT (bound to METRICS_HOST, default 127.0.0.1) or METRICS_TOKEN for ${appUrl}${API_ROUTES.metrics}; ` +
+    "LOG_FORMAT=json for a log pipeline (default: human lines in a terminal)"
+  );
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const appUrl = options.appUrl ?? DEFAULT_APP_URL;
   const redirectUri = redirectUriFor(appUrl);
-  const info = [`Redirect URI to register: ${redirectUri}`];
+  const info = [`Redirect URI to register: ${redirectUri}`, operatorSettingsNote(appUrl)];
   const siteCheck = checkSiteUrl(options.site);
   const parsed = parseOrigin(options.site);
   if (!parsed.ok) return { site: options.site, redirectUri, checks: [siteCheck], info };
@@ -47,7 +60,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     clientId: options.clientId,
     redirectUri,
   });
-  return { site: parsed.origin, redirectUri, checks: [siteCheck, ...runChecks(snapshot)], info };
+  const checks = [siteCheck, ...runChecks(snapshot)];
+  if (options.redisSentinel) {
+    const { sentinels, name } = options.redisSentinel;
+    checks.push(checkSentinels(await probeSentinels(sentinels, name, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
+  }
+  return { site: parsed.origin, redirectUri, checks, info };
 }
 
 export function hasFailure(report: DoctorReport): boolean {

@@ -17,7 +17,10 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await signIn(page, "maya@example.com");
   await openSettings(page);
 
+  // Collapsed by default: a student opens it when they want it.
   const panel = page.getByRole("region", { name: "AI assistants" });
+  await expect(panel).toBeHidden();
+  await page.getByText("Connect an AI assistant (beta)").click();
   await expect(panel.getByText("Demo Academy", { exact: false }).first()).toBeVisible();
   await expect(panel.getByText("Demo Academy, version 1.0.0")).toBeVisible();
 
@@ -37,7 +40,7 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await expect(copy).toBeVisible();
   await expectNoSeriousAxeViolations(page);
   // The panel's heading at the top, below the sticky navigation.
-  await page.getByRole("heading", { name: "AI assistants" }).evaluate((heading) => {
+  await page.getByText("Connect an AI assistant (beta)").evaluate((heading) => {
     heading.scrollIntoView({ block: "start" });
     window.scrollBy(0, -96);
   });
@@ -63,17 +66,17 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   expect(await answer.text()).not.toMatch(/access_?token|refresh_?token|bearer/i);
 });
 
-test("a site without an MCP server gets a clear message, and the rest of Settings still works", async ({ page }) => {
+test("a site without an MCP server (its beta off) shows no AI assistant disclosure, and the rest of Settings still works", async ({
+  page,
+}) => {
   await signIn(page, "maya@example.com");
   await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: { mode: "status", status: 404 } } });
   await openSettings(page);
 
-  const panel = page.getByRole("region", { name: "AI assistants" });
-  await expect(panel.getByText("AI assistants cannot connect to this site yet")).toBeVisible();
-  await expect(panel.getByText(/does not offer an MCP server/)).toBeVisible();
-  await expect(panel.getByRole("alert")).toHaveCount(0);
-  await expect(panel.getByRole("button", { name: "Copy MCP URL" })).toHaveCount(0);
   await expect(page.getByText("maya@example.com")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "What this app may do" })).toBeVisible();
+  await expect(page.getByText("Connect an AI assistant (beta)")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "AI assistants" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 });

@@ -139,14 +139,15 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
 }) => {
   await signIn(page, "maya@example.com");
   await openSettingsFromMenu(page);
-  await expect(page.getByText("Sign out ends this browser's sign-in, here and at the site.")).toBeVisible();
+  await expect(page.getByText(/^Sign out ends your sign-in in this browser, and asks the site to end its own sign-in too/)).toBeVisible();
   await expect(
     page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here."),
   ).toBeVisible();
   const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
   await page.getByRole("button", { name: "Sign out" }).click();
   expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
-  await expect(page).toHaveURL(/\/signed-out\?reason=signed_out$/);
+  // Back from the site's end-session endpoint (RP-Initiated Logout) with the state the dashboard sealed.
+  await expect(page).toHaveURL(/\/signed-out\?state=/);
   await expect(page.getByText("You are signed out.")).toBeVisible();
   expect((await context.cookies(APP_URL)).filter((cookie) => cookie.name.includes("dash_"))).toEqual([]);
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];

@@ -6,10 +6,12 @@ import {
   expectOrders,
   expectOverview,
   expectSettings,
+  findJapaneseCourses,
   openPage,
   revokeAccess,
   showEveryCourse,
   signInFromLanding,
+  signOutFromHeaderMenu,
   switchLanguageAndBack,
 } from "../journeys/member-journey";
 import { APP_URL, SITE_URL } from "../journeys/urls";
@@ -54,5 +56,19 @@ test("a student with 130 enrollments pages to the last course", async () => {
   await signInFromLanding(driver, "kai@example.com");
   await driver.waitForUrl(/\/courses$/);
   await showEveryCourse(driver, 130);
+  await context.close();
+});
+
+test("a student finds a course by name, then signs out from the header menu, at the site too", async () => {
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  await page.goto(`${APP_URL}/courses`);
+  await signInFromLanding(driver, "kai@example.com");
+  await driver.waitForUrl(/\/courses$/);
+  await findJapaneseCourses(driver);
+  await signOutFromHeaderMenu(driver, "Kai Lin");
+  expect(await sessionStatus(page)).toBe(401);
+  await page.goto(SITE_URL);
+  await driver.expectNone({ text: /You are signed in to the sandbox as/ });
   await context.close();
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
-import { COURSES_PAGE_SIZE, readEnrollments } from "@/lib/account/pages/courses";
+import { COURSES_PAGE_SIZE, readEnrollments } from "@/lib/account-api/pages/courses";
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { operationRunner } from "@/lib/site/account-pages";
-import { collectPages } from "@/lib/site/paging";
+import { collectPages } from "@/lib/account-api/paging";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { CoursesPage } from "@/lib/types/account";
 import { getAccountData } from "@/sandbox/data/account";
@@ -52,10 +51,9 @@ describe("the Courses data route over all enrollments", () => {
     const request = browser.request("/api/account/courses");
     const firsts: number[] = [];
     const { first, rest } = await callWithMemberSession(requestResponseJar(request.cookies, new CookieBuffer()), async (accessToken) => {
-      const read = readEnrollments(operationRunner(accessToken));
       const fetchPage = (pageSize: number, after: string | null) => {
         firsts.push(pageSize);
-        return read(pageSize, after);
+        return readEnrollments(accessToken, pageSize, after);
       };
       const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: COURSES_PAGE_SIZE });
       return {

@@ -10,7 +10,7 @@ import { fetchUserInfoClaims } from "@/lib/auth/userinfo";
 import * as logger from "@/lib/log/logger";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loadSession, type SessionData } from "@/lib/session/session";
-import { SITE_ANSWER_BYTE_CAPS, siteFailureOf } from "@/lib/site/site-fetch";
+import { SITE_ANSWER_BYTE_CAPS, siteFailureOf } from "@/lib/site/site-call-policy";
 import type { EndpointName, RunningSandbox } from "@/sandbox/server";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";

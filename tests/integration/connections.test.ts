@@ -5,7 +5,7 @@ import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkSiteUrl } from "@/scripts/doctor/checks";
 import type { CheckId, CheckResult } from "@/scripts/doctor/checks";
 import type { JsonObject } from "@/scripts/doctor/probe";
-import { runDoctor } from "@/scripts/doctor/run";
+import { operatorSettingsNote, runDoctor } from "@/scripts/doctor/run";
 import type { DoctorReport } from "@/scripts/doctor/run";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
 import { startSandbox } from "@/sandbox/server";
@@ -196,7 +196,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(13);
+      expect(checkLines.length).toBe(14);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -227,6 +227,7 @@ describe("doctor against the sandbox site", () => {
         "userinfo-endpoint": "PASS",
         "iss-parameter": "PASS",
         "revocation-endpoint": "PASS",
+        "endpoint-origins": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
       });
@@ -286,7 +287,10 @@ describe("doctor against the sandbox site", () => {
         title: "Authorization server metadata",
         detail: expect.stringContaining("malformed JSON") as string,
       });
-      expect(output.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+      expect(output.info).toEqual([
+        "Redirect URI to register: http://localhost:3000/api/auth/callback",
+        operatorSettingsNote("http://localhost:3000"),
+      ]);
     });
   });
 
@@ -352,7 +356,12 @@ describe("doctor against the sandbox site", () => {
         timeoutMs: 5_000,
       });
       expect(check(report, "client-registration").status).toBe("PASS");
-      expect(report.info).toEqual(["Redirect URI to register: https://dashboard.example.com/api/auth/callback"]);
+      expect(report.info).toEqual([
+        "Redirect URI to register: https://dashboard.example.com/api/auth/callback",
+        expect.stringContaining(
+          "METRICS_PORT (bound to METRICS_HOST, default 127.0.0.1) or METRICS_TOKEN for https://dashboard.example.com/api/metrics",
+        ),
+      ]);
     });
   });
 });
@@ -372,6 +381,7 @@ describe("doctor against a site served by the test", () => {
       "userinfo-endpoint",
       "iss-parameter",
       "revocation-endpoint",
+      "endpoint-origins",
       "protected-resource-metadata",
       "account-api",
       "mcp",
@@ -565,6 +575,13 @@ describe("doctor against a site served by the test", () => {
       arrange: () => (testSite.metadata = (document) => delete document.revocation_endpoint),
     },
     {
+      name: "a token endpoint on another origin",
+      id: "endpoint-origins",
+      status: "WARN",
+      detail: /token_endpoint at "https:\/\/tokens\.example".*SITE_ENDPOINT_ORIGINS/,
+      arrange: () => (testSite.metadata = (document) => (document.token_endpoint = "https://tokens.example/token")),
+    },
+    {
       name: "no protected-resource metadata",
       id: "protected-resource-metadata",
       status: "WARN",
@@ -703,7 +720,10 @@ describe("doctor against a site served by the test", () => {
     const report = await doctorOnTestSite();
     expect(report.checks.some((result) => result.id === "client-registration")).toBe(false);
     expect(testSite.paths).not.toContain("/oauth/authorize");
-    expect(report.info).toEqual(["Redirect URI to register: http://localhost:3000/api/auth/callback"]);
+    expect(report.info).toEqual([
+      "Redirect URI to register: http://localhost:3000/api/auth/callback",
+      operatorSettingsNote("http://localhost:3000"),
+    ]);
   });
 
   it("shows values from the site escaped, so a site cannot write to the terminal", async () => {

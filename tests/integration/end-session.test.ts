@@ -59,10 +59,14 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
     expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
   });
 
-  it("sends the member nowhere when the site's discovery lists no end_session_endpoint", async () => {
+  it("sends the member nowhere when the site's discovery lists no end_session_endpoint, read afresh at sign-out", async () => {
+    const browser = new Browser();
+    await signInThroughRoutes(browser, { returnTo: "/" });
+    // The site stops offering it after the dashboard discovered it: the sign-out reads it again.
     sandbox.setKnobs({ endSession: false });
-    const { body } = await signOut();
-    expect(body).toEqual({ signedOut: true, complete: true });
+    const request = browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS });
+    const response = browser.absorb(await logoutRoute(request));
+    expect(await response.json()).toEqual({ signedOut: true, complete: true });
   });
 
   it("believes only a state it made for a sign-out, unchanged and fresh (checklist case 63)", async () => {

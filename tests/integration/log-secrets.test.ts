@@ -4,6 +4,7 @@ import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { GET as callbackRoute } from "@/app/api/auth/callback/route";
 import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
+import { prettyLineFormatter } from "@/lib/log/log-format";
 import { logEvent } from "@/lib/log/logger";
 import { loadSession } from "@/lib/session/session";
 import { type RunningSandbox } from "@/sandbox/server";
@@ -55,6 +56,10 @@ describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.
     const text = log.text();
     expect(log.events().length).toBeGreaterThan(2);
     for (const secret of secrets) expect(text).not.toContain(secret);
+    // The same lines as a terminal shows them (LOG_FORMAT=pretty, lib/log/log-format.ts).
+    const human = log.lines.map(prettyLineFormatter({ colorize: false })).join("");
+    expect(human).toMatch(/INFO: sign_in_succeeded/);
+    for (const secret of secrets) expect(human).not.toContain(secret);
   });
 
   it("redacts token-named fields even if a caller passes one (the second net)", () => {
@@ -65,6 +70,7 @@ describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.
       "warn",
     );
     expect(log.text()).not.toMatch(/secret-\d/);
+    expect(log.lines.map(prettyLineFormatter({ colorize: true })).join("")).not.toMatch(/secret-\d/);
     expect(log.events()[0]).toMatchObject({ event: "site_error", detail: { access_token: "[redacted]" } });
   });
 });

@@ -66,7 +66,7 @@ describe("sign-out and revocation end every session the browser holds (finding 1
     const response = browser.absorb(
       await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS })),
     );
-    expect(await response.json()).toEqual({ signedOut: true, complete: true });
+    expect(await response.json()).toMatchObject({ signedOut: true, complete: true });
     expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     const frame = embeddedOnly(before);
     expect((await sessionRoute(frame.request("/api/session"))).status).toBe(401);
@@ -78,7 +78,7 @@ describe("sign-out and revocation end every session the browser holds (finding 1
     sandbox.setKnobs({ failures: { revoke: { mode: "status", status: 503, times: 1 } } });
     try {
       const response = await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS }));
-      expect(await response.json()).toEqual({ signedOut: true, complete: false });
+      expect(await response.json()).toMatchObject({ signedOut: true, complete: false });
     } finally {
       sandbox.setKnobs({ failures: { revoke: null } });
     }

@@ -118,7 +118,7 @@ export async function revokeAccess(driver: JourneyDriver): Promise<void> {
 /** Courses of a member with many enrollments: Show more until every course is there, then no more button. */
 export async function showEveryCourse(driver: JourneyDriver, total: number): Promise<void> {
   const cards: Target = { role: "article" };
-  const more: Target = { role: "button", name: /Show more/ };
+  const more: Target = { role: "button", name: /^Show (\d+ )?more/ };
   await driver.expectVisible(cards);
   await driver.expectVisible({ text: `${total} courses` });
   // Each lookup walks the accessibility tree, which grows with every page shown (seconds in Firefox):
@@ -134,6 +134,24 @@ export async function showEveryCourse(driver: JourneyDriver, total: number): Pro
   }
   assert.equal(shown, total);
   await driver.expectNone(more);
+}
+
+/** Courses: "Find a course" narrows 130 enrollments to the Japanese ones, kept in the URL, the ended one last. */
+export async function findJapaneseCourses(driver: JourneyDriver): Promise<void> {
+  await driver.expectVisible({ text: "Showing 24 of 130" });
+  await driver.fill({ label: "Find a course" }, "Japanese");
+  await driver.waitForUrl(/[?&]q=Japanese(&|$)/);
+  await driver.expectVisible({ text: "Showing 7 of 7" });
+  await eventually(async () => assert.equal(await driver.count({ role: "article" }), 7));
+  await driver.expectVisible({ role: "article", hasText: "Hands-on Lab: Japanese Grammar" });
+}
+
+/** From any page: the header's account menu (named with the member's name), then Sign out. */
+export async function signOutFromHeaderMenu(driver: JourneyDriver, memberName: string): Promise<void> {
+  await driver.click({ role: "button", name: memberName });
+  await driver.click({ role: "button", name: "Sign out" });
+  await driver.waitForUrl(/\/signed-out\?state=/);
+  await driver.expectVisible({ text: /own sign-out as well/ });
 }
 
 function escapeRegExp(text: string): string {

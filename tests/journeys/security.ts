@@ -9,8 +9,11 @@ export function expectPageSecurityHeaders(headers: Record<string, string | undef
   const csp = headers["content-security-policy"] ?? "";
   const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   assert.ok(nonce, "the page's CSP has no nonce");
-  assert.ok(csp.includes(`frame-ancestors 'self' ${siteUrl}`), `frame-ancestors does not name the site: ${csp}`);
+  assert.ok(`${csp};`.includes(`frame-ancestors ${siteUrl};`), `frame-ancestors is not exactly the site: ${csp}`);
   assert.ok(csp.includes("object-src 'none'"), "object-src is not 'none'");
+  assert.ok(csp.includes("base-uri 'none'"), "base-uri is not 'none'");
+  assert.ok(csp.includes("'strict-dynamic'"), "script-src lacks 'strict-dynamic'");
+  assert.equal(headers["strict-transport-security"], "max-age=31536000; includeSubDomains");
   assert.equal(headers["x-content-type-options"], "nosniff");
   assert.equal(headers["referrer-policy"], "no-referrer");
   assert.equal(headers["cache-control"], "no-store");

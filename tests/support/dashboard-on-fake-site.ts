@@ -6,8 +6,9 @@ import { configureDashboard } from "./env";
 import { setUpFakeSite, type FakeSite } from "./fake-site";
 
 /**
- * A fake site and the dashboard configured for it; before each test, a fresh in-memory shared state and
- * no recorded calls. The test file's own hooks then set the site's handlers.
+ * A fake site and the dashboard configured for it; before each test, a fresh in-memory shared state and a
+ * fake site reset to its discovery handlers (tests/support/fake-site.ts). The test file's own hooks then
+ * set the site's handlers.
  */
 export function setUpDashboardOnFakeSite(): FakeSite {
   const site = setUpFakeSite();
@@ -16,7 +17,6 @@ export function setUpDashboardOnFakeSite(): FakeSite {
   });
   beforeEach(() => {
     setSharedStateForTests(new InMemorySharedState());
-    site.calls.length = 0;
   });
   return site;
 }

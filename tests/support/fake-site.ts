@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 /**
  * A fake site for unit tests: discovery, JWKS, token, UserInfo, revocation and the Account API, each
  * answered by a handler the test sets. Any call without a handler is recorded as unexpected and answered
- * 500; `setUpFakeSite` fails every test that made one. Keys are generated per run (real ES256 crypto).
+ * 500; `setUpFakeSite` fails every test that made one, and every test that set a handler the dashboard
+ * never called. Keys are generated per run (real ES256 crypto).
  */
 export interface RecordedCall {
   method: string;
@@ -33,6 +34,10 @@ export interface FakeSite {
   signIdToken(claims: JWTPayload, options?: { kid?: string; alg?: string; key?: CryptoKey | Uint8Array }): Promise<string>;
   /** Throws when a call found no handler since the last check (and starts afresh). */
   assertNoUnexpectedCalls(): void;
+  /** Throws when a handler set since the last reset was never called. */
+  assertEveryHandlerUsed(): void;
+  /** Back to the discovery and JWKS handlers alone, with no calls recorded. */
+  reset(): void;
   callsTo(path: string): RecordedCall[];
   close(): Promise<void>;
 }
@@ -42,7 +47,7 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
   const kid = "fake-site-key-1";
   const calls: RecordedCall[] = [];
   const unexpected: string[] = [];
-  const handlers = new Map<string, Handler>();
+  const handlers = new TrackedHandlers();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -58,7 +63,7 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
           : raw;
       const call: RecordedCall = { method: request.method ?? "GET", path, body, headers: request.headers };
       calls.push(call);
-      const handler = handlers.get(`${call.method} ${path}`);
+      const handler = handlers.use(`${call.method} ${path}`);
       if (!handler) {
         unexpected.push(`${call.method} ${path}`);
         response.writeHead(500, { "content-type": "application/json" }).end('{"error":"unexpected_call"}');
@@ -94,9 +99,17 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
     authorization_response_iss_parameter_supported: true,
     ...(options.idTokens === false ? {} : { jwks_uri: `${url}/jwks`, id_token_signing_alg_values_supported: ["ES256"] }),
   };
-  handlers.set("GET /.well-known/oauth-authorization-server", () => ({ json: metadata }));
-  handlers.set("GET /.well-known/openid-configuration", () => ({ json: metadata }));
-  handlers.set("GET /jwks", () => ({ json: { keys: [jwk] } }));
+  const defaults = new Map<string, Handler>([
+    ["GET /.well-known/oauth-authorization-server", () => ({ json: metadata })],
+    ["GET /.well-known/openid-configuration", () => ({ json: metadata })],
+    ["GET /jwks", () => ({ json: { keys: [jwk] } })],
+  ]);
+  const reset = () => {
+    calls.length = 0;
+    unexpected.length = 0;
+    handlers.resetTo(defaults);
+  };
+  reset();
 
   return {
     url,
@@ -112,6 +125,11 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
       const made = unexpected.splice(0);
       if (made.length > 0) throw new Error(`The fake site received unexpected calls: ${made.join(", ")}`);
     },
+    assertEveryHandlerUsed() {
+      const unused = handlers.unused();
+      if (unused.length > 0) throw new Error(`The test set fake-site handlers that were never called: ${unused.join(", ")}`);
+    },
+    reset,
     callsTo: (path) => calls.filter((call) => call.path === path),
     close: () =>
       new Promise<void>((resolve) => {
@@ -121,9 +139,56 @@ export async function startFakeSite(options: { idTokens?: boolean } = {}): Promi
   };
 }
 
+/** True while a file's beforeEach or beforeAll hook runs (Vitest calls them through callSuiteHook), async parts included. */
+function setBySharedHook(): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? "";
+  Error.stackTraceLimit = limit;
+  return /\bcallSuiteHook\b/.test(stack);
+}
+
 /**
- * The fake site for a test file: started before its tests, checked after each one (a call without a
- * handler fails the test that made it), closed after the last. Use it at the top level of the file.
+ * The handlers by "METHOD /path", remembering which were set since the last reset and which were called:
+ * a handler a test set and the dashboard never called means the test did not test what it says.
+ */
+class TrackedHandlers extends Map<string, Handler> {
+  private readonly setByTest = new Set<string>();
+  private readonly called = new Set<string>();
+
+  /**
+   * A handler set by the test itself is checked; one set by the file's shared hooks (beforeEach, for
+   * every test of a group) is the group's background, which some of its tests never reach.
+   */
+  override set(key: string, handler: Handler): this {
+    if (!setBySharedHook()) this.setByTest.add(key);
+    else this.setByTest.delete(key);
+    return super.set(key, handler);
+  }
+
+  resetTo(defaults: ReadonlyMap<string, Handler>): void {
+    this.clear();
+    for (const [key, handler] of defaults) super.set(key, handler);
+    this.setByTest.clear();
+    this.called.clear();
+  }
+
+  /** The handler of `key`, marked as called. */
+  use(key: string): Handler | undefined {
+    this.called.add(key);
+    return this.get(key);
+  }
+
+  unused(): string[] {
+    return [...this.setByTest].filter((key) => !this.called.has(key));
+  }
+}
+
+/**
+ * The fake site for a test file: started before its tests, reset before each one to its discovery and
+ * JWKS handlers with no calls recorded (nothing a test set leaks into the next), checked after each one
+ * (a call without a handler, or a handler set and never called, fails the test), closed after the last.
+ * Use it at the top level of the file, before the file's own hooks.
  */
 export function setUpFakeSite(options: { idTokens?: boolean } = {}): FakeSite {
   let started: FakeSite | undefined;
@@ -134,7 +199,11 @@ export function setUpFakeSite(options: { idTokens?: boolean } = {}): FakeSite {
   beforeAll(async () => {
     started = await startFakeSite(options);
   });
-  afterEach(() => site().assertNoUnexpectedCalls());
+  beforeEach(() => site().reset());
+  afterEach(() => {
+    site().assertNoUnexpectedCalls();
+    site().assertEveryHandlerUsed();
+  });
   afterAll(async () => started?.close());
   return {
     get url() {
@@ -154,6 +223,8 @@ export function setUpFakeSite(options: { idTokens?: boolean } = {}): FakeSite {
     },
     signIdToken: (claims, signOptions) => site().signIdToken(claims, signOptions),
     assertNoUnexpectedCalls: () => site().assertNoUnexpectedCalls(),
+    assertEveryHandlerUsed: () => site().assertEveryHandlerUsed(),
+    reset: () => site().reset(),
     callsTo: (path) => site().callsTo(path),
     close: () => site().close(),
   };

@@ -49,11 +49,12 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    private readonly extraArgs: readonly string[] = [],
   ) {}
 
-  /** Starts a new server on a free port with a fresh temporary directory. */
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "dash-redis-")));
+  /** Starts a new server on a free port with a fresh temporary directory; `extraArgs` (e.g. --replicaof) are appended. */
+  static async start(extraArgs: readonly string[] = []): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "dash-redis-")), extraArgs);
     await server.launch();
     return server;
   }
@@ -88,6 +89,7 @@ export class RedisServer {
         "",
         "--daemonize",
         "no",
+        ...this.extraArgs,
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );

@@ -113,12 +113,46 @@ describe("configuration", () => {
     expect(parseEnv({ ...valid, REDIS_URL: "", LOG_LEVEL: "" })).toMatchObject({ redisUrl: undefined, logLevel: "info" });
   });
 
-  it.each(["redis://cache.internal:6379", "rediss://:secret@cache.internal:6380/2"])("accepts the Redis URL %s", (redisUrl) => {
+  it.each(["redis://127.0.0.1:6379", "rediss://:secret@cache.internal:6380/2"])("accepts the Redis URL %s", (redisUrl) => {
     expect(parseEnv({ ...valid, REDIS_URL: redisUrl, REDIS_PREFIX: "school-a:", LOG_LEVEL: "debug" })).toMatchObject({
       redisUrl,
       redisPrefix: "school-a:",
       logLevel: "debug",
     });
+  });
+
+  it("refuses plain redis:// to a host beyond this machine unless REDIS_ALLOW_PLAINTEXT=true (finding 7)", () => {
+    expect(problemsOf({ ...valid, REDIS_URL: "redis://:hunter2@cache.internal:6379" })).toEqual([
+      "REDIS_URL must use rediss:// (TLS) for a host other than localhost or 127.0.0.1, or set REDIS_ALLOW_PLAINTEXT=true",
+    ]);
+    expect(parseEnv({ ...valid, REDIS_URL: "redis://cache.internal:6379", REDIS_ALLOW_PLAINTEXT: "true" }).redisUrl).toBe(
+      "redis://cache.internal:6379",
+    );
+    expect(problemsOf({ ...valid, REDIS_ALLOW_PLAINTEXT: "yes" })).toEqual(["REDIS_ALLOW_PLAINTEXT must be true or false"]);
+  });
+
+  it("reads SITE_ENDPOINT_ORIGINS, TRUSTED_PROXY_HEADER and the rate limits, with defaults", () => {
+    expect(parseEnv(valid)).toMatchObject({
+      siteEndpointOrigins: [],
+      trustedProxyHeader: undefined,
+      rateLimit: { perClient: 60, perSession: 20, windowSeconds: 60 },
+    });
+    expect(
+      parseEnv({
+        ...valid,
+        SITE_ENDPOINT_ORIGINS: "https://auth.example.com/",
+        TRUSTED_PROXY_HEADER: "X-Real-IP",
+        RATE_LIMIT_PER_CLIENT: "5",
+      }),
+    ).toMatchObject({ siteEndpointOrigins: ["https://auth.example.com"], trustedProxyHeader: "x-real-ip", rateLimit: { perClient: 5 } });
+    expect(
+      problemsOf({
+        ...valid,
+        SITE_ENDPOINT_ORIGINS: "http://auth.example.com",
+        TRUSTED_PROXY_HEADER: "x real",
+        RATE_LIMIT_PER_SESSION: "0",
+      }),
+    ).toHaveLength(3);
   });
 
   it("names a bad REDIS_URL, REDIS_PREFIX and LOG_LEVEL without echoing the Redis URL, which may hold a password", () => {
@@ -130,6 +164,63 @@ describe("configuration", () => {
     ]);
     expect(problemsOf({ ...valid, REDIS_URL: "not a url" })).toEqual(["REDIS_URL must be a redis:// or rediss:// URL"]);
     expect(problems.join(" ")).not.toContain("hunter2");
+  });
+
+  it("reads Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME, credentials, TLS) as the alternative to REDIS_URL", () => {
+    const config = parseEnv({
+      ...valid,
+      REDIS_SENTINELS: "sentinel-1.internal:26379, 10.0.0.2:26380,[::1]:26381",
+      REDIS_SENTINEL_NAME: "dashboard",
+      REDIS_USERNAME: "dash",
+      REDIS_PASSWORD: "hunter2",
+      REDIS_TLS: "true",
+    });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.redisSentinel).toEqual({
+      sentinels: [
+        { host: "sentinel-1.internal", port: 26379 },
+        { host: "10.0.0.2", port: 26380 },
+        { host: "::1", port: 26381 },
+      ],
+      name: "dashboard",
+      username: "dash",
+      password: "hunter2",
+      sentinelPassword: undefined,
+      tls: true,
+      skipReplicaWait: false,
+    });
+    expect(parseEnv(valid).redisSentinel).toBeUndefined();
+  });
+
+  it("refuses REDIS_URL and REDIS_SENTINELS together, Sentinels without a name, and Sentinel settings without Sentinels", () => {
+    const sentinels = { REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "dashboard" };
+    expect(problemsOf({ ...valid, ...sentinels, REDIS_URL: "rediss://:hunter2@cache.internal" })).toEqual([
+      "REDIS_SENTINELS cannot be set together with REDIS_URL: choose one Redis, a URL or Sentinel",
+    ]);
+    expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379" })).toEqual([
+      expect.stringMatching(/^REDIS_SENTINEL_NAME is required with REDIS_SENTINELS/),
+    ]);
+    expect(problemsOf({ ...valid, REDIS_SENTINEL_NAME: "dashboard", REDIS_PASSWORD: "hunter2", REDIS_TLS: "true" })).toEqual([
+      expect.stringMatching(/^REDIS_SENTINEL_NAME applies to Sentinel only/),
+      expect.stringMatching(/^REDIS_PASSWORD applies to Sentinel only: set REDIS_SENTINELS, or put credentials in REDIS_URL/),
+      "REDIS_TLS applies to Sentinel only: with REDIS_URL, use a rediss:// URL",
+    ]);
+  });
+
+  it.each(["sentinel.internal", "sentinel.internal:0", "sentinel.internal:70000", "redis://sentinel.internal:26379", ","])(
+    "refuses a REDIS_SENTINELS entry that is not host:port: %s",
+    (value) => {
+      expect(problemsOf({ ...valid, REDIS_SENTINELS: value, REDIS_SENTINEL_NAME: "dashboard" })[0]).toMatch(/^REDIS_SENTINELS /);
+      expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "has space" })[0]).toMatch(
+        /^REDIS_SENTINEL_NAME must be/,
+      );
+    },
+  );
+
+  it("refuses a REDIS_TLS that is not true or false", () => {
+    expect(problemsOf({ ...valid, REDIS_SENTINELS: "127.0.0.1:26379", REDIS_SENTINEL_NAME: "d", REDIS_TLS: "yes" })).toEqual([
+      "REDIS_TLS must be true or false",
+    ]);
   });
 
   it("reads LOG_LEVEL alone for the logger, falling back to info when it is missing or bad", () => {

@@ -33,6 +33,31 @@ describe("framing policy by path", () => {
 
   it.each(["/", "/settings", "/courses", "/settings/revoke-other", "/settings/%7"])("lets the embedding site frame %s", (pathname) => {
     expect(isNeverFramable(pathname)).toBe(false);
-    expect(contentSecurityPolicy("n0nce", pathname, false)).toContain("frame-ancestors 'self' https://school.example");
+    expect(contentSecurityPolicy("n0nce", pathname, false)).toMatch(/frame-ancestors https:\/\/school\.example(;|$)/);
+  });
+});
+
+describe("round three: framing and the headers of every response", () => {
+  it("names exactly the embedding origins in frame-ancestors, never 'self' (the dashboard never frames itself)", () => {
+    expect(contentSecurityPolicy("n0nce", "/settings", false)).not.toContain("'self' https://school.example");
+    expect(contentSecurityPolicy("n0nce", "/settings", false)).toMatch(/frame-ancestors https:\/\/school\.example(;|$)/);
+  });
+
+  it("leaves nosniff, HSTS and Referrer-Policy to next.config.mjs, for every path, static files included", async () => {
+    const configPath: string = "../../next.config.mjs";
+    const { default: nextConfig } = (await import(configPath)) as {
+      default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]>; images?: { unoptimized?: boolean } };
+    };
+    const rules = await nextConfig.headers();
+    const everyPath = rules.find((rule) => rule.source === "/:path*");
+    expect(Object.fromEntries(everyPath!.headers.map(({ key, value }) => [key, value]))).toMatchObject({
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
+    });
+    // One place: the page's own headers do not repeat them.
+    expect(Object.keys(baseSecurityHeaders("/settings"))).not.toContain("x-content-type-options");
+    // Finding 6: nothing uses next/image, so its optimizer is off.
+    expect(nextConfig.images?.unoptimized).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = loggedRoute(API_ROUTES.ready, handleGet, { level: "debug" });
 
 /**
- * Readiness for load balancers: 200 when the site's metadata answers and, with REDIS_URL, Redis answers;
+ * Readiness for load balancers: 200 when the site's metadata answers and, with REDIS_URL or REDIS_SENTINELS, Redis answers;
  * otherwise 503 naming the failing dependency. `/api/health` stays pure liveness.
  */
 async function handleGet() {

@@ -1,8 +1,7 @@
-import type { Metadata } from "next";
-
 import { PopupDone } from "@/components/layout/popup-done";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Signed in" };
+export const generateMetadata = localizedTitle((m) => m.pageTitles.signedIn);
 
 export default function PopupDonePage() {
   return <PopupDone />;

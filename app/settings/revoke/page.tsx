@@ -1,11 +1,10 @@
-import type { Metadata } from "next";
-
 import { RevokeConfirmation } from "@/components/settings/revoke-access";
 
 import { renderMemberPage } from "../../_lib/member-page";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { localizedTitle } from "@/app/_lib/page-title";
 
-export const metadata: Metadata = { title: "Revoke access" };
+export const generateMetadata = localizedTitle((m) => m.settings.revokeTitle);
 
 /** Never framed (lib/http/security-headers.ts): a confirmation no page can overlay or trick a click on. */
 export default async function RevokePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

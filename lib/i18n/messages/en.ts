@@ -56,6 +56,8 @@ export const en = {
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
     temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
+    sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
+    rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
   },
   embedded: {
     signInHelp: "Sign-in opens in a small window from your site. Come back here when you are done.",
@@ -136,8 +138,11 @@ export const en = {
     },
     matching: "{count} of {total} courses",
     noMatch: "No course here",
-    noMatchBody: "Choose another option under Show.",
+    noMatchBody: "Try other words, or choose another option under Show.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
+    findCourse: "Find a course",
+    showing: "Showing {shown} of {count}",
+    showMoreCounted: "Show {count} more ({left} left)",
   },
   access: {
     lifetime: "Lifetime access",
@@ -297,5 +302,31 @@ export const en = {
     siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
     openSite: "Open {site}",
     theSite: "the site",
+  },
+  emptyStates: {
+    browseCourses: "Browse courses on {site}",
+    seeEvents: "See upcoming events",
+    coursesBody: "Courses you enroll in on {site} appear here.",
+  },
+  orderActions: {
+    completePayment: "Complete payment",
+  },
+  courseProgress: {
+    watchAgain: "Watch again",
+    seeAll: "See all {count}",
+    endsWithinADay: "Access ends within a day: finish it now.",
+  },
+  settingsPage: {
+    signedInAs: "Signed in",
+    details: "Details",
+    permissionCodes: "Permission codes the site granted",
+    connectAssistant: "Connect an AI assistant (beta)",
+    timeInZone: "{time} ({zone})",
+  },
+  pageTitles: {
+    signedIn: "Signed in",
+    notFound: "Page not found",
+    notFoundBody: "This page does not exist.",
+    description: "Your enrolled courses, orders and event registrations in one place.",
   },
 } as const;

@@ -52,6 +52,8 @@ export const zhTW: Messages = {
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
     temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
+    sign_in_too_large: "您的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
+    rate_limited: "這裡的登入嘗試次數過多，請稍候一分鐘再試。",
   },
   embedded: {
     signInHelp: "登入會在網站的小視窗中開啟，完成後請回到這裡。",
@@ -130,8 +132,11 @@ export const zhTW: Messages = {
     },
     matching: "共 {total} 門課程，符合 {count} 門",
     noMatch: "這裡沒有課程",
-    noMatchBody: "請在「顯示」中選擇其他選項。",
+    noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
+    findCourse: "尋找課程",
+    showing: "顯示 {count} 門中的 {shown} 門",
+    showMoreCounted: "再顯示 {count} 門（還剩 {left} 門）",
   },
   access: {
     lifetime: "永久觀看",
@@ -181,7 +186,7 @@ export const zhTW: Messages = {
     openLink: "活動連結",
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
-    timeZoneNote: "時間以 {timeZone} 顯示。",
+    timeZoneNote: "時間以{timeZone}顯示。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",
@@ -287,5 +292,31 @@ export const zhTW: Messages = {
     siteUnconfirmed: "儀表板無法確認「{site}」已結束你在那裡的登入：你在「{site}」可能仍保持登入。",
     openSite: "開啟「{site}」",
     theSite: "網站",
+  },
+  emptyStates: {
+    browseCourses: "在「{site}」瀏覽課程",
+    seeEvents: "查看近期活動",
+    coursesBody: "你在「{site}」報名的課程會顯示在這裡。",
+  },
+  orderActions: {
+    completePayment: "完成付款",
+  },
+  courseProgress: {
+    watchAgain: "再看一次",
+    seeAll: "查看全部 {count} 門",
+    endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
+  },
+  settingsPage: {
+    signedInAs: "登入身分",
+    details: "詳細資料",
+    permissionCodes: "網站授予的權限代碼",
+    connectAssistant: "連接 AI 助理（測試版）",
+    timeInZone: "{time}（{zone}）",
+  },
+  pageTitles: {
+    signedIn: "已登入",
+    notFound: "找不到頁面",
+    notFoundBody: "這個頁面不存在。",
+    description: "已報名的課程、訂單與活動報名，一次看清楚。",
   },
 };

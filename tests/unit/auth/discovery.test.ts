@@ -22,11 +22,14 @@ beforeAll(() => {
 });
 beforeEach(() => {
   resetDiscoveryCacheForTests();
-  site.calls.length = 0;
 });
 
-function serveIssuer(issuer: string): void {
-  for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+/** Serves metadata naming `issuer`; a refused issuer is refused at the first document, the other is never asked. */
+function serveIssuer(
+  issuer: string,
+  paths: readonly string[] = ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"],
+): void {
+  for (const path of paths) {
     site.handlers.set(`GET ${path}`, () => ({ json: { ...metadata, issuer } }));
   }
 }
@@ -43,7 +46,7 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
     ["a trailing slash", (url: string) => `${url}/`],
     ["another letter case", (url: string) => url.replace("http://", "HTTP://")],
   ])("refuses an issuer that differs by %s, and no sign-in starts", async (_name, change) => {
-    serveIssuer(change(site.url));
+    serveIssuer(change(site.url), ["/.well-known/oauth-authorization-server"]);
     await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured" });
     resetDiscoveryCacheForTests();
     const jar = memoryJar();
@@ -74,6 +77,32 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
       // Nothing cached: the refusal is remembered only briefly, so the site's corrected metadata is read again.
       serveIssuer(site.url);
       await expect(getSiteMetadata(Date.now() + DISCOVERY_TTL_MS / 60)).resolves.toMatchObject({ as: { issuer: site.url } });
+    },
+  );
+});
+
+describe("endpoints pinned to the issuer's origin (finding 7)", () => {
+  function serveEndpoint(name: string, url: string): void {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      site.handlers.set(`GET ${path}`, () => ({ json: { ...metadata, issuer: site.url, [name]: url } }));
+    }
+  }
+
+  it.each(["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"])(
+    "refuses metadata whose %s is on another origin, unless SITE_ENDPOINT_ORIGINS lists it",
+    async (name) => {
+      const elsewhere = site.url.replace("127.0.0.1", "localhost");
+      serveEndpoint(name, `${elsewhere}/somewhere`);
+      await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured", detail: "endpoint_origin" });
+      process.env.SITE_ENDPOINT_ORIGINS = elsewhere;
+      resetConfigForTests();
+      resetDiscoveryCacheForTests();
+      try {
+        await expect(getSiteMetadata()).resolves.toMatchObject({ as: { [name]: `${elsewhere}/somewhere` } });
+      } finally {
+        delete process.env.SITE_ENDPOINT_ORIGINS;
+        resetConfigForTests();
+      }
     },
   );
 });

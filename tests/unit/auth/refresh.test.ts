@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { ensureFreshTokens } from "@/lib/auth/tokens";
+import { ensureFreshTokens, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
 import { loadSession, saveSession } from "@/lib/session/session";
 import {
   InMemoryBackend,
@@ -14,7 +15,7 @@ import {
 } from "@/lib/session/shared-state";
 import { LayerError } from "@/lib/errors/layer-error";
 import { apiErrorResponse } from "@/lib/http/error-responses";
-import { runAccountOperation } from "@/lib/site/account-api";
+import { runAccountOperation } from "@/lib/account-api/client";
 
 import { captureLog } from "../../support/captured-log";
 import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
@@ -116,8 +117,14 @@ function twoInstancesTakingTurns(): SharedStateStore {
     remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
     recall: (key) => first.recall(key),
     claim: (key, ttlMs) => first.claim(key, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
     ping: () => first.ping(),
     close: () => Promise.resolve(),
+    rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
+    publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
   };
 }
 
@@ -171,6 +178,97 @@ describe("refresh across instances", () => {
     await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toBeInstanceOf(SharedStateUnavailableError);
     expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
     expect(jar.cookies).toEqual(before);
+  });
+});
+
+/**
+ * Two instances sharing one backend whose refresh lock was lost (a failover, a pause longer than the lease):
+ * both believe they hold it. Each call's single-flight alternates between them, so both spend the refresh token.
+ */
+function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedStateStore {
+  const [first, second] = [new InMemorySharedState(backend), new InMemorySharedState(backend)];
+  let turn = 0;
+  return {
+    singleFlight: (key, task) => ((turn += 1) % 2 === 0 ? first : second).singleFlight(key, task),
+    withLock: async (_key, options, task) => ({ acquired: true, value: await task({ remainingMs: () => options.leaseMs }) }),
+    remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
+    recall: (key) => first.recall(key),
+    claim: (key, ttlMs) => first.claim(key, ttlMs),
+    ping: () => first.ping(),
+    close: () => Promise.resolve(),
+    rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
+    publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
+    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
+    readFields: (key) => first.readFields(key),
+    deleteField: (key, field) => first.deleteField(key, field),
+  };
+}
+
+async function stormWithOneCookie(size: number): Promise<string[]> {
+  const jar = memoryJar();
+  await saveSession(jar, expiringSession());
+  const cookies = Object.fromEntries(jar.cookies);
+  return Promise.all(Array.from({ length: size }, () => callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token))));
+}
+
+describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", () => {
+  it("the holder the site refuses with invalid_grant (the token was just rotated by the other) uses the other's tokens", async () => {
+    setSharedStateForTests(twoInstancesWithALostLock());
+    const tokens = await stormWithOneCookie(2);
+    // Both spent rt-0: the site answered the second with invalid_grant, and no session ended.
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
+    expect(tokens).toEqual(["at-1", "at-1"]);
+  });
+
+  it("a session ends for a refused refresh only when no newer tokens exist", async () => {
+    setSharedStateForTests(twoInstancesWithALostLock());
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ refreshToken: "rt-revoked" }));
+    const started = Date.now();
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "unauthenticated" });
+    // It looked for newer tokens, briefly.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(ROTATION_SETTLE_MS - 50);
+    expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("at a site that honours a just-rotated refresh token once more, the second holder adopts the record the first published", async () => {
+    // Such a site (a reuse grace period) answers both holders with new tokens: the record, written once by
+    // compare-and-set, decides which tokens every instance uses.
+    site.handlers.set("POST /api/oauth/token", () => {
+      issued += 1;
+      return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 7200, refresh_token: `rt-${issued}` } };
+    });
+    setSharedStateForTests(twoInstancesWithALostLock());
+    const tokens = await stormWithOneCookie(2);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
+    expect(new Set(tokens).size).toBe(1);
+  });
+
+  it("a rotation the shared state could not take is published once it answers again, for requests with the old cookie", async () => {
+    class PublishFailsTwice extends InMemorySharedState {
+      failures = 2;
+      override publishOnce(key: string, value: string, ttlMs: number) {
+        if (this.failures > 0) {
+          this.failures -= 1;
+          return Promise.reject(new SharedStateUnavailableError("Redis did not answer (publish_once)."));
+        }
+        return super.publishOnce(key, value, ttlMs);
+      }
+    }
+    const store = new PublishFailsTwice();
+    setSharedStateForTests(store);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const staleCookies = Object.fromEntries(jar.cookies);
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+    // Offered again in the background until the store takes it (here: the third offer).
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    await vi.waitFor(async () => expect(await store.recall(record)).toBeDefined(), { timeout: 2_000 });
+    expect(store.failures).toBe(0);
+    expect(await callWithMemberSession(memoryJar(staleCookies), (token) => Promise.resolve(token))).toBe("at-1");
+    // The old cookie found the new tokens: rt-0 was never replayed.
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
 });
 
@@ -325,7 +423,7 @@ describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)"
 
   it("refuses the new tokens when the nonce differs, ends the session and calls no resource", async () => {
     refreshAnswering(await refreshedIdToken({ nonce: "another-nonce" }));
-    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
+    // No Account API handler: a call to it would fail the test (tests/support/fake-site.ts).
     const jar = memoryJar();
     await saveSession(jar, expiringSession({ idTokenNonce: "sign-in-nonce" }));
     const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from "vitest";
 
 import { startLogin } from "@/lib/auth/login";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-fetch";
+import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
@@ -11,13 +11,13 @@ const site = setUpFakeSite();
 
 beforeAll(() => {
   configureDashboard(site.url);
-  // A site that takes a minute to answer its discovery document.
-  site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ delayMs: 60_000, json: {} }));
 });
 
 it(
   "gives up on a slow site within the bounded time and says sign-in is unavailable",
   async () => {
+    // A site that takes a minute to answer its discovery document.
+    site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ delayMs: 60_000, json: {} }));
     const started = Date.now();
     const jar = memoryJar();
     await expect(startLogin(jar, "/")).rejects.toMatchObject({ code: "site_unavailable" });

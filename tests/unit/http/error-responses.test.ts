@@ -6,7 +6,7 @@ import { apiErrorResponse, describeApiError } from "@/lib/http/error-responses";
 import { RequestError } from "@/lib/http/request-errors";
 import { SessionError, SharedStateUnavailableError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
-import { SiteFetchError } from "@/lib/site/site-fetch";
+import { SiteFetchError } from "@/lib/site/site-call-policy";
 
 /**
  * Each layer has its own error type (sign-in: AuthError, site: SiteError, session: SessionError); the

@@ -5,9 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { CAPACITY_WARNING_INTERVAL_MS } from "@/lib/session/memory-shared-state";
 import { InMemoryBackend, InMemorySharedState, SharedStateUnavailableError, type SharedStateStore } from "@/lib/session/shared-state";
 import { RedisSharedState } from "@/lib/session/redis-shared-state";
 
+import { captureLog } from "../../support/captured-log";
 import { freePort, RedisServer } from "../../support/redis-server";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -165,6 +167,60 @@ describe.each(kinds)("shared state contract: $name", (kind) => {
     await holder;
   });
 
+  it("counts events in a window atomically across instances, and starts a new window after it ends", async () => {
+    const [first, second] = kind.twoInstances();
+    const key = uniqueKey("rate");
+    const counts = await Promise.all(Array.from({ length: 30 }, (_, index) => (index % 2 ? first : second).countInWindow(key, 300)));
+    expect(counts.map(({ count }) => count).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+    expect(Math.max(...counts.map(({ resetMs }) => resetMs))).toBeLessThanOrEqual(300);
+    await sleep(350);
+    expect((await first.countInWindow(key, 300)).count).toBe(1);
+  });
+
+  it("keeps a small map of fields shared by the instances, expiring as a whole", async () => {
+    const [first, second] = kind.twoInstances();
+    const key = uniqueKey("member-sessions");
+    expect(await first.setField(key, "a", "one", 300)).toBe(1);
+    expect(await second.setField(key, "b", "two", 100)).toBe(2);
+    expect(await second.readFields(key)).toEqual({ a: "one", b: "two" });
+    await first.deleteField(key, "a");
+    expect(await second.readFields(key)).toEqual({ b: "two" });
+    // The shorter TTL of the second write did not shorten the map's life.
+    await sleep(150);
+    expect(await first.readFields(key)).toEqual({ b: "two" });
+    await sleep(250);
+    expect(await first.readFields(key)).toEqual({});
+  });
+
+  it("remembers durably: the value is there for the other instance until its TTL ends", async () => {
+    const key = uniqueKey("session-ended");
+    // Neither the in-memory store nor REDIS_URL has a replica to wait for (Sentinel does: tests/failover).
+    expect(await a.rememberDurably(key, "1", 300)).toBe("not_waited");
+    expect(await b.recall(key)).toBe("1");
+    await sleep(450);
+    expect(await b.recall(key)).toBeUndefined();
+  });
+
+  it("publishes a record once (compare-and-set): of 20 concurrent writers the first value stays, every writer learns it", async () => {
+    const key = uniqueKey("rotated");
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? a : b).publishOnce(key, `tokens-${index}`, 5_000)),
+    );
+    const stored = outcomes.filter((outcome) => outcome.stored);
+    expect(stored).toHaveLength(1);
+    const winner = stored[0]!.value;
+    expect(outcomes.every((outcome) => outcome.value === winner)).toBe(true);
+    expect(await a.recall(key)).toBe(winner);
+    expect(await b.publishOnce(key, "later", 5_000)).toEqual({ stored: false, value: winner });
+  });
+
+  it("lets a record be published again once its TTL has ended", async () => {
+    const key = uniqueKey("rotated");
+    expect((await a.publishOnce(key, "first", 150)).stored).toBe(true);
+    await sleep(300);
+    expect(await b.publishOnce(key, "second", 150)).toMatchObject({ stored: true, value: "second" });
+  });
+
   it("runs a task once for concurrent callers of one process", async () => {
     let runs = 0;
     const task = async () => {
@@ -181,13 +237,31 @@ describe("in-memory store bounds", () => {
   it("keeps at most maxEntriesPerKind entries of each kind, dropping the oldest first", async () => {
     const backend = new InMemoryBackend(() => Date.now(), 100);
     const store = new InMemorySharedState(backend);
-    for (let index = 0; index < 250; index += 1) await store.remember(`session-ended:${index}`, "1", 60_000 + index);
-    await store.remember("rotated:kept", "tokens", 120_000);
-    expect(backend.size("session-ended")).toBe(100);
-    expect(backend.size("rotated")).toBe(1);
-    expect(await store.recall("session-ended:249")).toBe("1");
-    expect(await store.recall("session-ended:0")).toBeUndefined();
-    expect(await store.recall("rotated:kept")).toBe("tokens");
+    for (let index = 0; index < 250; index += 1) await store.remember(`rotated:${index}`, "1", 60_000 + index);
+    await store.remember("handoff:kept", "code", 120_000);
+    expect(backend.size("rotated")).toBe(100);
+    expect(backend.size("handoff")).toBe(1);
+    expect(await store.recall("rotated:249")).toBe("1");
+    expect(await store.recall("rotated:0")).toBeUndefined();
+    expect(await store.recall("handoff:kept")).toBe("code");
+  });
+
+  it("never evicts an ended marker for room: the write fails closed, and the capacity warning is logged once per interval", async () => {
+    const log = captureLog();
+    let now = 1_000_000;
+    const backend = new InMemoryBackend(() => now, 10);
+    const store = new InMemorySharedState(backend);
+    for (let index = 0; index < 10; index += 1) await store.remember(`session-ended:${index}`, "1", 600_000);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await expect(store.remember(`session-ended:new-${attempt}`, "1", 600_000)).rejects.toBeInstanceOf(SharedStateUnavailableError);
+    }
+    expect(await store.recall("session-ended:0")).toBe("1");
+    for (let index = 0; index < 5; index += 1) await store.remember(`rotated:${index + 20}`, "1", 600_000).catch(() => undefined);
+    const warnings = () => log.events().filter((line) => line.event === "shared_state_error" && line.reason === "capacity");
+    expect(warnings().map((line) => line.kind)).toEqual(["session-ended"]);
+    now += CAPACITY_WARNING_INTERVAL_MS;
+    await store.remember("session-ended:later", "1", 600_000).catch(() => undefined);
+    expect(warnings()).toHaveLength(2);
   });
 
   it("drops expired entries, so a steady load keeps the size flat", async () => {

@@ -5,16 +5,9 @@ import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import {
-  SITE_ANSWER_BYTE_CAPS,
-  SITE_CALL_TIMEOUT_MS,
-  siteFailureOf,
-  siteFetch,
-  SiteFetchError,
-  withSiteDeadline,
-  type SiteAnswerKind,
-  type SiteFetchInit,
-} from "@/lib/site/site-fetch";
+import { SITE_ANSWER_BYTE_CAPS, siteFailureOf, SiteFetchError, type SiteAnswerKind } from "@/lib/site/site-call-policy";
+import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline";
+import { siteFetch, type SiteFetchInit } from "@/lib/site/site-fetch";
 
 import { captureLog } from "../../support/captured-log";
 

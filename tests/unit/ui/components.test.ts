@@ -1,84 +1,116 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from "@testing-library/react";
 import { createElement, type ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
 import { CourseCard } from "@/components/courses/course-card";
 import { EventItem } from "@/components/events/event-item";
 import { OrderCard } from "@/components/orders/order-card";
-import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
 import type { Locale } from "@/lib/i18n/locales";
 import type { EventRegistration, Order } from "@/lib/types/account";
+
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
+import { renderInLocale } from "../../support/render-ui";
 
 const NOW = Date.parse("2026-12-10T00:00:00Z");
 
-function render(node: ReactNode, locale: Locale = "en"): string {
-  return renderToStaticMarkup(createElement(I18nProvider, { locale, timeZone: "Asia/Taipei", now: NOW } as I18nProviderProps, node));
+// The provider's `now` is the server's moment; once mounted, the views read the clock: the same moment.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function render(node: ReactNode, locale: Locale = "en"): HTMLElement {
+  return renderInLocale(node, locale, { timeZone: "Asia/Taipei", now: NOW }).container;
 }
 
-/** The text content of an element's HTML, as an accessible name would read it (no aria-hidden parts). */
-function textOf(html: string): string {
-  return html
-    .replace(/<span aria-hidden="true"[^>]*>[^<]*<\/span>/g, "")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&amp;/g, "&")
-    .trim();
-}
-
-/** Every link's href, target and accessible name. */
-function linksOf(html: string): { href: string; name: string; target: string | undefined }[] {
-  return [...html.matchAll(/<a ([^>]*)>(.*?)<\/a>/g)].map((match) => ({
-    href: /href="([^"]+)"/.exec(match[1] ?? "")?.[1] ?? "",
-    name: textOf(match[2] ?? ""),
-    target: /target="([^"]+)"/.exec(match[1] ?? "")?.[1],
-  }));
+/** Every link as href and target, in order. */
+function links(): { href: string | null; target: string | null }[] {
+  return screen.queryAllByRole("link").map((link) => ({ href: link.getAttribute("href"), target: link.getAttribute("target") }));
 }
 
 const course = WATERCOLOUR_COURSE;
+const COURSE_PAGE = "https://school.example.com/courses/watercolour-101";
 
 describe("CourseCard", () => {
   it("links Resume to the lecture with a name that starts with Resume", () => {
-    const html = render(createElement(CourseCard, { course }));
-    const link = /<a [^>]*href="([^"]+)"[^>]*>(.*?)<\/a>/.exec(html);
-    expect(link?.[1]).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
-    expect(textOf(link?.[2] ?? "")).toBe("Resume at 1:02:05 – Watercolour 101");
-    expect(html).toContain("Access ends in 3 days");
-    expect(html).toContain('data-tone="warning"');
-    expect(html).toMatch(/role="progressbar"[^>]*aria-label="Progress: Watercolour 101"/);
+    const card = render(createElement(CourseCard, { course }));
+    const resume = screen.getByRole("link", { name: "Resume at 1:02:05 – Watercolour 101" });
+    expect(resume.getAttribute("href")).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
+    expect(screen.getByText("Access ends in 3 days").closest("[data-tone]")?.getAttribute("data-tone")).toBe("warning");
+    expect(screen.getByRole("progressbar", { name: "Progress: Watercolour 101" })).toBeDefined();
+    expect(card.textContent).toContain("Access ends in 3 days");
   });
 
   it("offers Renew access to the course page, and neither Resume nor Start, once access has ended", () => {
     const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
-    const html = render(createElement(CourseCard, { course: ended }));
-    const links = linksOf(html);
-    expect(links).toEqual([
-      { href: "https://school.example.com/courses/watercolour-101", name: "Renew access – Watercolour 101", target: "_top" },
-    ]);
-    expect(html).toContain("Access ended on 2 Nov 2026");
-    expect(html).not.toContain("Add a reminder");
+    const card = render(createElement(CourseCard, { course: ended }));
+    expect(screen.getByRole("link", { name: "Renew access – Watercolour 101" })).toBeDefined();
+    expect(links()).toEqual([{ href: COURSE_PAGE, target: "_top" }]);
+    expect(card.textContent).toContain("Access ended on 2 Nov 2026");
+    expect(screen.queryByRole("button", { name: /Add a reminder/ })).toBeNull();
   });
 
   it("offers Start course, in the top window, for a course with access that was never started", () => {
     const fresh = { ...course, lastWatched: null, access: { kind: "until", expiresAt: "2027-06-01T00:00:00Z" } } as const;
-    const html = render(createElement(CourseCard, { course: fresh }));
-    expect(linksOf(html)).toEqual([
-      { href: "https://school.example.com/courses/watercolour-101", name: "Start course – Watercolour 101", target: "_top" },
-    ]);
-    expect(html).not.toContain("Add a reminder");
-    expect(render(createElement(CourseCard, { course: fresh }), "zh-TW")).toContain("開始上課");
+    render(createElement(CourseCard, { course: fresh }));
+    expect(screen.getByRole("link", { name: "Start course – Watercolour 101" })).toBeDefined();
+    expect(links()).toEqual([{ href: COURSE_PAGE, target: "_top" }]);
+    expect(screen.queryByRole("button", { name: /Add a reminder/ })).toBeNull();
+    cleanup();
+    render(createElement(CourseCard, { course: fresh }), "zh-TW");
+    expect(screen.getByRole("link", { name: /^開始上課/ })).toBeDefined();
   });
 
   it("offers Add a reminder exactly while access ends within 30 days", () => {
-    expect(textOf(render(createElement(CourseCard, { course })))).toContain("Add a reminder – Watercolour 101");
-    const later = { ...course, access: { kind: "until", expiresAt: "2027-01-09T01:00:00Z" } } as const;
-    expect(render(createElement(CourseCard, { course: later }))).not.toContain("Add a reminder");
-    expect(render(createElement(CourseCard, { course: { ...course, access: { kind: "lifetime" } } }))).not.toContain("Add a reminder");
-    expect(render(createElement(CourseCard, { course }), "zh-TW")).toContain("加入到期提醒");
+    render(createElement(CourseCard, { course }));
+    expect(screen.getByRole("button", { name: "Add a reminder – Watercolour 101" })).toBeDefined();
+    cleanup();
+    for (const access of [{ kind: "until", expiresAt: "2027-01-09T01:00:00Z" }, { kind: "lifetime" }] as const) {
+      render(createElement(CourseCard, { course: { ...course, access } }));
+      expect(screen.queryByRole("button", { name: /Add a reminder/ }), access.kind).toBeNull();
+      cleanup();
+    }
+    render(createElement(CourseCard, { course }), "zh-TW");
+    expect(screen.getByRole("button", { name: /^加入到期提醒/ })).toBeDefined();
+  });
+
+  it("words its action by progress: 0 % Start course, 100 % Watch again, otherwise Resume at m:ss", () => {
+    /** The card's first link (its one primary action), found by the name it must have. */
+    const actionAt = (completionPercentage: number, name: string) => {
+      cleanup();
+      render(createElement(CourseCard, { course: { ...course, completionPercentage } }));
+      const action = screen.getByRole("link", { name });
+      expect(screen.getAllByRole("link")[0]).toBe(action);
+      return action.getAttribute("href");
+    };
+    expect(actionAt(0, "Start course – Watercolour 101")).toBe(COURSE_PAGE);
+    expect(actionAt(100, "Watch again – Watercolour 101")).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
+    expect(actionAt(55, "Resume at 1:02:05 – Watercolour 101")).toBe(
+      "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
+    );
+  });
+
+  it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {
+    // NOW is 08:00 in Taipei on 10 Dec; access ending tomorrow (11 Dec) would remind "today".
+    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-11T12:00:00+08:00" } } as const;
+    render(createElement(CourseCard, { course: tomorrow }));
+    expect(screen.queryByRole("button", { name: /Add a reminder/ })).toBeNull();
+    expect(screen.getAllByRole("link")[0]).toBe(screen.getByRole("link", { name: "Resume at 1:02:05 – Watercolour 101" }));
+    cleanup();
+    const inTwoDays = { ...course, access: { kind: "until", expiresAt: "2026-12-12T12:00:00+08:00" } } as const;
+    render(createElement(CourseCard, { course: inTwoDays }));
+    expect(screen.getByRole("button", { name: /Add a reminder/ })).toBeDefined();
   });
 
   it("speaks Traditional Chinese", () => {
-    const html = render(createElement(CourseCard, { course }), "zh-TW");
-    expect(html).toContain("從 1:02:05 繼續");
-    expect(html).toContain("觀看權限將在 3 天後到期");
+    const card = render(createElement(CourseCard, { course }), "zh-TW");
+    expect(screen.getByRole("link", { name: /^從 1:02:05 繼續/ })).toBeDefined();
+    expect(card.textContent).toContain("觀看權限將在 3 天後到期");
   });
 });
 
@@ -92,20 +124,46 @@ describe("OrderCard", () => {
     refundedAmount: 1200,
     paidAt: "2026-11-01T02:00:00Z",
     createdAt: "2026-11-01T01:00:00Z",
+    paymentUrl: null,
     lineItems: [{ name: "Watercolour 101", amount: 1200, itemType: "CurriculumPlan" }],
   };
 
   it("shows the trade number, the state in words and the refund", () => {
-    const html = render(createElement(OrderCard, { order }));
-    expect(html).toContain("Order T2026-0001");
-    expect(html).toContain("Paid 1 Nov 2026");
-    expect(html).toContain("Refunded NT$1,200");
-    expect(html).toContain("Course");
+    const card = render(createElement(OrderCard, { order }));
+    expect(screen.getByRole("heading", { name: /Order T2026-0001/ })).toBeDefined();
+    expect(card.textContent).toContain("Paid 1 Nov 2026");
+    expect(card.textContent).toMatch(/Refunded\s*NT\$1,200/);
+    expect(card.textContent).not.toMatch(/Refunded:?\s*Refunded/);
+    expect(card.textContent).toContain("Course");
   });
 
-  it("shows a partial refund against the total", () => {
-    const html = render(createElement(OrderCard, { order: { ...order, state: "paid", refundedAmount: 200 } }));
-    expect(html).toContain("Partially refunded: NT$200 of NT$1,200");
+  it("shows a partial refund on its own line, one amount per line", () => {
+    const card = render(createElement(OrderCard, { order: { ...order, state: "paid", refundedAmount: 200 } }));
+    expect(card.textContent).toMatch(/Total\s*NT\$1,200/);
+    expect(card.textContent).toMatch(/Refunded\s*NT\$200/);
+  });
+
+  it("offers Complete payment for an order awaiting payment when the site gives the link, and only then", () => {
+    const awaiting = {
+      ...order,
+      state: "not_paid",
+      refundedAmount: null,
+      paidAt: null,
+      paymentUrl: "https://school.example.com/orders/T1/pay",
+    };
+    render(createElement(OrderCard, { order: awaiting }));
+    expect(screen.getByRole("link", { name: "Complete payment" }).getAttribute("href")).toBe("https://school.example.com/orders/T1/pay");
+    cleanup();
+    render(createElement(OrderCard, { order: { ...awaiting, paymentUrl: null } }));
+    expect(screen.queryByRole("link", { name: "Complete payment" })).toBeNull();
+    cleanup();
+    render(createElement(OrderCard, { order: awaiting }), "zh-TW");
+    expect(screen.getByRole("link", { name: "完成付款" })).toBeDefined();
+  });
+
+  it("writes the US dollar with its country in English, beside NT$", () => {
+    const usd = { ...order, currency: "USD", amount: 129, refundedAmount: null, lineItems: [] };
+    expect(render(createElement(OrderCard, { order: usd })).textContent).toMatch(/Total\s*US\$129\.00/);
   });
 });
 
@@ -126,17 +184,17 @@ describe("EventItem", () => {
   };
 
   it("shows an all-day upcoming event as a date with Add to calendar", () => {
-    const html = render(createElement(EventItem, { registration }));
-    expect(html).toContain('dateTime="2026-12-20"');
-    expect(html).toContain("All day");
-    expect(html).toContain("Add to calendar");
-    expect(html).toContain("Registered");
+    const item = render(createElement(EventItem, { registration }));
+    expect(item.querySelector("time")?.getAttribute("datetime")).toBe("2026-12-20");
+    expect(item.textContent).toContain("All day");
+    expect(screen.getByRole("button", { name: /Add to calendar/ })).toBeDefined();
+    expect(item.textContent).toContain("Registered");
   });
 
   it("marks a cancelled registration and offers no calendar file", () => {
-    const html = render(createElement(EventItem, { registration: { ...registration, state: "cancelled" } }));
-    expect(html).toContain("Cancelled");
-    expect(html).not.toContain("Add to calendar");
+    const item = render(createElement(EventItem, { registration: { ...registration, state: "cancelled" } }));
+    expect(item.textContent).toContain("Cancelled");
+    expect(screen.queryByRole("button", { name: /Add to calendar/ })).toBeNull();
   });
 });
 
@@ -148,7 +206,7 @@ describe("the signed-out page", () => {
     ["revoke_refused", "the site refused to withdraw this app's access"],
   ] as const)("says plainly what happened for %s", async (reason, text) => {
     const { SignedOutLanding } = await import("@/components/layout/signed-out-landing");
-    const html = render(createElement(SignedOutLanding, { reason }));
-    expect(textOf(html).replace(/&#x27;/g, "'")).toContain(text);
+    const page = render(createElement(SignedOutLanding, { reason }));
+    expect(page.textContent).toContain(text);
   });
 });

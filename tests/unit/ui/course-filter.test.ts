@@ -3,7 +3,9 @@ import {
   countCoursesByShow,
   courseChoiceQuery,
   DEFAULT_COURSE_CHOICE,
+  matchesSearch,
   matchesShow,
+  normalizeForSearch,
   parseCourseChoice,
   selectCourses,
 } from "@/lib/format/course-filter";
@@ -52,20 +54,59 @@ const courses = [
 
 describe("parseCourseChoice and courseChoiceQuery", () => {
   it("reads the choice from the URL and falls back to All / Recently watched on anything unknown", () => {
-    expect(parseCourseChoice(new URLSearchParams("show=ending-soon&sort=expiry"))).toEqual({ show: "ending-soon", sort: "expiry" });
-    expect(parseCourseChoice({ show: ["ended", "all"], sort: "name" })).toEqual({ show: "ended", sort: "name" });
+    expect(parseCourseChoice(new URLSearchParams("show=ending-soon&sort=expiry"))).toEqual({ show: "ending-soon", sort: "expiry", q: "" });
+    expect(parseCourseChoice({ show: ["ended", "all"], sort: "name" })).toEqual({ show: "ended", sort: "name", q: "" });
+    expect(parseCourseChoice(new URLSearchParams(`q=${"x".repeat(300)}`)).q).toHaveLength(100);
     expect(parseCourseChoice(new URLSearchParams("show=everything&sort=<script>"))).toEqual(DEFAULT_COURSE_CHOICE);
     expect(parseCourseChoice({})).toEqual(DEFAULT_COURSE_CHOICE);
   });
 
   it("writes only what differs from the default, and round-trips", () => {
     expect(courseChoiceQuery(DEFAULT_COURSE_CHOICE)).toBe("");
-    expect(courseChoiceQuery({ show: "ending-soon", sort: "expiry" })).toBe("?show=ending-soon&sort=expiry");
-    expect(courseChoiceQuery({ show: "all", sort: "name" })).toBe("?sort=name");
-    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "not-started", sort: "recent" })))).toEqual({
+    expect(courseChoiceQuery({ show: "ending-soon", sort: "expiry", q: "" })).toBe("?show=ending-soon&sort=expiry");
+    expect(courseChoiceQuery({ show: "all", sort: "name", q: "" })).toBe("?sort=name");
+    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "not-started", sort: "recent", q: "" })))).toEqual({
       show: "not-started",
       sort: "recent",
+      q: "",
     });
+    expect(courseChoiceQuery({ show: "ended", sort: "recent", q: "日本語 & more" })).toBe(
+      "?show=ended&q=%E6%97%A5%E6%9C%AC%E8%AA%9E+%26+more",
+    );
+    expect(parseCourseChoice(new URLSearchParams(courseChoiceQuery({ show: "all", sort: "name", q: "Japanese" })))).toEqual({
+      show: "all",
+      sort: "name",
+      q: "Japanese",
+    });
+    expect(courseChoiceQuery({ show: "all", sort: "recent", q: "   " })).toBe("");
+  });
+});
+
+describe("Find a course", () => {
+  const named = (name: string) => course(name.toLowerCase().replace(/\W+/g, "-"), { name });
+
+  it("ignores case, accents and full-width forms, and keeps CJK characters as written", () => {
+    expect(normalizeForSearch("  Crème   BRÛLÉE ")).toBe("creme brulee");
+    expect(normalizeForSearch("Ｊａｐａｎｅｓｅ")).toBe("japanese");
+    expect(normalizeForSearch("ガイド")).toBe("ガイド");
+    expect(matchesSearch(named("Japanese for Beginners"), "japanese")).toBe(true);
+    expect(matchesSearch(named("Café Culture"), "CAFE")).toBe(true);
+    expect(matchesSearch(named("Crème brûlée"), "creme BRULEE")).toBe(true);
+    expect(matchesSearch(named("日本語入門"), "日本語")).toBe(true);
+    expect(matchesSearch(named("日本語入門"), "中文")).toBe(false);
+    expect(matchesSearch(named("ガイド"), "カイト")).toBe(false);
+    expect(matchesSearch(named("Japanese for Beginners"), "beginners japanese")).toBe(true);
+    expect(matchesSearch(named("Japanese for Beginners"), "japanese korean")).toBe(false);
+    expect(matchesSearch(named("Anything"), "")).toBe(true);
+  });
+
+  it("combines with Show and the sort, and the counts follow the search", () => {
+    expect(selectCourses(courses, { show: "in-progress", sort: "name", q: "a" }, NOW, "en").map((c) => c.name)).toEqual([
+      "Art",
+      "Bread",
+      "Dance",
+    ]);
+    expect(countCoursesByShow(courses, NOW, "clay")).toMatchObject({ all: 1, "not-started": 1, "ending-soon": 1, ended: 0 });
   });
 });
 
@@ -103,20 +144,20 @@ describe("matchesShow and countCoursesByShow", () => {
 describe("selectCourses", () => {
   const slugs = (list: CourseEnrollment[]) => list.map((c) => c.slug);
 
-  it("sorts by recently watched, never-watched last by name", () => {
-    expect(slugs(selectCourses(courses, { show: "all", sort: "recent" }, NOW, "en"))).toEqual([
+  it("sorts by recently watched, never-watched after, and courses whose access ended last", () => {
+    expect(slugs(selectCourses(courses, { show: "all", sort: "recent", q: "" }, NOW, "en"))).toEqual([
       "lifetime-watched",
       "finished",
       "ends-in-31-days",
       "ends-in-30-days",
-      "ended-watched",
       "ends-in-2-days-unwatched",
+      "ended-watched",
       "ended-long-ago",
     ]);
   });
 
   it("sorts by access ending soonest: running courses, then lifetime, then the most recently ended", () => {
-    expect(slugs(selectCourses(courses, { show: "all", sort: "expiry" }, NOW, "en"))).toEqual([
+    expect(slugs(selectCourses(courses, { show: "all", sort: "expiry", q: "" }, NOW, "en"))).toEqual([
       "ends-in-2-days-unwatched",
       "ends-in-30-days",
       "ends-in-31-days",
@@ -128,7 +169,7 @@ describe("selectCourses", () => {
   });
 
   it("sorts by name in the member's language and filters before sorting", () => {
-    expect(slugs(selectCourses(courses, { show: "all", sort: "name" }, NOW, "en"))).toEqual([
+    expect(slugs(selectCourses(courses, { show: "all", sort: "name", q: "" }, NOW, "en"))).toEqual([
       "ends-in-31-days",
       "lifetime-watched",
       "ends-in-2-days-unwatched",
@@ -137,7 +178,7 @@ describe("selectCourses", () => {
       "ended-long-ago",
       "finished",
     ]);
-    expect(slugs(selectCourses(courses, { show: "ending-soon", sort: "name" }, NOW, "en"))).toEqual([
+    expect(slugs(selectCourses(courses, { show: "ending-soon", sort: "name", q: "" }, NOW, "en"))).toEqual([
       "ends-in-2-days-unwatched",
       "ends-in-30-days",
     ]);
@@ -145,7 +186,7 @@ describe("selectCourses", () => {
 
   it("never changes its input", () => {
     const before = slugs(courses);
-    selectCourses(courses, { show: "all", sort: "name" }, NOW, "zh-TW");
+    selectCourses(courses, { show: "all", sort: "name", q: "" }, NOW, "zh-TW");
     expect(slugs(courses)).toEqual(before);
   });
 });

@@ -1,33 +1,38 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from "@testing-library/react";
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { ApiError } from "@/lib/client/api";
-import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
 
-function render(error: unknown, locale: "en" | "zh-TW" = "en"): string {
-  const panel = createElement(ErrorPanel, { title: "Your orders could not be loaded.", error, onRetry: () => undefined });
-  return renderToStaticMarkup(createElement(I18nProvider, { locale, timeZone: "UTC", now: 0 } as I18nProviderProps, panel));
+import { renderInLocale } from "../../support/render-ui";
+
+afterEach(cleanup);
+
+function renderPanel(error: unknown, locale: "en" | "zh-TW" = "en") {
+  return renderInLocale(createElement(ErrorPanel, { title: "Your orders could not be loaded.", error, onRetry: () => undefined }), locale);
 }
 
 describe("ErrorPanel", () => {
-  it("names the missing permission on 403 insufficient_scope and offers to sign in again", () => {
-    const html = render(new ApiError(403, "insufficient_scope", "", "account:read"));
-    expect(html).toContain("See your courses, progress, orders and event registrations");
-    expect(html).toContain("(account:read)");
-    expect(html).toMatch(/<a [^>]*href="\/api\/auth\/login\?returnTo=[^"]*"[^>]*>Sign in again<\/a>/);
-    expect(html).not.toContain(">Retry<");
+  it("names the missing permission on 403 insufficient_scope and offers to sign in again, not Retry", () => {
+    renderPanel(new ApiError(403, "insufficient_scope", "", "account:read"));
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("See your courses, progress, orders and event registrations");
+    expect(alert.textContent).toContain("(account:read)");
+    expect(screen.getByRole("link", { name: "Sign in again" }).getAttribute("href")).toMatch(/^\/api\/auth\/login\?returnTo=/);
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 
   it("says it in Traditional Chinese too", () => {
-    expect(render(new ApiError(403, "insufficient_scope", "", "account:read"), "zh-TW")).toContain("重新登入");
+    renderPanel(new ApiError(403, "insufficient_scope", "", "account:read"), "zh-TW");
+    expect(screen.getByRole("link", { name: "重新登入" })).toBeDefined();
   });
 
   it("offers Retry when the site did not answer", () => {
-    const html = render(new ApiError(503, "site_unavailable", ""));
-    expect(html).toContain("The site did not answer");
-    expect(html).toContain(">Retry<");
+    renderPanel(new ApiError(503, "site_unavailable", ""));
+    expect(screen.getByRole("alert").textContent).toContain("The site did not answer");
+    expect(screen.getByRole("button", { name: "Retry" })).toBeDefined();
   });
 
   it.each([
@@ -36,21 +41,27 @@ describe("ErrorPanel", () => {
     [502, "answer_too_large", "The site's answer was too large for the dashboard to read.", "網站的回應過大"],
     [502, "site_misconfigured", "The dashboard is not set up correctly for this site.", "儀表板尚未針對此網站正確設定"],
   ])("says what %i %s means, in both languages, never that the site did not answer", (status, code, english, chinese) => {
-    const html = render(new ApiError(status, code, ""));
-    expect(html).toContain(english.replace("'", "&#x27;"));
-    if (code !== "site_timeout") expect(html).not.toContain("The site did not answer");
-    expect(render(new ApiError(status, code, ""), "zh-TW")).toContain(chinese);
+    renderPanel(new ApiError(status, code, ""));
+    const text = screen.getByRole("alert").textContent;
+    expect(text).toContain(english);
+    if (code !== "site_timeout") expect(text).not.toContain("The site did not answer");
+    cleanup();
+    renderPanel(new ApiError(status, code, ""), "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain(chinese);
   });
 
   it("reads an error the server serialised into the page", () => {
-    expect(render({ status: 502, code: "query_failed", message: "" })).toContain("The site could not answer this request.");
+    renderPanel({ status: 502, code: "query_failed", message: "" });
+    expect(screen.getByRole("alert").textContent).toContain("The site could not answer this request.");
   });
 
   it("says the dashboard is temporarily unavailable, not that the member is signed out, when its shared state does not answer", () => {
-    const html = render(new ApiError(503, "temporarily_unavailable", ""));
-    expect(html).toContain("You are still signed in");
-    expect(html).toContain(">Retry<");
-    expect(html).not.toContain("Sign in");
-    expect(render(new ApiError(503, "temporarily_unavailable", ""), "zh-TW")).toContain("你仍保持登入");
+    renderPanel(new ApiError(503, "temporarily_unavailable", ""));
+    expect(screen.getByRole("alert").textContent).toContain("You are still signed in");
+    expect(screen.getByRole("button", { name: "Retry" })).toBeDefined();
+    expect(screen.queryByRole("link", { name: /Sign in/ })).toBeNull();
+    cleanup();
+    renderPanel(new ApiError(503, "temporarily_unavailable", ""), "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain("你仍保持登入");
   });
 });

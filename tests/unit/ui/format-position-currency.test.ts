@@ -30,8 +30,8 @@ describe("formatCurrency", () => {
     expect(formatCurrency(1200, "TWD", "zh-TW")).toBe("$1,200");
   });
 
-  it("keeps two decimals for USD", () => {
-    expect(formatCurrency(12.5, "USD", "en")).toBe("$12.50");
+  it("keeps two decimals for USD, and says US$ in English too (beside NT$ a bare $ is ambiguous)", () => {
+    expect(formatCurrency(12.5, "USD", "en")).toBe("US$12.50");
     expect(formatCurrency(12.5, "USD", "zh-TW")).toBe("US$12.50");
   });
 

@@ -1,23 +1,21 @@
+// @vitest-environment happy-dom
+import { cleanup, screen, within } from "@testing-library/react";
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 import { ServiceUnavailable } from "@/components/ui/service-unavailable";
-import { I18nProvider, type I18nProviderProps } from "@/lib/i18n/provider";
 
-function render(locale: "en" | "zh-TW"): string {
-  const page = createElement(ServiceUnavailable, { retryPath: "/courses" });
-  return renderToStaticMarkup(createElement(I18nProvider, { locale, timeZone: "UTC", now: 0 } as I18nProviderProps, page));
-}
+import { renderInLocale } from "../../support/render-ui";
+
+afterEach(cleanup);
 
 describe("ServiceUnavailable", () => {
-  it("says the service is temporarily unavailable, in English and Traditional Chinese, with a Retry link to the same page", () => {
-    const en = render("en");
-    expect(en).toContain('role="alert"');
-    expect(en).toMatch(/<h1[^>]*>The service is temporarily unavailable<\/h1>/);
-    expect(en).toMatch(/<a [^>]*href="\/courses"[^>]*>Retry<\/a>/);
-    const zh = render("zh-TW");
-    expect(zh).toMatch(/<h1[^>]*>服務暫時無法使用<\/h1>/);
-    expect(zh).toMatch(/<a [^>]*href="\/courses"[^>]*>重試<\/a>/);
+  it.each([
+    ["en", "The service is temporarily unavailable", "Retry"],
+    ["zh-TW", "服務暫時無法使用", "重試"],
+  ] as const)("in %s: an alert whose heading says so, with a Retry link to the same page", (locale, heading, retry) => {
+    renderInLocale(createElement(ServiceUnavailable, { retryPath: "/courses" }), locale);
+    expect(within(screen.getByRole("alert")).getByRole("heading", { level: 1, name: heading })).toBeDefined();
+    expect(screen.getByRole("link", { name: retry }).getAttribute("href")).toBe("/courses");
   });
 });

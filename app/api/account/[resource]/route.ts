@@ -1,6 +1,6 @@
+import { loadAccountPage } from "@/lib/account-api/registry";
 import { memberJsonRoute } from "@/lib/http/member-route";
-import { pageCursorOf } from "@/lib/http/request-errors";
-import { accountPageKeyOf, loadAccountPage } from "@/lib/site/account-pages";
+import { accountPageKeyOf, pageCursorOf } from "@/lib/http/request-errors";
 
 export const dynamic = "force-dynamic";
 

@@ -3,6 +3,7 @@ import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { handleCallback } from "@/lib/auth/callback";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
+import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
@@ -13,12 +14,14 @@ export const dynamic = "force-dynamic";
 export const GET = loggedRoute(API_ROUTES.callback, handleGet);
 
 async function handleGet(request: NextRequest) {
+  const limited = await rateLimited(request);
+  if (limited) return limited;
   const buffer = new CookieBuffer();
   // The URL is rebuilt from configuration: nothing is derived from the Host header (docs/architecture.md section 3).
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
-    const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl);
+    const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl, request.headers.get("user-agent"));
     logEvent("sign_in_succeeded", { embedded: handoffCode !== undefined });
     // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
     if (handoffCode) return buffer.applyTo(appRedirect(`${PAGE_PATHS.popupDone}#handoff=${handoffCode}`));

@@ -6,6 +6,7 @@ import { startNewSession } from "@/lib/auth/new-session";
 import { AuthError } from "@/lib/auth/errors";
 import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
+import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -21,6 +22,8 @@ const MAX_BODY_BYTES = 1024;
  * frame's own SameSite=None; Secure; Partitioned cookie (CHIPS), which lives in the frame's partition.
  */
 async function handlePost(request: NextRequest) {
+  const limited = await rateLimited(request);
+  if (limited) return limited;
   try {
     assertSameOriginRequest(request);
     const text = await readCappedText(request, MAX_BODY_BYTES);
@@ -35,7 +38,7 @@ async function handlePost(request: NextRequest) {
       throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
     const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
-    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded");
+    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded", request.headers.get("user-agent"));
     return buffer.applyTo(NextResponse.json({ signedIn: true }));
   } catch (error) {
     return apiErrorResponse(error);

@@ -5,6 +5,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { isPrefetch, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
+import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -17,6 +18,8 @@ export const GET = loggedRoute(API_ROUTES.login, handleGet);
 async function handleGet(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
+  const limited = await rateLimited(request);
+  if (limited) return limited;
   // The site's authorization page is never framed: inside a frame, sign-in starts from the popup button.
   if (isFramedRequest(request.headers)) return appRedirect("/");
   const params = request.nextUrl.searchParams;

@@ -1,0 +1,112 @@
+import "server-only";
+
+import type { GraphQLFormattedError } from "graphql";
+import { ClientError, GraphQLClient } from "graphql-request";
+import * as oauth from "oauth4webapi";
+
+import { getConfig } from "@/lib/config";
+import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
+import { siteRequestOptions } from "@/lib/site/oauth-http";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
+import { siteFetchFor } from "@/lib/site/site-fetch";
+
+import type { AccountOperation } from "./operation";
+import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
+import { documentForSite, learnMissingFieldsFromRefusal } from "./schema-fitting";
+
+export const ACCOUNT_API_PATH = "/account/graphql";
+
+/**
+ * The one place that calls the Account API, with a named operation of a page (./pages/; the browser can
+ * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
+ * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges; siteFetch
+ * bounds its time and size. Nothing from the browser's request (cookies, headers) is ever forwarded.
+ *
+ * The query is fitted to what this process learned about the site: optional fields it lacks are left
+ * out and page sizes stay within the cap it named. When the site refuses the query for one of those
+ * reasons, the lesson is remembered and the query is sent once more; nothing else is retried here (a
+ * timeout never: the page view's deadline is spent, the member presses Retry).
+ */
+export async function runAccountOperation<TData>(
+  accessToken: string,
+  operation: AccountOperation,
+  variables: Record<string, unknown> = {},
+): Promise<TData> {
+  const url = `${getConfig().siteUrl}${ACCOUNT_API_PATH}`;
+  const client = new GraphQLClient(url, {
+    // Each document holds exactly one named operation; not re-parsing it on every request saves time.
+    excludeOperationName: true,
+    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+      oauth.protectedResourceRequest(
+        accessToken,
+        "POST",
+        new URL(input instanceof Request ? input.url : input.toString()),
+        new Headers({ "content-type": "application/json", accept: "application/json" }),
+        (init?.body as string | undefined) ?? null,
+        { ...siteRequestOptions(), [oauth.customFetch]: siteFetchFor("graphql") },
+      ),
+  });
+  const optionalFields = operation.optionalFields ?? NOTHING_OPTIONAL;
+  // One retry for a missing field, one for a page size: each only when it taught something new.
+  for (let attempt = 0; ; attempt += 1) {
+    const fitted = fitPageSizes(operation, variables);
+    try {
+      return await client.request<TData>({ document: documentForSite(operation.document, optionalFields), variables: fitted });
+    } catch (error) {
+      const errors = graphqlErrorsOf(error);
+      const learned =
+        errors.length > 0 &&
+        (learnMissingFieldsFromRefusal(errors, optionalFields) || learnPageCapFromRefusal(errors, largestPageSize(operation, fitted)));
+      if (!learned || attempt >= 2) throw toAccountError(error);
+    }
+  }
+}
+
+const NOTHING_OPTIONAL: ReadonlySet<string> = new Set();
+
+function fitPageSizes(operation: AccountOperation, variables: Record<string, unknown>): Record<string, unknown> {
+  const fitted = { ...variables };
+  for (const name of operation.pageSizeVariables ?? []) {
+    const value = fitted[name];
+    if (typeof value === "number") fitted[name] = pageSizeWithinCap(value);
+  }
+  return fitted;
+}
+
+function largestPageSize(operation: AccountOperation, variables: Record<string, unknown>): number {
+  return Math.max(
+    0,
+    ...(operation.pageSizeVariables ?? []).map((name) => variables[name]).filter((value): value is number => typeof value === "number"),
+  );
+}
+
+/** The GraphQL errors of a query the site answered with errors (none for other failures). */
+function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
+  if (!(error instanceof ClientError) || error.response.status >= 500) return [];
+  return error.response.errors ?? [];
+}
+
+function toAccountError(error: unknown): SiteError {
+  const failure = siteFailureOf(error);
+  if (failure) {
+    // Timeouts (the page view's deadline included) are never retried here: the member presses Retry.
+    const detail = failure.code === "unreachable" ? "unavailable" : failure.code;
+    return new SiteError("account_api_failed", failure.message, { cause: error, detail });
+  }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    return refusalOfChallenge(error, {
+      name: "Account API",
+      ownMetadataUrls: [`${getConfig().siteUrl}/.well-known/oauth-protected-resource`],
+    });
+  }
+  if (error instanceof ClientError) {
+    const status = error.response.status;
+    // GraphQL over HTTP: a query the site cannot run (unknown field, bad argument) comes back as
+    // errors with 200 or 400. That is this query's failure, not the site being down.
+    if (status < 500 && error.response.errors?.length) {
+      return new SiteError("account_api_failed", "The site could not answer this query.", { cause: error, detail: "graphql_error" });
+    }
+    return new SiteError("account_api_failed", "The site's Account API failed.", { cause: error, detail: `http_${status}` });
+  }
+  return new SiteError("account_api_failed", "The site's Account API did not answer.", { cause: error, detail: "unavailable" });
+}

@@ -1,0 +1,17 @@
+import "server-only";
+
+import type { ResumeUrlConfig } from "./lecture-url";
+
+/**
+ * What loading one account page is given: the member's access token (every call goes through the client,
+ * ./client.ts), where to go on, and what reshaping needs. Each page (./pages/) exports its `load` taking this.
+ */
+export interface AccountPageRequest {
+  accessToken: string;
+  /** Where to go on (`?after=`, a cursor from an earlier answer's `nextCursor`); null: the start. */
+  after: string | null;
+  /** The URL templates Resume and course links are built from. */
+  resume: ResumeUrlConfig;
+  /** The moment "upcoming" and "ending soon" are measured from. */
+  now: Date;
+}

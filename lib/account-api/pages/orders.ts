@@ -1,0 +1,94 @@
+import "server-only";
+
+import { getConfig } from "@/lib/config";
+import type { Order, OrdersPage } from "@/lib/types/account";
+
+import { runAccountOperation } from "../client";
+import { CONNECTION_PAGING_FIELDS, type RawConnection } from "../fragments";
+import { connectionOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { reshapePage } from "../reshape";
+
+/** Orders per request; the Orders page reads one page per call ("Show more" asks for the next). */
+export const ORDERS_PAGE_SIZE = 20;
+
+/** One page of the member's orders. */
+export const ORDERS_DOCUMENT = /* GraphQL */ `
+  query DashboardOrders($first: Int!, $after: String) {
+    viewer {
+      orders(first: $first, after: $after) {
+        ${CONNECTION_PAGING_FIELDS}
+        nodes {
+          id
+          tradeNo
+          state
+          currency
+          amount
+          refundedAmount
+          paidAt
+          createdAt
+          paymentUrl
+          lineItems {
+            name
+            amount
+            itemType
+          }
+        }
+      }
+    }
+  }
+`;
+
+export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT);
+
+export interface RawOrder {
+  id: string;
+  tradeNo: string;
+  state: string;
+  currency: string;
+  amount: number;
+  refundedAmount?: number | null;
+  paidAt?: string | null;
+  createdAt: string;
+  paymentUrl?: string | null;
+  lineItems?: { name: string; amount: number; itemType: string }[];
+}
+
+export interface OrdersResult {
+  viewer: { orders: RawConnection<RawOrder> };
+}
+
+/** A link the site gives, kept only when it is an https page of the site itself (http on a loopback site, as in the demo). */
+function sitePageUrlOrNull(value: string | null | undefined): string | null {
+  if (typeof value !== "string") return null;
+  try {
+    const url = new URL(value);
+    return url.origin === new URL(getConfig().siteUrl).origin ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function reshapeOrder(raw: RawOrder): Order {
+  return {
+    id: raw.id,
+    tradeNo: raw.tradeNo,
+    state: raw.state,
+    currency: raw.currency.toUpperCase(),
+    amount: raw.amount,
+    refundedAmount: typeof raw.refundedAmount === "number" && raw.refundedAmount > 0 ? raw.refundedAmount : null,
+    paidAt: raw.paidAt ?? null,
+    createdAt: raw.createdAt,
+    paymentUrl: raw.state === "not_paid" ? sitePageUrlOrNull(raw.paymentUrl) : null,
+    lineItems: (raw.lineItems ?? []).map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
+  };
+}
+
+export function reshapeOrders(data: OrdersResult): OrdersPage {
+  return reshapePage(data.viewer.orders, reshapeOrder);
+}
+
+/** The Orders page: one page of orders per call. */
+export async function loadOrders({ accessToken, after }: AccountPageRequest): Promise<OrdersPage> {
+  return reshapeOrders(await runAccountOperation<OrdersResult>(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }));
+}

@@ -1,0 +1,166 @@
+import "server-only";
+
+import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
+import { pickUpcomingRegistrations } from "@/lib/format/events";
+import type { CourseEnrollment, Overview } from "@/lib/types/account";
+
+import { runAccountOperation } from "../client";
+import {
+  CONNECTION_PAGING_FIELDS,
+  ENROLLED_COURSE_FIELDS,
+  EVENT_REGISTRATION_FIELDS,
+  type RawConnection,
+  type RawEnrolledCourse,
+  type RawEventRegistration,
+} from "../fragments";
+import type { ResumeUrlConfig } from "../lecture-url";
+import { optionalFields, type AccountOperation } from "../operation";
+import type { AccountPageRequest } from "../page";
+import { collectPages } from "../paging";
+import { reshapeEnrolledCourse, reshapeEventRegistration } from "../reshape";
+import { readEnrollments } from "./courses";
+import { readRegistrations } from "./events";
+
+/** How many upcoming events the overview lists. */
+export const OVERVIEW_EVENT_LIMIT = 3;
+
+/**
+ * The overview considers up to this many enrollments (Continue watching, Ending soon) and
+ * registrations (Upcoming events), read page by page; past the bound it says how many it left out.
+ */
+export const OVERVIEW_ENROLLMENT_BOUND = 500;
+export const OVERVIEW_REGISTRATION_BOUND = 200;
+
+/**
+ * The member's name and the first page of enrollments and registrations in one round trip; the rest
+ * of each connection is read with the Courses and Events operations, following `pageInfo`.
+ */
+export const OVERVIEW_DOCUMENT = /* GraphQL */ `
+  query DashboardOverview($coursesFirst: Int!, $eventsFirst: Int!) {
+    viewer {
+      name
+      email
+      enrolledCourses(first: $coursesFirst) {
+        ${CONNECTION_PAGING_FIELDS}
+        nodes {
+          ...DashboardEnrolledCourse
+        }
+      }
+      eventRegistrations(first: $eventsFirst) {
+        ${CONNECTION_PAGING_FIELDS}
+        nodes {
+          ...DashboardEventRegistration
+        }
+      }
+    }
+  }
+  ${ENROLLED_COURSE_FIELDS}
+  ${EVENT_REGISTRATION_FIELDS}
+`;
+
+/** Modest first pages of each connection (docs/architecture.md section 5: the site's cap is its own). */
+export const OVERVIEW_PAGE_SIZE = 50;
+
+/** The overview still greets and shows courses on a site without event registrations. */
+export const OVERVIEW_OPERATION: AccountOperation = {
+  document: OVERVIEW_DOCUMENT,
+  pageSizeVariables: ["coursesFirst", "eventsFirst"],
+  optionalFields: optionalFields("Viewer.eventRegistrations"),
+};
+
+/** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
+export interface OverviewResult {
+  viewer: {
+    name?: string | null;
+    email: string;
+    enrolledCourses: RawConnection<RawEnrolledCourse>;
+    eventRegistrations?: RawConnection<RawEventRegistration>;
+  };
+}
+
+/** What the overview is computed from: the member and every enrollment and registration read, within the bounds. */
+export interface OverviewInput {
+  name?: string | null;
+  email: string;
+  enrollments: RawEnrolledCourse[];
+  /** Enrollments past the bound that were not considered: 0, a count, or null when the site does not tell. */
+  enrollmentsLeftOut: number | null;
+  /** Null when the site does not provide event registrations. */
+  registrations: RawEventRegistration[] | null;
+}
+
+export interface ReshapeOverviewOptions extends ResumeUrlConfig {
+  /** The moment "upcoming" and "ending soon" are measured from. */
+  now: Date;
+}
+
+function watchedAtMs(course: CourseEnrollment): number {
+  const watchedAt = course.lastWatched?.watchedAt;
+  const ms = watchedAt ? Date.parse(watchedAt) : Number.NaN;
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+/**
+ * The overview: up to three courses in progress, most recently watched first (a course watched without a
+ * `watchedAt` comes after those with one), courses whose access ends within 30 days soonest
+ * first, and the next three upcoming, non-cancelled events.
+ */
+/** Courses under Continue watching. */
+export const OVERVIEW_CONTINUE_LIMIT = 3;
+
+export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOptions): Overview {
+  const courses = input.enrollments.map((node) => reshapeEnrolledCourse(node, options));
+
+  const continueWatching = courses
+    .filter((course) => course.lastWatched && course.completionPercentage !== 100 && !hasAccessEnded(course.access, options.now))
+    .sort((a, b) => watchedAtMs(b) - watchedAtMs(a))
+    .slice(0, OVERVIEW_CONTINUE_LIMIT);
+
+  const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));
+
+  const registrations = input.registrations?.map(reshapeEventRegistration) ?? null;
+
+  return {
+    name: input.name?.trim() || input.email,
+    continueWatching,
+    endingSoon,
+    coursesLeftOut: input.enrollmentsLeftOut,
+    upcomingEvents: registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),
+  };
+}
+
+function expiryMs(course: CourseEnrollment): number {
+  return course.access.kind === "until" ? Date.parse(course.access.expiresAt) : Number.POSITIVE_INFINITY;
+}
+
+/** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
+async function readOverview(accessToken: string): Promise<OverviewInput> {
+  const { viewer } = await runAccountOperation<OverviewResult>(accessToken, OVERVIEW_OPERATION, {
+    coursesFirst: OVERVIEW_PAGE_SIZE,
+    eventsFirst: OVERVIEW_PAGE_SIZE,
+  });
+  const readMoreEnrollments = (first: number, after: string | null) => readEnrollments(accessToken, first, after);
+  const readMoreRegistrations = (first: number, after: string | null) => readRegistrations(accessToken, first, after);
+  const [enrollments, registrations] = await Promise.all([
+    collectPages({ firstPage: viewer.enrolledCourses, fetchPage: readMoreEnrollments, maxItems: OVERVIEW_ENROLLMENT_BOUND }),
+    viewer.eventRegistrations
+      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: readMoreRegistrations, maxItems: OVERVIEW_REGISTRATION_BOUND })
+      : null,
+  ]);
+  return {
+    name: viewer.name,
+    email: viewer.email,
+    enrollments: enrollments.nodes,
+    enrollmentsLeftOut: enrollments.moreCount,
+    registrations: registrations?.nodes ?? null,
+  };
+}
+
+/**
+ * The overview: its own operation reads the member and the first page of each connection; the rest is
+ * read with the Courses and Events operations up to the overview's bounds. It always starts at the
+ * beginning (no cursor).
+ */
+export async function loadOverview({ accessToken, resume, now }: AccountPageRequest): Promise<Overview> {
+  return reshapeOverview(await readOverview(accessToken), { ...resume, now });
+}

@@ -1,0 +1,128 @@
+import "server-only";
+
+import type { GraphQLFormattedError } from "graphql";
+
+import type { RawConnection } from "./fragments";
+
+/**
+ * Page sizes at the site. docs/architecture.md section 5: `first` is capped by the site and the cap is the site's to
+ * choose, so the dashboard asks for modest pages, follows `pageInfo`, and when a site refuses a size it
+ * learns the site's maximum once per process.
+ */
+
+/** The page size the dashboard asks for when it reads many items: modest, under any sensible cap. */
+export const MODEST_PAGE_SIZE = 50;
+
+let rememberedPageCap: number | undefined;
+
+/** `requested`, lowered to the cap this process learned from the site (if it learned one). */
+export function pageSizeWithinCap(requested: number): number {
+  return rememberedPageCap === undefined ? requested : Math.min(requested, rememberedPageCap);
+}
+
+/** The cap learned from the site, if any. */
+export function learnedPageCap(): number | undefined {
+  return rememberedPageCap;
+}
+
+/** Tests only: forget the learned cap. */
+export function forgetPageCapForTests(): void {
+  rememberedPageCap = undefined;
+}
+
+/** Mentions the `first` argument as a word ("first must be between 1 and 100", "Argument first exceeds 25"). */
+const FIRST_ARGUMENT = /(^|[^\w$])\$?first([^\w]|$)/i;
+
+function maximumNamedIn(error: GraphQLFormattedError): number | undefined {
+  const extensions = error.extensions ?? {};
+  for (const key of ["maxPageSize", "maximum", "max", "limit"]) {
+    const value = extensions[key];
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  }
+  const numbers = (error.message.match(/\d+/g) ?? []).map(Number).filter((value) => Number.isInteger(value) && value > 0);
+  return numbers.length > 0 ? Math.max(...numbers) : undefined;
+}
+
+/**
+ * When the site refused a page size (a GraphQL error about `first`), remembers for the process the
+ * maximum it names (or half of what was asked, when it names none) and returns true: the caller asks
+ * once more. False when the errors are about something else, or when a smaller size cannot help.
+ */
+export function learnPageCapFromRefusal(errors: readonly GraphQLFormattedError[], requested: number): boolean {
+  const refusal = errors.find((error) => FIRST_ARGUMENT.test(error.message));
+  if (!refusal) return false;
+  const named = maximumNamedIn(refusal);
+  // A maximum at or above what was asked means the refusal is about something else: no retry.
+  const cap = named ?? Math.floor(requested / 2);
+  if (cap < 1 || cap >= requested) return false;
+  rememberedPageCap = Math.min(cap, rememberedPageCap ?? cap);
+  return true;
+}
+
+export interface CollectPagesOptions<TNode> {
+  /**
+   * Reads one page of `first` items after `after` (null: from the start). Pass the page size through
+   * to the site as is: the remembered cap is applied by the Account API chokepoint.
+   */
+  fetchPage: (first: number, after: string | null) => Promise<RawConnection<TNode>>;
+  /** The stated bound: at most this many items are read, however many the member has. */
+  maxItems: number;
+  /** The page size asked for (default MODEST_PAGE_SIZE). */
+  pageSize?: number;
+  /** Where to start (a cursor from an earlier call's `nextCursor`); null or absent: the start. */
+  after?: string | null;
+  /** The first page when the caller already has it (e.g. read in the same request as other data). */
+  firstPage?: RawConnection<TNode>;
+}
+
+export interface CollectedPages<TNode> {
+  /** At most `maxItems` items, in the site's order. */
+  nodes: TNode[];
+  /** How many items the member has in all, when the site says (`totalCount`). */
+  totalCount: number | null;
+  /**
+   * How many items lie past the bound and were not read ("and N more"): 0 when the site said there
+   * is no next page, exact when reading from the start of a site that tells `totalCount`, else null.
+   */
+  moreCount: number | null;
+  /** Where a later call continues (null when nothing is left or the site does not page). */
+  nextCursor: string | null;
+}
+
+/**
+ * Reads a connection page by page, following `pageInfo`, until it ends or `maxItems` items were read.
+ * Made for everything that needs all of a member's items (Overview, Events, a Courses filter) without
+ * trusting any page size: each request asks for `pageSize` (modest, default 50) and the Account API
+ * chokepoint lowers it to the cap the site named, once per process. A site without `pageInfo` gives
+ * one page. Never more than `ceil(maxItems / pageSize)` requests when the site honours the size, and
+ * never more than `maxItems` requests in any case.
+ */
+export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): Promise<CollectedPages<TNode>> {
+  const pageSize = options.pageSize ?? MODEST_PAGE_SIZE;
+  const nodes: TNode[] = [];
+  let after = options.after ?? null;
+  let totalCount: number | null = null;
+  let page = options.firstPage;
+  let hasNextPage = true;
+  // A site that repeats a cursor (or sends an empty page while claiming more) ends the read, not a loop.
+  const seenCursors = new Set<string>();
+  for (let requests = 0; nodes.length < options.maxItems && requests < options.maxItems; requests += 1) {
+    page ??= await options.fetchPage(Math.min(pageSize, options.maxItems - nodes.length), after);
+    if (typeof page.totalCount === "number") totalCount = page.totalCount;
+    nodes.push(...page.nodes.slice(0, options.maxItems - nodes.length));
+    const info = page.pageInfo;
+    hasNextPage = Boolean(info?.hasNextPage && info.endCursor && page.nodes.length > 0 && !seenCursors.has(info.endCursor));
+    if (info?.endCursor) seenCursors.add(info.endCursor);
+    after = hasNextPage ? (info?.endCursor ?? null) : null;
+    page = undefined;
+    if (!hasNextPage) break;
+  }
+  let moreCount: number | null = null;
+  if (!hasNextPage) moreCount = 0;
+  // From the start, the total tells exactly how many lie past the bound; from a cursor it cannot.
+  else if (totalCount !== null && !options.after) moreCount = Math.max(0, totalCount - nodes.length);
+  return { nodes, totalCount, moreCount, nextCursor: hasNextPage ? after : null };
+}
+
+/** A connection read page by page: the items, the site's total when it tells, and where to go on. */
+export type CollectedConnection<TNode> = Pick<CollectedPages<TNode>, "nodes" | "totalCount" | "nextCursor">;

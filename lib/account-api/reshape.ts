@@ -1,0 +1,65 @@
+import "server-only";
+
+import type { CourseEnrollment, EventRegistration, Page } from "@/lib/types/account";
+import type { RawConnection, RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
+import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
+
+/**
+ * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
+ * as lifetime (the site only omits the date for lifetime access). `lastWatched` is kept even when access
+ * has ended — the UI decides not to offer Resume then — and dropped only when no safe URL can be built.
+ */
+export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlConfig): CourseEnrollment {
+  const lecture = raw.lastWatchedLecture;
+  const resumeUrl = lecture
+    ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
+    : null;
+  const completion = raw.completionPercentage;
+  return {
+    slug: raw.slug,
+    name: raw.name?.trim() || raw.slug,
+    imageUrl: safeHttpUrl(raw.imageUrl),
+    courseUrl: buildCourseUrl(raw.slug, config),
+    access: raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
+    completionPercentage: completion === null || completion === undefined ? null : Math.min(100, Math.max(0, Math.round(completion))),
+    lastWatched:
+      lecture && resumeUrl
+        ? {
+            lectureId: lecture.lectureId,
+            positionSeconds: Math.max(0, Math.floor(lecture.positionSeconds)),
+            title: lecture.title?.trim() || null,
+            watchedAt: lecture.watchedAt ?? null,
+            resumeUrl,
+          }
+        : null,
+  };
+}
+
+/** A registration in UI shape; event links other than http(s) are dropped. */
+export function reshapeEventRegistration(raw: RawEventRegistration): EventRegistration {
+  return {
+    id: raw.id,
+    state: raw.state,
+    registeredAt: raw.registeredAt ?? null,
+    event: {
+      id: raw.event.id,
+      title: raw.event.title,
+      startTime: raw.event.startTime,
+      endTime: raw.event.endTime ?? null,
+      isAllDay: raw.event.isAllDay ?? false,
+      location: raw.event.location?.trim() || null,
+      url: safeHttpUrl(raw.event.url),
+    },
+  };
+}
+
+/** The cursor for the next page, or null when the site says there is none (or does not page). */
+export function nextCursorOf(pageInfo: RawPageInfo | null | undefined): string | null {
+  return pageInfo?.hasNextPage && pageInfo.endCursor ? pageInfo.endCursor : null;
+}
+
+/** One page in UI shape; without the site's `totalCount`, the items read so far are the count. */
+export function reshapePage<TRaw, TItem>(connection: RawConnection<TRaw>, reshapeNode: (node: TRaw) => TItem): Page<TItem> {
+  const items = connection.nodes.map(reshapeNode);
+  return { items, totalCount: connection.totalCount ?? items.length, nextCursor: nextCursorOf(connection.pageInfo) };
+}

@@ -1,0 +1,110 @@
+import "server-only";
+
+import {
+  buildSchema,
+  parse,
+  print,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from "graphql";
+
+import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "./schema";
+
+/**
+ * What this site's Account API lacks of the schema we assume. Apart from the seed's fields (`slug`,
+ * `expireDate`, `hasLifetimeAccess`, `lastWatchedLecture { lectureId positionSeconds }`, the viewer's
+ * `id` and `email`), every field of docs/architecture.md section 5 is an assumption: when the site rejects a query
+ * because an optional field does not exist, the field is remembered for the process and left out of
+ * every later query, and the page shows what it has without it.
+ */
+const missingAtSite = new Set<string>();
+
+/** The fields this process learned the site lacks, as "Type.field". */
+export function fieldsMissingAtSite(): string[] {
+  return [...missingAtSite].sort();
+}
+
+/** Tests only: forget what was learned. */
+export function forgetMissingFieldsForTests(): void {
+  missingAtSite.clear();
+  documents.clear();
+}
+
+/** graphql-js and the servers built on it: `Cannot query field "imageUrl" on type "EnrolledCourse".` */
+const UNKNOWN_FIELD = /Cannot query field "(\w+)" on type "(\w+)"/;
+
+/**
+ * Learns from a refused query which fields the site lacks. Returns true when the errors name at least
+ * one missing field not known before and every missing field they name is optional for this
+ * operation: the caller asks once more without them (other errors of the same answer, such as a
+ * fragment on a type the site also lacks, go away with those fields or fail the next attempt). False
+ * when a required field is missing or no missing field is named: the query has failed.
+ */
+export function learnMissingFieldsFromRefusal(errors: readonly GraphQLFormattedError[], optionalFields: ReadonlySet<string>): boolean {
+  const named = errors.flatMap((error) => {
+    const match = UNKNOWN_FIELD.exec(error.message);
+    return match ? [`${match[2]}.${match[1]}`] : [];
+  });
+  if (named.length === 0 || !named.every((field) => optionalFields.has(field))) return false;
+  const fresh = named.filter((field) => !missingAtSite.has(field));
+  for (const field of fresh) missingAtSite.add(field);
+  return fresh.length > 0;
+}
+
+let assumedSchema: GraphQLSchema | undefined;
+const documents = new Map<string, string>();
+
+function withoutUnused(document: DocumentNode): DocumentNode {
+  const spreads = new Set<string>();
+  const variables = new Set<string>();
+  visit(document, {
+    FragmentSpread: (node) => void spreads.add(node.name.value),
+    VariableDefinition: () => false,
+    Variable: (node) => void variables.add(node.name.value),
+  });
+  return visit(document, {
+    FragmentDefinition: (node) => (spreads.has(node.name.value) ? undefined : null),
+    VariableDefinition: (node) => (variables.has(node.variable.name.value) ? undefined : null),
+  });
+}
+
+/**
+ * `document` without the fields the site lacks among `optionalFields` (a field left with no
+ * selection goes too, and so do fragments and variables nothing uses any more). Cached per process.
+ */
+export function documentForSite(document: string, optionalFields: ReadonlySet<string>): string {
+  const drop = [...missingAtSite].filter((field) => optionalFields.has(field));
+  if (drop.length === 0) return document;
+  const key = `${drop.join(",")}\n${document}`;
+  const cached = documents.get(key);
+  if (cached) return cached;
+  assumedSchema ??= buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
+  const typeInfo = new TypeInfo(assumedSchema);
+  let next = visit(
+    parse(document),
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(node) {
+          const parent = typeInfo.getParentType();
+          return parent && drop.includes(`${parent.name}.${node.name.value}`) ? null : undefined;
+        },
+        leave(node) {
+          return node.selectionSet && node.selectionSet.selections.length === 0 ? null : undefined;
+        },
+      },
+    }),
+  );
+  // Removing a fragment can leave another (or a variable) unused: repeat until nothing changes.
+  for (let pass = 0; pass < 5; pass += 1) {
+    const cleaned = withoutUnused(next);
+    if (cleaned.definitions.length === next.definitions.length && print(cleaned) === print(next)) break;
+    next = cleaned;
+  }
+  const printed = print(next);
+  documents.set(key, printed);
+  return printed;
+}

@@ -1,0 +1,123 @@
+/**
+ * Debian's `redis-sentinel` for tests: Sentinel processes on free loopback ports, each with its own
+ * configuration file in a temporary directory (Sentinel rewrites it), watching one primary under `name`.
+ * Stopped by PID. `askAll` sends one command to a server or Sentinel with the official client.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createClient } from "redis";
+
+import { freePort } from "./redis-server";
+
+export const REDIS_SENTINEL_BINARY = process.env.REDIS_SENTINEL_PATH ?? "redis-sentinel";
+
+export interface SentinelTimings {
+  /** How long a primary must not answer before a Sentinel deems it down. */
+  downAfterMs: number;
+  /** Sentinel's failover-timeout (also how long it leaves a replica that replicates another address alone). */
+  failoverTimeoutMs: number;
+}
+
+/** One command to the server or Sentinel on `port`, with a fresh connection. */
+export async function ask(port: number, args: string[]): Promise<unknown> {
+  const client = createClient({ socket: { host: "127.0.0.1", port, connectTimeout: 1_000, reconnectStrategy: false } });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    return await client.sendCommand(args);
+  } finally {
+    client.destroy();
+  }
+}
+
+export class RedisSentinels {
+  private readonly children: ChildProcess[] = [];
+
+  private constructor(
+    readonly ports: number[],
+    readonly name: string,
+    private readonly dir: string,
+  ) {}
+
+  static async start(count: number, name: string, primaryPort: number, timings: SentinelTimings): Promise<RedisSentinels> {
+    const ports: number[] = [];
+    for (let index = 0; index < count; index += 1) ports.push(await freePort());
+    const sentinels = new RedisSentinels(ports, name, mkdtempSync(path.join(tmpdir(), "dash-sentinel-")));
+    const quorum = Math.floor(count / 2) + 1;
+    for (const port of ports) {
+      const file = path.join(sentinels.dir, `sentinel-${port}.conf`);
+      writeFileSync(
+        file,
+        [
+          `port ${port}`,
+          "bind 127.0.0.1",
+          "daemonize no",
+          `dir ${sentinels.dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${primaryPort} ${quorum}`,
+          `sentinel down-after-milliseconds ${name} ${timings.downAfterMs}`,
+          `sentinel failover-timeout ${name} ${timings.failoverTimeoutMs}`,
+          `sentinel parallel-syncs ${name} 1`,
+          "",
+        ].join("\n"),
+      );
+      const child = spawn(REDIS_SENTINEL_BINARY, [file], { stdio: "ignore" });
+      sentinels.children.push(child);
+    }
+    await sentinels.waitUntil(async () => {
+      for (const port of ports) if (!(await sentinels.primaryPortAt(port))) return false;
+      return true;
+    }, 10_000);
+    return sentinels;
+  }
+
+  /** REDIS_SENTINELS as the dashboard reads it. */
+  get addresses(): string {
+    return this.ports.map((port) => `127.0.0.1:${port}`).join(",");
+  }
+
+  /** The primary's port as the Sentinel on `port` names it now (undefined when it does not answer). */
+  async primaryPortAt(port: number): Promise<number | undefined> {
+    try {
+      const reply = (await ask(port, ["SENTINEL", "GET-MASTER-ADDR-BY-NAME", this.name])) as string[] | null;
+      return reply ? Number(reply[1]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Resolves with the time (Date.now()) at which a majority of the Sentinels first names `port` as the primary. */
+  async promotionOf(port: number, timeoutMs: number): Promise<number> {
+    let promotedAt = 0;
+    await this.waitUntil(async () => {
+      const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
+      if (named.filter((candidate) => candidate === port).length * 2 <= this.ports.length) return false;
+      promotedAt = Date.now();
+      return true;
+    }, timeoutMs);
+    return promotedAt;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once("exit", () => resolve());
+            child.kill("SIGKILL");
+          }),
+      ),
+    );
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  async waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await condition().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`Sentinel: condition not met within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from "vitest";
+
+import type { RawConnection } from "@/lib/account-api/fragments";
+import { ORDERS_OPERATION } from "@/lib/account-api/pages/orders";
+import { OVERVIEW_OPERATION } from "@/lib/account-api/pages/overview";
+import { collectPages, forgetPageCapForTests, learnedPageCap, learnPageCapFromRefusal, pageSizeWithinCap } from "@/lib/account-api/paging";
+import {
+  documentForSite,
+  fieldsMissingAtSite,
+  forgetMissingFieldsForTests,
+  learnMissingFieldsFromRefusal,
+} from "@/lib/account-api/schema-fitting";
+
+afterEach(() => {
+  forgetPageCapForTests();
+  forgetMissingFieldsForTests();
+});
+
+/** A site holding `total` items that pages them by cursor and refuses pages above `cap`. */
+function pagedSite(total: number, cap: number) {
+  const requests: { first: number; after: string | null }[] = [];
+  const fetchPage = (first: number, after: string | null): Promise<RawConnection<number>> => {
+    requests.push({ first, after });
+    if (first > cap) throw new Error(`first must be between 1 and ${cap}`);
+    const start = after === null ? 0 : Number(after) + 1;
+    const nodes = Array.from({ length: Math.max(0, Math.min(first, total - start)) }, (_, index) => start + index);
+    const last = start + nodes.length - 1;
+    return Promise.resolve({
+      nodes,
+      totalCount: total,
+      pageInfo: { hasNextPage: last + 1 < total, endCursor: nodes.length ? String(last) : null },
+    });
+  };
+  return { requests, fetchPage };
+}
+
+describe("collectPages", () => {
+  it("follows pageInfo in modest pages until the connection ends", async () => {
+    const site = pagedSite(130, 100);
+    const collected = await collectPages({ fetchPage: site.fetchPage, maxItems: 500 });
+    expect(collected.nodes).toEqual(Array.from({ length: 130 }, (_, index) => index));
+    expect(collected).toMatchObject({ totalCount: 130, moreCount: 0, nextCursor: null });
+    expect(site.requests.map((request) => request.first)).toEqual([50, 50, 50]);
+  });
+
+  it("stops at the stated bound and says how many more there are, and where to continue", async () => {
+    const site = pagedSite(130, 100);
+    const collected = await collectPages({ fetchPage: site.fetchPage, maxItems: 60, pageSize: 25 });
+    expect(collected.nodes).toHaveLength(60);
+    expect(collected.moreCount).toBe(70);
+    expect(collected.nextCursor).toBe("59");
+    const rest = await collectPages({ fetchPage: site.fetchPage, maxItems: 500, after: collected.nextCursor });
+    expect(rest.nodes[0]).toBe(60);
+    expect(rest.nodes).toHaveLength(70);
+  });
+
+  it("starts from a first page the caller already has", async () => {
+    const site = pagedSite(70, 100);
+    const firstPage = await site.fetchPage(50, null);
+    const collected = await collectPages({ firstPage, fetchPage: site.fetchPage, maxItems: 500 });
+    expect(collected.nodes).toHaveLength(70);
+    expect(site.requests).toHaveLength(2);
+  });
+
+  it("ends instead of looping when a site repeats a cursor or sends an empty page while claiming more", async () => {
+    let calls = 0;
+    const repeating = (): Promise<RawConnection<number>> => {
+      calls += 1;
+      return Promise.resolve({ nodes: [calls], totalCount: 999, pageInfo: { hasNextPage: true, endCursor: "same" } });
+    };
+    const repeated = await collectPages({ fetchPage: repeating, maxItems: 500 });
+    expect(calls).toBe(2);
+    expect(repeated.nextCursor).toBeNull();
+    const empty = () => Promise.resolve({ nodes: [] as number[], totalCount: 5, pageInfo: { hasNextPage: true, endCursor: "more" } });
+    expect(await collectPages({ fetchPage: empty, maxItems: 500 })).toMatchObject({ nodes: [], nextCursor: null });
+  });
+
+  it("reads one page from a site without pageInfo and says more may exist", async () => {
+    const collected = await collectPages({ fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
+    expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null });
+  });
+});
+
+describe("learnPageCapFromRefusal", () => {
+  it("learns the maximum the error names (message or extensions) and lowers every later page size", () => {
+    expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 10" }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(10);
+    expect(pageSizeWithinCap(50)).toBe(10);
+    expect(pageSizeWithinCap(5)).toBe(5);
+    forgetPageCapForTests();
+    expect(
+      learnPageCapFromRefusal(
+        [{ message: "Page size too large", extensions: { maxPageSize: 25 } }, { message: "Argument first is invalid" }],
+        50,
+      ),
+    ).toBe(true);
+    expect(learnedPageCap()).toBe(25);
+  });
+
+  it("halves the size when the site names no maximum, and gives up when a smaller page cannot help", () => {
+    expect(learnPageCapFromRefusal([{ message: "Argument first is too large" }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(25);
+    expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 100" }], 20)).toBe(false);
+    expect(learnPageCapFromRefusal([{ message: 'Cannot query field "name" on type "Viewer".' }], 50)).toBe(false);
+    expect(learnPageCapFromRefusal([{ message: "firstName is required" }], 50)).toBe(false);
+  });
+});
+
+describe("fields the site lacks", () => {
+  const overview = OVERVIEW_OPERATION;
+  const optional = overview.optionalFields ?? new Set<string>();
+
+  it("learns optional missing fields and leaves them, their unused fragments and variables out", () => {
+    const errors = [
+      { message: 'Cannot query field "eventRegistrations" on type "Viewer".' },
+      { message: 'Cannot query field "imageUrl" on type "EnrolledCourse". Did you mean "slug"?' },
+    ];
+    expect(learnMissingFieldsFromRefusal(errors, optional)).toBe(true);
+    expect(learnMissingFieldsFromRefusal(errors, optional)).toBe(false);
+    expect(fieldsMissingAtSite()).toEqual(["EnrolledCourse.imageUrl", "Viewer.eventRegistrations"]);
+    const document = documentForSite(overview.document, optional);
+    expect(document).not.toMatch(/eventRegistrations|imageUrl|DashboardEventRegistration|\$eventsFirst/);
+    expect(document).toMatch(/enrolledCourses\(first: \$coursesFirst\)/);
+    expect(document).toMatch(/lastWatchedLecture/);
+  });
+
+  it("never drops a field the page needs: the query has failed", () => {
+    expect(
+      learnMissingFieldsFromRefusal(
+        [{ message: 'Cannot query field "orders" on type "Viewer".' }],
+        ORDERS_OPERATION.optionalFields ?? new Set(),
+      ),
+    ).toBe(false);
+    expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "slug" on type "EnrolledCourse".' }], optional)).toBe(false);
+    expect(fieldsMissingAtSite()).toEqual([]);
+    expect(documentForSite(overview.document, optional)).toBe(overview.document);
+  });
+});
