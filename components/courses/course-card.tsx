@@ -34,7 +34,7 @@ export function CourseCard({
         article: "sm:flex sm:flex-col",
         cover: "hidden sm:block",
         body: "sm:flex sm:flex-1 sm:flex-col sm:items-stretch sm:gap-3 sm:p-5",
-        heading: "sm:text-lg sm:line-clamp-none",
+        heading: "sm:whitespace-normal sm:text-lg",
         detail: "hidden sm:block",
         actions: "sm:mt-auto sm:flex-wrap sm:items-start sm:pt-1",
       };
@@ -53,8 +53,8 @@ export function CourseCard({
       ) : (
         <div aria-hidden="true" className={`${card.cover} aspect-[16/9] w-full bg-gradient-to-br from-accent-soft to-surface-muted`} />
       )}
-      <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 p-3 ${card.body}`}>
-        <Heading className={`col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
+      <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
+        <Heading className={`col-span-2 truncate text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
         <div className="col-start-1 row-start-3 min-w-0">
           <AccessBadge access={course.access} />
         </div>

@@ -1,7 +1,5 @@
 "use client";
 
-import { usePathname } from "next/navigation";
-
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -68,24 +66,6 @@ function body(page: SkeletonPage, embedded: boolean) {
       {Array.from({ length: page === "settings" ? 3 : 4 }, (_, index) => (
         <div key={index} className={`h-32 ${BLOCK}`} />
       ))}
-    </div>
-  );
-}
-
-/**
- * The root segment's skeleton: Overview's layout on Overview; elsewhere (a page without its own, such as
- * the signed-out page) a quiet, title-less one.
- */
-export function RootSkeleton() {
-  const pathname = usePathname();
-  const { messages } = useI18n();
-  if (pathname === "/") return <PageSkeleton page="overview" />;
-  return (
-    <div aria-busy="true">
-      <p role="status" className="sr-only">
-        {messages.app.loading}
-      </p>
-      <div aria-hidden="true" className={`h-32 ${BLOCK}`} />
     </div>
   );
 }

@@ -1,5 +1,0 @@
-import { RootSkeleton } from "@/components/ui/page-skeleton";
-
-export default function Loading() {
-  return <RootSkeleton />;
-}
