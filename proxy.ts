@@ -6,6 +6,9 @@ import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
+import { isSessionError } from "@/lib/session/errors";
+import { getConfig } from "@/lib/config";
+import { signedOutPath } from "@/lib/contract/paths";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
@@ -31,7 +34,11 @@ export async function proxy(request: NextRequest) {
   // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110
   // sections 15.6.4 and 10.2.3): a load balancer or monitor sees the outage, the cookie stays.
   const unavailable = refresh === "shared_state_unavailable";
-  const response = NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
+  // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
+  const response =
+    refresh === "access_withdrawn"
+      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn"), getConfig().appUrl), 303)
+      : NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
   if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
   response.headers.set("content-security-policy", csp);
   for (const [name, value] of Object.entries(baseSecurityHeaders(pathname))) response.headers.set(name, value);
@@ -48,12 +55,16 @@ export async function proxy(request: NextRequest) {
  * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
  * Says whether the shared state did not answer.
  */
-async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
+async function refreshBeforeRender(
+  request: NextRequest,
+  buffer: CookieBuffer,
+): Promise<"done" | "shared_state_unavailable" | "access_withdrawn"> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
   try {
     await refreshMemberSession(jar);
     return "done";
   } catch (error) {
+    if (isSessionError(error, "unauthenticated") && error.detail === "access_withdrawn") return "access_withdrawn";
     return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
   }
 }

@@ -7,7 +7,8 @@ import { buildASTSchema, execute, GraphQLError, GraphQLScalarType, Kind, parse, 
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import { getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
-import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS, readBearer } from "./http-util";
+import { authenticateResourceRequest } from "./dpop";
+import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS } from "./http-util";
 import { findMemberById } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
@@ -212,12 +213,11 @@ function graphqlError(c: Context, status: 400 | 405 | 415, message: string): Res
 }
 
 async function handleGraphQL(c: Context, state: SandboxState): Promise<Response> {
-  const bearer = readBearer(c);
-  if (bearer.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
-  if (bearer.kind === "malformed") return invalidTokenResponse(c, state, "The Authorization header is malformed");
-  const checked = state.store.checkAccessToken(bearer.token, state.now());
-  if (!checked.ok) return invalidTokenResponse(c, state, checked.reason);
-  const record = checked.record;
+  // Bearer, or DPoP with a proof of the token's key and its ath (RFC 9449 section 7).
+  const auth = await authenticateResourceRequest(c, state);
+  if (auth.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
+  if (auth.kind === "refused") return auth.response;
+  const record = auth.record;
   // RFC 8707: the token must have been issued for this origin.
   if (record.resource !== state.issuer) {
     return invalidTokenResponse(c, state, "The access token was issued for another resource");

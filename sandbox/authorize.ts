@@ -22,6 +22,8 @@ import type { BrowserSession, PendingAuthorization } from "./store";
 export const SESSION_COOKIE = "sandbox_session";
 export const BROWSER_COOKIE = "sandbox_browser";
 
+/** The consent form's checkbox of each scope, with knob partialConsent: `grant.<scope>=on` when ticked. */
+const GRANT_FIELD_PREFIX = "grant.";
 const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43,128}$/;
 const MAX_OPAQUE_LENGTH = 512;
 
@@ -53,10 +55,11 @@ type Validation =
       scopes: string[];
       codeChallenge: string;
       resource: string | undefined;
+      dpopJkt: string | undefined;
     };
 
 /** @see RFC 6749 section 4.1.2.1, RFC 7636 section 4.4, RFC 8707 section 2 */
-async function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Promise<Validation> {
+export async function validateAuthorizationRequest(state: SandboxState, query: URLSearchParams): Promise<Validation> {
   const single = (name: string): { value: string | undefined; repeated: boolean } => {
     const all = query.getAll(name);
     return { value: all[0], repeated: all.length > 1 };
@@ -104,6 +107,7 @@ async function validateAuthorizationRequest(state: SandboxState, query: URLSearc
     return fail("invalid_request", `state must be at most ${MAX_OPAQUE_LENGTH} characters`);
   }
   for (const name of ["request", "request_uri"]) {
+    // A request_uri of a pushed request was resolved before this validation (RFC 9126 section 4).
     if (query.has(name)) {
       return fail(name === "request" ? "request_not_supported" : "request_uri_not_supported", `${name} is not supported`);
     }
@@ -147,7 +151,12 @@ async function validateAuthorizationRequest(state: SandboxState, query: URLSearc
     return fail("invalid_target", "resource must be the origin of this site");
   }
 
-  return { kind: "ok", client, redirectUri, state: stateParam.value, nonce, scopes, codeChallenge, resource };
+  // RFC 9449 section 10: dpop_jkt, a JWK SHA-256 thumbprint, binds the code to the client's DPoP key.
+  const dpopJkt = state.knobs.dpop === "off" ? undefined : single("dpop_jkt").value;
+  if (dpopJkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt))
+    return fail("invalid_request", "dpop_jkt must be a SHA-256 JWK thumbprint");
+
+  return { kind: "ok", client, redirectUri, state: stateParam.value, nonce, scopes, codeChallenge, resource, dpopJkt };
 }
 
 function redirectWith(redirectUri: string, params: Record<string, string | undefined>): string {
@@ -233,11 +242,20 @@ function consentPage(
 <p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
 ${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
 <p>${clientName} will be able to:</p>
-<ul class="scopes">
-${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
-</ul>
-<p class="muted">You can revoke this access at any time from the application's settings.</p>
 <form method="post" action="/oauth/authorize/decision">
+${
+  state.knobs.partialConsent
+    ? html`<fieldset class="scopes"><legend>Untick what you do not want to share</legend>
+${pending.scopes.map(
+  (scope) =>
+    html`<label><input type="checkbox" name="${GRANT_FIELD_PREFIX}${scope}" value="on" checked> ${describeScope(scope)}</label><br>`,
+)}
+</fieldset>`
+    : html`<ul class="scopes">
+${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
+</ul>`
+}
+<p class="muted">You can revoke this access at any time from the application's settings.</p>
 <input type="hidden" name="request_id" value="${pending.id}">
 <input type="hidden" name="csrf_token" value="${pending.csrfToken}">
 <div class="actions">
@@ -309,8 +327,22 @@ function checkPending(c: Context, state: SandboxState, requestId: string | undef
 
 export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
   app.get("/oauth/authorize", async (c) => {
-    const query = new URL(c.req.url).searchParams;
-    const result = await validateAuthorizationRequest(state, query);
+    const resolved = resolvePushedRequest(state, new URL(c.req.url).searchParams);
+    if (resolved.kind === "page") return errorPage(c, "Cannot continue to sign in", resolved.message);
+    const query = resolved.query;
+    const validated = await validateAuthorizationRequest(state, query);
+    // RFC 9126 section 5: a site that requires PAR refuses authorization requests that were not pushed.
+    const result: Validation =
+      validated.kind === "ok" && state.knobs.par === "required" && !resolved.pushed
+        ? {
+            kind: "redirect",
+            client: validated.client,
+            redirectUri: validated.redirectUri,
+            state: validated.state,
+            error: "invalid_request",
+            description: "This site requires pushed authorization requests (RFC 9126)",
+          }
+        : validated;
     if (result.kind === "page") return errorPage(c, "Cannot continue to sign in", result.message);
     if (result.kind === "redirect") {
       return c.redirect(
@@ -336,6 +368,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
       nonce: result.nonce,
       codeChallenge: result.codeChallenge,
       resource: result.resource,
+      dpopJkt: result.dpopJkt,
       createdAt: now,
     };
     state.store.pending.set(pending.id, pending);
@@ -402,16 +435,21 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
         303,
       );
     }
+    // Knob partialConsent: only the ticked scopes are granted (RFC 6749 section 3.3: the site may grant less).
+    const scopes = state.knobs.partialConsent
+      ? pending.scopes.filter((scope) => read.form.get(`${GRANT_FIELD_PREFIX}${scope}`) === "on")
+      : pending.scopes;
     const code = randomToken();
     state.store.codes.set(code, {
       code,
       clientId: pending.clientId,
       memberId: signedIn.member.id,
       redirectUri: pending.redirectUri,
-      scopes: pending.scopes,
+      scopes,
       nonce: pending.nonce,
       codeChallenge: pending.codeChallenge,
       resource: pending.resource,
+      dpopJkt: pending.dpopJkt,
       issuedAt: state.now(),
       usedAt: undefined,
       grantId: undefined,
@@ -440,3 +478,20 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
 export const logoutForm = (csrfToken: string): SafeHtml =>
   html`<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${csrfToken}">\
 <button type="submit" class="secondary">Sign out</button></form>`;
+
+/**
+ * RFC 9126 section 4: an authorization request naming a `request_uri` is the pushed request it names,
+ * for the same client, used once and before it expires; the front channel then carries nothing else.
+ */
+function resolvePushedRequest(
+  state: SandboxState,
+  query: URLSearchParams,
+): { kind: "page"; message: string } | { kind: "ok"; query: URLSearchParams; pushed: boolean } {
+  const requestUri = query.get("request_uri");
+  if (requestUri === null || state.knobs.par === "off") return { kind: "ok", query, pushed: false };
+  const pushed = state.store.pushed.get(requestUri);
+  state.store.pushed.delete(requestUri);
+  if (!pushed || pushed.expiresAt <= state.now()) return { kind: "page", message: "This sign-in request has expired or was already used." };
+  if (query.get("client_id") !== pushed.clientId) return { kind: "page", message: "The request_uri belongs to another application." };
+  return { kind: "ok", query: new URLSearchParams(pushed.parameters), pushed: true };
+}

@@ -33,6 +33,13 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/auth.md`,
   };
+  // RFC 9449 section 5.1.
+  if (state.knobs.dpop !== "off") metadata.dpop_signing_alg_values_supported = ["ES256"];
+  if (state.knobs.par !== "off") {
+    // RFC 9126 section 5.
+    metadata.pushed_authorization_request_endpoint = `${issuer}/api/oauth/par`;
+    if (state.knobs.par === "required") metadata.require_pushed_authorization_requests = true;
+  }
   if (state.knobs.idToken) {
     metadata.jwks_uri = `${issuer}${JWKS_PATH}`;
     metadata.id_token_signing_alg_values_supported = ["ES256"];
@@ -68,7 +75,12 @@ export function protectedResourceMetadata(state: SandboxState): Record<string, u
 export function registerDiscoveryRoutes(app: Hono, state: SandboxState): void {
   // Knobs can change these documents at runtime, so clients must revalidate.
   const cacheHeaders = { "Cache-Control": "no-cache" };
-  app.get("/.well-known/oauth-authorization-server", (c) => c.json(authorizationServerMetadata(state), 200, cacheHeaders));
+  app.get("/.well-known/oauth-authorization-server", (c) =>
+    // A provider that publishes only OpenID Connect Discovery (knob openIdDiscoveryOnly).
+    state.knobs.openIdDiscoveryOnly
+      ? c.json({ error: "not_found", error_description: "No such endpoint" }, 404, cacheHeaders)
+      : c.json(authorizationServerMetadata(state), 200, cacheHeaders),
+  );
   app.get("/.well-known/openid-configuration", (c) => c.json(openIdConfiguration(state), 200, cacheHeaders));
   app.get("/.well-known/oauth-protected-resource", (c) => c.json(protectedResourceMetadata(state), 200, cacheHeaders));
   // The key set is published even when id_tokens are off (docs/architecture.md section 6.4).

@@ -308,6 +308,33 @@ export function openApiDocument(state: SandboxState): Json {
           },
         },
       },
+      "/api/oauth/par": {
+        post: {
+          tags: ["OAuth"],
+          summary: "Pushed authorization request (RFC 9126); offered only when the site turns it on (see discovery)",
+          operationId: "pushedAuthorizationRequest",
+          requestBody: formBody(
+            {
+              response_type: { type: "string", enum: ["code"] },
+              redirect_uri: { type: "string" },
+              scope: { type: "string" },
+              code_challenge: { type: "string" },
+              code_challenge_method: { type: "string", enum: ["S256"] },
+              state: { type: "string" },
+              nonce: { type: "string" },
+              resource: { type: "string", enum: [issuer] },
+              ...clientAuth,
+            },
+            ["response_type", "client_id", "redirect_uri", "scope", "code_challenge", "code_challenge_method"],
+          ),
+          responses: {
+            "201": { description: "`request_uri` (a `urn:ietf:params:oauth:request_uri:` value) and `expires_in`" },
+            "400": oauthErrorResponse("`invalid_request`, `invalid_scope` or `invalid_target`"),
+            "401": oauthErrorResponse("`invalid_client`"),
+            "404": { description: "The site does not offer pushed authorization requests" },
+          },
+        },
+      },
       "/api/oauth/introspect": {
         post: {
           tags: ["OAuth"],

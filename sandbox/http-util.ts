@@ -20,7 +20,8 @@ export type OAuthErrorCode =
   | "invalid_client_metadata"
   | "invalid_redirect_uri"
   | "access_denied"
-  | "server_error";
+  | "server_error"
+  | "invalid_dpop_proof";
 
 export const NO_STORE_HEADERS = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
 

@@ -15,6 +15,7 @@ export const ENDPOINT_NAMES = [
   "graphql",
   "register",
   "mcp",
+  "par",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
@@ -92,6 +93,27 @@ export interface SandboxKnobs {
    * site's session. On by default; off mimics a site without it (the endpoint answers 404).
    */
   endSession: boolean;
+  /**
+   * A refused refresh is answered 400 with an empty body, as some providers do when the member withdrew the
+   * app's access (RFC 6749 section 5.2 asks for a JSON error; not every provider sends one).
+   */
+  refreshRefusalWithoutBody: boolean;
+  /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
+  partialConsent: boolean;
+  /** No RFC 8414 document: `/.well-known/oauth-authorization-server` answers 404, only OpenID Connect Discovery is published. */
+  openIdDiscoveryOnly: boolean;
+  /**
+   * Pushed Authorization Requests (RFC 9126): "offered" lists `pushed_authorization_request_endpoint`;
+   * "required" also sets `require_pushed_authorization_requests` and refuses a front-channel request.
+   */
+  par: "off" | "offered" | "required";
+  /**
+   * DPoP (RFC 9449): "offered" advertises ES256 proofs and binds the tokens of a client that sends one;
+   * "required" also refuses token requests without a proof. Resources then check proofs (sandbox/dpop.ts).
+   */
+  dpop: "off" | "offered" | "required";
+  /** With DPoP on, proofs must carry the server's nonce, which changes every 30 seconds (RFC 9449 section 8). */
+  dpopNonce: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -111,6 +133,12 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cimdOpenRegistration: false,
   cimdAllowHttpLoopback: false,
   endSession: true,
+  refreshRefusalWithoutBody: false,
+  partialConsent: false,
+  openIdDiscoveryOnly: false,
+  par: "off",
+  dpop: "off",
+  dpopNonce: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -158,6 +186,12 @@ export const knobsPatchSchema = z
     cimdOpenRegistration: z.boolean(),
     cimdAllowHttpLoopback: z.boolean(),
     endSession: z.boolean(),
+    refreshRefusalWithoutBody: z.boolean(),
+    partialConsent: z.boolean(),
+    openIdDiscoveryOnly: z.boolean(),
+    par: z.enum(["off", "offered", "required"]),
+    dpop: z.enum(["off", "offered", "required"]),
+    dpopNonce: z.boolean(),
   })
   .partial()
   .strict();

@@ -20,7 +20,8 @@ import { getAccountData } from "./data/account";
 import { COURSES, courseSections, findCourse, searchCourses } from "./data/catalog";
 import type { Course } from "./data/catalog";
 import { coursePlan, formatPrice } from "./data/pricing";
-import { invalidTokenResponse, NO_STORE_HEADERS, readBearer } from "./http-util";
+import { authenticateResourceRequest } from "./dpop";
+import { invalidTokenResponse, NO_STORE_HEADERS } from "./http-util";
 import { findMemberById, SCHOOL } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
@@ -244,14 +245,12 @@ function originAllowed(state: SandboxState, origin: string | undefined): boolean
 type Caller = { kind: "anonymous" } | { kind: "member"; member: DemoMember; authInfo: AuthInfo } | { kind: "refused"; response: Response };
 
 /** @see RFC 6750 section 3.1, RFC 8707, RFC 9728 section 5.1 */
-function identifyCaller(c: Context, state: SandboxState): Caller {
-  const bearer = readBearer(c);
-  if (bearer.kind === "none") return { kind: "anonymous" };
-  if (bearer.kind === "malformed")
-    return { kind: "refused", response: invalidTokenResponse(c, state, "The Authorization header is malformed") };
-  const checked = state.store.checkAccessToken(bearer.token, state.now());
-  if (!checked.ok) return { kind: "refused", response: invalidTokenResponse(c, state, checked.reason) };
-  const record = checked.record;
+async function identifyCaller(c: Context, state: SandboxState): Promise<Caller> {
+  // Bearer, or DPoP with a proof of the token's key and its ath (RFC 9449 section 7).
+  const auth = await authenticateResourceRequest(c, state);
+  if (auth.kind === "none") return { kind: "anonymous" };
+  if (auth.kind === "refused") return auth;
+  const record = auth.record;
   if (record.resource !== state.issuer) {
     return { kind: "refused", response: invalidTokenResponse(c, state, "The access token was issued for another resource") };
   }
@@ -274,7 +273,7 @@ function identifyCaller(c: Context, state: SandboxState): Caller {
 
 async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   if (!originAllowed(state, c.req.header("origin"))) return jsonRpcError(c, 403, -32000, "This Origin may not call the MCP server");
-  const caller = identifyCaller(c, state);
+  const caller = await identifyCaller(c, state);
   if (caller.kind === "refused") return caller.response;
   if (c.req.method !== "POST") {
     // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).

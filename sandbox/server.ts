@@ -21,9 +21,11 @@ import { registerMcpRoutes } from "./mcp";
 import { registerRegistrationRoutes } from "./register";
 import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
 import { registerMyLearningPage } from "./my-learning";
+import { findMemberByEmail } from "./seed";
 import { registerSitePages } from "./site-pages";
 import { applyKnobs, createState, normalizeIssuer, resetSite } from "./state";
 import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
+import { registerPushedAuthorizationRoutes } from "./par";
 import { registerTokenRoutes } from "./token";
 import { registerUserInfoRoutes } from "./userinfo";
 
@@ -83,6 +85,7 @@ function classify(path: string): RequestEndpoint {
     "/api/oauth/register": "register",
     "/account/graphql": "graphql",
     "/mcp": "mcp",
+    "/api/oauth/par": "par",
   };
   return api[path] ?? "page";
 }
@@ -327,6 +330,25 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
     });
     app.get("/__sandbox/requests", (c) => c.json(state.requests));
+    // What a member does in their account on a real site: withdraw the apps' access (every grant of the member).
+    app.post("/__sandbox/withdraw-access", async (c) => {
+      let email: unknown;
+      try {
+        ({ email } = JSON.parse(await c.req.text()) as { email?: unknown });
+      } catch {
+        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
+      }
+      const member = typeof email === "string" ? findMemberByEmail(email) : undefined;
+      if (!member) return c.json({ error: "invalid_request", error_description: "email must name a demo member" }, 400);
+      let withdrawn = 0;
+      for (const grant of state.store.grants.values()) {
+        if (grant.memberId === member.id && grant.revokedAt === undefined) {
+          state.store.revokeGrant(grant.id, state.now());
+          withdrawn += 1;
+        }
+      }
+      return c.json({ withdrawn });
+    });
     app.post("/__sandbox/reset", (c) => {
       resetSite(state);
       return c.json({ ok: true });
@@ -337,6 +359,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerAuthorizeRoutes(app, state);
   registerEndSessionRoutes(app, state);
   registerTokenRoutes(app, state);
+  registerPushedAuthorizationRoutes(app, state);
   registerUserInfoRoutes(app, state);
   registerAccountRoutes(app, state);
   registerRegistrationRoutes(app, state);

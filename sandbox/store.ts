@@ -46,6 +46,8 @@ export interface PendingAuthorization {
   nonce: string | undefined;
   codeChallenge: string;
   resource: string | undefined;
+  /** RFC 9449 section 10: the thumbprint of the key the code is bound to (`dpop_jkt`). */
+  dpopJkt?: string | undefined;
   createdAt: number;
 }
 
@@ -58,6 +60,7 @@ export interface AuthorizationCode {
   nonce: string | undefined;
   codeChallenge: string;
   resource: string | undefined;
+  dpopJkt?: string | undefined;
   issuedAt: number;
   /** Set when the code has been presented once (successfully or not). */
   usedAt: number | undefined;
@@ -72,6 +75,8 @@ export interface Grant {
   scopes: string[];
   /** The resource (RFC 8707) the grant's tokens are bound to. */
   resource: string;
+  /** Set when the grant's tokens are DPoP-bound (RFC 9449): every refresh must prove this key. */
+  dpopJkt?: string | undefined;
   createdAt: number;
   revokedAt: number | undefined;
 }
@@ -83,6 +88,8 @@ export interface AccessTokenRecord {
   memberId: string;
   scopes: string[];
   resource: string;
+  /** The JWK thumbprint of the key a DPoP-bound token is bound to (RFC 9449 section 6). */
+  dpopJkt?: string | undefined;
   issuedAt: number;
   expiresAt: number;
   revokedAt: number | undefined;
@@ -100,12 +107,24 @@ export interface RefreshTokenRecord {
   status: "active" | "rotated" | "revoked";
 }
 
+/** An authorization request pushed to the PAR endpoint (RFC 9126), redeemed once by its `request_uri`. */
+export interface PushedAuthorization {
+  requestUri: string;
+  clientId: string;
+  /** The authorization request's parameters, as the client pushed them. */
+  parameters: string;
+  expiresAt: number;
+}
+
 export const PENDING_AUTHORIZATION_TTL_MS = 10 * 60_000;
+/** RFC 9126 section 2.2: a short lifetime; 60 seconds is the RFC's own example. */
+export const PUSHED_AUTHORIZATION_TTL_SECONDS = 60;
 export const AUTHORIZATION_CODE_TTL_MS = 60_000;
 
 export class SandboxStore {
   readonly sessions = new Map<string, BrowserSession>();
   readonly pending = new Map<string, PendingAuthorization>();
+  readonly pushed = new Map<string, PushedAuthorization>();
   readonly codes = new Map<string, AuthorizationCode>();
   readonly grants = new Map<string, Grant>();
   readonly accessTokens = new Map<string, AccessTokenRecord>();
@@ -114,6 +133,7 @@ export class SandboxStore {
   clear(): void {
     this.sessions.clear();
     this.pending.clear();
+    this.pushed.clear();
     this.codes.clear();
     this.grants.clear();
     this.accessTokens.clear();

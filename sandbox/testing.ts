@@ -9,6 +9,11 @@ export interface AuthorizeWithoutBrowserOptions {
   password?: string;
   /** Default: "allow". */
   decision?: "allow" | "deny";
+  /**
+   * With the partialConsent knob, the scopes left ticked on the consent page (default: all, as the page
+   * shows them ticked).
+   */
+  grantScopes?: readonly string[];
 }
 
 function decodeEntities(value: string): string {
@@ -33,7 +38,8 @@ function findForm(page: string, action: string): ParsedForm | undefined {
     if (decodeEntities(actionMatch?.[1] ?? "") !== action) continue;
     const fields: Record<string, string> = {};
     for (const input of form.match(/<input\b[^>]*>/g) ?? []) {
-      if (!/type="hidden"/.test(input)) continue;
+      // Hidden fields, and checkboxes as the page ticks them.
+      if (!/type="hidden"/.test(input) && !/type="checkbox"[^>]*\bchecked\b/.test(input)) continue;
       const name = /name="([^"]*)"/.exec(input)?.[1];
       const value = /value="([^"]*)"/.exec(input)?.[1];
       if (name !== undefined) fields[decodeEntities(name)] = decodeEntities(value ?? "");
@@ -84,7 +90,12 @@ export async function authorizeWithoutBrowser(authorizeUrl: string, opts: Author
     }
     const consent = findForm(page, "/oauth/authorize/decision");
     if (consent) {
-      response = await browser.post(consent.action, { ...consent.fields, decision: opts.decision ?? "allow" });
+      const fields = { ...consent.fields };
+      if (opts.grantScopes) {
+        for (const name of Object.keys(fields)) if (name.startsWith("grant.")) delete fields[name];
+        for (const scope of opts.grantScopes) fields[`grant.${scope}`] = "on";
+      }
+      response = await browser.post(consent.action, { ...fields, decision: opts.decision ?? "allow" });
       continue;
     }
     throw new Error("The sandbox page has neither a sign-in nor a consent form");

@@ -7,6 +7,8 @@ import type { Context, Hono } from "hono";
 import { SignJWT } from "jose";
 import { authenticateClient, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
 import { findMemberById, MEMBER_ONLY_SCOPES, SCHOOL } from "./seed";
+import { checkDpopProof, offerDpopNonce, tokenEndpointProofRefusal } from "./dpop";
+import { userInfoClaims } from "./userinfo";
 import type { SandboxClient } from "./seed";
 import { acceptedResources } from "./state";
 import type { SandboxState } from "./state";
@@ -20,7 +22,7 @@ function s256(verifier: string): string {
   return createHash("sha256").update(verifier).digest("base64url");
 }
 
-function issueAccessToken(state: SandboxState, grant: Grant, scopes: string[], resource: string): AccessTokenRecord {
+function issueAccessToken(state: SandboxState, grant: Grant, scopes: string[], resource: string, dpopJkt?: string): AccessTokenRecord {
   const now = state.now();
   const padding = state.knobs.accessTokenPadding;
   const pad = padding > 0 ? randomToken(Math.ceil((padding * 3) / 4) + 3).slice(0, padding) : "";
@@ -31,6 +33,7 @@ function issueAccessToken(state: SandboxState, grant: Grant, scopes: string[], r
     memberId: grant.memberId,
     scopes,
     resource,
+    ...(dpopJkt === undefined ? {} : { dpopJkt }),
     issuedAt: now,
     expiresAt: now + state.knobs.accessTokenTtlSeconds * 1000,
     revokedAt: undefined,
@@ -60,14 +63,7 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   if (!member) throw new OAuthFailure("invalid_grant", "The member of this grant no longer exists");
   const key = await state.signingKey;
   const iat = Math.floor(state.now() / 1000);
-  const claims: Record<string, unknown> = {
-    sub: member.id,
-    email: member.email,
-    email_verified: true,
-    name: member.name,
-    org_id: SCHOOL.orgId,
-    roles: [...member.roles],
-  };
+  const claims: Record<string, unknown> = userInfoClaims(member, grant.scopes);
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
@@ -81,7 +77,8 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
 function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: RefreshTokenRecord, idToken?: string) {
   return {
     access_token: access.token,
-    token_type: "Bearer",
+    // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
+    token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
     refresh_token: refresh.token,
     scope: access.scopes.join(" "),
@@ -93,7 +90,7 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
 }
 
 /** @see RFC 6749 section 4.1.3, RFC 7636 section 4.6, RFC 8707 section 2.2 */
-async function exchangeCode(state: SandboxState, client: SandboxClient, form: Map<string, string>) {
+async function exchangeCode(state: SandboxState, client: SandboxClient, form: Map<string, string>, proofJkt: string | undefined) {
   const code = form.get("code");
   if (code === undefined || code === "") throw new OAuthFailure("invalid_request", "code is required");
   const verifier = form.get("code_verifier");
@@ -130,18 +127,23 @@ async function exchangeCode(state: SandboxState, client: SandboxClient, form: Ma
     throw new OAuthFailure("invalid_target", "resource does not match the authorization request");
   }
 
+  // RFC 9449 section 10: a code bound with dpop_jkt is exchanged only with a proof of that key.
+  if (record.dpopJkt !== undefined && record.dpopJkt !== proofJkt) {
+    throw new OAuthFailure("invalid_dpop_proof", "The DPoP proof is not signed by the key the authorization code is bound to");
+  }
   const grant: Grant = {
     id: randomToken(16),
     clientId: client.clientId,
     memberId: record.memberId,
     scopes: record.scopes,
     resource: record.resource ?? state.issuer,
+    ...(proofJkt === undefined ? {} : { dpopJkt: proofJkt }),
     createdAt: now,
     revokedAt: undefined,
   };
   state.store.grants.set(grant.id, grant);
   record.grantId = grant.id;
-  const access = issueAccessToken(state, grant, grant.scopes, grant.resource);
+  const access = issueAccessToken(state, grant, grant.scopes, grant.resource, grant.dpopJkt);
   const refresh = issueRefreshToken(state, grant);
   const wantsIdToken = grant.scopes.includes("openid") && state.knobs.idToken;
   const idToken = wantsIdToken ? await signIdToken(state, grant, record.nonce) : undefined;
@@ -149,7 +151,7 @@ async function exchangeCode(state: SandboxState, client: SandboxClient, form: Ma
 }
 
 /** @see RFC 6749 section 6, OAuth 2.0 Security BCP section 4.14 (refresh token rotation) */
-function refresh(state: SandboxState, client: SandboxClient, form: Map<string, string>) {
+function refresh(state: SandboxState, client: SandboxClient, form: Map<string, string>, proofJkt: string | undefined) {
   const token = form.get("refresh_token");
   if (token === undefined || token === "") throw new OAuthFailure("invalid_request", "refresh_token is required");
   const now = state.now();
@@ -181,16 +183,22 @@ function refresh(state: SandboxState, client: SandboxClient, form: Map<string, s
     throw new OAuthFailure("invalid_target", "resource must be the origin this grant is bound to");
   }
 
+  // RFC 9449 section 5: the tokens of a DPoP-bound grant are renewed only with a proof of its key.
+  if (grant.dpopJkt !== undefined && grant.dpopJkt !== proofJkt) {
+    throw new OAuthFailure("invalid_dpop_proof", "The DPoP proof is not signed by the key this grant is bound to");
+  }
   record.status = "rotated";
-  const access = issueAccessToken(state, grant, scopes, grant.resource);
+  const access = issueAccessToken(state, grant, scopes, grant.resource, grant.dpopJkt);
   const next = issueRefreshToken(state, grant);
   return tokenResponse(state, access, next);
 }
 
 export function registerTokenRoutes(app: Hono, state: SandboxState): void {
   app.post("/api/oauth/token", async (c: Context) => {
+    let refreshGrantRequested = false;
     try {
       const form = await readForm(c);
+      refreshGrantRequested = form.get("grant_type") === "refresh_token";
       const client = authenticateClient(c, state, form);
       const grantType = form.get("grant_type");
       if (grantType === undefined || grantType === "") throw new OAuthFailure("invalid_request", "grant_type is required");
@@ -201,13 +209,25 @@ export function registerTokenRoutes(app: Hono, state: SandboxState): void {
         if (reserved.length > 0)
           throw new OAuthFailure("invalid_scope", `${[...new Set(reserved)].join(" ")} is reserved to member clients`);
       }
+      // RFC 9449 section 5: with DPoP on, a proof (when sent, or always when required) is checked first.
+      let proofJkt: string | undefined;
+      if (state.knobs.dpop !== "off" && (c.req.header("dpop") !== undefined || state.knobs.dpop === "required")) {
+        const proof = await checkDpopProof(c, state);
+        if (!proof.ok) return tokenEndpointProofRefusal(c, state, proof);
+        proofJkt = proof.jkt;
+      }
       let body: Record<string, unknown>;
-      if (grantType === "authorization_code") body = await exchangeCode(state, client, form);
-      else if (grantType === "refresh_token") body = refresh(state, client, form);
+      if (grantType === "authorization_code") body = await exchangeCode(state, client, form, proofJkt);
+      else if (grantType === "refresh_token") body = refresh(state, client, form, proofJkt);
       else throw new OAuthFailure("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+      offerDpopNonce(c, state);
       return c.json(body, 200, { ...NO_STORE_HEADERS });
     } catch (error) {
-      if (error instanceof OAuthFailure) return oauthError(c, state, error.error, error.description);
+      if (error instanceof OAuthFailure) {
+        // Knob refreshRefusalWithoutBody: a refused refresh gets 400 and nothing else, as some providers answer.
+        if (state.knobs.refreshRefusalWithoutBody && refreshGrantRequested) return c.body(null, 400, { ...NO_STORE_HEADERS });
+        return oauthError(c, state, error.error, error.description);
+      }
       throw error;
     }
   });

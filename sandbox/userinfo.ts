@@ -9,34 +9,34 @@ import {
   NO_STORE_HEADERS,
   OAuthFailure,
   oauthError,
-  readBearer,
   readForm,
 } from "./http-util";
+import { authenticateResourceRequest } from "./dpop";
 import { findMemberById, SCHOOL } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
 
-export function userInfoClaims(member: DemoMember): Record<string, unknown> {
+/** The member's claims for a token of `scopes`: `email` and `name` only with their scopes (OpenID Connect Core 5.4). */
+export function userInfoClaims(member: DemoMember, scopes: readonly string[]): Record<string, unknown> {
   return {
     sub: member.id,
-    email: member.email,
-    email_verified: true,
-    name: member.name,
+    ...(scopes.includes("email") ? { email: member.email, email_verified: true } : {}),
+    ...(scopes.includes("profile") ? { name: member.name } : {}),
     org_id: SCHOOL.orgId,
     roles: [...member.roles],
   };
 }
 
-function handleUserInfo(c: Context, state: SandboxState): Response {
-  const bearer = readBearer(c);
-  if (bearer.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
-  if (bearer.kind === "malformed") return invalidTokenResponse(c, state, "The Authorization header is malformed");
-  const checked = state.store.checkAccessToken(bearer.token, state.now());
-  if (!checked.ok) return invalidTokenResponse(c, state, checked.reason);
+async function handleUserInfo(c: Context, state: SandboxState): Promise<Response> {
+  // Bearer, or DPoP with a proof of the token's key (RFC 9449 section 7).
+  const auth = await authenticateResourceRequest(c, state);
+  if (auth.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
+  if (auth.kind === "refused") return auth.response;
+  const checked = { record: auth.record };
   if (!checked.record.scopes.includes("openid")) return insufficientScopeResponse(c, state, "openid");
   const member = findMemberById(checked.record.memberId);
   if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
-  return c.json(userInfoClaims(member), 200, { ...NO_STORE_HEADERS });
+  return c.json(userInfoClaims(member, checked.record.scopes), 200, { ...NO_STORE_HEADERS });
 }
 
 /** @see RFC 7009 section 2 */

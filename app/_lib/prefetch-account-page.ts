@@ -8,6 +8,8 @@ import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/ac
 import { publicErrorOf } from "@/lib/http/error-responses";
 import type { SessionData } from "@/lib/session/session";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
+import { withMemberBinding } from "@/lib/auth/dpop";
+import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;
@@ -36,7 +38,11 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
   return (queryClient, session) =>
     queryClient.prefetchQuery({
       ...accountPageQueryOptions(key),
-      queryFn: () => loadForPage(() => loadAccountPage(key, session.accessToken)),
+      queryFn: () =>
+        loadForPage(() => {
+          requireGrantedScope(session);
+          return withMemberBinding(session, () => loadAccountPage(key, session.accessToken));
+        }),
     });
 }
 
@@ -45,6 +51,10 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
   return (queryClient, session) =>
     queryClient.prefetchInfiniteQuery({
       ...pagedAccountPageQueryOptions(key),
-      queryFn: ({ pageParam }) => loadForPage(() => loadAccountPage(key, session.accessToken, pageParam)),
+      queryFn: ({ pageParam }) =>
+        loadForPage(() => {
+          requireGrantedScope(session);
+          return withMemberBinding(session, () => loadAccountPage(key, session.accessToken, pageParam));
+        }),
     });
 }

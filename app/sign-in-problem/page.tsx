@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-import { getMessages } from "@/lib/i18n";
+import { describeScope, getMessages, interpolate } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
 import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
@@ -21,6 +21,8 @@ const KNOWN_CODES = [
   "id_token_invalid",
   "userinfo_mismatch",
   "temporarily_unavailable",
+  "scope_not_granted",
+  "pushed_request_failed",
   "sign_in_too_large",
   "rate_limited",
 ] as const;
@@ -36,20 +38,30 @@ export default async function SignInProblemPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { code } = await searchParams;
+  const { code, detail } = await searchParams;
   const { locale } = await getRequestLocale();
-  const messages = getMessages(locale).signInProblem;
+  const all = getMessages(locale);
+  const messages = all.signInProblem;
   const known = isKnownCode(code) ? code : "unexpected";
+  // A permission the member did not grant is named, in our own words for it (never the site's text).
+  const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
         {messages[known]}
       </p>
+      {missing.length > 0 ? (
+        <ul className="list-disc pl-6 text-fg">
+          {missing.map((scope) => (
+            <li key={scope}>{interpolate(messages.missingPermission, { permission: describeScope(scope, all), scope })}</li>
+          ))}
+        </ul>
+      ) : null}
       <p className="text-sm text-fg-muted">{messages.detail.replace("{code}", known)}</p>
       <div className="flex flex-wrap gap-3">
         <a className="btn btn-primary" href={API_ROUTES.login}>
-          {messages.tryAgain}
+          {known === "scope_not_granted" ? messages.signInAgainAllowing : messages.tryAgain}
         </a>
         <Link className="btn" href={PAGE_PATHS.overview}>
           {messages.home}
@@ -57,4 +69,13 @@ export default async function SignInProblemPage({
       </div>
     </div>
   );
+}
+
+/** The scope names of `detail` that are plain tokens (at most four): nothing else from the URL is shown. */
+function plainScopes(detail: string | string[] | undefined): string[] {
+  if (typeof detail !== "string") return [];
+  return detail
+    .split(" ")
+    .filter((scope) => /^[A-Za-z0-9:._-]{1,64}$/.test(scope))
+    .slice(0, 4);
 }

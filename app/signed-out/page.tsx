@@ -33,6 +33,6 @@ export default async function SignedOutPage({ searchParams }: { searchParams: Pr
     siteSession = returned ? "ended" : "unconfirmed";
   }
   const site = { name: await getSiteName(), url: getConfig().siteUrl };
-  // In the site's panel, signed out means the panel's own Sign in (one press), not the top-level one.
+  // Inside the site's page (a withdrawn access ends the frame's session too), sign-in starts from the popup.
   return <SignedOutLanding reason={reason} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
 }

@@ -23,6 +23,7 @@ const NOTICES: Record<SignedOutReason, (messages: Messages) => string> = {
   signed_out: (messages) => messages.landing.signedOut,
   signed_out_locally: (messages) => messages.landing.signedOutLocally,
   revoke_refused: (messages) => messages.landing.revokeRefused,
+  access_withdrawn: (messages) => messages.landing.accessWithdrawn,
 };
 
 /** The signed-out landing: what the dashboard is, why the member is signed out, and "Sign in". */

@@ -5,6 +5,7 @@ import { useState } from "react";
 
 import { leaveForSignedOutPage } from "@/lib/client/api";
 import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
+import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -71,6 +72,8 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
   const { reason } = useErrorReason(revoke.error);
   const [noOpener, setNoOpener] = useState(false);
   const router = useRouter();
+  // Opened or raised under the pointer by another window, this page does not take that click (double-clickjacking).
+  const armed = useArmedAfterAppearing();
 
   function confirm() {
     if (fromFrame) {
@@ -103,7 +106,7 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
       ) : null}
       {noOpener ? <p role="alert">{messages.embedded.revokeNoOpener}</p> : null}
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy} aria-busy={revoke.isPending}>
+        <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || !armed} aria-busy={revoke.isPending}>
           {busy ? messages.settings.revoking : messages.settings.revokeConfirm}
         </button>
         <button type="button" className="btn btn-secondary" onClick={cancel} disabled={busy}>

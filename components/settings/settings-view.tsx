@@ -15,6 +15,7 @@ import { ConnectionsPanel } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
+import { SignedInSessions } from "./signed-in-sessions";
 
 function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -154,7 +155,9 @@ export function SettingsView() {
           </SettingsSection>
         ) : null}
         <AssistantDisclosure />
-        {/* "Where you're signed in" (issue 27) goes here, before Revoke access. */}
+        <SettingsSection id="settings-sessions" title={messages.sessions.title}>
+          <SignedInSessions />
+        </SettingsSection>
         <SettingsSection id="settings-revoke" title={messages.settings.revokeTitle}>
           <RevokeAccess />
         </SettingsSection>

@@ -4,6 +4,7 @@ import type { GraphQLFormattedError } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
+import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
 import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
@@ -36,15 +37,21 @@ export async function runAccountOperation<TData>(
   const client = new GraphQLClient(url, {
     // Each document holds exactly one named operation; not re-parsing it on every request saves time.
     excludeOperationName: true,
-    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-      oauth.protectedResourceRequest(
-        accessToken,
-        "POST",
-        new URL(input instanceof Request ? input.url : input.toString()),
-        new Headers({ "content-type": "application/json", accept: "application/json" }),
-        (init?.body as string | undefined) ?? null,
-        { ...siteRequestOptions(), [oauth.customFetch]: siteFetchFor("graphql") },
-      ),
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : input.toString());
+      // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
+      const options = await resourceRequestOptions(target, { ...siteRequestOptions(), [oauth.customFetch]: siteFetchFor("graphql") });
+      return retryOnceOnDpopNonce(() =>
+        oauth.protectedResourceRequest(
+          accessToken,
+          "POST",
+          target,
+          new Headers({ "content-type": "application/json", accept: "application/json" }),
+          (init?.body as string | undefined) ?? null,
+          options,
+        ),
+      );
+    },
   });
   const optionalFields = operation.optionalFields ?? NOTHING_OPTIONAL;
   // One retry for a missing field, one for a page size: each only when it taught something new.

@@ -9,6 +9,8 @@ import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopOptions, sendOnceMoreOnDpopNonce } from "./dpop";
+import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
@@ -73,11 +75,24 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   let idTokenClaims: Record<string, unknown> | null = null;
   const wantsIdToken = idTokenSupported && config.scopes.includes("openid");
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, {
+    const options = {
       // RFC 8707 section 2.2: repeat the resource sent in the authorization request.
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
-    });
+    };
+    // RFC 9449 section 5: with a DPoP key, the exchange proves possession of it (one retry for a nonce).
+    const requestOptions = transaction.dpopKey ? await dpopOptions(transaction.dpopKey, as.token_endpoint!, options) : options;
+    const response = await sendOnceMoreOnDpopNonce(() =>
+      oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, requestOptions),
+    );
+    if (response.status === 200) {
+      // RFC 6749 section 3.3: the site may grant less than asked. Without a scope the dashboard needs,
+      // the member is told which one and offered to sign in again asking for it (never a security alarm).
+      const missing = missingNeededScopes(grantedScopesOf(await grantedScopeOf(response), config.scopes));
+      if (missing.length > 0) {
+        throw new AuthError("scope_not_granted", "The member did not grant a scope the dashboard needs.", { detail: missing.join(" ") });
+      }
+    }
     if (wantsIdToken && response.status === 200) {
       idTokenClaims = await verifyIdTokenOf(response, as, transaction.nonce);
     }
@@ -90,9 +105,12 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   } catch (error) {
     throw toExchangeError(error);
   }
-  if (!isBearerTokenResponse(tokens)) throw tokenTypeRefused();
+  // RFC 9449 section 5: a DPoP-bound token is accepted only when this sign-in asked for binding.
+  const dpopBound = tokens.token_type.toLowerCase() === "dpop" && transaction.dpopKey !== undefined;
+  if (!isBearerTokenResponse(tokens) && !dpopBound) throw tokenTypeRefused();
+  const binding = dpopBound ? { dpopKey: transaction.dpopKey, tokenType: "DPoP" as const } : {};
 
-  const claims = await fetchUserInfoClaims(as, tokens.access_token);
+  const claims = await fetchUserInfoClaims(as, tokens.access_token, binding);
   if (idTokenClaims) {
     const mismatch = findClaimMismatch(idTokenClaims, claims);
     if (mismatch) {
@@ -108,10 +126,13 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
     refreshToken: tokens.refresh_token ?? null,
     accessTokenExpiresAt: now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
-    scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : config.scopes,
+    scopes: grantedScopesOf(tokens.scope, config.scopes),
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
     ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),
+    // The key stays with the session (sealed): refreshes prove possession of it whatever the token type.
+    ...(transaction.dpopKey ? { dpopKey: transaction.dpopKey } : {}),
+    ...(dpopBound ? { tokenType: "DPoP" as const } : {}),
     createdAt: now,
     lastSeenAt: now,
   };
@@ -121,6 +142,16 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   }
   await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };
+}
+
+/** The `scope` of a token response, read from a copy (processAuthorizationCodeResponse reads the original). */
+async function grantedScopeOf(response: Response): Promise<string | undefined> {
+  try {
+    const { scope } = (await response.clone().json()) as { scope?: unknown };
+    return typeof scope === "string" ? scope : undefined;
+  } catch {
+    return undefined; // Not JSON: processAuthorizationCodeResponse reports it.
+  }
 }
 
 async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {

@@ -14,6 +14,8 @@ export interface SiteMetadata {
    * `id_token_signing_alg_values_supported` and `jwks_uri` (docs/architecture.md section 6.4).
    */
   idTokenSupported: boolean;
+  /** Which document was the authority: RFC 8414's, or OpenID Connect Discovery's when the site publishes only that one. */
+  metadataSource: "oauth-authorization-server" | "openid-configuration";
 }
 
 /** Discovery is cached for a bounded time; a failure is cached briefly so a down site is not hammered. */
@@ -31,21 +33,34 @@ async function discover(): Promise<SiteMetadata> {
   const { siteUrl } = getConfig();
   const issuer = new URL(siteUrl);
   let authority: oauth.AuthorizationServer;
+  let metadataSource: SiteMetadata["metadataSource"] = "oauth-authorization-server";
   try {
     // RFC 8414: the authorization-server metadata is the authority for endpoints, grant types and scopes.
     authority = await fetchMetadata("oauth2", issuer);
   } catch (error) {
-    throw new AuthError("site_unavailable", "The site's authorization server metadata could not be read.", { cause: error });
+    if (!answeredNotFound(error)) {
+      throw new AuthError("site_unavailable", "The site's authorization server metadata could not be read.", { cause: error });
+    }
+    // A provider that publishes only OpenID Connect Discovery (RFC 8414 section 5 lets a site keep its
+    // OpenID document): that one is the authority, under the same exact-issuer rule below.
+    metadataSource = "openid-configuration";
+    try {
+      authority = await fetchMetadata("oidc", issuer);
+    } catch (fallbackError) {
+      throw new AuthError("site_unavailable", "The site publishes neither RFC 8414 nor OpenID Connect metadata.", { cause: fallbackError });
+    }
   }
-  // RFC 8414 section 3.3: the issuer must be identical to the one the metadata was requested for.
+  // RFC 8414 section 3.3 and OpenID Connect Discovery 4.3: the issuer must be identical to the one the metadata was requested for.
   if (authority.issuer !== siteUrl) {
     throw new AuthError("site_misconfigured", `The site's metadata names a different issuer than SITE_URL.`);
   }
   let openid: oauth.AuthorizationServer | undefined;
-  try {
-    openid = await fetchMetadata("oidc", issuer);
-  } catch {
-    openid = undefined; // OpenID configuration is optional: the dashboard then relies on UserInfo.
+  if (metadataSource === "oauth-authorization-server") {
+    try {
+      openid = await fetchMetadata("oidc", issuer);
+    } catch {
+      openid = undefined; // OpenID configuration is optional: the dashboard then relies on UserInfo.
+    }
   }
   const as: oauth.AuthorizationServer = { ...(openid?.issuer === siteUrl ? openid : {}), ...authority };
   const idTokenSupported = typeof as.jwks_uri === "string" && Array.isArray(as.id_token_signing_alg_values_supported);
@@ -58,11 +73,23 @@ async function discover(): Promise<SiteMetadata> {
       detail: "endpoint_origin",
     });
   }
-  return { as, idTokenSupported };
+  return { as, idTokenSupported, metadataSource };
+}
+
+/** The metadata request was answered 404: the document does not exist (not "the site is down"). */
+function answeredNotFound(error: unknown): boolean {
+  return error instanceof oauth.OperationProcessingError && error.cause instanceof Response && error.cause.status === 404;
 }
 
 /** The endpoints the dashboard sends the client secret, codes or tokens to, or takes keys from. */
-export const PINNED_ENDPOINTS = ["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"] as const;
+export const PINNED_ENDPOINTS = [
+  "token_endpoint",
+  "userinfo_endpoint",
+  "revocation_endpoint",
+  "jwks_uri",
+  // RFC 9126: the push carries the client secret too.
+  "pushed_authorization_request_endpoint",
+] as const;
 
 /**
  * The pinned endpoints the metadata puts on an origin other than SITE_URL's and not listed in

@@ -24,6 +24,8 @@ export type AuthErrorCode =
   | "revocation_unavailable"
   | "revocation_refused"
   | "csrf_rejected"
+  | "scope_not_granted"
+  | "pushed_request_failed"
   /** The sign-in would not fit in the browser's cookies (transaction or session past its size bound). */
   | "sign_in_too_large"
   /** Too many requests of this kind from this client or session (lib/http/rate-limit.ts). */

@@ -6,6 +6,8 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
+import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
 import { sanitizeReturnTo } from "./return-to";
 import { saveTransaction } from "./transaction";
 
@@ -20,6 +22,28 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
+  const parameters = new URLSearchParams({
+    response_type: "code",
+    client_id: config.clientId,
+    redirect_uri: config.redirectUri,
+    scope: config.scopes.join(" "),
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+    resource: config.siteUrl,
+  });
+  // RFC 9449 section 10: the authorization code is bound to this session's key (dpop_jkt).
+  const dpopKey = shouldBindTokens(as) ? await newDpopKey() : undefined;
+  if (dpopKey) parameters.set("dpop_jkt", await dpopThumbprint(dpopKey));
+  let url: URL;
+  if (usesPushedAuthorization(as)) {
+    // RFC 9126: pushed before anything is kept, so a failed push leaves no transaction behind.
+    url = await pushAuthorizationRequest(as, parameters, dpopKey);
+  } else {
+    url = new URL(as.authorization_endpoint!);
+    for (const [name, value] of parameters) url.searchParams.set(name, value);
+  }
   await saveTransaction(jar, {
     state,
     codeVerifier,
@@ -27,17 +51,8 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     returnTo: sanitizeReturnTo(requestedReturnTo, config.appUrl),
     createdAt: Date.now(),
     ...(popupBinding ? { popupBinding } : {}),
+    ...(dpopKey ? { dpopKey } : {}),
   });
-  const url = new URL(as.authorization_endpoint!);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("client_id", config.clientId);
-  url.searchParams.set("redirect_uri", config.redirectUri);
-  url.searchParams.set("scope", config.scopes.join(" "));
-  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
-  url.searchParams.set("code_challenge_method", "S256");
-  url.searchParams.set("state", state);
-  url.searchParams.set("nonce", nonce);
-  url.searchParams.set("resource", config.siteUrl);
   return url;
 }
 

@@ -9,8 +9,9 @@ import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { isSiteError, REFUSED_WITH_METADATA, SiteError } from "@/lib/site/errors";
 
 import { isAuthError } from "./errors";
+import { withMemberBinding } from "./dpop";
 import { noteSessionActivity } from "./signed-in-sessions";
-import { ensureFreshTokens } from "./tokens";
+import { ACCESS_WITHDRAWN, ensureFreshTokens } from "./tokens";
 
 /**
  * The one refresh path, for page renders (proxy.ts) and data routes (callWithMemberSession): loads the
@@ -48,7 +49,9 @@ export async function withFreshMemberSession<T>(
     if (isAuthError(error, "session_ended") || isSessionError(error, "unauthenticated") || isSiteError(error, "token_refused")) {
       await endSession(jar, session);
       if (!isSessionError(error)) countSessionEnded("grant_gone");
-      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail: error.code });
+      // The member is told why when the site withdrew the app's access (lib/auth/tokens.ts).
+      const detail = isAuthError(error) && error.detail === ACCESS_WITHDRAWN ? ACCESS_WITHDRAWN : error.code;
+      throw new SessionError("unauthenticated", "Please sign in again.", { cause: error, detail });
     }
     if (isSharedStateUnavailable(error)) {
       // The site may have rotated the refresh token before the shared state went away: keep the new one
@@ -77,13 +80,13 @@ export function refreshMemberSession(jar: CookieJar): Promise<void> {
 export function callWithMemberSession<T>(jar: CookieJar, call: (accessToken: string, session: SessionData) => Promise<T>): Promise<T> {
   return withFreshMemberSession(jar, async (session, refreshNow) => {
     try {
-      return await call(session.accessToken, session);
+      return await withMemberBinding(session, () => call(session.accessToken, session));
     } catch (error) {
       if (!isSiteError(error, "token_refused")) throw error;
       // RFC 6750 section 3.1 invalid_token: refresh once and retry once.
       const renewed = await refreshNow();
       try {
-        return await call(renewed.accessToken, renewed);
+        return await withMemberBinding(renewed, () => call(renewed.accessToken, renewed));
       } catch (retryError) {
         if (isSiteError(retryError, "token_refused") && retryError.detail === REFUSED_WITH_METADATA) {
           // A token issued seconds ago is still refused: it is bound to something the site does not accept.

@@ -14,6 +14,7 @@ import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequest
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopOptions, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 
@@ -36,6 +37,8 @@ export interface RotatedTokens {
   refreshToken: string | null;
   accessTokenExpiresAt: number;
   scopes: string[];
+  /** "DPoP" when the renewed access token is DPoP-bound (RFC 9449); undefined for Bearer. */
+  tokenType: "DPoP" | undefined;
 }
 
 function fingerprint(token: string): string {
@@ -54,6 +57,8 @@ const GRANT_LEASE_BUDGET_MS = SITE_CALL_TIMEOUT_MS + 2_000;
 interface SignedInAs {
   subject: string;
   idTokenNonce?: string;
+  /** The session's DPoP key (RFC 9449): every refresh proves possession of it. */
+  dpopKey?: DpopKey | undefined;
 }
 
 async function refreshAtSite(refreshToken: string, previousScopes: string[], signedInAs: SignedInAs, lease: Lease): Promise<RotatedTokens> {
@@ -66,16 +71,40 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
   }
   let tokens: oauth.TokenEndpointResponse;
   try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
+    const options = {
       // RFC 8707 section 2.2: the refreshed token stays bound to the site.
       additionalParameters: { resource: config.siteUrl },
       ...siteRequestOptions(),
-    });
+    };
+    // RFC 9449 section 5: a DPoP session proves possession of its key on every refresh (one retry for a nonce).
+    const requestOptions = signedInAs.dpopKey ? await dpopOptions(signedInAs.dpopKey, as.token_endpoint!, options) : options;
+    const response = await sendOnceMoreOnDpopNonce(() => oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions));
     tokens = await oauth.processRefreshTokenResponse(as, client, response);
   } catch (error) {
     logEvent("refresh_failed", { ...siteFailureDetails(error) }, "warn");
+    if (oauth.isDPoPNonceError(error)) {
+      // A second use_dpop_nonce after the one retry: the site's nonce keeps changing; try again later (never a loop).
+      throw new AuthError("refresh_unavailable", "The site asked for a fresh DPoP nonce again.", {
+        cause: error,
+        detail: "use_dpop_nonce",
+      });
+    }
+    if (error instanceof oauth.ResponseBodyError && error.error === "invalid_dpop_proof") {
+      // The site refuses this session's proofs: no renewal can succeed, but access was not withdrawn.
+      throw new AuthError("session_ended", "The site refused the session's DPoP proof.", { cause: error, detail: "invalid_dpop_proof" });
+    }
+    const status = tokenEndpointStatusOf(error);
+    if (status === 400 || status === 401) {
+      // RFC 6749 section 5.2: the token endpoint refused the grant (revoked, expired, a replayed rotation,
+      // the member withdrew the app's access). Providers differ in the body (a JSON error, an empty body,
+      // HTML, a challenge): the status alone says the grant is gone, and the member is told so.
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
+        cause: error,
+        detail: ACCESS_WITHDRAWN,
+      });
+    }
     if (error instanceof oauth.ResponseBodyError && error.status < 500) {
-      // RFC 6749 section 5.2: invalid_grant means the grant is gone (revoked, expired, or a replayed rotation).
+      // Another 4xx with an OAuth error body: the grant is not usable either.
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
         cause: error,
         detail: safeOAuthErrorCode(error.error),
@@ -94,7 +123,9 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });
   }
-  if (!isBearerTokenResponse(tokens)) {
+  // RFC 9449 section 5: a DPoP-bound token only for a session that holds a key.
+  const dpopBound = tokens.token_type.toLowerCase() === "dpop" && signedInAs.dpopKey !== undefined;
+  if (!isBearerTokenResponse(tokens) && !dpopBound) {
     throw new AuthError("session_ended", "The site renewed access with a token type the dashboard does not use.", { detail: "token_type" });
   }
   if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, signedInAs);
@@ -105,7 +136,18 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     refreshToken: tokens.refresh_token ?? refreshToken,
     accessTokenExpiresAt: Date.now() + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : previousScopes,
+    tokenType: dpopBound ? "DPoP" : undefined,
   };
+}
+
+/** `detail` of a session ended because the token endpoint refused the refresh with 400 or 401. */
+export const ACCESS_WITHDRAWN = "access_withdrawn";
+
+/** The HTTP status of the token endpoint's answer behind a failed refresh, whatever its body was; undefined when none came. */
+function tokenEndpointStatusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError) return error.status;
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) return error.cause.status;
+  return undefined;
 }
 
 /**
@@ -165,8 +207,14 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const published = await recallRotation(refreshToken);
       if (published) return published;
+      const lockOptions = {
+        leaseMs: REFRESH_LEASE_MS,
+        waitMs: REFRESH_LEASE_MS,
+        // A holder that lost Redis mid-refresh publishes its tokens later and cannot release its lock: the record is enough.
+        stopWaiting: async () => (await recallRotation(refreshToken)) !== undefined,
+      };
       const lockHeld = timeRefreshLockWait();
-      const outcome = await store.withLock(`refresh:${key}`, { leaseMs: REFRESH_LEASE_MS, waitMs: REFRESH_LEASE_MS }, async (lease) => {
+      const outcome = await store.withLock(`refresh:${key}`, lockOptions, async (lease) => {
         lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
@@ -233,7 +281,8 @@ async function republishUntilTaken(key: string, sealed: string, deadline: number
  * Looks for the record during ROTATION_SETTLE_MS and follows it to the newest tokens still remembered.
  */
 async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Promise<RotatedTokens | undefined> {
-  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== "invalid_grant") return undefined;
+  // The token endpoint refused the grant (400/401: invalid_grant, or a provider's own way of saying it).
+  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== ACCESS_WITHDRAWN) return undefined;
   const deadline = Date.now() + ROTATION_SETTLE_MS;
   for (let attempt = 0; ; attempt += 1) {
     const successors = await rotatedSuccessors(refreshToken);
@@ -318,7 +367,11 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes, { subject: session.claims.sub, idTokenNonce: session.idTokenNonce });
+  const rotated = await rotate(session.refreshToken, session.scopes, {
+    subject: session.claims.sub,
+    idTokenNonce: session.idTokenNonce,
+    dpopKey: session.dpopKey,
+  });
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

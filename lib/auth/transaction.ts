@@ -2,6 +2,7 @@ import "server-only";
 
 import type { CookieJar } from "iron-session";
 
+import type { DpopKey } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
@@ -15,6 +16,8 @@ export interface LoginTransaction {
   createdAt: number;
   /** Set when the sign-in runs in a popup for the embedded dashboard: the hash binding its handoff. */
   popupBinding?: string;
+  /** The new session's DPoP private key (RFC 9449), when this sign-in binds its tokens. Sealed with the rest. */
+  dpopKey?: DpopKey;
 }
 
 export const TRANSACTION_TTL_SECONDS = 10 * 60;

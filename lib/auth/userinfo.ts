@@ -5,14 +5,24 @@ import * as oauth from "oauth4webapi";
 import type { SessionClaims } from "@/lib/session/session";
 import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
+import { dpopOptions, sendOnceMoreOnDpopNonce, type MemberBinding } from "./dpop";
 import { AuthError } from "./errors";
 
 /** Reads the member's claims from UserInfo and keeps only the allow-listed ones. */
-export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessToken: string): Promise<SessionClaims> {
+export async function fetchUserInfoClaims(
+  as: oauth.AuthorizationServer,
+  accessToken: string,
+  binding: MemberBinding = {},
+): Promise<SessionClaims> {
   const { client } = oauthClient();
   let info: oauth.UserInfoResponse;
   try {
-    const response = await oauth.userInfoRequest(as, client, accessToken, siteRequestOptions());
+    // RFC 9449 section 7: a DPoP-bound token goes with a proof (and `ath`), one retry for a nonce.
+    const options =
+      binding.tokenType === "DPoP" && binding.dpopKey
+        ? await dpopOptions(binding.dpopKey, as.userinfo_endpoint!, siteRequestOptions())
+        : siteRequestOptions();
+    const response = await sendOnceMoreOnDpopNonce(() => oauth.userInfoRequest(as, client, accessToken, options));
     // OpenID Connect Core 5.3.2: a signed (application/jwt) answer would have to be verified like an
     // id_token; oauth4webapi reads it without checking the signature, so the dashboard refuses it.
     if (/^application\/jwt\b/i.test(response.headers.get("content-type") ?? "")) {
@@ -32,12 +42,13 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
     throw new AuthError("userinfo_mismatch", "The site's UserInfo endpoint refused the new access token.", { cause: error });
   }
   const roles = info.roles;
-  if (typeof info.sub !== "string" || info.sub === "" || typeof info.email !== "string") {
-    throw new AuthError("userinfo_mismatch", "UserInfo lacks the member's subject or email.", { detail: "missing_claims" });
+  if (typeof info.sub !== "string" || info.sub === "") {
+    throw new AuthError("userinfo_mismatch", "UserInfo lacks the member's subject.", { detail: "missing_claims" });
   }
   return {
     sub: info.sub,
-    email: info.email,
+    // Absent when the member did not grant `email` (partial consent, RFC 6749 section 3.3): not an alarm.
+    email: typeof info.email === "string" ? info.email : "",
     name: typeof info.name === "string" ? info.name : "",
     orgId: typeof info.org_id === "string" ? info.org_id : "",
     roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
@@ -51,7 +62,7 @@ export async function fetchUserInfoClaims(as: oauth.AuthorizationServer, accessT
 export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUserInfo: SessionClaims): string | null {
   const pairs: [string, unknown, unknown][] = [
     ["sub", fromIdToken.sub, fromUserInfo.sub],
-    ["email", fromIdToken.email, fromUserInfo.email],
+    ["email", fromIdToken.email ?? "", fromUserInfo.email],
     ["name", fromIdToken.name ?? "", fromUserInfo.name],
     ["org_id", fromIdToken.org_id ?? "", fromUserInfo.orgId],
     ["roles", JSON.stringify(fromIdToken.roles ?? []), JSON.stringify(fromUserInfo.roles)],

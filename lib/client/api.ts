@@ -54,6 +54,8 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   invalid_cursor: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
+  scope_not_granted: "sign_in_failed",
+  pushed_request_failed: "sign_in_failed",
   sign_in_too_large: "sign_in_failed",
   rate_limited: "request_refused",
 };
@@ -155,7 +157,9 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   });
   if (!response.ok) {
     const error = await toApiError(response);
-    if (error.kind === "unauthenticated") redirectToSignIn();
+    // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
+    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForSignedOutPage("access_withdrawn");
+    else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }
   return (await response.json()) as T;
@@ -171,6 +175,19 @@ export async function postAction(path: string): Promise<unknown> {
   });
   if (!response.ok) throw await toApiError(response);
   return response.json().catch(() => undefined);
+}
+
+/** POSTs a small JSON body to a state-changing BFF route, as postAction does. */
+export async function postJsonAction<T>(path: string, body: unknown): Promise<T> {
+  const response = await send(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    body: JSON.stringify(body),
+    cache: "no-store",
+  });
+  if (!response.ok) throw await toApiError(response);
+  return (await response.json()) as T;
 }
 
 /**

@@ -8,4 +8,6 @@ export const accountKeys = {
   /** What an AI assistant connected to the site can do: fetched in the browser only, never prefetched. */
   connections: () => [...accountKeys.all, "connections"] as const,
   session: () => ["session"] as const,
+  /** "Where you're signed in": the member's sessions on this dashboard. */
+  signedInSessions: () => ["session", "signed-in"] as const,
 };

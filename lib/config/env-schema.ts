@@ -98,6 +98,11 @@ const redisUrl = z.string().refine((value) => {
 
 const redisPrefix = z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ : . -");
 
+/** DPoP (RFC 9449): bind tokens when the site advertises it (auto), never (off), or refuse a site without it (required). */
+export const DPOP_MODES = ["auto", "off", "required"] as const;
+export type DpopMode = (typeof DPOP_MODES)[number];
+const dpopMode = z.enum(DPOP_MODES, { error: `must be one of ${DPOP_MODES.join(", ")}` });
+
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 /** How log lines look: JSON lines for a pipeline, or human lines for a terminal (default: pretty when stdout is a terminal). */
@@ -222,6 +227,7 @@ export const envSchema = z
      */
     REDIS_UNSAFE_SKIP_REPLICA_WAIT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
     LOG_LEVEL: z.preprocess(emptyAsUndefined, logLevel.default(DEFAULT_LOG_LEVEL)),
+    DPOP: z.preprocess(emptyAsUndefined, dpopMode.default("auto")),
     LOG_FORMAT: z.preprocess(emptyAsUndefined, logFormat.optional()),
     METRICS_PORT: z.preprocess(emptyAsUndefined, port.optional()),
     METRICS_HOST: z.preprocess(emptyAsUndefined, metricsHost.default("127.0.0.1")),
@@ -303,6 +309,8 @@ export interface AppConfig {
    * port at /api/metrics only for a request bearing `token`. Neither set: no metrics are served.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** DPoP (RFC 9449): auto, off or required. */
+  dpop: DpopMode;
   /** Origins besides SITE_URL's allowed for the site's token, UserInfo, revocation endpoints and jwks_uri. */
   siteEndpointOrigins: string[];
   /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
@@ -379,6 +387,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     logLevel: data.LOG_LEVEL,
     logFormat: data.LOG_FORMAT,
     metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
+    dpop: data.DPOP,
     siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
     trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
     rateLimit: {

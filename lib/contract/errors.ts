@@ -30,6 +30,8 @@ export const PUBLIC_ERROR_CODES = [
   "not_found",
   "invalid_cursor",
   "unexpected",
+  "scope_not_granted",
+  "pushed_request_failed",
   "sign_in_too_large",
   "rate_limited",
 ] as const;

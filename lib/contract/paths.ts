@@ -37,9 +37,10 @@ export function loginPath(returnTo: string): string {
 
 /**
  * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
- * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke.
+ * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke;
+ * `access_withdrawn`: the site refused to renew access (its token endpoint answered 400 or 401).
  */
-const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired"] as const;
+const SIGNED_OUT_REASONS = ["revoked", "signed_out", "signed_out_locally", "revoke_refused", "expired", "access_withdrawn"] as const;
 export type SignedOutReason = (typeof SIGNED_OUT_REASONS)[number];
 
 export function isSignedOutReason(value: unknown): value is SignedOutReason {

@@ -79,6 +79,12 @@ const TEMPORARILY_UNAVAILABLE: DescribedApiError = {
   message: "The dashboard is temporarily unavailable. Please try again in a moment.",
 };
 const SIGN_IN_AGAIN: DescribedApiError = { status: 401, code: "unauthenticated", message: "Please sign in again." };
+const ACCESS_WITHDRAWN: DescribedApiError = {
+  status: 401,
+  code: "unauthenticated",
+  message: "The site withdrew this app's access to your account. Please sign in again.",
+  detail: "access_withdrawn",
+};
 const SITE_NOT_ANSWERING = "The site is not answering right now. Please try again.";
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
@@ -98,7 +104,8 @@ function describeRequestError(error: RequestError): DescribedApiError {
 function describeSessionError(error: SessionError): DescribedApiError {
   switch (error.code) {
     case "unauthenticated":
-      return SIGN_IN_AGAIN;
+      // The site refused the refresh (400 or 401): the browser leaves for the signed-out page that says so.
+      return error.detail === "access_withdrawn" ? ACCESS_WITHDRAWN : SIGN_IN_AGAIN;
     case "shared_state_unavailable":
       return TEMPORARILY_UNAVAILABLE;
   }
@@ -157,6 +164,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "login_state_mismatch":
     case "token_exchange_failed":
     case "userinfo_mismatch":
+    case "scope_not_granted":
+    case "pushed_request_failed":
     case "sign_in_too_large":
       // Sign-in failures end on the sign-in problem page; an API route never raises them.
       return { status: 400, code: error.code, message: "This request could not be completed." };

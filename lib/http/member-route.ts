@@ -4,13 +4,14 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import type { SessionData } from "@/lib/session/session";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 
 import { apiErrorResponse } from "./error-responses";
 import { loggedRoute } from "./request-log";
 
 /** What a member route reads at the site once it has the member's access token (refreshed and retried once when refused). */
-export type MemberCall<T> = (accessToken: string) => Promise<T>;
+export type MemberCall<T> = (accessToken: string, session: SessionData) => Promise<T>;
 
 /**
  * A member's JSON route: one `request` log line (loggedRoute), the request read by `prepare` (which may

@@ -124,7 +124,10 @@ export class InMemorySharedState extends SharedStateBase implements SharedStateS
     const isHeld = () => (locks.get(key)?.expiresAt ?? 0) > now();
     if (isHeld()) {
       const deadline = now() + options.waitMs;
-      for (let attempt = 0; isHeld() && now() < deadline; attempt += 1) await sleep(pollDelayMs(attempt));
+      for (let attempt = 0; isHeld() && now() < deadline; attempt += 1) {
+        await sleep(pollDelayMs(attempt));
+        if (await options.stopWaiting?.()) break;
+      }
       return { acquired: false };
     }
     const requestedAt = now();

@@ -34,10 +34,13 @@ const reconnectDelayMs = (retries: number) => Math.min(50 * 2 ** retries, 500);
  */
 export const REPLICA_ACK_TIMEOUT_MS = 250;
 /**
- * Connections to the primary through Sentinel: one carries every ordinary command (pipelined); a durable
- * write takes another for its write and its WAIT, so that a WAIT never holds the ordinary commands up.
+ * Durable writes (a write, then WAIT on the same connection: WAIT covers that connection's writes) go over
+ * connections of their own to the current primary, taken in turn, so that a WAIT never holds the ordinary
+ * commands up (they share the Sentinel client's connection, pipelined).
  */
-const SENTINEL_MASTER_POOL_SIZE = 4;
+const DURABLE_CONNECTIONS = 4;
+/** How long the primary's count of connected replicas (INFO replication) is reused before it is asked again. */
+const REPLICA_COUNT_TTL_MS = 1_000;
 /** Besides Sentinel's own notifications, the client asks the Sentinels for the primary this often. */
 const SENTINEL_SCAN_INTERVAL_MS = 1_000;
 /** A Sentinel client that could not reach any Sentinel at start-up is created again after this long. */
@@ -91,8 +94,12 @@ export interface RedisSharedStateOptions {
 type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval" | "hGetAll" | "hDel">;
 
 /** The Sentinel client's lease of one connection to the primary (RedisSentinel.use). */
-interface SentinelLease {
-  sendCommand(isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+/** The durable-write connections to one primary (`host:port`), replaced when Sentinel names another. */
+interface DurableConnections {
+  primary: string;
+  clients: RedisClientType[];
+  next: number;
+  replicas?: { count: number; checkedAt: number };
 }
 
 /**
@@ -109,6 +116,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   private connectionLost = false;
   private closed = false;
   private readonly readiness = new EventTarget();
+  private durable: DurableConnections | undefined;
 
   constructor(options: RedisSharedStateOptions) {
     super();
@@ -141,9 +149,11 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     const sentinel = createSentinel({
       name: config.name,
       sentinelRootNodes: config.sentinels,
-      masterPoolSize: SENTINEL_MASTER_POOL_SIZE,
       replicaPoolSize: 0,
       scanInterval: SENTINEL_SCAN_INTERVAL_MS,
+      // A command cut off by the primary's death fails (the caller answers 503) instead of being sent again to
+      // the promoted replica seconds later, when its caller has long given up: a lock taken then would be nobody's.
+      maxCommandRediscovers: 0,
       commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
       nodeClientOptions: {
         ...(config.username !== undefined ? { username: config.username } : {}),
@@ -161,7 +171,11 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     sentinel.on("ready", () => this.noteReady());
     sentinel.on("topology-change", (event: { type?: unknown }) => {
       // Addresses only, never credentials.
-      if (event.type === "MASTER_CHANGE" && this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      if (event.type !== "MASTER_CHANGE") return;
+      if (this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      // Opened now, not by the first durable write after a promotion (which would wait for them).
+      const node = (event as { node?: { host: string; port: number } }).node;
+      if (node && !this.closed) this.openDurableConnections(node, config);
     });
     sentinel.connect().catch((error: unknown) => {
       this.noteConnectionLost(error);
@@ -200,17 +214,17 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
         ).value === "OK";
     } catch (error) {
       // The SET may still reach a hung Redis later: free it then, so the lock does not wait out its lease.
-      this.release(lockKey, owner).catch(() => undefined);
+      void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs);
       throw error;
     }
     if (!acquired) {
-      await this.waitForRelease(lockKey, requestedAt + options.waitMs);
+      await this.waitForRelease(lockKey, requestedAt + options.waitMs, options.stopWaiting);
       return { acquired: false };
     }
     try {
       return { acquired: true, value: await task({ remainingMs: () => requestedAt + options.leaseMs - Date.now() }) };
     } finally {
-      await this.release(lockKey, owner).catch(() => undefined);
+      await this.release(lockKey, owner).catch(() => void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs));
     }
   }
 
@@ -263,6 +277,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const client of this.durable?.clients ?? []) client.destroy();
     const connection = this.sentinel ?? this.client;
     if (!connection?.isOpen) return;
     try {
@@ -304,25 +319,86 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     write: (commands: Commands) => Promise<T>,
     wrote: (reply: T) => boolean = () => true,
   ): Promise<{ value: T; durability: Durability }> {
-    const sentinel = this.sentinel;
-    if (!sentinel || this.sentinelConfig?.skipReplicaWait) {
+    if (!this.sentinel || this.sentinelConfig?.skipReplicaWait) {
       return { value: await this.run(operation, () => write(this.commands)), durability: "not_waited" };
     }
     const { value, acknowledgedBy } = await this.run(
       operation,
-      () =>
-        sentinel.use(async (lease) => {
-          const reply = await write(lease);
-          if (!wrote(reply)) return { value: reply, acknowledgedBy: -1 };
-          const acknowledged = await (lease as unknown as SentinelLease).sendCommand(false, ["WAIT", "1", String(REPLICA_ACK_TIMEOUT_MS)]);
-          return { value: reply, acknowledgedBy: Number(acknowledged) };
-        }),
+      async () => {
+        const { client, connections } = await this.durableClient();
+        const reply = await write(client);
+        if (!wrote(reply)) return { value: reply, acknowledgedBy: -1 };
+        // A primary without a replica (just promoted) has nobody to wait for: the write is logged as unreplicated at once.
+        if ((await this.connectedReplicas(client, connections)) === 0) return { value: reply, acknowledgedBy: 0 };
+        return { value: reply, acknowledgedBy: await client.wait(1, REPLICA_ACK_TIMEOUT_MS) };
+      },
       REDIS_COMMAND_TIMEOUT_MS + REPLICA_ACK_TIMEOUT_MS,
     );
     if (acknowledgedBy === -1) return { value, durability: "not_waited" };
     if (acknowledgedBy >= 1) return { value, durability: "replicated" };
     logEvent("shared_state_unreplicated", { operation, waitedMs: REPLICA_ACK_TIMEOUT_MS }, "warn");
     return { value, durability: "unreplicated" };
+  }
+
+  /** One of the durable-write connections to the primary Sentinel names now (opened, or replaced, on first use). */
+  private async durableClient(): Promise<{ client: RedisClientType; connections: DurableConnections }> {
+    const node = this.sentinel?.getMasterNode();
+    const config = this.sentinelConfig;
+    if (!node || !config) throw new SharedStateUnavailableError("Redis is not connected.");
+    const connections = this.openDurableConnections(node, config);
+    const client = connections.clients[(connections.next += 1) % connections.clients.length]!;
+    if (!client.isReady) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
+        function done() {
+          clearTimeout(timer);
+          client.off("ready", done);
+          resolve();
+        }
+        client.on("ready", done);
+      });
+      if (!client.isReady) throw new SharedStateUnavailableError("Redis is not connected.");
+    }
+    return { client, connections };
+  }
+
+  /** The durable-write connections to `node`, opened (and those to a former primary closed) unless they are already. */
+  private openDurableConnections(node: { host: string; port: number }, config: RedisSentinelConfig): DurableConnections {
+    if (this.closed) throw new SharedStateUnavailableError("The shared state was closed.");
+    const primary = `${node.host}:${node.port}`;
+    if (this.durable?.primary !== primary) {
+      const previous = this.durable;
+      const clients = Array.from({ length: DURABLE_CONNECTIONS }, () => {
+        const client = createClient({
+          ...(config.username !== undefined ? { username: config.username } : {}),
+          ...(config.password !== undefined ? { password: config.password } : {}),
+          disableOfflineQueue: true,
+          commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS + REPLICA_ACK_TIMEOUT_MS },
+          socket: {
+            host: node.host,
+            port: node.port,
+            connectTimeout: CONNECT_TIMEOUT_MS,
+            reconnectStrategy: reconnectDelayMs,
+            ...(config.tls ? { tls: true as const } : {}),
+          },
+        });
+        client.on("error", () => undefined);
+        client.connect().catch(() => undefined);
+        return client;
+      });
+      this.durable = { primary, clients, next: 0 };
+      for (const client of previous?.clients ?? []) client.destroy();
+    }
+    return this.durable;
+  }
+
+  private async connectedReplicas(client: RedisClientType, connections: DurableConnections): Promise<number> {
+    const known = connections.replicas;
+    if (known && Date.now() - known.checkedAt < REPLICA_COUNT_TTL_MS) return known.count;
+    const replication = await client.info("replication");
+    const count = Number(/^connected_slaves:(\d+)/m.exec(replication)?.[1] ?? 0);
+    connections.replicas = { count, checkedAt: Date.now() };
+    return count;
   }
 
   private key(key: string): string {
@@ -333,10 +409,23 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     await this.run("unlock", () => this.commands.eval(RELEASE_IF_OWNER, { keys: [lockKey], arguments: [owner] }));
   }
 
-  private async waitForRelease(lockKey: string, deadline: number): Promise<void> {
+  /** Releases the lock once Redis answers again (a primary back, or a replica promoted), until its lease would end anyway. */
+  private async releaseEventually(lockKey: string, owner: string, leaseEnd: number): Promise<void> {
+    while (Date.now() < leaseEnd && !this.closed) {
+      try {
+        await this.release(lockKey, owner);
+        return;
+      } catch {
+        await sleep(200);
+      }
+    }
+  }
+
+  private async waitForRelease(lockKey: string, deadline: number, stopWaiting?: () => Promise<boolean>): Promise<void> {
     for (let attempt = 0; Date.now() < deadline; attempt += 1) {
       await sleep(pollDelayMs(attempt));
       if ((await this.run("lock", () => this.commands.exists(lockKey))) === 0) return;
+      if (await stopWaiting?.()) return;
     }
   }
 

@@ -4,6 +4,7 @@ import { getIronSession, type CookieJar, type SessionOptions } from "iron-sessio
 import { randomUUID } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
+import type { DpopKey } from "@/lib/auth/dpop";
 import { logEvent } from "@/lib/log/logger";
 import { countSessionEnded } from "@/lib/metrics/record";
 
@@ -37,6 +38,10 @@ export interface SessionData {
    * (OpenID Connect RP-Initiated Logout 1.0 section 2), which lets the site end its session without asking.
    */
   idToken?: string;
+  /** The session's DPoP private key (RFC 9449), only ever sealed; present when the sign-in bound its tokens. */
+  dpopKey?: DpopKey;
+  /** "DPoP" when the access token is DPoP-bound (its calls then carry proofs); absent for Bearer. */
+  tokenType?: "DPoP";
   /** When the member granted access (signed in), epoch milliseconds. */
   createdAt: number;
   /** Last activity, epoch milliseconds, for the idle lifetime. */
@@ -180,6 +185,8 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),
     ...(typeof session.idToken === "string" ? { idToken: session.idToken } : {}),
+    ...(session.dpopKey ? { dpopKey: session.dpopKey } : {}),
+    ...(session.tokenType === "DPoP" ? { tokenType: session.tokenType } : {}),
     createdAt: session.createdAt,
     lastSeenAt: session.lastSeenAt,
   };

@@ -71,6 +71,11 @@ export type PublishOutcome = { stored: true; value: string; durability: Durabili
 export interface LockOptions {
   leaseMs: number;
   waitMs: number;
+  /**
+   * Asked between polls while another holder has the lock: true stops the wait early (`{ acquired: false }`),
+   * e.g. once what the holder publishes is there although its release never came (it lost Redis in a failover).
+   */
+  stopWaiting?: () => Promise<boolean>;
 }
 
 export interface Lease {

@@ -6,6 +6,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as oauth from "oauth4webapi";
 
+import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
@@ -60,11 +61,9 @@ function mcpTransportFetch(endpoint: URL, accessToken: string | null, deadline: 
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal });
-    return oauth.protectedResourceRequest(accessToken, method, url, headers, body, {
-      ...siteRequestOptions(),
-      signal,
-      [oauth.customFetch]: siteFetchFor("mcp"),
-    });
+    // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
+    const options = await resourceRequestOptions(url, { ...siteRequestOptions(), signal, [oauth.customFetch]: siteFetchFor("mcp") });
+    return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
   };
 }
 

@@ -35,6 +35,8 @@ export interface CodeOptions {
   /** `null`: do not send nonce. */
   nonce?: string | null;
   email?: string;
+  /** With the partialConsent knob: the scopes left ticked on the consent page. */
+  grantScopes?: readonly string[];
 }
 
 export interface CodeResult {
@@ -64,7 +66,10 @@ export async function obtainCode(sandbox: RunningSandbox, options: CodeOptions =
     nonce,
     resource: options.resource === null ? undefined : (options.resource ?? sandbox.url),
   });
-  const location = await authorizeWithoutBrowser(url, { email: options.email ?? "maya@example.com" });
+  const location = await authorizeWithoutBrowser(url, {
+    email: options.email ?? "maya@example.com",
+    ...(options.grantScopes ? { grantScopes: options.grantScopes } : {}),
+  });
   const code = location.searchParams.get("code");
   if (code === null) throw new Error(`no code in ${location.toString()}`);
   return {

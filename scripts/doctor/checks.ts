@@ -5,7 +5,7 @@
  */
 import { isLoopbackHost } from "../../lib/config/env-schema";
 
-import { mergeMetadata } from "./probe";
+import { isOpenIdOnly, mergeMetadata } from "./probe";
 import type { HttpProbe, JsonDocument, JsonObject, SiteSnapshot } from "./probe";
 
 export type CheckStatus = "PASS" | "WARN" | "FAIL";
@@ -26,6 +26,10 @@ export type CheckId =
   | "account-api"
   | "mcp"
   | "client-registration"
+  | "refresh-refusal"
+  | "granted-scopes"
+  | "pushed-authorization-requests"
+  | "dpop"
   | "redis-sentinel";
 
 export interface CheckResult {
@@ -121,6 +125,15 @@ export function checkAuthorizationServerMetadata(snapshot: SiteSnapshot): CheckR
   const id = "authorization-server-metadata";
   const title = "Authorization server metadata";
   const document = snapshot.authorizationServer;
+  if (isOpenIdOnly(snapshot.site, document, snapshot.openidConfiguration)) {
+    // lib/auth/discovery.ts: a 404 here makes the dashboard use the OpenID configuration, same exact-issuer rule.
+    return warn(
+      id,
+      title,
+      `${document.url} answered HTTP 404: no RFC 8414 document; ` +
+        `the dashboard uses the OpenID configuration instead (issuer ${snapshot.site})`,
+    );
+  }
   if (document.kind !== "json") {
     return fail(
       id,
@@ -482,6 +495,110 @@ export function checkClientRegistration(snapshot: SiteSnapshot): CheckResult | u
   return fail(id, title, `the authorization endpoint answered ${describeAnswer(answer)}`);
 }
 
+/**
+ * Check 14: how the token endpoint refuses a refresh. The dashboard ends the session as "access withdrawn"
+ * on any 400 or 401, whatever the body; a refusal without RFC 6749 section 5.2's JSON error is worth knowing.
+ */
+export function checkRefreshRefusal(snapshot: SiteSnapshot): CheckResult | undefined {
+  const probe = snapshot.refreshRefusal;
+  if (!probe) return undefined;
+  const id = "refresh-refusal";
+  const title = "Refused refresh";
+  if (probe.kind === "unreachable") return warn(id, title, `the token endpoint ${probe.url}: ${probe.reason}`);
+  if ((probe.status === 400 || probe.status === 401) && probe.oauthErrorBody) {
+    return pass(id, title, `an unknown refresh token gets HTTP ${probe.status} with a JSON error; the dashboard then signs the member out`);
+  }
+  if (probe.status === 400 || probe.status === 401) {
+    return warn(
+      id,
+      title,
+      `an unknown refresh token gets HTTP ${probe.status} without a JSON error (RFC 6749 section 5.2 asks for one); ` +
+        "the dashboard still treats it as withdrawn access and signs the member out",
+    );
+  }
+  return warn(
+    id,
+    title,
+    `an unknown refresh token gets HTTP ${probe.status}, not 400 or 401; the dashboard treats that as the site being unavailable, ` +
+      "so a member whose access was withdrawn is not signed out",
+  );
+}
+
+/**
+ * Check 15: the scopes the dashboard needs. A member may grant less than asked (RFC 6749 section 3.3):
+ * without openid or account:read the sign-in names what is missing; profile and email are optional.
+ */
+export function checkGrantedScopes(snapshot: SiteSnapshot): CheckResult {
+  const id = "granted-scopes";
+  const title = "Partial consent";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const scopes = stringList(metadata, "scopes_supported");
+    if (scopes !== undefined && !scopes.includes("openid")) {
+      return fail(id, title, "scopes_supported lacks openid, which the dashboard needs to learn who signed in (UserInfo)");
+    }
+    return pass(
+      id,
+      title,
+      "the dashboard needs openid and account:read (a member who declines either is told which and offered to sign in again); " +
+        "profile and email are optional",
+    );
+  });
+}
+
+/**
+ * Check 16: Pushed Authorization Requests. When the site lists its PAR endpoint, the dashboard pushes every
+ * authorization request there (the browser's address bar then holds only client_id and request_uri); a
+ * site that requires PAR without listing the endpoint cannot be signed in to.
+ * @see RFC 9126 sections 4 and 5
+ */
+export function checkPushedAuthorizationRequests(snapshot: SiteSnapshot): CheckResult {
+  const id = "pushed-authorization-requests";
+  const title = "Pushed authorization requests";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const endpoint = stringValue(metadata, "pushed_authorization_request_endpoint");
+    const required = metadata.require_pushed_authorization_requests === true;
+    if (endpoint === undefined && required) {
+      return fail(
+        id,
+        title,
+        "require_pushed_authorization_requests is true but no pushed_authorization_request_endpoint is listed (RFC 9126)",
+      );
+    }
+    if (endpoint === undefined) return pass(id, title, "not offered: the dashboard sends its authorization requests through the browser");
+    if (!URL.canParse(endpoint)) return fail(id, title, `pushed_authorization_request_endpoint ${quote(endpoint)} is not a URL`);
+    return pass(
+      id,
+      title,
+      `${required ? "required" : "offered"}: the dashboard pushes its authorization requests (RFC 9126), ` +
+        "the browser gets only client_id and request_uri",
+    );
+  });
+}
+
+/**
+ * Check 17: DPoP. With ES256 in `dpop_signing_alg_values_supported`, the dashboard (DPOP=auto) binds its
+ * tokens to a key per member session; a site that lists other algorithms only gets Bearer tokens from it.
+ * @see RFC 9449 section 5.1
+ */
+export function checkDpop(snapshot: SiteSnapshot): CheckResult {
+  const id = "dpop";
+  const title = "DPoP";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const algorithms = stringList(metadata, "dpop_signing_alg_values_supported");
+    if (algorithms === undefined) {
+      return pass(id, title, "not offered: Bearer tokens (with DPOP=required the dashboard refuses this site)");
+    }
+    if (!algorithms.includes("ES256")) {
+      return warn(
+        id,
+        title,
+        `dpop_signing_alg_values_supported is ${quoteList(algorithms)}, without ES256, the one the dashboard signs with: Bearer tokens`,
+      );
+    }
+    return pass(id, title, "offered (ES256): the dashboard binds its tokens to a key per member session (RFC 9449)");
+  });
+}
+
 /** Checks that judge the contents of the discovery metadata: left out when there is none to judge. */
 const METADATA_CHECKS = [
   checkPkceS256,
@@ -491,6 +608,9 @@ const METADATA_CHECKS = [
   checkUserInfoEndpoint,
   checkIssParameter,
   checkRevocationEndpoint,
+  checkGrantedScopes,
+  checkPushedAuthorizationRequests,
+  checkDpop,
   checkEndpointOrigins,
 ] as const;
 
@@ -509,6 +629,7 @@ export function runChecks(snapshot: SiteSnapshot): CheckResult[] {
     checkAccountApi(snapshot),
     checkMcp(snapshot),
     checkClientRegistration(snapshot),
+    checkRefreshRefusal(snapshot),
   ];
   return results.filter((result): result is CheckResult => result !== undefined);
 }

@@ -4,7 +4,8 @@
  * what the checks judge (discovery documents, the key set, anonymous answers of the Account API, MCP and
  * the authorization endpoint) so that the checks themselves stay free of I/O.
  *
- * No token or secret is ever sent: every request is anonymous.
+ * No token or secret is ever sent: every request is anonymous (with a client_id, the token endpoint gets a
+ * refresh grant for a token that cannot exist, without the secret, to see how it refuses one).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,7 +16,9 @@ import { DEFAULT_SCOPES, isLoopbackHost } from "../../lib/config/env-schema";
 export type JsonObject = Record<string, unknown>;
 
 /** A JSON document the site serves, or a plain-words reason why it could not be read. */
-export type JsonDocument = { kind: "json"; url: string; json: JsonObject } | { kind: "problem"; url: string; reason: string };
+export type JsonDocument =
+  | { kind: "json"; url: string; json: JsonObject }
+  | { kind: "problem"; url: string; reason: string; /** The HTTP status, when the site answered one. */ status?: number };
 
 /** An HTTP answer reduced to what the checks need (the body is never kept: the site's text is not shown). */
 export type HttpProbe =
@@ -45,7 +48,13 @@ export interface SiteSnapshot {
   mcp: McpProbe;
   /** Probed when a client_id was given. */
   authorization: AuthorizationProbe | undefined;
+  /** How the token endpoint refuses a refresh token it does not know (no secret is sent). */
+  refreshRefusal: RefreshRefusalProbe | undefined;
 }
+
+/** The token endpoint's answer to an unknown refresh token: its status, and whether the body is an RFC 6749 section 5.2 error. */
+export type RefreshRefusalProbe =
+  { kind: "response"; url: string; status: number; oauthErrorBody: boolean } | { kind: "unreachable"; url: string; reason: string };
 
 export interface SnapshotOptions {
   /** Bound on each request (and on the MCP handshake as a whole). */
@@ -143,7 +152,7 @@ export async function fetchJsonDocument(url: string, timeoutMs: number, extraTyp
   if (response.status >= 300 && response.status < 400) {
     return { kind: "problem", url, reason: `answered HTTP ${response.status}, a redirect (it must be served directly)` };
   }
-  if (response.status !== 200) return { kind: "problem", url, reason: `answered HTTP ${response.status}` };
+  if (response.status !== 200) return { kind: "problem", url, reason: `answered HTTP ${response.status}`, status: response.status };
   const type = mediaType(response);
   if (type !== "application/json" && !extraTypes.includes(type)) {
     return {
@@ -271,9 +280,52 @@ export async function probeAuthorization(
  * `undefined` when the authorization-server metadata could not be read.
  */
 export function mergeMetadata(site: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): JsonObject | undefined {
-  if (authorizationServer.kind !== "json") return undefined;
+  // A site without an RFC 8414 document (404): the OpenID configuration is the authority, when its issuer is the site.
+  if (authorizationServer.kind !== "json") {
+    return isOpenIdOnly(site, authorizationServer, openidConfiguration) && openidConfiguration.kind === "json"
+      ? openidConfiguration.json
+      : undefined;
+  }
   const openid = openidConfiguration.kind === "json" && openidConfiguration.json.issuer === site ? openidConfiguration.json : {};
   return { ...openid, ...authorizationServer.json };
+}
+
+/** The site publishes no RFC 8414 document (404) but an OpenID configuration naming it: the dashboard falls back to that one. */
+export function isOpenIdOnly(site: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): boolean {
+  return (
+    authorizationServer.kind === "problem" &&
+    authorizationServer.status === 404 &&
+    openidConfiguration.kind === "json" &&
+    openidConfiguration.json.issuer === site
+  );
+}
+
+/**
+ * Sends the token endpoint a refresh grant with a token that cannot exist (and no secret): a site refuses
+ * it with 400 or 401; the answer shows whether it carries the JSON error of RFC 6749 section 5.2.
+ */
+export async function probeRefreshRefusal(tokenEndpoint: string, clientId: string, timeoutMs: number): Promise<RefreshRefusalProbe> {
+  try {
+    const response = await siteFetch(
+      tokenEndpoint,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "site-access-doctor-unknown", client_id: clientId }),
+      },
+      timeoutMs,
+    );
+    let oauthErrorBody = false;
+    try {
+      const json = JSON.parse(await readText(response, timeoutMs)) as unknown;
+      oauthErrorBody = typeof json === "object" && json !== null && typeof (json as JsonObject).error === "string";
+    } catch {
+      oauthErrorBody = false;
+    }
+    return { kind: "response", url: tokenEndpoint, status: response.status, oauthErrorBody };
+  } catch (error) {
+    return { kind: "unreachable", url: tokenEndpoint, reason: error instanceof UnreachableError ? error.reason : "could not connect" };
+  }
 }
 
 function stringField(metadata: JsonObject | undefined, name: string): string | undefined {
@@ -318,5 +370,12 @@ export async function takeSnapshot(site: string, options: SnapshotOptions): Prom
     );
   }
 
-  return { site, authorizationServer, openidConfiguration, protectedResource, jwks, accountApi, mcp, authorization };
+  const tokenEndpoint = stringField(metadata, "token_endpoint");
+  // Only when asked about a client: the token endpoint is otherwise never touched.
+  const refreshRefusal =
+    options.clientId !== undefined && tokenEndpoint !== undefined && URL.canParse(tokenEndpoint) && isAllowedScheme(new URL(tokenEndpoint))
+      ? await probeRefreshRefusal(tokenEndpoint, options.clientId, timeoutMs)
+      : undefined;
+
+  return { site, authorizationServer, openidConfiguration, protectedResource, jwks, accountApi, mcp, authorization, refreshRefusal };
 }

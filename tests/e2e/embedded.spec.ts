@@ -146,6 +146,8 @@ test("revoking from the frame confirms in a popup that is never framed", async (
   const popup = await popupPromise;
   const confirm = popup.getByRole("button", { name: "Yes, revoke" });
   await expect(confirm).toBeVisible();
+  // Inert for a moment after the popup appears (no click-through), then ready.
+  await expect(confirm).toBeEnabled();
   // The popup closes itself on the click, so the click is dispatched without waiting on the page after it.
   const closed = popup.waitForEvent("close");
   await confirm.evaluate((button: HTMLButtonElement) => setTimeout(() => button.click(), 0));

@@ -34,7 +34,13 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
       }, EXPECT_TIMEOUT_MS);
     },
     async click(target) {
-      await (await firstVisible(target)).click();
+      const element = await firstVisible(target);
+      // As Playwright's click does, a control that is disabled for a moment (a confirmation arming itself)
+      // is waited for; one that stays disabled (a request in flight) is clicked as it is.
+      await eventually(async () => {
+        if (await element.evaluate((node) => (node as HTMLButtonElement).disabled === true)) throw new Error("disabled");
+      }, 2_000).catch(() => undefined);
+      await element.click();
     },
     async fill(target, value) {
       const field = await firstVisible(target);

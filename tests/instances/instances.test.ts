@@ -134,6 +134,24 @@ describe("three instances behind a round-robin proxy, one Redis", () => {
     expect(await statusOn(instances[1]!, copy)).toBe(401);
   });
 
+  it("Where you're signed in: listed on every instance; Sign out there on C ends the others on A and B, grants revoked", async () => {
+    const laptop = await signedIn();
+    const phone = await signedIn();
+    const listOn = async (instance: { url: string }) =>
+      ((await (await phone.get(instance.url, "/api/sessions")).json()) as { sessions: { id: string; current: boolean }[] }).sessions;
+    for (const instance of instances) expect((await listOn(instance)).filter((entry) => !entry.current).length).toBeGreaterThanOrEqual(1);
+    const mine = (await listOn(instances[0]!)).find((entry) => entry.current)!;
+    const others = (await listOn(instances[1]!)).filter((entry) => !entry.current);
+    sandbox.resetRequests();
+    for (const other of others)
+      expect((await phone.post(instances[2]!.url, "/api/sessions/end", proxy.url, { id: other.id })).status).toBe(200);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBe(others.length);
+    expect([await statusOn(instances[0]!, laptop, "/api/session"), await statusOn(instances[1]!, laptop, "/api/session")]).toEqual([
+      401, 401,
+    ]);
+    expect(await listOn(instances[1]!)).toEqual([expect.objectContaining({ id: mine.id, current: true })]);
+  });
+
   it("a callback URL replayed on another instance is refused", async () => {
     const { callbackPath, transactionCookies, done } = await signIn();
     expect(done.headers.get("location")).toBe(`${proxy.url}/courses`);

@@ -130,6 +130,7 @@ function soundRoutes(site: TestSite): Map<string, Route> {
       "/account/graphql",
       () => json({ error: "invalid_token", error_description: "No token" }, 401, { "www-authenticate": 'Bearer error="invalid_token"' }),
     ],
+    ["/api/oauth/token", () => json({ error: "invalid_grant", error_description: "Unknown refresh token" }, 400)],
     [
       "/oauth/authorize",
       (request) => {
@@ -196,7 +197,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(14);
+      expect(checkLines.length).toBe(17);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -227,6 +228,9 @@ describe("doctor against the sandbox site", () => {
         "userinfo-endpoint": "PASS",
         "iss-parameter": "PASS",
         "revocation-endpoint": "PASS",
+        "granted-scopes": "PASS",
+        "pushed-authorization-requests": "PASS",
+        dpop: "PASS",
         "endpoint-origins": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
@@ -381,11 +385,15 @@ describe("doctor against a site served by the test", () => {
       "userinfo-endpoint",
       "iss-parameter",
       "revocation-endpoint",
+      "granted-scopes",
+      "pushed-authorization-requests",
+      "dpop",
       "endpoint-origins",
       "protected-resource-metadata",
       "account-api",
       "mcp",
       "client-registration",
+      "refresh-refusal",
     ]);
     expect(check(report, "mcp").detail).toBe('"test-academy-mcp" 2.1.0 answers anonymously with 3 tools');
     expect(testSite.paths).toContain("/mcp");
@@ -787,5 +795,105 @@ describe("doctor command line", () => {
     const result = await runCli(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Usage: npm run doctor -- --site <url> [--client-id <id>] [--app-url <url>] [--timeout-ms N] [--json]");
+  });
+});
+
+describe("doctor: what a second provider taught us (issue 30 item 0)", () => {
+  it("reports an OpenID-only site (RFC 8414 document 404) as usable through its OpenID configuration", async () => {
+    await withSandbox({ knobs: { openIdDiscoveryOnly: true } }, async (sandbox) => {
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(report, "authorization-server-metadata")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringContaining("the dashboard uses the OpenID configuration instead") as string,
+      });
+      // The contents are judged from the OpenID configuration.
+      expect(check(report, "pkce-s256").status).toBe("PASS");
+      expect(report.checks.filter((result) => result.status === "FAIL")).toEqual([]);
+    });
+  });
+
+  it("reports a refused refresh without a JSON body, and one with it", async () => {
+    await withSandbox({ knobs: { refreshRefusalWithoutBody: true } }, async (sandbox) => {
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000, clientId: DASHBOARD_CLIENT_ID });
+      expect(check(report, "refresh-refusal")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringContaining("without a JSON error") as string,
+      });
+      sandbox.setKnobs({ refreshRefusalWithoutBody: false });
+      const sound = await runDoctor({ site: sandbox.url, timeoutMs: 5_000, clientId: DASHBOARD_CLIENT_ID });
+      expect(check(sound, "refresh-refusal").status).toBe("PASS");
+    });
+  });
+
+  it("warns when a refused refresh is not 400 or 401 (the dashboard would keep a withdrawn session)", async () => {
+    testSite.routes.set("/api/oauth/token", () => json({ error: "server_error" }, 500));
+    const report = await doctorOnTestSite({ clientId: TEST_CLIENT_ID });
+    expect(check(report, "refresh-refusal")).toMatchObject({ status: "WARN", detail: expect.stringContaining("not 400 or 401") as string });
+  });
+
+  it("says which scopes the dashboard needs under partial consent, and fails without openid", async () => {
+    const sound = await doctorOnTestSite();
+    expect(check(sound, "granted-scopes")).toMatchObject({
+      status: "PASS",
+      detail: expect.stringContaining("openid and account:read") as string,
+    });
+    testSite.metadata = (document) => {
+      document.scopes_supported = ["account:read"];
+    };
+    const report = await doctorOnTestSite();
+    expect(check(report, "granted-scopes").status).toBe("FAIL");
+  });
+});
+
+describe("doctor: which of PAR and DPoP the site offers (issue 30 items 1 and 4)", () => {
+  it("reports PAR not offered, offered and required on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      const off = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(off, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^not offered/) as string,
+      });
+      sandbox.setKnobs({ par: "offered" });
+      const offered = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(offered, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered/) as string,
+      });
+      sandbox.setKnobs({ par: "required" });
+      const required = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(required, "pushed-authorization-requests")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^required/) as string,
+      });
+    });
+  });
+
+  it("reports DPoP not offered, and offered with ES256 on the sandbox", async () => {
+    await withSandbox({}, async (sandbox) => {
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop").detail).toMatch(/^not offered/);
+      sandbox.setKnobs({ dpop: "offered" });
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "dpop")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^offered \(ES256\)/) as string,
+      });
+    });
+  });
+
+  it("warns when DPoP is offered without ES256", async () => {
+    testSite.metadata = (document) => {
+      document.dpop_signing_alg_values_supported = ["PS256"];
+    };
+    expect(check(await doctorOnTestSite(), "dpop").status).toBe("WARN");
+  });
+
+  it("fails a site that requires PAR without listing the endpoint", async () => {
+    testSite.metadata = (document) => {
+      document.require_pushed_authorization_requests = true;
+    };
+    const report = await doctorOnTestSite();
+    expect(check(report, "pushed-authorization-requests")).toMatchObject({
+      status: "FAIL",
+      detail: expect.stringContaining("no pushed_authorization_request_endpoint") as string,
+    });
   });
 });

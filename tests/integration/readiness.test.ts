@@ -69,7 +69,7 @@ describe("readiness and liveness", () => {
   });
 
   it("with REDIS_URL, answers 503 naming Redis when it refuses PING, never echoing its URL", async () => {
-    process.env.REDIS_URL = "redis://:redis-password-123@10.0.0.9:6379";
+    process.env.REDIS_URL = "rediss://:redis-password-123@10.0.0.9:6379";
     resetConfigForTests();
     expect((await ready(browser.request("/api/ready"))).status).toBe(200);
     setSharedStateForTests(new RedisDown("refused"));

@@ -56,6 +56,10 @@ export const en = {
     userinfo_mismatch: "The site's account details did not match its proof of who you are, so the sign-in was refused for your safety.",
     temporarily_unavailable: "Sign-in is temporarily unavailable on our side. Please try again in a moment.",
     unexpected: "Something went wrong on our side. Please try again.",
+    scope_not_granted: "You did not allow a permission the dashboard needs, so it cannot show your account.",
+    missingPermission: "Not allowed: “{permission}” ({scope}).",
+    signInAgainAllowing: "Sign in again and allow it",
+    pushed_request_failed: "The site did not accept the sign-in request. Please try again in a few minutes.",
     sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
     rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
   },
@@ -88,6 +92,8 @@ export const en = {
     revokeRefused:
       "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly " +
       "for it. Remove this app in your account on the site, and tell the site's operator.",
+    accessWithdrawn:
+      "The site says this app's access to your account was withdrawn, so you are signed out. Sign in again if you want to allow it again.",
   },
   overview: {
     title: "Overview",
@@ -328,5 +334,28 @@ export const en = {
     notFound: "Page not found",
     notFoundBody: "This page does not exist.",
     description: "Your enrolled courses, orders and event registrations in one place.",
+  },
+  sessions: {
+    title: "Where you're signed in",
+    intro: "Your sign-ins to this dashboard. Sign out of any you do not recognise or no longer use.",
+    thisDevice: "This device",
+    embedded: "In the site's page",
+    ownTab: "In its own tab",
+    unknownBrowser: "Unknown browser",
+    browserOn: "{browser} on {system}",
+    signedInAt: "Signed in {time}",
+    lastActive: "Last active {time}",
+    signOutThere: "Sign out there",
+    signOutThereLabel: "Sign out there: {device}, signed in {time}",
+    signOutEverywhereElse: "Sign out everywhere else",
+    onlyHere: "You're signed in only here.",
+    ended: "Signed out there.",
+    endedIncomplete: "Signed out there. The site did not confirm it: that sign-in may stay valid at the site until it expires.",
+    failed: "That could not be done. {reason}",
+    loading: "Finding where you're signed in…",
+    error: "The list of your sign-ins could not be loaded.",
+    signOutConfirmTitle: "Sign out of the dashboard in this panel?",
+    signOutConfirm: "Yes, sign out",
+    signOutCancel: "Cancel",
   },
 } as const;

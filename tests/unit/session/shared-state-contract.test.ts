@@ -192,6 +192,24 @@ describe.each(kinds)("shared state contract: $name", (kind) => {
     expect(await first.readFields(key)).toEqual({});
   });
 
+  it("stops waiting for a lock as soon as stopWaiting says so (the holder published but cannot release)", async () => {
+    const key = uniqueKey("refresh");
+    const published = uniqueKey("rotated");
+    const release = deferred();
+    const holder = a.withLock(key, { leaseMs: 10_000, waitMs: 0 }, () => release.promise);
+    await sleep(20);
+    setTimeout(() => void a.remember(published, "tokens", 5_000), 150);
+    const started = Date.now();
+    const stopWaiting = async () => (await b.recall(published)) !== undefined;
+    expect(await b.withLock(key, { leaseMs: 10_000, waitMs: 8_000, stopWaiting }, () => Promise.resolve("no"))).toEqual({
+      acquired: false,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    release.resolve();
+    await holder;
+  });
+
   it("remembers durably: the value is there for the other instance until its TTL ends", async () => {
     const key = uniqueKey("session-ended");
     // Neither the in-memory store nor REDIS_URL has a replica to wait for (Sentinel does: tests/failover).

@@ -1,3 +1,4 @@
+import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 import { loadAccountPage } from "@/lib/account-api/registry";
 import { memberJsonRoute } from "@/lib/http/member-route";
 import { accountPageKeyOf, pageCursorOf } from "@/lib/http/request-errors";
@@ -8,5 +9,8 @@ export const dynamic = "force-dynamic";
 export const GET = memberJsonRoute("/api/account/[resource]", async (request, { params }: { params: Promise<{ resource: string }> }) => {
   const key = accountPageKeyOf((await params).resource);
   const after = pageCursorOf(request.nextUrl.searchParams);
-  return (accessToken) => loadAccountPage(key, accessToken, after);
+  return (accessToken, session) => {
+    requireGrantedScope(session);
+    return loadAccountPage(key, accessToken, after);
+  };
 });

@@ -21,7 +21,11 @@ async function handleGet(request: NextRequest) {
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
-    const { returnTo, handoffCode } = await handleCallback(requestResponseJar(request.cookies, buffer), callbackUrl, request.headers.get("user-agent"));
+    const { returnTo, handoffCode } = await handleCallback(
+      requestResponseJar(request.cookies, buffer),
+      callbackUrl,
+      request.headers.get("user-agent"),
+    );
     logEvent("sign_in_succeeded", { embedded: handoffCode !== undefined });
     // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
     if (handoffCode) return buffer.applyTo(appRedirect(`${PAGE_PATHS.popupDone}#handoff=${handoffCode}`));

@@ -1,0 +1,100 @@
+import { expect, test } from "@playwright/test";
+
+import { expectPageSecurityHeaders } from "../journeys/security";
+
+import { APP_URL, resetSandbox, signIn, SITE_URL } from "./support";
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+const STATIC_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "strict-transport-security": "max-age=31536000; includeSubDomains",
+};
+
+test("finding 2 / checklist 67: a prefetch header switches nothing off, and the nonce never comes from the request", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  const attacker = "attacker-chosen-nonce";
+  const response = await page.request.get("/settings", {
+    headers: { "next-router-prefetch": "1", "content-security-policy": `script-src 'nonce-${attacker}'`, "x-nonce": attacker },
+  });
+  const headers = response.headers();
+  const nonce = expectPageSecurityHeaders(headers, SITE_URL);
+  expect(nonce).not.toBe(attacker);
+  expect(headers).toMatchObject(STATIC_HEADERS);
+  expect(await response.text()).not.toContain(attacker);
+});
+
+test("finding 2: static files carry nosniff, HSTS, Referrer-Policy and are never framed", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  const chunk = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+  expect(chunk).toBeDefined();
+  for (const path of ["/favicon.ico", "/icon.svg", "/manifest.webmanifest", chunk!]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(response.headers(), path).toMatchObject({ ...STATIC_HEADERS, "x-frame-options": "DENY" });
+  }
+});
+
+test("finding 6: the image optimizer is not served", async ({ request }) => {
+  const response = await request.get("/_next/image?url=%2Ficon.svg&w=64&q=75");
+  expect(response.status()).not.toBe(200);
+});
+
+test("checklist 17: the callback answers with Referrer-Policy: no-referrer and no-store on the production server", async ({ request }) => {
+  const response = await request.get("/api/auth/callback?code=abc&state=def", { maxRedirects: 0 });
+  expect([302, 303, 307]).toContain(response.status());
+  expect(response.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(response.headers()["cache-control"]).toBe("no-store");
+});
+
+test("checklist 64: transport spellings of a protected page show no member data without a session", async ({ page, request }) => {
+  await signIn(page, "maya@example.com");
+  const signedIn = await page.request.get("/settings");
+  expect(await signedIn.text()).toContain("maya@example.com");
+  for (const path of ["/settings", "/settings/", "/settings.rsc", "/settings?_rsc=1", "/%73ettings", "/settings/__PAGE__.segment.rsc"]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { rsc: "1" },
+      { rsc: "1", "next-router-prefetch": "1", "next-router-segment-prefetch": "/_tree" },
+    ];
+    for (const headers of variants) {
+      const response = await request.get(path, { headers, maxRedirects: 0 });
+      expect(response.status(), `${path} ${JSON.stringify(headers)}`).toBeLessThan(500);
+      expect(await response.text(), `${path} ${JSON.stringify(headers)}`).not.toContain("maya@example.com");
+    }
+  }
+});
+
+test("finding 8: the revoke confirmation cannot be double-clicked through from another window", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await page.goto("/settings/revoke");
+  const confirm = page.getByRole("button", { name: "Yes, revoke" });
+  // At once after the page appears, the button is inert; a moment later it works.
+  await expect(confirm).toBeDisabled();
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  await expect(page).toHaveURL(/\/signed-out\?reason=revoked/);
+});
+
+test("Where you're signed in: this device first; Sign out there ends the other session at once", async ({ browser, page }) => {
+  const laptop = await browser.newContext({
+    userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  });
+  const other = await laptop.newPage();
+  await signIn(other, "maya@example.com");
+  await signIn(page, "maya@example.com");
+  await page.goto("/settings");
+  const list = page.getByRole("region", { name: "Where you're signed in" });
+  await expect(list.getByText("This device")).toBeVisible();
+  await expect(list.getByText("Firefox on Windows")).toBeVisible();
+  await list.getByRole("button", { name: /^Sign out there: Firefox on Windows/ }).click();
+  await expect(list.getByText("Signed out there.")).toBeVisible();
+  await expect(list.getByText("Firefox on Windows")).toHaveCount(0);
+  expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
+  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
+  expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
+  await laptop.close();
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { handleCallback } from "@/lib/auth/callback";
+import { startLogin } from "@/lib/auth/login";
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { revokeAtSite } from "@/lib/auth/revocation";
+import { resetConfigForTests } from "@/lib/config";
+import { loadSession } from "@/lib/session/session";
+import { loadAccountPage } from "@/lib/account-api/registry";
+import { connectionsLoader } from "@/lib/site/mcp-client";
+import type { KnobsPatch, RunningSandbox } from "@/sandbox/server";
+import { authorizeWithoutBrowser } from "@/sandbox/testing";
+
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { memoryJar, type MemoryJar } from "../support/memory-jar";
+
+/**
+ * Issue 30: the member's whole lifecycle (sign in, every page's data, the AI assistants panel over MCP,
+ * refreshes with rotating refresh tokens, revoke) against the sandbox over real HTTP, with each protocol
+ * knob on: PAR offered and required, DPoP required (with and without a changing nonce), both, and
+ * OpenID-only discovery.
+ */
+const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolean }[] = [
+  { name: "PAR offered", knobs: { par: "offered" }, pushed: true, dpop: false },
+  { name: "PAR required", knobs: { par: "required" }, pushed: true, dpop: false },
+  { name: "DPoP required", knobs: { dpop: "required" }, pushed: false, dpop: true },
+  { name: "DPoP required with a changing nonce", knobs: { dpop: "required", dpopNonce: true }, pushed: false, dpop: true },
+  { name: "PAR and DPoP required, with a nonce", knobs: { par: "required", dpop: "required", dpopNonce: true }, pushed: true, dpop: true },
+  { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false, dpop: false },
+];
+
+describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop }) => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    // 20-second access tokens: every data request is inside the refresh margin, so each one refreshes.
+    sandbox = await startSandboxForDashboard({ ...knobs, accessTokenTtlSeconds: 20 });
+    sandbox.setMcpConnectionsBeta(true);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    delete process.env.DPOP;
+    resetConfigForTests();
+  });
+
+  async function signIn(email: string): Promise<MemoryJar> {
+    const jar = memoryJar();
+    const authorizationUrl = await startLogin(jar, "/courses");
+    if (pushed) expect([...authorizationUrl.searchParams.keys()].sort()).toEqual(["client_id", "request_uri"]);
+    else expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.has("dpop_jkt")).toBe(dpop && !pushed);
+    const redirect = await authorizeWithoutBrowser(authorizationUrl.href, { email });
+    await handleCallback(jar, redirect);
+    return jar;
+  }
+
+  it("signs in, reads every page and the MCP tools across refreshes, and revokes", async () => {
+    const jar = await signIn("maya@example.com");
+    const session = (await loadSession(jar))!.data;
+    expect(session.tokenType).toBe(dpop ? "DPoP" : undefined);
+    expect(session.dpopKey !== undefined).toBe(dpop);
+    sandbox.resetRequests();
+    for (const page of ["overview", "courses", "orders", "events"] as const) {
+      const data = await callWithMemberSession(jar, (token) => loadAccountPage(page, token));
+      expect(data, page).toBeDefined();
+    }
+    const connections = await callWithMemberSession(jar, connectionsLoader());
+    expect(connections.available).toBe(true);
+    const log = sandbox.requests();
+    expect(log.filter((entry) => entry.grantType === "refresh_token" && entry.status === 200).length).toBeGreaterThanOrEqual(4);
+    expect(log.filter((entry) => entry.endpoint === "graphql" && entry.status !== 200 && entry.status !== 401)).toEqual([]);
+    const latest = (await loadSession(jar))!.data;
+    await revokeAtSite(latest);
+    const tokens = sandbox.state.store;
+    expect(tokens.refreshTokens.get(latest.refreshToken!)?.status).toBe("revoked");
+  });
+
+  it("keeps the session's key through refreshes: the renewed tokens stay bound to it", async () => {
+    const jar = await signIn("kai@example.com");
+    const before = (await loadSession(jar))!.data;
+    await callWithMemberSession(jar, (token) => loadAccountPage("orders", token));
+    const after = (await loadSession(jar))!.data;
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.dpopKey).toEqual(before.dpopKey);
+    if (dpop) expect(sandbox.state.store.accessTokens.get(after.accessToken)?.dpopJkt).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("DPOP=required against a site without DPoP", () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({});
+    process.env.DPOP = "required";
+    resetConfigForTests();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    delete process.env.DPOP;
+    resetConfigForTests();
+  });
+
+  it("refuses to start a sign-in, with a configuration error and nothing kept", async () => {
+    const jar = memoryJar();
+    await expect(startLogin(jar, "/")).rejects.toMatchObject({ code: "site_misconfigured", detail: "dpop_unsupported" });
+    expect(jar.cookies.size).toBe(0);
+  });
+});
+
+describe("DPOP=off against a site that offers DPoP", () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({ dpop: "offered" });
+    process.env.DPOP = "off";
+    resetConfigForTests();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    delete process.env.DPOP;
+    resetConfigForTests();
+  });
+
+  it("signs in with Bearer tokens and no key", async () => {
+    const jar = memoryJar();
+    const url = await startLogin(jar, "/");
+    expect(url.searchParams.has("dpop_jkt")).toBe(false);
+    await handleCallback(jar, await authorizeWithoutBrowser(url.href, { email: "maya@example.com" }));
+    const session = (await loadSession(jar))!.data;
+    expect(session.tokenType).toBeUndefined();
+    expect(session.dpopKey).toBeUndefined();
+    expect((await callWithMemberSession(jar, (token) => loadAccountPage("courses", token))).items.length).toBeGreaterThan(0);
+  });
+});
