@@ -153,10 +153,12 @@ test("with a slow site, a tab shows its page's skeleton at once and the data rep
     const courses = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses", exact: true });
     await courses.click();
     const loading = page.getByRole("status").filter({ hasText: "Loading Courses…" });
-    await expect(loading).toBeAttached({ timeout: 2000 });
-    // The pending state comes before the data: the tab is current, the skeleton shows, and no course is there yet.
-    await expect(courses).toHaveAttribute("aria-current", "page");
+    // At once: the tab's pending bar (useLinkStatus) or, once the route's loading state is there, its skeleton.
+    await expect(courses.locator('[data-link-pending="true"]').or(loading)).toBeAttached({ timeout: 2000 });
+    // The pending state comes before the data: no course is there yet.
     await expect(page.getByRole("link", { name: /^Resume/ })).toHaveCount(0);
+    await expect(loading).toBeAttached({ timeout: 10_000 });
+    await expect(courses).toHaveAttribute("aria-current", "page");
     const skeletonHeading = await page.getByRole("heading", { level: 1, name: "Courses" }).boundingBox();
     await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible({ timeout: 20_000 });
     await expect(loading).toHaveCount(0);
