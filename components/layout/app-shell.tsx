@@ -19,7 +19,7 @@ const SKIP_LINK_CLASS =
 const HEADER_ROW = "flex min-h-14 items-center gap-4";
 const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
 const ACCOUNT_IN_HEADER = "ml-auto min-w-0";
-const ACCOUNT_IN_PANEL = "justify-end [&_button]:max-w-full";
+const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
 
 /**
  * The page frame: a skip link, one opaque header (the app's name, the tabs, the account's place at its
