@@ -93,7 +93,8 @@ export const en = {
       "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly " +
       "for it. Remove this app in your account on the site, and tell the site's operator.",
     accessWithdrawn:
-      "The site says this app's access to your account was withdrawn, so you are signed out. Sign in again if you want to allow it again.",
+      "The site no longer accepts this app's access to your account: it was withdrawn at the site, or it expired. You are signed out. " +
+      "Sign in again to continue.",
   },
   overview: {
     title: "Overview",
