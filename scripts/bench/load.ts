@@ -25,6 +25,8 @@ export interface LoadSample {
   /** Responses that were not 2xx, plus connection errors and timeouts. */
   failures: number;
   durationMs: number;
+  /** Bytes received, status lines, headers and bodies. */
+  bytes: number;
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
@@ -47,6 +49,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
     : undefined;
   const latenciesMs: number[] = [];
   let failures = 0;
+  let bytes = 0;
   const started = performance.now();
   const instance = autocannon({
     url: spec.url,
@@ -57,12 +60,13 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
     body: spec.body,
     requests,
   });
-  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+  instance.on("response", (_client: unknown, statusCode: number, responseBytes: number, responseTimeMs: number) => {
+    bytes += responseBytes;
     if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
     else failures += 1;
   });
   const result = await instance;
-  return { latenciesMs, failures: failures + result.errors + result.timeouts, durationMs: performance.now() - started };
+  return { latenciesMs, failures: failures + result.errors + result.timeouts, durationMs: performance.now() - started, bytes };
 }
 
 /** Pools several rounds of one side into one distribution. */
@@ -71,6 +75,7 @@ export function pool(samples: readonly LoadSample[]): LoadSample {
     latenciesMs: samples.flatMap((sample) => sample.latenciesMs),
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
     durationMs: samples.reduce((sum, sample) => sum + sample.durationMs, 0),
+    bytes: samples.reduce((sum, sample) => sum + sample.bytes, 0),
   };
 }
 
