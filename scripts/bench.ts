@@ -15,6 +15,7 @@
  *
  *   npm run bench                       the figures (sections: sequential, concurrent, pageViews, lighthouse)
  *   npm run bench -- --only=pageViews --seconds=10    page views only
+ *   npm run bench -- --only=pageViews,lighthouse --page-warm-up=300 --lighthouse-runs=1
  *   npm run bench -- --soak             adds the five-minute soak
  *   npm run bench -- --quick            short phases, for a quick look while developing
  *   npm run bench -- --only=concurrent,soak --seconds=10 --soak-seconds=120 --rounds=30
@@ -64,6 +65,8 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
       seconds: { type: "string" },
       connections: { type: "string" },
       "soak-seconds": { type: "string" },
+      "page-warm-up": { type: "string" },
+      "lighthouse-runs": { type: "string" },
     },
   });
   const number = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
@@ -76,6 +79,8 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
     soakSeconds: number(values["soak-seconds"], quick ? 60 : 300),
     soakConnections: 20,
     soakSessions: quick ? 50 : 200,
+    pageWarmUpRequests: number(values["page-warm-up"], quick ? 200 : 1000),
+    lighthouseRuns: number(values["lighthouse-runs"], quick ? 1 : 3),
   };
   return { options, only: values.only ? new Set(values.only.split(",")) : undefined, lab: values.lab };
 }

@@ -96,12 +96,15 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFig
 
 /**
  * Runs `sides` for `totalSeconds` each (times its share), in rounds of about ROUND_SECONDS whose order
- * alternates, after a one-second warm-up of every side (JIT, connection pools, caches).
+ * alternates, after a warm-up of every side (JIT, connection pools, caches): one second, or, with
+ * `warmUpRequests`, that many requests to each side the dashboard serves (V8 optimizes a fresh process's
+ * code over its first several hundred requests: a page view's render is far more code than a data route's).
  */
 export async function runInterleaved(
   context: BenchContext,
   sides: readonly Side[],
   totalSeconds: number,
+  warmUpRequests?: number,
 ): Promise<{ bySide: Record<string, SideFigures>; rounds: number; secondsPerSide: number }> {
   const rounds = Math.max(1, Math.round(totalSeconds / ROUND_SECONDS));
   const seconds = totalSeconds / rounds;
@@ -116,7 +119,11 @@ export async function runInterleaved(
       loadGenerator: (own.user + own.system) / 1000,
     };
   };
-  for (const side of sides) await runLoad(side.spec(context, 1));
+  for (const [index, side] of sides.entries()) {
+    const amount = side.dashboard ? warmUpRequests : undefined;
+    if (amount) progress(`warming up ${side.name} with ${amount} requests`, index + 1, sides.length, "side");
+    await runLoad({ ...side.spec(context, amount ? 600 : 1), amount });
+  }
   for (let index = 0; index < rounds; index += 1) {
     progress(`${context.options.connections} connections, ${round(seconds)} s per side`, index + 1, rounds);
     const order = index % 2 === 0 ? sides : [...sides].reverse();

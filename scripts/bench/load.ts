@@ -10,6 +10,8 @@ export interface LoadSpec {
   url: string;
   connections: number;
   durationSeconds: number;
+  /** When set, the run stops after this many requests instead of after `durationSeconds`. */
+  amount?: number;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
@@ -55,6 +57,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
     url: spec.url,
     connections: spec.connections,
     duration: spec.durationSeconds,
+    amount: spec.amount,
     method: spec.method ?? "GET",
     headers: spec.headers,
     body: spec.body,

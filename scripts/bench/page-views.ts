@@ -144,7 +144,12 @@ export const pageViews: BenchSection = {
     await checkReplay(context, captured.rscOverview, true, "text/x-component");
     await checkReplay(context, { path: PAGE_PATHS.signedOut, headers: captured.document.headers }, false, "text/html");
 
-    const { bySide, rounds, secondsPerSide } = await runInterleaved(context, pageSides(captured), context.options.concurrentSeconds);
+    const { bySide, rounds, secondsPerSide } = await runInterleaved(
+      context,
+      pageSides(captured),
+      context.options.concurrentSeconds,
+      context.options.pageWarmUpRequests,
+    );
     const direct = bySide.direct!;
     const T = PAGE_VIEW_TARGETS;
     const ratios = Object.fromEntries(
