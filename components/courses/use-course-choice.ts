@@ -1,20 +1,29 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 
 import { courseChoiceQuery, parseCourseChoice, type CourseChoice } from "@/lib/format/course-filter";
 
 /**
- * The Courses page's choice (Show, Sort, "Find a course"), derived from the URL's search params and
- * nothing else: a change replaces the history entry (typing or arrowing through the choices does not
- * fill the history), and back, forward, reload and shared links keep it.
+ * The Courses page's choice (Show, Sort, "Find a course"), derived from the URL's search params: a change
+ * replaces the history entry (typing or arrowing through the choices does not fill the history), and
+ * back, forward, reload and shared links keep it. The router applies a replaced URL a moment later, so
+ * the choice just made is shown until the URL has it (and forgotten whenever the URL changes).
  */
 export function useCourseChoice(): [CourseChoice, (next: CourseChoice) => void] {
   const searchParams = useSearchParams();
-  const choice = useMemo(() => parseCourseChoice(searchParams), [searchParams]);
+  const fromUrl = useMemo(() => parseCourseChoice(searchParams), [searchParams]);
+  const urlKey = courseChoiceQuery(fromUrl);
+  const [pending, setPending] = useState<CourseChoice | null>(null);
+  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
+  if (urlKey !== seenUrlKey) {
+    setSeenUrlKey(urlKey);
+    setPending(null);
+  }
   const choose = useCallback((next: CourseChoice) => {
+    setPending(next);
     window.history.replaceState(null, "", `${window.location.pathname}${courseChoiceQuery(next)}${window.location.hash}`);
   }, []);
-  return [choice, choose];
+  return [pending ?? fromUrl, choose];
 }

@@ -276,12 +276,14 @@ async function republishUntilTaken(key: string, sealed: string, deadline: number
 }
 
 /**
- * The site refused `refreshToken` with invalid_grant: when another instance already rotated it (a lost
+ * The site refused `refreshToken` (400 or 401, invalid_grant or no body): when another instance already rotated it (a lost
  * lock), the shared record holds the tokens it got, and a session ends only when no newer tokens exist.
  * Looks for the record during ROTATION_SETTLE_MS and follows it to the newest tokens still remembered.
  */
 async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Promise<RotatedTokens | undefined> {
-  if (!(error instanceof AuthError) || error.code !== "session_ended" || error.detail !== "invalid_grant") return undefined;
+  // A refusal with 400 or 401 (detail access_withdrawn, whatever the body: invalid_grant or none) may be a lost race.
+  const refused = error instanceof AuthError && error.code === "session_ended";
+  if (!refused || (error.detail !== "invalid_grant" && error.detail !== ACCESS_WITHDRAWN)) return undefined;
   const deadline = Date.now() + ROTATION_SETTLE_MS;
   for (let attempt = 0; ; attempt += 1) {
     const successors = await rotatedSuccessors(refreshToken);

@@ -171,7 +171,11 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     sentinel.on("ready", () => this.noteReady());
     sentinel.on("topology-change", (event: { type?: unknown }) => {
       // Addresses only, never credentials.
-      if (event.type === "MASTER_CHANGE" && this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      if (event.type !== "MASTER_CHANGE") return;
+      if (this.everReady) logEvent("shared_state_failover", { state: "primary_changed" }, "warn");
+      // Opened now, not by the first durable write after a promotion (which would wait for them).
+      const node = (event as { node?: { host: string; port: number } }).node;
+      if (node && !this.closed) this.openDurableConnections(node, config);
     });
     sentinel.connect().catch((error: unknown) => {
       this.noteConnectionLost(error);
@@ -341,6 +345,26 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     const node = this.sentinel?.getMasterNode();
     const config = this.sentinelConfig;
     if (!node || !config) throw new SharedStateUnavailableError("Redis is not connected.");
+    const connections = this.openDurableConnections(node, config);
+    const client = connections.clients[(connections.next += 1) % connections.clients.length]!;
+    if (!client.isReady) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
+        function done() {
+          clearTimeout(timer);
+          client.off("ready", done);
+          resolve();
+        }
+        client.on("ready", done);
+      });
+      if (!client.isReady) throw new SharedStateUnavailableError("Redis is not connected.");
+    }
+    return { client, connections };
+  }
+
+  /** The durable-write connections to `node`, opened (and those to a former primary closed) unless they are already. */
+  private openDurableConnections(node: { host: string; port: number }, config: RedisSentinelConfig): DurableConnections {
+    if (this.closed) throw new SharedStateUnavailableError("The shared state was closed.");
     const primary = `${node.host}:${node.port}`;
     if (this.durable?.primary !== primary) {
       const previous = this.durable;
@@ -365,21 +389,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       this.durable = { primary, clients, next: 0 };
       for (const client of previous?.clients ?? []) client.destroy();
     }
-    const connections = this.durable;
-    const client = connections.clients[(connections.next += 1) % connections.clients.length]!;
-    if (!client.isReady) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
-        function done() {
-          clearTimeout(timer);
-          client.off("ready", done);
-          resolve();
-        }
-        client.on("ready", done);
-      });
-      if (!client.isReady) throw new SharedStateUnavailableError("Redis is not connected.");
-    }
-    return { client, connections };
+    return this.durable;
   }
 
   private async connectedReplicas(client: RedisClientType, connections: DurableConnections): Promise<number> {

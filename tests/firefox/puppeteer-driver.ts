@@ -12,16 +12,12 @@ const EXPECT_TIMEOUT_MS = 15_000;
  * report computed names.
  */
 export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () => Promise.resolve(page.mainFrame())): JourneyDriver {
-  // `enabled`: as Playwright's click does, wait for a disabled control to become enabled before clicking.
-  const firstVisible = async (target: Target, enabled = false): Promise<ElementHandle<Element>> => {
+  const firstVisible = async (target: Target): Promise<ElementHandle<Element>> => {
     let found: ElementHandle<Element> | undefined;
     await eventually(async () => {
       const candidates = await findAll(await frameOf(), target);
       for (const candidate of candidates) {
-        if (
-          (await candidate.isVisible()) &&
-          (!enabled || (await candidate.evaluate((element) => !(element as HTMLButtonElement).disabled)))
-        ) {
+        if (await candidate.isVisible()) {
           found = candidate;
           return;
         }
@@ -38,7 +34,13 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
       }, EXPECT_TIMEOUT_MS);
     },
     async click(target) {
-      await (await firstVisible(target, true)).click();
+      const element = await firstVisible(target);
+      // As Playwright's click does, a control that is disabled for a moment (a confirmation arming itself)
+      // is waited for; one that stays disabled (a request in flight) is clicked as it is.
+      await eventually(async () => {
+        if (await element.evaluate((node) => (node as HTMLButtonElement).disabled === true)) throw new Error("disabled");
+      }, 2_000).catch(() => undefined);
+      await element.click();
     },
     async fill(target, value) {
       const field = await firstVisible(target);

@@ -6,6 +6,9 @@ import { expectOverview, openPage, signInFromLanding } from "../journeys/member-
 import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
 import { APP_URL, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 
+import { SetCookieJar } from "../../sandbox/cookie-jar";
+import { authorizeWithoutBrowser } from "../../sandbox/testing";
+
 import { firefoxForThisFile, freshPage } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
 
@@ -61,8 +64,7 @@ test("Firefox never sees a token: not in the HTML, RSC payloads, API answers or 
 
 test("Where you're signed in, in Firefox: this device first, and Sign out there ends the other session", async () => {
   // Another sign-in of the same member (over HTTP, as another device would), then this one in Firefox.
-  const { signInOverHttp } = await import("../support/dashboard-instances");
-  const { browser: otherDevice } = await signInOverHttp(APP_URL);
+  const otherDevice = await signInAsAnotherDevice();
   const { context, page } = await freshPage(firefox());
   const driver = puppeteerDriver(page);
   await page.goto(APP_URL);
@@ -73,7 +75,16 @@ test("Where you're signed in, in Firefox: this device first, and Sign out there 
   await driver.expectVisible({ text: "This device" });
   await driver.click({ role: "button", name: "Sign out everywhere else" });
   await driver.expectVisible({ text: "Signed out there." });
-  expect((await otherDevice.get(APP_URL, "/api/session")).status).toBe(401);
+  expect((await fetch(`${APP_URL}/api/session`, { headers: otherDevice.headers() })).status).toBe(401);
   expect(await page.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);
   await context.close();
 });
+
+/** Signs Maya in over plain HTTP through the sandbox's pages: the cookies of another device. */
+async function signInAsAnotherDevice(): Promise<SetCookieJar> {
+  const jar = new SetCookieJar();
+  const login = jar.absorb(await fetch(`${APP_URL}/api/auth/login?returnTo=%2F`, { redirect: "manual" }));
+  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email: "maya@example.com" });
+  jar.absorb(await fetch(`${APP_URL}${redirect.pathname}${redirect.search}`, { headers: jar.headers(), redirect: "manual" }));
+  return jar;
+}

@@ -166,6 +166,12 @@ class TrackedHandlers extends Map<string, Handler> {
     return super.set(key, handler);
   }
 
+  /** A handler the test withdraws itself (a trap that must stay unreached, say) is no longer checked. */
+  override delete(key: string): boolean {
+    this.setByTest.delete(key);
+    return super.delete(key);
+  }
+
   resetTo(defaults: ReadonlyMap<string, Handler>): void {
     this.clear();
     for (const [key, handler] of defaults) super.set(key, handler);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { callWithMemberSession } from "@/lib/auth/member-session";
+import { resetConfigForTests } from "@/lib/config";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { loadSession, saveSession } from "@/lib/session/session";
 
@@ -64,6 +65,9 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
     const unreachable = () => ({ json: { ...(metadata(site.calls[0]!).json as object), token_endpoint: "http://127.0.0.1:9/token" } });
     site.handlers.set("GET /.well-known/oauth-authorization-server", unreachable);
     site.handlers.set("GET /.well-known/openid-configuration", unreachable);
+    // Another origin than SITE_URL's: the operator must list it (SITE_ENDPOINT_ORIGINS), or it is refused outright.
+    process.env.SITE_ENDPOINT_ORIGINS = "http://127.0.0.1:9";
+    resetConfigForTests();
     resetDiscoveryCacheForTests();
     try {
       const jar = memoryJar();
@@ -75,8 +79,9 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
       expect(error).toMatchObject({ code: "refresh_unavailable" });
       expect(await loadSession(jar)).not.toBeNull();
     } finally {
-      site.handlers.set("GET /.well-known/oauth-authorization-server", metadata);
-      site.handlers.set("GET /.well-known/openid-configuration", metadata);
+      delete process.env.SITE_ENDPOINT_ORIGINS;
+      resetConfigForTests();
+      // The fake site is reset to its own discovery before the next test (tests/support/fake-site.ts).
       resetDiscoveryCacheForTests();
     }
   });

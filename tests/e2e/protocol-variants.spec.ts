@@ -1,0 +1,198 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import path from "node:path";
+
+import { expect, test, type Page } from "@playwright/test";
+
+import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
+import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";
+
+import { postSandboxControl, resetSandbox, signIn } from "./support";
+
+/*
+ * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400) and
+ * partial consent. With a dashboard of its own per setting (discovery is cached for ten minutes, so a
+ * knob that changes discovery needs a fresh process): PAR required, DPoP required with a changing nonce,
+ * both, and OpenID-only discovery: sign in, every page, revoke; with PAR, the address bar never holds
+ * the authorization parameters.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+interface DashboardInstance {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** The README's run command with SITE_URL set (the dashboard alone), on `port`; stopped by its process group. */
+async function startDashboardInstance(env: Record<string, string>, port: number): Promise<DashboardInstance> {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || !child.pid) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid, "SIGTERM");
+    await exited;
+  };
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
+    if (child.exitCode !== null) throw new Error(`the dashboard exited with ${child.exitCode}`);
+    const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stop();
+  throw new Error(`the dashboard at ${url} did not become healthy`);
+}
+
+test.describe("with the shared app", () => {
+  test.beforeEach(async ({ page }) => {
+    await resetSandbox(page);
+  });
+
+  test("withdrawn access, refused with an empty 400: signed out with that reason", async ({ page }) => {
+    // Every access token is within the refresh margin: each page view refreshes.
+    await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: 30, refreshRefusalWithoutBody: true });
+    await signIn(page, "maya@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
+    await page.goto("/courses");
+    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn$/);
+    await expect(page.getByRole("status")).toContainText("access to your account was withdrawn");
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await page.goto("/courses");
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  });
+
+  test("partial consent without account:read names the permission and offers to sign in again", async ({ page }) => {
+    await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
+    await page.goto("/");
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByLabel("Email").fill("ben@example.com");
+    await page.getByLabel("Password").fill("demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("checkbox", { name: /enrolled courses/ }).uncheck();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page).toHaveURL(/\/sign-in-problem\?code=scope_not_granted/);
+    await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toContainText("You did not allow a permission the dashboard needs");
+    await expect(page.getByText("(account:read)")).toBeVisible();
+    await expect(page.getByText(/security|safety/i)).toHaveCount(0);
+    await page.getByRole("link", { name: "Sign in again and allow it" }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(/Hello|Overview/);
+  });
+
+  test("partial consent without email signs in, no alarm", async ({ page }) => {
+    await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
+    await page.goto("/");
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByLabel("Email").fill("maya@example.com");
+    await page.getByLabel("Password").fill("demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("checkbox", { name: /email address/ }).uncheck();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(/Hello/);
+    await page.goto("/courses");
+    await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
+  });
+});
+
+const OWN_VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean }[] = [
+  { name: "PAR required", knobs: { par: "required" }, pushed: true },
+  { name: "DPoP required with a changing nonce", knobs: { dpop: "required", dpopNonce: true }, pushed: false },
+  { name: "PAR and DPoP required", knobs: { par: "required", dpop: "required", dpopNonce: true }, pushed: true },
+  { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false },
+];
+
+for (const variant of OWN_VARIANTS) {
+  test.describe(`with a dashboard of its own: ${variant.name}`, () => {
+    let sandbox: RunningSandbox;
+    let dashboard: DashboardInstance;
+
+    test.beforeAll(async () => {
+      test.setTimeout(600_000);
+      const port = await freePort();
+      const appUrl = `http://127.0.0.1:${port}`;
+      sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs: variant.knobs });
+      dashboard = await startDashboardInstance(
+        {
+          SITE_URL: sandbox.url,
+          APP_URL: appUrl,
+          OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+          OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+          SESSION_SECRET: randomBytes(32).toString("base64url"),
+          EMBED_ORIGINS: sandbox.url,
+        },
+        port,
+      );
+    });
+    test.afterAll(async () => {
+      await dashboard?.stop();
+      await sandbox?.close();
+    });
+
+    test("signs in, reads every page, revokes", async ({ page }) => {
+      test.setTimeout(120_000);
+      const seen: string[] = [];
+      page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) seen.push(frame.url());
+      });
+      await page.goto(`${dashboard.url}/`);
+      await page.getByRole("link", { name: "Sign in" }).click();
+      await page.getByLabel("Email").fill("maya@example.com");
+      await page.getByLabel("Password").fill("demo");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Allow" }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(/Hello/);
+      const atSite = seen.filter((url) => url.startsWith(`${sandbox.url}/oauth/authorize?`));
+      expect(atSite.length).toBeGreaterThan(0);
+      for (const url of atSite) {
+        const keys = [...new URL(url).searchParams.keys()].sort();
+        if (variant.pushed) expect(keys, url).toEqual(["client_id", "request_uri"]);
+        else expect(keys, url).toContain("code_challenge");
+      }
+      await expectEveryPage(page, dashboard.url);
+      await page.goto(`${dashboard.url}/settings`);
+      await page.getByRole("button", { name: "Revoke access" }).click();
+      await page.getByRole("button", { name: "Yes, revoke" }).click();
+      await expect(page).toHaveURL(/\/signed-out\?reason=revoked/);
+      const grants = [...sandbox.state.store.grants.values()];
+      expect(grants.length).toBeGreaterThan(0);
+      expect(grants.every((grant) => grant.revokedAt !== undefined)).toBe(true);
+      if (variant.knobs.dpop) expect(grants.every((grant) => typeof grant.dpopJkt === "string")).toBe(true);
+    });
+  });
+}
+
+async function expectEveryPage(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/courses`);
+  await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
+  await page.goto(`${base}/orders`);
+  await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+  await page.goto(`${base}/events`);
+  await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+  await page.goto(`${base}/settings`);
+  await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
+}
