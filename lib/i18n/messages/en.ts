@@ -20,6 +20,22 @@ export const en = {
     events: "Events",
     settings: "Settings",
   },
+  shell: {
+    tabsNavigation: "Pages",
+    panelNavigation: "Panel",
+    learning: "Learning",
+    ordersAndEvents: "Orders & events",
+    account: "Account",
+    continue: "Continue",
+    offlineShowing: "Offline: showing what you saw at {time}.",
+    offlineUnseenTitle: "You're offline",
+    offlineUnseenBody:
+      "This page was not opened while you were online, so there is nothing to show yet. It loads as soon as your connection is back.",
+    retry: "Retry",
+    stillOffline: "Still offline. Try again once your connection is back.",
+    loadingPage: "Loading {page}…",
+    joinOnline: "Join online",
+  },
   signInProblem: {
     title: "Sign-in did not complete",
     tryAgain: "Try signing in again",
