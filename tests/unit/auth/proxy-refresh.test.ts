@@ -102,7 +102,7 @@ describe("the router's own fetches of a page (a Link prefetch, a client-side nav
     const load = await proxy(
       new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), "sec-fetch-mode": "navigate" } }),
     );
-    expect(load.headers.get("location")).toBe(`${TEST_APP_URL}/signed-out?reason=access_withdrawn`);
+    expect(load.headers.get("location")).toBe(`${TEST_APP_URL}/signed-out?reason=access_withdrawn&returnTo=%2Fcourses`);
   });
 
   it("a document load (Sec-Fetch-Mode: navigate) still refreshes", async () => {
