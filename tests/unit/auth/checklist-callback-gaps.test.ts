@@ -1,5 +1,5 @@
 /**
- * Security checklist cases 9, 10, 23, 24 and 37, against the fake site with real ES256 keys: a callback
+ * Security checklist cases 9, 10, 12, 23, 24 and 37, against the fake site with real ES256 keys: a callback
  * without its transaction or with a missing or empty state never reaches the token endpoint; an id_token
  * without `iss` or `aud`, or malformed, is refused with a sign-in error, never a crash, and no session.
  */
@@ -69,6 +69,15 @@ describe("checklist 9 and 10: no token request without this browser's transactio
     await refusal(handleCallback(attempt.jar, callbackUrl({ state: value })));
     expect(site.calls.filter((call) => !call.path.startsWith("/.well-known/") && call.path !== "/jwks")).toHaveLength(0);
     expect(await loadSession(attempt.jar)).toBeNull();
+  });
+});
+
+describe("checklist 12: the callback's iss is the issuer plus one character", () => {
+  it("checklist 12: is refused before any token request", async () => {
+    const attempt = await beginLogin();
+    const error = await refusal(handleCallback(attempt.jar, callbackUrl({ state: attempt.state, iss: `${site.url}1` })));
+    expect(error.code).toBe("issuer_mismatch");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
   });
 });
 
