@@ -36,7 +36,7 @@ export async function proxy(request: NextRequest) {
   // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
   const response =
     refresh === "access_withdrawn"
-      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn"), getConfig().appUrl), 303)
+      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn", `${pathname}${request.nextUrl.search}`), getConfig().appUrl), 303)
       : NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
   if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
   response.headers.set("content-security-policy", csp);

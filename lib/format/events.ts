@@ -11,6 +11,7 @@ import {
   type CalendarDate,
   type ZonedFormatOptions,
 } from "./datetime";
+import { dateTimeFormat } from "./intl-formatters";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -93,7 +94,7 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
   const intlLocale = dateLocaleOf(locale);
   if (event.isAllDay) {
     const span = allDaySpan(event);
-    const format = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
+    const format = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
     const startDate = new Date(Date.UTC(span.start.year, span.start.month - 1, span.start.day));
     const lastDay = calendarDateFromDayNumber(dayNumber(span.endExclusive) - 1);
     const singleDay = dayNumber(lastDay) === dayNumber(span.start);
@@ -103,7 +104,7 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
     return { text, dateTime: isoCalendarDate(span.start) };
   }
   const start = toDate(event.startTime);
-  const full = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
+  const full = dateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
   if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
@@ -111,6 +112,6 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
     return { text: full.formatRange(start, end), dateTime: start.toISOString() };
   }
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const endText = sameDay ? new Intl.DateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end) : full.format(end);
+  const endText = sameDay ? dateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end) : full.format(end);
   return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };
 }

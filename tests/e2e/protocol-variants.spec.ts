@@ -77,8 +77,8 @@ test.describe("with the shared app", () => {
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
     await page.goto("/courses");
-    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn$/);
-    await expect(page.getByRole("status")).toContainText("access to your account was withdrawn");
+    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fcourses$/);
+    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     await page.goto("/courses");
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
