@@ -6,7 +6,6 @@ import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
-import { isSessionError } from "@/lib/session/errors";
 import { getConfig } from "@/lib/config";
 import { signedOutPath } from "@/lib/contract/paths";
 
@@ -37,7 +36,7 @@ export async function proxy(request: NextRequest) {
   // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
   const response =
     refresh === "access_withdrawn"
-      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn"), getConfig().appUrl), 303)
+      ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn", `${pathname}${request.nextUrl.search}`), getConfig().appUrl), 303)
       : NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
   if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
   response.headers.set("content-security-policy", csp);
@@ -64,7 +63,9 @@ async function refreshBeforeRender(
     await refreshMemberSession(jar);
     return "done";
   } catch (error) {
-    if (isSessionError(error, "unauthenticated") && error.detail === "access_withdrawn") return "access_withdrawn";
+    // By code and detail, not class: the proxy's bundle and the routes' may each hold their own error classes.
+    const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+    if (code === "unauthenticated" && detail === "access_withdrawn") return "access_withdrawn";
     return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
   }
 }

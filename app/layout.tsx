@@ -61,7 +61,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
           <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>
-            <AppShell showNav={session !== null} embedded={embedded} account={session ? <AccountMenu name={session.claims.name} /> : null}>
+            <AppShell
+              showNav={session !== null}
+              embedded={embedded}
+              parentOrigins={embedded ? getConfig().embedOrigins : []}
+              account={session ? <AccountMenu name={session.claims.name} /> : null}
+            >
               {children}
             </AppShell>
           </SiteInfoProvider>

@@ -12,6 +12,29 @@ import type { SandboxState } from "./state";
 const FEATURED_COURSES = ["watercolor-foundations", "data-analysis-with-python", "mandarin-for-travelers"];
 
 export const MY_LEARNING_PATH = "/my-learning";
+/** The page's one script: it sizes the dashboard's frame to the height the dashboard reports. */
+export const PANEL_SCRIPT_PATH = "/my-learning/panel.js";
+
+/**
+ * How a site uses the dashboard's height message (README, "Embedding"): accept it only from the frame's
+ * own window and the dashboard's origin, only in its documented shape, and size the frame to it, so the
+ * panel never scrolls inside the page.
+ */
+const PANEL_SCRIPT = `"use strict";
+(() => {
+  const frame = document.querySelector("iframe[data-companion-dashboard]");
+  if (!frame) return;
+  const dashboardOrigin = new URL(frame.src).origin;
+  window.addEventListener("message", (event) => {
+    if (event.origin !== dashboardOrigin || event.source !== frame.contentWindow) return;
+    const message = event.data;
+    if (!message || message.type !== "companion-dashboard:height" || !Number.isFinite(message.height)) return;
+    const height = Math.min(Math.max(Math.round(message.height), 200), 20000);
+    // The frame's own border is outside its content: add it.
+    frame.style.height = height + (frame.offsetHeight - frame.clientHeight) + "px";
+  });
+})();
+`;
 
 /**
  * What the framed dashboard may do: run its scripts on its own origin, submit forms, open the sign-in popup,
@@ -28,6 +51,7 @@ const FRAME_SANDBOX = [
 ].join(" ");
 
 export function registerMyLearningPage(app: Hono, state: SandboxState): void {
+  app.get(PANEL_SCRIPT_PATH, (c) => c.body(PANEL_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
   app.get(MY_LEARNING_PATH, (c) => {
     const signedIn = currentSession(c, state);
     const courses = FEATURED_COURSES.map((slug) => findCourse(slug)).filter((course) => course !== undefined);
@@ -45,13 +69,15 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
   <section aria-labelledby="panel-title" class="panel">
     <h2 id="panel-title">Your account</h2>
     <iframe
+      data-companion-dashboard
       src="${dashboard}"
       title="Member dashboard"
       sandbox="${FRAME_SANDBOX}"
       allow="storage-access"
       loading="eager"></iframe>
   </section>
-</div>`;
+</div>
+<script src="${PANEL_SCRIPT_PATH}"></script>`;
     const rendered = page("My learning", body);
     // This page frames the dashboard's origin, and nothing else.
     c.header(
@@ -63,7 +89,7 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
         "</style>",
         "main{max-width:76rem}.my-learning{display:grid;gap:1.5rem}" +
           "@media(min-width:60rem){.my-learning{grid-template-columns:1fr 28rem}}" +
-          ".panel iframe{width:100%;height:44rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>",
+          ".panel iframe{display:block;width:100%;height:36rem;border:1px solid #e2e8f0;border-radius:.5rem;background:#fff}</style>",
       ),
     );
   });

@@ -13,34 +13,24 @@ import { DEMO_MEMBERS, DEMO_PASSWORD, SCHOOL } from "./seed";
 import type { SandboxState } from "./state";
 
 function coverSvg(name: string, palette: readonly [string, string]): string {
-  const words = name.split(" ");
-  const lines: string[] = [];
-  let line = "";
-  for (const word of words) {
-    if ((line + " " + word).trim().length > 22 && line !== "") {
-      lines.push(line);
-      line = word;
-    } else {
-      line = (line + " " + word).trim();
-    }
-  }
-  if (line !== "") lines.push(line);
-  const text = lines
-    .slice(0, 3)
-    .map(
-      (l, i) =>
-        `<text x="32" y="${150 + i * 40}" font-size="32" font-weight="700" fill="#fff" ` +
-        `font-family="system-ui, sans-serif">${escapeHtml(l)}</text>`,
-    )
+  // The name is printed beside the cover wherever a cover is shown: the cover itself is a pattern, so it
+  // never repeats it. The pattern is drawn from the name, so each course keeps its own look.
+  const seed = [...name].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
+  const shapes = [0, 1, 2]
+    .map((i) => {
+      const x = 80 + ((seed >> (i * 5)) % 480);
+      const y = 60 + ((seed >> (i * 7 + 3)) % 240);
+      const r = 40 + ((seed >> (i * 3 + 1)) % 90);
+      return `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" fill-opacity="${(0.08 + i * 0.05).toFixed(2)}"/>`;
+    })
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360" \
 role="img" aria-label="${escapeHtml(name)}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">\
 <stop offset="0" stop-color="${palette[0]}"/><stop offset="1" stop-color="${palette[1]}"/></linearGradient></defs>
 <rect width="640" height="360" fill="url(#g)"/>
-<circle cx="540" cy="80" r="120" fill="#fff" fill-opacity="0.12"/>
+${shapes}
 <text x="32" y="64" font-size="20" fill="#fff" fill-opacity="0.85" font-family="system-ui, sans-serif">${escapeHtml(SCHOOL.name)}</text>
-${text}
 </svg>`;
 }
 

@@ -9,8 +9,13 @@
  *   - at 10 connections, the data route's throughput at least 0.85 of the direct call's, its p50 at most
  *     1.20 times, and its own CPU beyond /api/health's at most 0.5 ms a request (concurrent.ts);
  *   - memory flat over a five-minute soak (soak.ts).
+ * And issue 26's page views (page-views.ts): the HTML of a page with the member's data, the RSC request
+ * of a tab click and the signed-out page, as ratios to the direct call; what a student sees on a phone
+ * (lighthouse.ts): Lighthouse's LCP, TBT and CLS per signed-in page, first-load JavaScript per route.
  *
- *   npm run bench                       the three figures
+ *   npm run bench                       the figures (sections: sequential, concurrent, pageViews, lighthouse)
+ *   npm run bench -- --only=pageViews --seconds=10    page views only
+ *   npm run bench -- --only=pageViews,lighthouse --page-warm-up=300 --lighthouse-runs=1
  *   npm run bench -- --soak             adds the five-minute soak
  *   npm run bench -- --quick            short phases, for a quick look while developing
  *   npm run bench -- --only=concurrent,soak --seconds=10 --soak-seconds=120 --rounds=30
@@ -26,6 +31,8 @@ import { concurrentLoad } from "./bench/concurrent";
 import type { BenchContext, BenchOptions, BenchSection } from "./bench/context";
 import { findNextServer, Inspector, parentOf } from "./bench/dashboard-process";
 import { directAccessToken, signInToDashboard, waitFor, type BenchTarget } from "./bench/members";
+import { phoneAudit } from "./bench/lighthouse";
+import { pageViews } from "./bench/page-views";
 import { phase } from "./bench/progress";
 import { sequentialLatency } from "./bench/sequential";
 import { soak } from "./bench/soak";
@@ -33,7 +40,7 @@ import { soak } from "./bench/soak";
 const root = path.resolve(import.meta.dirname, "..");
 
 /** The measured figures, in order. */
-const SECTIONS: BenchSection[] = [sequentialLatency, concurrentLoad, soak];
+const SECTIONS: BenchSection[] = [sequentialLatency, concurrentLoad, pageViews, phoneAudit, soak];
 
 /** The lab sections named by `--lab`, loaded only then. */
 async function labSections(names: string | undefined): Promise<BenchSection[]> {
@@ -58,6 +65,8 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
       seconds: { type: "string" },
       connections: { type: "string" },
       "soak-seconds": { type: "string" },
+      "page-warm-up": { type: "string" },
+      "lighthouse-runs": { type: "string" },
     },
   });
   const number = (value: string | undefined, fallback: number) => (value === undefined ? fallback : Number(value));
@@ -70,6 +79,8 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
     soakSeconds: number(values["soak-seconds"], quick ? 60 : 300),
     soakConnections: 20,
     soakSessions: quick ? 50 : 200,
+    pageWarmUpRequests: number(values["page-warm-up"], quick ? 200 : 1000),
+    lighthouseRuns: number(values["lighthouse-runs"], quick ? 1 : 3),
   };
   return { options, only: values.only ? new Set(values.only.split(",")) : undefined, lab: values.lab };
 }

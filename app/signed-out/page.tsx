@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 
 import { SignedOutLanding, type SiteSessionAfterSignOut } from "@/components/layout/signed-out-landing";
 import { readEndSessionState } from "@/lib/auth/end-session";
+import { sanitizeReturnTo } from "@/lib/auth/return-to";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
 import { isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
@@ -24,7 +25,9 @@ const SITE_SESSION_KEPT: readonly SignedOutReason[] = ["signed_out", "signed_out
  * same, and the page then claims nothing about the site (checklist case 63).
  */
 export default async function SignedOutPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { reason: reasonParam, state } = await searchParams;
+  const { reason: reasonParam, state, returnTo: returnToParam } = await searchParams;
+  // Where Sign in leads back to: a same-origin path only (OWASP ASVS 5 V3.7.2), else the overview.
+  const returnTo = sanitizeReturnTo(typeof returnToParam === "string" ? returnToParam : undefined, getConfig().appUrl);
   let reason: SignedOutReason = isSignedOutReason(reasonParam) ? reasonParam : "signed_out";
   let siteSession: SiteSessionAfterSignOut | null = SITE_SESSION_KEPT.includes(reason) ? "open" : null;
   if (state !== undefined) {
@@ -34,5 +37,5 @@ export default async function SignedOutPage({ searchParams }: { searchParams: Pr
   }
   const site = { name: await getSiteName(), url: getConfig().siteUrl };
   // Inside the site's page (a withdrawn access ends the frame's session too), sign-in starts from the popup.
-  return <SignedOutLanding reason={reason} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
+  return <SignedOutLanding reason={reason} returnTo={returnTo} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
 }

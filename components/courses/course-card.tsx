@@ -10,16 +10,36 @@ import { AccessReminderButton } from "./access-reminder-button";
 import { CourseMainAction } from "./course-main-action";
 
 /**
- * One enrollment: cover, name, access state in words, progress when the site gives it, the last lecture
- * and the way forward: Resume, Start course when never started, Renew access once ended (no Resume or
- * Start then), and Add a reminder while access ends within 30 days.
+ * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
+ * progress, the access state in words and the one way forward (Resume, Start course, or Renew access once
+ * ended). From 640 px, a card with the cover, the last lecture and "Add a reminder" while access ends
+ * within 30 days.
  */
-export function CourseCard({ course, headingLevel = 2 }: { course: CourseEnrollment; headingLevel?: 2 | 3 }) {
+export function CourseCard({
+  course,
+  headingLevel = 2,
+  rowOnly = false,
+}: {
+  course: CourseEnrollment;
+  headingLevel?: 2 | 3;
+  rowOnly?: boolean;
+}) {
   const { messages, now } = useI18n();
   const ended = hasAccessEnded(course.access, now);
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  // Card classes apply from 640 px, unless the panel keeps rows at every width.
+  const card = rowOnly
+    ? { article: "", cover: "hidden", body: "", heading: "", detail: "hidden", actions: "" }
+    : {
+        article: "sm:flex sm:flex-col",
+        cover: "hidden sm:block",
+        body: "sm:flex sm:flex-1 sm:flex-col sm:items-stretch sm:gap-3 sm:p-5",
+        heading: "sm:whitespace-normal sm:text-lg",
+        detail: "hidden sm:block",
+        actions: "sm:mt-auto sm:flex-wrap sm:items-start sm:pt-1",
+      };
   return (
-    <article className={`card flex h-full flex-col overflow-hidden ${ended ? "bg-surface-muted" : ""}`}>
+    <article className={`card h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
       {course.imageUrl ? (
         // Course covers come from the site's own CDN, whose hosts are not known at build time for next/image.
         // eslint-disable-next-line @next/next/no-img-element
@@ -28,41 +48,57 @@ export function CourseCard({ course, headingLevel = 2 }: { course: CourseEnrollm
           alt=""
           loading="lazy"
           decoding="async"
-          className={`aspect-[16/9] w-full object-cover ${ended ? "grayscale" : ""}`}
+          className={`${card.cover} aspect-[16/9] w-full object-cover ${ended ? "grayscale" : ""}`}
         />
       ) : (
-        <div aria-hidden="true" className="aspect-[16/9] w-full bg-gradient-to-br from-accent-soft to-surface-muted" />
+        <div aria-hidden="true" className={`${card.cover} aspect-[16/9] w-full bg-gradient-to-br from-accent-soft to-surface-muted`} />
       )}
-      <div className="flex flex-1 flex-col gap-3 p-4 sm:p-5">
-        <Heading className="text-lg font-semibold leading-snug text-fg">{course.name}</Heading>
-        <div>
+      <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
+        <Heading className={`col-span-2 truncate text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
+        <div className="col-start-1 row-start-3 min-w-0">
           <AccessBadge access={course.access} />
         </div>
         {course.completionPercentage !== null ? (
-          <ProgressBar
-            value={course.completionPercentage}
-            label={`${messages.courses.progress}: ${course.name}`}
-            valueText={interpolate(messages.courses.progressLabel, { percent: course.completionPercentage })}
-          />
+          <div className="col-span-2 row-start-2">
+            <ProgressBar
+              value={course.completionPercentage}
+              label={`${messages.courses.progress}: ${course.name}`}
+              valueText={interpolate(messages.courses.progressLabel, { percent: course.completionPercentage })}
+            />
+          </div>
         ) : null}
         {course.lastWatched?.title ? (
-          <p className="text-sm text-fg-muted">{interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}</p>
+          <p className={`${card.detail} text-sm text-fg-muted`}>
+            {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}
+          </p>
         ) : null}
-        <CourseActions course={course} ended={ended} />
+        <CourseActions course={course} className={card.actions} reminderClassName={rowOnly ? "hidden" : "hidden sm:block"} />
       </div>
     </article>
   );
 }
 
-function CourseActions({ course }: { course: CourseEnrollment; ended: boolean }) {
+function CourseActions({
+  course,
+  className,
+  reminderClassName,
+}: {
+  course: CourseEnrollment;
+  className: string;
+  reminderClassName: string;
+}) {
   const { now, timeZone } = useI18n();
   const main = <CourseMainAction course={course} />;
   const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
   return (
-    <div className="mt-auto flex flex-col gap-2 pt-1 sm:flex-row sm:flex-wrap sm:items-start">
+    <div className={`col-start-2 row-start-3 flex gap-2 ${className}`}>
       {main}
-      {reminder ? <AccessReminderButton course={course} /> : null}
+      {reminder ? (
+        <div className={reminderClassName}>
+          <AccessReminderButton course={course} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
 import { ShowMoreButton } from "@/components/ui/show-more-button";
+import { useEmbedding } from "@/components/layout/embedding-context";
 import { SiteLink } from "@/components/layout/site-link";
 import { CourseCard } from "./course-card";
 import { CourseFilters } from "./course-filters";
@@ -88,6 +89,7 @@ export function CoursesView() {
  */
 function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query: CoursesQuery }) {
   const { messages } = useI18n();
+  const { embedded } = useEmbedding();
   const [visible, setVisible] = useState(CARDS_PER_STEP);
   const [firstNew, setFirstNew] = useState<number | null>(null);
   const firstNewItem = useRef<HTMLLIElement>(null);
@@ -106,7 +108,7 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
       {courses.length === 0 ? (
         <EmptyState title={messages.courses.noMatch} body={messages.courses.noMatchBody} />
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
           {courses.slice(0, shown).map((course, index) => (
             <li
               key={course.slug}
@@ -114,7 +116,7 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
               tabIndex={index === firstNew ? -1 : undefined}
               className="rounded-xl outline-offset-4"
             >
-              <CourseCard course={course} />
+              <CourseCard course={course} rowOnly={embedded} />
             </li>
           ))}
         </ul>

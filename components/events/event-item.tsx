@@ -31,11 +31,15 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
           {event.isAllDay ? <span className="text-fg-muted">{` · ${messages.events.allDay}`}</span> : null}
         </p>
         {event.location ? <p className="break-words text-sm text-fg-muted">{event.location}</p> : null}
-        {event.url ? (
+        {event.url && upcoming && !cancelled ? (
           <p className="text-sm">
-            <a className="inline-flex min-h-11 items-center text-accent underline sm:min-h-0" href={event.url} target="_top">
-              {event.location ? messages.events.openLink : messages.events.online}
-              <span className="sr-only">{`: ${event.title}`}</span>
+            <a
+              className="inline-flex min-h-11 items-center text-accent underline sm:min-h-0"
+              href={event.url}
+              target="_top"
+              aria-label={`${event.location ? messages.events.openLink : messages.shell.joinOnline}: ${event.title}`}
+            >
+              {event.location ? messages.events.openLink : messages.shell.joinOnline}
             </a>
           </p>
         ) : null}

@@ -1,59 +1,111 @@
 "use client";
 
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { usePathname } from "next/navigation";
+import { useRef, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
-import { MainNav } from "./main-nav";
-import { OfflineBanner } from "./offline-banner";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { EmbeddingProvider } from "./embedding-context";
+import { MainNav, PanelNav } from "./main-nav";
+import { OfflineBanner } from "./offline-banner";
+import { OfflineNavigation, OfflineOutlet } from "./offline-navigation";
+import { useReportFrameHeight } from "./use-report-frame-height";
 
 /** The skip link: hidden until it has keyboard focus, then shown over the page's top left corner. */
 const SKIP_LINK_CLASS =
   "sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 " +
   "focus:rounded-lg focus:bg-surface focus:px-4 focus:py-3 focus:text-fg focus:shadow-card";
 
+const HEADER_ROW = "flex min-h-14 items-center gap-4";
+const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
+const ACCOUNT_IN_HEADER = "ml-auto min-w-0";
+const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
+
 /**
- * The page frame: a skip link, a header with the app's name and (when signed in) the navigation, and
- * the main landmark the pages render into.
+ * The page frame: a skip link, one opaque header (the app's name, the tabs, the account's place at its
+ * right end), the main landmark the pages render into, and on phones the tabs as a bar at the bottom.
+ * Embedded in the site's page (the companion panel) there is no brand, the panel's three sections sit at
+ * the top, the panel reports its height to the site, and a footer opens the dashboard in a new tab.
  */
 export function AppShell({
   children,
   showNav = true,
   embedded = false,
+  parentOrigins = [],
   account = null,
 }: {
   children: ReactNode;
   showNav?: boolean;
   embedded?: boolean;
-  /** The account menu (components/layout/account-menu.tsx), when signed in. */
+  parentOrigins?: readonly string[];
+  /** The account menu (components/layout/account-menu.tsx), when signed in: at the header's right end. */
   account?: ReactNode;
 }) {
   const { messages } = useI18n();
+  const content = useRef<HTMLDivElement>(null);
+  useReportFrameHeight(content, embedded ? parentOrigins : []);
+  const hasHeader = showNav || !embedded;
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a href="#main" className={SKIP_LINK_CLASS}>
-        {messages.app.skipToContent}
-      </a>
-      <header className="sticky top-0 z-40 border-b border-line bg-surface/95 backdrop-blur supports-[backdrop-filter]:bg-surface/80">
-        <div className="mx-auto flex max-w-5xl flex-col gap-1 px-4 pt-2 sm:flex-row sm:items-center sm:justify-between sm:gap-6 sm:py-2">
-          {/* Inside the site's page the site's own header is already there: no second brand header. */}
-          {embedded ? null : (
-            <Link
-              href={PAGE_PATHS.overview}
-              className="inline-flex min-h-11 items-center gap-2 self-start font-semibold text-fg no-underline sm:self-auto"
-            >
-              <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-              {messages.app.name}
-            </Link>
+    <EmbeddingProvider value={{ embedded, parentOrigins }}>
+      <OfflineNavigation>
+        <div ref={content} className={`flex flex-col ${embedded ? "" : "min-h-dvh"}`}>
+          <a href="#main" className={SKIP_LINK_CLASS}>
+            {messages.app.skipToContent}
+          </a>
+          {/* No header at all when it would be empty (the panel signed out): no empty landmark. */}
+          {hasHeader ? (
+            <header className="sticky top-0 z-40 border-b border-line bg-surface">
+              <div className={`mx-auto max-w-5xl px-4 ${embedded ? HEADER_ROW_IN_PANEL : HEADER_ROW}`}>
+                {embedded ? null : (
+                  <Link
+                    href={PAGE_PATHS.overview}
+                    className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
+                  >
+                    <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
+                    {/* Below 400 px the account menu needs the room: the name stays the link's name. */}
+                    <span className="sr-only min-[400px]:not-sr-only">{messages.app.name}</span>
+                  </Link>
+                )}
+                {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}
+                {account ? (
+                  <nav
+                    aria-label={messages.shell.account}
+                    className={`flex min-w-0 items-center ${embedded ? ACCOUNT_IN_PANEL : ACCOUNT_IN_HEADER}`}
+                  >
+                    {account}
+                  </nav>
+                ) : null}
+              </div>
+              <OfflineBanner />
+            </header>
+          ) : (
+            <OfflineBanner />
           )}
-          {showNav ? <MainNav /> : null}
-          {account ? <div className={embedded ? "self-end" : "absolute right-4 top-2 sm:static"}>{account}</div> : null}
+          <main
+            id="main"
+            tabIndex={-1}
+            className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${
+              embedded ? "py-4" : showNav ? "pb-24 pt-6 sm:py-10" : "py-6 sm:py-10"
+            }`}
+          >
+            <OfflineOutlet>{children}</OfflineOutlet>
+          </main>
+          {embedded && showNav ? <PanelFooter /> : null}
         </div>
-        <OfflineBanner />
-      </header>
-      <main id="main" tabIndex={-1} className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${embedded ? "py-4" : "py-6 sm:py-10"}`}>
-        {children}
-      </main>
-    </div>
+      </OfflineNavigation>
+    </EmbeddingProvider>
+  );
+}
+
+/** The panel's way out: the same page of the dashboard in a tab of its own (for Safari, blocked popups, more room). */
+function PanelFooter() {
+  const { messages } = useI18n();
+  const pathname = usePathname();
+  return (
+    <footer className="border-t border-line px-4 py-3">
+      <a href={pathname} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center text-accent underline">
+        {messages.embedded.openInNewTab}
+      </a>
+    </footer>
   );
 }

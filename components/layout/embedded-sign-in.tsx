@@ -99,7 +99,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
           {notice}
         </p>
       ) : null}
-      <a href={returnTo} target="_blank" rel="noopener" className="text-accent-fg underline">
+      <a href={returnTo} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center text-accent underline">
         {messages.embedded.openInNewTab}
       </a>
     </div>

@@ -9,10 +9,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ContinueWatching } from "./continue-watching";
 import { EndingSoon } from "./ending-soon";
 import { UpcomingEvents } from "./upcoming-events";
+import { useEmbedding } from "@/components/layout/embedding-context";
 
 /** The Overview page, urgent first on every width: a greeting, Continue watching, access ending soon, then the next events. */
 export function OverviewView() {
   const { messages } = useI18n();
+  const { embedded } = useEmbedding();
   const query = useAccountPage("overview");
 
   if (query.isPending) {
@@ -36,11 +38,19 @@ export function OverviewView() {
   return (
     <div>
       <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
-      <div className="flex flex-col gap-8">
-        <ContinueWatching courses={overview.continueWatching} />
-        <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-        <UpcomingEvents registrations={overview.upcomingEvents} />
-      </div>
+      {embedded ? (
+        // The panel's default view: what to continue and what ends soon, with their actions.
+        <div className="flex flex-col gap-6">
+          <ContinueWatching courses={overview.continueWatching} />
+          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+        </div>
+      ) : (
+        <div className="flex flex-col gap-8">
+          <ContinueWatching courses={overview.continueWatching} />
+          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+          <UpcomingEvents registrations={overview.upcomingEvents} />
+        </div>
+      )}
     </div>
   );
 }

@@ -29,6 +29,8 @@ export function makeQueryClient(): QueryClient {
         // A failure the server's prefetch already met (dehydrated into the page) is shown, not asked again.
         retryOnMount: false,
         refetchOnWindowFocus: refetchUnlessFailed,
+        // Back online, the page on screen is refreshed once by the shell (components/layout/offline-navigation.tsx).
+        refetchOnReconnect: false,
       },
       mutations: { retry: false },
       dehydrate: {

@@ -47,7 +47,8 @@ export function isSignedOutReason(value: unknown): value is SignedOutReason {
   return SIGNED_OUT_REASONS.some((reason) => reason === value);
 }
 
-/** `/signed-out?reason=<reason>`. */
-export function signedOutPath(reason: SignedOutReason): string {
-  return `${PAGE_PATHS.signedOut}?reason=${reason}`;
+/** `/signed-out?reason=<reason>`, with the page to sign in again to when there is one to go back to. */
+export function signedOutPath(reason: SignedOutReason, returnTo?: string): string {
+  const back = returnTo && returnTo !== PAGE_PATHS.overview ? `&returnTo=${encodeURIComponent(returnTo)}` : "";
+  return `${PAGE_PATHS.signedOut}?reason=${reason}${back}`;
 }

@@ -1,6 +1,7 @@
 import type { CourseEnrollment } from "@/lib/types/account";
 import { hasAccessEnded, isAccessEndingSoon } from "./access";
 import { toDate } from "./datetime";
+import { collator as sharedCollator } from "./intl-formatters";
 
 /** The Courses page's "Show" choices, as they appear in the URL (`?show=ending-soon`). */
 export const COURSE_SHOWS = ["all", "in-progress", "not-started", "ending-soon", "ended", "lifetime"] as const;
@@ -131,7 +132,7 @@ function expiryRank(course: CourseEnrollment, now: Date): [number, number] {
  * name order, then slug, so the order never depends on how the site paged.
  */
 export function selectCourses(courses: readonly CourseEnrollment[], choice: CourseChoice, now: Date, locale: string): CourseEnrollment[] {
-  const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+  const collator = sharedCollator(locale, { sensitivity: "base", numeric: true });
   const byName = (a: CourseEnrollment, b: CourseEnrollment) =>
     collator.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
   const compare = (a: CourseEnrollment, b: CourseEnrollment): number => {

@@ -1,4 +1,5 @@
 import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import { dateTimeFormat } from "./intl-formatters";
 
 /** Options every zoned formatter takes: the UI language and the member's IANA time zone. */
 export interface ZonedFormatOptions {
@@ -21,7 +22,7 @@ export function toDate(value: Date | string): Date {
 
 /** The calendar date an instant falls on in `timeZone` (DST-safe: Intl does the zone arithmetic). */
 export function zonedCalendarDate(instant: Date | string, timeZone: string): CalendarDate {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = dateTimeFormat("en-US", {
     timeZone,
     year: "numeric",
     month: "numeric",
@@ -63,14 +64,12 @@ export function calendarDaysBetween(from: Date | string, to: Date | string, time
 
 /** "12 Mar 2027": the date an instant falls on in the member's time zone. */
 export function formatDate(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
-  return new Intl.DateTimeFormat(dateLocaleOf(locale), { day: "numeric", month: "short", year: "numeric", timeZone }).format(
-    toDate(instant),
-  );
+  return dateTimeFormat(dateLocaleOf(locale), { day: "numeric", month: "short", year: "numeric", timeZone }).format(toDate(instant));
 }
 
 /** "12 Mar 2027, 14:30": date and time in the member's time zone. */
 export function formatDateTime(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
-  return new Intl.DateTimeFormat(dateLocaleOf(locale), {
+  return dateTimeFormat(dateLocaleOf(locale), {
     day: "numeric",
     month: "short",
     year: "numeric",
@@ -82,7 +81,7 @@ export function formatDateTime(instant: Date | string, { locale, timeZone }: Zon
 
 /** The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00" (changes across DST transitions). */
 export function zoneOffsetAt(instant: Date | string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(toDate(instant));
+  const parts = dateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(toDate(instant));
   return parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
 }
 

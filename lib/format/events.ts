@@ -11,6 +11,7 @@ import {
   type CalendarDate,
   type ZonedFormatOptions,
 } from "./datetime";
+import { dateTimeFormat } from "./intl-formatters";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -95,7 +96,7 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
   const intlLocale = dateLocaleOf(locale);
   if (event.isAllDay) {
     const span = allDaySpan(event);
-    const format = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
+    const format = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
     const startDate = new Date(Date.UTC(span.start.year, span.start.month - 1, span.start.day));
     const lastDay = calendarDateFromDayNumber(dayNumber(span.endExclusive) - 1);
     const singleDay = dayNumber(lastDay) === dayNumber(span.start);
@@ -105,16 +106,16 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
     return { text, dateTime: isoCalendarDate(span.start) };
   }
   const start = toDate(event.startTime);
-  const full = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
+  const full = dateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
   if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const times = new Intl.DateTimeFormat(intlLocale, { ...TIME_PART, timeZone });
+  const times = dateTimeFormat(intlLocale, { ...TIME_PART, timeZone });
   if (sameDay && zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
     // One date pattern per list: the date as an all-day event writes it, then the time range. (Intl's own
     // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)
-    const date = new Intl.DateTimeFormat(intlLocale, { ...DATE_PART, timeZone }).format(start);
+    const date = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone }).format(start);
     return { text: `${date}${DATE_TIME_SEPARATOR[locale]}${times.formatRange(start, end)}`, dateTime: start.toISOString() };
   }
   const endText = sameDay ? times.format(end) : full.format(end);

@@ -1,5 +1,6 @@
 import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
 import { toDate } from "./datetime";
+import { relativeTimeFormat } from "./intl-formatters";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -14,7 +15,7 @@ const AVERAGE_YEAR = 365.2425 * DAY;
 export function formatRelativeTime(target: Date | string, now: Date, locale: Locale): string {
   const diff = toDate(target).getTime() - now.getTime();
   const abs = Math.abs(diff);
-  const format = new Intl.RelativeTimeFormat(dateLocaleOf(locale), { numeric: "always" });
+  const format = relativeTimeFormat(dateLocaleOf(locale), { numeric: "always" });
   if (abs < HOUR) return format.format(Math.round(diff / MINUTE), "minute");
   if (abs < DAY) return format.format(Math.round(diff / HOUR), "hour");
   if (abs < 14 * DAY) return format.format(Math.round(diff / DAY), "day");

@@ -31,6 +31,7 @@ function isSitePage(path: string): boolean {
     path === "/logout" ||
     path === "/maintenance" ||
     path === "/my-learning" ||
+    path === "/my-learning/panel.js" ||
     path === "/sign-in" ||
     path === "/courses" ||
     path === "/events" ||

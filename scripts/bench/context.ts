@@ -16,6 +16,10 @@ export interface BenchOptions {
   soakSeconds: number;
   soakConnections: number;
   soakSessions: number;
+  /** Requests each page-view side serves before it is timed (page-views.ts). */
+  pageWarmUpRequests: number;
+  /** Lighthouse runs per page; the median of each figure is printed (lighthouse.ts). */
+  lighthouseRuns: number;
 }
 
 export interface BenchContext {

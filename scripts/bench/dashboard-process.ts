@@ -173,3 +173,31 @@ export function topSelfFrames(profile: CpuProfile, count: number): ProfileFrame[
     .slice(0, count)
     .map(([frame, hits]) => ({ frame, selfPercent: Math.round((hits / total) * 1000) / 10 }));
 }
+
+/**
+ * Self time summed by where the code lives: a package under node_modules (Next.js's bundled copies of
+ * React and its own server counted as "next"), a built chunk of the app, or Node's own internals.
+ */
+export function topSelfModules(profile: CpuProfile, count: number): ProfileFrame[] {
+  const selfHits = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    const { functionName, url } = node.callFrame;
+    if (hits === 0 || functionName === "(idle)") continue;
+    const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+    const place =
+      packageName ??
+      (/\.next\//.test(url)
+        ? url.replace(/^.*\/\.next\//, ".next/")
+        : url.startsWith("node:")
+          ? "node internals"
+          : url || `(${functionName || "native"})`);
+    selfHits.set(place, (selfHits.get(place) ?? 0) + hits);
+    total += hits;
+  }
+  return [...selfHits]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([frame, hits]) => ({ frame, selfPercent: Math.round((hits / total) * 1000) / 10 }));
+}

@@ -10,6 +10,8 @@ export interface LoadSpec {
   url: string;
   connections: number;
   durationSeconds: number;
+  /** When set, the run stops after this many requests instead of after `durationSeconds`. */
+  amount?: number;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
@@ -25,6 +27,8 @@ export interface LoadSample {
   /** Responses that were not 2xx, plus connection errors and timeouts. */
   failures: number;
   durationMs: number;
+  /** Bytes received, status lines, headers and bodies. */
+  bytes: number;
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
@@ -47,22 +51,25 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
     : undefined;
   const latenciesMs: number[] = [];
   let failures = 0;
+  let bytes = 0;
   const started = performance.now();
   const instance = autocannon({
     url: spec.url,
     connections: spec.connections,
     duration: spec.durationSeconds,
+    amount: spec.amount,
     method: spec.method ?? "GET",
     headers: spec.headers,
     body: spec.body,
     requests,
   });
-  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
+  instance.on("response", (_client: unknown, statusCode: number, responseBytes: number, responseTimeMs: number) => {
+    bytes += responseBytes;
     if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
     else failures += 1;
   });
   const result = await instance;
-  return { latenciesMs, failures: failures + result.errors + result.timeouts, durationMs: performance.now() - started };
+  return { latenciesMs, failures: failures + result.errors + result.timeouts, durationMs: performance.now() - started, bytes };
 }
 
 /** Pools several rounds of one side into one distribution. */
@@ -71,6 +78,7 @@ export function pool(samples: readonly LoadSample[]): LoadSample {
     latenciesMs: samples.flatMap((sample) => sample.latenciesMs),
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
     durationMs: samples.reduce((sum, sample) => sum + sample.durationMs, 0),
+    bytes: samples.reduce((sum, sample) => sum + sample.bytes, 0),
   };
 }
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
+import { openSettingsFromMenu } from "./account-menu";
 import { expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 const MCP_URL = `${SITE_URL}/mcp`;
@@ -9,8 +10,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 async function openSettings(page: Page): Promise<void> {
-  await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
-  await expect(page).toHaveURL(/\/settings$/);
+  await openSettingsFromMenu(page);
 }
 
 test("Settings tells the member what an AI assistant can do for them, and how to connect it", async ({ page, context }) => {

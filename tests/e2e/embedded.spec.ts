@@ -7,6 +7,7 @@ import {
   expectSignedOutFrame,
   expectStorageAccessNeeded,
   signInThroughPopup,
+  signOutInFrame,
 } from "../journeys/embedded";
 
 import { playwrightDriver } from "./playwright-driver";
@@ -124,7 +125,7 @@ test("a cross-site POST without the custom header changes nothing in embedded mo
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await frame.getByRole("navigation").getByRole("link", { name: "Orders", exact: true }).click();
+  await frame.getByRole("navigation").getByRole("link", { name: "Orders & events", exact: true }).click();
   await expect(frame.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
   await expect(frame.getByText(/NT\$/).first()).toBeVisible();
 });
@@ -135,7 +136,11 @@ test("revoking from the frame confirms in a popup that is never framed", async (
   await page.goto(HOST_PAGE);
   await signInFromFrame(page);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await frame.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
+  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
+  await frame.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(frame.getByRole("button", { name: "Revoke access" })).toBeVisible();
+  // The site resizes the frame to the page as it arrives: click once it has its final size.
+  await expectFrameFitsContent(page);
   const popupPromise = page.waitForEvent("popup");
   await frame.getByRole("button", { name: "Revoke access" }).click();
   const popup = await popupPromise;
@@ -178,4 +183,96 @@ test("where the browser refuses the frame's cookie, a second click asks for stor
   await continueSigningIn(frame);
   await expectSignedInFrame(frame, "Maya");
   expect(storageAccessRequests).toBe(1);
+});
+
+/** The frame's height on the site's page, and its document's scroll and visible heights. */
+async function frameFit(page: Page) {
+  const outer = await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((element) => element.clientHeight);
+  const document = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
+  const inner = await document.evaluate(() => ({
+    scroll: window.document.documentElement.scrollHeight,
+    client: window.document.documentElement.clientHeight,
+  }));
+  return { outer, ...inner };
+}
+
+/** The site sized the frame to the panel's content (and it stays that size): no scrollbar inside the frame. */
+async function expectFrameFitsContent(page: Page): Promise<number> {
+  let previous = -1;
+  await expect
+    .poll(
+      async () => {
+        const fit = await frameFit(page);
+        const settled = fit.outer === previous;
+        previous = fit.outer;
+        return settled && fit.scroll <= fit.client + 1 && Math.abs(fit.outer - fit.client) <= 1;
+      },
+      { intervals: [300] },
+    )
+    .toBe(true);
+  return (await frameFit(page)).outer;
+}
+
+/** Landmarks with nothing in them (an empty banner once signed out) confuse screen-reader navigation. */
+async function emptyLandmarks(page: Page): Promise<string[]> {
+  const document = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
+  return document.evaluate(() =>
+    [...window.document.querySelectorAll("header, nav, main, footer, aside, [role=banner], [role=navigation], [role=contentinfo]")]
+      .filter((element) => (element as HTMLElement).innerText.trim() === "")
+      .map((element) => element.tagName),
+  );
+}
+
+test("the panel opens on Continue and Ending soon, is sized to its content, and signs out and in again with one press", async ({
+  page,
+}) => {
+  const popups: string[] = [];
+  page.on("popup", (popup) => popups.push(popup.url()));
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await expectSignedOutFrame(dashboardFrame(page));
+  expect(await emptyLandmarks(page)).toEqual([]);
+  await expectFrameFitsContent(page);
+
+  await signInFromFrame(page);
+  // The default view: Continue watching and Ending soon, with their actions; three sections in the panel's navigation.
+  await expect(frame.getByRole("heading", { name: "Continue watching" })).toBeVisible();
+  await expect(frame.getByRole("link", { name: /^Resume at/ }).first()).toBeVisible();
+  await expect(frame.getByRole("heading", { name: "Access ending soon" })).toBeVisible();
+  await expect(frame.getByRole("button", { name: /Add a reminder/ }).first()).toBeVisible();
+  await expect(frame.getByRole("heading", { name: "Upcoming events" })).toHaveCount(0);
+  // Three places at most: Learning, Orders & events, and the account menu.
+  await expect(frame.getByRole("navigation").first().getByRole("list").first().getByRole("listitem")).toHaveCount(2);
+  await expect(frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" })).toBeVisible();
+  await expect(frame.getByRole("link", { name: "Open the dashboard in a new tab" })).toHaveAttribute("target", "_blank");
+  expect(await emptyLandmarks(page)).toEqual([]);
+  const overviewHeight = await expectFrameFitsContent(page);
+  // For the README: the panel on a phone (the site's page stacks it under the lessons), whole.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFrameFitsContent(page);
+  await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).screenshot({ path: "artifacts/screenshots/embedded-panel-phone.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect.poll(async () => (await frameFit(page)).outer).toBe(overviewHeight);
+
+  // Courses is taller: the frame grows with it (the site resizes it from the panel's message), rows inside.
+  await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(frame.getByRole("article").first()).toBeVisible();
+  await expect.poll(async () => (await frameFit(page)).outer).toBeGreaterThan(overviewHeight);
+  const coursesHeight = await expectFrameFitsContent(page);
+  const firstRows = await frame.getByRole("article").evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getBoundingClientRect().left));
+  expect(new Set(firstRows).size).toBe(1);
+
+  // The site believes only the dashboard's frame: the same message from anywhere else changes nothing.
+  await page.evaluate(() => window.postMessage({ type: "companion-dashboard:height", height: 240 }, "*"));
+  await page.waitForTimeout(500);
+  expect((await frameFit(page)).outer).toBe(coursesHeight);
+
+  await signOutInFrame(dashboardFrame(page));
+  expect(await emptyLandmarks(page)).toEqual([]);
+  await expectFrameFitsContent(page);
+  const before = popups.length;
+  await signInFromFrame(page);
+  expect(popups.length - before).toBe(1);
+  await expectFrameFitsContent(page);
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 
+import { openSettingsFromMenu } from "./account-menu";
 import { expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";
 
 const PAGES = [
@@ -71,7 +72,7 @@ test.describe("in Traditional Chinese", () => {
     await page.getByRole("navigation").getByRole("link", { name: "訂單" }).click();
     await expect(page.getByText(/NT\$|\$/).first()).toBeVisible();
     await expectNoSeriousAxeViolations(page);
-    await page.getByRole("navigation").getByRole("link", { name: "設定" }).click();
+    await openSettingsFromMenu(page);
     // The switch applies after the server renders again in the new language, so a plain click, then the result.
     await page.getByLabel("English").click();
     await expect(page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true })).toBeVisible();

@@ -96,18 +96,34 @@ test("a student with 130 enrollments pages to the last course", async ({ page })
   await showEveryCourse(playwrightDriver(page), 130);
 });
 
-test("an expired session sends the member to sign in and back to the same page", async ({ page }) => {
+test("an expired session says so truthfully, and Sign in leads back to the same page", async ({ page }) => {
   await signIn(page, "maya@example.com", { from: "/orders" });
   await expect(page).toHaveURL(/\/orders$/);
   // A month later at the site: the access token and the refresh token have both expired.
   await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 31 * 24 * 60 * 60 * 1000 });
   await page.goto("/events");
+  // The site refused to renew access: the member is told, and signed out (issue 30).
+  await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fevents$/);
+  await expect(page.getByRole("status")).toContainText("no longer accepts this app's access");
+  await page.getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
   // Back to the site's present, so that its new id_token is not dated in our future.
   await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 0 });
   await completeSiteSignIn(page, "maya@example.com");
   await expect(page).toHaveURL(/\/events$/);
   await expect(page.getByRole("heading", { name: "Events", level: 1 })).toBeVisible();
+});
+
+test("the signed-out page's Sign in leads back only to a page of the dashboard", async ({ page }) => {
+  await page.goto(`/signed-out?reason=access_withdrawn&returnTo=${encodeURIComponent("/orders?page=2")}`);
+  await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute(
+    "href",
+    `/api/auth/login?returnTo=${encodeURIComponent("/orders?page=2")}`,
+  );
+  for (const elsewhere of ["//evil.example/x", "https://evil.example/", "/api/auth/logout"]) {
+    await page.goto(`/signed-out?reason=access_withdrawn&returnTo=${encodeURIComponent(elsewhere)}`);
+    await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/api/auth/login");
+  }
 });
 
 test("each page's first HTML already holds its data, and a page whose query fails leaves the others working", async ({ page }) => {

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
 
+import { openSettingsFromMenu } from "./account-menu";
 import { APP_URL, resetSandbox, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
@@ -137,7 +138,7 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
   context,
 }) => {
   await signIn(page, "maya@example.com");
-  await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
+  await openSettingsFromMenu(page);
   await expect(page.getByText(/^Sign out ends your sign-in in this browser, and asks the site to end its own sign-in too/)).toBeVisible();
   await expect(
     page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here."),

@@ -9,6 +9,7 @@ import {
   expectSignedOutFrame,
   expectStorageAccessNeeded,
   signInThroughPopup,
+  signOutInFrame,
 } from "../journeys/embedded";
 import { expectOverview, navigationLink, signInFromLanding } from "../journeys/member-journey";
 import { APP_URL, HOST_PAGE } from "../journeys/urls";
@@ -32,6 +33,24 @@ async function frameDocument(page: Page) {
 
 function dashboardFrame(page: Page) {
   return puppeteerDriver(page, () => frameDocument(page));
+}
+
+async function frameHeight(page: Page): Promise<number> {
+  return page.$eval(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`, (element) => element.clientHeight);
+}
+
+/** The site sized the frame to the panel's content (the panel's height message): nothing scrolls inside it. */
+async function expectFrameFitsContent(page: Page): Promise<void> {
+  let last = "";
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const outer = await frameHeight(page);
+    const inner = await (
+      await frameDocument(page)
+    ).evaluate(() => ({ scroll: document.documentElement.scrollHeight, client: document.documentElement.clientHeight }));
+    last = JSON.stringify({ outer, ...inner });
+    if (inner.scroll <= inner.client + 1 && Math.abs(outer - inner.client) <= 1) return;
+  }
+  throw new Error(`the frame does not fit its content: ${last}`);
 }
 
 /** Firefox with that cookie behaviour, on the site's page, the dashboard's frame signed out. */
@@ -65,9 +84,21 @@ test("with Total Cookie Protection, the popup's sign-in fills the frame and its 
   expect(await sessionStatus(topLevel)).toBe(401);
   await topLevel.close();
 
+  await expectFrameFitsContent(page);
+  const overviewHeight = await frameHeight(page);
+
   // The member's courses in the frame; Resume links leave the frame for the top window.
   await frame.click(navigationLink("Courses"));
   expect(await frame.attribute({ role: "link", name: /^Resume at 1:02:05/ }, "target")).toBe("_top");
+  // The site resized the frame to the taller page: no scrollbar inside it.
+  await expectFrameFitsContent(page);
+  expect(await frameHeight(page)).toBeGreaterThan(overviewHeight);
+
+  // Sign out inside the frame ends on the panel's own Sign in, and one press signs in again.
+  await signOutInFrame(frame);
+  await signInThroughPopup(frame, "maya@example.com");
+  await expectSignedInFrame(frame, "Maya");
+  await expectFrameFitsContent(page);
 });
 
 test("with all cross-site cookies blocked, the frame asks for storage access, and on refusal the new tab signs in", async () => {

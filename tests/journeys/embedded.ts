@@ -3,7 +3,7 @@
  * tests/firefox/embedded.test.ts (Firefox): the frame on the site's "My learning" page, driven as a person would.
  */
 import { type JourneyDriver } from "./driver";
-import { completeSiteSignIn } from "./member-journey";
+import { ACCOUNT_MENU, completeSiteSignIn } from "./member-journey";
 
 export const DASHBOARD_FRAME_TITLE = "Member dashboard";
 export const NEEDS_STORAGE_ACCESS = "Your browser asks before this panel may remember you on this site.";
@@ -30,6 +30,21 @@ export async function signInThroughPopup(frame: JourneyDriver, email: string): P
 export async function expectSignedInFrame(frame: JourneyDriver, firstName: string): Promise<void> {
   await frame.expectVisible({ role: "heading", name: new RegExp(firstName) });
 }
+
+/**
+ * Signed in, the panel has two sections and the account menu; the menu's Sign out ends on the panel's own
+ * signed-out state (its Sign in button, not the top-level link).
+ */
+export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
+  await frame.expectVisible(NEW_TAB);
+  for (const section of PANEL_SECTIONS) await frame.expectVisible({ role: "link", name: section, within: { role: "navigation" } });
+  await frame.click(ACCOUNT_MENU);
+  await frame.click({ role: "button", name: "Sign out", within: { role: "navigation", name: "Account" } });
+  await expectSignedOutFrame(frame);
+  await frame.expectNone({ role: "link", name: "Sign in" });
+}
+
+export const PANEL_SECTIONS = ["Learning", "Orders & events"] as const;
 
 /** The frame's cookie was refused: the frame says so and offers a second click. */
 export async function expectStorageAccessNeeded(frame: JourneyDriver): Promise<void> {

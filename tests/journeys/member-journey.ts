@@ -8,12 +8,20 @@ import { eventually, type JourneyDriver, type Target } from "./driver";
 import { SITE_URL } from "./urls";
 
 const NAVIGATION: Target = { role: "navigation" };
+/** The header's right end, where the account lives (Settings; the account menu once it is there). */
+const ACCOUNT_NAVIGATION: Target = { role: "navigation", name: "Account" };
 export const PAGE_NAMES = ["Overview", "Courses", "Orders", "Events", "Settings"] as const;
 export type PageName = (typeof PAGE_NAMES)[number];
+/** The pages of the tabs (a bottom bar on phones, the header's row on wider screens). */
+export const TAB_NAMES = ["Overview", "Courses", "Orders", "Events"] as const satisfies readonly PageName[];
 
+/** A link of the main navigation (the first navigation landmark: the tabs, or the panel's sections). */
 export function navigationLink(name: string): Target {
   return { role: "link", name, within: NAVIGATION };
 }
+
+/** The account menu's button (named with the member's name), at the header's right end. */
+export const ACCOUNT_MENU: Target = { role: "button", within: ACCOUNT_NAVIGATION };
 
 /** From the signed-out landing page: the Sign in link, then the site's own pages. */
 export async function signInFromLanding(driver: JourneyDriver, email: string): Promise<void> {
@@ -41,14 +49,20 @@ export async function completeSiteSignIn(driver: JourneyDriver, email: string): 
 }
 
 export async function openPage(driver: JourneyDriver, name: PageName): Promise<void> {
-  await driver.click(navigationLink(name));
+  if (name === "Settings") {
+    await driver.click(ACCOUNT_MENU);
+    await driver.click({ role: "link", name, within: ACCOUNT_NAVIGATION });
+  } else {
+    await driver.click(navigationLink(name));
+  }
   await driver.waitForUrl(new RegExp(`/${name === "Overview" ? "" : name.toLowerCase()}$`));
 }
 
 /** Overview: the member's name, every page in the navigation, what to continue watching. */
 export async function expectOverview(driver: JourneyDriver, firstName: string): Promise<void> {
   await driver.expectVisible({ role: "heading", name: new RegExp(firstName) });
-  for (const name of PAGE_NAMES) await driver.expectVisible(navigationLink(name));
+  for (const name of TAB_NAMES) await driver.expectVisible(navigationLink(name));
+  await driver.expectVisible(ACCOUNT_MENU);
   await driver.expectVisible({ role: "heading", name: "Continue watching" });
 }
 

@@ -20,6 +20,22 @@ export const en = {
     events: "Events",
     settings: "Settings",
   },
+  shell: {
+    tabsNavigation: "Pages",
+    panelNavigation: "Panel",
+    learning: "Learning",
+    ordersAndEvents: "Orders & events",
+    account: "Account",
+    continue: "Continue",
+    offlineShowing: "Offline: showing what you saw at {time}.",
+    offlineUnseenTitle: "You're offline",
+    offlineUnseenBody:
+      "This page was not opened while you were online, so there is nothing to show yet. It loads as soon as your connection is back.",
+    retry: "Retry",
+    stillOffline: "Still offline. Try again once your connection is back.",
+    loadingPage: "Loading {page}…",
+    joinOnline: "Join online",
+  },
   signInProblem: {
     title: "Sign-in did not complete",
     tryAgain: "Try signing in again",
@@ -77,7 +93,8 @@ export const en = {
       "You are signed out here, but the site refused to withdraw this app's access because the dashboard is not configured correctly " +
       "for it. Remove this app in your account on the site, and tell the site's operator.",
     accessWithdrawn:
-      "The site says this app's access to your account was withdrawn, so you are signed out. Sign in again if you want to allow it again.",
+      "The site no longer accepts this app's access to your account: it was withdrawn at the site, or it expired. You are signed out. " +
+      "Sign in again to continue.",
   },
   overview: {
     title: "Overview",

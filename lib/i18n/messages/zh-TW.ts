@@ -19,6 +19,21 @@ export const zhTW: Messages = {
     events: "活動",
     settings: "設定",
   },
+  shell: {
+    tabsNavigation: "頁面",
+    panelNavigation: "面板",
+    learning: "學習",
+    ordersAndEvents: "訂單與活動",
+    account: "帳號",
+    continue: "繼續學習",
+    offlineShowing: "離線中：顯示你在 {time} 看到的內容。",
+    offlineUnseenTitle: "你目前離線",
+    offlineUnseenBody: "你在連線時還沒開過這一頁，所以目前沒有內容可顯示。連線恢復後就會載入。",
+    retry: "重試",
+    stillOffline: "仍然離線。請在連線恢復後再試一次。",
+    loadingPage: "正在載入{page}…",
+    joinOnline: "線上參加",
+  },
   signInProblem: {
     title: "登入未完成",
     tryAgain: "重新登入",
@@ -71,7 +86,7 @@ export const zhTW: Messages = {
       "你已在這裡登出，但網站沒有確認已結束此次登入。它會在到期時結束；若要立即結束，請在網站的帳號中撤銷此應用程式的存取權。",
     revokeRefused:
       "你已在這裡登出，但網站拒絕收回此應用程式的存取權，因為儀表板的設定與網站不符。請在網站的帳號中移除此應用程式，並通知網站的管理者。",
-    accessWithdrawn: "網站表示此應用程式存取你帳號的權限已被收回，因此你已登出。若想再次允許，請重新登入。",
+    accessWithdrawn: "網站已不再接受此應用程式存取你的帳號：權限已在網站上被收回，或已過期。你已登出，請重新登入以繼續。",
   },
   overview: {
     title: "總覽",

@@ -1,14 +1,17 @@
 /**
- * Lab section (`npm run bench -- --lab=profile`): CPU profiles of the dashboard while the data route and
- * /api/health are under load (artifacts/profile-*.cpuprofile), with their top frames by self time.
+ * Lab section (`npm run bench -- --lab=profile`): CPU profiles of the dashboard while the data route,
+ * /api/health, a page view with data (Courses, HTML) and the signed-out page are under load
+ * (artifacts/profile-*.cpuprofile), with their top frames by self time.
  */
 import type { BenchContext, BenchSection } from "../context";
-import { topSelfFrames, type CpuProfile } from "../dashboard-process";
+import { topSelfFrames, topSelfModules, type CpuProfile } from "../dashboard-process";
 import { runLoad } from "../load";
 
 const PROFILED: { name: string; path: string; withSession: boolean }[] = [
   { name: "route", path: "/api/account/courses", withSession: true },
   { name: "health", path: "/api/health", withSession: false },
+  { name: "courses-html", path: "/courses", withSession: true },
+  { name: "signed-out", path: "/signed-out", withSession: false },
 ];
 
 async function profiled(context: BenchContext, side: (typeof PROFILED)[number]) {
@@ -21,7 +24,11 @@ async function profiled(context: BenchContext, side: (typeof PROFILED)[number]) 
     sessions: side.withSession ? [context.member] : undefined,
   });
   const profile: CpuProfile = await inspector.stopProfile();
-  return { file: context.writeArtifact(`profile-${side.name}.cpuprofile`, JSON.stringify(profile)), top: topSelfFrames(profile, 15) };
+  return {
+    file: context.writeArtifact(`profile-${side.name}.cpuprofile`, JSON.stringify(profile)),
+    top: topSelfFrames(profile, 15),
+    modules: topSelfModules(profile, 10),
+  };
 }
 
 export const cpuProfiles: BenchSection = {
@@ -32,11 +39,13 @@ export const cpuProfiles: BenchSection = {
     const summary: string[] = [];
     const results: Record<string, unknown> = {};
     for (const side of PROFILED) {
-      const { file, top } = await profiled(context, side);
-      results[side.name] = { file, top };
+      const { file, top, modules } = await profiled(context, side);
+      results[side.name] = { file, top, modules };
       summary.push(
         `profile of ${side.name} (${file}), top frames by self time:`,
         ...top.map(({ frame, selfPercent }) => `  ${String(selfPercent).padStart(5)} %  ${frame}`),
+        `  by module:`,
+        ...modules.map(({ frame, selfPercent }) => `  ${String(selfPercent).padStart(5)} %  ${frame}`),
       );
     }
     return { summary, results };

@@ -71,3 +71,16 @@ describe("the proxy's refresh before a page render", () => {
     expect((await loadSession(browser))?.data.refreshToken).toBe("rt-1");
   });
 });
+
+describe("issue 30: a refresh refused with 400 before a page render", () => {
+  it("redirects to the signed-out page that says access was withdrawn, and ends the session", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({ status: 400 }));
+    const browser = await signedInBrowser();
+    const response = await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header() } }));
+    expect(response.status).toBe(303);
+    // Sign in leads back to the page the member asked for (a same-origin path, checked again by the signed-out page).
+    expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/signed-out?reason=access_withdrawn&returnTo=%2Fcourses`);
+    for (const cookie of response.cookies.getAll()) browser.write(cookie.name, cookie.value, { maxAge: cookie.maxAge });
+    expect(await loadSession(browser)).toBeNull();
+  });
+});

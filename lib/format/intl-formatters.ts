@@ -1,0 +1,46 @@
+/**
+ * Intl formatters made once per locale and options, then shared. Constructing an Intl.DateTimeFormat
+ * costs tens of microseconds (ICU resolves the locale, the calendar and the time zone), formatting with
+ * one a small fraction of that, and a page view renders several dates per course, on the server and
+ * again in the browser (docs/performance.md, issue 26's profile). A formatter is immutable, so one
+ * instance serves every request and render. The keys are few (two languages, the members' time zones,
+ * a handful of option sets); past MAX_FORMATTERS the cache starts over, so it stays bounded whatever
+ * time zones arrive.
+ */
+export const MAX_FORMATTERS = 500;
+
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTimeFormat>();
+
+function shared<T extends Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTimeFormat>(
+  kind: string,
+  locale: string,
+  options: object,
+  make: () => T,
+): T {
+  const key = `${kind} ${locale} ${JSON.stringify(options)}`;
+  let formatter = formatters.get(key) as T | undefined;
+  if (!formatter) {
+    // Made before it is stored: options Intl refuses (an unknown time zone) throw here, as `new` would, and store nothing.
+    formatter = make();
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return shared("date", locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+export function collator(locale: string, options: Intl.CollatorOptions): Intl.Collator {
+  return shared("collator", locale, options, () => new Intl.Collator(locale, options));
+}
+
+export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
+  return shared("relative", locale, options, () => new Intl.RelativeTimeFormat(locale, options));
+}
+
+/** How many formatters are kept (for tests). */
+export function sharedFormatterCount(): number {
+  return formatters.size;
+}

@@ -1,0 +1,114 @@
+/**
+ * What a student sees on a phone (issue 26; README, Speed): Lighthouse's performance audit of each
+ * signed-in page, on Debian's Chromium, with Lighthouse's default profile (mobile, simulated throttling:
+ * a slow 4G network and a CPU four times slower than this one), the member's session sent as a Cookie
+ * header with every request, `--lighthouse-runs` times per page (default 3; the median of each figure
+ * is printed): the performance score, LCP, TBT and CLS. Beside it, each route's
+ * first-load JavaScript, gzip, from the build (route-bundle-stats.ts). Lighthouse's own timings scale
+ * with the machine's load (its simulation starts from the main thread's tasks as measured), so on a
+ * shared machine TBT reads high.
+ */
+import { launch } from "chrome-launcher";
+
+import { PAGE_PATHS } from "../../lib/contract/paths";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/support/chromium";
+import { round, type BenchSection } from "./context";
+import { verdict } from "./interleaved";
+import { progress } from "./progress";
+import { readRouteBundleStats } from "./route-bundle-stats";
+
+export const PHONE_TARGETS = { lcpMs: 2000, tbtMs: 150, cls: 0, firstLoadJavaScriptGzipKb: 180 };
+
+const SIGNED_IN_PAGES = [PAGE_PATHS.overview, PAGE_PATHS.courses, PAGE_PATHS.orders, PAGE_PATHS.events, PAGE_PATHS.settings];
+
+interface PageAudit {
+  score: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** The URL Lighthouse ended on: a redirect to sign-in would mean the session did not reach the page. */
+  finalUrl: string;
+}
+
+export const phoneAudit: BenchSection = {
+  name: "lighthouse",
+  title: "Lighthouse on each signed-in page (mobile profile, default throttling) and first-load JavaScript per route",
+  enabled: () => true,
+  async run(context) {
+    const chrome = await launch({
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: [...CHROMIUM_ARGS, "--headless=new"],
+      logLevel: "silent",
+    });
+    // Loaded only when this section runs: Lighthouse is large.
+    const { default: lighthouse } = await import("lighthouse");
+    const audits: Record<string, PageAudit> = {};
+    let version = "";
+    try {
+      const runs = Math.max(1, context.options.lighthouseRuns);
+      for (const [index, pathname] of SIGNED_IN_PAGES.entries()) {
+        progress(`Lighthouse, ${pathname}, ${runs} run(s)`, index + 1, SIGNED_IN_PAGES.length, "page");
+        const perRun: PageAudit[] = [];
+        for (let run = 0; run < runs; run += 1) perRun.push(await auditPage(pathname));
+        const median = (pick: (audit: PageAudit) => number) => {
+          const sorted = perRun.map(pick).sort((a, b) => a - b);
+          return sorted[Math.floor(sorted.length / 2)]!;
+        };
+        audits[pathname] = {
+          score: median((audit) => audit.score),
+          lcpMs: median((audit) => audit.lcpMs),
+          tbtMs: median((audit) => audit.tbtMs),
+          cls: median((audit) => audit.cls),
+          finalUrl: perRun[0]!.finalUrl,
+        };
+      }
+      async function auditPage(pathname: string): Promise<PageAudit> {
+        const result = await lighthouse(`${context.target.appUrl}${pathname}`, {
+          port: chrome.port,
+          logLevel: "error",
+          output: "json",
+          onlyCategories: ["performance"],
+          extraHeaders: { Cookie: context.member.header() },
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
+        const { lhr } = result;
+        version = lhr.lighthouseVersion;
+        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${pathname}: ${lhr.runtimeError.message}`);
+        const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+        const audit: PageAudit = {
+          score: Math.round((lhr.categories.performance?.score ?? Number.NaN) * 100),
+          lcpMs: Math.round(numeric("largest-contentful-paint")),
+          tbtMs: Math.round(numeric("total-blocking-time")),
+          cls: round(numeric("cumulative-layout-shift"), 3),
+          finalUrl: lhr.finalDisplayedUrl,
+        };
+        if (new URL(lhr.finalDisplayedUrl).pathname !== pathname)
+          throw new Error(`Lighthouse on ${pathname} ended on ${lhr.finalDisplayedUrl}: the session did not reach the page`);
+        return audit;
+      }
+    } finally {
+      chrome.kill();
+    }
+    const bundles = readRouteBundleStats();
+    const T = PHONE_TARGETS;
+    const met = {
+      lcp: Object.values(audits).every((audit) => audit.lcpMs <= T.lcpMs),
+      tbt: Object.values(audits).every((audit) => audit.tbtMs <= T.tbtMs),
+      cls: Object.values(audits).every((audit) => audit.cls <= T.cls),
+      firstLoadJavaScript: bundles.routes.every((route) => route.firstLoadGzipBytes <= T.firstLoadJavaScriptGzipKb * 1024),
+    };
+    const summary = [
+      `on a phone (Lighthouse ${version}, mobile, default throttling;` +
+        ` targets LCP <= ${T.lcpMs / 1000} s, TBT <= ${T.tbtMs} ms, CLS ${T.cls}):`,
+      ...Object.entries(audits).map(
+        ([pathname, audit]) =>
+          `    ${pathname.padEnd(10)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s, TBT ${audit.tbtMs} ms, CLS ${audit.cls}`,
+      ),
+      `    LCP ${verdict(met.lcp)}, TBT ${verdict(met.tbt)}, CLS ${verdict(met.cls)} on every page`,
+      `first-load JavaScript per route, gzip (${bundles.source};` +
+        ` target <= ${T.firstLoadJavaScriptGzipKb} KB: ${verdict(met.firstLoadJavaScript)}):`,
+      ...bundles.routes.map((route) => `    ${route.route.padEnd(20)} ${round(route.firstLoadGzipBytes / 1024)} KB`),
+    ];
+    return { summary, results: { pages: audits, firstLoadJavaScript: bundles, target: PHONE_TARGETS, met } };
+  },
+};

@@ -1,0 +1,59 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { resetSandbox, screenshotPage, signIn } from "./support";
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+/** The courses' boxes, in order. */
+async function courseBoxes(page: Page) {
+  const articles = page.getByRole("main").getByRole("article");
+  await expect(articles.first()).toBeVisible();
+  return articles.evaluateAll((elements) =>
+    elements.map((element) => {
+      const rect = element.getBoundingClientRect();
+      return { top: rect.top, bottom: rect.bottom, left: rect.left, width: rect.width, height: rect.height };
+    }),
+  );
+}
+
+test("on a 390 × 844 phone, courses are compact rows: five fit on one screen, each with its one way forward", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  const first = page.getByRole("main").getByRole("article").first();
+  await first.evaluate((element) => element.scrollIntoView({ block: "start" }));
+  const header = (await page.getByRole("banner").boundingBox())!;
+  const tabBar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+  const boxes = await courseBoxes(page);
+  // Between the sticky header and the tab bar, at least five whole rows.
+  const onScreen = boxes.filter((box) => box.top >= header.y + header.height - 1 && box.bottom <= tabBar.y + 1);
+  expect(onScreen.length).toBeGreaterThanOrEqual(5);
+  // Rows, one under the other, full width; no cover picture on a phone.
+  expect(new Set(boxes.slice(0, 5).map((box) => Math.round(box.left))).size).toBe(1);
+  await expect(first.locator("img")).toBeHidden();
+  // Each row: title, access in words, progress, and one action (no second button).
+  for (const row of await page
+    .getByRole("main")
+    .getByRole("article")
+    .all()
+    .then((rows) => rows.slice(0, 5))) {
+    await expect(row.getByRole("heading")).toBeVisible();
+    await expect(row.getByText(/access|Access/).first()).toBeVisible();
+    const actions = row.locator("a:visible, button:visible");
+    expect(await actions.count()).toBeLessThanOrEqual(1);
+  }
+  await screenshotPage(page, "courses-rows");
+});
+
+test("from 640 px courses stay a grid of cards with their cover", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, "maya@example.com", { from: "/courses" });
+  const boxes = await courseBoxes(page);
+  expect(boxes.length).toBeGreaterThanOrEqual(3);
+  // Three cards side by side on the first line.
+  expect(Math.abs(boxes[0]!.top - boxes[1]!.top)).toBeLessThan(2);
+  expect(Math.abs(boxes[1]!.top - boxes[2]!.top)).toBeLessThan(2);
+  await expect(page.getByRole("main").getByRole("article").first().locator("img")).toBeVisible();
+});

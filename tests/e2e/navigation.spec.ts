@@ -1,0 +1,198 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+import { accountNavigation } from "./account-menu";
+import { postSandboxControl, resetSandbox, signIn } from "./support";
+
+/** Each page, the link that opens it (a tab, or Settings in the account menu at the header's right end) and its URL. */
+const PAGES = [
+  { name: "Overview", path: /\/$/, nav: "Main" },
+  { name: "Courses", path: /\/courses$/, nav: "Main" },
+  { name: "Orders", path: /\/orders$/, nav: "Main" },
+  { name: "Events", path: /\/events$/, nav: "Main" },
+  { name: "Settings", path: /\/settings$/, nav: "Account" },
+] as const;
+
+function pageLink(page: Page, entry: (typeof PAGES)[number]): Locator {
+  return page.getByRole("navigation", { name: entry.nav }).getByRole("link", { name: entry.name, exact: true });
+}
+
+/** Opens the account menu when the page's link is in it. */
+async function reveal(page: Page, entry: (typeof PAGES)[number]): Promise<void> {
+  if (entry.nav !== "Account") return;
+  const menu = accountNavigation(page).getByRole("button", { name: "Maya Chen" });
+  await expectInsideViewport(page, menu);
+  if ((await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** The element's box, in the viewport, fully (a tab cut by the edge of the screen is not reachable). */
+async function expectInsideViewport(page: Page, locator: Locator): Promise<void> {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize()!;
+  expect(box).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width + 0.5);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height + 0.5);
+}
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+test("at 320, 360, 390 and 1280 px every page and Sign out are one tap away, without sideways scrolling", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  for (const width of [320, 360, 390, 1280]) {
+    await page.setViewportSize({ width, height: width < 640 ? 740 : 900 });
+    await page.goto("/");
+    for (const entry of PAGES) {
+      const link = pageLink(page, entry);
+      await reveal(page, entry);
+      await expectInsideViewport(page, link);
+      await link.click();
+      await expect(page).toHaveURL(entry.path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      expect(await horizontalOverflow(page), `${width} px, ${entry.name}`).toBeLessThanOrEqual(0);
+      // The tab of the page shown is marked current, and stays in view (Settings has no tab).
+      if (entry.nav === "Main") {
+        await expect(link).toHaveAttribute("aria-current", "page");
+        await expectInsideViewport(page, link);
+      }
+      for (const other of PAGES.filter((candidate) => candidate !== entry && candidate.nav === "Main")) {
+        await expect(pageLink(page, other)).not.toHaveAttribute("aria-current", "page");
+      }
+    }
+    // Sign out, in the account menu, on every page.
+    await reveal(page, PAGES[4]);
+    const signOut = accountNavigation(page).getByRole("button", { name: "Sign out", exact: true });
+    await expectInsideViewport(page, signOut);
+    expect(await horizontalOverflow(page), `${width} px, account menu open`).toBeLessThanOrEqual(0);
+    await page.keyboard.press("Escape");
+    if (width < 640) {
+      // On phones the tabs are a bar at the bottom of the screen.
+      const bar = await page.getByRole("navigation", { name: "Main" }).boundingBox();
+      expect(Math.round(bar!.y + bar!.height)).toBe(page.viewportSize()!.height);
+    }
+  }
+  await reveal(page, PAGES[4]);
+  await accountNavigation(page).getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/signed-out/);
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+});
+
+test("at 320 px the focus ring of every navigation link is whole: no edge or container clips it", async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const checked = new Set<string>();
+  const expected = ["Overview", "Courses", "Orders", "Events", "Maya Chen"];
+  for (let presses = 0; presses < 20 && checked.size < expected.length; presses += 1) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element?.closest("nav")) return null;
+      const style = getComputedStyle(element);
+      const grow = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+      const rect = element.getBoundingClientRect();
+      const ring = { left: rect.left - grow, right: rect.right + grow, top: rect.top - grow, bottom: rect.bottom + grow };
+      const clips: string[] = [];
+      if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) === 0) clips.push("no outline");
+      if (ring.left < 0 || ring.top < 0 || ring.right > window.innerWidth || ring.bottom > window.innerHeight) clips.push("viewport");
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const overflow = getComputedStyle(parent);
+        if (overflow.overflowX === "visible" && overflow.overflowY === "visible") continue;
+        const box = parent.getBoundingClientRect();
+        if (ring.left < box.left || ring.right > box.right || ring.top < box.top || ring.bottom > box.bottom) clips.push(parent.tagName);
+      }
+      // The element's words, without its decorations (icons, the menu's initial and arrow).
+      const name = [...element.childNodes]
+        .filter((node) => !(node instanceof Element && node.getAttribute("aria-hidden") === "true"))
+        .map((node) => node.textContent ?? "")
+        .join("")
+        .trim();
+      return { name, clips };
+    });
+    if (!focused) continue;
+    expect(focused.clips, focused.name).toEqual([]);
+    checked.add(focused.name);
+  }
+  expect([...checked].sort()).toEqual([...expected].sort());
+});
+
+test("the skip link lands on the page's h1, in view below the sticky header", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "maya@example.com");
+  await page.goto("/courses");
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 1500));
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
+  const header = await page.getByRole("banner").boundingBox();
+  const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
+  expect(heading!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+  expect(heading!.y + heading!.height).toBeLessThanOrEqual(844);
+});
+
+test("the header is opaque", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  const background = await page.getByRole("banner").evaluate((element) => getComputedStyle(element).backgroundColor);
+  // rgb(...) has no alpha channel; rgba(..., a < 1) would let the page show through.
+  expect(background).toMatch(/^rgb\(/);
+});
+
+test("with a slow site, a tab shows its page's skeleton at once and the data replaces it without a shift", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 2500 });
+  try {
+    const courses = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses", exact: true });
+    await courses.click();
+    const loading = page.getByRole("status").filter({ hasText: "Loading Courses…" });
+    // At once: the tab's pending bar (useLinkStatus) or, once the route's loading state is there, its skeleton.
+    await expect(courses.locator('[data-link-pending="true"]').or(loading)).toBeAttached({ timeout: 2000 });
+    // The pending state comes before the data: no course is there yet.
+    await expect(page.getByRole("link", { name: /^Resume/ })).toHaveCount(0);
+    await expect(loading).toBeAttached({ timeout: 10_000 });
+    await expect(courses).toHaveAttribute("aria-current", "page");
+    const skeletonHeading = await page.getByRole("heading", { level: 1, name: "Courses" }).boundingBox();
+    await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible({ timeout: 20_000 });
+    await expect(loading).toHaveCount(0);
+    const heading = await page.getByRole("heading", { level: 1, name: "Courses" }).boundingBox();
+    expect(heading!.y).toBeCloseTo(skeletonHeading!.y, 0);
+  } finally {
+    await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 0 });
+  }
+});
+
+test("desktop Overview: focus follows the visual order, Continue watching, then Ending soon, then the events", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await page.getByRole("main").focus();
+  const sections: string[] = [];
+  for (let presses = 0; presses < 30; presses += 1) {
+    await page.keyboard.press("Tab");
+    const section = await page.evaluate(() => document.activeElement?.closest("main section")?.getAttribute("aria-labelledby") ?? null);
+    if (section && sections.at(-1) !== section) sections.push(section);
+  }
+  expect(sections.slice(0, 3)).toEqual(["overview-continue", "overview-ending", "overview-events"]);
+  // ...and that is the visual order: each section below the one before it.
+  const boxes = [];
+  for (const id of sections.slice(0, 3)) boxes.push((await page.locator(`section[aria-labelledby=${id}]`).boundingBox())!);
+  expect(boxes[1]!.y).toBeGreaterThanOrEqual(boxes[0]!.y + boxes[0]!.height);
+  expect(boxes[2]!.y).toBeGreaterThanOrEqual(boxes[1]!.y + boxes[1]!.height);
+});
+
+test("an online event is joined by a link named after it; a past event offers no link to its meeting", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await page.goto("/events");
+  const join = page.getByRole("link", { name: "Join online: Live Q&A: Watercolor skies" });
+  await expect(join).toHaveAttribute("href", "https://meet.example.com/demo-academy/watercolor-qa");
+  await expect(page.getByRole("heading", { name: "Python office hours" })).toBeVisible();
+  await expect(page.locator('a[href="https://meet.example.com/demo-academy/python-office-hours"]')).toHaveCount(0);
+});

@@ -1,0 +1,108 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { APP_URL, expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+function tab(page: Page, name: string) {
+  return page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+}
+
+/** What the browser keeps on disk for the dashboard's origin: none of it may hold the member's data. */
+async function persistentStorage(page: Page) {
+  return page.evaluate(async () => ({
+    localStorage: Object.keys(localStorage),
+    sessionStorage: Object.keys(sessionStorage),
+    caches: "caches" in window ? await caches.keys() : [],
+    databases: "databases" in indexedDB ? (await indexedDB.databases()).map((database) => database.name) : [],
+  }));
+}
+
+test("offline, seen pages come back from memory with the time they were seen, unseen ones say so with Retry, and the app stays", async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const documents: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) documents.push(frame.url());
+  });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  // Seen: Overview and Courses (Orders, Events and Settings are not).
+  await tab(page, "Courses").click();
+  await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
+  await tab(page, "Overview").click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const navigationsBefore = documents.length;
+
+  await context.setOffline(true);
+  await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
+
+  // A seen page: its last data, and when it was seen.
+  await tab(page, "Courses").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
+  await expect(page.getByText(/^Offline: showing what you saw at \d\d:\d\d\.$/)).toBeVisible();
+  await expect(tab(page, "Courses")).toHaveAttribute("aria-current", "page");
+
+  // A page not seen: an offline state of the app, with Retry that says it is still offline.
+  await tab(page, "Orders").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText("Still offline. Try again once your connection is back.")).toBeVisible();
+  await expect(tab(page, "Orders")).toHaveAttribute("aria-current", "page");
+  await expectNoSeriousAxeViolations(page);
+
+  // Settings (from the header) and back to the page the router holds.
+  const account = page.getByRole("navigation", { name: "Account" });
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await account.getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { name: "You're offline" })).toBeVisible();
+  await tab(page, "Overview").click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await tab(page, "Courses").click();
+  await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
+
+  // Never the browser's error page: the document was never replaced while offline.
+  expect(documents.slice(navigationsBefore)).toEqual([]);
+  expect(page.url().startsWith(APP_URL)).toBe(true);
+  // Nothing personal went to persistent storage.
+  expect(await persistentStorage(page)).toEqual({ localStorage: [], sessionStorage: [], caches: [], databases: [] });
+
+  // Back online: the page on screen (Courses) is loaded once, fresh.
+  const refreshes: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"]) return;
+    if (request.url().startsWith(`${APP_URL}/courses`) || request.url().startsWith(`${APP_URL}/api/account/courses`)) {
+      refreshes.push(request.url());
+    }
+  });
+  await context.setOffline(false);
+  await expect(page).toHaveURL(/\/courses$/);
+  await expect(page.getByText(/^Offline: showing/)).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
+  await expect.poll(() => refreshes.length).toBeGreaterThanOrEqual(1);
+  await page.waitForTimeout(1500);
+  expect(refreshes).toHaveLength(1);
+});
+
+test("offline on the page the router shows, the data stays and coming back online asks for it once", async ({ page, context }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const refreshes: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"]) return;
+    if (request.url().startsWith(`${APP_URL}/api/account/overview`) || request.url() === `${APP_URL}/`) refreshes.push(request.url());
+  });
+  await context.setOffline(true);
+  await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
+  await context.setOffline(false);
+  await expect.poll(() => refreshes.length).toBe(1);
+  await page.waitForTimeout(1500);
+  expect(refreshes).toHaveLength(1);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+});
