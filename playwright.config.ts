@@ -50,6 +50,8 @@ export default defineConfig({
       SANDBOX_PORT: sitePort,
       SANDBOX_CONTROL: "1",
       SITE_URL: "",
+      // Journeys turn the sandbox's MCP beta on and off between pages: the dashboard asks anew on every view.
+      MCP_PROBE_TTL_SECONDS: "0",
     },
   },
 });
