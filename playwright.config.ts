@@ -12,6 +12,9 @@ const sitePort = process.env.E2E_SITE_PORT ?? "4100";
 export const E2E_APP_URL = `http://localhost:${appPort}`;
 export const E2E_SITE_URL = `http://127.0.0.1:${sitePort}`;
 
+const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } };
+const SITE_BAD_DAYS = /site-bad-days\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results",
@@ -28,7 +31,12 @@ export default defineConfig({
     timezoneId: "Asia/Taipei",
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
-  projects: [{ name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 900 } } }],
+  projects: [
+    { name: "desktop", use: desktop, testIgnore: SITE_BAD_DAYS },
+    // The dashboard remembers what a site taught it (a cap on `first`, fields it lacks) for the life of its
+    // process, so the site's bad days run once every other journey has finished, whatever the files are named.
+    { name: "site-bad-days", use: desktop, testMatch: SITE_BAD_DAYS, dependencies: ["desktop"] },
+  ],
   webServer: {
     command: "node_modules/.bin/tsx scripts/start.ts",
     url: `${E2E_APP_URL}/api/health`,
@@ -42,6 +50,8 @@ export default defineConfig({
       SANDBOX_PORT: sitePort,
       SANDBOX_CONTROL: "1",
       SITE_URL: "",
+      // Journeys turn the sandbox's MCP beta on and off between pages: the dashboard asks anew on every view.
+      MCP_PROBE_TTL_SECONDS: "0",
     },
   },
 });

@@ -22,7 +22,8 @@
  *   SANDBOX_MAX_PAGE_SIZE            the largest `first` the Account API accepts (default 100)
  *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
- *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset
+ *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset,
+ *                                    POST /__sandbox/mcp-beta (the admin's MCP connections beta: { "enabled": true })
  *                                    (POSTs must be JSON with `Origin: <this site>`; the log keeps the newest 2000)
  * Client ID Metadata Documents (section 5.3 rule 5):
  *   SANDBOX_CIMD_ALLOWED_HOSTS       comma-separated hosts whose HTTPS documents may be fetched (default none)

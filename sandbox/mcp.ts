@@ -2,7 +2,7 @@
  * The site's MCP server at `/mcp` (docs/architecture.md section 6.3), built on the official MCP TypeScript
  * SDK over Streamable HTTP, stateless: every POST gets a fresh server and transport, answered with JSON.
  *
- * - Anonymous callers get the public catalog tools.
+ * - Anonymous callers get the public catalog tools while the admin's "MCP connections" beta is on, and 404 while it is off.
  * - A member token (bound to this origin, with `account:read`: the same token the dashboard holds) also gets the
  *   member's own enrollments, orders and event registrations.
  * - A token that is invalid, expired, revoked or bound to another origin gets 401 `invalid_token` with a
@@ -227,7 +227,13 @@ export function createMcpServer(state: SandboxState, member: DemoMember | undefi
   return server;
 }
 
-function jsonRpcError(c: Context, status: 400 | 403 | 405, code: number, message: string, headers: Record<string, string> = {}): Response {
+function jsonRpcError(
+  c: Context,
+  status: 400 | 403 | 404 | 405,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status, { ...NO_STORE_HEADERS, ...headers });
 }
 
@@ -275,6 +281,12 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   if (!originAllowed(state, c.req.header("origin"))) return jsonRpcError(c, 403, -32000, "This Origin may not call the MCP server");
   const caller = await identifyCaller(c, state);
   if (caller.kind === "refused") return caller.response;
+  // The admin's "MCP connections" beta (admin.ts): while it is off, the site offers MCP to no newcomer. Anonymous
+  // callers get 404 with a JSON-RPC error saying so; a member's token keeps working ("existing applications keep
+  // working", as the admin page says). The dashboard's anonymous probe (lib/site/mcp-client.ts) reads this.
+  if (caller.kind === "anonymous" && !state.settings.mcpConnectionsBeta) {
+    return jsonRpcError(c, 404, -32000, `MCP connections (beta) is off at this site: its admin has not turned it on`);
+  }
   if (c.req.method !== "POST") {
     // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
     return jsonRpcError(c, 405, -32000, "Method not allowed: this MCP server is stateless; send JSON-RPC with POST", { Allow: "POST" });

@@ -349,6 +349,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       return c.json({ withdrawn });
     });
+    // What the admin's "Save beta settings" does (admin.ts), for journeys: { "enabled": true | false }.
+    app.post("/__sandbox/mcp-beta", async (c) => {
+      let enabled: unknown;
+      try {
+        ({ enabled } = JSON.parse(await c.req.text()) as { enabled?: unknown });
+      } catch {
+        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
+      }
+      if (typeof enabled !== "boolean")
+        return c.json({ error: "invalid_request", error_description: "enabled must be true or false" }, 400);
+      state.settings.mcpConnectionsBeta = enabled;
+      return c.json({ mcpConnectionsBeta: enabled });
+    });
     app.post("/__sandbox/reset", (c) => {
       resetSite(state);
       return c.json({ ok: true });

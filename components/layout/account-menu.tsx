@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 
+import { FrameSignOutConfirmation } from "@/components/settings/sign-out-button";
 import { useErrorReason } from "@/components/ui/error-panel";
+import { isInFrame } from "@/lib/client/embedding";
 import { useSignOut } from "@/lib/client/hooks";
 import { leaveAfterSignOut } from "@/lib/client/sign-out";
 import { PAGE_PATHS } from "@/lib/contract/paths";
@@ -12,17 +14,22 @@ import { useI18n } from "@/lib/i18n/provider";
 
 /**
  * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out"
- * (a disclosure: Escape or a click elsewhere closes it and focus returns to the button).
+ * (a disclosure: Escape or a click elsewhere closes it and focus returns to the button). Inside the site's
+ * page (a frame the site controls), Sign out asks first, and the confirmation cannot be double-clicked
+ * through (ASVS 5 V3.4.6; OWASP Clickjacking Defense Cheat Sheet), as in Settings.
  */
 export function AccountMenu({ name }: { name: string }) {
   const { messages } = useI18n();
   const t = messages.accountMenu;
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const signOut = useSignOut();
   const { reason } = useErrorReason(signOut.error);
+  const busy = signOut.isPending || signOut.isSuccess;
+  const signOutNow = () => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut });
 
   useEffect(() => {
     if (!open) return;
@@ -49,7 +56,10 @@ export function AccountMenu({ name }: { name: string }) {
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => {
+          setOpen((value) => !value);
+          setConfirming(false);
+        }}
         className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted"
       >
         <span aria-hidden="true" className="inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-accent-soft text-sm">
@@ -68,15 +78,19 @@ export function AccountMenu({ name }: { name: string }) {
         >
           {t.settings}
         </Link>
-        <button
-          type="button"
-          disabled={signOut.isPending || signOut.isSuccess}
-          aria-busy={signOut.isPending}
-          onClick={() => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut })}
-          className="inline-flex min-h-11 items-center rounded-lg px-3 text-left text-fg hover:bg-surface-muted"
-        >
-          {signOut.isPending || signOut.isSuccess ? t.signingOut : t.signOut}
-        </button>
+        {confirming && open ? (
+          <FrameSignOutConfirmation busy={busy} onConfirm={signOutNow} onCancel={() => setConfirming(false)} />
+        ) : (
+          <button
+            type="button"
+            disabled={busy}
+            aria-busy={signOut.isPending}
+            onClick={() => (isInFrame() ? setConfirming(true) : signOutNow())}
+            className="inline-flex min-h-11 items-center rounded-lg px-3 text-left text-fg hover:bg-surface-muted"
+          >
+            {busy ? t.signingOut : t.signOut}
+          </button>
+        )}
         {signOut.isError ? (
           <p role="alert" className="px-3 text-sm font-medium text-danger-fg">
             {interpolate(t.signOutFailed, { reason })}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { isInFrame } from "@/lib/client/embedding";
@@ -47,12 +47,14 @@ export function SignOutButton() {
   );
 }
 
-function FrameSignOutConfirmation({ busy, onConfirm, onCancel }: { busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+/** "Sign out here?" with a confirm button that stays inert until the page has been in view (lib/client/deliberate-click.ts). */
+export function FrameSignOutConfirmation({ busy, onConfirm, onCancel }: { busy: boolean; onConfirm: () => void; onCancel: () => void }) {
   const { messages } = useI18n();
   const armed = useArmedAfterAppearing();
+  const titleId = useId();
   return (
-    <div role="group" aria-labelledby="sign-out-confirm-title" className="flex flex-col gap-2 rounded-lg border border-line p-3">
-      <p id="sign-out-confirm-title" className="font-medium text-fg">
+    <div role="group" aria-labelledby={titleId} className="flex flex-col gap-2 rounded-lg border border-line p-3">
+      <p id={titleId} className="font-medium text-fg">
         {messages.sessions.signOutConfirmTitle}
       </p>
       <div className="flex flex-wrap gap-2">

@@ -244,6 +244,8 @@ export const envSchema = z
     RATE_LIMIT_PER_SESSION: z.preprocess(emptyAsUndefined, positiveCount.default(20)),
     /** The window of both limits, in seconds. */
     RATE_LIMIT_WINDOW_SECONDS: z.preprocess(emptyAsUndefined, positiveCount.default(60)),
+    /** How long one anonymous probe of the site's MCP server (is its MCP beta on?) is trusted, in seconds; 0: ask every time. */
+    MCP_PROBE_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(30)),
   })
   .superRefine((env, ctx) => {
     // The Redis of the shared state is one of two forms: REDIS_URL, or Sentinel (REDIS_SENTINELS with its name).
@@ -316,6 +318,8 @@ export interface AppConfig {
   /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
   trustedProxyHeader: string | undefined;
   rateLimit: { perClient: number; perSession: number; windowSeconds: number };
+  /** Seconds an anonymous MCP probe's answer is kept per process (lib/site/mcp-client.ts). */
+  mcpProbeTtlSeconds: number;
   /** Cookies are Secure except on a plain-http loopback APP_URL (local demo and tests). */
   secureCookies: boolean;
 }
@@ -395,6 +399,7 @@ export function parseEnv(env: EnvInput): AppConfig {
       perSession: data.RATE_LIMIT_PER_SESSION,
       windowSeconds: data.RATE_LIMIT_WINDOW_SECONDS,
     },
+    mcpProbeTtlSeconds: data.MCP_PROBE_TTL_SECONDS,
     secureCookies: new URL(data.APP_URL).protocol === "https:",
   };
 }

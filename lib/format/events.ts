@@ -1,4 +1,4 @@
-import { dateLocaleOf } from "@/lib/i18n/locales";
+import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
 import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
 import {
   calendarDateFromDayNumber,
@@ -83,6 +83,8 @@ export interface EventWhen {
 
 const DATE_PART: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
 const TIME_PART: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+/** What Intl itself puts between a date and a time in each language ("Sat, 5 Dec 2026, 19:00", "2026年12月5日週六 下午7:00"). */
+const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
 
 /**
  * When an event happens in the member's language and time zone:
@@ -108,10 +110,14 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
   if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
-  if (zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
-    return { text: full.formatRange(start, end), dateTime: start.toISOString() };
-  }
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const endText = sameDay ? dateTimeFormat(intlLocale, { ...TIME_PART, timeZone }).format(end) : full.format(end);
+  const times = dateTimeFormat(intlLocale, { ...TIME_PART, timeZone });
+  if (sameDay && zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
+    // One date pattern per list: the date as an all-day event writes it, then the time range. (Intl's own
+    // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)
+    const date = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone }).format(start);
+    return { text: `${date}${DATE_TIME_SEPARATOR[locale]}${times.formatRange(start, end)}`, dateTime: start.toISOString() };
+  }
+  const endText = sameDay ? times.format(end) : full.format(end);
   return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };
 }

@@ -140,54 +140,69 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
   }
 }
 
-/** The tools anyone gets, or null when the site does not tell (it refuses anonymous callers, or failed). */
-/** The public catalog's tools are the same for every member: listed once per PUBLIC_TOOLS_TTL_MS. */
-export const PUBLIC_TOOLS_TTL_MS = 10 * 60 * 1000;
-let publicToolsCache: { url: string; expiresAt: number; names: Promise<Set<string> | null> } | undefined;
+/**
+ * What the site's MCP server tells an anonymous caller, which is also whether the site's MCP beta is on:
+ * a site offers AI assistants only while `/mcp` answers a caller without a token (site-access-api.md
+ * section 5.4); a site whose beta is off (the sandbox then answers 404), that has no MCP server, or that
+ * does not answer, does not, and Settings shows no "Connect an AI assistant (beta)".
+ */
+export type AnonymousMcpAnswer = { on: true; publicToolNames: Set<string> } | { on: false; reason: ConnectionsUnavailableReason };
 
-async function listPublicToolNamesAtSite(): Promise<Set<string> | null> {
+/**
+ * The anonymous answer is the same for every member: it is kept per process for MCP_PROBE_TTL_SECONDS
+ * (0: asked on every view), the "off" answers too, so that a site without MCP is not asked on each view.
+ */
+let anonymousAnswerCache: { url: string; expiresAt: number; answer: Promise<AnonymousMcpAnswer> } | undefined;
+
+async function probeAnonymouslyAtSite(): Promise<AnonymousMcpAnswer> {
   try {
     const inspection = await inspectMcpServer(null);
-    return inspection.available ? new Set(inspection.tools.map((tool) => tool.name)) : null;
+    return inspection.available
+      ? { on: true, publicToolNames: new Set(inspection.tools.map((tool) => tool.name)) }
+      : { on: false, reason: inspection.reason };
   } catch {
-    return null;
+    // The anonymous caller refused (401/403): the site offers MCP to no one who is not signed in.
+    return { on: false, reason: "not_offered" };
   }
 }
 
-function listPublicToolNames(): Promise<Set<string> | null> {
+/** Asks the site's MCP server as an anonymous caller (the official SDK client, as every call here), or reuses a recent answer. */
+export function probeMcpAnonymously(): Promise<AnonymousMcpAnswer> {
   const url = mcpServerUrl();
   const now = Date.now();
-  if (publicToolsCache?.url === url && publicToolsCache.expiresAt > now) return publicToolsCache.names;
-  const names = listPublicToolNamesAtSite();
-  // A failed listing is not kept: the next view asks again.
-  publicToolsCache = { url, expiresAt: now + PUBLIC_TOOLS_TTL_MS, names };
-  void names.then((result) => {
-    if (result === null && publicToolsCache?.names === names) publicToolsCache = undefined;
-  });
-  return names;
+  if (anonymousAnswerCache?.url === url && anonymousAnswerCache.expiresAt > now) return anonymousAnswerCache.answer;
+  const answer = probeAnonymouslyAtSite();
+  const ttlMs = getConfig().mcpProbeTtlSeconds * 1000;
+  anonymousAnswerCache = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
+  return answer;
 }
 
-/** Tests only. */
+/** Tests only: forgets the anonymous answer, as a new process would. */
 export function resetPublicToolsCacheForTests(): void {
-  publicToolsCache = undefined;
+  anonymousAnswerCache = undefined;
 }
 
 /**
- * The loader of `GET /api/account/connections`, for callWithMemberSession: lists the tools with the
- * member's token and, alongside, anonymously, so each tool can be told apart as the member's own or
- * the public catalog's. A tool is "public" only when an anonymous caller gets it too. The anonymous
- * listing is shared by every member for ten minutes, runs once per loader even when the member's call
- * is retried after a refresh, and never starts before there is a member session.
+ * The loader of `GET /api/account/connections`, for callWithMemberSession. First the anonymous answer:
+ * while the site's MCP beta is off (no answer for anonymous callers) the member's tools are not asked for
+ * and the answer is "not available", so Settings hides the assistant. Then the member's tools, each told
+ * apart as the member's own or the public catalog's: a tool is "public" only when an anonymous caller
+ * gets it too. The anonymous answer runs once per loader even when the member's call is retried after a
+ * refresh, and never starts before there is a member session.
  */
 export function connectionsLoader(): (accessToken: string) => Promise<Connections> {
-  let publicNames: Promise<Set<string> | null> | undefined;
+  let anonymousAnswer: Promise<AnonymousMcpAnswer> | undefined;
   return async (accessToken) => {
-    publicNames ??= listPublicToolNames();
+    anonymousAnswer ??= probeMcpAnonymously();
     const mcpUrl = mcpServerUrl();
+    const anonymous = await anonymousAnswer;
+    if (!anonymous.on) return { available: false, mcpUrl, reason: anonymous.reason };
     const member = await inspectMcpServer(accessToken);
     if (!member.available) return { available: false, mcpUrl, reason: member.reason };
-    const anonymous = await publicNames;
-    const tools: ConnectionTool[] = member.tools.map((tool) => ({ ...tool, access: anonymous?.has(tool.name) ? "public" : "member" }));
+    const tools: ConnectionTool[] = member.tools.map((tool) => ({
+      ...tool,
+      access: anonymous.publicToolNames.has(tool.name) ? "public" : "member",
+    }));
     return {
       available: true,
       mcpUrl,

@@ -14,6 +14,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, knobs: { foreignResources: [FOREIGN] } });
+  sandbox.setMcpConnectionsBeta(true);
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -232,5 +233,33 @@ describe("MCP transport details", () => {
     expect(failed.status).toBe(503);
     expect(sandbox.requests().at(-1)).toMatchObject({ endpoint: "mcp", injectedFailure: "status", status: 503 });
     expect((await rawInitialize()).status).toBe(200);
+  });
+});
+
+describe("MCP, while the admin's MCP connections beta is off", () => {
+  afterEach(() => sandbox.setMcpConnectionsBeta(true));
+
+  it("refuses anonymous callers with 404 and a JSON-RPC error saying the beta is off", async () => {
+    sandbox.setMcpConnectionsBeta(false);
+    const response = await fetch(new URL(MCP_PATH, sandbox.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringMatching(/beta\) is off/) as unknown } });
+    await expect(connect()).rejects.toThrow();
+  });
+
+  it("serves anonymous callers again once the beta is on", async () => {
+    sandbox.setMcpConnectionsBeta(false);
+    sandbox.setMcpConnectionsBeta(true);
+    const client = await connect();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
   });
 });

@@ -14,6 +14,7 @@ async function openSettings(page: Page): Promise<void> {
 }
 
 test("Settings tells the member what an AI assistant can do for them, and how to connect it", async ({ page, context }) => {
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
   await signIn(page, "maya@example.com");
   await openSettings(page);
 
@@ -79,4 +80,24 @@ test("a site without an MCP server (its beta off) shows no AI assistant disclosu
   await expect(page.getByRole("region", { name: "AI assistants" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
+});
+
+test("the site's admin switch decides: with the MCP connections beta off, no AI assistant; turned on, the disclosure appears", async ({
+  page,
+}) => {
+  // The sandbox as seeded (and after reset): the beta is off.
+  await signIn(page, "maya@example.com");
+  await openSettings(page);
+  await expect(page.getByRole("heading", { name: "What this app may do" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
+  await expect(page.getByText("Connect an AI assistant (beta)")).toHaveCount(0);
+
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await page.reload();
+  await expect(page.getByText("Connect an AI assistant (beta)")).toBeVisible();
+
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: false });
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Revoke access" })).toBeVisible();
+  await expect(page.getByText("Connect an AI assistant (beta)")).toHaveCount(0);
 });

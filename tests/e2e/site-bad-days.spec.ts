@@ -6,7 +6,8 @@ import { endsWithin30Days, postSandboxControl, resetSandbox, signIn, SITE_URL } 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, a hang, huge answers, only the
  * seed's fields. The dashboard remembers what a site taught it for the life of its process (a cap, the
- * fields it lacks), so this file runs after the others (its name sorts last) and its tests run in an
+ * fields it lacks), so this file runs after the others (its own project in playwright.config.ts, which
+ * depends on the others) and its tests run in an
  * order where each lesson leaves the next test meaningful: caps from high to low, seed-only last.
  */
 

@@ -130,6 +130,7 @@ describe("a site that answers too much", () => {
   });
 
   it("an MCP answer past 1 MiB: the panel says the server answered too much", async () => {
+    sandbox.setMcpConnectionsBeta(true);
     sandbox.setKnobs({ answerPaddingBytes: { mcp: 10 * 1024 * 1024 } });
     const response = maya.absorb(await connectionsRoute(maya.request("/api/account/connections")));
     expect(response.status).toBe(200);

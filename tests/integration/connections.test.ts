@@ -5,6 +5,7 @@ import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
+import { resetConfigForTests } from "@/lib/config";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
@@ -15,6 +16,7 @@ let sandbox: RunningSandbox;
 
 beforeAll(async () => {
   sandbox = await startSandboxForDashboard();
+  sandbox.setMcpConnectionsBeta(true);
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => {
@@ -130,6 +132,9 @@ describe("GET /api/account/connections", () => {
     expect(answer.body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
     expect(refreshGrants()).toHaveLength(0);
     sandbox.setKnobs({ failures: { mcp: null } });
+    // The "off" answer is kept for MCP_PROBE_TTL_SECONDS; a new process (or the TTL past) asks again.
+    expect((await getConnections(browser)).body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
+    resetPublicToolsCacheForTests();
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
   });
 
@@ -189,5 +194,47 @@ describe("GET /api/account/connections", () => {
     expect(status).toBe(401);
     expect(body).toMatchObject({ error: { code: "unauthenticated" } });
     expect(await loadSession(memoryJar(Object.fromEntries(browser.cookies)))).toBeNull();
+  });
+});
+
+describe("the site's MCP beta decides whether Settings offers an AI assistant", () => {
+  afterEach(() => {
+    sandbox.setMcpConnectionsBeta(true);
+    delete process.env.MCP_PROBE_TTL_SECONDS;
+    resetConfigForTests();
+  });
+
+  it("with the sandbox's admin switch off, answers 'not_offered' without asking /mcp for the member's tools", async () => {
+    sandbox.setMcpConnectionsBeta(false);
+    const browser = await signIn();
+    const { status, body } = await getConnections(browser);
+    expect(status).toBe(200);
+    expect(body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason: "not_offered" });
+    // Only the anonymous probe (initialize) reached /mcp: the member's listing was never attempted.
+    expect(mcpRequests()).toHaveLength(1);
+  });
+
+  it("with the switch on, lists the tools; the probe's answer is kept for MCP_PROBE_TTL_SECONDS per process", async () => {
+    const browser = await signIn();
+    expect(((await getConnections(browser)).body as Connections).available).toBe(true);
+    // Turned off at the site: within the probe's lifetime the dashboard keeps its answer and asks no anonymous probe again.
+    sandbox.setMcpConnectionsBeta(false);
+    sandbox.resetRequests();
+    expect(((await getConnections(browser)).body as Connections).available).toBe(true);
+    expect(mcpRequests()).toHaveLength(3);
+    // Once the probe's answer is forgotten (a new process, or the TTL past), the disclosure goes.
+    resetPublicToolsCacheForTests();
+    expect((await getConnections(browser)).body).toMatchObject({ available: false, reason: "not_offered" });
+  });
+
+  it("with MCP_PROBE_TTL_SECONDS=0, asks the site on every view and follows the switch at once", async () => {
+    process.env.MCP_PROBE_TTL_SECONDS = "0";
+    resetConfigForTests();
+    const browser = await signIn();
+    expect(((await getConnections(browser)).body as Connections).available).toBe(true);
+    sandbox.setMcpConnectionsBeta(false);
+    expect((await getConnections(browser)).body).toMatchObject({ available: false, reason: "not_offered" });
+    sandbox.setMcpConnectionsBeta(true);
+    expect(((await getConnections(browser)).body as Connections).available).toBe(true);
   });
 });

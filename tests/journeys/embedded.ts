@@ -32,14 +32,16 @@ export async function expectSignedInFrame(frame: JourneyDriver, firstName: strin
 }
 
 /**
- * Signed in, the panel has two sections and the account menu; the menu's Sign out ends on the panel's own
- * signed-out state (its Sign in button, not the top-level link).
+ * Signed in, the panel has two sections and the account menu; the menu's Sign out, once confirmed, ends on
+ * the panel's own signed-out state (its Sign in button, not the top-level link).
  */
 export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
   await frame.expectVisible(NEW_TAB);
   for (const section of PANEL_SECTIONS) await frame.expectVisible({ role: "link", name: section, within: { role: "navigation" } });
   await frame.click(ACCOUNT_MENU);
   await frame.click({ role: "button", name: "Sign out", within: { role: "navigation", name: "Account" } });
+  // Inside the site's page Sign out asks first; the confirmation arms itself once the page has been in view.
+  await frame.click({ role: "button", name: "Yes, sign out", within: { role: "navigation", name: "Account" } });
   await expectSignedOutFrame(frame);
   await frame.expectNone({ role: "link", name: "Sign in" });
 }

@@ -91,6 +91,29 @@ describe("formatEventWhen", () => {
   });
 });
 
+describe("one date pattern per events list", () => {
+  const allDay = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
+  const evening = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" });
+  const overnight = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-06T02:00:00Z" });
+
+  it.each(["en", "zh-TW"] as const)("writes the dates of all-day and timed events alike in %s", (locale) => {
+    const options = { locale, timeZone: "Asia/Taipei" };
+    const date = formatEventWhen(allDay, options).text;
+    expect(plain(formatEventWhen(evening, options).text).startsWith(plain(date))).toBe(true);
+    const [startPart = "", endPart = ""] = plain(formatEventWhen(overnight, options).text).split(" – ");
+    expect(startPart.startsWith(plain(date))).toBe(true);
+    expect(
+      endPart.startsWith(plain(formatEventWhen(event({ isAllDay: true, startTime: "2026-12-06T00:00:00+08:00" }), options).text)),
+    ).toBe(true);
+  });
+
+  it("reads a timed event in 繁體中文 with the all-day pattern, never the slashed one", () => {
+    const text = plain(formatEventWhen(evening, { locale: "zh-TW", timeZone: "Asia/Taipei" }).text);
+    expect(text).toBe("2026年12月5日週六 晚上7:00至9:00 [GMT+8]");
+    expect(text).not.toMatch(/\d\/\d/);
+  });
+});
+
 describe("upcoming and past", () => {
   const registration = (id: string, state: string, overrides: Partial<DashboardEvent>): EventRegistration => ({
     id,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+
+import { zhTW } from "@/lib/i18n/messages/zh-TW";
+
+/** Every text of a dictionary with its dotted key. */
+function textsOf(node: unknown, path = ""): { key: string; text: string }[] {
+  if (typeof node === "string") return [{ key: path, text: node }];
+  if (node && typeof node === "object") {
+    return Object.entries(node).flatMap(([key, value]) => textsOf(value, path ? `${path}.${key}` : key));
+  }
+  return [];
+}
+
+/** What is not prose: `{placeholders}` and URLs. */
+function withoutPlaceholdersAndUrls(text: string): string {
+  return text.replace(/\{[\w.]+\}/g, "").replace(/\bhttps?:\/\/\S+/g, "");
+}
+
+/** Chinese typography (Taiwan's 重訂標點符號手冊): full-width colon, parentheses and comma in sentences. */
+function halfWidthPunctuationIn(text: string): string[] {
+  const prose = withoutPlaceholdersAndUrls(text);
+  if (!/\p{Script=Han}/u.test(prose)) return [];
+  const found: string[] = [];
+  for (const match of prose.matchAll(/[:()]/g)) found.push(match[0]);
+  // A half-width comma next to Chinese text (a number such as 1,800 is not a sentence comma).
+  for (const match of prose.matchAll(/(?<=\p{Script=Han}|[\s」）])\s*,|,(?=\s*\p{Script=Han})/gu)) found.push(match[0].trim());
+  return found;
+}
+
+describe("繁體中文 punctuation", () => {
+  it("finds half-width colons, parentheses and commas in Chinese sentences, but not in placeholders, URLs or numbers", () => {
+    expect(halfWidthPunctuationIn("參考代碼:{code}")).toEqual([":"]);
+    expect(halfWidthPunctuationIn("AI 助理(測試版)")).toEqual(["(", ")"]);
+    expect(halfWidthPunctuationIn("課程,活動")).toEqual([","]);
+    expect(halfWidthPunctuationIn("參考代碼：{code}")).toEqual([]);
+    expect(halfWidthPunctuationIn("退款 NT$1,800，請見 https://example.com/a:b")).toEqual([]);
+    expect(halfWidthPunctuationIn("{time} ({zone})")).toEqual([]);
+  });
+
+  it("uses full-width ：（），in every zh-TW message", () => {
+    const offenders = textsOf(zhTW)
+      .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
+      .filter((entry) => entry.found.length > 0);
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+// @vitest-environment happy-dom
+/**
+ * Security checklist case 66 and finding 8 of issue 27: inside the site's page (a frame the site controls),
+ * the header account menu's Sign out asks first, and the confirmation stays inert until the page has been
+ * in view for ARMING_DELAY_MS, so a double-click staged elsewhere cannot sign the member out. At the top
+ * level, Sign out acts at once.
+ */
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { AccountMenu } from "@/components/layout/account-menu";
+import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";
+import { API_ROUTES } from "@/lib/contract/paths";
+
+import { renderInLocale } from "../../support/render-ui";
+
+let fetchSpy: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  // The sign-out request never answers here: the test looks only at whether it was sent.
+  fetchSpy = vi.fn(() => new Promise<Response>(() => undefined));
+  vi.stubGlobal("fetch", fetchSpy);
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function renderMenu() {
+  const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(AccountMenu, { name: "Maya Chen" })));
+  fireEvent.click(screen.getByRole("button", { name: /Maya Chen/ }));
+}
+
+/** Lets the mutation start (it is scheduled, not run in the click). */
+const settle = (ms = 50) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+const logoutCalls = () => fetchSpy.mock.calls.filter(([input]) => String(input).includes(API_ROUTES.logout));
+
+describe("Sign out in the header's account menu", () => {
+  it("checklist 66: inside a frame, asks first; the confirmation cannot be clicked through before it is armed", async () => {
+    vi.spyOn(window, "top", "get").mockReturnValue({} as Window);
+    renderMenu();
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+
+    const group = screen.getByRole("group", { name: "Sign out of the dashboard in this panel?" });
+    const confirm = screen.getByRole("button", { name: "Yes, sign out" });
+    expect(group.contains(confirm)).toBe(true);
+    expect(confirm).toHaveProperty("disabled", true);
+    // The second click of a double-click lands where Sign out was: on the confirmation, still inert.
+    fireEvent.click(confirm);
+    await settle();
+    expect(logoutCalls()).toHaveLength(0);
+
+    await settle(ARMING_DELAY_MS);
+    expect(confirm).toHaveProperty("disabled", false);
+    fireEvent.click(confirm);
+    await settle();
+    expect(logoutCalls()).toHaveLength(1);
+  });
+
+  it("checklist 66: inside a frame, Cancel returns to the menu's Sign out without signing out", async () => {
+    vi.spyOn(window, "top", "get").mockReturnValue({} as Window);
+    renderMenu();
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.getByRole("button", { name: "Sign out" })).toBeTruthy();
+    await settle(ARMING_DELAY_MS * 2);
+    expect(logoutCalls()).toHaveLength(0);
+  });
+
+  it("at the top level, signs out at once", async () => {
+    renderMenu();
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    expect(screen.queryByRole("button", { name: "Yes, sign out" })).toBeNull();
+    await settle();
+    expect(logoutCalls()).toHaveLength(1);
+  });
+});
