@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { isPrefetch } from "@/lib/auth/login";
+import { isDocumentNavigation } from "@/lib/http/document-navigation";
 import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
@@ -19,7 +20,12 @@ export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const buffer = new CookieBuffer();
   // A prefetch gets the page's headers like any request; only the refresh waits for a real navigation.
-  const refresh = isPrefetch(request.headers) ? "done" : await refreshBeforeRender(request, buffer);
+  // The router's own fetches (a Link prefetch, a client-side navigation) never refresh: Next.js hides its
+  // prefetch header from the proxy, and a prefetch that met a withdrawn grant would end the session in the
+  // background, so the member's next page would say "signed out" without the reason. Their render prefetches
+  // only with a token still valid (app/_lib/member-page.tsx); the browser's data routes refresh and end.
+  const background = isPrefetch(request.headers) || !isDocumentNavigation(request.headers);
+  const refresh = background ? "done" : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");

@@ -84,3 +84,30 @@ describe("issue 30: a refresh refused with 400 before a page render", () => {
     expect(await loadSession(browser)).toBeNull();
   });
 });
+
+describe("the router's own fetches of a page (a Link prefetch, a client-side navigation)", () => {
+  // Next.js strips `next-router-prefetch` before the proxy: the browser's Fetch Metadata is what is left.
+  const routerFetch = (browser: MemoryJar) =>
+    proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), "sec-fetch-mode": "cors" } }));
+
+  it("never refresh, so a prefetch that meets a withdrawn grant does not end the session in the background", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({ status: 400 }));
+    const browser = await signedInBrowser();
+    const response = await routerFetch(browser);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect(response.status).toBe(200);
+    for (const cookie of response.cookies.getAll()) browser.write(cookie.name, cookie.value, { maxAge: cookie.maxAge });
+    expect((await loadSession(browser))?.data).toMatchObject({ refreshToken: "rt-0" });
+    // The member's next document load is the one that finds out, and says why.
+    const load = await proxy(
+      new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), "sec-fetch-mode": "navigate" } }),
+    );
+    expect(load.headers.get("location")).toBe(`${TEST_APP_URL}/signed-out?reason=access_withdrawn&returnTo=%2Fcourses`);
+  });
+
+  it("a document load (Sec-Fetch-Mode: navigate) still refreshes", async () => {
+    const browser = await signedInBrowser();
+    await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), "sec-fetch-mode": "navigate" } }));
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+});
