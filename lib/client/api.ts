@@ -158,8 +158,10 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   if (!response.ok) {
     const error = await toApiError(response);
     // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
-    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForSignedOutPage("access_withdrawn");
-    else if (error.kind === "unauthenticated") redirectToSignIn();
+    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") {
+      // Sign in again leads back to the page the member was on (the signed-out page sanitizes it again).
+      leaveForSignedOutPage("access_withdrawn", `${window.location.pathname}${window.location.search}`);
+    } else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }
   return (await response.json()) as T;
@@ -193,8 +195,9 @@ export async function postJsonAction<T>(path: string, body: unknown): Promise<T>
 /**
  * Leaves the signed-in app for the signed-out page with a full page load, so no cached private data or
  * client state survives, and the history entry is replaced so Back does not return to a dead session.
+ * `returnTo`: where Sign in on that page leads back to.
  */
-export function leaveForSignedOutPage(reason: SignedOutReason): void {
-  const target = new URL(signedOutPath(reason), window.location.origin);
+export function leaveForSignedOutPage(reason: SignedOutReason, returnTo?: string): void {
+  const target = new URL(signedOutPath(reason, returnTo), window.location.origin);
   window.location.replace(target.href);
 }
