@@ -144,7 +144,7 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
     page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here."),
   ).toBeVisible();
   const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
   // Back from the site's end-session endpoint (RP-Initiated Logout) with the state the dashboard sealed.
   await expect(page).toHaveURL(/\/signed-out\?state=/);

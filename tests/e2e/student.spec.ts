@@ -64,6 +64,8 @@ const PROPER_NAMES =
 
 /** The member's language choice (the cookie Settings' language switch writes), then the page again in it. */
 async function chooseLanguage(page: Page, context: BrowserContext, language: Language): Promise<void> {
+  // Signing in ends with the site's redirect back to the dashboard (another site, another renderer): reload once it has loaded.
+  await page.waitForURL((url) => url.href.startsWith(APP_URL));
   await context.addCookies([{ name: "locale", value: language, url: APP_URL }]);
   await page.reload();
 }
