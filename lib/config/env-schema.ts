@@ -191,27 +191,7 @@ export const envSchema = z
     OAUTH_SCOPES: z.preprocess(emptyAsUndefined, scopes.default(scopes.parse(DEFAULT_SCOPES))),
     LECTURE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, lectureUrlTemplate.default(DEFAULT_LECTURE_URL_TEMPLATE)),
     COURSE_URL_TEMPLATE: z.preprocess(emptyAsUndefined, courseUrlTemplate.default(DEFAULT_COURSE_URL_TEMPLATE)),
-    EMBED_ORIGINS: z.preprocess(
-      emptyAsUndefined,
-      z
-        .string()
-        .transform((value, ctx) => {
-          const origins: string[] = [];
-          for (const entry of value
-            .split(",")
-            .map((item) => item.trim())
-            .filter(Boolean)) {
-            const parsed = origin.safeParse(entry);
-            if (!parsed.success) {
-              ctx.addIssue({ code: "custom", message: `"${entry}" ${parsed.error.issues[0]?.message ?? "is not an origin"}` });
-              return z.NEVER;
-            }
-            origins.push(parsed.data);
-          }
-          return origins;
-        })
-        .optional(),
-    ),
+    EMBED_ORIGINS: z.preprocess(emptyAsUndefined, originList.optional()),
     PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
     REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
     REDIS_PREFIX: z.preprocess(emptyAsUndefined, redisPrefix.default("dash:")),
