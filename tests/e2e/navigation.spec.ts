@@ -146,8 +146,15 @@ test("the header is opaque", async ({ page }) => {
 });
 
 test("with a slow site, a tab shows its page's skeleton at once and the data replaces it without a shift", async ({ page }) => {
+  // The router prefetches each tab's loading state once the tab is on screen; a click before that shows the
+  // pending tab alone until the page arrives. Wait for the Courses prefetch, as a student's first seconds allow.
+  const prefetched: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"]) prefetched.push(new URL(request.url()).pathname);
+  });
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await expect.poll(() => prefetched.includes("/courses"), { timeout: 10_000 }).toBe(true);
   await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 2500 });
   try {
     const courses = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses", exact: true });
