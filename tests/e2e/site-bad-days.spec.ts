@@ -55,19 +55,27 @@ test("at caps of 100, 50 and 10 on `first`, every page shows all of its data", a
     expect(endingSoonCount).toBeGreaterThan(0);
     await kai.goto("/");
     const endingSoon = kai.getByRole("region", { name: "Access ending soon" });
-    await expect(endingSoon.getByRole("listitem"), `cap ${cap}`).toHaveCount(endingSoonCount);
-    await expect(kai.getByRole("region", { name: "Continue watching" }).getByRole("link", { name: /^Resume/ })).toBeVisible();
+    // The Overview shows the three soonest and counts them all in "See all N" (issue 24).
+    await expect(endingSoon.getByRole("listitem"), `cap ${cap}`).toHaveCount(Math.min(3, endingSoonCount));
+    await expect(endingSoon.getByRole("link", { name: new RegExp(`^See all ${endingSoonCount}\\b`) }), `cap ${cap}`).toBeVisible();
+    await expect(
+      kai
+        .getByRole("region", { name: "Continue watching" })
+        .getByRole("link", { name: /^Resume/ })
+        .first(),
+    ).toBeVisible();
 
     await kai.goto("/courses");
-    await expect(kai.getByText("130 courses", { exact: true })).toBeVisible();
+    await expect(kai.getByText(/^Showing \d+ of 130$/).filter({ visible: true })).toBeVisible();
     const cards = kai.getByRole("article");
-    const more = kai.getByRole("button", { name: /Show more/ });
+    const more = kai.getByRole("button", { name: /^Show \d+ more/ });
     for (let round = 0; round < 20 && (await more.isVisible()); round += 1) {
       const before = await cards.count();
       await more.click();
       await expect.poll(() => cards.count()).toBeGreaterThan(before);
     }
     await expect(cards, `cap ${cap}`).toHaveCount(130);
+    await expect(kai.getByText("Showing 130 of 130", { exact: true }).filter({ visible: true })).toBeVisible();
 
     await maya.goto("/orders");
     await expect(maya.getByText(/NT\$/).first()).toBeVisible();
@@ -136,8 +144,15 @@ test("answers padded to 10 MB: each page says the answer was too large", async (
       "The site's answer was too large for the dashboard to read.",
     );
   }
+  // With the site's MCP beta on, an MCP answer too large to read is no assistant to offer: Settings shows
+  // none (issue 24), and the connections route says why instead of failing.
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  const connections = await page.request.get("/api/account/connections");
+  expect(connections.status()).toBe(200);
+  expect(await connections.json()).toMatchObject({ available: false, reason: "too_large" });
   await page.goto("/settings");
-  await expect(page.getByText("The site's MCP server answered with more than this dashboard reads.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "What this app may do" })).toBeVisible();
+  await expect(page.getByText("Connect an AI assistant (beta)")).toHaveCount(0);
 });
 
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {
@@ -147,7 +162,10 @@ test("a site with only the seed's fields: every page renders what it can, and Re
 
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("maya@example.com");
-  const resume = page.getByRole("region", { name: "Continue watching" }).getByRole("link", { name: /^Resume/ });
+  const resume = page
+    .getByRole("region", { name: "Continue watching" })
+    .getByRole("link", { name: /^Resume/ })
+    .first();
   await expect(resume).toHaveAttribute("href", new RegExp(`^${SITE_URL}/courses/[\\w-]+/lectures/[\\w-]+\\?t=\\d+$`));
   await expect(page.getByText("This site does not share your event registrations with the dashboard.")).toBeVisible();
 
