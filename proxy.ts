@@ -6,6 +6,7 @@ import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
+import { loadSession } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { getConfig } from "@/lib/config";
 import { signedOutPath } from "@/lib/contract/paths";
@@ -25,7 +26,7 @@ export async function proxy(request: NextRequest) {
   // background, so the member's next page would say "signed out" without the reason. Their render prefetches
   // only with a token still valid (app/_lib/member-page.tsx); the browser's data routes refresh and end.
   const background = isPrefetch(request.headers) || !isDocumentNavigation(request.headers);
-  const refresh = background ? "done" : await refreshBeforeRender(request, buffer);
+  const refresh = background ? await checkBeforeRender(request, buffer) : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
@@ -72,6 +73,19 @@ async function refreshBeforeRender(
     // By code and detail, not class: the proxy's bundle and the routes' may each hold their own error classes.
     const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
     if (code === "unauthenticated" && detail === "access_withdrawn") return "access_withdrawn";
+    return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
+  }
+}
+
+/**
+ * A router fetch's check: the session is only read (its "ended" marker looked up in the shared state),
+ * never refreshed or ended, so that an outage of the shared state still answers 503 with Retry-After.
+ */
+async function checkBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
+  try {
+    await loadSession(requestResponseJar(request.cookies, buffer, request.cookies));
+    return "done";
+  } catch (error) {
     return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
   }
 }
