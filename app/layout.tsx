@@ -49,7 +49,7 @@ function renderTime(): number {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [{ locale, timeZone }, session, embedded, siteName] = await Promise.all([
+  const [{ locale, formatLocale, timeZone }, session, embedded, siteName] = await Promise.all([
     getRequestLocale(),
     getPageSession(),
     isFramedRender(),
@@ -59,7 +59,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={locale} className={GeistSans.variable}>
       <body>
-        <DashboardProviders locale={locale} timeZone={timeZone} now={now}>
+        <DashboardProviders locale={locale} formatLocale={formatLocale} timeZone={timeZone} now={now}>
           <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>
             <AppShell
               showNav={session !== null}

@@ -2,13 +2,28 @@ import "server-only";
 
 import { cookies, headers } from "next/headers";
 
-import { LOCALE_COOKIE, negotiateLocale, resolveTimeZone, TIME_ZONE_COOKIE, type Locale } from "@/lib/i18n";
+import {
+  formatLocaleFor,
+  LOCALE_COOKIE,
+  negotiateEnglishFormat,
+  negotiateLocale,
+  resolveTimeZone,
+  TIME_ZONE_COOKIE,
+  type FormatLocale,
+  type Locale,
+} from "@/lib/i18n";
 
-/** The member's language (cookie, then Accept-Language) and time zone (cookie written by the browser). */
-export async function getRequestLocale(): Promise<{ locale: Locale; timeZone: string }> {
+/**
+ * The member's language (cookie, then Accept-Language), the tag its dates and numbers are formatted in (for
+ * English, the region Accept-Language prefers: en-US or en-GB) and time zone (cookie written by the browser).
+ */
+export async function getRequestLocale(): Promise<{ locale: Locale; formatLocale: FormatLocale; timeZone: string }> {
   const [cookieStore, headerList] = await Promise.all([cookies(), headers()]);
+  const acceptLanguage = headerList.get("accept-language");
+  const locale = negotiateLocale(acceptLanguage, cookieStore.get(LOCALE_COOKIE)?.value);
   return {
-    locale: negotiateLocale(headerList.get("accept-language"), cookieStore.get(LOCALE_COOKIE)?.value),
+    locale,
+    formatLocale: formatLocaleFor(locale, negotiateEnglishFormat(acceptLanguage)),
     timeZone: resolveTimeZone(cookieStore.get(TIME_ZONE_COOKIE)?.value),
   };
 }

@@ -9,7 +9,7 @@ const BADGE_TONES: Record<AccessTone, BadgeTone> = { lifetime: "lifetime", ok: "
 
 /** The access state in words ("Access ends in 3 days"), tinted by tone as a second signal. */
 export function AccessBadge({ access }: { access: CourseAccess }) {
-  const { locale, timeZone, now } = useI18n();
-  const { tone, text } = describeAccess(access, { locale, timeZone, now });
+  const { formatLocale, timeZone, now } = useI18n();
+  const { tone, text } = describeAccess(access, { formatLocale, timeZone, now });
   return <Badge tone={BADGE_TONES[tone]}>{text}</Badge>;
 }

@@ -6,14 +6,14 @@ import { CalendarFileButton } from "@/components/ui/calendar-file-button";
 
 /** "Add a reminder": an all-day calendar event the day before the course's access ends, with its link. */
 export function AccessReminderButton({ course }: { course: CourseEnrollment }) {
-  const { messages, locale, timeZone, now } = useI18n();
+  const { messages, formatLocale, timeZone, now } = useI18n();
   return (
     <CalendarFileButton
       label={messages.courses.addReminder}
       subject={course.name}
       makeFile={async () => {
         const { accessReminderFileName, buildAccessReminderIcs } = await import("@/lib/format/ics");
-        return { text: buildAccessReminderIcs(course, { locale, timeZone, now }), fileName: accessReminderFileName(course) };
+        return { text: buildAccessReminderIcs(course, { formatLocale, timeZone, now }), fileName: accessReminderFileName(course) };
       }}
     />
   );

@@ -12,9 +12,9 @@ import { AddToCalendarButton } from "./add-to-calendar-button";
  * the registration state in words, and "Add to calendar" for upcoming, non-cancelled events.
  */
 export function EventItem({ registration, headingLevel = 3 }: { registration: EventRegistration; headingLevel?: 2 | 3 }) {
-  const { locale, timeZone, now, messages } = useI18n();
+  const { locale, formatLocale, timeZone, now, messages } = useI18n();
   const { event } = registration;
-  const when = formatEventWhen(event, { locale, timeZone });
+  const when = formatEventWhen(event, { formatLocale, timeZone });
   const state = describeRegistrationState(registration.state, locale);
   const cancelled = registration.state === "cancelled";
   const upcoming = isUpcomingEvent(event, now);

@@ -44,7 +44,7 @@ function RegistrationSection({
 
 /** The Events page: upcoming registrations (soonest first) and past ones (latest first). */
 export function EventsView() {
-  const { messages, now, timeZone, locale } = useI18n();
+  const { messages, now, timeZone, formatLocale } = useI18n();
   const query = usePagedAccountPage("events");
   const registrations = flattenPages(query.data?.pages);
 
@@ -54,7 +54,7 @@ export function EventsView() {
         title={messages.events.title}
         description={
           registrations.length > 0
-            ? interpolate(messages.events.timeZoneNote, { timeZone: describeTimeZone(timeZone, locale, now) })
+            ? interpolate(messages.events.timeZoneNote, { timeZone: describeTimeZone(timeZone, formatLocale, now) })
             : undefined
         }
       />

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/lib/client/query-provider";
 import { I18nProvider } from "@/lib/i18n/provider";
+import type { FormatLocale } from "@/lib/i18n/format-locale";
 import type { Locale } from "@/lib/i18n/locales";
 
 /**
@@ -11,18 +12,20 @@ import type { Locale } from "@/lib/i18n/locales";
  */
 export function DashboardProviders({
   locale,
+  formatLocale,
   timeZone,
   now,
   children,
 }: {
   locale: Locale;
+  formatLocale: FormatLocale;
   timeZone: string;
   now: number;
   children: ReactNode;
 }) {
   return (
     <QueryProvider>
-      <I18nProvider locale={locale} timeZone={timeZone} now={now}>
+      <I18nProvider locale={locale} formatLocale={formatLocale} timeZone={timeZone} now={now}>
         {children}
       </I18nProvider>
     </QueryProvider>

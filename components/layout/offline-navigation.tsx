@@ -13,6 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { accountKeys } from "@/lib/client/keys";
 import { useOnline } from "@/lib/client/use-online";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { formatTime } from "@/lib/format/datetime";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
@@ -123,15 +124,13 @@ function openOnline(router: ReturnType<typeof useRouter>, href: string): void {
 
 /** A page opened offline: seen before, from memory with the time it was seen; otherwise an offline state with Retry. */
 function OfflinePage({ target }: { target: OfflineTarget }) {
-  const { messages, locale, timeZone } = useI18n();
+  const { messages, formatLocale, timeZone } = useI18n();
   const queryClient = useQueryClient();
   const page = OFFLINE_PAGES[target.pathname];
   const state = page ? queryClient.getQueryState(page.queryKey) : undefined;
   if (!page || state?.data === undefined)
     return <OfflineUnseen target={target} title={page ? messages.nav[page.navKey] : messages.app.name} />;
-  const seenAt = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(
-    state.dataUpdatedAt,
-  );
+  const seenAt = formatTime(state.dataUpdatedAt, { formatLocale, timeZone });
   const { View } = page;
   return (
     <>

@@ -10,12 +10,12 @@ import { Badge } from "@/components/ui/badge";
 
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
-  const { locale, timeZone, messages } = useI18n();
+  const { locale, formatLocale, timeZone, messages } = useI18n();
   const state = describeOrderState(order, locale);
-  const money = (amount: number) => formatCurrency(amount, order.currency, locale);
+  const money = (amount: number) => formatCurrency(amount, order.currency, formatLocale);
   const date = order.paidAt ?? order.createdAt;
   const dateText = interpolate(order.paidAt ? messages.orders.paidOn : messages.orders.placedOn, {
-    date: formatDate(date, { locale, timeZone }),
+    date: formatDate(date, { formatLocale, timeZone }),
   });
   const headingId = `order-${order.id}`;
   const fullyRefunded = order.refundedAmount !== null && order.refundedAmount >= order.amount;

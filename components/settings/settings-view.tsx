@@ -56,12 +56,12 @@ function AccountDetails({ session }: { session: SessionView }) {
 
 /** What the app may do, in words (the codes behind "Details"), the site by its name, and when access was granted, with its zone. */
 function AccessDetails({ session }: { session: SessionView }) {
-  const { messages, locale, timeZone, now } = useI18n();
+  const { messages, formatLocale, timeZone, now } = useI18n();
   const site = useSiteInfo();
   const siteName = site?.name ?? session.site.replace(/^https?:\/\//, "");
   const granted = interpolate(messages.settingsPage.timeInZone, {
-    time: formatDateTime(session.grantedAt, { locale, timeZone }),
-    zone: describeTimeZone(timeZone, locale, now),
+    time: formatDateTime(session.grantedAt, { formatLocale, timeZone }),
+    zone: describeTimeZone(timeZone, formatLocale, now),
   });
   return (
     <div className="flex flex-col gap-4">

@@ -21,7 +21,7 @@ function useDeviceName(): (session: SignedInSessionView) => string {
 
 /** "Where you're signed in": this device first, then the member's other sessions, each of which can be signed out. */
 export function SignedInSessions() {
-  const { messages, locale, now } = useI18n();
+  const { messages, formatLocale, now } = useI18n();
   const query = useSignedInSessions();
   const end = useEndSessions();
   const armed = useArmedAfterAppearing();
@@ -37,7 +37,7 @@ export function SignedInSessions() {
   const sessions = query.data.sessions;
   const others = sessions.filter((session) => !session.current);
   // Never "in 0 minutes" (the clock of the page rounds to the minute), and never active before signing in.
-  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime() - 1)), now, locale);
+  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime() - 1)), now, formatLocale);
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
   return (

@@ -1,4 +1,4 @@
-import { getMessages, interpolate } from "@/lib/i18n";
+import { getMessages, interpolate, languageOf } from "@/lib/i18n";
 import type { CourseAccess } from "@/lib/types/account";
 import { calendarDaysBetween, formatDate, toDate, type ZonedFormatOptions } from "./datetime";
 import { formatRelativeTime } from "./relative";
@@ -37,12 +37,12 @@ export function isAccessEndingSoon(access: CourseAccess, now: Date): boolean {
 
 /**
  * The access state in words and its tone:
- * "Lifetime access"; "Access until 12 Mar 2027 (in 3 months)"; "Access ends today" / "tomorrow" /
+ * "Lifetime access"; "Access until 12 Mar 2027 (in 3 months)" ("Mar 12, 2027" in en-US); "Access ends today" / "tomorrow" /
  * "in 3 days" (warning, within 30 days); "Access ended on 2 Nov 2026". Days count calendar days in the
  * member's time zone, so an expiry at 23:00 tonight says "today" and one at 01:00 tomorrow "tomorrow".
  */
 export function describeAccess(access: CourseAccess, options: AccessFormatOptions): AccessDescription {
-  const messages = getMessages(options.locale);
+  const messages = getMessages(languageOf(options.formatLocale));
   if (access.kind === "lifetime") return { tone: "lifetime", text: messages.access.lifetime };
   const date = formatDate(access.expiresAt, options);
   if (hasAccessEnded(access, options.now)) {
@@ -58,7 +58,7 @@ export function describeAccess(access: CourseAccess, options: AccessFormatOption
           : interpolate(messages.access.endsInDays, { count: days });
     return { tone: "warning", text };
   }
-  const relative = formatRelativeTime(access.expiresAt, options.now, options.locale);
+  const relative = formatRelativeTime(access.expiresAt, options.now, options.formatLocale);
   return { tone: "ok", text: interpolate(messages.access.until, { date, relative }) };
 }
 

@@ -1,4 +1,4 @@
-import { numberLocaleOf, type Locale } from "@/lib/i18n/locales";
+import type { FormatLocale } from "@/lib/i18n/format-locale";
 
 /**
  * Currencies shown without minor units. ISO 4217 gives TWD two decimals, but prices in New Taiwan dollars
@@ -37,15 +37,14 @@ export function currencyFractionDigits(currency: string): number {
 
 /**
  * An amount in the order's currency: "NT$1,200", "US$12.50", "¥1,200", "US$12.50" (zh-TW). In English the
- * US dollar says its country too (Intl's en-US writes a bare "$"), so a list mixing currencies never
- * leaves one ambiguous. An unknown currency code still reads sensibly: "1,200.00 XYZ".
+ * US dollar says its country too (Intl's en-US writes a bare "$"; en-GB already says "US$"), so a list
+ * mixing currencies never leaves one ambiguous. An unknown currency code still reads sensibly: "1,200.00 XYZ".
  */
-export function formatCurrency(amount: number, currency: string, locale: Locale): string {
+export function formatCurrency(amount: number, currency: string, formatLocale: FormatLocale): string {
   const code = currency.toUpperCase();
   const digits = currencyFractionDigits(code);
-  const numberLocale = numberLocaleOf(locale);
   try {
-    const parts = new Intl.NumberFormat(numberLocale, {
+    const parts = new Intl.NumberFormat(formatLocale, {
       style: "currency",
       currency: code,
       minimumFractionDigits: digits,
@@ -53,7 +52,7 @@ export function formatCurrency(amount: number, currency: string, locale: Locale)
     }).formatToParts(amount);
     return parts.map((part) => (part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value)).join("");
   } catch {
-    const number = new Intl.NumberFormat(numberLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    const number = new Intl.NumberFormat(formatLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
     return `${number.format(amount)} ${code}`;
   }
 }

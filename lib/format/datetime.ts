@@ -1,9 +1,12 @@
-import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import type { FormatLocale } from "@/lib/i18n/format-locale";
 import { dateTimeFormat } from "./intl-formatters";
 
-/** Options every zoned formatter takes: the UI language and the member's IANA time zone. */
+/**
+ * Options every zoned formatter takes: the format tag (the UI language, with the browser's English region:
+ * en-US, en-GB or zh-TW) and the member's IANA time zone.
+ */
 export interface ZonedFormatOptions {
-  locale: Locale;
+  formatLocale: FormatLocale;
   timeZone: string;
 }
 
@@ -62,14 +65,14 @@ export function calendarDaysBetween(from: Date | string, to: Date | string, time
   return dayNumber(zonedCalendarDate(to, timeZone)) - dayNumber(zonedCalendarDate(from, timeZone));
 }
 
-/** "12 Mar 2027": the date an instant falls on in the member's time zone. */
-export function formatDate(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
-  return dateTimeFormat(dateLocaleOf(locale), { day: "numeric", month: "short", year: "numeric", timeZone }).format(toDate(instant));
+/** "12 Mar 2027" (en-GB), "Mar 12, 2027" (en-US): the date an instant falls on in the member's time zone. */
+export function formatDate(instant: Date | string, { formatLocale, timeZone }: ZonedFormatOptions): string {
+  return dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", timeZone }).format(toDate(instant));
 }
 
-/** "12 Mar 2027, 14:30": date and time in the member's time zone. */
-export function formatDateTime(instant: Date | string, { locale, timeZone }: ZonedFormatOptions): string {
-  return dateTimeFormat(dateLocaleOf(locale), {
+/** "12 Mar 2027, 14:30" (en-GB), "Mar 12, 2027, 2:30 PM" (en-US): date and time in the member's time zone. */
+export function formatDateTime(instant: Date | string, { formatLocale, timeZone }: ZonedFormatOptions): string {
+  return dateTimeFormat(formatLocale, {
     day: "numeric",
     month: "short",
     year: "numeric",
@@ -77,6 +80,16 @@ export function formatDateTime(instant: Date | string, { locale, timeZone }: Zon
     minute: "2-digit",
     timeZone,
   }).format(toDate(instant));
+}
+
+/**
+ * "09:30" (en-GB and zh-TW), "9:30 AM" (en-US): the time of day in the member's time zone, on the clock of
+ * the English region (12-hour in en-US); 繁體中文 keeps its two-digit 24-hour clock.
+ */
+export function formatTime(instant: Date | string | number, { formatLocale, timeZone }: ZonedFormatOptions): string {
+  const clock: Intl.DateTimeFormatOptions =
+    formatLocale === "en-US" ? { hour: "numeric", minute: "2-digit" } : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  return dateTimeFormat(formatLocale, { ...clock, timeZone }).format(typeof instant === "number" ? instant : toDate(instant));
 }
 
 /** The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00" (changes across DST transitions). */

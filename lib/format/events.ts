@@ -1,4 +1,5 @@
-import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import { languageOf } from "@/lib/i18n/format-locale";
+import type { Locale } from "@/lib/i18n/locales";
 import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
 import {
   calendarDateFromDayNumber,
@@ -83,20 +84,23 @@ export interface EventWhen {
 
 const DATE_PART: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
 const TIME_PART: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
-/** What Intl itself puts between a date and a time in each language ("Sat, 5 Dec 2026, 19:00", "2026年12月5日週六 下午7:00"). */
+/**
+ * What Intl itself puts between a date and a time in each language ("Sat, 5 Dec 2026, 19:00" in en-GB,
+ * "Sat, Dec 5, 2026, 7:00 PM" in en-US, "2026年12月5日週六 下午7:00").
+ */
 const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
 
 /**
- * When an event happens in the member's language and time zone:
+ * When an event happens in the member's language (and English region) and time zone:
  * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
- * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8"). When a DST change
- * falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
+ * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8" in en-GB,
+ * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US). When a DST change falls inside the event, each end
+ * carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
  */
-export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: ZonedFormatOptions): EventWhen {
-  const intlLocale = dateLocaleOf(locale);
+export function formatEventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedFormatOptions): EventWhen {
   if (event.isAllDay) {
     const span = allDaySpan(event);
-    const format = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone: "UTC" });
+    const format = dateTimeFormat(formatLocale, { ...DATE_PART, timeZone: "UTC" });
     const startDate = new Date(Date.UTC(span.start.year, span.start.month - 1, span.start.day));
     const lastDay = calendarDateFromDayNumber(dayNumber(span.endExclusive) - 1);
     const singleDay = dayNumber(lastDay) === dayNumber(span.start);
@@ -106,17 +110,20 @@ export function formatEventWhen(event: DashboardEvent, { locale, timeZone }: Zon
     return { text, dateTime: isoCalendarDate(span.start) };
   }
   const start = toDate(event.startTime);
-  const full = dateTimeFormat(intlLocale, { ...DATE_PART, ...TIME_PART, timeZone });
+  const full = dateTimeFormat(formatLocale, { ...DATE_PART, ...TIME_PART, timeZone });
   if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const times = dateTimeFormat(intlLocale, { ...TIME_PART, timeZone });
+  const times = dateTimeFormat(formatLocale, { ...TIME_PART, timeZone });
   if (sameDay && zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
     // One date pattern per list: the date as an all-day event writes it, then the time range. (Intl's own
     // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)
-    const date = dateTimeFormat(intlLocale, { ...DATE_PART, timeZone }).format(start);
-    return { text: `${date}${DATE_TIME_SEPARATOR[locale]}${times.formatRange(start, end)}`, dateTime: start.toISOString() };
+    const date = dateTimeFormat(formatLocale, { ...DATE_PART, timeZone }).format(start);
+    return {
+      text: `${date}${DATE_TIME_SEPARATOR[languageOf(formatLocale)]}${times.formatRange(start, end)}`,
+      dateTime: start.toISOString(),
+    };
   }
   const endText = sameDay ? times.format(end) : full.format(end);
   return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };

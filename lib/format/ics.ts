@@ -1,5 +1,5 @@
 import { createEvent, type DateArray, type EventAttributes } from "ics";
-import { getMessages, interpolate, type Locale } from "@/lib/i18n";
+import { getMessages, interpolate, languageOf, type FormatLocale } from "@/lib/i18n";
 import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
 import { allDaySpan } from "./events";
 import { calendarDateFromDayNumber, dayNumber, formatDate, toDate, zonedCalendarDate, type CalendarDate } from "./datetime";
@@ -78,7 +78,8 @@ export function icsFileName(registration: EventRegistration): string {
 }
 
 export interface AccessReminderOptions {
-  locale: Locale;
+  /** The language and English region the reminder's text is written in ("Access ends Nov 24, 2026" in en-US). */
+  formatLocale: FormatLocale;
   /** The member's IANA time zone: "the day before" is a day on their calendar. */
   timeZone: string;
   now: Date;
@@ -100,7 +101,7 @@ export function accessReminderDate(expiresAt: string, options: Pick<AccessRemind
  */
 export function buildAccessReminderIcs(course: CourseEnrollment, options: AccessReminderOptions): string {
   if (course.access.kind !== "until") throw new Error("A course with lifetime access needs no reminder.");
-  const messages = getMessages(options.locale).courses;
+  const messages = getMessages(languageOf(options.formatLocale)).courses;
   const date = formatDate(course.access.expiresAt, options);
   const title = interpolate(messages.reminderTitle, { course: course.name, date });
   const day = dayNumber(accessReminderDate(course.access.expiresAt, options));

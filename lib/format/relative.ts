@@ -1,4 +1,4 @@
-import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import type { FormatLocale } from "@/lib/i18n/format-locale";
 import { toDate } from "./datetime";
 import { relativeTimeFormat } from "./intl-formatters";
 
@@ -12,10 +12,10 @@ const AVERAGE_YEAR = 365.2425 * DAY;
  * "in 3 months", "2 weeks ago", "3 個月後": the distance from `now` to `target` in the largest unit that reads
  * naturally, via Intl.RelativeTimeFormat.
  */
-export function formatRelativeTime(target: Date | string, now: Date, locale: Locale): string {
+export function formatRelativeTime(target: Date | string, now: Date, formatLocale: FormatLocale): string {
   const diff = toDate(target).getTime() - now.getTime();
   const abs = Math.abs(diff);
-  const format = relativeTimeFormat(dateLocaleOf(locale), { numeric: "always" });
+  const format = relativeTimeFormat(formatLocale, { numeric: "always" });
   if (abs < HOUR) return format.format(Math.round(diff / MINUTE), "minute");
   if (abs < DAY) return format.format(Math.round(diff / HOUR), "hour");
   if (abs < 14 * DAY) return format.format(Math.round(diff / DAY), "day");

@@ -1,14 +1,13 @@
-import { dateLocaleOf, type Locale } from "@/lib/i18n/locales";
+import type { FormatLocale } from "@/lib/i18n/format-locale";
 
 /**
  * A time zone by its name in the member's language, through Intl: "Pacific Time", "台北標準時間",
  * "Coordinated Universal Time". Never the raw IANA id ("Asia/Taipei"), which reads as code.
  */
-export function describeTimeZone(timeZone: string, locale: Locale, at: Date = new Date()): string {
+export function describeTimeZone(timeZone: string, formatLocale: FormatLocale, at: Date = new Date()): string {
   const read = (style: "longGeneric" | "long") =>
-    new Intl.DateTimeFormat(dateLocaleOf(locale), { timeZone, timeZoneName: style })
-      .formatToParts(at)
-      .find((part) => part.type === "timeZoneName")?.value;
+    new Intl.DateTimeFormat(formatLocale, { timeZone, timeZoneName: style }).formatToParts(at).find((part) => part.type === "timeZoneName")
+      ?.value;
   try {
     const generic = read("longGeneric");
     // Zones without a generic name (UTC) come back as an offset ("GMT+00:00"): the long name says more.

@@ -13,16 +13,6 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
-/** The BCP 47 tag handed to Intl date and time formatters ("12 Mar 2027" style in English). */
-export function dateLocaleOf(locale: Locale): string {
-  return locale === "en" ? "en-GB" : "zh-TW";
-}
-
-/** The BCP 47 tag handed to Intl number and currency formatters. */
-export function numberLocaleOf(locale: Locale): string {
-  return locale === "en" ? "en-US" : "zh-TW";
-}
-
 /** Maps any language tag to one of ours, or null when we do not speak it. */
 function matchTag(tag: string): Locale | null {
   const lower = tag.trim().toLowerCase();
@@ -36,14 +26,19 @@ function matchTag(tag: string): Locale | null {
   return null;
 }
 
+/** One language range of an Accept-Language header with its weight (RFC 9110 section 12.5.4). */
+export interface LanguageRange {
+  tag: string;
+  q: number;
+}
+
 /**
- * Chooses the language: a valid `locale` cookie wins; otherwise the highest-weighted language in the
- * Accept-Language header that we speak (RFC 9110 section 12.5.4 q-values); otherwise English.
+ * The language ranges of an Accept-Language header, most wanted first: by q-value (RFC 9110 section 12.5.4),
+ * ties in the order written; ranges with q=0 ("not acceptable") are left out.
  */
-export function negotiateLocale(acceptLanguageHeader: string | null | undefined, cookieValue?: string | null): Locale {
-  if (isLocale(cookieValue)) return cookieValue;
-  if (!acceptLanguageHeader) return DEFAULT_LOCALE;
-  const ranked = acceptLanguageHeader
+export function rankLanguageRanges(acceptLanguageHeader: string | null | undefined): LanguageRange[] {
+  if (!acceptLanguageHeader) return [];
+  return acceptLanguageHeader
     .split(",")
     .map((entry, index) => {
       const [tag = "", ...params] = entry.split(";");
@@ -52,8 +47,17 @@ export function negotiateLocale(acceptLanguageHeader: string | null | undefined,
       return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
     })
     .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const entry of ranked) {
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map(({ tag, q }) => ({ tag, q }));
+}
+
+/**
+ * Chooses the language: a valid `locale` cookie wins; otherwise the highest-weighted language in the
+ * Accept-Language header that we speak (RFC 9110 section 12.5.4 q-values); otherwise English.
+ */
+export function negotiateLocale(acceptLanguageHeader: string | null | undefined, cookieValue?: string | null): Locale {
+  if (isLocale(cookieValue)) return cookieValue;
+  for (const entry of rankLanguageRanges(acceptLanguageHeader)) {
     const match = matchTag(entry.tag);
     if (match) return match;
   }

@@ -3,10 +3,17 @@
 import { createContext, use, useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import { getMessages, type Messages } from "./index";
 import { persistTimeZone } from "./cookies";
+import type { FormatLocale } from "./format-locale";
 import { resolveTimeZone, type Locale } from "./locales";
 
 interface I18nContextValue {
   locale: Locale;
+  /**
+   * The tag every Intl formatter takes: the language with the browser's English region (en-US or en-GB,
+   * negotiated from Accept-Language on the server) or zh-TW. Chosen once by the server, so the browser
+   * formats exactly as the HTML did.
+   */
+  formatLocale: FormatLocale;
   messages: Messages;
   /** The member's IANA time zone (the browser's once hydrated; the server's guess before). */
   timeZone: string;
@@ -37,6 +44,8 @@ function browserTimeZone(): string {
 
 export interface I18nProviderProps {
   locale: Locale;
+  /** The format tag the server rendered with (see `formatLocaleFor`). */
+  formatLocale: FormatLocale;
   /** The time zone the server rendered with (the `tz` cookie, else "UTC"). */
   timeZone: string;
   /** The server's render time in epoch milliseconds, so the first client render matches the HTML. */
@@ -45,11 +54,11 @@ export interface I18nProviderProps {
 }
 
 /**
- * Gives components the language, its messages, the member's time zone and a minute-precise clock.
+ * Gives components the language, its messages, the format tag, the member's time zone and a minute-precise clock.
  * Hydration uses the server's values; React then re-renders with the browser's time zone and clock,
  * and the `tz` cookie is written so the next server render already uses the member's zone.
  */
-export function I18nProvider({ locale, timeZone: serverTimeZone, now: serverNow, children }: I18nProviderProps) {
+export function I18nProvider({ locale, formatLocale, timeZone: serverTimeZone, now: serverNow, children }: I18nProviderProps) {
   const timeZone = useSyncExternalStore(subscribeToNothing, browserTimeZone, () => serverTimeZone);
   const nowMs = useSyncExternalStore(subscribeToMinutes, currentMinute, () => serverNow);
 
@@ -58,8 +67,8 @@ export function I18nProvider({ locale, timeZone: serverTimeZone, now: serverNow,
   }, [timeZone, serverTimeZone]);
 
   const value = useMemo<I18nContextValue>(
-    () => ({ locale, messages: getMessages(locale), timeZone, now: new Date(nowMs) }),
-    [locale, timeZone, nowMs],
+    () => ({ locale, formatLocale, messages: getMessages(locale), timeZone, now: new Date(nowMs) }),
+    [locale, formatLocale, timeZone, nowMs],
   );
   return <I18nContext value={value}>{children}</I18nContext>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeAccess, hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 
-const taipei = { locale: "en", timeZone: "Asia/Taipei" } as const;
+const taipei = { formatLocale: "en-GB", timeZone: "Asia/Taipei" } as const;
 const until = (expiresAt: string) => ({ kind: "until", expiresAt }) as const;
 
 describe("describeAccess", () => {
@@ -32,11 +32,11 @@ describe("describeAccess", () => {
 
   it("treats the edge of the 30-day window as a warning and just past it as ok", () => {
     const now = new Date("2026-12-01T00:00:00Z");
-    expect(describeAccess(until("2026-12-31T00:00:00Z"), { locale: "en", timeZone: "UTC", now })).toEqual({
+    expect(describeAccess(until("2026-12-31T00:00:00Z"), { formatLocale: "en-GB", timeZone: "UTC", now })).toEqual({
       tone: "warning",
       text: "Access ends in 30 days",
     });
-    expect(describeAccess(until("2026-12-31T00:00:01Z"), { locale: "en", timeZone: "UTC", now }).tone).toBe("ok");
+    expect(describeAccess(until("2026-12-31T00:00:01Z"), { formatLocale: "en-GB", timeZone: "UTC", now }).tone).toBe("ok");
   });
 
   it("mutes access that ended (the expiry instant itself counts as ended)", () => {
@@ -52,13 +52,13 @@ describe("describeAccess", () => {
   it("formats the ended date in the member's zone, where it may be a different day", () => {
     const now = new Date("2026-12-01T00:00:00Z");
     const expiry = until("2026-11-02T02:00:00Z"); // 1 Nov 22:00 in New York, 2 Nov 10:00 in Taipei
-    expect(describeAccess(expiry, { locale: "en", timeZone: "America/New_York", now }).text).toBe("Access ended on 1 Nov 2026");
+    expect(describeAccess(expiry, { formatLocale: "en-GB", timeZone: "America/New_York", now }).text).toBe("Access ended on 1 Nov 2026");
     expect(describeAccess(expiry, { ...taipei, now }).text).toBe("Access ended on 2 Nov 2026");
   });
 
   it("speaks Traditional Chinese", () => {
     const now = new Date("2026-12-10T00:00:00Z");
-    const zh = { locale: "zh-TW", timeZone: "Asia/Taipei", now } as const;
+    const zh = { formatLocale: "zh-TW", timeZone: "Asia/Taipei", now } as const;
     expect(describeAccess({ kind: "lifetime" }, zh).text).toBe("永久觀看");
     expect(describeAccess(until("2027-03-12T10:00:00+08:00"), zh).text).toBe("可觀看至 2027年3月12日（3 個月後）");
     expect(describeAccess(until("2026-12-13T10:00:00+08:00"), zh).text).toBe("觀看權限將在 3 天後到期");

@@ -23,7 +23,7 @@ describe("zoned dates", () => {
   it("puts an instant on the calendar day of the member's zone", () => {
     expect(zonedCalendarDate("2026-11-01T02:00:00Z", "America/New_York")).toEqual({ year: 2026, month: 10, day: 31 });
     expect(zonedCalendarDate("2026-11-01T02:00:00Z", "Asia/Taipei")).toEqual({ year: 2026, month: 11, day: 1 });
-    expect(formatDate("2026-11-01T02:00:00Z", { locale: "en", timeZone: "America/New_York" })).toBe("31 Oct 2026");
+    expect(formatDate("2026-11-01T02:00:00Z", { formatLocale: "en-GB", timeZone: "America/New_York" })).toBe("31 Oct 2026");
   });
 
   it("counts calendar days across the 25-hour New York day of 1 Nov 2026", () => {
@@ -34,13 +34,13 @@ describe("zoned dates", () => {
   });
 
   it("formats the same wall-clock hour twice on the night New York falls back", () => {
-    const ny = { locale: "en", timeZone: "America/New_York" } as const;
+    const ny = { formatLocale: "en-GB", timeZone: "America/New_York" } as const;
     expect(formatDateTime("2026-11-01T05:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
     expect(formatDateTime("2026-11-01T06:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
   });
 
   it("follows London's spring-forward gap", () => {
-    const london = { locale: "en", timeZone: "Europe/London" } as const;
+    const london = { formatLocale: "en-GB", timeZone: "Europe/London" } as const;
     expect(formatDateTime("2026-03-29T00:59:00Z", london)).toBe("29 Mar 2026, 0:59");
     expect(formatDateTime("2026-03-29T01:00:00Z", london)).toBe("29 Mar 2026, 2:00");
   });
@@ -49,7 +49,7 @@ describe("zoned dates", () => {
 describe("formatEventWhen", () => {
   it("shows a timed event in the member's zone with the zone's name", () => {
     const when = formatEventWhen(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), {
-      locale: "en",
+      formatLocale: "en-GB",
       timeZone: "Asia/Taipei",
     });
     expect({ ...when, text: plain(when.text) }).toEqual({
@@ -60,7 +60,7 @@ describe("formatEventWhen", () => {
 
   it("gives each end its own offset when New York falls back during the event", () => {
     const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), {
-      locale: "en",
+      formatLocale: "en-GB",
       timeZone: "America/New_York",
     });
     expect(plain(when.text)).toBe("Sun, 1 Nov 2026, 00:00 GMT-4 – 03:00 GMT-5");
@@ -68,7 +68,7 @@ describe("formatEventWhen", () => {
 
   it("gives each end its own offset when London springs forward during the event", () => {
     const when = formatEventWhen(event({ startTime: "2026-03-29T00:30:00Z", endTime: "2026-03-29T02:30:00Z" }), {
-      locale: "en",
+      formatLocale: "en-GB",
       timeZone: "Europe/London",
     });
     expect(plain(when.text)).toBe("Sun, 29 Mar 2026, 00:30 GMT – 03:30 BST");
@@ -77,15 +77,17 @@ describe("formatEventWhen", () => {
   it("shows an all-day event as its date in every time zone", () => {
     const allDay = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
     for (const timeZone of ["Asia/Taipei", "America/Los_Angeles", "Pacific/Kiritimati", "UTC"]) {
-      expect(formatEventWhen(allDay, { locale: "en", timeZone })).toEqual({ text: "Sat, 5 Dec 2026", dateTime: "2026-12-05" });
+      expect(formatEventWhen(allDay, { formatLocale: "en-GB", timeZone })).toEqual({ text: "Sat, 5 Dec 2026", dateTime: "2026-12-05" });
     }
-    expect(formatEventWhen(allDay, { locale: "zh-TW", timeZone: "America/Los_Angeles" }).text).toBe("2026年12月5日週六");
+    expect(formatEventWhen(allDay, { formatLocale: "zh-TW", timeZone: "America/Los_Angeles" }).text).toBe("2026年12月5日週六");
   });
 
   it("shows a multi-day all-day event as a date range, reading a midnight end as exclusive", () => {
     const twoDays = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-07T00:00:00+08:00" });
     expect(allDaySpan(twoDays)).toEqual({ start: { year: 2026, month: 12, day: 5 }, endExclusive: { year: 2026, month: 12, day: 7 } });
-    expect(plain(formatEventWhen(twoDays, { locale: "en", timeZone: "America/New_York" }).text)).toBe("Sat, 5 Dec – Sun, 6 Dec 2026");
+    expect(plain(formatEventWhen(twoDays, { formatLocale: "en-GB", timeZone: "America/New_York" }).text)).toBe(
+      "Sat, 5 Dec – Sun, 6 Dec 2026",
+    );
     const inclusiveEnd = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-06T23:59:59+08:00" });
     expect(allDaySpan(inclusiveEnd).endExclusive).toEqual({ year: 2026, month: 12, day: 7 });
   });
@@ -96,8 +98,8 @@ describe("one date pattern per events list", () => {
   const evening = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" });
   const overnight = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-06T02:00:00Z" });
 
-  it.each(["en", "zh-TW"] as const)("writes the dates of all-day and timed events alike in %s", (locale) => {
-    const options = { locale, timeZone: "Asia/Taipei" };
+  it.each(["en-GB", "en-US", "zh-TW"] as const)("writes the dates of all-day and timed events alike in %s", (formatLocale) => {
+    const options = { formatLocale, timeZone: "Asia/Taipei" };
     const date = formatEventWhen(allDay, options).text;
     expect(plain(formatEventWhen(evening, options).text).startsWith(plain(date))).toBe(true);
     const [startPart = "", endPart = ""] = plain(formatEventWhen(overnight, options).text).split(" – ");
@@ -108,7 +110,7 @@ describe("one date pattern per events list", () => {
   });
 
   it("reads a timed event in 繁體中文 with the all-day pattern, never the slashed one", () => {
-    const text = plain(formatEventWhen(evening, { locale: "zh-TW", timeZone: "Asia/Taipei" }).text);
+    const text = plain(formatEventWhen(evening, { formatLocale: "zh-TW", timeZone: "Asia/Taipei" }).text);
     expect(text).toBe("2026年12月5日週六 晚上7:00至9:00 [GMT+8]");
     expect(text).not.toMatch(/\d\/\d/);
   });

@@ -23,40 +23,54 @@ describe("formatPosition", () => {
 });
 
 describe("formatCurrency", () => {
-  it("shows TWD without decimals, although ISO 4217 gives it two", () => {
+  it.each(["en-US", "en-GB"] as const)("shows TWD without decimals, although ISO 4217 gives it two (%s)", (english) => {
     expect(currencyFractionDigits("TWD")).toBe(0);
-    expect(formatCurrency(1200, "TWD", "en")).toBe("NT$1,200");
-    expect(formatCurrency(1999.6, "twd", "en")).toBe("NT$2,000");
+    expect(formatCurrency(1200, "TWD", english)).toBe("NT$1,200");
+    expect(formatCurrency(1999.6, "twd", english)).toBe("NT$2,000");
     expect(formatCurrency(1200, "TWD", "zh-TW")).toBe("$1,200");
   });
 
-  it("keeps two decimals for USD, and says US$ in English too (beside NT$ a bare $ is ambiguous)", () => {
-    expect(formatCurrency(12.5, "USD", "en")).toBe("US$12.50");
-    expect(formatCurrency(12.5, "USD", "zh-TW")).toBe("US$12.50");
+  it.each(["en-US", "en-GB"] as const)(
+    "keeps two decimals for USD, and says US$ in English too (%s; beside NT$ a bare $ is ambiguous)",
+    (english) => {
+      expect(formatCurrency(12.5, "USD", english)).toBe("US$12.50");
+      expect(formatCurrency(12.5, "USD", "zh-TW")).toBe("US$12.50");
+    },
+  );
+
+  it("lists mixed currencies with their country in both English regions", () => {
+    for (const english of ["en-US", "en-GB"] as const) {
+      const amounts = [formatCurrency(129, "USD", english), formatCurrency(3200, "TWD", english), formatCurrency(5, "HKD", english)];
+      expect(amounts).toEqual(["US$129.00", "NT$3,200", "HK$5.00"]);
+    }
   });
 
-  it("shows JPY and KRW without decimals", () => {
-    expect(formatCurrency(1200, "JPY", "en")).toBe("¥1,200");
-    expect(formatCurrency(15000, "KRW", "en")).toBe("₩15,000");
+  it("shows JPY and KRW without decimals, as each English region writes the yen", () => {
+    expect(formatCurrency(1200, "JPY", "en-US")).toBe("¥1,200");
+    expect(formatCurrency(1200, "JPY", "en-GB")).toBe("JP¥1,200");
+    expect(formatCurrency(15000, "KRW", "en-US")).toBe("₩15,000");
+    expect(formatCurrency(15000, "KRW", "en-GB")).toBe("₩15,000");
   });
 
   it("keeps three decimals where the currency has them", () => {
-    expect(formatCurrency(1.5, "KWD", "en").replace(/\u00a0/g, " ")).toBe("KWD 1.500");
+    expect(formatCurrency(1.5, "KWD", "en-US").replace(/\u00a0/g, " ")).toBe("KWD 1.500");
+    expect(formatCurrency(1.5, "KWD", "en-GB").replace(/\u00a0/g, " ")).toBe("KWD 1.500");
   });
 
   it("still reads sensibly for a code Intl rejects", () => {
-    expect(formatCurrency(5, "US", "en")).toBe("5.00 US");
+    expect(formatCurrency(5, "US", "en-US")).toBe("5.00 US");
+    expect(formatCurrency(1234, "US", "en-GB")).toBe("1,234.00 US");
   });
 });
 
 describe("formatRelativeTime", () => {
   const now = new Date("2026-12-10T00:00:00Z");
   it.each([
-    ["2027-03-12T00:00:00Z", "en", "in 3 months"],
-    ["2026-12-13T00:00:00Z", "en", "in 3 days"],
-    ["2027-01-05T00:00:00Z", "en", "in 4 weeks"],
-    ["2028-12-10T00:00:00Z", "en", "in 2 years"],
-    ["2026-11-10T00:00:00Z", "en", "4 weeks ago"],
+    ["2027-03-12T00:00:00Z", "en-US", "in 3 months"],
+    ["2026-12-13T00:00:00Z", "en-GB", "in 3 days"],
+    ["2027-01-05T00:00:00Z", "en-US", "in 4 weeks"],
+    ["2028-12-10T00:00:00Z", "en-GB", "in 2 years"],
+    ["2026-11-10T00:00:00Z", "en-US", "4 weeks ago"],
     ["2027-03-12T00:00:00Z", "zh-TW", "3 個月後"],
   ] as const)("%s from now reads %s (%s)", (target, locale, expected) => {
     expect(formatRelativeTime(target, now, locale)).toBe(expected);

@@ -88,7 +88,7 @@ describe("icsFileName", () => {
 
 describe("buildAccessReminderIcs", () => {
   const course: CourseEnrollment = { ...WATERCOLOUR_COURSE, lastWatched: null };
-  const taipei = { locale: "en", timeZone: "Asia/Taipei", now: new Date("2026-12-10T00:00:00Z") } as const;
+  const taipei = { formatLocale: "en-GB", timeZone: "Asia/Taipei", now: new Date("2026-12-10T00:00:00Z") } as const;
 
   it("is an all-day event the day before access ends, with the course link, a morning alarm and a stable UID", () => {
     const ics = buildAccessReminderIcs(course, taipei);
@@ -126,7 +126,7 @@ describe("buildAccessReminderIcs", () => {
   });
 
   it("speaks Traditional Chinese and leaves out a missing course link", () => {
-    const lines = contentLines(buildAccessReminderIcs({ ...course, courseUrl: null }, { ...taipei, locale: "zh-TW" }));
+    const lines = contentLines(buildAccessReminderIcs({ ...course, courseUrl: null }, { ...taipei, formatLocale: "zh-TW" }));
     expect(lines).toContain("SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日 到期");
     expect(lines.some((line) => line.startsWith("URL:"))).toBe(false);
   });
