@@ -1,5 +1,5 @@
 import type { FormatLocale } from "@/lib/i18n/format-locale";
-import { dateTimeFormat } from "./intl-formatters";
+import { dateTimeFormat, withPlainSpaces } from "./intl-formatters";
 
 /**
  * Options every zoned formatter takes: the format tag (the UI language, with the browser's English region:
@@ -67,19 +67,18 @@ export function calendarDaysBetween(from: Date | string, to: Date | string, time
 
 /** "12 Mar 2027" (en-GB), "Mar 12, 2027" (en-US): the date an instant falls on in the member's time zone. */
 export function formatDate(instant: Date | string, { formatLocale, timeZone }: ZonedFormatOptions): string {
-  return dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", timeZone }).format(toDate(instant));
+  return withPlainSpaces(
+    dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", timeZone }).format(toDate(instant)),
+  );
 }
 
 /** "12 Mar 2027, 14:30" (en-GB), "Mar 12, 2027, 2:30 PM" (en-US): date and time in the member's time zone. */
 export function formatDateTime(instant: Date | string, { formatLocale, timeZone }: ZonedFormatOptions): string {
-  return dateTimeFormat(formatLocale, {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-  }).format(toDate(instant));
+  return withPlainSpaces(
+    dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZone }).format(
+      toDate(instant),
+    ),
+  );
 }
 
 /**
@@ -89,7 +88,9 @@ export function formatDateTime(instant: Date | string, { formatLocale, timeZone 
 export function formatTime(instant: Date | string | number, { formatLocale, timeZone }: ZonedFormatOptions): string {
   const clock: Intl.DateTimeFormatOptions =
     formatLocale === "en-US" ? { hour: "numeric", minute: "2-digit" } : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
-  return dateTimeFormat(formatLocale, { ...clock, timeZone }).format(typeof instant === "number" ? instant : toDate(instant));
+  return withPlainSpaces(
+    dateTimeFormat(formatLocale, { ...clock, timeZone }).format(typeof instant === "number" ? instant : toDate(instant)),
+  );
 }
 
 /** The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00" (changes across DST transitions). */

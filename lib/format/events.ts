@@ -12,7 +12,7 @@ import {
   type CalendarDate,
   type ZonedFormatOptions,
 } from "./datetime";
-import { dateTimeFormat } from "./intl-formatters";
+import { dateTimeFormat, withPlainSpaces } from "./intl-formatters";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -97,7 +97,12 @@ const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
  * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US). When a DST change falls inside the event, each end
  * carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
  */
-export function formatEventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedFormatOptions): EventWhen {
+export function formatEventWhen(event: DashboardEvent, options: ZonedFormatOptions): EventWhen {
+  const when = eventWhen(event, options);
+  return { ...when, text: withPlainSpaces(when.text) };
+}
+
+function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedFormatOptions): EventWhen {
   if (event.isAllDay) {
     const span = allDaySpan(event);
     const format = dateTimeFormat(formatLocale, { ...DATE_PART, timeZone: "UTC" });

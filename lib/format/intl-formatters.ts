@@ -44,3 +44,12 @@ export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFor
 export function sharedFormatterCount(): number {
   return formatters.size;
 }
+
+/**
+ * Intl's text with plain spaces where ICU writes thin (U+2009) or narrow no-break (U+202F) ones. Node's ICU
+ * keeps them in ranges ("8:00 – 9:30 PM", "Sat, 5 Dec – Sun, 6 Dec 2026") where Chromium's V8 writes plain
+ * spaces, and the server's HTML must be the browser's first render to the character (React's hydration).
+ */
+export function withPlainSpaces(text: string): string {
+  return text.replace(/[\u2009\u202f]/g, " ");
+}

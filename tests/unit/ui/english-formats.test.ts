@@ -100,6 +100,23 @@ describe.each(["en-US", "en-GB", "zh-TW"] as const)("formatters in %s", (formatL
 });
 
 describe("English regions", () => {
+  it("write plain spaces where Node's ICU writes thin or narrow no-break ones (Chromium writes plain ones: hydration)", () => {
+    const evening = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:30:00Z" });
+    const twoDays = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-07T00:00:00+08:00" });
+    for (const formatLocale of ["en-US", "en-GB", "zh-TW"] as const) {
+      const texts = [
+        formatEventWhen(evening, taipei(formatLocale)).text,
+        formatEventWhen(twoDays, taipei(formatLocale)).text,
+        formatDateTime("2026-11-24T12:30:00Z", taipei(formatLocale)),
+        formatTime("2026-11-24T12:30:00Z", taipei(formatLocale)),
+        formatDate("2026-11-24T12:30:00Z", taipei(formatLocale)),
+      ];
+      for (const text of texts) expect(text).not.toMatch(/[\u2009\u202f]/);
+    }
+    expect(formatEventWhen(evening, taipei("en-US")).text).toBe("Sat, Dec 5, 2026, 7:00 – 9:30 PM GMT+8");
+    expect(formatEventWhen(twoDays, taipei("en-GB")).text).toBe("Sat, 5 Dec – Sun, 6 Dec 2026");
+  });
+
   it("write the US date with the month first and a 12-hour clock, the British with the day first and a 24-hour clock", () => {
     const evening = "2026-11-24T12:30:00Z"; // 20:30 in Taipei
     expect(plain(formatDateTime(evening, taipei("en-US")))).toBe("Nov 24, 2026, 8:30 PM");

@@ -1,0 +1,97 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { getAccountData } from "../../sandbox/data/account";
+import { expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";
+
+/**
+ * English dates, times and amounts follow the browser's English (issue 24): Playwright's `locale` sets both
+ * navigator.language and Accept-Language, so an en-US browser reads "Nov 24, 2026" and a 12-hour clock, an
+ * en-GB one "24 Nov 2026" and a 24-hour clock, on the same pages; the UI language stays English, and the
+ * page the server wrote is the page the browser hydrates (no hydration warning).
+ */
+const REGIONS = {
+  "en-US": {
+    date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/,
+    dateTime: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M \(.+\)$/,
+    eventTimes: /\d{1,2}:\d\d(\s[AP]M)?\s–\s\d{1,2}:\d\d\s[AP]M/,
+  },
+  "en-GB": {
+    date: /^\d{1,2} [A-Z][a-z]{2} \d{4}$/,
+    dateTime: /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d\d \(.+\)$/,
+    eventTimes: /\d\d:\d\d–\d\d:\d\d/,
+  },
+} as const;
+
+/** The browser's zone in these journeys (playwright.config.ts). */
+const TIME_ZONE = "Asia/Taipei";
+
+/** A date as the dashboard writes it in `locale` ("Nov 24, 2026", "24 Nov 2026"), for comparing with the page. */
+function writtenDate(locale: string, date: Date): string {
+  return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: TIME_ZONE }).format(date);
+}
+
+/** Collects what React reports when the HTML and the first client render disagree. */
+function watchHydration(page: Page): string[] {
+  const reports: string[] = [];
+  const isHydrationReport = (text: string) => /hydrat|did(n't| not) match|Minified React error #(418|419|422|423|425)/i.test(text);
+  page.on("console", (message) => {
+    if ((message.type() === "error" || message.type() === "warning") && isHydrationReport(message.text())) reports.push(message.text());
+  });
+  page.on("pageerror", (error) => {
+    if (isHydrationReport(`${error.message}\n${error.stack ?? ""}`)) reports.push(error.message);
+  });
+  return reports;
+}
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+for (const [locale, written] of Object.entries(REGIONS)) {
+  test.describe(`a browser asking for ${locale}`, () => {
+    test.use({ locale });
+
+    test(`maya's access dates, order dates, event times and the access-granted time are written as ${locale}`, async ({ page }) => {
+      const hydrationReports = watchHydration(page);
+      const data = getAccountData("maya@example.com", Date.now());
+
+      await signIn(page, "maya@example.com", { from: "/courses" });
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+
+      // An access badge: the ended course's date in the region's order.
+      const ended = data.enrollments.find((enrollment) => enrollment.expireDate !== null && enrollment.expireDate.getTime() < Date.now());
+      if (!ended?.expireDate) throw new Error("maya has an ended course in the seed");
+      const endedOn = writtenDate(locale, ended.expireDate);
+      expect(endedOn).toMatch(written.date);
+      await expect(page.getByText(`Access ended on ${endedOn}`).filter({ visible: true })).toBeVisible();
+      await expectNoSeriousAxeViolations(page);
+
+      // Orders: the newest paid order's date, and dollars that say their country in either region.
+      await page.goto("/orders");
+      const newestPaid = data.orders
+        .filter((order) => order.paidAt !== null && order.state === "paid")
+        .sort((a, b) => b.paidAt!.getTime() - a.paidAt!.getTime())[0];
+      if (!newestPaid?.paidAt) throw new Error("maya has a paid order in the seed");
+      const paidOn = writtenDate(locale, newestPaid.paidAt);
+      expect(paidOn).toMatch(written.date);
+      await expect(page.getByText(`Paid ${paidOn}`, { exact: true }).first()).toBeVisible();
+      await expect(page.getByText(/US\$\d/).first()).toBeVisible();
+      await expect(page.getByText(/NT\$\d/).first()).toBeVisible();
+      await expect(page.getByText(/(^|[^A-Z])\$\d/)).toHaveCount(0);
+      await expectNoSeriousAxeViolations(page);
+
+      // Events: a timed event on the region's clock.
+      await page.goto("/events");
+      await expect(page.getByText(written.eventTimes).first()).toBeVisible();
+      await expectNoSeriousAxeViolations(page);
+
+      // Settings: when access was granted, date and time with the zone's name.
+      await page.goto("/settings");
+      await expect(page.getByText(written.dateTime)).toBeVisible();
+      await expectNoSeriousAxeViolations(page);
+
+      expect(hydrationReports).toEqual([]);
+    });
+  });
+}
