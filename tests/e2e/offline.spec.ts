@@ -107,3 +107,33 @@ test("offline on the page the router shows, the data stays and coming back onlin
   expect(refreshes).toHaveLength(1);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
 });
+
+test("the Courses status line is one live region: hidden behind a page opened offline it is not read, shown it is", async ({
+  page,
+  context,
+}) => {
+  const showing = /^Showing \d+ of \d+$/;
+  const statusLines = () => page.getByRole("status").filter({ hasText: showing });
+  await signIn(page, "maya@example.com", { from: "/courses" });
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(statusLines()).toHaveCount(1);
+  await expect(statusLines()).toBeVisible();
+  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+ of \d+/g)).toHaveLength(1);
+
+  // Offline, Overview opens over the router's Courses page, which stays mounted (its status line in the DOM) but hidden.
+  await context.setOffline(true);
+  await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
+  await tab(page, "Overview").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByText(showing)).toHaveCount(1);
+  await expect(page.getByText(showing)).toBeHidden();
+  await expect(statusLines()).toHaveCount(0);
+  expect(await page.locator("body").ariaSnapshot()).not.toMatch(/Showing \d+ of \d+/);
+
+  // Back to Courses: the one status line is shown and read again.
+  await tab(page, "Courses").click();
+  await expect(statusLines()).toHaveCount(1);
+  await expect(statusLines()).toBeVisible();
+  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+ of \d+/g)).toHaveLength(1);
+  await context.setOffline(false);
+});
