@@ -13,7 +13,8 @@ const REGIONS = {
   "en-US": {
     date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/,
     dateTime: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M \(.+\)$/,
-    eventTimes: /\d{1,2}:\d\d(\s[AP]M)?\s–\s\d{1,2}:\d\d\s[AP]M/,
+    // Plain spaces, as Chromium writes them (Node's ICU would write thin and narrow no-break ones).
+    eventTimes: /\d{1,2}:\d\d( [AP]M)? – \d{1,2}:\d\d [AP]M/,
   },
   "en-GB": {
     date: /^\d{1,2} [A-Z][a-z]{2} \d{4}$/,
@@ -28,6 +29,15 @@ const TIME_ZONE = "Asia/Taipei";
 /** A date as the dashboard writes it in `locale` ("Nov 24, 2026", "24 Nov 2026"), for comparing with the page. */
 function writtenDate(locale: string, date: Date): string {
   return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: TIME_ZONE }).format(date);
+}
+
+/** The text of the page's HTML as the server writes it for a browser asking for `locale` (before any script runs). */
+async function serverText(page: Page, path: string, locale: string): Promise<string> {
+  const html = await (await page.request.get(path, { headers: { "accept-language": locale } })).text();
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&");
 }
 
 /** Collects what React reports when the HTML and the first client render disagree. */
@@ -65,6 +75,7 @@ for (const [locale, written] of Object.entries(REGIONS)) {
       const endedOn = writtenDate(locale, ended.expireDate);
       expect(endedOn).toMatch(written.date);
       await expect(page.getByText(`Access ended on ${endedOn}`).filter({ visible: true })).toBeVisible();
+      expect(await serverText(page, "/courses", locale)).toContain(`Access ended on ${endedOn}`);
       await expectNoSeriousAxeViolations(page);
 
       // Orders: the newest paid order's date, and dollars that say their country in either region.
@@ -76,6 +87,7 @@ for (const [locale, written] of Object.entries(REGIONS)) {
       const paidOn = writtenDate(locale, newestPaid.paidAt);
       expect(paidOn).toMatch(written.date);
       await expect(page.getByText(`Paid ${paidOn}`, { exact: true }).first()).toBeVisible();
+      expect(await serverText(page, "/orders", locale)).toContain(`Paid ${paidOn}`);
       await expect(page.getByText(/US\$\d/).first()).toBeVisible();
       await expect(page.getByText(/NT\$\d/).first()).toBeVisible();
       await expect(page.getByText(/(^|[^A-Z])\$\d/)).toHaveCount(0);
@@ -84,6 +96,8 @@ for (const [locale, written] of Object.entries(REGIONS)) {
       // Events: a timed event on the region's clock.
       await page.goto("/events");
       await expect(page.getByText(written.eventTimes).first()).toBeVisible();
+      // The server wrote the same characters the browser does, so hydration finds no difference.
+      expect(await serverText(page, "/events", locale)).toMatch(written.eventTimes);
       await expectNoSeriousAxeViolations(page);
 
       // Settings: when access was granted, date and time with the zone's name.
