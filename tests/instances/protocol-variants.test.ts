@@ -3,9 +3,11 @@
  * (RFC 9126) and DPoP (RFC 9449) with a changing nonce, and a proof to revoke a bound token. Three
  * production dashboard processes with one SESSION_SECRET and one Redis behind a round-robin proxy, as in
  * instances.test.ts: the session's key (sealed in the cookie) and the site's nonce (shared through Redis)
- * must work from every instance. One sign-in journey, not a second copy of the instances suite.
+ * must work from every instance. One journey over HTTP (every step's instance chosen, the nonce steps asserted
+ * exactly) and the same journey in Debian's Chromium, not a second copy of the instances suite.
  */
 import { randomBytes } from "node:crypto";
+import { chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DPOP_NONCE_PERIOD_MS } from "@/sandbox/dpop";
@@ -13,6 +15,7 @@ import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
 import { HttpBrowser, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { RedisServer } from "../support/redis-server";
 import { RoundRobinProxy } from "../support/round-robin-proxy";
@@ -139,4 +142,69 @@ describe("PAR and DPoP required, a changing nonce, a proof to revoke: three inst
     expect([...sandbox.state.store.refreshTokens.values()].filter((record) => record.status === "active")).toEqual([]);
     for (const instance of [a, b]) expect((await copy.snapshot().get(instance.url, "/api/session")).status, instance.name).toBe(401);
   });
+
+  it("in Chromium: signs in (only client_id and request_uri in the address bar), reads every page on each instance, revokes", async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      page.setDefaultTimeout(20_000);
+      const seen: string[] = [];
+      page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) seen.push(frame.url());
+      });
+      sandbox.resetRequests();
+      const [a, b, c] = instances as [DashboardInstance, DashboardInstance, DashboardInstance];
+      // The sign-in starts on A; the site sends the browser back to APP_URL, the proxy, which may pick any instance.
+      await page.goto(`${a.url}/api/auth/login?returnTo=%2Fcourses`);
+      await page.getByLabel("Email").fill("kai@example.com");
+      await page.getByLabel("Password").fill("demo");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Allow" }).click();
+      await page.waitForURL(`${proxy.url}/courses`);
+      const atSite = seen.filter((url) => url.startsWith(`${sandbox.url}/oauth/authorize?`));
+      expect(atSite.length).toBeGreaterThan(0);
+      for (const url of atSite) expect([...new URL(url).searchParams.keys()].sort(), url).toEqual(["client_id", "request_uri"]);
+
+      // Every page from each instance (cookies are per host, so the session goes with the browser), each view refreshing first.
+      for (const instance of [b, c, a]) await expectEveryPage(page, instance.url);
+      const refreshes = refreshGrants();
+      expect(refreshes.filter((entry) => entry.status === 200).length).toBeGreaterThanOrEqual(instances.length);
+      // At the token endpoint, UserInfo and the Account API: refusals only for a nonce that changed meanwhile
+      // (a 400 or 401 then retried), never another failure. (The MCP beta is off: /mcp answers 404 to its probe.)
+      const protocol = sandbox.requests().filter((entry) => ["par", "token", "userinfo", "graphql"].includes(entry.endpoint));
+      expect(protocol.filter((entry) => entry.status >= 400 && entry.status !== 400 && entry.status !== 401)).toEqual([]);
+
+      // Revoke access from Settings, on APP_URL (its origin is the one the dashboard accepts state changes from).
+      await page.goto(`${proxy.url}/settings`);
+      await page.getByRole("button", { name: "Revoke access" }).click();
+      await page.getByRole("button", { name: "Yes, revoke" }).click();
+      await page.waitForURL(/\/signed-out\?reason=revoked/);
+      // Every grant of the run (this member's and the first test's) is revoked at the site.
+      expect([...sandbox.state.store.grants.values()].filter((grant) => grant.revokedAt === undefined)).toEqual([]);
+      expect(log("revoke").filter((entry) => entry.status === 200).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await browser.close();
+    }
+  });
 });
+
+/** Every page of the dashboard at `base`, by role and name, in the signed-in state. */
+async function expectEveryPage(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent()).toMatch(/Hello, Kai/);
+  await page.goto(`${base}/courses`);
+  await page
+    .getByRole("link", { name: /^(Resume|Start course)/ })
+    .first()
+    .waitFor();
+  for (const [path, name] of [
+    ["/orders", "Orders"],
+    ["/events", "Events"],
+  ] as const) {
+    await page.goto(`${base}${path}`);
+    await page.getByRole("heading", { level: 1, name }).waitFor();
+    expect(await page.getByRole("alert").filter({ hasText: /\S/ }).count(), `${base}${path}`).toBe(0);
+  }
+  await page.goto(`${base}/settings`);
+  await page.getByRole("button", { name: "Revoke access" }).waitFor();
+}
