@@ -187,7 +187,7 @@ for (const locale of ["en", "zh-TW"] as const) {
 const OWN_VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean }[] = [
   { name: "PAR required", knobs: { par: "required" }, pushed: true },
   { name: "DPoP required with a changing nonce", knobs: { dpop: "required", dpopNonce: true }, pushed: false },
-  { name: "PAR and DPoP required", knobs: { par: "required", dpop: "required", dpopNonce: true }, pushed: true },
+  { name: "PAR and DPoP required", knobs: { par: "required", dpop: "required", dpopNonce: true, dpopRevocation: true }, pushed: true },
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false },
 ];
 
