@@ -16,7 +16,7 @@ const serverOnlyModules = [
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "artifacts/**"] },
+  { ignores: ["**/.next/**", "node_modules/**", "**/next-env.d.ts", "test-results/**", "playwright-report/**", "artifacts/**"] },
   ...nextCoreWebVitals,
   ...nextTypescript,
   ...pluginQuery.configs["flat/recommended"],

@@ -4,10 +4,10 @@ import { canRemindBeforeAccessEnds, hasAccessEnded } from "@/lib/format/access";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
-import { ProgressBar } from "@/components/ui/progress-bar";
 import { AccessBadge } from "./access-badge";
 import { AccessReminderButton } from "./access-reminder-button";
 import { CourseMainAction } from "./course-main-action";
+import { CourseProgress } from "./course-progress";
 
 /**
  * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
@@ -58,15 +58,7 @@ export function CourseCard({
         <div className="col-start-1 row-start-3 min-w-0">
           <AccessBadge access={course.access} />
         </div>
-        {course.completionPercentage !== null ? (
-          <div className="col-span-2 row-start-2">
-            <ProgressBar
-              value={course.completionPercentage}
-              label={`${messages.courses.progress}: ${course.name}`}
-              valueText={interpolate(messages.courses.progressLabel, { percent: course.completionPercentage })}
-            />
-          </div>
-        ) : null}
+        <CourseProgress course={course} className="col-span-2 row-start-2" />
         {course.lastWatched?.title ? (
           <p className={`${card.detail} text-sm text-fg-muted`}>
             {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}

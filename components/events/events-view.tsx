@@ -8,8 +8,9 @@ import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
+import { PageSection } from "@/components/ui/page-section";
 import { SiteLink } from "@/components/layout/site-link";
-import { EventItem } from "./event-item";
+import { RegistrationList } from "./registration-list";
 
 function RegistrationSection({
   id,
@@ -23,22 +24,9 @@ function RegistrationSection({
   registrations: EventRegistration[];
 }) {
   return (
-    <section aria-labelledby={id} className="flex flex-col gap-3">
-      <h2 id={id} className="text-lg font-semibold text-fg">
-        {title}
-      </h2>
-      {registrations.length === 0 ? (
-        <p className="text-fg-muted">{empty}</p>
-      ) : (
-        <ul className="flex flex-col gap-3">
-          {registrations.map((registration) => (
-            <li key={registration.id}>
-              <EventItem registration={registration} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <PageSection id={id} title={title}>
+      {registrations.length === 0 ? <p className="text-fg-muted">{empty}</p> : <RegistrationList registrations={registrations} />}
+    </PageSection>
   );
 }
 

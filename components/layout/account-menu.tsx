@@ -3,13 +3,9 @@
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
 
-import { FrameSignOutConfirmation } from "@/components/settings/sign-out-button";
-import { useErrorReason } from "@/components/ui/error-panel";
-import { isInFrame } from "@/lib/client/embedding";
-import { useSignOut } from "@/lib/client/hooks";
-import { leaveAfterSignOut } from "@/lib/client/sign-out";
+import { FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
+import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 /**
@@ -22,14 +18,10 @@ export function AccountMenu({ name }: { name: string }) {
   const { messages } = useI18n();
   const t = messages.accountMenu;
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const signOut = useSignOut();
-  const { reason } = useErrorReason(signOut.error);
-  const busy = signOut.isPending || signOut.isSuccess;
-  const signOutNow = () => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut });
+  const signOut = useSignOutFlow();
 
   useEffect(() => {
     if (!open) return;
@@ -58,7 +50,7 @@ export function AccountMenu({ name }: { name: string }) {
         aria-controls={panelId}
         onClick={() => {
           setOpen((value) => !value);
-          setConfirming(false);
+          signOut.cancel();
         }}
         className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted"
       >
@@ -78,24 +70,20 @@ export function AccountMenu({ name }: { name: string }) {
         >
           {t.settings}
         </Link>
-        {confirming && open ? (
-          <FrameSignOutConfirmation busy={busy} onConfirm={signOutNow} onCancel={() => setConfirming(false)} />
+        {signOut.confirming && open ? (
+          <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />
         ) : (
           <button
             type="button"
-            disabled={busy}
-            aria-busy={signOut.isPending}
-            onClick={() => (isInFrame() ? setConfirming(true) : signOutNow())}
+            disabled={signOut.busy}
+            aria-busy={signOut.pending}
+            onClick={signOut.start}
             className="inline-flex min-h-11 items-center rounded-lg px-3 text-left text-fg hover:bg-surface-muted"
           >
-            {busy ? t.signingOut : t.signOut}
+            {signOut.busy ? t.signingOut : t.signOut}
           </button>
         )}
-        {signOut.isError ? (
-          <p role="alert" className="px-3 text-sm font-medium text-danger-fg">
-            {interpolate(t.signOutFailed, { reason })}
-          </p>
-        ) : null}
+        <ActionFailedAlert error={signOut.error} message={t.signOutFailed} className="px-3 text-sm" />
       </div>
     </div>
   );

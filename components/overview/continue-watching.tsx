@@ -2,21 +2,18 @@
 
 import { isAccessEndingSoon } from "@/lib/format/access";
 import { formatPosition } from "@/lib/format/position";
-import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
-import { ProgressBar } from "@/components/ui/progress-bar";
+import { PageSection } from "@/components/ui/page-section";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { CourseMainAction } from "@/components/courses/course-main-action";
+import { CourseProgress } from "@/components/courses/course-progress";
 
 /** Up to three courses in progress, most recently watched first, each with its action (and its badge when access ends soon). */
 export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
   const { messages, now } = useI18n();
   return (
-    <section aria-labelledby="overview-continue" className="flex flex-col gap-3">
-      <h2 id="overview-continue" className="text-lg font-semibold text-fg">
-        {messages.overview.continueWatching}
-      </h2>
+    <PageSection id="overview-continue" title={messages.overview.continueWatching}>
       {courses.length === 0 ? (
         <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
       ) : (
@@ -34,15 +31,7 @@ export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
                     </p>
                   ) : null}
                   {isAccessEndingSoon(course.access, now) ? <AccessBadge access={course.access} /> : null}
-                  {course.completionPercentage !== null ? (
-                    <div className="max-w-xs">
-                      <ProgressBar
-                        value={course.completionPercentage}
-                        label={`${messages.courses.progress}: ${course.name}`}
-                        valueText={interpolate(messages.courses.progressLabel, { percent: course.completionPercentage })}
-                      />
-                    </div>
-                  ) : null}
+                  <CourseProgress course={course} className="max-w-xs" />
                 </div>
                 <div className="shrink-0">
                   <CourseMainAction course={course} />
@@ -52,6 +41,6 @@ export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
           ))}
         </ul>
       )}
-    </section>
+    </PageSection>
   );
 }

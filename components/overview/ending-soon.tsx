@@ -9,6 +9,7 @@ import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
 import { CourseMainAction } from "@/components/courses/course-main-action";
+import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** Courses shown under "Access ending soon"; "See all N" leads to the rest. */
@@ -25,10 +26,7 @@ export const ENDING_SOON_COURSES_PATH = `${PAGE_PATHS.courses}${courseChoiceQuer
 export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
   const { messages, now, timeZone } = useI18n();
   return (
-    <section aria-labelledby="overview-ending" className="flex flex-col gap-3">
-      <h2 id="overview-ending" className="text-lg font-semibold text-fg">
-        {messages.overview.endingSoon}
-      </h2>
+    <PageSection id="overview-ending" title={messages.overview.endingSoon}>
       {courses.length === 0 ? (
         <p className="text-fg-muted">{messages.overview.endingSoonEmpty}</p>
       ) : (
@@ -58,6 +56,6 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
           {courses.length > 0 ? interpolate(messages.courseProgress.seeAll, { count: courses.length }) : messages.overview.allCourses}
         </Link>
       </p>
-    </section>
+    </PageSection>
   );
 }

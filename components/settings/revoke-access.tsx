@@ -7,9 +7,8 @@ import { leaveForSignedOutPage } from "@/lib/client/api";
 import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
-import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
-import { useErrorReason } from "@/components/ui/error-panel";
+import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
@@ -20,7 +19,6 @@ import { PAGE_PATHS } from "@/lib/contract/paths";
 export function RevokeAccess() {
   const { messages } = useI18n();
   const revoke = useRevokeAccess();
-  const { reason } = useErrorReason(revoke.error);
   const [waiting, setWaiting] = useState(false);
   const router = useRouter();
 
@@ -43,11 +41,7 @@ export function RevokeAccess() {
   return (
     <div className="flex flex-col items-start gap-3">
       <p className="text-fg-muted">{messages.settings.revokeBody}</p>
-      {revoke.isError ? (
-        <p role="alert" className="font-medium text-danger-fg">
-          {interpolate(messages.settings.revokeFailed, { reason })}
-        </p>
-      ) : null}
+      <ActionFailedAlert error={revoke.error} message={messages.settings.revokeFailed} />
       <button
         type="button"
         className="btn btn-danger"
@@ -69,7 +63,6 @@ export function RevokeAccess() {
 export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
   const { messages } = useI18n();
   const revoke = useRevokeAccess();
-  const { reason } = useErrorReason(revoke.error);
   const [noOpener, setNoOpener] = useState(false);
   const router = useRouter();
   // Opened or raised under the pointer by another window, this page does not take that click (double-clickjacking).
@@ -99,11 +92,7 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
         {messages.settings.revokeConfirmTitle}
       </h1>
       <p className="text-fg">{messages.settings.revokeConfirmBody}</p>
-      {revoke.isError ? (
-        <p role="alert" className="font-medium text-danger-fg">
-          {interpolate(messages.settings.revokeFailed, { reason })}
-        </p>
-      ) : null}
+      <ActionFailedAlert error={revoke.error} message={messages.settings.revokeFailed} />
       {noOpener ? <p role="alert">{messages.embedded.revokeNoOpener}</p> : null}
       <div className="flex flex-col gap-2 sm:flex-row">
         <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || !armed} aria-busy={revoke.isPending}>

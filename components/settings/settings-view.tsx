@@ -10,6 +10,7 @@ import type { SessionView } from "@/lib/contract/session";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
 import { ConnectionsPanel } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
@@ -19,12 +20,9 @@ import { SignedInSessions } from "./signed-in-sessions";
 
 function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby={id} className="card flex flex-col gap-3 p-4 sm:p-6">
-      <h2 id={id} className="text-lg font-semibold text-fg">
-        {title}
-      </h2>
+    <PageSection id={id} title={title} card>
       {children}
-    </section>
+    </PageSection>
   );
 }
 

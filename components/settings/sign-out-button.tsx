@@ -6,9 +6,8 @@ import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { isInFrame } from "@/lib/client/embedding";
 import { leaveAfterSignOut } from "@/lib/client/sign-out";
 import { useSignOut } from "@/lib/client/hooks";
-import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
-import { useErrorReason } from "@/components/ui/error-panel";
+import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 
 /**
  * Signs out (the site revokes this sign-in; the member's consent stays) and leaves for the signed-out page.
@@ -17,34 +16,40 @@ import { useErrorReason } from "@/components/ui/error-panel";
  */
 export function SignOutButton() {
   const { messages } = useI18n();
-  const signOut = useSignOut();
-  const { reason } = useErrorReason(signOut.error);
-  const [confirming, setConfirming] = useState(false);
-  const busy = signOut.isPending || signOut.isSuccess;
-  const signOutNow = () => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut });
+  const signOut = useSignOutFlow();
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-fg-muted">{messages.settings.signOutBody}</p>
-      {confirming ? (
-        <FrameSignOutConfirmation busy={busy} onConfirm={signOutNow} onCancel={() => setConfirming(false)} />
+      {signOut.confirming ? (
+        <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />
       ) : (
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={busy}
-          aria-busy={signOut.isPending}
-          onClick={() => (isInFrame() ? setConfirming(true) : signOutNow())}
-        >
+        <button type="button" className="btn btn-secondary" disabled={signOut.busy} aria-busy={signOut.pending} onClick={signOut.start}>
           {messages.settings.signOut}
         </button>
       )}
-      {signOut.isError ? (
-        <p role="alert" className="text-sm font-medium text-danger-fg">
-          {interpolate(messages.settings.signOutFailed, { reason })}
-        </p>
-      ) : null}
+      <ActionFailedAlert error={signOut.error} message={messages.settings.signOutFailed} className="text-sm" />
     </div>
   );
+}
+
+/**
+ * Sign out as Settings and the header's account menu offer it: at the top level `start` signs out at once;
+ * inside the site's page it only asks (`confirming`), and FrameSignOutConfirmation's `confirm` signs out.
+ */
+export function useSignOutFlow() {
+  const signOut = useSignOut();
+  const [confirming, setConfirming] = useState(false);
+  const signOutNow = () => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut });
+  return {
+    confirming,
+    /** Signing out, or signed out and leaving: nothing more to press. */
+    busy: signOut.isPending || signOut.isSuccess,
+    pending: signOut.isPending,
+    error: signOut.error,
+    start: () => (isInFrame() ? setConfirming(true) : signOutNow()),
+    confirm: signOutNow,
+    cancel: () => setConfirming(false),
+  };
 }
 
 /** "Sign out here?" with a confirm button that stays inert until the page has been in view (lib/client/deliberate-click.ts). */

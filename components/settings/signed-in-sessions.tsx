@@ -6,7 +6,8 @@ import type { SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { formatRelativeTime } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
-import { ErrorPanel, useErrorReason } from "@/components/ui/error-panel";
+import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 
 function useDeviceName(): (session: SignedInSessionView) => string {
@@ -26,7 +27,6 @@ export function SignedInSessions() {
   const end = useEndSessions();
   const armed = useArmedAfterAppearing();
   const deviceName = useDeviceName();
-  const { reason } = useErrorReason(end.error);
 
   if (query.isPending) return <LoadingState label={messages.sessions.loading} />;
   if (query.isError)
@@ -96,11 +96,7 @@ export function SignedInSessions() {
       ) : null}
       <div aria-live="polite">
         {end.isSuccess ? <p role="status">{end.data.complete ? messages.sessions.ended : messages.sessions.endedIncomplete}</p> : null}
-        {end.isError ? (
-          <p role="alert" className="text-sm font-medium text-danger-fg">
-            {interpolate(messages.sessions.failed, { reason })}
-          </p>
-        ) : null}
+        <ActionFailedAlert error={end.error} message={messages.sessions.failed} className="text-sm" />
       </div>
     </div>
   );

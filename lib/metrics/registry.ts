@@ -1,6 +1,14 @@
 import "server-only";
 
-import { collectDefaultMetrics, Counter, Histogram, register, type Metric } from "prom-client";
+import {
+  collectDefaultMetrics,
+  Counter,
+  Histogram,
+  register,
+  type CounterConfiguration,
+  type HistogramConfiguration,
+  type Metric,
+} from "prom-client";
 
 /**
  * The dashboard's metrics (README, "Metrics"), in prom-client's registry. That registry is prom-client's own
@@ -11,6 +19,26 @@ import { collectDefaultMetrics, Counter, Histogram, register, type Metric } from
  */
 function metric<T extends Metric>(name: string, create: () => T): T {
   return (register.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+function counter<T extends string>(configuration: CounterConfiguration<T>): Counter<T> {
+  return metric(configuration.name, () => new Counter(configuration));
+}
+
+function histogram<T extends string>(configuration: HistogramConfiguration<T>): Histogram<T> {
+  return metric(configuration.name, () => new Histogram(configuration));
+}
+
+/**
+ * A counter of one label whose every value (a known, bounded list) is exported from the start at 0, so that
+ * each series exists, and a rate or an alert over it reads 0, before its first event.
+ */
+function counterOfEvery<T extends string>(values: readonly string[], configuration: CounterConfiguration<T>): Counter<T> {
+  return metric(configuration.name, () => {
+    const created = new Counter(configuration);
+    for (const value of values) created.labels(value).inc(0);
+    return created;
+  });
 }
 
 if (!register.getSingleMetric("process_cpu_user_seconds_total")) {
@@ -24,46 +52,31 @@ if (!register.getSingleMetric("process_cpu_user_seconds_total")) {
 
 const SECONDS_FAST = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const httpRequests = metric(
-  "dashboard_http_requests_total",
-  () =>
-    new Counter({
-      name: "dashboard_http_requests_total",
-      help: "BFF requests (app/api) by route pattern, method and status.",
-      labelNames: ["route", "method", "status"],
-    }),
-);
+export const httpRequests = counter({
+  name: "dashboard_http_requests_total",
+  help: "BFF requests (app/api) by route pattern, method and status.",
+  labelNames: ["route", "method", "status"],
+});
 
-export const httpRequestDuration = metric(
-  "dashboard_http_request_duration_seconds",
-  () =>
-    new Histogram({
-      name: "dashboard_http_request_duration_seconds",
-      help: "How long BFF requests (app/api) took, by route pattern and method.",
-      labelNames: ["route", "method"],
-      buckets: SECONDS_FAST,
-    }),
-);
+export const httpRequestDuration = histogram({
+  name: "dashboard_http_request_duration_seconds",
+  help: "How long BFF requests (app/api) took, by route pattern and method.",
+  labelNames: ["route", "method"],
+  buckets: SECONDS_FAST,
+});
 
-export const signInsStarted = metric(
-  "dashboard_sign_ins_started_total",
-  () => new Counter({ name: "dashboard_sign_ins_started_total", help: "Sign-ins sent to the site's authorization page." }),
-);
+export const signInsStarted = counter({
+  name: "dashboard_sign_ins_started_total",
+  help: "Sign-ins sent to the site's authorization page.",
+});
 
-export const signInsSucceeded = metric(
-  "dashboard_sign_ins_succeeded_total",
-  () => new Counter({ name: "dashboard_sign_ins_succeeded_total", help: "Sign-ins that ended with a session." }),
-);
+export const signInsSucceeded = counter({ name: "dashboard_sign_ins_succeeded_total", help: "Sign-ins that ended with a session." });
 
-export const signInsFailed = metric(
-  "dashboard_sign_ins_failed_total",
-  () =>
-    new Counter({
-      name: "dashboard_sign_ins_failed_total",
-      help: "Sign-ins that ended on the sign-in problem page, by error code.",
-      labelNames: ["code"],
-    }),
-);
+export const signInsFailed = counter({
+  name: "dashboard_sign_ins_failed_total",
+  help: "Sign-ins that ended on the sign-in problem page, by error code.",
+  labelNames: ["code"],
+});
 
 export const REFRESH_OUTCOMES = [
   "rotated",
@@ -76,68 +89,44 @@ export const REFRESH_OUTCOMES = [
 ] as const;
 export type RefreshOutcome = (typeof REFRESH_OUTCOMES)[number];
 
-export const refreshes = metric("dashboard_refreshes_total", () => {
-  const counter = new Counter({
-    name: "dashboard_refreshes_total",
-    help: "Token refreshes by outcome: rotated at the site here, joined a refresh published by another, or why it failed.",
-    labelNames: ["outcome"],
-  });
-  for (const outcome of REFRESH_OUTCOMES) counter.labels(outcome).inc(0);
-  return counter;
+export const refreshes = counterOfEvery(REFRESH_OUTCOMES, {
+  name: "dashboard_refreshes_total",
+  help: "Token refreshes by outcome: rotated at the site here, joined a refresh published by another, or why it failed.",
+  labelNames: ["outcome"],
 });
 
-export const refreshLockWait = metric(
-  "dashboard_refresh_lock_wait_seconds",
-  () =>
-    new Histogram({
-      name: "dashboard_refresh_lock_wait_seconds",
-      help: "How long a refresh waited for the refresh lock in the shared state.",
-      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    }),
-);
+export const refreshLockWait = histogram({
+  name: "dashboard_refresh_lock_wait_seconds",
+  help: "How long a refresh waited for the refresh lock in the shared state.",
+  buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+});
 
-export const siteCallDuration = metric(
-  "dashboard_site_call_duration_seconds",
-  () =>
-    new Histogram({
-      name: "dashboard_site_call_duration_seconds",
-      help: "Calls to the site by kind (oauth, jwks, graphql, mcp): how long until the answer was read or the call failed.",
-      labelNames: ["kind"],
-      buckets: SECONDS_FAST,
-    }),
-);
+export const siteCallDuration = histogram({
+  name: "dashboard_site_call_duration_seconds",
+  help: "Calls to the site by kind (oauth, jwks, graphql, mcp): how long until the answer was read or the call failed.",
+  labelNames: ["kind"],
+  buckets: SECONDS_FAST,
+});
 
-export const siteCallFailures = metric(
-  "dashboard_site_call_failures_total",
-  () =>
-    new Counter({
-      name: "dashboard_site_call_failures_total",
-      help: "Calls to the site that failed, by kind and reason (timeout, too_large, unreachable, status_4xx, status_5xx).",
-      labelNames: ["kind", "reason"],
-    }),
-);
+export const siteCallFailures = counter({
+  name: "dashboard_site_call_failures_total",
+  help: "Calls to the site that failed, by kind and reason (timeout, too_large, unreachable, status_4xx, status_5xx).",
+  labelNames: ["kind", "reason"],
+});
 
-export const sharedStateErrors = metric(
-  "dashboard_shared_state_errors_total",
-  () =>
-    new Counter({
-      name: "dashboard_shared_state_errors_total",
-      help: "Shared state (Redis) operations that failed, by operation; `connection` when the connection was lost.",
-      labelNames: ["operation"],
-    }),
-);
+export const sharedStateErrors = counter({
+  name: "dashboard_shared_state_errors_total",
+  help: "Shared state (Redis) operations that failed, by operation; `connection` when the connection was lost.",
+  labelNames: ["operation"],
+});
 
 export const SESSION_END_REASONS = ["sign_out", "revoke", "idle", "absolute", "grant_gone"] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
-export const sessionsEnded = metric("dashboard_sessions_ended_total", () => {
-  const counter = new Counter({
-    name: "dashboard_sessions_ended_total",
-    help: "Sessions ended: sign_out, revoke, idle or absolute lifetime (seen on a request), grant_gone at the site.",
-    labelNames: ["reason"],
-  });
-  for (const reason of SESSION_END_REASONS) counter.labels(reason).inc(0);
-  return counter;
+export const sessionsEnded = counterOfEvery(SESSION_END_REASONS, {
+  name: "dashboard_sessions_ended_total",
+  help: "Sessions ended: sign_out, revoke, idle or absolute lifetime (seen on a request), grant_gone at the site.",
+  labelNames: ["reason"],
 });
 
 /** A label value from our own code kept as it is; anything else (never expected) becomes `other`, so labels stay bounded. */

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { createClient, createSentinel, type RedisClientType, type RedisSentinelType } from "redis";
 
 import type { RedisSentinelConfig } from "@/lib/config/env-schema";
@@ -103,6 +104,22 @@ interface DurableConnections {
 }
 
 /**
+ * Resolves at the next "ready" of `source` or after `timeoutMs`, whichever comes first; the caller then asks
+ * whether it is ready. Errors meanwhile do not end the wait: the client keeps reconnecting until the time is up.
+ */
+function readyOrTimeout(source: Pick<EventEmitter, "on" | "off">, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    function done() {
+      clearTimeout(timer);
+      source.off("ready", done);
+      resolve();
+    }
+    source.on("ready", done);
+  });
+}
+
+/**
  * The shared state of several instances in Redis, with the official client (node-redis): one client per
  * process, no offline queue (a command while disconnected fails at once instead of waiting), every command
  * bounded by REDIS_COMMAND_TIMEOUT_MS. Any failure becomes SharedStateUnavailableError: callers fail closed.
@@ -115,7 +132,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   private everReady = false;
   private connectionLost = false;
   private closed = false;
-  private readonly readiness = new EventTarget();
+  private readonly readiness = new EventEmitter();
   private durable: DurableConnections | undefined;
 
   constructor(options: RedisSharedStateOptions) {
@@ -348,15 +365,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     const connections = this.openDurableConnections(node, config);
     const client = connections.clients[(connections.next += 1) % connections.clients.length]!;
     if (!client.isReady) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
-        function done() {
-          clearTimeout(timer);
-          client.off("ready", done);
-          resolve();
-        }
-        client.on("ready", done);
-      });
+      await readyOrTimeout(client, CONNECT_TIMEOUT_MS);
       if (!client.isReady) throw new SharedStateUnavailableError("Redis is not connected.");
     }
     return { client, connections };
@@ -447,18 +456,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
    */
   private async waitUntilReady(): Promise<void> {
     if (this.closed) throw new SharedStateUnavailableError("The shared state was closed.");
-    if (!this.everReady) {
-      await new Promise<void>((resolve) => {
-        const readiness = this.readiness;
-        const timer = setTimeout(done, REDIS_COMMAND_TIMEOUT_MS);
-        function done() {
-          clearTimeout(timer);
-          readiness.removeEventListener("ready", done);
-          resolve();
-        }
-        readiness.addEventListener("ready", done);
-      });
-    }
+    if (!this.everReady) await readyOrTimeout(this.readiness, REDIS_COMMAND_TIMEOUT_MS);
     // With Sentinel, until a connection to the current primary is up (a failover under way) commands fail at once.
     if (!this.isReady) throw new SharedStateUnavailableError("Redis is not connected.");
   }
@@ -472,7 +470,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
 
   private noteReady(): void {
     this.everReady = true;
-    this.readiness.dispatchEvent(new Event("ready"));
+    this.readiness.emit("ready");
     if (!this.connectionLost) return;
     this.connectionLost = false;
     logEvent("shared_state_error", { state: "recovered" }, "info");

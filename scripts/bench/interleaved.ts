@@ -20,6 +20,8 @@ export interface Side {
   share: number;
   /** True when the load lands on the dashboard process, so its CPU time per request is meaningful. */
   dashboard: boolean;
+  /** The process whose CPU time is counted as the "dashboard" figures, when not the dashboard (the lab's Next.js floor app). */
+  serverPid?: number;
   spec(context: BenchContext, durationSeconds: number): LoadSpec;
 }
 
@@ -110,11 +112,11 @@ export async function runInterleaved(
   const seconds = totalSeconds / rounds;
   const samples = new Map<string, LoadSample[]>(sides.map((side) => [side.name, []]));
   const cpu = new Map<string, CpuSpent>(sides.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0 }]));
-  const spentSoFar = (): CpuSpent => {
+  const spentSoFar = (serverPid: number): CpuSpent => {
     const own = process.cpuUsage();
     return {
-      dashboard: cpuTimeMs(context.serverPid),
-      dashboardWaiting: runQueueWaitMs(context.serverPid),
+      dashboard: cpuTimeMs(serverPid),
+      dashboardWaiting: runQueueWaitMs(serverPid),
       site: cpuTimeMs(context.sitePid),
       loadGenerator: (own.user + own.system) / 1000,
     };
@@ -128,9 +130,10 @@ export async function runInterleaved(
     progress(`${context.options.connections} connections, ${round(seconds)} s per side`, index + 1, rounds);
     const order = index % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      const before = spentSoFar();
+      const serverPid = side.serverPid ?? context.serverPid;
+      const before = spentSoFar(serverPid);
       samples.get(side.name)!.push(await runLoad(side.spec(context, Math.max(1, Math.round(seconds * side.share)))));
-      const after = spentSoFar();
+      const after = spentSoFar(serverPid);
       const total = cpu.get(side.name)!;
       for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
     }

@@ -5,6 +5,7 @@
  */
 import type { BenchSection } from "../context";
 
+import { nextFloor } from "./next-floor";
 import { shippedJavaScriptSize, siteRequestsPerPageView } from "./pages";
 import { cpuProfiles } from "./profile";
 import { sharedStateOverhead } from "./shared-state";
@@ -16,4 +17,5 @@ export const LAB_SECTIONS: readonly BenchSection[] = [
   shippedJavaScriptSize,
   sharedStateOverhead,
   siteRequestsPerPageView,
+  nextFloor,
 ];

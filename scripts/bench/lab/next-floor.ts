@@ -1,0 +1,113 @@
+/**
+ * Lab section (`npm run bench -- --lab=nextFloor`, issue 26): what Next.js itself costs per page view on
+ * this machine, measured in the same interleaved rounds as the dashboard's pages and the direct call.
+ * The app in `next-floor-app/` is the smallest one on the dashboard's own Next.js, React and Node: a
+ * root layout with a nav and nothing else (no fonts, styles, providers, messages, proxy or CSP), and
+ * three pages: one prerendered at build time, one rendered per request with one sentence, one rendered
+ * per request with 24 courses after waiting as long as the sandbox's answer. It is built and started
+ * (`next start`, loopback) by this section and stopped after it.
+ *
+ * A page's CPU per view caps what one server process can serve: 1,000 ms a second over its CPU ms per
+ * view. When Next.js alone, rendering a page per request, is capped below a target, no change inside the
+ * dashboard's code can meet that target; only a page that is not rendered per request can.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+import { PAGE_PATHS } from "../../../lib/contract/paths";
+import { round, type BenchContext, type BenchSection } from "../context";
+import { findNextServer } from "../dashboard-process";
+import { dashboardGet, directSide, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
+import { waitFor } from "../members";
+import { phase } from "../progress";
+
+const APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
+const NEXT_BIN = path.join(import.meta.dirname, "..", "..", "..", "node_modules", "next", "dist", "bin", "next");
+const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3210);
+
+/** What a browser sends for a page (as page-views.ts replays it): HTML, compressed. */
+const PAGE_HEADERS = { accept: "text/html,application/xhtml+xml", "accept-encoding": "gzip, deflate, br, zstd" };
+
+async function run(command: string[], cwd: string): Promise<void> {
+  const child = spawn(process.execPath, command, { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`${command.join(" ")} exited with ${code}`);
+}
+
+async function startFloorApp(): Promise<{ server: ChildProcess; pid: number; url: string }> {
+  phase(`building the Next.js floor app (${path.relative(process.cwd(), APP_DIRECTORY)})`);
+  await run([NEXT_BIN, "build"], APP_DIRECTORY);
+  const url = `http://127.0.0.1:${FLOOR_PORT}`;
+  const server = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(FLOOR_PORT), "--hostname", "127.0.0.1"], {
+    cwd: APP_DIRECTORY,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  await waitFor(`${url}/static`, 60_000);
+  const pid = findNextServer(server.pid!) ?? server.pid!;
+  return { server, pid, url };
+}
+
+function floorSide(name: string, url: string, serverPid: number): Side {
+  return {
+    name,
+    share: 1,
+    dashboard: true,
+    serverPid,
+    spec: (context, durationSeconds) => ({ url, connections: context.options.connections, durationSeconds, headers: PAGE_HEADERS }),
+  };
+}
+
+/** How many views a second one process can serve at this CPU cost, as a multiple of the direct call's throughput. */
+function capRatio(side: SideFigures, direct: SideFigures): number {
+  return round(1000 / Math.max(0.001, side.cpuMsPerRequest ?? 0) / direct.requestsPerSecond, 2);
+}
+
+export const nextFloor: BenchSection = {
+  name: "nextFloor",
+  title: "Next.js's own floor for a page view: a minimal app on the same Next.js, beside the dashboard's pages",
+  enabled: () => true,
+  async run(context: BenchContext) {
+    const floor = await startFloorApp();
+    try {
+      const sides: Side[] = [
+        directSide,
+        floorSide("floorStatic", `${floor.url}/static`, floor.pid),
+        floorSide("floorDynamic", `${floor.url}/dynamic`, floor.pid),
+        floorSide("floorDynamicList", `${floor.url}/dynamic-list`, floor.pid),
+        { name: "signedOut", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.signedOut, false, PAGE_HEADERS) },
+        { name: "coursesHtml", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.courses, true, PAGE_HEADERS) },
+      ];
+      const { bySide, rounds, secondsPerSide } = await runInterleaved(
+        context,
+        sides,
+        context.options.concurrentSeconds,
+        context.options.pageWarmUpRequests,
+      );
+      const direct = bySide.direct!;
+      const labels: Record<string, string> = {
+        floorStatic: "floor app, prerendered page",
+        floorDynamic: "floor app, page rendered per request",
+        floorDynamicList: "floor app, 24 courses after 20 ms",
+        signedOut: "dashboard, GET /signed-out",
+        coursesHtml: "dashboard, GET /courses (signed in)",
+      };
+      const summary = [
+        `Next.js's floor at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds` +
+          ` (the most one process can serve = 1,000 ms ÷ its CPU ms per view, as a multiple of the direct call's throughput):`,
+        ...Object.entries(labels).map(([name, label]) => {
+          const side = bySide[name]!;
+          return (
+            `    ${label.padEnd(38)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
+            ` ${side.cpuMsPerRequest} CPU ms/view, one process's cap ${capRatio(side, direct)} ×`
+          );
+        }),
+        sideLine("same operation straight to the site", direct),
+        ...Object.entries(labels).map(([name, label]) => sideLine(label, bySide[name]!)),
+      ];
+      return { summary, results: { rounds, secondsPerSide, bySide } };
+    } finally {
+      floor.server.kill("SIGTERM");
+    }
+  },
+};

@@ -1,0 +1,85 @@
+// @vitest-environment happy-dom
+/**
+ * When an action the member took fails (Sign out in Settings or the header's menu, Revoke access), the
+ * place they pressed says so at once (role alert), with the reason in their language; nothing is said before.
+ */
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement, type ReactElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { AccountMenu } from "@/components/layout/account-menu";
+import { RevokeConfirmation } from "@/components/settings/revoke-access";
+import { SignOutButton } from "@/components/settings/sign-out-button";
+import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";
+import type { Locale } from "@/lib/i18n/locales";
+
+import { renderInLocale } from "../../support/render-ui";
+
+vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
+
+/** The BFF's answer when the site does not answer: the public error as JSON. */
+const siteUnavailable = () =>
+  Response.json(
+    { error: { code: "site_unavailable", message: "The site did not answer." } },
+    { status: 503, statusText: "Service Unavailable" },
+  );
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(() => Promise.resolve(siteUnavailable())),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function renderWithQueries(node: ReactElement, locale: Locale = "en") {
+  const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  renderInLocale(createElement(QueryClientProvider, { client: queryClient }, node), locale);
+}
+
+/** Lets the failed request settle (the mutation is scheduled, not run in the click). */
+const settle = (ms = 50) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+describe("a failed action says why, where it was pressed", () => {
+  it("Sign out in Settings", async () => {
+    renderWithQueries(createElement(SignOutButton));
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(
+      "You could not be signed out. The site did not answer. Please try again in a moment.",
+    );
+  });
+
+  it("Sign out in the header's account menu, in 繁體中文", async () => {
+    renderWithQueries(createElement(AccountMenu, { name: "Maya Chen" }), "zh-TW");
+    fireEvent.click(screen.getByRole("button", { name: /Maya Chen/ }));
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "登出" }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe("無法登出。網站沒有回應，請稍後再試。");
+  });
+
+  it("Revoke access, on its confirmation page", async () => {
+    renderWithQueries(createElement(RevokeConfirmation, { fromFrame: false }));
+    await settle(ARMING_DELAY_MS);
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Yes, revoke" }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(
+      "Access could not be revoked. The site did not answer. Please try again in a moment.",
+    );
+  });
+
+  it("says nothing while the action has not failed", () => {
+    renderInLocale(createElement(ActionFailedAlert, { error: null, message: "Failed. {reason}" }));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});
