@@ -38,6 +38,9 @@ const commaList = z.string().transform((value) =>
     .filter((item) => item !== ""),
 );
 
+const onOff = z.enum(["on", "off", "1", "0", "true", "false"]).optional();
+const offeredOrRequired = z.enum(["off", "offered", "required"], "must be off, offered or required").optional();
+
 const envSchema = z.object({
   SANDBOX_PORT: optionalInt(0, 65_535),
   SANDBOX_HOST: z.string().trim().min(1).optional(),
@@ -63,7 +66,16 @@ const envSchema = z.object({
     .pipe(z.array(z.string().toLowerCase().regex(HOST_PATTERN, "must be hosts such as example.com or example.com:8443")))
     .optional(),
   SANDBOX_CIMD_OPEN_REGISTRATION: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
+  SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY: onOff,
+  SANDBOX_PARTIAL_CONSENT: onOff,
+  SANDBOX_OPENID_DISCOVERY_ONLY: onOff,
+  SANDBOX_PAR: offeredOrRequired,
+  SANDBOX_DPOP: offeredOrRequired,
+  SANDBOX_DPOP_NONCE: onOff,
+  SANDBOX_DPOP_REVOCATION: onOff,
 });
+
+const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
 
 function emptyToUndefined(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -111,6 +123,16 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_CIMD_OPEN_REGISTRATION !== undefined) {
     knobs.cimdOpenRegistration = ["1", "true", "on"].includes(values.SANDBOX_CIMD_OPEN_REGISTRATION);
   }
+
+  if (values.SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY !== undefined) {
+    knobs.refreshRefusalWithoutBody = isOn(values.SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY);
+  }
+  if (values.SANDBOX_PARTIAL_CONSENT !== undefined) knobs.partialConsent = isOn(values.SANDBOX_PARTIAL_CONSENT);
+  if (values.SANDBOX_OPENID_DISCOVERY_ONLY !== undefined) knobs.openIdDiscoveryOnly = isOn(values.SANDBOX_OPENID_DISCOVERY_ONLY);
+  if (values.SANDBOX_PAR !== undefined) knobs.par = values.SANDBOX_PAR;
+  if (values.SANDBOX_DPOP !== undefined) knobs.dpop = values.SANDBOX_DPOP;
+  if (values.SANDBOX_DPOP_NONCE !== undefined) knobs.dpopNonce = isOn(values.SANDBOX_DPOP_NONCE);
+  if (values.SANDBOX_DPOP_REVOCATION !== undefined) knobs.dpopRevocation = isOn(values.SANDBOX_DPOP_REVOCATION);
 
   const options: SandboxOptions = {
     knobs,

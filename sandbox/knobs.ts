@@ -114,6 +114,12 @@ export interface SandboxKnobs {
   dpop: "off" | "offered" | "required";
   /** With DPoP on, proofs must carry the server's nonce, which changes every 30 seconds (RFC 9449 section 8). */
   dpopNonce: boolean;
+  /**
+   * With DPoP on, the revocation endpoint (RFC 7009) revokes a DPoP-bound token only with a proof of the
+   * token's key (`htm` POST, `htu` the revocation endpoint, the nonce rules of `dpopNonce`), as a site may
+   * require (RFC 9449 leaves revocation to the site). Unknown and Bearer tokens are unaffected.
+   */
+  dpopRevocation: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -139,6 +145,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   par: "off",
   dpop: "off",
   dpopNonce: false,
+  dpopRevocation: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -192,6 +199,7 @@ export const knobsPatchSchema = z
     par: z.enum(["off", "offered", "required"]),
     dpop: z.enum(["off", "offered", "required"]),
     dpopNonce: z.boolean(),
+    dpopRevocation: z.boolean(),
   })
   .partial()
   .strict();

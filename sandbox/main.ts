@@ -15,12 +15,23 @@
  *   SANDBOX_LATENCY_MS               added latency per answer in ms (benchmarks use 20)
  *   SANDBOX_FAIL                     failure injection, e.g. token=503,userinfo=malformed,graphql=redirect,jwks=500x2
  *                                    (endpoints: discovery jwks authorize token userinfo revoke introspect graphql
- *                                    register mcp; modes: an HTTP status, malformed, redirect; xN = next N requests only)
+ *                                    register mcp par; modes: an HTTP status, malformed, redirect; xN = next N requests only)
  *   SANDBOX_ACCESS_TOKEN_PADDING     extra characters per access token (2000 gives ~2 KB tokens)
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
  *   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY=1  the Account API serves only the seed's fields (no orders, events, names, pageInfo…)
  *   SANDBOX_MAX_PAGE_SIZE            the largest `first` the Account API accepts (default 100)
  *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
+ * What other providers do (on|off, default off):
+ *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
+ *   SANDBOX_PARTIAL_CONSENT=on       the consent page lets the member untick scopes; fewer scopes are granted
+ *   SANDBOX_OPENID_DISCOVERY_ONLY=on no RFC 8414 document: only /.well-known/openid-configuration is published
+ * Pushed authorization requests and DPoP (default off):
+ *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
+ *                                    (also require_pushed_authorization_requests; a front-channel request is refused)
+ *   SANDBOX_DPOP                     off | offered (advertises ES256 proofs, binds the tokens of a client that
+ *                                    proves a key) | required (token requests without a proof are refused)
+ *   SANDBOX_DPOP_NONCE=on            DPoP proofs must carry the server's nonce, which changes every 30 seconds
+ *   SANDBOX_DPOP_REVOCATION=on       revocation of a DPoP-bound token requires a proof of the token's key
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
  *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset,
  *                                    POST /__sandbox/mcp-beta (the admin's MCP connections beta: { "enabled": true })

@@ -11,7 +11,7 @@ import {
   oauthError,
   readForm,
 } from "./http-util";
-import { authenticateResourceRequest } from "./dpop";
+import { authenticateResourceRequest, checkDpopProof, offerDpopNonce, tokenEndpointProofRefusal } from "./dpop";
 import { findMemberById, SCHOOL } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
@@ -39,6 +39,27 @@ async function handleUserInfo(c: Context, state: SandboxState): Promise<Response
   return c.json(userInfoClaims(member, checked.record.scopes), 200, { ...NO_STORE_HEADERS });
 }
 
+/**
+ * The `dpopRevocation` knob: a DPoP-bound token (bound to `jkt`) is revoked only with a valid proof of its
+ * key (RFC 9449 section 4.3: htm, htu of this endpoint, iat, jti, and the nonce with `dpopNonce`), refused
+ * like the token endpoint refuses one (400 `invalid_dpop_proof` or `use_dpop_nonce`). Undefined when the
+ * revocation may go ahead.
+ */
+async function refuseWithoutProof(c: Context, state: SandboxState, jkt: string | undefined): Promise<Response | undefined> {
+  if (!state.knobs.dpopRevocation || state.knobs.dpop === "off" || jkt === undefined) return undefined;
+  const proof = await checkDpopProof(c, state);
+  if (!proof.ok) return tokenEndpointProofRefusal(c, state, proof);
+  if (proof.jkt !== jkt) {
+    return tokenEndpointProofRefusal(c, state, {
+      ok: false,
+      error: "invalid_dpop_proof",
+      description: "The DPoP proof is not signed by the token's key",
+    });
+  }
+  offerDpopNonce(c, state);
+  return undefined;
+}
+
 /** @see RFC 7009 section 2 */
 async function handleRevoke(c: Context, state: SandboxState): Promise<Response> {
   try {
@@ -54,12 +75,16 @@ async function handleRevoke(c: Context, state: SandboxState): Promise<Response> 
       if (kind === "access") {
         const record = state.store.accessTokens.get(token);
         if (record && record.clientId === client.clientId) {
+          const refused = await refuseWithoutProof(c, state, record.dpopJkt);
+          if (refused) return refused;
           if (record.revokedAt === undefined) record.revokedAt = now;
           break;
         }
       } else {
         const record = state.store.refreshTokens.get(token);
         if (record && record.clientId === client.clientId) {
+          const refused = await refuseWithoutProof(c, state, state.store.grants.get(record.grantId)?.dpopJkt);
+          if (refused) return refused;
           // Revoking a refresh token ends the grant: its access tokens too (RFC 7009 section 2.1).
           state.store.revokeGrant(record.grantId, now);
           break;

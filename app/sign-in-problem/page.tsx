@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { describeScope, getMessages, interpolate } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
@@ -38,7 +39,7 @@ export default async function SignInProblemPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { code, detail } = await searchParams;
+  const { code, detail, binding } = await searchParams;
   const { locale } = await getRequestLocale();
   const all = getMessages(locale);
   const messages = all.signInProblem;
@@ -60,7 +61,7 @@ export default async function SignInProblemPage({
       ) : null}
       <p className="text-sm text-fg-muted">{messages.detail.replace("{code}", known)}</p>
       <div className="flex flex-wrap gap-3">
-        <a className="btn btn-primary" href={API_ROUTES.login}>
+        <a className="btn btn-primary" href={retryHref(binding)}>
           {known === "scope_not_granted" ? messages.signInAgainAllowing : messages.tryAgain}
         </a>
         <Link className="btn" href={PAGE_PATHS.overview}>
@@ -78,4 +79,13 @@ function plainScopes(detail: string | string[] | undefined): string[] {
     .split(" ")
     .filter((scope) => /^[A-Za-z0-9:._-]{1,64}$/.test(scope))
     .slice(0, 4);
+}
+
+/**
+ * Where "try again" starts: in the embedded panel's popup (a valid handoff binding in the URL), the same
+ * popup sign-in, whose end the panel is still waiting for; otherwise a top-level sign-in.
+ */
+function retryHref(binding: string | string[] | undefined): string {
+  if (typeof binding !== "string" || !isValidBinding(binding)) return API_ROUTES.login;
+  return `${API_ROUTES.login}?${new URLSearchParams({ display: "popup", binding }).toString()}`;
 }

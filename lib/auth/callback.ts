@@ -15,7 +15,7 @@ import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
-import { takeTransaction, TRANSACTION_TTL_SECONDS } from "./transaction";
+import { takeTransaction, TRANSACTION_TTL_SECONDS, type LoginTransaction } from "./transaction";
 import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
 
@@ -32,7 +32,6 @@ export interface CallbackResult {
  * UserInfo, then the session. Any failure throws an AuthError and leaves no session behind.
  */
 export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent?: string | null): Promise<CallbackResult> {
-  const config = getConfig();
   const params = callbackUrl.searchParams;
   // RFC 6749 section 3.1: a parameter sent twice makes the response malformed (oauth4webapi lets a second `code` through).
   if (["state", "code", "iss"].some((name) => params.getAll(name).length > 1)) {
@@ -43,7 +42,22 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   // RFC 9700 section 4.7.1 (CSRF): the state must belong to a sign-in this browser started.
   const transaction = await takeTransaction(jar, state);
   if (!transaction) throw new AuthError("login_expired", "This sign-in attempt is unknown or has expired.");
+  try {
+    return await completeSignIn(jar, params, transaction, userAgent);
+  } catch (error) {
+    // A failure in the embedded panel's popup: the problem page's "try again" stays that panel's sign-in.
+    if (error instanceof AuthError && transaction.popupBinding) error.popupBinding = transaction.popupBinding;
+    throw error;
+  }
+}
 
+async function completeSignIn(
+  jar: CookieJar,
+  params: URLSearchParams,
+  transaction: LoginTransaction,
+  userAgent: string | null | undefined,
+): Promise<CallbackResult> {
+  const config = getConfig();
   const { as, idTokenSupported } = await getSiteMetadata();
   const { client, auth } = oauthClient();
   let validated: URLSearchParams;
@@ -67,7 +81,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   // RFC 9700 section 4.5 and RFC 6749 section 10.5: a callback is accepted once. Claimed only once the
   // authorization response is valid for this transaction, so a stranger holding a transaction cookie
   // (which /api/auth/login hands to anyone) cannot write to the shared state with made-up responses.
-  if (!(await getSharedState().claim(`callback-state:${state}`, TRANSACTION_TTL_SECONDS * 1000))) {
+  if (!(await getSharedState().claim(`callback-state:${transaction.state}`, TRANSACTION_TTL_SECONDS * 1000))) {
     throw new AuthError("callback_replayed", "This sign-in response was already used.");
   }
 

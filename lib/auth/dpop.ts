@@ -1,8 +1,9 @@
 import "server-only";
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
 
-import { calculateJwkThumbprint, exportJWK, importJWK, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, importJWK, SignJWT, type JWK } from "jose";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
@@ -15,7 +16,8 @@ import { AuthError } from "./errors";
  * DPoP (RFC 9449): sender-constrained tokens. When the site lists ES256 in
  * `dpop_signing_alg_values_supported` (and DPOP is not "off"), each member session gets its own key pair,
  * generated at sign-in; its private key lives only sealed (in the transaction cookie, then the session
- * cookie), never in the clear in the browser, a log or the shared state. oauth4webapi's DPoP handle signs
+ * cookie, and in the member's sealed entry of "Where you're signed in", to revoke that session's grant),
+ * never in the clear in the browser, a log or the shared state. oauth4webapi's DPoP handle signs
  * the proofs (htm, htu, iat, jti, and ath on resource calls); this module keeps the site's nonces.
  */
 
@@ -103,6 +105,11 @@ export async function dpopOptions<T extends object>(key: DpopKey, url: string | 
       },
     },
   );
+  return { ...rememberingDpopNonces(options), DPoP: handle };
+}
+
+/** `options` with a fetch that remembers every DPoP-Nonce the site sends (RFC 9449 section 8), for this instance and the others. */
+export function rememberingDpopNonces<T extends object>(options: T): T {
   const inner = (options as RequestOptions)[oauth.customFetch];
   const observing = async (target: string, init: oauth.CustomFetchOptions<string, never>) => {
     const response = await (inner ? inner(target, init) : fetch(target, init));
@@ -110,7 +117,25 @@ export async function dpopOptions<T extends object>(key: DpopKey, url: string | 
     if (nonce) rememberNonce(new URL(target).origin, nonce);
     return response;
   };
-  return { ...options, DPoP: handle, [oauth.customFetch]: observing };
+  return { ...options, [oauth.customFetch]: observing };
+}
+
+/**
+ * A DPoP proof (RFC 9449 section 4.2) for a request oauth4webapi takes no DPoP handle for (revocation,
+ * RFC 7009): signed by jose with the session's key, `htm` and `htu` of the request (no query, no fragment,
+ * section 4.3), a fresh `jti`, `iat` now, and the latest nonce any instance saw for that origin. No `ath`:
+ * the request carries no access token as a credential.
+ */
+export async function dpopProof(key: DpopKey, method: string, url: string | URL): Promise<string> {
+  const target = new URL(url);
+  const nonce = await latestNonce(target.origin);
+  const publicJwk: JWK = { kty: key.kty, crv: key.crv, x: key.x, y: key.y };
+  const privateKey = await importJWK(key, DPOP_ALGORITHM, { extractable: false });
+  return new SignJWT({ htm: method, htu: `${target.origin}${target.pathname}`, ...(nonce === undefined ? {} : { nonce }) })
+    .setProtectedHeader({ alg: DPOP_ALGORITHM, typ: "dpop+jwt", jwk: publicJwk })
+    .setJti(randomBytes(32).toString("base64url"))
+    .setIssuedAt()
+    .sign(privateKey);
 }
 
 /** The JWK thumbprint of the key (RFC 7638), for `dpop_jkt` (RFC 9449 section 10). */

@@ -35,6 +35,11 @@ export type AuthErrorCode =
 
 export class AuthError extends LayerError<AuthErrorCode> {
   override name = "AuthError";
+  /**
+   * Set on a sign-in failure in the embedded panel's popup: that sign-in's handoff binding, so the
+   * problem page's "try again" in the popup stays the panel's sign-in (lib/http/auth-redirects.ts).
+   */
+  popupBinding?: string;
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

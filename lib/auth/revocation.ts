@@ -7,6 +7,7 @@ import type { SessionData } from "@/lib/session/session";
 import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
+import { dpopProof, rememberingDpopNonces, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { withRotationsSettled, type RotatedTokens } from "./tokens";
 
@@ -24,21 +25,24 @@ type TokenHint = "refresh_token" | "access_token";
  * (revocation_unavailable).
  */
 export async function revokeAtSite(
-  session: Pick<SessionData, "accessToken" | "refreshToken">,
+  session: Pick<SessionData, "accessToken" | "refreshToken" | "dpopKey" | "tokenType">,
   scope: "refresh_token" | "all" = "all",
 ): Promise<void> {
   const { as } = await getSiteMetadata();
   if (!as.revocation_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lists no revocation endpoint.");
   }
-  if (!session.refreshToken) return revokeGenerations([session], scope);
+  // RFC 9449: a site may require a proof of the key a DPoP-bound token is bound to before revoking it.
+  const dpopKey = session.tokenType === "DPoP" ? session.dpopKey : undefined;
+  if (!session.refreshToken) return revokeGenerations([session], scope, dpopKey);
   // A refresh in flight elsewhere is waited for, and its result revoked with the rest.
-  return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], scope));
+  return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], scope, dpopKey));
 }
 
 async function revokeGenerations(
   generations: Pick<RotatedTokens, "accessToken" | "refreshToken">[],
   scope: "refresh_token" | "all",
+  dpopKey: DpopKey | undefined,
 ): Promise<void> {
   const { as } = await getSiteMetadata();
   const { client, auth } = oauthClient();
@@ -53,10 +57,19 @@ async function revokeGenerations(
     if (seen.has(token)) continue;
     seen.add(token);
     try {
-      const response = await oauth.revocationRequest(as, client, auth, token, {
-        additionalParameters: { token_type_hint: hint },
-        ...siteRequestOptions(),
-      });
+      const options = { additionalParameters: { token_type_hint: hint }, ...siteRequestOptions() };
+      let response: Response;
+      if (dpopKey === undefined) {
+        response = await oauth.revocationRequest(as, client, auth, token, options);
+      } else {
+        // A DPoP-bound token goes with a proof of its key (htm POST, htu the revocation endpoint), a fresh
+        // one per attempt, and one retry when the site asks for a nonce (RFC 9449 section 8), never a loop.
+        const observing = rememberingDpopNonces(options);
+        const endpoint = as.revocation_endpoint!;
+        response = await sendOnceMoreOnDpopNonce(async () =>
+          oauth.revocationRequest(as, client, auth, token, { ...observing, headers: { dpop: await dpopProof(dpopKey, "POST", endpoint) } }),
+        );
+      }
       await oauth.processRevocationResponse(response);
     } catch (error) {
       throw toRevocationError(error, hint);
@@ -66,6 +79,14 @@ async function revokeGenerations(
 
 function toRevocationError(error: unknown, hint: TokenHint): AuthError {
   const status = httpStatusOf(error);
+  if (oauth.isDPoPNonceError(error)) {
+    // A second use_dpop_nonce after the one retry: the site's nonce keeps changing; a later try may succeed.
+    logEvent("revocation_failed", { reason: "dpop_nonce", status, tokenTypeHint: hint }, "warn");
+    return new AuthError("revocation_unavailable", "The site asked for a fresh DPoP nonce again.", {
+      cause: error,
+      detail: "use_dpop_nonce",
+    });
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     const oauthError =
       error instanceof oauth.ResponseBodyError

@@ -36,11 +36,11 @@ interface SessionRecord {
   browser: string;
   system: string;
   embedded: boolean;
-  /** Sealed { accessToken, refreshToken }. */
+  /** Sealed { accessToken, refreshToken }, and the DPoP key and token type when the tokens are DPoP-bound. */
   grant: string;
 }
 
-type Grant = Pick<SessionData, "accessToken" | "refreshToken">;
+type Grant = Pick<SessionData, "accessToken" | "refreshToken" | "dpopKey" | "tokenType">;
 
 function listKey(subject: string): string {
   return `member-sessions:${digest(subject)}`;
@@ -66,7 +66,10 @@ export function describeDevice(userAgent: string | null | undefined): { browser:
 }
 
 async function sealGrant(session: Grant): Promise<string> {
-  return sealWithSessionSecret({ accessToken: session.accessToken, refreshToken: session.refreshToken }, 0);
+  // A site may require a proof of the tokens' key to revoke them (RFC 9449): the key goes sealed with them.
+  const binding = session.tokenType === "DPoP" && session.dpopKey ? { dpopKey: session.dpopKey, tokenType: session.tokenType } : {};
+  const grant: Grant = { accessToken: session.accessToken, refreshToken: session.refreshToken, ...binding };
+  return sealWithSessionSecret(grant, 0);
 }
 
 async function readRecords(subject: string): Promise<Map<string, SessionRecord>> {
@@ -164,7 +167,8 @@ async function endRecord(subject: string, id: string, record: SessionRecord): Pr
   try {
     const grant = await openSessionSeal<Partial<Grant>>(record.grant, 0);
     if (typeof grant.accessToken === "string") {
-      await revokeAtSite({ accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? null }, "refresh_token");
+      const binding = grant.tokenType === "DPoP" && grant.dpopKey ? { dpopKey: grant.dpopKey, tokenType: "DPoP" as const } : {};
+      await revokeAtSite({ accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? null, ...binding }, "refresh_token");
     }
   } catch (error) {
     if (!isAuthError(error)) throw error;

@@ -3,6 +3,7 @@ import "server-only";
 import { NextResponse } from "next/server";
 
 import { getConfig } from "@/lib/config";
+import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { AuthError } from "@/lib/auth/errors";
 import { logEvent } from "@/lib/log/logger";
 import { countSignInFailed } from "@/lib/metrics/record";
@@ -19,6 +20,8 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
+  // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.
+  if (error instanceof AuthError && isValidBinding(error.popupBinding ?? null)) url.searchParams.set("binding", error.popupBinding!);
   return NextResponse.redirect(url, 303);
 }
 

@@ -13,10 +13,13 @@ export function isNeverFramable(pathname: string): boolean {
   return canonicalPath(pathname) === PAGE_PATHS.signInProblem || isPopupPage(pathname);
 }
 
-/** Pages the embedded dashboard opens as popups: they must keep their opener to post back to it. */
+/**
+ * Pages the embedded dashboard opens as popups, or where its popup sign-in may stop (the sign-in problem
+ * page, whose "try again" resumes that popup sign-in): they must keep their opener to post back to it.
+ */
 export function isPopupPage(pathname: string): boolean {
   const path = canonicalPath(pathname);
-  return path === PAGE_PATHS.popupDone || path === PAGE_PATHS.revoke;
+  return path === PAGE_PATHS.popupDone || path === PAGE_PATHS.revoke || path === PAGE_PATHS.signInProblem;
 }
 
 /**

@@ -102,7 +102,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  sandbox.setKnobs({ dpop: "off", dpopNonce: false });
+  sandbox.setKnobs({ dpop: "off", dpopNonce: false, dpopRevocation: false });
 });
 
 describe("DPoP off (the default)", () => {
@@ -312,5 +312,92 @@ describe("DPoP on", () => {
         sandbox.setKnobs({ clockOffsetMs: 0 });
       }
     });
+  });
+});
+
+function revoke(token: string, hint: string, headers: Record<string, string> = {}) {
+  return postForm(
+    `${sandbox.url}/api/oauth/revoke`,
+    {
+      token,
+      token_type_hint: hint,
+      client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+      client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret,
+    },
+    headers,
+  );
+}
+
+describe("revocation with dpopRevocation (a site that requires a proof to revoke a DPoP-bound token)", () => {
+  const REVOKE = "/api/oauth/revoke";
+
+  it.each<[string, (key: Key, other: Key) => Promise<string | undefined>]>([
+    ["no proof", () => Promise.resolve(undefined)],
+    ["another key than the token's", (_key, other) => proof(other, "POST", REVOKE)],
+    ["a wrong htu (the token endpoint's)", (key) => proof(key, "POST", "/api/oauth/token")],
+    ["a wrong htm", (key) => proof(key, "GET", REVOKE)],
+    ["a stale iat", (key) => proof(key, "POST", REVOKE, { iat: Math.floor(Date.now() / 1000) - 600 })],
+    ["a wrong typ", (key) => proof(key, "POST", REVOKE, { typ: "JWT" })],
+  ])("refuses %s with invalid_dpop_proof and revokes nothing", async (_name, make) => {
+    sandbox.setKnobs({ dpop: "offered", dpopRevocation: true });
+    const key = await newKey();
+    const tokens = await boundTokens(key);
+    const dpop = await make(key, await newKey());
+    const refresh = await revoke(tokens.refreshToken, "refresh_token", dpop === undefined ? {} : { dpop });
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error).toBe("invalid_dpop_proof");
+    const access = await revoke(tokens.accessToken, "access_token", dpop === undefined ? {} : { dpop });
+    expect(access.status).toBe(400);
+    // Nothing was revoked: the grant still refreshes.
+    expect((await refreshWith(tokens.refreshToken, { dpop: await proof(key, "POST", "/api/oauth/token") })).status).toBe(200);
+  });
+
+  it("refuses a replayed proof", async () => {
+    sandbox.setKnobs({ dpop: "offered", dpopRevocation: true });
+    const key = await newKey();
+    const tokens = await boundTokens(key);
+    const once = await proof(key, "POST", REVOKE);
+    expect((await revoke(tokens.accessToken, "access_token", { dpop: once })).status).toBe(200);
+    const replay = await revoke(tokens.refreshToken, "refresh_token", { dpop: once });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_dpop_proof");
+  });
+
+  it("asks for the nonce with use_dpop_nonce, then revokes the grant with a proof that carries it", async () => {
+    sandbox.setKnobs({ dpop: "offered" });
+    const key = await newKey();
+    const tokens = await boundTokens(key);
+    sandbox.setKnobs({ dpopNonce: true, dpopRevocation: true });
+    const first = await revoke(tokens.refreshToken, "refresh_token", { dpop: await proof(key, "POST", REVOKE) });
+    expect(first.status).toBe(400);
+    expect(first.body.error).toBe("use_dpop_nonce");
+    const nonce = first.headers.get("dpop-nonce")!;
+    expect(nonce).toBe(currentDpopNonce(sandbox.state));
+    const second = await revoke(tokens.refreshToken, "refresh_token", { dpop: await proof(key, "POST", REVOKE, { nonce }) });
+    expect(second.status).toBe(200);
+    const after = await refreshWith(tokens.refreshToken, { dpop: await proof(key, "POST", "/api/oauth/token", { nonce }) });
+    expect(after.status).toBe(400);
+    expect(after.body.error).toBe("invalid_grant");
+  });
+
+  it("revokes Bearer tokens and unknown tokens without a proof; with the knob off, bound tokens too", async () => {
+    sandbox.setKnobs({ dpop: "offered", dpopRevocation: true });
+    const code = await obtainCode(sandbox);
+    const bearer = await postForm(`${sandbox.url}/api/oauth/token`, {
+      grant_type: "authorization_code",
+      code: code.code,
+      redirect_uri: code.redirectUri,
+      code_verifier: code.verifier,
+      client_id: code.clientId,
+      client_secret: code.secret,
+      resource: sandbox.url,
+    });
+    expect(bearer.body.token_type).toBe("Bearer");
+    expect((await revoke(String(bearer.body.refresh_token), "refresh_token")).status).toBe(200);
+    expect((await revoke("not-a-token", "refresh_token")).status).toBe(200);
+    sandbox.setKnobs({ dpopRevocation: false });
+    const tokens = await boundTokens(await newKey());
+    expect((await revoke(tokens.refreshToken, "refresh_token")).status).toBe(200);
+    expect(sandbox.state.store.refreshTokens.get(tokens.refreshToken)?.status).toBe("revoked");
   });
 });

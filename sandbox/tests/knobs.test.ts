@@ -289,6 +289,13 @@ describe("config (environment)", () => {
       SANDBOX_GRAPHQL_MISSING_FIELDS: "orders",
       SANDBOX_FOREIGN_RESOURCES: "https://sister.example.com",
       SANDBOX_CONTROL: "1",
+      SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY: "on",
+      SANDBOX_PARTIAL_CONSENT: "1",
+      SANDBOX_OPENID_DISCOVERY_ONLY: "true",
+      SANDBOX_PAR: "required",
+      SANDBOX_DPOP: "offered",
+      SANDBOX_DPOP_NONCE: "on",
+      SANDBOX_DPOP_REVOCATION: "on",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -304,8 +311,47 @@ describe("config (environment)", () => {
         accessTokenPadding: 2000,
         graphqlMissingFields: ["orders"],
         foreignResources: ["https://sister.example.com"],
+        refreshRefusalWithoutBody: true,
+        partialConsent: true,
+        openIdDiscoveryOnly: true,
+        par: "required",
+        dpop: "offered",
+        dpopNonce: true,
+        dpopRevocation: true,
       },
     });
+  });
+
+  it("reads the off values of the protocol variables, and refuses a mode that is not off, offered or required", () => {
+    const off = loadSandboxConfig({ SANDBOX_PAR: "off", SANDBOX_DPOP: "off", SANDBOX_DPOP_NONCE: "off", SANDBOX_PARTIAL_CONSENT: "0" });
+    expect(off.options.knobs).toEqual({ par: "off", dpop: "off", dpopNonce: false, partialConsent: false });
+    let error: unknown;
+    try {
+      loadSandboxConfig({ SANDBOX_PAR: "yes", SANDBOX_DPOP: "always", SANDBOX_DPOP_REVOCATION: "sometimes" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SandboxConfigError);
+    const message = (error as SandboxConfigError).message;
+    expect(message).toContain("SANDBOX_PAR: must be off, offered or required");
+    expect(message).toContain("SANDBOX_DPOP: must be off, offered or required");
+    expect(message).toContain("SANDBOX_DPOP_REVOCATION");
+  });
+
+  it("starts a sandbox that requires PAR and DPoP with a nonce from the environment alone", async () => {
+    const config = loadSandboxConfig({ SANDBOX_PORT: "0", SANDBOX_PAR: "required", SANDBOX_DPOP: "required", SANDBOX_DPOP_NONCE: "on" });
+    const site = await startSandbox({ ...config.options, port: config.port });
+    try {
+      const metadata = (await (await fetch(`${site.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({
+        require_pushed_authorization_requests: true,
+        pushed_authorization_request_endpoint: `${site.url}/api/oauth/par`,
+        dpop_signing_alg_values_supported: ["ES256"],
+      });
+      expect(site.state.knobs).toMatchObject({ par: "required", dpop: "required", dpopNonce: true });
+    } finally {
+      await site.close();
+    }
   });
 
   it("names every bad variable at once", () => {

@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";
 
-import { postSandboxControl, resetSandbox, signIn } from "./support";
+import { HOST_PAGE, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /*
  * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400) and
@@ -114,6 +114,28 @@ test.describe("with the shared app", () => {
     await expect(page.getByRole("heading", { level: 1 })).toContainText(/Hello|Overview/);
   });
 
+  test("partial consent in the embedded panel's popup: signing in again from the popup still fills the panel", async ({ page }) => {
+    await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
+    await page.goto(HOST_PAGE);
+    const frame = page.frameLocator('iframe[title="Member dashboard"]');
+    const popupPromise = page.waitForEvent("popup");
+    await frame.getByRole("button", { name: "Sign in" }).click();
+    const popup = await popupPromise;
+    await popup.getByLabel("Email").fill("ben@example.com");
+    await popup.getByLabel("Password").fill("demo");
+    await popup.getByRole("button", { name: "Sign in" }).click();
+    await popup.getByRole("checkbox", { name: /enrolled courses/ }).uncheck();
+    await popup.getByRole("button", { name: "Allow" }).click();
+    await expect(popup).toHaveURL(/\/sign-in-problem\?code=scope_not_granted/);
+    await expect(popup.getByText("(account:read)")).toBeVisible();
+    // The popup's own retry keeps it the panel's sign-in: the panel fills, the popup closes.
+    const closed = popup.waitForEvent("close");
+    await popup.getByRole("link", { name: "Sign in again and allow it" }).click();
+    await popup.getByRole("button", { name: "Allow" }).click();
+    await closed;
+    await expect(frame.getByRole("heading", { level: 1 })).toContainText(/Hello|Overview/);
+  });
+
   test("partial consent without email signs in, no alarm", async ({ page }) => {
     await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
     await page.goto("/");
@@ -129,10 +151,43 @@ test.describe("with the shared app", () => {
   });
 });
 
+/** Issue 30's screens as a student on a 320 px phone reads them, in English and Traditional Chinese. */
+const SCREENS = [
+  { path: "/sign-in-problem?code=scope_not_granted&detail=account%3Aread%20email", en: "(account:read)", zh: "你沒有允許儀表板需要的權限" },
+  { path: "/sign-in-problem?code=pushed_request_failed", en: "did not accept the sign-in request", zh: "網站沒有接受這次登入請求" },
+  { path: "/signed-out?reason=access_withdrawn", en: "it was withdrawn at the site, or it expired", zh: "權限已在網站上被收回" },
+  { path: "/signed-out?reason=expired", en: "Your session ended", zh: "你的登入階段已結束" },
+];
+
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`issue 30's screens at 320 px in ${locale}: nothing cut off, one language, one form of address`, async ({ browser }) => {
+    const context = await browser.newContext({ locale, viewport: { width: 320, height: 800 } });
+    const page = await context.newPage();
+    try {
+      for (const screen of SCREENS) {
+        await page.goto(screen.path);
+        const main = page.getByRole("main");
+        await expect(main, screen.path).toContainText(locale === "en" ? screen.en : screen.zh);
+        // Nothing wider than the phone: no sideways scrolling, no text cut off at the edge.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), screen.path).toBeLessThanOrEqual(320);
+        if (locale === "zh-TW") {
+          const text = await main.innerText();
+          // No English sentence left in the Chinese page (scope codes and the reference code are not sentences).
+          expect(text, screen.path).not.toMatch(/[A-Za-z]{3,} [A-Za-z]{3,}/);
+          // The informal 你 of the scope descriptions and the signed-out pages, never mixed with 您 on one screen.
+          expect(text, screen.path).not.toContain("您");
+        }
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 const OWN_VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean }[] = [
   { name: "PAR required", knobs: { par: "required" }, pushed: true },
   { name: "DPoP required with a changing nonce", knobs: { dpop: "required", dpopNonce: true }, pushed: false },
-  { name: "PAR and DPoP required", knobs: { par: "required", dpop: "required", dpopNonce: true }, pushed: true },
+  { name: "PAR and DPoP required", knobs: { par: "required", dpop: "required", dpopNonce: true, dpopRevocation: true }, pushed: true },
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false },
 ];
 

@@ -4,8 +4,11 @@ import { handleCallback } from "@/lib/auth/callback";
 import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
+import { endOtherSessions } from "@/lib/auth/signed-in-sessions";
+import { ensureFreshTokens } from "@/lib/auth/tokens";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
+import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { loadAccountPage } from "@/lib/account-api/registry";
 import { connectionsLoader } from "@/lib/site/mcp-client";
 import type { KnobsPatch, RunningSandbox } from "@/sandbox/server";
@@ -24,8 +27,18 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   { name: "PAR offered", knobs: { par: "offered" }, pushed: true, dpop: false },
   { name: "PAR required", knobs: { par: "required" }, pushed: true, dpop: false },
   { name: "DPoP required", knobs: { dpop: "required" }, pushed: false, dpop: true },
-  { name: "DPoP required with a changing nonce", knobs: { dpop: "required", dpopNonce: true }, pushed: false, dpop: true },
-  { name: "PAR and DPoP required, with a nonce", knobs: { par: "required", dpop: "required", dpopNonce: true }, pushed: true, dpop: true },
+  {
+    name: "DPoP required with a changing nonce, and a proof required to revoke",
+    knobs: { dpop: "required", dpopNonce: true, dpopRevocation: true },
+    pushed: false,
+    dpop: true,
+  },
+  {
+    name: "PAR and DPoP required, with a nonce and a proof required to revoke",
+    knobs: { par: "required", dpop: "required", dpopNonce: true, dpopRevocation: true },
+    pushed: true,
+    dpop: true,
+  },
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false, dpop: false },
 ];
 
@@ -70,9 +83,33 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(log.filter((entry) => entry.grantType === "refresh_token" && entry.status === 200).length).toBeGreaterThanOrEqual(4);
     expect(log.filter((entry) => entry.endpoint === "graphql" && entry.status !== 200 && entry.status !== 401)).toEqual([]);
     const latest = (await loadSession(jar))!.data;
+    sandbox.resetRequests();
     await revokeAtSite(latest);
     const tokens = sandbox.state.store;
     expect(tokens.refreshTokens.get(latest.refreshToken!)?.status).toBe("revoked");
+    // Refresh token and access token revoked (a 400 only for a nonce that changed meanwhile, then retried).
+    const revocations = sandbox.requests().filter((entry) => entry.endpoint === "revoke");
+    expect(revocations.filter((entry) => entry.status === 200).length).toBeGreaterThanOrEqual(2);
+    expect(revocations.filter((entry) => entry.status !== 200 && entry.status !== 400)).toEqual([]);
+    // The refresh token no longer works at the site.
+    sandbox.resetRequests();
+    await expect(ensureFreshTokens(latest, { force: true })).rejects.toMatchObject({ code: "session_ended" });
+    expect(
+      sandbox
+        .requests()
+        .filter((entry) => entry.grantType === "refresh_token")
+        .map((entry) => entry.status),
+    ).toContain(400);
+  });
+
+  it("Sign out there revokes the other session's grant (its key travels sealed in the shared state)", async () => {
+    setSharedStateForTests(new InMemorySharedState());
+    const laptop = (await loadSession(await signIn("ben@example.com")))!.data;
+    const phone = (await loadSession(await signIn("ben@example.com")))!.data;
+    sandbox.resetRequests();
+    expect(await endOtherSessions(phone, { others: true })).toEqual({ ended: 1, complete: true });
+    expect(sandbox.state.store.refreshTokens.get(laptop.refreshToken!)?.status).toBe("revoked");
+    expect(sandbox.state.store.refreshTokens.get(phone.refreshToken!)?.status).toBe("active");
   });
 
   it("keeps the session's key through refreshes: the renewed tokens stay bound to it", async () => {

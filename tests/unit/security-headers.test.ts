@@ -37,6 +37,19 @@ describe("framing policy by path", () => {
   });
 });
 
+describe("Cross-Origin-Opener-Policy", () => {
+  it.each(["/", "/settings", "/courses", "/signed-out"])("isolates %s from other windows", (pathname) => {
+    expect(baseSecurityHeaders(pathname)["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
+  });
+
+  it.each(["/auth/popup-done", "/settings/revoke", "/sign-in-problem", "/sign-%69n-problem/"])(
+    "keeps the opener of the embedded panel's popup on %s (its sign-in may stop there and resume)",
+    (pathname) => {
+      expect(baseSecurityHeaders(pathname)).not.toHaveProperty("cross-origin-opener-policy");
+    },
+  );
+});
+
 describe("round three: framing and the headers of every response", () => {
   it("names exactly the embedding origins in frame-ancestors, never 'self' (the dashboard never frames itself)", () => {
     expect(contentSecurityPolicy("n0nce", "/settings", false)).not.toContain("'self' https://school.example");

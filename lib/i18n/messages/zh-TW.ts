@@ -52,7 +52,7 @@ export const zhTW: Messages = {
     userinfo_mismatch: "網站提供的帳號資料與身分證明不符，為了您的安全已拒絕登入。",
     temporarily_unavailable: "我們這邊的登入服務暫時無法使用，請稍後再試。",
     unexpected: "我們這邊出了點問題，請再試一次。",
-    scope_not_granted: "您沒有允許儀表板需要的權限，因此無法顯示您的帳號。",
+    scope_not_granted: "你沒有允許儀表板需要的權限，因此無法顯示你的帳號。",
     missingPermission: "未允許：「{permission}」（{scope}）。",
     signInAgainAllowing: "重新登入並允許",
     pushed_request_failed: "網站沒有接受這次登入請求，請幾分鐘後再試。",

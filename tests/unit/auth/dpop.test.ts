@@ -7,6 +7,7 @@ import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
+import { revokeAtSite } from "@/lib/auth/revocation";
 import { resetConfigForTests } from "@/lib/config";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
@@ -78,6 +79,10 @@ describe("a site that does not advertise DPoP sees exactly today's requests", ()
     expect(site.callsTo("/account/graphql")[0]!.headers.authorization).toBe("Bearer at-1");
     const session = (await loadSession(jar))!.data;
     expect(session.dpopKey).toBeUndefined();
+    site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
+    await revokeAtSite(session);
+    expect(site.callsTo("/api/oauth/revoke")).toHaveLength(2);
+    for (const call of site.calls) expect(call.headers.dpop, `${call.method} ${call.path}`).toBeUndefined();
     await expect(signIn("DPoP")).rejects.toMatchObject({ code: "token_exchange_failed", detail: "token_type" });
   });
 });
@@ -192,6 +197,57 @@ describe("a site that advertises ES256 DPoP proofs", () => {
     expect(error).toMatchObject({ code: "unauthenticated" });
     expect((error as { detail?: string }).detail).not.toBe("access_withdrawn");
     expect(await loadSession(jar)).toBeNull();
+  });
+
+  it("revokes with a proof of the session's key on each call (htm POST, htu the revocation endpoint, no ath)", async () => {
+    advertise(true);
+    const jar = await signIn();
+    const session = (await loadSession(jar))!.data;
+    site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
+    await revokeAtSite(session);
+    const calls = site.callsTo("/api/oauth/revoke");
+    expect(calls.map((call) => (call.body as URLSearchParams).get("token"))).toEqual(["rt-1", "at-1"]);
+    const proofs = calls.map(proofOf);
+    for (const { header, claims } of proofs) {
+      expect(header).toMatchObject({ typ: "dpop+jwt", alg: "ES256", jwk: { kty: "EC", crv: "P-256", x: session.dpopKey!.x } });
+      expect(header.jwk).not.toHaveProperty("d");
+      expect(claims).toMatchObject({ htm: "POST", htu: `${site.url}/api/oauth/revoke` });
+      expect(claims.ath).toBeUndefined();
+      expect(Math.abs(Number(claims.iat) - Date.now() / 1000)).toBeLessThan(5);
+      expect(String(claims.jti)).toMatch(/^[\w-]{43}$/);
+    }
+    expect(proofs[0]!.claims.jti).not.toBe(proofs[1]!.claims.jti);
+    // The access token is not sent as a credential: client authentication only.
+    for (const call of calls) expect(call.headers.authorization).toBeUndefined();
+  });
+
+  it("revocation retries exactly once on use_dpop_nonce, with the site's nonce; a second ask is temporary, never a loop", async () => {
+    advertise(true);
+    const jar = await signIn();
+    const session = (await loadSession(jar))!.data;
+    site.handlers.set("POST /api/oauth/revoke", (call) =>
+      proofOf(call).claims.nonce === "r-1"
+        ? { status: 200, text: "" }
+        : { status: 400, headers: { "dpop-nonce": "r-1" }, json: { error: "use_dpop_nonce" } },
+    );
+    await revokeAtSite(session, "refresh_token");
+    // The first proof carries whatever nonce an earlier test left; the retry the one the site just sent.
+    const nonces = site.callsTo("/api/oauth/revoke").map((call) => proofOf(call).claims.nonce);
+    expect(nonces).toHaveLength(2);
+    expect(nonces[0]).not.toBe("r-1");
+    expect(nonces[1]).toBe("r-1");
+
+    site.calls.length = 0;
+    let n = 0;
+    site.handlers.set("POST /api/oauth/revoke", () => {
+      n += 1;
+      return { status: 400, headers: { "dpop-nonce": `again-${n}` }, json: { error: "use_dpop_nonce" } };
+    });
+    await expect(revokeAtSite(session, "refresh_token")).rejects.toMatchObject({
+      code: "revocation_unavailable",
+      detail: "use_dpop_nonce",
+    });
+    expect(n).toBe(2);
   });
 
   it("DPOP=off: a site that advertises DPoP still gets today's requests", async () => {

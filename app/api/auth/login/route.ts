@@ -33,6 +33,8 @@ async function handleGet(request: NextRequest) {
     logEvent("sign_in_started", { embedded: binding !== null }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
+    // In the embedded panel's popup (a PAR endpoint that fails, say), "try again" stays the panel's sign-in.
+    if (error instanceof AuthError && binding !== null) error.popupBinding = binding;
     return signInProblemRedirect(error);
   }
 }
