@@ -11,7 +11,9 @@ import { base64url } from "jose";
  * log pipeline) may keep the first (RFC 8259 section 4: the behaviour is then unpredictable). We take
  * the stricter choice and reject (OpenID Connect conformance, OWASP ASVS 5 V9).
  *
- * Anything that is not three segments of base64url JSON answers false: jose refuses it as malformed.
+ * Anything that is not three segments of base64url, UTF-8 JSON answers false: jose refuses it as
+ * malformed (it decodes both segments with the same base64url and a strict UTF-8 decoder, RFC 8725
+ * section 3.7), so the text walked here is exactly the text jose parses.
  */
 export function repeatsAJwtMemberName(compact: string): boolean {
   const segments = compact.split(".");

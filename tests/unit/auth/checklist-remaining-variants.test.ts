@@ -16,6 +16,7 @@ import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { AuthError } from "@/lib/auth/errors";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
+import { repeatsAJwtMemberName } from "@/lib/auth/jwt-duplicate-names";
 import { loadSession } from "@/lib/session/session";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID } from "../../support/env";
@@ -305,5 +306,34 @@ describe("checklist 37: a JWT that repeats a claim or header name", () => {
     expect(location.searchParams.get("code")).toBe("id_token_invalid");
     expect(response.headers.getSetCookie().join("\n")).not.toMatch(/dash_session=[^;]/);
     site.handlers.delete("GET /api/oauth/userinfo");
+  });
+});
+
+describe("checklist 37: what counts as a repeated name", () => {
+  const token = (header: string, payload: string) =>
+    `${Buffer.from(header).toString("base64url")}.${Buffer.from(payload).toString("base64url")}.c2ln`;
+  const header = '{"alg":"ES256","kid":"k"}';
+
+  it.each([
+    ["the same name in two different objects", '{"sub":"a","address":{"sub":"b"},"other":{"sub":"c"}}'],
+    ["the same name in objects of an array", '{"sub":"a","items":[{"id":1},{"id":2}]}'],
+    ["brackets, colons and escaped quotes inside strings", '{"sub":"a:{\\"sub\\":1}","name":"[\\"x\\"]","n":"}"}'],
+    ["a name that differs only by case", '{"sub":"a","Sub":"b"}'],
+  ])("checklist 37: %s is not a repeated name", (_name, payload) => {
+    expect(JSON.parse(payload)).toBeTypeOf("object");
+    expect(repeatsAJwtMemberName(token(header, payload))).toBe(false);
+  });
+
+  it.each([
+    ["a repeated top-level claim", '{"sub":"a","sub":"b"}'],
+    ["a name repeated inside a nested object", '{"sub":"a","address":{"country":"TW","country":"US"}}'],
+    ["a name repeated inside an object in an array", '{"sub":"a","items":[{"id":1,"id":2}]}'],
+    ["a repeat spelled with an escape", '{"sub":"a","\\u0073ub":"b"}'],
+  ])("checklist 37: %s is a repeated name", (_name, payload) => {
+    expect(repeatsAJwtMemberName(token(header, payload))).toBe(true);
+  });
+
+  it("checklist 37: a header that repeats a parameter is a repeated name", () => {
+    expect(repeatsAJwtMemberName(token('{"alg":"none","alg":"ES256"}', '{"sub":"a"}'))).toBe(true);
   });
 });
