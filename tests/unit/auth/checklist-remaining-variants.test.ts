@@ -294,9 +294,16 @@ describe("checklist 37: a JWT that repeats a claim or header name", () => {
     await expectIdTokenRefused(attempt, "duplicate_name");
   });
 
-  it("checklist 37: at the callback route, a repeated claim name ends on the sign-in problem page, never a 500", async () => {
+  it.each<[string, (nonce: string) => Promise<string>]>([
+    ["a repeated claim name", (nonce) => signedRaw(twoSubs(nonce))],
+    ["two segments", async (nonce) => (await site.signIdToken(claims(nonce))).split(".").slice(0, 2).join(".")],
+    ["four segments", async (nonce) => `${await site.signIdToken(claims(nonce))}.AAAA`],
+    ["a payload that is not base64url", async (nonce) => (await site.signIdToken(claims(nonce))).replace(/\.[^.]+\./, ".%%%.")],
+    ["aud as a number", (nonce) => signedRaw(JSON.stringify({ ...claims(nonce), aud: 42 }))],
+    ["exp as a string", (nonce) => signedRaw(JSON.stringify({ ...claims(nonce), exp: String(Math.floor(Date.now() / 1000) + 600) }))],
+  ])("checklist 37: at the callback route, %s ends on the sign-in problem page, never a 500", async (_name, idToken) => {
     const attempt = await beginLogin();
-    answerWith(await signedRaw(twoSubs(attempt.nonce)));
+    answerWith(await idToken(attempt.nonce));
     const url = new URL("/api/auth/callback", TEST_APP_URL);
     url.search = new URLSearchParams({ code: "code-1", state: attempt.state, iss: site.url }).toString();
     const response = await callbackRoute(new NextRequest(url, { headers: { cookie: attempt.jar.header() } }));
@@ -305,6 +312,8 @@ describe("checklist 37: a JWT that repeats a claim or header name", () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${TEST_APP_URL}/sign-in-problem`);
     expect(location.searchParams.get("code")).toBe("id_token_invalid");
     expect(response.headers.getSetCookie().join("\n")).not.toMatch(/dash_session=[^;]/);
+    expect(await response.text()).toBe("");
+    expect(site.callsTo("/api/oauth/userinfo")).toHaveLength(0);
     site.handlers.delete("GET /api/oauth/userinfo");
   });
 });
