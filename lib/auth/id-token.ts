@@ -15,6 +15,7 @@ import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import { AuthError } from "./errors";
+import { repeatsAJwtMemberName } from "./jwt-duplicate-names";
 
 export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
 /** docs/architecture.md section 6.4: id_tokens are valid 10 minutes. */
@@ -67,6 +68,10 @@ export interface IdTokenExpectations {
  * future, and `nonce` equal to the one we sent.
  */
 export async function verifyIdToken(idToken: string, expected: IdTokenExpectations): Promise<JWTPayload & { sub: string }> {
+  // RFC 7519 section 4, RFC 7515 section 4: a repeated claim or header name is refused, not read as its last value.
+  if (repeatsAJwtMemberName(idToken)) {
+    throw new AuthError("id_token_invalid", "The id_token was rejected: it repeats a claim or header name.", { detail: "duplicate_name" });
+  }
   let payload: JWTPayload;
   try {
     const keySet = keySetFor(expected.jwksUri);
