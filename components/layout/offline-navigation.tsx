@@ -4,11 +4,6 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
 import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
 
-import { CoursesView } from "@/components/courses/courses-view";
-import { EventsView } from "@/components/events/events-view";
-import { OrdersView } from "@/components/orders/orders-view";
-import { OverviewView } from "@/components/overview/overview-view";
-import { SettingsView } from "@/components/settings/settings-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { accountKeys } from "@/lib/client/keys";
 import { useOnline } from "@/lib/client/use-online";
@@ -26,14 +21,68 @@ import { useI18n } from "@/lib/i18n/provider";
  */
 const OFFLINE_PAGES: Record<
   string,
-  { navKey: "overview" | "courses" | "orders" | "events" | "settings"; queryKey: QueryKey; View: ComponentType }
+  { navKey: "overview" | "courses" | "orders" | "events" | "settings"; queryKey: QueryKey; loadView: () => Promise<ComponentType> }
 > = {
-  [PAGE_PATHS.overview]: { navKey: "overview", queryKey: accountKeys.page("overview"), View: OverviewView },
-  [PAGE_PATHS.courses]: { navKey: "courses", queryKey: accountKeys.page("courses"), View: CoursesView },
-  [PAGE_PATHS.orders]: { navKey: "orders", queryKey: accountKeys.page("orders"), View: OrdersView },
-  [PAGE_PATHS.events]: { navKey: "events", queryKey: accountKeys.page("events"), View: EventsView },
-  [PAGE_PATHS.settings]: { navKey: "settings", queryKey: accountKeys.session(), View: SettingsView },
+  [PAGE_PATHS.overview]: {
+    navKey: "overview",
+    queryKey: accountKeys.page("overview"),
+    loadView: () => import("@/components/overview/overview-view").then((module) => module.OverviewView),
+  },
+  [PAGE_PATHS.courses]: {
+    navKey: "courses",
+    queryKey: accountKeys.page("courses"),
+    loadView: () => import("@/components/courses/courses-view").then((module) => module.CoursesView),
+  },
+  [PAGE_PATHS.orders]: {
+    navKey: "orders",
+    queryKey: accountKeys.page("orders"),
+    loadView: () => import("@/components/orders/orders-view").then((module) => module.OrdersView),
+  },
+  [PAGE_PATHS.events]: {
+    navKey: "events",
+    queryKey: accountKeys.page("events"),
+    loadView: () => import("@/components/events/events-view").then((module) => module.EventsView),
+  },
+  [PAGE_PATHS.settings]: {
+    navKey: "settings",
+    queryKey: accountKeys.session(),
+    loadView: () => import("@/components/settings/settings-view").then((module) => module.SettingsView),
+  },
 };
+
+/**
+ * The views of the pages that can be opened offline are not part of any page's first load (every page
+ * would otherwise carry all five: issue 26, first-load JavaScript). They are fetched once the page is
+ * idle (preloadOfflineViews) and kept here, so a tap made offline later renders at once, without the network.
+ */
+const loadedViews = new Map<string, ComponentType>();
+
+/** The view of `pathname`, loaded once; null when it cannot be loaded (offline before it was fetched). */
+function loadOfflineView(pathname: string): Promise<ComponentType | null> {
+  const page = OFFLINE_PAGES[pathname];
+  const loaded = loadedViews.get(pathname);
+  if (!page || loaded) return Promise.resolve(loaded ?? null);
+  return page.loadView().then(
+    (View) => {
+      loadedViews.set(pathname, View);
+      return View;
+    },
+    () => null,
+  );
+}
+
+/** Fetches every offline view when the browser is idle after the page loaded (or after a second where it cannot say). */
+function preloadOfflineViews(): () => void {
+  const preload = () => {
+    for (const pathname of Object.keys(OFFLINE_PAGES)) void loadOfflineView(pathname);
+  };
+  if (typeof window.requestIdleCallback === "function") {
+    const idle = window.requestIdleCallback(preload, { timeout: 3_000 });
+    return () => window.cancelIdleCallback(idle);
+  }
+  const timer = window.setTimeout(preload, 1_000);
+  return () => window.clearTimeout(timer);
+}
 
 interface OfflineTarget {
   pathname: string;
@@ -74,6 +123,8 @@ export function OfflineNavigation({ children }: { children: ReactNode }) {
     setSeenRouterPath(routerPath);
     setTarget(null);
   }
+
+  useEffect(preloadOfflineViews, []);
 
   useEffect(() => {
     function answerOffline(event: MouseEvent) {
@@ -127,11 +178,22 @@ function OfflinePage({ target }: { target: OfflineTarget }) {
   const { messages, formatLocale, timeZone } = useI18n();
   const queryClient = useQueryClient();
   const page = OFFLINE_PAGES[target.pathname];
+  // undefined while its view loads (it was not preloaded yet), null when it cannot be loaded offline.
+  const [View, setView] = useState<ComponentType | null | undefined>(() => loadedViews.get(target.pathname));
+  useEffect(() => {
+    if (View === undefined) void loadOfflineView(target.pathname).then((loaded) => setView(() => loaded));
+  }, [View, target.pathname]);
   const state = page ? queryClient.getQueryState(page.queryKey) : undefined;
-  if (!page || state?.data === undefined)
-    return <OfflineUnseen target={target} title={page ? messages.nav[page.navKey] : messages.app.name} />;
+  if (!page || state?.data === undefined || View === null)
+    return (
+      <OfflineUnseen
+        target={target}
+        title={page ? messages.nav[page.navKey] : messages.app.name}
+        body={page && state?.data !== undefined ? messages.shell.offlineNotReadyBody : messages.shell.offlineUnseenBody}
+      />
+    );
+  if (View === undefined) return null;
   const seenAt = formatTime(state.dataUpdatedAt, { formatLocale, timeZone });
-  const { View } = page;
   return (
     <>
       <p role="status" className="mb-4 rounded-lg bg-warning-bg px-3 py-2 text-sm text-warning-fg">
@@ -142,7 +204,7 @@ function OfflinePage({ target }: { target: OfflineTarget }) {
   );
 }
 
-function OfflineUnseen({ target, title }: { target: OfflineTarget; title: string }) {
+function OfflineUnseen({ target, title, body }: { target: OfflineTarget; title: string; body: string }) {
   const { messages } = useI18n();
   const router = useRouter();
   const [stillOffline, setStillOffline] = useState(false);
@@ -153,7 +215,7 @@ function OfflineUnseen({ target, title }: { target: OfflineTarget; title: string
         <h2 id="offline-unseen" className="text-lg font-semibold text-fg">
           {messages.shell.offlineUnseenTitle}
         </h2>
-        <p className="text-fg-muted">{messages.shell.offlineUnseenBody}</p>
+        <p className="text-fg-muted">{body}</p>
         <button
           type="button"
           className="btn btn-primary"

@@ -31,6 +31,8 @@ export const en = {
     offlineUnseenTitle: "You're offline",
     offlineUnseenBody:
       "This page was not opened while you were online, so there is nothing to show yet. It loads as soon as your connection is back.",
+    offlineNotReadyBody:
+      "This page was not ready for offline use when your connection dropped. It loads as soon as your connection is back.",
     retry: "Retry",
     stillOffline: "Still offline. Try again once your connection is back.",
     loadingPage: "Loading {page}…",

@@ -30,6 +30,7 @@ export const zhTW: Messages = {
     offlineUnseenTitle: "你目前離線",
     offlineUnseenBody: "你在連線時還沒開過這一頁，所以目前沒有內容可顯示。連線恢復後就會載入。",
     retry: "重試",
+    offlineNotReadyBody: "連線中斷時，這一頁還沒準備好離線使用。連線恢復後就會載入。",
     stillOffline: "仍然離線。請在連線恢復後再試一次。",
     loadingPage: "正在載入{page}…",
     joinOnline: "線上參加",
