@@ -6,7 +6,7 @@ import { currentDpopNonce } from "../dpop";
 import { SEEDED_DASHBOARD_CLIENT } from "../seed";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
-import { obtainCode, postForm } from "./helpers";
+import { obtainCode, postForm, exchangeCode } from "./helpers";
 
 /** The sandbox's DPoP (RFC 9449), behind the `dpop` and `dpopNonce` knobs: every negative case is refused. */
 let sandbox: RunningSandbox;
@@ -139,15 +139,7 @@ describe("DPoP on", () => {
   it("required: refuses a token request without a proof", async () => {
     sandbox.setKnobs({ dpop: "required" });
     const code = await obtainCode(sandbox);
-    const answer = await postForm(`${sandbox.url}/api/oauth/token`, {
-      grant_type: "authorization_code",
-      code: code.code,
-      redirect_uri: code.redirectUri,
-      code_verifier: code.verifier,
-      client_id: code.clientId,
-      client_secret: code.secret,
-      resource: sandbox.url,
-    });
+    const answer = await exchangeCode(sandbox, code);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("invalid_dpop_proof");
   });
@@ -383,15 +375,7 @@ describe("revocation with dpopRevocation (a site that requires a proof to revoke
   it("revokes Bearer tokens and unknown tokens without a proof; with the knob off, bound tokens too", async () => {
     sandbox.setKnobs({ dpop: "offered", dpopRevocation: true });
     const code = await obtainCode(sandbox);
-    const bearer = await postForm(`${sandbox.url}/api/oauth/token`, {
-      grant_type: "authorization_code",
-      code: code.code,
-      redirect_uri: code.redirectUri,
-      code_verifier: code.verifier,
-      client_id: code.clientId,
-      client_secret: code.secret,
-      resource: sandbox.url,
-    });
+    const bearer = await exchangeCode(sandbox, code);
     expect(bearer.body.token_type).toBe("Bearer");
     expect((await revoke(String(bearer.body.refresh_token), "refresh_token")).status).toBe(200);
     expect((await revoke("not-a-token", "refresh_token")).status).toBe(200);

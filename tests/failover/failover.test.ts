@@ -7,16 +7,14 @@
  * One failover, observed in order: (a) the crash mid-storm, (b) and (d) the sign-outs acknowledged before it
  * with and without the wait, (c) the old primary rejoining. Run by `npm run test:failover`.
  */
-import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
 import type { HttpBrowser } from "../support/dashboard-instances";
-import { signInOverHttp, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { signInOverHttp, sharedInstanceEnvironment, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { LaggingLink } from "../support/lagging-link";
 import { RedisServer } from "../support/redis-server";
 import { ask, RedisSentinels } from "../support/redis-sentinels";
@@ -84,17 +82,13 @@ beforeAll(async () => {
     dashboardRedirectUris: [`${proxy.url}/api/auth/callback`],
     knobs: { accessTokenTtlSeconds: SHORT_ACCESS_TOKEN_TTL_SECONDS, latencyMs: SITE_LATENCY_MS },
   });
-  const env = {
-    SITE_URL: sandbox.url,
-    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
-    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
-    APP_URL: proxy.url,
-    SESSION_SECRET: randomBytes(32).toString("base64url"),
-    REDIS_SENTINELS: sentinels.addresses,
-    REDIS_SENTINEL_NAME: SENTINEL_NAME,
-    REDIS_PREFIX: PREFIX,
-    LOG_LEVEL: "warn",
-  };
+  const env = sharedInstanceEnvironment({
+    siteUrl: sandbox.url,
+    appUrl: proxy.url,
+    shared: { REDIS_SENTINELS: sentinels.addresses, REDIS_SENTINEL_NAME: SENTINEL_NAME },
+    redisPrefix: PREFIX,
+    logLevel: "warn",
+  });
   // The first start builds when sources changed; the others reuse that build.
   instances.push(await startDashboardInstance("A", env, 15 * 60_000));
   const [b, c, unsafe] = await Promise.all([

@@ -4,15 +4,14 @@
  * dashboard processes with one SESSION_SECRET and one REDIS_URL, and a round-robin proxy in front whose
  * origin is APP_URL. Run by `npm run test:instances` (scripts/test-instances.ts).
  */
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { startSandbox, type RunningSandbox } from "@/sandbox/server";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import type { RunningSandbox } from "@/sandbox/server";
 
-import { HttpBrowser, signInOverHttp, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
-import { RedisServer } from "../support/redis-server";
-import { RoundRobinProxy } from "../support/round-robin-proxy";
+import { HttpBrowser, signInOverHttp, type DashboardInstance } from "../support/dashboard-instances";
+import type { RedisServer } from "../support/redis-server";
+import type { RoundRobinProxy } from "../support/round-robin-proxy";
+import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
 
 /** Below the dashboard's one-minute refresh margin: every access token is due for refresh as soon as it is issued. */
 const ACCESS_TOKEN_TTL_SECONDS = 30;
@@ -23,37 +22,18 @@ const STORM_ROUNDS = 4;
 let redis: RedisServer;
 let sandbox: RunningSandbox;
 let proxy: RoundRobinProxy;
-const instances: DashboardInstance[] = [];
+let instances: DashboardInstance[] = [];
+let cluster: InstanceCluster | undefined;
 
 beforeAll(async () => {
-  redis = await RedisServer.start();
-  proxy = await RoundRobinProxy.start(() => instances.map((instance) => instance.port));
-  sandbox = await startSandbox({
-    port: 0,
-    dashboardRedirectUris: [`${proxy.url}/api/auth/callback`],
+  cluster = await startInstanceCluster({
     knobs: { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, latencyMs: SITE_LATENCY_MS },
+    redisPrefix: "instances-test:",
   });
-  const env = {
-    SITE_URL: sandbox.url,
-    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
-    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
-    APP_URL: proxy.url,
-    SESSION_SECRET: randomBytes(32).toString("base64url"),
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: "instances-test:",
-    LOG_LEVEL: "error",
-  };
-  // The first start builds when sources changed; the others then reuse that build. Each is kept as soon
-  // as it runs, so that afterAll stops it even when a later one fails to start.
-  for (const name of ["A", "B", "C"]) instances.push(await startDashboardInstance(name, env, name === "A" ? 15 * 60_000 : 120_000));
+  ({ redis, sandbox, proxy, instances } = cluster);
 }, 20 * 60_000);
 
-afterAll(async () => {
-  await Promise.all(instances.map((instance) => instance.stop()));
-  await proxy?.close();
-  await sandbox?.close();
-  await redis?.stop();
-}, 60_000);
+afterAll(() => cluster?.stop(), 60_000);
 
 beforeEach(async () => {
   redis.resume();

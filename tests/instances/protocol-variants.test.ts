@@ -6,19 +6,17 @@
  * must work from every instance. One journey over HTTP (every step's instance chosen, the nonce steps asserted
  * exactly) and the same journey in Debian's Chromium, not a second copy of the instances suite.
  */
-import { randomBytes } from "node:crypto";
 import { chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DPOP_NONCE_PERIOD_MS } from "@/sandbox/dpop";
-import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
-import { startSandbox, type RunningSandbox } from "@/sandbox/server";
+import type { RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
-import { HttpBrowser, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
-import { RedisServer } from "../support/redis-server";
-import { RoundRobinProxy } from "../support/round-robin-proxy";
+import { HttpBrowser, type DashboardInstance } from "../support/dashboard-instances";
+import type { RoundRobinProxy } from "../support/round-robin-proxy";
+import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
 
 /** Below the dashboard's one-minute refresh margin: every request with a session refreshes first. */
 const ACCESS_TOKEN_TTL_SECONDS = 30;
@@ -27,17 +25,13 @@ const STORM_SIZE = 10;
 const PAGES = ["/", "/courses", "/orders", "/events", "/settings"];
 const DATA_ROUTES = ["/api/account/courses", "/api/account/orders", "/api/account/events"];
 
-let redis: RedisServer;
 let sandbox: RunningSandbox;
 let proxy: RoundRobinProxy;
-const instances: DashboardInstance[] = [];
+let instances: DashboardInstance[] = [];
+let cluster: InstanceCluster | undefined;
 
 beforeAll(async () => {
-  redis = await RedisServer.start();
-  proxy = await RoundRobinProxy.start(() => instances.map((instance) => instance.port));
-  sandbox = await startSandbox({
-    port: 0,
-    dashboardRedirectUris: [`${proxy.url}/api/auth/callback`],
+  cluster = await startInstanceCluster({
     knobs: {
       accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
       latencyMs: SITE_LATENCY_MS,
@@ -46,26 +40,12 @@ beforeAll(async () => {
       dpopNonce: true,
       dpopRevocation: true,
     },
+    redisPrefix: "instances-protocol-test:",
   });
-  const env = {
-    SITE_URL: sandbox.url,
-    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
-    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
-    APP_URL: proxy.url,
-    SESSION_SECRET: randomBytes(32).toString("base64url"),
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: "instances-protocol-test:",
-    LOG_LEVEL: "error",
-  };
-  for (const name of ["A", "B", "C"]) instances.push(await startDashboardInstance(name, env, name === "A" ? 15 * 60_000 : 120_000));
+  ({ sandbox, proxy, instances } = cluster);
 }, 20 * 60_000);
 
-afterAll(async () => {
-  await Promise.all(instances.map((instance) => instance.stop()));
-  await proxy?.close();
-  await sandbox?.close();
-  await redis?.stop();
-}, 60_000);
+afterAll(() => cluster?.stop(), 60_000);
 
 /** Waits, when needed, until at least `ms` remain before the sandbox's DPoP nonce changes. */
 async function withNonceStableFor(ms: number): Promise<void> {

@@ -4,8 +4,10 @@
  * the dashboard alone. Started on free loopback ports, stopped by process group id.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 
+import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { authorizeWithoutBrowser } from "../../sandbox/testing";
 
 import { freePort } from "./redis-server";
@@ -35,6 +37,30 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the dashboard at ${url} did not become healthy within ${timeoutMs} ms:\n${output()}`);
+}
+
+/**
+ * The environment every instance of one multi-instance suite shares: the sandbox's seeded client, one
+ * public address (the proxy in front of them), one session secret, and the shared state (`shared`:
+ * REDIS_URL, or REDIS_SENTINELS and REDIS_SENTINEL_NAME) under the suite's own key prefix.
+ */
+export function sharedInstanceEnvironment(options: {
+  siteUrl: string;
+  appUrl: string;
+  shared: Record<string, string>;
+  redisPrefix: string;
+  logLevel: "error" | "warn";
+}): Record<string, string> {
+  return {
+    SITE_URL: options.siteUrl,
+    OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+    OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+    APP_URL: options.appUrl,
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ...options.shared,
+    REDIS_PREFIX: options.redisPrefix,
+    LOG_LEVEL: options.logLevel,
+  };
 }
 
 /** Starts one dashboard process with `env` (SITE_URL, APP_URL, SESSION_SECRET, REDIS_URL...) on `port` (default: a free one). */

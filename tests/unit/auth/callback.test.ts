@@ -12,7 +12,8 @@ import { loadSession } from "@/lib/session/session";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
-import { cloneJar, memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { cloneJar, memoryJar } from "../../support/memory-jar";
+import { beginLogin, type SignInAttempt } from "../../support/sign-in-attempt";
 
 const site = setUpFakeSite();
 
@@ -31,19 +32,6 @@ beforeEach(() => {
 afterEach(() => {
   site.handlers.delete("POST /api/oauth/token");
 });
-
-interface Attempt {
-  jar: MemoryJar;
-  state: string;
-  nonce: string;
-  authorizationUrl: URL;
-}
-
-async function beginLogin(returnTo = "/courses"): Promise<Attempt> {
-  const jar = memoryJar();
-  const authorizationUrl = await startLogin(jar, returnTo);
-  return { jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce: authorizationUrl.searchParams.get("nonce")! };
-}
 
 function callbackUrl(params: Record<string, string>): URL {
   const url = new URL("/api/auth/callback", TEST_APP_URL);
@@ -70,7 +58,7 @@ function tokenResponseWith(idToken: string | undefined, extra: Record<string, un
   }));
 }
 
-async function finish(attempt: Attempt, params: Record<string, string> = {}) {
+async function finish(attempt: SignInAttempt, params: Record<string, string> = {}) {
   return handleCallback(attempt.jar, callbackUrl({ code: "code-1", state: attempt.state, iss: site.url, ...params }));
 }
 
@@ -470,7 +458,7 @@ describe("the site's keys and accounts (security checklist)", () => {
     site.handlers.set("GET /api/oauth/userinfo", () => ({ json: other }));
     const authorizationUrl = await startLogin(first.jar, "/courses");
     const nonce = authorizationUrl.searchParams.get("nonce")!;
-    const second: Attempt = { jar: first.jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce };
+    const second: SignInAttempt = { jar: first.jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce };
     tokenResponseWith(await site.signIdToken({ ...validClaims(nonce), ...other, org_id: undefined, roles: undefined }));
     // The first member's session, which the new sign-in replaces, is revoked at the site (checklist 43).
     site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));

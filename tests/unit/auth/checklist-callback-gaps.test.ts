@@ -8,14 +8,13 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { AuthError } from "@/lib/auth/errors";
-import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
-import { memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { memoryJar } from "../../support/memory-jar";
+import { beginLogin, refusal } from "../../support/sign-in-attempt";
 
 const site = setUpFakeSite();
 const member = { sub: "member-9", email: "maya@example.com", name: "Maya Chen", org_id: "school_1", roles: ["student"] };
@@ -26,12 +25,6 @@ beforeAll(() => {
 });
 beforeEach(() => resetDiscoveryCacheForTests());
 
-async function beginLogin(): Promise<{ jar: MemoryJar; state: string; nonce: string }> {
-  const jar = memoryJar();
-  const url = await startLogin(jar, "/");
-  return { jar, state: url.searchParams.get("state")!, nonce: url.searchParams.get("nonce")! };
-}
-
 function callbackUrl(params: Record<string, string | undefined>): URL {
   const url = new URL("/api/auth/callback", TEST_APP_URL);
   for (const [key, value] of Object.entries({ code: "code-1", iss: site.url, ...params })) {
@@ -40,18 +33,9 @@ function callbackUrl(params: Record<string, string | undefined>): URL {
   return url;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  const error: unknown = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
-}
-
 describe("checklist 9 and 10: no token request without this browser's transaction and its exact state", () => {
   it("checklist 9: a valid code and state without the transaction cookie (login CSRF) is refused before any token request", async () => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const victim = memoryJar();
     const error = await refusal(handleCallback(victim, callbackUrl({ state: attempt.state })));
     expect(error.code).toBe("login_expired");
@@ -64,7 +48,7 @@ describe("checklist 9 and 10: no token request without this browser's transactio
     ["empty", ""],
     ["changed by one character", "changed"],
   ])("checklist 10: a %s state is refused: no token, UserInfo or resource call", async (_name, state) => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const value = state === "changed" ? `${attempt.state.slice(0, -1)}${attempt.state.endsWith("A") ? "B" : "A"}` : state;
     await refusal(handleCallback(attempt.jar, callbackUrl({ state: value })));
     expect(site.calls.filter((call) => !call.path.startsWith("/.well-known/") && call.path !== "/jwks")).toHaveLength(0);
@@ -74,7 +58,7 @@ describe("checklist 9 and 10: no token request without this browser's transactio
 
 describe("checklist 12: the callback's iss is the issuer plus one character", () => {
   it("checklist 12: is refused before any token request", async () => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const error = await refusal(handleCallback(attempt.jar, callbackUrl({ state: attempt.state, iss: `${site.url}1` })));
     expect(error.code).toBe("issuer_mismatch");
     expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
@@ -93,7 +77,7 @@ describe("checklist 23, 24 and 37: an id_token without iss or aud, or malformed"
   }
 
   async function expectRefused(idToken: (nonce: string) => Promise<string>): Promise<void> {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const token = await idToken(attempt.nonce);
     site.handlers.set("POST /api/oauth/token", () => ({
       json: { access_token: "at-1", token_type: "Bearer", expires_in: 3600, refresh_token: "rt-1", id_token: token },

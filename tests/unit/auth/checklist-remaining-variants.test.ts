@@ -13,15 +13,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { GET as callbackRoute } from "@/app/api/auth/callback/route";
 import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { AuthError } from "@/lib/auth/errors";
-import { startLogin } from "@/lib/auth/login";
+import type { AuthError } from "@/lib/auth/errors";
 import { resetConfigForTests } from "@/lib/config";
 import { repeatsAJwtMemberName } from "@/lib/auth/jwt-duplicate-names";
 import { loadSession } from "@/lib/session/session";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
-import { memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { beginLogin, refusal, type SignInAttempt } from "../../support/sign-in-attempt";
 
 const site = setUpFakeSite();
 const member = { sub: "member-12", email: "maya@example.com", name: "Maya Chen", org_id: "school_1", roles: ["student"] };
@@ -33,18 +32,6 @@ beforeAll(() => {
   resetConfigForTests();
 });
 beforeEach(() => resetDiscoveryCacheForTests());
-
-interface Attempt {
-  jar: MemoryJar;
-  state: string;
-  nonce: string;
-}
-
-async function beginLogin(): Promise<Attempt> {
-  const jar = memoryJar();
-  const url = await startLogin(jar, "/courses");
-  return { jar, state: url.searchParams.get("state")!, nonce: url.searchParams.get("nonce")! };
-}
 
 function claims(nonce: string): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
@@ -59,19 +46,10 @@ function answerWith(idToken: string): void {
   site.handlers.set("GET /api/oauth/userinfo", () => ({ json: member }));
 }
 
-function finish(attempt: Attempt): Promise<unknown> {
+function finish(attempt: SignInAttempt): Promise<unknown> {
   const url = new URL("/api/auth/callback", TEST_APP_URL);
   url.search = new URLSearchParams({ code: "code-1", state: attempt.state, iss: site.url }).toString();
   return handleCallback(attempt.jar, url);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  const error: unknown = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
 }
 
 /** The calls the sign-in made past discovery and the key set: token, UserInfo, revocation, PAR, resources. */
@@ -80,7 +58,7 @@ function callsPastDiscovery() {
 }
 
 /** The id_token is refused (with `detail`), before UserInfo, and nobody is signed in. */
-async function expectIdTokenRefused(attempt: Attempt, detail: string): Promise<AuthError> {
+async function expectIdTokenRefused(attempt: SignInAttempt, detail: string): Promise<AuthError> {
   const userInfoCalls = site.callsTo("/api/oauth/userinfo").length;
   const error = await refusal(finish(attempt));
   expect(error.code).toBe("id_token_invalid");
@@ -135,7 +113,7 @@ afterEach(() => resetDiscoveryCacheForTests());
 
 describe("checklist 12: an iss that differs from the issuer only by percent-encoding", () => {
   /** The callback with `rawIss` written into the query as is (the browser sends it so; the route form-decodes it once). */
-  function callbackWithRawIss(attempt: Attempt, rawIss: string): URL {
+  function callbackWithRawIss(attempt: SignInAttempt, rawIss: string): URL {
     return new URL(`/api/auth/callback?code=code-1&state=${attempt.state}&iss=${rawIss}`, TEST_APP_URL);
   }
 

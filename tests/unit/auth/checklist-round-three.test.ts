@@ -15,7 +15,8 @@ import { takeTransaction } from "@/lib/auth/transaction";
 
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
-import { memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { memoryJar } from "../../support/memory-jar";
+import { beginLogin, type SignInAttempt } from "../../support/sign-in-attempt";
 import { expiringSession } from "../../support/session-fixture";
 
 const site = setUpFakeSite();
@@ -34,19 +35,7 @@ afterEach(() => {
   site.handlers.delete("POST /api/oauth/token");
 });
 
-interface Attempt {
-  jar: MemoryJar;
-  state: string;
-  nonce: string;
-}
-
-async function beginLogin(): Promise<Attempt> {
-  const jar = memoryJar();
-  const url = await startLogin(jar, "/");
-  return { jar, state: url.searchParams.get("state")!, nonce: url.searchParams.get("nonce")! };
-}
-
-function finish(attempt: Attempt, params: Record<string, string | undefined> = {}) {
+function finish(attempt: SignInAttempt, params: Record<string, string | undefined> = {}) {
   const url = new URL("/api/auth/callback", TEST_APP_URL);
   for (const [key, value] of Object.entries({ code: "code-1", state: attempt.state, iss: site.url, ...params })) {
     if (value !== undefined) url.searchParams.set(key, value);
@@ -81,7 +70,7 @@ async function failure(promise: Promise<unknown>): Promise<AuthError> {
   return error as AuthError;
 }
 
-async function expectNoSession(attempt: Attempt, promise: Promise<unknown>, code: string): Promise<AuthError> {
+async function expectNoSession(attempt: SignInAttempt, promise: Promise<unknown>, code: string): Promise<AuthError> {
   const error = await failure(promise);
   expect(error.code).toBe(code);
   expect(await loadSession(attempt.jar)).toBeNull();
@@ -95,7 +84,7 @@ describe("checklist 28 and 29: exp and iat are required, iat not too old, nbf no
     ["an iat 13 minutes old", (nonce) => claims(nonce, { iat: Math.floor(Date.now() / 1000) - 13 * 60 })],
     ["an nbf 5 minutes ahead", (nonce) => claims(nonce, { nbf: Math.floor(Date.now() / 1000) + 300 })],
   ])("checklist 28/29: refuses an id_token with %s", async (_name, build) => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     tokenAnswer({}, await site.signIdToken(build(attempt.nonce)));
     await expectNoSession(attempt, finish(attempt), "id_token_invalid");
   });
@@ -103,7 +92,7 @@ describe("checklist 28 and 29: exp and iat are required, iat not too old, nbf no
 
 describe("checklist 20: a token response without expires_in", () => {
   it("checklist 20: is accepted and the access token is given the default lifetime", async () => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     tokenAnswer({ expires_in: undefined }, await site.signIdToken(claims(attempt.nonce)));
     const { session } = await finish(attempt);
     expect(session.accessTokenExpiresAt - Date.now()).toBeGreaterThan((DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS - 5) * 1000);
@@ -115,7 +104,7 @@ describe("checklist 21: the token endpoint redirects", () => {
   it("checklist 21: a 307 to an endpoint that would succeed is not followed: the code and secret go nowhere else", async () => {
     site.handlers.set("POST /api/oauth/token", () => ({ status: 307, headers: { location: `${site.url}/elsewhere/token` } }));
     // No handler there: a followed redirect would be recorded (and fail the test as an unexpected call).
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     await expectNoSession(attempt, finish(attempt), "site_unavailable");
     expect(site.callsTo("/elsewhere/token")).toHaveLength(0);
   });
@@ -130,7 +119,7 @@ describe("checklist 40: UserInfo answering HTML or 401", () => {
     ],
   ])("checklist 40: refuses a UserInfo answer of %s; the token went in the Authorization header only", async (_name, answer) => {
     site.handlers.set("GET /api/oauth/userinfo", () => answer);
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     tokenAnswer({}, await site.signIdToken(claims(attempt.nonce)));
     const error = await failure(finish(attempt));
     expect(["userinfo_mismatch", "site_unavailable"]).toContain(error.code);
@@ -145,7 +134,7 @@ describe("checklist 16: an error response with a missing or foreign iss", () => 
     ["a missing iss", undefined],
     ["a foreign iss", "https://evil.example"],
   ])("checklist 16: with %s is not trusted as our site's; the transaction is cleared, the description never echoed", async (_name, iss) => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const tokenCalls = site.callsTo("/api/oauth/token").length;
     const error = await failure(
       finish(attempt, { code: undefined, error: "access_denied", error_description: "<script>alert(1)</script>", iss }),
@@ -159,11 +148,11 @@ describe("checklist 16: an error response with a missing or foreign iss", () => 
 
 describe("checklist 8: the transaction and session cookies cannot be swapped", () => {
   it("checklist 8: transaction value as session opens nothing, session value as transaction signs nobody in", async () => {
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     const [txName, txValue] = [...attempt.jar.cookies].find(([name]) => name.startsWith("dash_tx_"))!;
     expect(await loadSession(memoryJar({ [sessionCookieName("top")]: txValue }))).toBeNull();
 
-    const signedIn = await beginLogin();
+    const signedIn = await beginLogin("/");
     tokenAnswer({}, await site.signIdToken(claims(signedIn.nonce)));
     await finish(signedIn);
     const sessionValue = signedIn.jar.cookies.get(sessionCookieName("top"))!;
@@ -200,7 +189,7 @@ describe("checklist 3: discovery or the JWKS answering non-JSON", () => {
     site.handlers.set("GET /.well-known/openid-configuration", elsewhere);
     site.handlers.set(`GET /jwks-${name}`, () => answer);
     resetDiscoveryCacheForTests();
-    const attempt = await beginLogin();
+    const attempt = await beginLogin("/");
     tokenAnswer({}, await site.signIdToken(claims(attempt.nonce)));
     const error = await failure(finish(attempt));
     expect(["id_token_invalid", "site_unavailable"]).toContain(error.code);

@@ -15,28 +15,14 @@ import { dateTimeFormat } from "@/lib/format/intl-formatters";
 import { formatRelativeTime } from "@/lib/format/relative";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
 import type { EnglishFormat, FormatLocale } from "@/lib/i18n/format-locale";
-import type { DashboardEvent, Order } from "@/lib/types/account";
+import type { Order } from "@/lib/types/account";
 
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 import { renderInLocale } from "../../support/render-ui";
+import { eventFixture as event, plainSpaces as plain } from "../../support/event-fixture";
 
-/** Intl separates some parts with no-break or thin spaces; compare them as plain spaces. */
-const plain = (text: string) => text.replace(/[\u00a0\u2009\u202f]/g, " ");
 const NOW = new Date("2026-12-10T00:00:00Z");
 const taipei = (formatLocale: FormatLocale) => ({ formatLocale, timeZone: "Asia/Taipei" });
-
-function event(overrides: Partial<DashboardEvent>): DashboardEvent {
-  return {
-    id: "e1",
-    title: "Live Q&A",
-    startTime: "2026-12-05T11:00:00Z",
-    endTime: null,
-    isAllDay: false,
-    location: null,
-    url: null,
-    ...overrides,
-  };
-}
 
 /** What each format tag writes; 繁體中文 is as it was before English formats followed the browser. */
 const EXPECTED = {

@@ -2,22 +2,7 @@ import { describe, expect, it } from "vitest";
 import { calendarDaysBetween, formatDate, formatDateTime, zonedCalendarDate } from "@/lib/format/datetime";
 import { allDaySpan, formatEventWhen, isUpcomingEvent, pickUpcomingRegistrations, splitRegistrations } from "@/lib/format/events";
 import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
-
-/** Intl separates some parts with no-break or thin spaces; compare them as plain spaces. */
-const plain = (text: string) => text.replace(/[\u00a0\u2009\u202f]/g, " ");
-
-function event(overrides: Partial<DashboardEvent>): DashboardEvent {
-  return {
-    id: "e1",
-    title: "Live Q&A",
-    startTime: "2026-12-05T11:00:00Z",
-    endTime: null,
-    isAllDay: false,
-    location: null,
-    url: null,
-    ...overrides,
-  };
-}
+import { eventFixture as event, plainSpaces as plain } from "../../support/event-fixture";
 
 describe("zoned dates", () => {
   it("puts an instant on the calendar day of the member's zone", () => {
