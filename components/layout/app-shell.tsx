@@ -47,7 +47,7 @@ export function AppShell({
   const hasHeader = showNav || !embedded;
   return (
     <EmbeddingProvider value={{ embedded, parentOrigins }}>
-      <OfflineNavigation>
+      <OfflineNavigation preloadViews={showNav}>
         <div ref={content} className={`flex flex-col ${embedded ? "" : "min-h-dvh"}`}>
           <a href="#main" className={SKIP_LINK_CLASS}>
             {messages.app.skipToContent}
@@ -62,8 +62,9 @@ export function AppShell({
                     className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
                   >
                     <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-                    {/* Below 400 px the account menu needs the room: the name stays the link's name. */}
-                    <span className="sr-only min-[400px]:not-sr-only">{messages.app.name}</span>
+                    {/* Below 400 px the account menu needs the room: the name stays the link's name. Signed out, there is
+                        no menu, and the name says which app this is. */}
+                    <span className={account ? "sr-only min-[400px]:not-sr-only" : undefined}>{messages.app.name}</span>
                   </Link>
                 )}
                 {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}

@@ -110,7 +110,8 @@ function inAppLinkTarget(event: MouseEvent): URL | null {
   return url;
 }
 
-export function OfflineNavigation({ children }: { children: ReactNode }) {
+/** `preloadViews`: fetch the offline views once idle (signed in; a signed-out page has no tabs to open offline). */
+export function OfflineNavigation({ children, preloadViews = true }: { children: ReactNode; preloadViews?: boolean }) {
   const router = useRouter();
   const routerPath = usePathname();
   const queryClient = useQueryClient();
@@ -124,7 +125,7 @@ export function OfflineNavigation({ children }: { children: ReactNode }) {
     setTarget(null);
   }
 
-  useEffect(preloadOfflineViews, []);
+  useEffect(() => (preloadViews ? preloadOfflineViews() : undefined), [preloadViews]);
 
   useEffect(() => {
     function answerOffline(event: MouseEvent) {

@@ -1,7 +1,9 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
+import { LOCALE_COOKIE } from "../../lib/i18n/locales";
+
 import { accountNavigation } from "./account-menu";
-import { postSandboxControl, resetSandbox, signIn } from "./support";
+import { APP_URL, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /** Each page, the link that opens it (a tab, or Settings in the account menu at the header's right end) and its URL. */
 const PAGES = [
@@ -121,6 +123,41 @@ test("at 320 px the focus ring of every navigation link is whole: no edge or con
   }
   expect([...checked].sort()).toEqual([...expected].sort());
 });
+
+for (const { locale, appName } of [
+  { locale: "en", appName: "Member dashboard" },
+  { locale: "zh-TW", appName: "學員儀表板" },
+]) {
+  test(`at 320 px, signed out, the header names the app in words; signed in, the account menu takes that room (${locale})`, async ({
+    browser,
+  }) => {
+    const viewport = { width: 320, height: 640 };
+    const inLanguage = async () => {
+      const context = await browser.newContext({ viewport });
+      await context.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+      return context;
+    };
+    const nameWidth = async (page: Page) => (await page.getByRole("banner").getByText(appName, { exact: true }).boundingBox())?.width ?? 0;
+
+    const visitor = await (await inLanguage()).newPage();
+    await visitor.goto("/signed-out");
+    await expect(visitor.getByRole("banner").getByRole("link", { name: appName })).toBeVisible();
+    expect(await nameWidth(visitor)).toBeGreaterThan(40);
+    await visitor.context().close();
+
+    // Signed in (through the English sign-in journey), then shown in the language.
+    const member = await browser.newContext({ viewport });
+    const page = await member.newPage();
+    await signIn(page, "maya@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+    await member.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await page.reload();
+    // Still the home link's name, for a screen reader, but not drawn.
+    await expect(page.getByRole("banner").getByRole("link", { name: appName })).toBeAttached();
+    expect(await nameWidth(page)).toBeLessThanOrEqual(1);
+    await member.close();
+  });
+}
 
 test("the skip link lands on the page's h1, in view below the sticky header", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
