@@ -19,7 +19,7 @@
  *   npm run bench -- --soak             adds the five-minute soak
  *   npm run bench -- --quick            short phases, for a quick look while developing
  *   npm run bench -- --only=concurrent,soak --seconds=10 --soak-seconds=120 --rounds=30
- *   npm run bench -- --lab=profile,stage-times,javascript,sharedState,siteRequestsPerPageView
+ *   npm run bench -- --lab=profile,stage-times,javascript,sharedState,siteRequestsPerPageView,nextFloor
  *                                       adds lab sections (scripts/bench/lab/, not loaded otherwise)
  */
 import { spawn } from "node:child_process";

@@ -72,6 +72,8 @@ export const phoneAudit: BenchSection = {
         });
         if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
         const { lhr } = result;
+        // The whole report (the LCP element and its phases, the long tasks), for whoever looks into a figure.
+        context.writeArtifact(`lighthouse${pathname === "/" ? "-overview" : pathname.replaceAll("/", "-")}.json`, JSON.stringify(lhr));
         version = lhr.lighthouseVersion;
         if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${pathname}: ${lhr.runtimeError.message}`);
         const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
