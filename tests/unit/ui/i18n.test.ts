@@ -9,6 +9,10 @@ function leafPaths(tree: Tree, prefix = ""): string[] {
   );
 }
 
+function lookup(tree: Tree, path: string): Tree | string {
+  return path.split(".").reduce<Tree | string>((node, key) => (node as Tree)[key] ?? "", tree);
+}
+
 function leaves(tree: Tree): string[] {
   return Object.values(tree).flatMap((value) => (typeof value === "string" ? [value] : leaves(value)));
 }
@@ -27,10 +31,14 @@ describe("message dictionaries", () => {
     }
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     const enPaths = leafPaths(en);
-    const lookup = (tree: Tree, path: string) => path.split(".").reduce<Tree | string>((node, key) => (node as Tree)[key] ?? "", tree);
     for (const path of enPaths) {
       expect([path, placeholders(lookup(zh, path) as string)]).toEqual([path, placeholders(lookup(en, path) as string)]);
     }
+  });
+
+  it("address the member one way in zh-TW: the informal 你 everywhere, never 您 beside it", () => {
+    const formal = leafPaths(zh).filter((path) => (lookup(zh, path) as string).includes("您"));
+    expect(formal).toEqual([]);
   });
 
   it("keep the accessible names the tests rely on in English", () => {
