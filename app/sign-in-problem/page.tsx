@@ -1,5 +1,6 @@
 import Link from "next/link";
 
+import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { describeScope, getMessages, interpolate } from "@/lib/i18n";
 
@@ -64,9 +65,14 @@ export default async function SignInProblemPage({
         <a className="btn btn-primary" href={retryHref(binding)}>
           {known === "scope_not_granted" ? messages.signInAgainAllowing : messages.tryAgain}
         </a>
-        <Link className="btn" href={PAGE_PATHS.overview}>
-          {messages.home}
-        </Link>
+        {/* In the embedded panel's popup, the dashboard is the panel behind it: the way back is closing the popup. */}
+        {isValidBinding(typeof binding === "string" ? binding : null) ? (
+          <CloseWindowButton label={messages.closeWindow} fallbackHref={PAGE_PATHS.overview} />
+        ) : (
+          <Link className="btn" href={PAGE_PATHS.overview}>
+            {messages.home}
+          </Link>
+        )}
       </div>
     </div>
   );

@@ -128,6 +128,9 @@ test.describe("with the shared app", () => {
     await popup.getByRole("button", { name: "Allow" }).click();
     await expect(popup).toHaveURL(/\/sign-in-problem\?code=scope_not_granted/);
     await expect(popup.getByText("(account:read)")).toBeVisible();
+    // The dashboard is the panel behind the popup: the way back is closing it, not a dashboard inside the popup.
+    await expect(popup.getByRole("button", { name: "Close this window" })).toBeVisible();
+    await expect(popup.getByRole("link", { name: "Back to the dashboard" })).toHaveCount(0);
     // The popup's own retry keeps it the panel's sign-in: the panel fills, the popup closes.
     const closed = popup.waitForEvent("close");
     await popup.getByRole("link", { name: "Sign in again and allow it" }).click();
@@ -168,6 +171,11 @@ for (const locale of ["en", "zh-TW"] as const) {
         await page.goto(screen.path);
         const main = page.getByRole("main");
         await expect(main, screen.path).toContainText(locale === "en" ? screen.en : screen.zh);
+        // Opened at the top level (not the panel's popup), the way back is the dashboard itself.
+        if (screen.path.startsWith("/sign-in-problem")) {
+          await expect(main.getByRole("link", { name: locale === "en" ? "Back to the dashboard" : "回到儀表板" })).toBeVisible();
+          await expect(main.getByRole("button", { name: locale === "en" ? "Close this window" : "關閉這個視窗" })).toHaveCount(0);
+        }
         // Nothing wider than the phone: no sideways scrolling, no text cut off at the edge.
         expect(await page.evaluate(() => document.documentElement.scrollWidth), screen.path).toBeLessThanOrEqual(320);
         if (locale === "zh-TW") {

@@ -42,6 +42,7 @@ export const en = {
     title: "Sign-in did not complete",
     tryAgain: "Try signing in again",
     home: "Back to the dashboard",
+    closeWindow: "Close this window",
     detail: "Reference: {code}",
     site_unavailable:
       "Sign-in is unavailable right now: the site did not answer in time or answered something unexpected. " +

@@ -39,6 +39,7 @@ export const zhTW: Messages = {
     title: "登入未完成",
     tryAgain: "重新登入",
     home: "回到儀表板",
+    closeWindow: "關閉這個視窗",
     detail: "參考代碼：{code}",
     site_unavailable: "目前無法登入：網站沒有及時回應，或回應了無法辨識的內容。請稍後再試。",
     site_misconfigured: "儀表板與此網站的設定不正確，請通知網站管理者。",
