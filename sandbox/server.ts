@@ -314,12 +314,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     });
     app.get("/__sandbox/knobs", (c) => c.json(state.knobs));
     app.post("/__sandbox/knobs", async (c) => {
-      let patch: unknown;
-      try {
-        patch = JSON.parse(await c.req.text());
-      } catch {
-        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
-      }
+      const patch = await controlBody(c);
+      if (patch === NOT_JSON) return notJson(c);
       try {
         return c.json(applyKnobs(state, patch));
       } catch (error) {
@@ -332,12 +328,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     app.get("/__sandbox/requests", (c) => c.json(state.requests));
     // What a member does in their account on a real site: withdraw the apps' access (every grant of the member).
     app.post("/__sandbox/withdraw-access", async (c) => {
-      let email: unknown;
-      try {
-        ({ email } = JSON.parse(await c.req.text()) as { email?: unknown });
-      } catch {
-        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
-      }
+      const body = await controlBody(c);
+      if (body === NOT_JSON || body === null) return notJson(c);
+      const { email } = body as { email?: unknown };
       const member = typeof email === "string" ? findMemberByEmail(email) : undefined;
       if (!member) return c.json({ error: "invalid_request", error_description: "email must name a demo member" }, 400);
       let withdrawn = 0;
@@ -351,12 +344,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     });
     // What the admin's "Save beta settings" does (admin.ts), for journeys: { "enabled": true | false }.
     app.post("/__sandbox/mcp-beta", async (c) => {
-      let enabled: unknown;
-      try {
-        ({ enabled } = JSON.parse(await c.req.text()) as { enabled?: unknown });
-      } catch {
-        return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
-      }
+      const body = await controlBody(c);
+      if (body === NOT_JSON || body === null) return notJson(c);
+      const { enabled } = body as { enabled?: unknown };
       if (typeof enabled !== "boolean")
         return c.json({ error: "invalid_request", error_description: "enabled must be true or false" }, 400);
       state.settings.mcpConnectionsBeta = enabled;
@@ -444,4 +434,19 @@ export async function startSandbox(options: SandboxOptions & { port?: number; ho
         server.closeAllConnections();
       }),
   };
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+/** A control request's body as JSON, or NOT_JSON (every control route then answers notJson). */
+async function controlBody(c: Context): Promise<unknown> {
+  try {
+    return JSON.parse(await c.req.text()) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function notJson(c: Context): Response {
+  return c.json({ error: "invalid_request", error_description: "The body must be JSON" }, 400);
 }
