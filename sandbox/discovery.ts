@@ -83,9 +83,7 @@ export function registerDiscoveryRoutes(app: Hono, state: SandboxState): void {
   );
   app.get("/.well-known/openid-configuration", (c) => c.json(openIdConfiguration(state), 200, cacheHeaders));
   app.get("/.well-known/oauth-protected-resource", (c) => c.json(protectedResourceMetadata(state), 200, cacheHeaders));
-  // The key set is published even when id_tokens are off (docs/architecture.md section 6.4).
-  app.get(JWKS_PATH, async (c) => {
-    const key = await state.signingKey;
-    return c.json({ keys: [key.publicJwk] }, 200, cacheHeaders);
-  });
+  // The key set is published even when id_tokens are off (docs/architecture.md section 6.4). After a graceful
+  // rotation it lists the new key and the previous ones; after an abrupt one, the new key only (signing-keys.ts).
+  app.get(JWKS_PATH, (c) => c.json({ keys: state.signingKeys.published.map((key) => key.publicJwk) }, 200, cacheHeaders));
 }

@@ -734,7 +734,8 @@ ${
   idToken
     ? `With \`openid\`, the response also has an \`id_token\`: ES256, key \`kid\` at ${base}${JWKS_PATH}, \
 valid ${ID_TOKEN_TTL_SECONDS / 60} minutes;
-check \`iss\` = ${base}, \`aud\` = your client_id, \`exp\` and \`nonce\`.`
+check \`iss\` = ${base}, \`aud\` = your client_id, \`exp\` and \`nonce\`. The site changes its signing key now and then
+(a new \`kid\`): fetch the key set again when an id_token names a \`kid\` you do not know.`
     : `This site currently issues no id_token (discovery lists no \`id_token_signing_alg_values_supported\`): use UserInfo.`
 }
 

@@ -6,8 +6,7 @@
  */
 import type { Context, Hono } from "hono";
 import { deleteCookie } from "hono/cookie";
-import { createPublicKey } from "node:crypto";
-import { compactVerify, decodeJwt } from "jose";
+import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
 import { currentSession, errorPage, readPageForm, SESSION_COOKIE, setPageHeaders } from "./authorize";
 import { html, page } from "./html";
 import type { SandboxClient } from "./seed";
@@ -30,12 +29,15 @@ type Validation = { ok: true; request: LogoutRequest } | { ok: false; message: s
 
 /**
  * The id_token_hint must be an id_token this site issued (its signature and issuer); an expired one is
- * still a good hint (RP-Initiated Logout 1.0 section 2). Its audience names the client.
+ * still a good hint (RP-Initiated Logout 1.0 section 2), and so is one signed with a key the site has since
+ * rotated away (signing-keys.ts). Its audience names the client.
  */
 async function verifyHint(state: SandboxState, hint: string): Promise<{ sub: string; aud: string } | undefined> {
   try {
-    const key = await state.signingKey;
-    const { protectedHeader } = await compactVerify(hint, createPublicKey(key.privateKey));
+    const { kid } = decodeProtectedHeader(hint);
+    const key = state.signingKeys.issuing.find((candidate) => candidate.kid === kid);
+    if (!key) return undefined;
+    const { protectedHeader } = await compactVerify(hint, key.publicKey);
     if (protectedHeader.alg !== "ES256") return undefined;
     const claims = decodeJwt(hint);
     const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;

@@ -34,7 +34,11 @@
  *   SANDBOX_DPOP_REVOCATION=on       revocation of a DPoP-bound token requires a proof of the token's key
  *   SANDBOX_FOREIGN_RESOURCES        comma-separated sister-site origins accepted as `resource`
  *   SANDBOX_CONTROL=1                enables POST /__sandbox/knobs, GET /__sandbox/requests, POST /__sandbox/reset,
- *                                    POST /__sandbox/mcp-beta (the admin's MCP connections beta: { "enabled": true })
+ *                                    POST /__sandbox/mcp-beta (the admin's MCP connections beta: { "enabled": true }),
+ *                                    POST /__sandbox/withdraw-access ({ "email": … }: the member withdraws the apps' access),
+ *                                    POST /__sandbox/rotate-signing-key ({ "mode": "graceful" | "abrupt" | "unpublished" }:
+ *                                    a new id_token signing key; graceful keeps the old keys published, abrupt drops
+ *                                    them, unpublished signs with a key the JWKS does not list; see signing-keys.ts)
  *                                    (POSTs must be JSON with `Origin: <this site>`; the log keeps the newest 2000)
  * Client ID Metadata Documents (section 5.3 rule 5):
  *   SANDBOX_CIMD_ALLOWED_HOSTS       comma-separated hosts whose HTTPS documents may be fetched (default none)

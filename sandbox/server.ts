@@ -23,7 +23,9 @@ import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
 import { registerMyLearningPage } from "./my-learning";
 import { findMemberByEmail } from "./seed";
 import { registerSitePages } from "./site-pages";
-import { applyKnobs, createState, normalizeIssuer, resetSite } from "./state";
+import { applyKnobs, createState, normalizeIssuer, resetSite, rotateSigningKey } from "./state";
+import { isKeyRotationMode, KEY_ROTATION_MODES } from "./signing-keys";
+import type { KeyRotationMode, KeyRotationResult } from "./signing-keys";
 import type { RequestEndpoint, RequestLogEntry, SandboxOptions, SandboxState } from "./state";
 import { registerPushedAuthorizationRoutes } from "./par";
 import { registerTokenRoutes } from "./token";
@@ -31,6 +33,8 @@ import { registerUserInfoRoutes } from "./userinfo";
 
 export type { SandboxOptions, RequestLogEntry, RequestEndpoint, SandboxState } from "./state";
 export type { SandboxKnobs, KnobsPatch, FailureSpec, EndpointName } from "./knobs";
+export type { KeyRotationMode, KeyRotationResult } from "./signing-keys";
+export { KEY_ROTATION_MODES } from "./signing-keys";
 export { DEFAULT_KNOBS, ENDPOINT_NAMES } from "./knobs";
 export { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, PUBLIC_MCP_TOOLS, MEMBER_MCP_TOOLS } from "./mcp";
 export { ADMIN_PATH, DEVELOPERS_PATH, OAUTH_APPLICATIONS_PATH, SIGN_IN_PATH } from "./admin";
@@ -59,6 +63,8 @@ export interface Sandbox {
   createMemberClient(input: MemberClientInput): CreateMemberClientResult;
   /** Turns the "MCP connections" beta on or off. */
   setMcpConnectionsBeta(enabled: boolean): void;
+  /** What `POST /__sandbox/rotate-signing-key` does: a new id_token signing key, published as `mode` says. */
+  rotateSigningKey(mode: KeyRotationMode): KeyRotationResult;
   /** What `POST /__sandbox/reset` does: knobs, beta flag and client list as seeded, request log emptied. */
   reset(): void;
 }
@@ -352,6 +358,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       state.settings.mcpConnectionsBeta = enabled;
       return c.json({ mcpConnectionsBeta: enabled });
     });
+    // What a real site does now and then (signing-keys.ts): { "mode": "graceful" | "abrupt" | "unpublished" }.
+    app.post("/__sandbox/rotate-signing-key", async (c) => {
+      const body = await controlBody(c);
+      if (body === NOT_JSON || body === null) return notJson(c);
+      const { mode } = body as { mode?: unknown };
+      if (!isKeyRotationMode(mode)) {
+        return c.json({ error: "invalid_request", error_description: `mode must be one of ${KEY_ROTATION_MODES.join(", ")}` }, 400);
+      }
+      return c.json(rotateSigningKey(state, mode));
+    });
     app.post("/__sandbox/reset", (c) => {
       resetSite(state);
       return c.json({ ok: true });
@@ -398,6 +414,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     setMcpConnectionsBeta: (enabled) => {
       state.settings.mcpConnectionsBeta = enabled;
     },
+    rotateSigningKey: (mode) => rotateSigningKey(state, mode),
     reset: () => resetSite(state),
   };
 }

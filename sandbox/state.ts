@@ -1,14 +1,12 @@
 /**
  * The mutable state shared by every route of one sandbox instance.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import type { KeyObject } from "node:crypto";
-import { exportJWK } from "jose";
-import type { JWK } from "jose";
 import { DEFAULT_KNOBS, knobsPatchSchema, mergeKnobs } from "./knobs";
 import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
 import { DEFAULT_DASHBOARD_REDIRECT_URIS, seedClients } from "./seed";
 import type { SandboxClient } from "./seed";
+import { describeRotation, initialSigningKeys, rotatedSigningKeys } from "./signing-keys";
+import type { KeyRotationMode, KeyRotationResult, SigningKeys } from "./signing-keys";
 import { SandboxStore } from "./store";
 
 export interface SandboxOptions {
@@ -53,12 +51,6 @@ export interface RequestLogEntry {
   durationMs: number;
 }
 
-export interface SigningKey {
-  kid: string;
-  privateKey: KeyObject;
-  publicJwk: JWK;
-}
-
 /** Site settings an operator changes in the admin area. */
 export interface SiteSettings {
   /** The "MCP connections" beta: shows Developers, OAuth applications in the admin area (section 5.3 rule 7). */
@@ -85,7 +77,8 @@ export interface SandboxState {
   readonly control: boolean;
   /** Remaining count per endpoint for failures injected with `times`. */
   readonly failureCounters: Map<EndpointName, number>;
-  signingKey: Promise<SigningKey>;
+  /** The id_token signing key, the keys the JWKS publishes and the keys the site signed with (signing-keys.ts). */
+  signingKeys: SigningKeys;
   /** The sandbox clock (ms), including the `clockOffsetMs` knob. */
   now(): number;
 }
@@ -94,13 +87,6 @@ export function normalizeIssuer(issuer: string): string {
   const url = new URL(issuer);
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("issuer must be an http(s) origin");
   return url.origin;
-}
-
-async function createSigningKey(): Promise<SigningKey> {
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const kid = `sandbox-${randomBytes(6).toString("hex")}`;
-  const jwk = await exportJWK(publicKey);
-  return { kid, privateKey, publicJwk: { ...jwk, kid, alg: "ES256", use: "sig" } };
 }
 
 export function createState(options: SandboxOptions = {}): SandboxState {
@@ -125,7 +111,7 @@ export function createState(options: SandboxOptions = {}): SandboxState {
     loopbackClientLimit: options.loopbackClientLimit ?? DEFAULT_LOOPBACK_CLIENT_LIMIT,
     control: options.control === true,
     failureCounters: new Map(),
-    signingKey: createSigningKey(),
+    signingKeys: initialSigningKeys(),
     now: () => clock() + state.knobs.clockOffsetMs,
   };
   return state;
@@ -141,6 +127,12 @@ export function applyKnobs(state: SandboxState, patch: unknown): SandboxKnobs {
   return state.knobs;
 }
 
+/** What a real site does now and then: a new id_token signing key, published or not as `mode` says (signing-keys.ts). */
+export function rotateSigningKey(state: SandboxState, mode: KeyRotationMode): KeyRotationResult {
+  state.signingKeys = rotatedSigningKeys(state.signingKeys, mode);
+  return describeRotation(state.signingKeys, mode);
+}
+
 /** Deletes a client and revokes everything issued to it. Seeded clients cannot be deleted. */
 export function deleteClient(state: SandboxState, clientId: string): boolean {
   if (state.seededClientIds.has(clientId) || !state.clients.has(clientId)) return false;
@@ -151,7 +143,7 @@ export function deleteClient(state: SandboxState, clientId: string): boolean {
 
 /**
  * Puts the site back as seeded: knobs, the beta flag, and the client list (clients created since are deleted and
- * their tokens revoked). Tokens of seeded clients and browser sessions are kept.
+ * their tokens revoked). Tokens of seeded clients, browser sessions and the signing keys are kept.
  */
 export function resetSite(state: SandboxState): void {
   state.requests.length = 0;

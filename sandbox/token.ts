@@ -61,7 +61,8 @@ function issueRefreshToken(state: SandboxState, grant: Grant): RefreshTokenRecor
 async function signIdToken(state: SandboxState, grant: Grant, nonce: string | undefined): Promise<string> {
   const member = findMemberById(grant.memberId);
   if (!member) throw new OAuthFailure("invalid_grant", "The member of this grant no longer exists");
-  const key = await state.signingKey;
+  // The key that signs now: after a rotation, the new one (signing-keys.ts).
+  const key = state.signingKeys.signing;
   const iat = Math.floor(state.now() / 1000);
   const claims: Record<string, unknown> = userInfoClaims(member, grant.scopes);
   if (nonce !== undefined) claims.nonce = nonce;

@@ -22,28 +22,44 @@ export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
 const ID_TOKEN_MAX_AGE_SECONDS = 10 * 60;
 
 type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
-const keySets = new Map<string, RemoteKeySet>();
 
 /**
- * The site's key set, chosen by `kid`. jose re-fetches it at most once per cooldown when a token names an
- * unknown `kid` (rate-limited re-fetch), and never follows redirects to another place.
+ * How long jose waits after fetching the key set before an unknown `kid` may make it fetch again; also how
+ * often an unknown `kid` may make us re-fetch (keyWithKid).
  */
-function keySetFor(jwksUri: string): RemoteKeySet {
-  let keySet = keySets.get(jwksUri);
-  if (!keySet) {
+const KEY_SET_COOLDOWN_MS = 30_000;
+
+/** One site's key set, and the last time an unknown `kid` made it re-fetch. */
+interface SiteKeySet {
+  readonly keySet: RemoteKeySet;
+  /** When an unknown `kid` last made the key set re-fetch, and that re-fetch (settled or still running). */
+  lastUnknownKidRefetch?: { at: number; done: Promise<void> };
+}
+
+const keySets = new Map<string, SiteKeySet>();
+
+/**
+ * The site's key set, chosen by `kid`. jose caches it, re-fetches it at most once per cooldown when a token
+ * names an unknown `kid` (keyWithKid adds the re-fetch right after a rotation), and never follows redirects
+ * to another place.
+ */
+function keySetFor(jwksUri: string): SiteKeySet {
+  let siteKeySet = keySets.get(jwksUri);
+  if (!siteKeySet) {
     const url = new URL(jwksUri);
     if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
       throw new AuthError("site_misconfigured", "The site's jwks_uri does not use https.");
     }
-    keySet = createRemoteJWKSet(url, {
+    const keySet = createRemoteJWKSet(url, {
       timeoutDuration: SITE_CALL_TIMEOUT_MS,
-      cooldownDuration: 30_000,
+      cooldownDuration: KEY_SET_COOLDOWN_MS,
       cacheMaxAge: 10 * 60_000,
       [customFetch]: siteFetchFor("jwks"),
     });
-    keySets.set(jwksUri, keySet);
+    siteKeySet = { keySet };
+    keySets.set(jwksUri, siteKeySet);
   }
-  return keySet;
+  return siteKeySet;
 }
 
 export interface IdTokenExpectations {
@@ -74,8 +90,8 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
   }
   let payload: JWTPayload;
   try {
-    const keySet = keySetFor(expected.jwksUri);
-    ({ payload } = await jwtVerify(idToken, (header, token) => keyWithKid(keySet, header, token), {
+    const siteKeySet = keySetFor(expected.jwksUri);
+    ({ payload } = await jwtVerify(idToken, (header, token) => keyWithKid(siteKeySet, header, token), {
       algorithms: ["ES256"],
       issuer: expected.issuer,
       audience: expected.clientId,
@@ -117,10 +133,40 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
 /**
  * The key for the token's `kid`. Our profile requires `kid` (OIDF oidcc-client-test-kid-absent-multiple-jwks,
  * the stricter choice; OpenID Connect Core 10.1): without it, jose would try every key of the set in turn.
+ *
+ * OpenID Connect Core 10.1.1: a site rotates its signing key by publishing the new one at jwks_uri, and a
+ * verifier that sees a `kid` it does not know goes back to jwks_uri. jose does so only when it last fetched
+ * the set more than a cooldown ago, so a sign-in right after a rotation, moments after the set was fetched
+ * for another sign-in, would fail for up to 30 seconds. Here an unknown `kid` makes the set re-fetch
+ * (jose's own `reload()`) even while jose cools down, but at most once per cooldown in all, counting jose's
+ * own re-fetches (security checklist 33): a site that keeps naming unknown kids cannot make us fetch more.
+ * A `kid` still unknown after the re-fetch is refused, as is every unknown `kid` until the next one may.
  */
-function keyWithKid(keySet: RemoteKeySet, header: JWSHeaderParameters, token: FlattenedJWSInput) {
+async function keyWithKid(site: SiteKeySet, header: JWSHeaderParameters, token: FlattenedJWSInput) {
   if (typeof header.kid !== "string" || header.kid === "") throw new joseErrors.JWKSNoMatchingKey("The id_token names no kid.");
-  return keySet(header, token);
+  // Not cooling down, jose itself fetches the set during this call (a stale cache, or an unknown kid).
+  const joseMayFetch = !site.keySet.coolingDown;
+  try {
+    return await site.keySet(header, token);
+  } catch (error) {
+    if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+    const now = Date.now();
+    if (joseMayFetch) {
+      site.lastUnknownKidRefetch = { at: now, done: Promise.resolve() };
+      throw error;
+    }
+    const last = site.lastUnknownKidRefetch;
+    if (last && now - last.at < KEY_SET_COOLDOWN_MS) {
+      // Another sign-in's re-fetch, maybe still running (two sign-ins right after a rotation): look once more
+      // when it is done, without fetching again.
+      await last.done.catch(() => undefined);
+      return await site.keySet(header, token);
+    }
+    const done = site.keySet.reload();
+    site.lastUnknownKidRefetch = { at: now, done };
+    await done;
+    return await site.keySet(header, token);
+  }
 }
 
 /** A short reason keyword: the failed claim's name, or what was wrong with the signature. */
