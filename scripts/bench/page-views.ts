@@ -67,31 +67,50 @@ function isTabClick(request: Request, pathname: string): boolean {
   );
 }
 
-/** Opens Overview in Chromium, signed in as the bench's member, clicks Courses and then Overview, and keeps the requests. */
-export async function captureBrowserRequests(context: BenchContext): Promise<CapturedRequests> {
-  const { appUrl } = context.target;
+/**
+ * Opens `startUrl` in Chromium (with `cookies` set, if any), clicks each named link in turn, and keeps the
+ * document request of the page load and the RSC request of each click.
+ */
+export async function recordBrowserRequests(
+  startUrl: string,
+  clicks: { link: string; pathname: string }[],
+  cookies: { name: string; value: string }[] = [],
+): Promise<{ document: BrowserRequest; clicks: BrowserRequest[] }> {
+  const { origin } = new URL(startUrl);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const browserContext = await browser.newContext({ locale: "en" });
-    await browserContext.addCookies(context.member.list().map(({ name, value }) => ({ name, value, url: appUrl })));
+    await browserContext.addCookies(cookies.map(({ name, value }) => ({ name, value, url: origin })));
     const page = await browserContext.newPage();
-    const navigation = await page.goto(`${appUrl}${PAGE_PATHS.overview}`, { waitUntil: "networkidle" });
-    if (!navigation?.ok()) throw new Error(`Overview answered ${navigation?.status()} in Chromium`);
+    const navigation = await page.goto(startUrl, { waitUntil: "networkidle" });
+    if (!navigation?.ok()) throw new Error(`${startUrl} answered ${navigation?.status()} in Chromium`);
     const document = await asSent(navigation.request());
-    const click = async (name: string, pathname: string) => {
+    const sentOnClick: BrowserRequest[] = [];
+    for (const { link, pathname } of clicks) {
       const sent = page.waitForRequest((request) => isTabClick(request, pathname), { timeout: 60_000 });
-      await page.getByRole("link", { name, exact: true }).first().click();
+      await page.getByRole("link", { name: link, exact: true }).first().click();
       const request = await sent;
-      await page.waitForURL(`${appUrl}${pathname}`);
+      await page.waitForURL(`${origin}${pathname}`);
       await page.waitForLoadState("networkidle");
-      return asSent(request);
-    };
-    const rscCourses = await click("Courses", PAGE_PATHS.courses);
-    const rscOverview = await click("Overview", PAGE_PATHS.overview);
-    return { document, rscCourses, rscOverview };
+      sentOnClick.push(await asSent(request));
+    }
+    return { document, clicks: sentOnClick };
   } finally {
     await browser.close();
   }
+}
+
+/** Opens Overview in Chromium, signed in as the bench's member, clicks Courses and then Overview, and keeps the requests. */
+export async function captureBrowserRequests(context: BenchContext): Promise<CapturedRequests> {
+  const { document, clicks } = await recordBrowserRequests(
+    `${context.target.appUrl}${PAGE_PATHS.overview}`,
+    [
+      { link: "Courses", pathname: PAGE_PATHS.courses },
+      { link: "Overview", pathname: PAGE_PATHS.overview },
+    ],
+    context.member.list(),
+  );
+  return { document, rscCourses: clicks[0]!, rscOverview: clicks[1]! };
 }
 
 /** Checks a replayed request once before the load: a 200 of the expected kind (not a redirect to sign-in, not HTML for RSC). */

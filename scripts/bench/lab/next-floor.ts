@@ -3,9 +3,11 @@
  * this machine, measured in the same interleaved rounds as the dashboard's pages and the direct call.
  * The app in `next-floor-app/` is the smallest one on the dashboard's own Next.js, React and Node: a
  * root layout with a nav and nothing else (no fonts, styles, providers, messages, proxy or CSP), and
- * three pages: one prerendered at build time, one rendered per request with one sentence, one rendered
- * per request with 24 courses after waiting as long as the sandbox's answer. It is built and started
- * (`next start`, loopback) by this section and stopped after it.
+ * four pages: one prerendered at build time, one rendered per request with one sentence, one rendered
+ * per request with 24 courses after waiting as long as the sandbox's answer, and the same courses behind
+ * a Suspense boundary (the shell streamed first). `next-floor-ppr-app/` serves that last page built with
+ * Cache Components: its shell prerendered at build time, only the courses rendered per request (Partial
+ * Prerendering). Both are built and started (`next start`, loopback) by this section and stopped after it.
  *
  * A page's CPU per view caps what one server process can serve: 1,000 ms a second over its CPU ms per
  * view. When Next.js alone, rendering a page per request, is capped below a target, no change inside the
@@ -19,9 +21,11 @@ import { round, type BenchContext, type BenchSection } from "../context";
 import { findNextServer } from "../dashboard-process";
 import { dashboardGet, directSide, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
 import { waitFor } from "../members";
+import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
 
 const APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
+const PPR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-ppr-app");
 const NEXT_BIN = path.join(import.meta.dirname, "..", "..", "..", "node_modules", "next", "dist", "bin", "next");
 const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3210);
 
@@ -34,27 +38,31 @@ async function run(command: string[], cwd: string): Promise<void> {
   if (code !== 0) throw new Error(`${command.join(" ")} exited with ${code}`);
 }
 
-async function startFloorApp(): Promise<{ server: ChildProcess; pid: number; url: string }> {
-  phase(`building the Next.js floor app (${path.relative(process.cwd(), APP_DIRECTORY)})`);
-  await run([NEXT_BIN, "build"], APP_DIRECTORY);
-  const url = `http://127.0.0.1:${FLOOR_PORT}`;
-  const server = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(FLOOR_PORT), "--hostname", "127.0.0.1"], {
-    cwd: APP_DIRECTORY,
+async function startFloorApp(
+  directory: string,
+  port: number,
+  readyPath: string,
+): Promise<{ server: ChildProcess; pid: number; url: string }> {
+  phase(`building the Next.js floor app (${path.relative(process.cwd(), directory)})`);
+  await run([NEXT_BIN, "build"], directory);
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    cwd: directory,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
-  await waitFor(`${url}/static`, 60_000);
+  await waitFor(`${url}${readyPath}`, 60_000);
   const pid = findNextServer(server.pid!) ?? server.pid!;
   return { server, pid, url };
 }
 
-function floorSide(name: string, url: string, serverPid: number): Side {
+function floorSide(name: string, url: string, serverPid: number, headers: Record<string, string> = PAGE_HEADERS): Side {
   return {
     name,
     share: 1,
     dashboard: true,
     serverPid,
-    spec: (context, durationSeconds) => ({ url, connections: context.options.connections, durationSeconds, headers: PAGE_HEADERS }),
+    spec: (context, durationSeconds) => ({ url, connections: context.options.connections, durationSeconds, headers }),
   };
 }
 
@@ -68,15 +76,28 @@ export const nextFloor: BenchSection = {
   title: "Next.js's own floor for a page view: a minimal app on the same Next.js, beside the dashboard's pages",
   enabled: () => true,
   async run(context: BenchContext) {
-    const floor = await startFloorApp();
+    const floor = await startFloorApp(APP_DIRECTORY, FLOOR_PORT, "/static");
+    const prerenderedShell = await startFloorApp(PPR_APP_DIRECTORY, FLOOR_PORT + 1, "/streamed-list").catch((error: unknown) => {
+      floor.server.kill("SIGTERM");
+      throw error;
+    });
     try {
+      // The client router's request when the "List" link is clicked on the prerendered page, as Chromium sends it.
+      const {
+        clicks: [listClick],
+      } = await recordBrowserRequests(`${floor.url}/static`, [{ link: "List", pathname: "/dynamic-list" }]);
+      const dashboardClick = (await captureBrowserRequests(context)).rscCourses;
       const sides: Side[] = [
         directSide,
         floorSide("floorStatic", `${floor.url}/static`, floor.pid),
         floorSide("floorDynamic", `${floor.url}/dynamic`, floor.pid),
         floorSide("floorDynamicList", `${floor.url}/dynamic-list`, floor.pid),
+        floorSide("floorListRsc", `${floor.url}${listClick!.path}`, floor.pid, listClick!.headers),
+        floorSide("floorStreamedList", `${floor.url}/streamed-list`, floor.pid),
+        floorSide("floorPrerenderedShell", `${prerenderedShell.url}/streamed-list`, prerenderedShell.pid),
         { name: "signedOut", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.signedOut, false, PAGE_HEADERS) },
         { name: "coursesHtml", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.courses, true, PAGE_HEADERS) },
+        { name: "coursesRsc", share: 1, dashboard: true, spec: dashboardGet(dashboardClick.path, true, dashboardClick.headers) },
       ];
       const { bySide, rounds, secondsPerSide } = await runInterleaved(
         context,
@@ -89,8 +110,12 @@ export const nextFloor: BenchSection = {
         floorStatic: "floor app, prerendered page",
         floorDynamic: "floor app, page rendered per request",
         floorDynamicList: "floor app, 24 courses after 20 ms",
+        floorListRsc: "floor app, same, a link click's RSC request",
+        floorStreamedList: "floor app, same, shell streamed first",
+        floorPrerenderedShell: "floor app, same, shell prerendered (PPR)",
         signedOut: "dashboard, GET /signed-out",
         coursesHtml: "dashboard, GET /courses (signed in)",
+        coursesRsc: "dashboard, tab click to /courses (RSC)",
       };
       const summary = [
         `Next.js's floor at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds` +
@@ -98,7 +123,7 @@ export const nextFloor: BenchSection = {
         ...Object.entries(labels).map(([name, label]) => {
           const side = bySide[name]!;
           return (
-            `    ${label.padEnd(38)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
+            `    ${label.padEnd(44)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
             ` ${side.cpuMsPerRequest} CPU ms/view, one process's cap ${capRatio(side, direct)} ×`
           );
         }),
@@ -108,6 +133,7 @@ export const nextFloor: BenchSection = {
       return { summary, results: { rounds, secondsPerSide, bySide } };
     } finally {
       floor.server.kill("SIGTERM");
+      prerenderedShell.server.kill("SIGTERM");
     }
   },
 };

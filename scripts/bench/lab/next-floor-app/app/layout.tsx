@@ -1,12 +1,16 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 
-/** A root layout with nothing of the dashboard's: no fonts, styles, providers, messages or CSP. */
+/**
+ * A root layout with nothing of the dashboard's: no fonts, styles, providers, messages or CSP. Its links
+ * are Next.js links, as the dashboard's tabs are: a click is the client router's RSC request.
+ */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
         <nav aria-label="Pages">
-          <a href="/static">Static</a> <a href="/dynamic">Dynamic</a> <a href="/dynamic-list">List</a>
+          <Link href="/static">Static</Link> <Link href="/dynamic">Dynamic</Link> <Link href="/dynamic-list">List</Link>
         </nav>
         <main>{children}</main>
       </body>

@@ -1,0 +1,1 @@
+export { default } from "../../next-floor-app/app/layout";

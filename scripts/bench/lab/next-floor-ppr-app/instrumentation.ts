@@ -1,0 +1,1 @@
+export { register } from "../next-floor-app/instrumentation";

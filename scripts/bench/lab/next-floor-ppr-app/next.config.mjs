@@ -1,0 +1,9 @@
+/**
+ * The floor app's Courses-shaped page built with Cache Components (lab section `nextFloor`): Next.js
+ * prerenders its shell at build time and renders only the part that waits for the member's data on each
+ * request (Partial Prerendering). The layout and the page are the floor app's own files.
+ */
+/** @type {import('next').NextConfig} */
+const nextConfig = { poweredByHeader: false, cacheComponents: true };
+
+export default nextConfig;
