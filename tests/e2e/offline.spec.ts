@@ -31,8 +31,10 @@ test("offline, seen pages come back from memory with the time they were seen, un
   });
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-  // Seen: Overview and Courses (Orders, Events and Settings are not).
+  // Seen: Overview and Courses (Orders, Events and Settings are not). Overview has the same Resume link:
+  // Courses' heading first, so that Courses is on screen (its data loaded) before Overview is opened again.
   await tab(page, "Courses").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
   await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
   await tab(page, "Overview").click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
