@@ -1,8 +1,8 @@
 "use client";
 
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { usePathname, useRouter } from "next/navigation";
-import { createContext, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from "react";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { accountKeys } from "@/lib/client/keys";
@@ -18,6 +18,11 @@ import { useI18n } from "@/lib/i18n/provider";
  * answered here: a page seen before is shown again from the data React Query holds in memory, with the
  * time it was seen; a page not seen yet says so, with Retry. Nothing is written to storage. When the
  * connection returns, the page shown is loaded (or its data asked for) once.
+ *
+ * The link's URL stays the one truth of what a page shows (Courses keeps its choice in the query): a link
+ * to the router's own page with another query changes the browser's URL (as it does online); a page opened
+ * over it reads the query of the link that opened it (usePageUrl), and a choice made there changes that
+ * link's URL, the one the router opens when the connection returns.
  */
 const OFFLINE_PAGES: Record<
   string,
@@ -89,12 +94,44 @@ interface OfflineTarget {
   href: string;
 }
 
-const OfflineTargetContext = createContext<OfflineTarget | null>(null);
+interface OfflineState {
+  target: OfflineTarget | null;
+  /** Replaces the query of the page opened offline (`query`: "" or "?…"). */
+  replaceTargetQuery: (query: string) => void;
+}
+
+const OfflineStateContext = createContext<OfflineState | null>(null);
 
 /** The path of the page on screen: the one opened offline, else the router's. */
 export function useShownPath(): string {
   const routerPath = usePathname();
-  return useContext(OfflineTargetContext)?.pathname ?? routerPath;
+  return useContext(OfflineStateContext)?.target?.pathname ?? routerPath;
+}
+
+interface PageUrl {
+  searchParams: URLSearchParams;
+  /** Replaces the page's query (`query`: "" or "?…") without a new history entry. */
+  replaceQuery: (query: string) => void;
+}
+
+/** The URL of a page opened offline, for the page itself (usePageUrl); null around the router's page. */
+const OfflinePageUrlContext = createContext<PageUrl | null>(null);
+
+function replaceRouterQuery(query: string): void {
+  window.history.replaceState(null, "", `${window.location.pathname}${query}${window.location.hash}`);
+}
+
+/**
+ * The query of the URL a page renders: the router's (kept by Next.js, replaced state included), or, for a
+ * page opened offline, that of the link that opened it. A page keeps a choice in the URL through this.
+ */
+export function usePageUrl(): PageUrl {
+  const routerSearchParams = useSearchParams();
+  const offlinePageUrl = useContext(OfflinePageUrlContext);
+  return useMemo(
+    () => offlinePageUrl ?? { searchParams: routerSearchParams, replaceQuery: replaceRouterQuery },
+    [offlinePageUrl, routerSearchParams],
+  );
 }
 
 /** The in-app address a plain click on a link goes to, or null (another origin, a new tab, a download, a same-page anchor). */
@@ -117,6 +154,9 @@ export function OfflineNavigation({ children, preloadViews = true }: { children:
   const queryClient = useQueryClient();
   const online = useOnline();
   const [target, setTarget] = useState<OfflineTarget | null>(null);
+  const replaceTargetQuery = useCallback((query: string) => {
+    setTarget((opened) => (opened ? { pathname: opened.pathname, href: `${opened.pathname}${query}` } : null));
+  }, []);
 
   // The router reached a page (back online): the page opened offline gives way to it.
   const [seenRouterPath, setSeenRouterPath] = useState(routerPath);
@@ -136,7 +176,13 @@ export function OfflineNavigation({ children, preloadViews = true }: { children:
       // onClick (closing the account menu) still runs.
       event.preventDefault();
       const href = `${url.pathname}${url.search}`;
-      setTarget(url.pathname === window.location.pathname ? null : { pathname: url.pathname, href });
+      if (url.pathname !== window.location.pathname) setTarget({ pathname: url.pathname, href });
+      else {
+        // The router's own page, maybe with another query ("See all" from a filtered Courses): the URL
+        // changes as a link changes it online, and the page follows the URL.
+        setTarget(null);
+        if (href !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, "", href);
+      }
       window.scrollTo(0, 0);
     }
     window.addEventListener("click", answerOffline, { capture: true });
@@ -152,15 +198,30 @@ export function OfflineNavigation({ children, preloadViews = true }: { children:
     else void queryClient.invalidateQueries({ refetchType: "active" });
   }, [online, target, router, queryClient]);
 
-  return <OfflineTargetContext value={target}>{children}</OfflineTargetContext>;
+  const state = useMemo(() => ({ target, replaceTargetQuery }), [target, replaceTargetQuery]);
+  return <OfflineStateContext value={state}>{children}</OfflineStateContext>;
 }
 
 /** Where the page renders: the page opened offline when there is one (the router's page stays mounted, hidden). */
 export function OfflineOutlet({ children }: { children: ReactNode }) {
-  const target = useContext(OfflineTargetContext);
+  const state = useContext(OfflineStateContext);
+  const target = state?.target ?? null;
+  const replaceQuery = state?.replaceTargetQuery;
+  const href = target?.href;
+  const pageUrl = useMemo(
+    () =>
+      href === undefined || replaceQuery === undefined
+        ? null
+        : { searchParams: new URLSearchParams(href.split("?")[1] ?? ""), replaceQuery },
+    [href, replaceQuery],
+  );
   return (
     <>
-      {target ? <OfflinePage key={target.href} target={target} /> : null}
+      {target ? (
+        <OfflinePageUrlContext key={target.pathname} value={pageUrl}>
+          <OfflinePage target={target} />
+        </OfflinePageUrlContext>
+      ) : null}
       <div hidden={target !== null} className="contents">
         {children}
       </div>

@@ -216,6 +216,47 @@ test("among 130 courses, Ending soon shows exactly those ending within 30 days, 
   await expect(page).toHaveURL(/\/courses\?show=ended&sort=expiry$/);
 });
 
+test("a choice made before the page is interactive (a slow phone) is kept once it is", async ({ page }) => {
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await expect(page).toHaveURL(/\/courses$/);
+  const all = enrollmentsOf("kai@example.com");
+  const now = Date.now();
+  const expected = all.filter(({ enrollment }) => endsWithin30Days(enrollment, now) && /\bintermediate\b/i.test(enrollment.name));
+  expect(expected.length).toBeGreaterThan(0);
+
+  // The page again, its JavaScript held back until the choice is made: the server's HTML alone.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto("/courses", { waitUntil: "domcontentloaded" });
+  const show = page.getByRole("group", { name: "Show" });
+  await show.getByRole("radio", { name: /^Ending soon/ }).check();
+  await page.getByLabel("Sort by").selectOption({ label: "Access ends soonest" });
+  await page.getByLabel("Find a course").fill("intermediate");
+  // Nothing ran yet: the list is still the server's.
+  await expect(page.getByRole("status").filter({ hasText: `Showing 24 of ${all.length}` })).toBeVisible();
+  expect(new URL(page.url()).search).toBe("");
+
+  releaseScripts();
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry&q=intermediate$/);
+  await expect(page.getByRole("status").filter({ hasText: `Showing ${expected.length} of ${expected.length}` })).toBeVisible();
+  await expect(show.getByRole("radio", { name: `Ending soon ${expected.length}` })).toBeChecked();
+  await expect(page.getByLabel("Sort by")).toHaveValue("expiry");
+  await expect(page.getByLabel("Find a course")).toHaveValue("intermediate");
+  await expect(page.getByRole("article").getByRole("heading")).toHaveText(
+    expected
+      .map(({ enrollment }) => enrollment)
+      .sort(
+        (a, b) =>
+          a.expireDate!.getTime() - b.expireDate!.getTime() || a.name.localeCompare(b.name, "en", { sensitivity: "base", numeric: true }),
+      )
+      .map(({ name }) => name),
+  );
+});
+
 test("the server renders the chosen courses in the first HTML", async ({ page }) => {
   await signIn(page, "kai@example.com", { from: "/courses" });
   await expect(page).toHaveURL(/\/courses$/);

@@ -31,8 +31,10 @@ test("offline, seen pages come back from memory with the time they were seen, un
   });
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-  // Seen: Overview and Courses (Orders, Events and Settings are not).
+  // Seen: Overview and Courses (Orders, Events and Settings are not). Overview has the same Resume link:
+  // Courses' heading first, so that Courses is on screen (its data loaded) before Overview is opened again.
   await tab(page, "Courses").click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
   await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible();
   await tab(page, "Overview").click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
@@ -135,5 +137,78 @@ test("the Courses status line is one live region: hidden behind a page opened of
   await expect(statusLines()).toHaveCount(1);
   await expect(statusLines()).toBeVisible();
   expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+ of \d+/g)).toHaveLength(1);
+  await context.setOffline(false);
+});
+
+test("offline, “See all” and the Courses tab show the courses their link names, never the choice made before", async ({
+  page,
+  context,
+}) => {
+  // A new document (the browser's error page, offline) has a new time origin.
+  const documentTimeOrigin = () => page.evaluate(() => performance.timeOrigin);
+  const show = page.getByRole("group", { name: "Show" });
+  const showing = (shown: number, count: number) => page.getByRole("status").filter({ hasText: `Showing ${shown} of ${count}` });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await tab(page, "Courses").click();
+  await expect(show.getByRole("radio", { name: "All 8" })).toBeChecked();
+  await tab(page, "Overview").click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const signedInDocument = await documentTimeOrigin();
+
+  // Offline, the router on Overview: a choice made on Courses (opened offline) is not carried to the next Courses link.
+  await context.setOffline(true);
+  await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
+  await tab(page, "Courses").click();
+  // Typed a key at a time: the page stays (and its field keeps the focus) while its URL follows.
+  await page.getByLabel("Find a course").pressSequentially("photo");
+  await expect(page.getByLabel("Find a course")).toHaveValue("photo");
+  await expect(show.getByRole("radio", { name: "All 1" })).toBeChecked();
+  await show.getByRole("radio", { name: "Ended 1" }).check();
+  await expect(show.getByRole("radio", { name: "Ended 1" })).toBeChecked();
+  await expect(showing(1, 1)).toBeVisible();
+  await expect(page).not.toHaveURL(/show=|q=/);
+  await tab(page, "Overview").click();
+  await page.getByRole("link", { name: "See all 1" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(show.getByRole("radio", { name: "Ending soon 1" })).toBeChecked();
+  await expect(page.getByLabel("Sort by")).toHaveValue("expiry");
+  await expect(page.getByLabel("Find a course")).toHaveValue("");
+  await expect(page.getByRole("heading", { name: "Watercolor Foundations" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Product Photography at Home" })).toHaveCount(0);
+  await tab(page, "Courses").click();
+  await expect(show.getByRole("radio", { name: "All 8" })).toBeChecked();
+  await expect(showing(8, 8)).toBeVisible();
+
+  // Back online, the router opens the Courses page on screen, with all courses.
+  await context.setOffline(false);
+  await expect(page).toHaveURL(/\/courses$/);
+  await expect(page.getByText(/^Offline: showing/)).toHaveCount(0);
+  await expect(show.getByRole("radio", { name: "All 8" })).toBeChecked();
+
+  // Offline, the router on Courses with Ended chosen: "See all" and the Courses tab change the URL, and the page follows it.
+  await show.getByRole("radio", { name: "Ended 1" }).check();
+  await expect(page).toHaveURL(/\/courses\?show=ended$/);
+  await context.setOffline(true);
+  await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
+  await tab(page, "Overview").click();
+  await page.getByRole("link", { name: "See all 1" }).click();
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
+  await expect(show.getByRole("radio", { name: "Ending soon 1" })).toBeChecked();
+  await expect(page.getByLabel("Sort by")).toHaveValue("expiry");
+  await expect(showing(1, 1)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Watercolor Foundations" })).toBeVisible();
+  await expect(tab(page, "Courses")).toHaveAttribute("aria-current", "page");
+  await tab(page, "Courses").click();
+  await expect(page).toHaveURL(/\/courses$/);
+  await expect(show.getByRole("radio", { name: "All 8" })).toBeChecked();
+  await expect(showing(8, 8)).toBeVisible();
+  // Back keeps the URL the one truth: Ending soon again.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
+  await expect(show.getByRole("radio", { name: "Ending soon 1" })).toBeChecked();
+
+  // Never the browser's error page: the document was never replaced.
+  expect(await documentTimeOrigin()).toBe(signedInDocument);
   await context.setOffline(false);
 });
