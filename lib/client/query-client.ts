@@ -18,13 +18,21 @@ function refetchUnlessFailed(query: Query): boolean {
   return query.state.status !== "error";
 }
 
-/** A QueryClient with the dashboard's defaults: data fresh for a minute, so hydrated data is not refetched at once. */
+/** How long the browser keeps a page's data after its last component leaves (a tab visited again shows it at once). */
+const BROWSER_GC_TIME_MS = 10 * 60_000;
+
+/**
+ * A QueryClient with the dashboard's defaults: data fresh for a minute, so hydrated data is not refetched at once.
+ * On the server a client lives for one render: its queries schedule no removal timer (`gcTime: Infinity`,
+ * TanStack Query's own server default), or each page view would keep its QueryClient and the member's
+ * data reachable for ten minutes after the answer was sent.
+ */
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 60_000,
-        gcTime: 10 * 60_000,
+        gcTime: isServer ? Infinity : BROWSER_GC_TIME_MS,
         retry: shouldRetry,
         // A failure the server's prefetch already met (dehydrated into the page) is shown, not asked again.
         retryOnMount: false,

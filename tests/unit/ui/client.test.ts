@@ -75,6 +75,23 @@ describe("getJson", () => {
   });
 });
 
+describe("makeQueryClient on the server", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("keeps nothing once the render is done: a prefetched page schedules no removal timer", async () => {
+    vi.useFakeTimers();
+    const client = makeQueryClient();
+    await client.prefetchInfiniteQuery({
+      queryKey: accountKeys.page("courses"),
+      queryFn: () => Promise.resolve({ items: ["a course"], totalCount: 1, nextCursor: null }),
+      initialPageParam: null,
+    });
+    expect(client.getQueryData(accountKeys.page("courses"))).toMatchObject({ pages: [{ items: ["a course"] }] });
+    // A timer would hold the client and the member's data for its whole gcTime after the answer was sent.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
 describe("postAction", () => {
   it("sends the custom header with same-origin credentials", async () => {
     const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() =>
