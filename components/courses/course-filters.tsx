@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 
 import {
   COURSE_SHOWS,
@@ -12,6 +12,7 @@ import {
   type CourseShow,
 } from "@/lib/format/course-filter";
 import { useI18n } from "@/lib/i18n/provider";
+import { useChoiceMadeBeforeHydration } from "@/components/ui/use-choice-made-before-hydration";
 
 /** One choice of the "Show" group: a pill that fills with the accent colour when its (hidden) radio is checked. */
 const SHOW_CHIP_CLASS =
@@ -56,20 +57,6 @@ function CourseSearch({ choice, onChange }: { choice: CourseChoice; onChange: (n
 }
 
 /**
- * The choice the controls hold in the DOM. A tap or typing before the page became interactive (a slow
- * phone) changed only the DOM: React hydrates the controls as they are, fires no change for them, and
- * sets them back to the URL's choice at the next render.
- */
-function choiceInControls(controls: HTMLElement): CourseChoice {
-  const values = new URLSearchParams();
-  for (const control of controls.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input[name], select[name]")) {
-    if (control instanceof HTMLInputElement && control.type === "radio" && !control.checked) continue;
-    values.set(control.name, control.value);
-  }
-  return parseCourseChoice(values);
-}
-
-/**
  * "Find a course", the "Show" group (radio buttons, each with its count; arrow keys move between them)
  * and the sort. Each reports the new choice; the page keeps it in the URL. A choice made before the page
  * became interactive is reported once it is.
@@ -84,14 +71,10 @@ export function CourseFilters({
   onChange: (next: CourseChoice) => void;
 }) {
   const { messages } = useI18n();
-  const controls = useRef<HTMLDivElement>(null);
-  const hydratedChoice = useRef(choice);
-  const reportChange = useRef(onChange);
-  useEffect(() => {
-    if (!controls.current) return;
-    const made = choiceInControls(controls.current);
-    if (courseChoiceQuery(made) !== courseChoiceQuery(hydratedChoice.current)) reportChange.current(made);
-  }, []);
+  const controls = useChoiceMadeBeforeHydration<HTMLDivElement>((values) => {
+    const made = parseCourseChoice(values);
+    if (courseChoiceQuery(made) !== courseChoiceQuery(choice)) onChange(made);
+  });
   return (
     <div ref={controls} className="mb-6 flex flex-col gap-4">
       <CourseSearch choice={choice} onChange={onChange} />

@@ -3,8 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { persistLocale } from "@/lib/i18n/cookies";
-import { LOCALES, type Locale } from "@/lib/i18n/locales";
+import { isLocale, LOCALES, type Locale } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
+import { useChoiceMadeBeforeHydration } from "@/components/ui/use-choice-made-before-hydration";
 
 /** One language's label: it takes the accent colour when its radio is checked, and the focus ring when it has focus. */
 const LANGUAGE_OPTION_CLASS =
@@ -12,7 +13,10 @@ const LANGUAGE_OPTION_CLASS =
   "has-[:checked]:border-accent has-[:checked]:bg-accent-soft " +
   "has-[:focus-visible]:outline has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2";
 
-/** Chooses the language: writes the `locale` cookie, then re-renders the app on the server in it. */
+/**
+ * Chooses the language: writes the `locale` cookie, then re-renders the app on the server in it. A language
+ * tapped before the page became interactive is chosen once it is.
+ */
 export function LanguageSwitch() {
   const { locale, messages } = useI18n();
   const router = useRouter();
@@ -24,8 +28,13 @@ export function LanguageSwitch() {
     startTransition(() => router.refresh());
   }
 
+  const switchControls = useChoiceMadeBeforeHydration<HTMLFieldSetElement>((values) => {
+    const tapped = values.get("locale");
+    if (isLocale(tapped)) choose(tapped);
+  });
+
   return (
-    <fieldset aria-busy={pending} className="flex flex-col gap-2">
+    <fieldset ref={switchControls} aria-busy={pending} className="flex flex-col gap-2">
       <legend className="sr-only">{messages.settings.language}</legend>
       <p className="text-sm text-fg-muted">{messages.settings.languageHelp}</p>
       <div className="flex flex-wrap gap-2">

@@ -58,6 +58,32 @@ test("follows the system's dark mode and stays accessible", async ({ page }) => 
   expect(r + g + b).toBeLessThan(200);
 });
 
+test("a language tapped before Settings is interactive (a slow phone) is applied once it is", async ({ page, context }) => {
+  await signIn(page, "maya@example.com", { from: "/settings" });
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+
+  // Settings again, its JavaScript held back until the language is tapped: the server's HTML alone.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto("/settings", { waitUntil: "domcontentloaded" });
+  const language = page.getByRole("group", { name: "Language" });
+  await language.getByRole("radio", { name: "繁體中文" }).check();
+  // Nothing ran yet: the page is still in English and no cookie was written.
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true })).toBeVisible();
+  expect((await context.cookies()).some(({ name }) => name === "locale")).toBe(false);
+
+  releaseScripts();
+  await expect(page.getByRole("navigation").getByRole("link", { name: "課程" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "語言" }).getByRole("radio", { name: "繁體中文" })).toBeChecked();
+  await page.unrouteAll();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+});
+
 test.describe("in Traditional Chinese", () => {
   test.use({ locale: "zh-TW", extraHTTPHeaders: { "accept-language": "zh-TW,zh;q=0.9" } });
 
