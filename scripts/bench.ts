@@ -78,7 +78,7 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
     soak: values.soak || values["soak-seconds"] !== undefined,
     soakSeconds: number(values["soak-seconds"], quick ? 60 : 300),
     soakConnections: 20,
-    soakSessions: quick ? 50 : 200,
+    soakSessions: quick ? 40 : 80,
     pageWarmUpRequests: number(values["page-warm-up"], quick ? 200 : 1000),
     lighthouseRuns: number(values["lighthouse-runs"], quick ? 1 : 3),
   };

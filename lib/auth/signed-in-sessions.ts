@@ -3,7 +3,7 @@ import "server-only";
 import Bowser from "bowser";
 import { createHash } from "node:crypto";
 
-import type { SignedInSessionView } from "@/lib/contract/signed-in-sessions";
+import { MAX_SESSIONS_PER_MEMBER, type SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { logEvent } from "@/lib/log/logger";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import {
@@ -19,8 +19,6 @@ import { getSharedState } from "@/lib/session/shared-state";
 import { AuthError, isAuthError } from "./errors";
 import { revokeAtSite } from "./revocation";
 
-/** At most this many sessions listed per member; a sign-in past it ends the least recently active one. */
-export const MAX_SESSIONS_PER_MEMBER = 20;
 /** "Last active" is kept to this resolution: coarse on purpose. */
 const ACTIVITY_RESOLUTION_MS = 5 * 60 * 1000;
 

@@ -2,6 +2,9 @@
  * "Where you're signed in" as the browser sees it (GET /api/sessions): no token, no session id, no
  * address; the browser and system in words, times coarse. Client-safe: no server-only import.
  */
+/** At most this many sessions listed per member; a sign-in past it ends the least recently active one. */
+export const MAX_SESSIONS_PER_MEMBER = 20;
+
 export interface SignedInSessionView {
   /** An opaque handle of this entry, for "Sign out there" (not the session's id). */
   id: string;

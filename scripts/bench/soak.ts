@@ -1,7 +1,9 @@
 /**
- * `npm run bench -- --soak`: 20 connections over 200 signed-in sessions for five minutes. Memory must be
- * flat after warm-up: the dashboard's resident memory after the first minute grows less than 20 %, and
- * its heap after a forced garbage collection does not grow.
+ * `npm run bench -- --soak`: 20 connections over 80 signed-in sessions (20 per demo member, the most that
+ * stay signed in) for five minutes, the rounds alternating between the data route and the Courses page
+ * (HTML, the page render with its prefetch). Every request must succeed, and memory must be flat after
+ * warm-up: the dashboard's resident memory after the first minute grows less than 20 %, and its heap
+ * after a forced garbage collection does not grow.
  */
 import { residentBytes } from "./dashboard-process";
 import { round, type BenchSection } from "./context";
@@ -9,10 +11,14 @@ import { runLoad, type LoadSample } from "./load";
 import { signInToDashboard, type Cookies } from "./members";
 import { progress } from "./progress";
 import { DEMO_MEMBERS } from "../../sandbox/seed";
+import { PAGE_PATHS } from "../../lib/contract/paths";
+import { MAX_SESSIONS_PER_MEMBER } from "../../lib/contract/signed-in-sessions";
 
 const WARM_UP_SECONDS = 60;
 const ROUND_SECONDS = 30;
 const MiB = 1024 * 1024;
+/** What the rounds ask for, in turn: a data request, and a page view (whose render keeps nothing either). */
+const SOAKED_PATHS = ["/api/account/courses", PAGE_PATHS.courses];
 
 export const soak: BenchSection = {
   name: "soak",
@@ -20,6 +26,12 @@ export const soak: BenchSection = {
   enabled: (options) => options.soak,
   async run(context) {
     const { soakSessions, soakConnections, soakSeconds } = context.options;
+    // Past its cap a member's oldest session ends: more sessions than that would measure refusals.
+    const mostSessions = DEMO_MEMBERS.length * MAX_SESSIONS_PER_MEMBER;
+    if (soakSessions > mostSessions)
+      throw new Error(
+        `the soak can keep at most ${mostSessions} sessions alive (${MAX_SESSIONS_PER_MEMBER} per demo member), not ${soakSessions}`,
+      );
     const sessions: Cookies[] = [];
     for (let index = 0; index < soakSessions; index += 1) {
       if ((index + 1) % 25 === 0 || index + 1 === soakSessions) progress("signing in members", index + 1, soakSessions, "session");
@@ -27,21 +39,22 @@ export const soak: BenchSection = {
       sessions.push(await signInToDashboard(context.target, DEMO_MEMBERS[index % DEMO_MEMBERS.length]!.email));
     }
     const inspector = await context.inspector();
-    const load = (seconds: number): Promise<LoadSample> =>
+    const load = (seconds: number, path: string): Promise<LoadSample> =>
       runLoad({
-        url: `${context.target.appUrlIPv4}/api/account/courses`,
+        url: `${context.target.appUrlIPv4}${path}`,
         connections: soakConnections,
         durationSeconds: seconds,
         sessions,
       });
     // Load in rounds of ROUND_SECONDS at most: a progress line and a memory reading after each.
     const warmUp = Math.min(WARM_UP_SECONDS, Math.max(1, Math.round(soakSeconds / 5)));
-    const roundLengths = (seconds: number) => {
-      const count = Math.max(1, Math.round(seconds / ROUND_SECONDS));
+    const roundLengths = (seconds: number, leastRounds = 1) => {
+      const count = Math.max(leastRounds, Math.round(seconds / ROUND_SECONDS));
       return Array.from({ length: count }, () => seconds / count);
     };
+    // The warm-up asks for every path once at least: memory is compared from the end of it.
     const plan = [
-      ...roundLengths(warmUp).map((seconds) => ({ seconds, warmUp: true })),
+      ...roundLengths(warmUp, SOAKED_PATHS.length).map((seconds) => ({ seconds, warmUp: true })),
       ...roundLengths(soakSeconds - warmUp).map((seconds) => ({ seconds, warmUp: false })),
     ];
     const startRss = residentBytes(context.serverPid);
@@ -52,12 +65,13 @@ export const soak: BenchSection = {
     const afterGc: { heapUsed: number; codeSpace: number; rss: number; warmUp: boolean; atSeconds: number }[] = [];
     let elapsedSeconds = 0;
     for (const [index, step] of plan.entries()) {
+      const path = SOAKED_PATHS[index % SOAKED_PATHS.length]!;
       progress(
-        `${soakConnections} connections over ${soakSessions} sessions, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`,
+        `${soakConnections} connections over ${soakSessions} sessions, ${path}, ${round(step.seconds)} s${step.warmUp ? " (warm-up)" : ""}`,
         index + 1,
         plan.length,
       );
-      const sample = await load(step.seconds);
+      const sample = await load(step.seconds, path);
       elapsedSeconds += step.seconds;
       answered += sample.latenciesMs.length;
       failures += sample.failures;
@@ -80,7 +94,8 @@ export const soak: BenchSection = {
     return {
       summary: [
         `(e) soak, ${soakConnections} connections over ${soakSessions} sessions for ${soakSeconds} s:` +
-          ` ${answered} requests, ${failures} failed`,
+          ` ${answered} requests (${SOAKED_PATHS.join(" and ")} in turn), ${failures} failed` +
+          (failures > 0 ? " (every request must succeed: NOT met)" : ""),
         `    resident memory after a forced GC: ${mib(warm.rss)} MiB after ${warmUp} s, ${mib(end.rss)} MiB at the end:` +
           ` ${signed(rssGrowth)} % after warm-up (target < 20 %); ${mib(startRss)} MiB before the load`,
         `    heap after a forced GC: ${mib(warm.heapUsed)} MiB after ${warmUp} s, ${mib(end.heapUsed)} MiB at the end:` +
