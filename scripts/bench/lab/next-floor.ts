@@ -9,9 +9,11 @@
  * Cache Components: its shell prerendered at build time, only the courses rendered per request (Partial
  * Prerendering). Both are built and started (`next start`, loopback) by this section and stopped after it.
  *
- * A page's CPU per view caps what one server process can serve: 1,000 ms a second over its CPU ms per
- * view. When Next.js alone, rendering a page per request, is capped below a target, no change inside the
- * dashboard's code can meet that target; only a page that is not rendered per request can.
+ * Each side's throughput and p50 are printed as ratios to the direct call's, as the issue's targets are:
+ * where Next.js alone, rendering a page per request, falls short of a target, no change inside the
+ * dashboard's code can meet it; where Next.js alone meets it, what is missing is the dashboard's own cost.
+ * (The CPU per view is the process's, every thread included: the garbage collector's helpers and the
+ * compression in libuv's pool run beside the main thread, so 1,000 ms over it is no bound on throughput.)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -19,7 +21,7 @@ import path from "node:path";
 import { PAGE_PATHS } from "../../../lib/contract/paths";
 import { round, type BenchContext, type BenchSection } from "../context";
 import { findNextServer } from "../dashboard-process";
-import { dashboardGet, directSide, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
+import { dashboardGet, directSide, runInterleaved, sideLine, type Side } from "../interleaved";
 import { waitFor } from "../members";
 import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
@@ -64,11 +66,6 @@ function floorSide(name: string, url: string, serverPid: number, headers: Record
     serverPid,
     spec: (context, durationSeconds) => ({ url, connections: context.options.connections, durationSeconds, headers }),
   };
-}
-
-/** How many views a second one process can serve at this CPU cost, as a multiple of the direct call's throughput. */
-function capRatio(side: SideFigures, direct: SideFigures): number {
-  return round(1000 / Math.max(0.001, side.cpuMsPerRequest ?? 0) / direct.requestsPerSecond, 2);
 }
 
 export const nextFloor: BenchSection = {
@@ -119,12 +116,12 @@ export const nextFloor: BenchSection = {
       };
       const summary = [
         `Next.js's floor at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds` +
-          ` (the most one process can serve = 1,000 ms ÷ its CPU ms per view, as a multiple of the direct call's throughput):`,
+          ` (throughput and p50 as ratios to the direct call's):`,
         ...Object.entries(labels).map(([name, label]) => {
           const side = bySide[name]!;
           return (
             `    ${label.padEnd(44)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
-            ` ${side.cpuMsPerRequest} CPU ms/view, one process's cap ${capRatio(side, direct)} ×`
+            ` p50 ${round(side.p50Ms / direct.p50Ms, 3)} ×, ${side.cpuMsPerRequest} CPU ms/view`
           );
         }),
         sideLine("same operation straight to the site", direct),
