@@ -4,7 +4,15 @@ import { expect, test, type Download, type Page } from "@playwright/test";
 
 import { canRemindBeforeAccessEnds } from "../../lib/format/access";
 import { getAccountData, type EnrollmentData } from "../../sandbox/data/account";
-import { endsWithin30Days, expectNoSeriousAxeViolations, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import {
+  endsWithin30Days,
+  expectNoSeriousAxeViolations,
+  gotoWithScriptsHeld,
+  resetSandbox,
+  screenshotPage,
+  signIn,
+  SITE_URL,
+} from "./support";
 
 const DAY_MS = 86_400_000;
 
@@ -225,13 +233,7 @@ test("a choice made before the page is interactive (a slow phone) is kept once i
   expect(expected.length).toBeGreaterThan(0);
 
   // The page again, its JavaScript held back until the choice is made: the server's HTML alone.
-  let releaseScripts = () => {};
-  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
-  await page.goto("/courses", { waitUntil: "domcontentloaded" });
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses");
   const show = page.getByRole("group", { name: "Show" });
   await show.getByRole("radio", { name: /^Ending soon/ }).check();
   await page.getByLabel("Sort by").selectOption({ label: "Access ends soonest" });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { openSettingsFromMenu } from "./account-menu";
-import { expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";
+import { expectNoSeriousAxeViolations, gotoWithScriptsHeld, resetSandbox, signIn } from "./support";
 
 const PAGES = [
   ["/", "Overview"],
@@ -63,13 +63,7 @@ test("a language tapped before Settings is interactive (a slow phone) is applied
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
 
   // Settings again, its JavaScript held back until the language is tapped: the server's HTML alone.
-  let releaseScripts = () => {};
-  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
-  await page.goto("/settings", { waitUntil: "domcontentloaded" });
+  const releaseScripts = await gotoWithScriptsHeld(page, "/settings");
   const language = page.getByRole("group", { name: "Language" });
   await language.getByRole("radio", { name: "繁體中文" }).check();
   // Nothing ran yet: the page is still in English and no cookie was written.

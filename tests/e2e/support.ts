@@ -56,3 +56,18 @@ export function endsWithin30Days(enrollment: EnrollmentData, now: number): boole
   const expiry = enrollment.expireDate?.getTime();
   return expiry !== undefined && expiry > now && expiry - now <= 30 * 86_400_000;
 }
+
+/**
+ * Opens `path` with its JavaScript held back, as a slow phone shows the server's HTML before the page is
+ * interactive; returns the release, which lets the held scripts load.
+ */
+export async function gotoWithScriptsHeld(page: Page, path: string): Promise<() => void> {
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto(path, { waitUntil: "domcontentloaded" });
+  return releaseScripts;
+}

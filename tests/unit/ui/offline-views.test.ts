@@ -39,6 +39,18 @@ function renderShell() {
   );
 }
 
+/** The shell, left idle long enough to fetch the offline views; then the connection drops and a link is tapped. */
+async function tapOfflineOnceIdle(link: string) {
+  renderShell();
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(3_000);
+  });
+  goOffline();
+  act(() => {
+    fireEvent.click(screen.getByRole("link", { name: link }));
+  });
+}
+
 function goOffline() {
   Object.defineProperty(navigator, "onLine", { configurable: true, get: () => false });
   window.dispatchEvent(new Event("offline"));
@@ -53,28 +65,14 @@ afterEach(() => {
 
 describe("offline views", () => {
   it("are fetched once the page is idle, so a seen page opened offline shows at once with when it was seen", async () => {
-    renderShell();
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(3_000);
-    });
-    goOffline();
-    act(() => {
-      fireEvent.click(screen.getByRole("link", { name: "Courses" }));
-    });
+    await tapOfflineOnceIdle("Courses");
     // Rendered in the same pass as the tap: no frame without the page, no network needed.
     expect(screen.getByText("The courses view")).toBeTruthy();
     expect(screen.getByRole("status").textContent).toMatch(/^Offline: showing what you saw at /);
   });
 
   it("say truthfully that a seen page was not ready for offline use when its view could not be fetched, with Retry", async () => {
-    renderShell();
-    await act(async () => {
-      await vi.advanceTimersByTimeAsync(3_000);
-    });
-    goOffline();
-    act(() => {
-      fireEvent.click(screen.getByRole("link", { name: "Orders" }));
-    });
+    await tapOfflineOnceIdle("Orders");
     // Its view is asked for once more (it was not preloaded), and cannot be had.
     await act(async () => {
       await vi.advanceTimersByTimeAsync(10);
