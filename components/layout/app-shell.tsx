@@ -9,6 +9,7 @@ import { EmbeddingProvider } from "./embedding-context";
 import { MainNav, PanelNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
 import { OfflineNavigation, OfflineOutlet } from "./offline-navigation";
+import { PendingOutlet } from "./pending-page";
 import { useReportFrameHeight } from "./use-report-frame-height";
 
 /** The skip link: hidden until it has keyboard focus, then shown over the page's top left corner. */
@@ -89,7 +90,9 @@ export function AppShell({
               embedded ? "py-4" : showNav ? "pb-24 pt-6 sm:py-10" : "py-6 sm:py-10"
             }`}
           >
-            <OfflineOutlet>{children}</OfflineOutlet>
+            <PendingOutlet>
+              <OfflineOutlet>{children}</OfflineOutlet>
+            </PendingOutlet>
           </main>
           {embedded && showNav ? <PanelFooter /> : null}
         </div>

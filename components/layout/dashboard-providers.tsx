@@ -3,12 +3,13 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/lib/client/query-provider";
 import { I18nProvider } from "@/lib/i18n/provider";
+import { PendingPageProvider } from "./pending-page";
 import type { FormatLocale } from "@/lib/i18n/format-locale";
 import type { Locale } from "@/lib/i18n/locales";
 
 /**
  * Everything client components need, for the root layout to wrap the app in: React Query (one client
- * in the browser) and the language, time zone and clock.
+ * in the browser), the language, time zone and clock, and the page an in-app link is opening.
  */
 export function DashboardProviders({
   locale,
@@ -26,7 +27,7 @@ export function DashboardProviders({
   return (
     <QueryProvider>
       <I18nProvider locale={locale} formatLocale={formatLocale} timeZone={timeZone} now={now}>
-        {children}
+        <PendingPageProvider>{children}</PendingPageProvider>
       </I18nProvider>
     </QueryProvider>
   );

@@ -12,6 +12,8 @@ import { formatTime } from "@/lib/format/datetime";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
+import { usePendingPath } from "./pending-page";
+
 /**
  * Offline, Next.js cannot fetch a dynamic page for a link (it then falls back to loading the document,
  * and the browser shows its error page). So while the browser is offline, a tap on an in-app link is
@@ -102,10 +104,11 @@ interface OfflineState {
 
 const OfflineStateContext = createContext<OfflineState | null>(null);
 
-/** The path of the page on screen: the one opened offline, else the router's. */
+/** The path of the page on screen: the one opened offline, else the one on its way (its skeleton), else the router's. */
 export function useShownPath(): string {
   const routerPath = usePathname();
-  return useContext(OfflineStateContext)?.target?.pathname ?? routerPath;
+  const pendingPath = usePendingPath();
+  return useContext(OfflineStateContext)?.target?.pathname ?? pendingPath ?? routerPath;
 }
 
 interface PageUrl {

@@ -9,8 +9,9 @@ type SkeletonPage = "overview" | "courses" | "orders" | "events" | "settings";
 const BLOCK = "animate-pulse rounded-2xl bg-surface-muted";
 
 /**
- * A page's layout while its data is on the way (the route's `loading.tsx`): its real title where the title
- * does not depend on the data, and blocks where the data will be, each the height of what replaces it.
+ * A page's layout while it is on the way after a link was followed (components/layout/pending-page.tsx): its
+ * real title where the title does not depend on the data, and blocks where the data will be, each the height
+ * of what replaces it.
  */
 export function PageSkeleton({ page }: { page: SkeletonPage }) {
   const { messages } = useI18n();

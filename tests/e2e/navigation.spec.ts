@@ -183,34 +183,51 @@ test("the header is opaque", async ({ page }) => {
 });
 
 test("with a slow site, a tab shows its page's skeleton at once and the data replaces it without a shift", async ({ page }) => {
-  // The router prefetches each tab's loading state once the tab is on screen; a click before that shows the
-  // pending tab alone until the page arrives. Wait for the Courses prefetch, as a student's first seconds allow.
-  const prefetched: string[] = [];
-  page.on("request", (request) => {
-    if (request.headers()["next-router-prefetch"]) prefetched.push(new URL(request.url()).pathname);
-  });
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-  await expect.poll(() => prefetched.includes("/courses"), { timeout: 10_000 }).toBe(true);
   await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 2500 });
   try {
     const courses = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses", exact: true });
     await courses.click();
     const loading = page.getByRole("status").filter({ hasText: "Loading Courses…" });
-    // At once: the tab's pending bar (useLinkStatus) or, once the route's loading state is there, its skeleton.
-    await expect(courses.locator('[data-link-pending="true"]').or(loading)).toBeAttached({ timeout: 2000 });
-    // The pending state comes before the data: no course is there yet.
+    // At once (the site answers 2.5 s late): the tab's pending bar, the Courses skeleton, the tab marked current.
+    await expect(courses.locator('[data-link-pending="true"]')).toBeAttached({ timeout: 2000 });
+    await expect(loading).toBeAttached({ timeout: 2000 });
+    await expect(courses).toHaveAttribute("aria-current", "page", { timeout: 2000 });
+    // The page left is hidden, not shown beside the skeleton; no course is there yet.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Courses");
     await expect(page.getByRole("link", { name: /^Resume/ })).toHaveCount(0);
-    await expect(loading).toBeAttached({ timeout: 10_000 });
-    await expect(courses).toHaveAttribute("aria-current", "page");
     const skeletonHeading = await page.getByRole("heading", { level: 1, name: "Courses" }).boundingBox();
     await expect(page.getByRole("link", { name: /^Resume at 1:02:05/ })).toBeVisible({ timeout: 20_000 });
     await expect(loading).toHaveCount(0);
+    await expect(courses.locator('[data-link-pending="true"]')).toHaveCount(0);
     const heading = await page.getByRole("heading", { level: 1, name: "Courses" }).boundingBox();
     expect(heading!.y).toBeCloseTo(skeletonHeading!.y, 0);
   } finally {
     await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 0 });
   }
+});
+
+test("a page loaded whole shows the member's data in its first paint, with no skeleton before it", async ({ page }) => {
+  // The HTML arrives whole (no Suspense boundary around a page): React's reveal of a streamed boundary waits
+  // 300 ms after the first paint, so a skeleton streamed first would hide data the HTML already holds.
+  await signIn(page, "maya@example.com");
+  for (const [path, status] of [
+    ["/courses", "Loading Courses…"],
+    ["/", "Loading Overview…"],
+    ["/orders", "Loading Orders…"],
+    ["/events", "Loading Events…"],
+    ["/settings", "Loading Settings…"],
+  ] as const) {
+    const response = await page.request.get(path);
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    // (Booleans: a failure names the page, not the whole document.)
+    expect(html.includes(status), `${path} streams its skeleton first`).toBe(false);
+    expect(html.includes(`aria-busy="true"`), `${path} holds a busy region`).toBe(false);
+  }
+  const courses = await (await page.request.get("/courses")).text();
+  expect(courses.includes("Resume at 1:02:05"), "the Courses HTML holds the member's courses").toBe(true);
 });
 
 test("desktop Overview: focus follows the visual order, Continue watching, then Ending soon, then the events", async ({ page }) => {
