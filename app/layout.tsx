@@ -11,6 +11,7 @@ import { SiteInfoProvider } from "@/components/layout/site-info";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
 import { getMessages } from "@/lib/i18n";
+import { renderClock } from "@/lib/i18n/clock";
 import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
@@ -43,11 +44,6 @@ export const viewport: Viewport = {
   colorScheme: "light dark",
 };
 
-/** The render's clock, read once per request and handed to the client so both agree on "now". */
-function renderTime(): number {
-  return Date.now();
-}
-
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [{ locale, formatLocale, timeZone }, session, embedded, siteName] = await Promise.all([
     getRequestLocale(),
@@ -55,7 +51,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     isFramedRender(),
     getSiteName(),
   ]);
-  const now = renderTime();
+  // Read once per request and handed to the browser, so both agree on "now" (to the minute: lib/i18n/clock.ts).
+  const now = renderClock();
   return (
     <html lang={locale} className={GeistSans.variable}>
       <body>

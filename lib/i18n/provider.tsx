@@ -2,6 +2,7 @@
 
 import { createContext, use, useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import { getMessages, type Messages } from "./index";
+import { MINUTE_MS, renderClock } from "./clock";
 import { persistTimeZone } from "./cookies";
 import type { FormatLocale } from "./format-locale";
 import { resolveTimeZone, type Locale } from "./locales";
@@ -23,15 +24,9 @@ interface I18nContextValue {
 
 const I18nContext = createContext<I18nContextValue | null>(null);
 
-const MINUTE = 60_000;
-
 function subscribeToMinutes(onChange: () => void): () => void {
-  const timer = window.setInterval(onChange, MINUTE);
+  const timer = window.setInterval(onChange, MINUTE_MS);
   return () => window.clearInterval(timer);
-}
-
-function currentMinute(): number {
-  return Math.floor(Date.now() / MINUTE) * MINUTE;
 }
 
 function subscribeToNothing(): () => void {
@@ -60,7 +55,7 @@ export interface I18nProviderProps {
  */
 export function I18nProvider({ locale, formatLocale, timeZone: serverTimeZone, now: serverNow, children }: I18nProviderProps) {
   const timeZone = useSyncExternalStore(subscribeToNothing, browserTimeZone, () => serverTimeZone);
-  const nowMs = useSyncExternalStore(subscribeToMinutes, currentMinute, () => serverNow);
+  const nowMs = useSyncExternalStore(subscribeToMinutes, renderClock, () => serverNow);
 
   useEffect(() => {
     if (timeZone !== serverTimeZone) persistTimeZone(timeZone);
