@@ -17,6 +17,9 @@ import { verdict } from "./interleaved";
 import { progress } from "./progress";
 import { readRouteBundleStats } from "./route-bundle-stats";
 
+/** A run Lighthouse itself could not complete (its report's `runtimeError`), as opposed to a page that failed. */
+class LighthouseRuntimeError extends Error {}
+
 export const PHONE_TARGETS = { lcpMs: 2000, tbtMs: 150, cls: 0, firstLoadJavaScriptGzipKb: 180 };
 
 const SIGNED_IN_PAGES = [PAGE_PATHS.overview, PAGE_PATHS.courses, PAGE_PATHS.orders, PAGE_PATHS.events, PAGE_PATHS.settings];
@@ -62,7 +65,19 @@ export const phoneAudit: BenchSection = {
           finalUrl: perRun[0]!.finalUrl,
         };
       }
+      // Lighthouse sometimes fails to record a load's trace (NO_NAVSTART, "please run Lighthouse again"):
+      // such a run is run again, at most twice, and said so; a page that fails three times fails the section.
       async function auditPage(pathname: string): Promise<PageAudit> {
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            return await auditPageOnce(pathname);
+          } catch (error) {
+            if (!(error instanceof LighthouseRuntimeError) || attempt === 3) throw error;
+            progress(`Lighthouse, ${pathname}: ${error.message}; again`, attempt + 1, 3, "attempt");
+          }
+        }
+      }
+      async function auditPageOnce(pathname: string): Promise<PageAudit> {
         const result = await lighthouse(`${context.target.appUrl}${pathname}`, {
           port: chrome.port,
           logLevel: "error",
@@ -75,7 +90,7 @@ export const phoneAudit: BenchSection = {
         // The whole report (the LCP element and its phases, the long tasks), for whoever looks into a figure.
         context.writeArtifact(`lighthouse${pathname === "/" ? "-overview" : pathname.replaceAll("/", "-")}.json`, JSON.stringify(lhr));
         version = lhr.lighthouseVersion;
-        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${pathname}: ${lhr.runtimeError.message}`);
+        if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse failed on ${pathname}: ${lhr.runtimeError.message}`);
         const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         const audit: PageAudit = {
           score: Math.round((lhr.categories.performance?.score ?? Number.NaN) * 100),
