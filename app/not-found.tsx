@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { getMessages } from "@/lib/i18n";
@@ -15,9 +15,9 @@ export default async function NotFound() {
     <div className="flex flex-col items-start gap-4">
       <h1 className="text-2xl font-semibold text-fg">{messages.pageTitles.notFound}</h1>
       <p className="text-fg-muted">{messages.pageTitles.notFoundBody}</p>
-      <Link className="btn btn-primary" href={PAGE_PATHS.overview}>
+      <PageLink className="btn btn-primary" href={PAGE_PATHS.overview}>
         {messages.nav.overview}
-      </Link>
+      </PageLink>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 
 import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
@@ -69,9 +69,9 @@ export default async function SignInProblemPage({
         {isValidBinding(typeof binding === "string" ? binding : null) ? (
           <CloseWindowButton label={messages.closeWindow} fallbackHref={PAGE_PATHS.overview} />
         ) : (
-          <Link className="btn" href={PAGE_PATHS.overview}>
+          <PageLink className="btn" href={PAGE_PATHS.overview}>
             {messages.home}
-          </Link>
+          </PageLink>
         )}
       </div>
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { useEffect, useId, useRef, useState } from "react";
 
 import { FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
@@ -64,14 +64,14 @@ export function AccountMenu({ name }: { name: string }) {
         </span>
       </button>
       <div id={panelId} hidden={!open} className="card absolute right-0 top-full z-50 mt-1 flex w-56 flex-col gap-1 p-2 shadow-card">
-        <Link
+        <PageLink
           href={PAGE_PATHS.settings}
           onClick={() => setOpen(false)}
           className="inline-flex min-h-11 items-center rounded-lg px-3 text-fg no-underline hover:bg-surface-muted"
         >
           {t.settings}
           <ReportLinkPending href={PAGE_PATHS.settings} />
-        </Link>
+        </PageLink>
         {signOut.confirming && open ? (
           <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />
         ) : (

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { usePathname } from "next/navigation";
 import { useRef, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
@@ -58,7 +58,7 @@ export function AppShell({
             <header className="sticky top-0 z-40 border-b border-line bg-surface">
               <div className={`mx-auto max-w-5xl px-4 ${embedded ? HEADER_ROW_IN_PANEL : HEADER_ROW}`}>
                 {embedded ? null : (
-                  <Link
+                  <PageLink
                     href={PAGE_PATHS.overview}
                     className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
                   >
@@ -66,7 +66,7 @@ export function AppShell({
                     {/* Below 400 px the account menu needs the room: the name stays the link's name. Signed out, there is
                         no menu, and the name says which app this is. */}
                     <span className={account ? "sr-only min-[400px]:not-sr-only" : undefined}>{messages.app.name}</span>
-                  </Link>
+                  </PageLink>
                 )}
                 {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}
                 {account ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { useI18n } from "@/lib/i18n/provider";
 import { LinkPending } from "./link-pending";
 import { NavIcon } from "./nav-icons";
@@ -37,7 +37,7 @@ export function MainNav() {
           const active = isActivePath(pathname, item.href);
           return (
             <li key={item.key} className="min-w-0">
-              <Link
+              <PageLink
                 href={item.href}
                 aria-current={active ? "page" : undefined}
                 className={`${TAB_CLASS} ${
@@ -50,7 +50,7 @@ export function MainNav() {
                 <NavIcon page={item.key} className="size-6 sm:hidden" />
                 <span className="max-w-full truncate">{messages.nav[item.key]}</span>
                 <LinkPending href={item.href} className="inset-x-3 bottom-1" />
-              </Link>
+              </PageLink>
             </li>
           );
         })}
@@ -78,14 +78,14 @@ export function PanelNav() {
           const opens = section.pages[0].href;
           return (
             <li key={section.key} className="min-w-0">
-              <Link
+              <PageLink
                 href={opens}
                 aria-current={active ? (isActivePath(pathname, opens) ? "page" : "true") : undefined}
                 className={`${SECTION_CLASS} ${active ? "bg-accent-soft text-fg" : "text-fg-muted hover:bg-surface-muted hover:text-fg"}`}
               >
                 {label(section.key)}
                 <LinkPending href={opens} className="inset-x-3 bottom-1" />
-              </Link>
+              </PageLink>
             </li>
           );
         })}
@@ -96,7 +96,7 @@ export function PanelNav() {
             const active = isActivePath(pathname, page.href);
             return (
               <li key={page.key}>
-                <Link
+                <PageLink
                   href={page.href}
                   aria-current={active ? "page" : undefined}
                   className={`relative inline-flex min-h-11 items-center rounded-lg px-3 text-sm no-underline ${INSET_FOCUS} ${
@@ -107,7 +107,7 @@ export function PanelNav() {
                 >
                   {label(page.key)}
                   <LinkPending href={page.href} className="inset-x-3 bottom-1" />
-                </Link>
+                </PageLink>
               </li>
             );
           })}

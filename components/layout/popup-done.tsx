@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { useEffect, useState } from "react";
 
 import { notifyOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
@@ -27,9 +27,9 @@ export function PopupDone() {
       <h1 className="text-2xl font-semibold text-fg">{messages.embedded.popupDoneTitle}</h1>
       <p className="text-fg-muted">{messages.embedded.popupDoneBody}</p>
       {handedOff === false ? (
-        <Link className="btn btn-primary" href={PAGE_PATHS.overview}>
+        <PageLink className="btn btn-primary" href={PAGE_PATHS.overview}>
           {messages.embedded.popupDoneFallback}
-        </Link>
+        </PageLink>
       ) : null}
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { canRemindBeforeAccessEnds } from "@/lib/format/access";
 import { courseChoiceQuery } from "@/lib/format/course-filter";
 import { interpolate } from "@/lib/i18n";
@@ -50,13 +50,13 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
         </p>
       )}
       <p>
-        <Link
+        <PageLink
           href={courses.length > 0 ? ENDING_SOON_COURSES_PATH : PAGE_PATHS.courses}
           className="inline-flex min-h-11 items-center text-accent underline"
         >
           {courses.length > 0 ? interpolate(messages.courseProgress.seeAll, { count: courses.length }) : messages.overview.allCourses}
           <ReportLinkPending href={PAGE_PATHS.courses} />
-        </Link>
+        </PageLink>
       </p>
     </PageSection>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { PageLink } from "@/components/ui/page-link";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { RegistrationList } from "@/components/events/registration-list";
@@ -21,10 +21,10 @@ export function UpcomingEvents({ registrations }: { registrations: EventRegistra
         <RegistrationList registrations={registrations} />
       )}
       <p>
-        <Link href={PAGE_PATHS.events} className="inline-flex min-h-11 items-center text-accent underline">
+        <PageLink href={PAGE_PATHS.events} className="inline-flex min-h-11 items-center text-accent underline">
           {messages.overview.allEvents}
           <ReportLinkPending href={PAGE_PATHS.events} />
-        </Link>
+        </PageLink>
       </p>
     </PageSection>
   );

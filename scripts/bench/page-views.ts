@@ -54,6 +54,8 @@ export interface CapturedRequests {
   /** The RSC request of a tab click to Courses (from Overview), and to Overview (from Courses). */
   rscCourses: BrowserRequest;
   rscOverview: BrowserRequest;
+  /** Every request Overview's page load (until the network is idle) asked the server to render: the document, prefetches. */
+  renderedOnLoad: string[];
 }
 
 /** A navigation's RSC request (not a prefetch) for `pathname`. */
@@ -75,15 +77,24 @@ export async function recordBrowserRequests(
   startUrl: string,
   clicks: { link: string; pathname: string }[],
   cookies: { name: string; value: string }[] = [],
-): Promise<{ document: BrowserRequest; clicks: BrowserRequest[] }> {
+): Promise<{ document: BrowserRequest; clicks: BrowserRequest[]; rendered: string[] }> {
   const { origin } = new URL(startUrl);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const browserContext = await browser.newContext({ locale: "en" });
     await browserContext.addCookies(cookies.map(({ name, value }) => ({ name, value, url: origin })));
     const page = await browserContext.newPage();
+    // What the page load asks the server to render: the document and any RSC request (a link's prefetch).
+    const rendered: string[] = [];
+    const keepRendered = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.origin === origin && (request.isNavigationRequest() || request.headers().rsc === "1"))
+        rendered.push(`${url.pathname}${url.search}`);
+    };
+    page.on("request", keepRendered);
     const navigation = await page.goto(startUrl, { waitUntil: "networkidle" });
     if (!navigation?.ok()) throw new Error(`${startUrl} answered ${navigation?.status()} in Chromium`);
+    page.off("request", keepRendered);
     const document = await asSent(navigation.request());
     const sentOnClick: BrowserRequest[] = [];
     for (const { link, pathname } of clicks) {
@@ -94,7 +105,7 @@ export async function recordBrowserRequests(
       await page.waitForLoadState("networkidle");
       sentOnClick.push(await asSent(request));
     }
-    return { document, clicks: sentOnClick };
+    return { document, clicks: sentOnClick, rendered };
   } finally {
     await browser.close();
   }
@@ -102,7 +113,7 @@ export async function recordBrowserRequests(
 
 /** Opens Overview in Chromium, signed in as the bench's member, clicks Courses and then Overview, and keeps the requests. */
 export async function captureBrowserRequests(context: BenchContext): Promise<CapturedRequests> {
-  const { document, clicks } = await recordBrowserRequests(
+  const { document, clicks, rendered } = await recordBrowserRequests(
     `${context.target.appUrl}${PAGE_PATHS.overview}`,
     [
       { link: "Courses", pathname: PAGE_PATHS.courses },
@@ -110,7 +121,7 @@ export async function captureBrowserRequests(context: BenchContext): Promise<Cap
     ],
     context.member.list(),
   );
-  return { document, rscCourses: clicks[0]!, rscOverview: clicks[1]! };
+  return { document, rscCourses: clicks[0]!, rscOverview: clicks[1]!, renderedOnLoad: rendered };
 }
 
 /** Checks a replayed request once before the load: a 200 of the expected kind (not a redirect to sign-in, not HTML for RSC). */
@@ -203,6 +214,8 @@ export const pageViews: BenchSection = {
       sideLine("RSC request of a tab click to /", bySide.overviewRsc!),
       sideLine("RSC request of a tab click to /courses", bySide.coursesRsc!),
       sideLine("GET /signed-out (no session, floor)", bySide.signedOut!),
+      `    requests Overview's page load in Chromium asked the dashboard to render: ${captured.renderedOnLoad.length}` +
+        ` (${captured.renderedOnLoad.join(", ")})`,
     ];
     return {
       summary,

@@ -230,6 +230,27 @@ test("a page loaded whole shows the member's data in its first paint, with no sk
   expect(courses.includes("Resume at 1:02:05"), "the Courses HTML holds the member's courses").toBe(true);
 });
 
+test("a page load asks the dashboard for nothing beyond the page: no link is prefetched", async ({ page }) => {
+  // Every page is rendered per request; a prefetch could only fetch a route's tree, which a click fetches
+  // anyway, and on Overview eight of them cost the server twice the page itself.
+  const prefetches: string[] = [];
+  page.on("request", (request) => {
+    const headers = request.headers();
+    if (headers["next-router-prefetch"] || headers["next-router-segment-prefetch"]) prefetches.push(request.url());
+  });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await page.waitForLoadState("networkidle");
+  // Next.js prefetches links in view once the browser is idle, and again on hover.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Orders", exact: true }).hover();
+  await page.getByRole("link", { name: /^See all/ }).hover();
+  await page.waitForTimeout(1500);
+  expect(prefetches).toEqual([]);
+  // The click itself still opens the page.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Orders", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
+});
+
 test("desktop Overview: focus follows the visual order, Continue watching, then Ending soon, then the events", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, "maya@example.com");
