@@ -7,7 +7,6 @@ import { FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
-import { ReportLinkPending } from "./pending-page";
 
 /**
  * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out"
@@ -70,7 +69,6 @@ export function AccountMenu({ name }: { name: string }) {
           className="inline-flex min-h-11 items-center rounded-lg px-3 text-fg no-underline hover:bg-surface-muted"
         >
           {t.settings}
-          <ReportLinkPending href={PAGE_PATHS.settings} />
         </PageLink>
         {signOut.confirming && open ? (
           <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />

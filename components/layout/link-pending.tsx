@@ -1,14 +1,14 @@
 "use client";
 
-import { useReportLinkPending } from "./pending-page";
+import { useLinkStatus } from "next/link";
 
 /**
- * Inside a navigation link to `href`: a bar that shows at once, while the page the link opens is on its
- * way (`useLinkStatus`), which the main area meanwhile shows as that page's skeleton (pending-page.tsx).
+ * Inside a navigation link: a bar that shows at once, while the page the link opens is on its way
+ * (`useLinkStatus`), which the main area meanwhile shows as that page's skeleton (pending-page.tsx).
  * Decorative: the skeleton says "Loading" to assistive technology.
  */
-export function LinkPending({ href, className = "" }: { href: string; className?: string }) {
-  const pending = useReportLinkPending(href);
+export function LinkPending({ className = "" }: { className?: string }) {
+  const { pending } = useLinkStatus();
   return (
     <span
       aria-hidden="true"

@@ -49,7 +49,7 @@ export function MainNav() {
                 {active ? <span aria-hidden="true" className="absolute inset-x-3 top-0 h-0.5 rounded-b bg-accent sm:hidden" /> : null}
                 <NavIcon page={item.key} className="size-6 sm:hidden" />
                 <span className="max-w-full truncate">{messages.nav[item.key]}</span>
-                <LinkPending href={item.href} className="inset-x-3 bottom-1" />
+                <LinkPending className="inset-x-3 bottom-1" />
               </PageLink>
             </li>
           );
@@ -84,7 +84,7 @@ export function PanelNav() {
                 className={`${SECTION_CLASS} ${active ? "bg-accent-soft text-fg" : "text-fg-muted hover:bg-surface-muted hover:text-fg"}`}
               >
                 {label(section.key)}
-                <LinkPending href={opens} className="inset-x-3 bottom-1" />
+                <LinkPending className="inset-x-3 bottom-1" />
               </PageLink>
             </li>
           );
@@ -106,7 +106,7 @@ export function PanelNav() {
                   }`}
                 >
                   {label(page.key)}
-                  <LinkPending href={page.href} className="inset-x-3 bottom-1" />
+                  <LinkPending className="inset-x-3 bottom-1" />
                 </PageLink>
               </li>
             );

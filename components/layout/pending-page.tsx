@@ -38,10 +38,10 @@ function pageOf(path: string): NavKey | null {
 }
 
 /**
- * Inside a Next.js `Link` to `href`: whether its navigation is pending, reported to the main area so it
- * shows the skeleton of the page on the way.
+ * Inside a Next.js `Link` to `href` (PageLink puts it in every link to a page): reports whether its
+ * navigation is pending, so the main area shows the skeleton of the page on the way.
  */
-export function useReportLinkPending(href: string): boolean {
+export function ReportLinkPending({ href }: { href: string }) {
   const { pending } = useLinkStatus();
   const setPendingPath = useContext(PendingPageContext)?.setPendingPath;
   const path = href.split("?")[0] ?? href;
@@ -51,12 +51,6 @@ export function useReportLinkPending(href: string): boolean {
     // Done (the page arrived) or replaced by another link's navigation: only this link's report is withdrawn.
     return () => setPendingPath((current) => (current === path ? null : current));
   }, [pending, path, setPendingPath]);
-  return pending;
-}
-
-/** For a link that shows no pending mark of its own: reports its navigation (useReportLinkPending). */
-export function ReportLinkPending({ href }: { href: string }) {
-  useReportLinkPending(href);
   return null;
 }
 

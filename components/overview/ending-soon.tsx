@@ -11,7 +11,6 @@ import { AccessReminderButton } from "@/components/courses/access-reminder-butto
 import { CourseMainAction } from "@/components/courses/course-main-action";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { ReportLinkPending } from "@/components/layout/pending-page";
 
 /** Courses shown under "Access ending soon"; "See all N" leads to the rest. */
 const ENDING_SOON_SHOWN = 3;
@@ -55,7 +54,6 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
           className="inline-flex min-h-11 items-center text-accent underline"
         >
           {courses.length > 0 ? interpolate(messages.courseProgress.seeAll, { count: courses.length }) : messages.overview.allCourses}
-          <ReportLinkPending href={PAGE_PATHS.courses} />
         </PageLink>
       </p>
     </PageSection>

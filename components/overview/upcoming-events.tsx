@@ -6,7 +6,6 @@ import type { EventRegistration } from "@/lib/types/account";
 import { RegistrationList } from "@/components/events/registration-list";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { ReportLinkPending } from "@/components/layout/pending-page";
 
 /** The next few upcoming events the member is registered for (null: the site does not provide registrations). */
 export function UpcomingEvents({ registrations }: { registrations: EventRegistration[] | null }) {
@@ -23,7 +22,6 @@ export function UpcomingEvents({ registrations }: { registrations: EventRegistra
       <p>
         <PageLink href={PAGE_PATHS.events} className="inline-flex min-h-11 items-center text-accent underline">
           {messages.overview.allEvents}
-          <ReportLinkPending href={PAGE_PATHS.events} />
         </PageLink>
       </p>
     </PageSection>
