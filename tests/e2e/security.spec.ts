@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
 
 import { openSettingsFromMenu } from "./account-menu";
-import { APP_URL, resetSandbox, signIn, SITE_URL } from "./support";
+import { APP_URL, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -113,6 +113,7 @@ test("the browser never sees a token: not in HTML, RSC payloads, API answers or 
 test("a cross-site POST to logout or revoke changes nothing", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const siteRequestsSinceSignIn = await markSiteRequests(page);
   // From a page of another site, a form post and a fetch both try to end the session.
   await page.goto(`${SITE_URL}/`);
   const statuses = await page.evaluate(async (appUrl) => {
@@ -129,8 +130,7 @@ test("a cross-site POST to logout or revoke changes nothing", async ({ page }) =
   expect(withoutHeader.status()).toBe(403);
   const session = await page.request.get(`${APP_URL}/api/session`);
   expect(session.status()).toBe(200);
-  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
-  expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+  expect((await siteRequestsSinceSignIn()).filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
 });
 
 test("Sign out revokes this sign-in at the site and clears the dashboard's cookies; Settings tells it apart from Revoke access", async ({
@@ -143,11 +143,8 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
   await expect(
     page.getByText("Revoke access withdraws this app's access to your account at the site, then signs you out here."),
   ).toBeVisible();
-  // Only what Sign out asks of the site: maya's earlier sign-ins in this run may have ended one of hers
-  // beyond the cap of sessions per member when this test signed in (a revoke of that other one).
-  type SiteRequest = { endpoint: string; status: number; seq: number };
-  const before = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as SiteRequest[];
-  const lastSeqBefore = Math.max(0, ...before.map((entry) => entry.seq));
+  // Only what Sign out asks of the site (markSiteRequests).
+  const siteRequestsSinceSignOut = await markSiteRequests(page);
   const logout = page.waitForResponse((response) => response.url() === `${APP_URL}/api/auth/logout`);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   expect((await (await logout).allHeaders())["clear-site-data"]).toBe('"cookies"');
@@ -155,8 +152,7 @@ test("Sign out revokes this sign-in at the site and clears the dashboard's cooki
   await expect(page).toHaveURL(/\/signed-out\?state=/);
   await expect(page.getByText("You are signed out.")).toBeVisible();
   expect((await context.cookies(APP_URL)).filter((cookie) => cookie.name.includes("dash_"))).toEqual([]);
-  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as SiteRequest[];
-  expect(log.filter((entry) => entry.seq > lastSeqBefore && entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
+  expect((await siteRequestsSinceSignOut()).filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
 });
 
 test("x-middleware-subrequest cannot skip the proxy: pages keep their CSP and data routes still check the session", async ({ request }) => {

@@ -51,6 +51,24 @@ export async function postSandboxControl(page: Page, path: `/__sandbox/${string}
   expect(response.ok()).toBe(true);
 }
 
+/** One request the sandbox logged (GET /__sandbox/requests). */
+export interface SiteRequest {
+  endpoint: string;
+  status: number;
+  seq: number;
+}
+
+/**
+ * Marks the sandbox's request log now; the returned function reads what the site received after the mark.
+ * A sign-in past a member's cap of sessions ends her oldest one (a revoke), so a test that counts what one
+ * action asks of the site reads only what came after it.
+ */
+export async function markSiteRequests(page: Page): Promise<() => Promise<SiteRequest[]>> {
+  const read = async () => (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as SiteRequest[];
+  const lastSeq = Math.max(0, ...(await read()).map((entry) => entry.seq));
+  return async () => (await read()).filter((entry) => entry.seq > lastSeq);
+}
+
 /** Whether the sandbox's enrollment has access that ends within 30 days of `now` ("Ending soon"). */
 export function endsWithin30Days(enrollment: EnrollmentData, now: number): boolean {
   const expiry = enrollment.expireDate?.getTime();
