@@ -1,6 +1,5 @@
 import "./globals.css";
 
-import { GeistSans } from "geist/font/sans";
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 
@@ -15,6 +14,7 @@ import { renderClock } from "@/lib/i18n/clock";
 import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
+import { geistExtended, geistLatin } from "./fonts/geist";
 import { getRequestLocale } from "./_lib/request-locale";
 
 /** The document title and description in the member's language (pages add their own title in front). */
@@ -54,7 +54,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Read once per request and handed to the browser, so both agree on "now" (to the minute: lib/i18n/clock.ts).
   const now = renderClock();
   return (
-    <html lang={locale} className={GeistSans.variable}>
+    <html lang={locale} className={`${geistLatin.variable} ${geistExtended.variable}`}>
       <body>
         <DashboardProviders locale={locale} formatLocale={formatLocale} timeZone={timeZone} now={now}>
           <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>
