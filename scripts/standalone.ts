@@ -2,10 +2,10 @@
  * The deployable bundle (`output: "standalone"`): when it must be rebuilt, and what `next build` leaves
  * for us to copy beside it (README, Deploy: `.next/static` and `public`).
  */
-import { cpSync, existsSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-import { writeRouteTable } from "../lib/http/method-policy.ts";
+import { replaceFile, writeRouteTable } from "../lib/http/method-policy.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -78,6 +78,6 @@ export function prepareStandalone(): void {
   // Copied over, never removed first: another instance may already serve from this bundle (the hashed
   // static files of one build never change, so nothing goes stale).
   for (const [from, to] of copies) if (existsSync(from)) cpSync(from, to, { recursive: true, force: true });
-  for (const file of METHOD_GUARD_FILES) cpSync(projectRoot(file), projectRoot(".next", "standalone", file));
+  for (const file of METHOD_GUARD_FILES) replaceFile(projectRoot(".next", "standalone", file), readFileSync(projectRoot(file)));
   writeRouteTable(root, projectRoot(".next", "standalone"));
 }

@@ -10,7 +10,7 @@
  * folder is the path, their exported handlers the methods). The standalone bundle has no sources, so the
  * build writes the table beside server.js (scripts/standalone.ts). Plain TypeScript that Node.js runs as it is.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** One API route: its file, the pattern of the paths it serves (a RegExp source) and the methods it exports. */
@@ -69,9 +69,22 @@ export function routeMethodsOf(projectRoot: string): RouteMethods[] {
   return found.sort((a, b) => a.dynamicSegments - b.dynamicSegments || a.entry.route.localeCompare(b.entry.route)).map((x) => x.entry);
 }
 
+/**
+ * Replaces `file` whole (making its folder if need be): written beside it, then renamed over it. Every
+ * start of the bundle writes the table and the guard again while other instances of the same bundle may
+ * be starting and reading them (the failover suite starts three at once); a rename lets each reader see
+ * the old file or the new one, never the empty or half-written file an in-place write shows for a moment.
+ */
+export function replaceFile(file: string, contents: string | Buffer): void {
+  const staged = `${file}.${process.pid}.tmp`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(staged, contents);
+  renameSync(staged, file);
+}
+
 /** Writes the table derived from the route files into `bundleDir` (the standalone bundle has no sources). */
 export function writeRouteTable(projectRoot: string, bundleDir: string): void {
-  writeFileSync(path.join(bundleDir, ROUTE_TABLE_FILE), `${JSON.stringify(routeMethodsOf(projectRoot), null, 2)}\n`);
+  replaceFile(path.join(bundleDir, ROUTE_TABLE_FILE), `${JSON.stringify(routeMethodsOf(projectRoot), null, 2)}\n`);
 }
 
 /** The table in `root`: written at build time in a bundle, else derived from the route files there. */

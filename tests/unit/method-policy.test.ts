@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { allowedMethods, readRouteTable, refuseMethod, routeMethodsOf, writeRouteTable } from "@/lib/http/method-policy";
+import { allowedMethods, readRouteTable, refuseMethod, replaceFile, routeMethodsOf, writeRouteTable } from "@/lib/http/method-policy";
 
 const table = routeMethodsOf(process.cwd());
 
@@ -26,6 +26,33 @@ describe("method policy", () => {
     writeRouteTable(process.cwd(), bundle);
     expect(readRouteTable(bundle)).toEqual(table);
     expect(JSON.parse(readFileSync(path.join(bundle, "route-methods.json"), "utf8"))).toEqual(table);
+  });
+
+  it("rewriting the table never shows a reader an empty or half-written one: the new file replaces the old whole", () => {
+    // Every start writes the table again while other instances of the bundle start and read it.
+    const bundle = mkdtempSync(path.join(tmpdir(), "route-table-"));
+    writeRouteTable(process.cwd(), bundle);
+    const file = path.join(bundle, "route-methods.json");
+    const reader = openSync(file, "r");
+    try {
+      writeRouteTable(process.cwd(), bundle);
+      // Another file took its name: an instance that opened the table before still reads the whole old one,
+      // where an in-place rewrite would have emptied it under the reader before writing it again.
+      expect(statSync(file).ino).not.toBe(fstatSync(reader).ino);
+      const buffer = Buffer.alloc(1 << 20);
+      const read = readSync(reader, buffer, 0, buffer.length, 0);
+      expect(JSON.parse(buffer.subarray(0, read).toString("utf8"))).toEqual(table);
+    } finally {
+      closeSync(reader);
+    }
+    expect(readRouteTable(bundle)).toEqual(table);
+    expect(readdirSync(bundle)).toEqual(["route-methods.json"]);
+  });
+
+  it("the first start writes the method guard into a bundle that has no folder for it yet", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "bundle-")), "scripts", "method-guard.ts");
+    replaceFile(file, "guard");
+    expect(readFileSync(file, "utf8")).toBe("guard");
   });
 
   it("refuses TRACE, PROPFIND and DELETE on pages with Allow: GET, HEAD", () => {
