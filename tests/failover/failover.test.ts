@@ -91,17 +91,21 @@ beforeAll(async () => {
   });
   // The first start builds when sources changed; the others reuse that build.
   instances.push(await startDashboardInstance("A", env, 15 * 60_000));
-  const [b, c, unsafe] = await Promise.all([
+  // Started together; each one that did start is handed to afterAll even when another failed, so no server outlives the suite.
+  const started = await Promise.allSettled([
     startDashboardInstance("B", env, 120_000),
     startDashboardInstance("C", env, 120_000),
     startDashboardInstance("without-wait", { ...env, REDIS_UNSAFE_SKIP_REPLICA_WAIT: "true" }, 120_000),
   ]);
-  instances.push(b, c);
+  const [b, c, unsafe] = started.map((result) => (result.status === "fulfilled" ? result.value : undefined));
+  instances.push(...[b, c].filter((instance) => instance !== undefined));
   withoutWait = unsafe;
+  const failedStart = started.find((result) => result.status === "rejected");
+  if (failedStart) throw failedStart.reason;
   // As a load balancer would: traffic once every instance is ready (its Redis connection up).
   await waitUntil(
     async () =>
-      (await Promise.all([...instances, unsafe].map(async (instance) => (await fetch(`${instance.url}/api/ready`)).ok))).every(Boolean),
+      (await Promise.all([...instances, unsafe!].map(async (instance) => (await fetch(`${instance.url}/api/ready`)).ok))).every(Boolean),
     20_000,
     "every instance ready",
   );
