@@ -10,7 +10,6 @@ const nextConfig = {
       { source: "/api/:path*", headers: [...NEVER_FRAMED_HEADERS, { key: "cache-control", value: "no-store" }] },
       { source: "/_next/:path*", headers: [...NEVER_FRAMED_HEADERS] },
       { source: "/:file(favicon\\.ico|icon\\.svg|manifest\\.webmanifest)", headers: [...NEVER_FRAMED_HEADERS] },
-      { source: "/fonts/:path*", headers: [...NEVER_FRAMED_HEADERS] },
     ];
   },
   // The deployable bundle: .next/standalone holds a server.js and only the node_modules it needs (README, Deploy).

@@ -26,15 +26,16 @@ export interface RouteFirstLoad {
   chunks: number;
 }
 
-export function readRouteBundleStats(): { source: string; routes: RouteFirstLoad[] } {
-  const file = path.join(root, ROUTE_BUNDLE_STATS);
+/** The routes of the app built in `projectDirectory` (the dashboard by default; the lab's floor app too). */
+export function readRouteBundleStats(projectDirectory = root): { source: string; routes: RouteFirstLoad[] } {
+  const file = path.join(projectDirectory, ROUTE_BUNDLE_STATS);
   if (!existsSync(file)) throw new Error(`${ROUTE_BUNDLE_STATS} is missing: it is written by \`next build\` (Turbopack)`);
   const rows = JSON.parse(readFileSync(file, "utf8")) as NextRouteBundleRow[];
   const gzipped = new Map<string, number>();
   const gzipSize = (chunk: string) => {
     let size = gzipped.get(chunk);
     if (size === undefined) {
-      size = gzipSync(readFileSync(path.join(root, chunk)), { level: 9 }).length;
+      size = gzipSync(readFileSync(path.join(projectDirectory, chunk)), { level: 9 }).length;
       gzipped.set(chunk, size);
     }
     return size;

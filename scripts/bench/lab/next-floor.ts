@@ -25,6 +25,7 @@ import { dashboardGet, directSide, runInterleaved, sideLine, type Side } from ".
 import { waitFor } from "../members";
 import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
+import { readRouteBundleStats } from "../route-bundle-stats";
 
 const APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
 const PPR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-ppr-app");
@@ -103,6 +104,7 @@ export const nextFloor: BenchSection = {
         context.options.pageWarmUpRequests,
       );
       const direct = bySide.direct!;
+      const floorBundles = readRouteBundleStats(APP_DIRECTORY);
       const labels: Record<string, string> = {
         floorStatic: "floor app, prerendered page",
         floorDynamic: "floor app, page rendered per request",
@@ -126,8 +128,11 @@ export const nextFloor: BenchSection = {
         }),
         sideLine("same operation straight to the site", direct),
         ...Object.entries(labels).map(([name, label]) => sideLine(label, bySide[name]!)),
+        // Beside the dashboard's (the lighthouse section): what Next.js and React alone ship to a first load.
+        `floor app's first-load JavaScript per route, gzip: ` +
+          floorBundles.routes.map((route) => `${route.route} ${round(route.firstLoadGzipBytes / 1024)} KB`).join(", "),
       ];
-      return { summary, results: { rounds, secondsPerSide, bySide } };
+      return { summary, results: { rounds, secondsPerSide, bySide, floorFirstLoadJavaScript: floorBundles } };
     } finally {
       floor.server.kill("SIGTERM");
       prerenderedShell.server.kill("SIGTERM");
