@@ -13,7 +13,8 @@ import { CourseProgress } from "./course-progress";
  * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
  * progress, the access state in words and the one way forward (Resume, Start course, or Renew access once
  * ended). From 640 px, a card with the cover, the last lecture and "Add a reminder" while access ends
- * within 30 days.
+ * within 30 days. A row narrower than 22rem (a phone under 384 px, the panel) puts the access state and the way
+ * forward one under the other: side by side, the state would wrap into a tall pill or run under the button.
  */
 export function CourseCard({
   course,
@@ -39,7 +40,7 @@ export function CourseCard({
         actions: "sm:mt-auto sm:flex-wrap sm:items-start sm:pt-1",
       };
   return (
-    <article className={`card h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
+    <article className={`card @container h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
       {course.imageUrl ? (
         // Course covers come from the site's own CDN, whose hosts are not known at build time for next/image.
         // eslint-disable-next-line @next/next/no-img-element
@@ -55,7 +56,7 @@ export function CourseCard({
       )}
       <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
         <Heading className={`col-span-2 truncate text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
-        <div className="col-start-1 row-start-3 min-w-0">
+        <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">
           <AccessBadge access={course.access} />
         </div>
         <CourseProgress course={course} className="col-span-2 row-start-2" />
@@ -69,6 +70,9 @@ export function CourseCard({
     </article>
   );
 }
+
+/** In a row narrower than 22rem, the way forward takes the row's whole width, under the access state. */
+const STACKED_UNDER_THE_STATE = "@max-[22rem]:col-span-2 @max-[22rem]:col-start-1 @max-[22rem]:row-start-4";
 
 function CourseActions({
   course,
@@ -84,7 +88,7 @@ function CourseActions({
   const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
   return (
-    <div className={`col-start-2 row-start-3 flex gap-2 ${className}`}>
+    <div className={`col-start-2 row-start-3 flex gap-2 ${STACKED_UNDER_THE_STATE} ${className}`}>
       {main}
       {reminder ? (
         <div className={reminderClassName}>

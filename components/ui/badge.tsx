@@ -23,11 +23,11 @@ const TONE_MARKERS: Record<BadgeTone, string> = {
   lifetime: "∞",
 };
 
-/** A status in words, tinted by tone. */
+/** A status in words, tinted by tone. A pill on one line (the radius is half its height); wrapped, a rounded box. */
 export function Badge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
   return (
     <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium ${TONE_CLASSES[tone]}`}
+      className={`inline-flex items-center gap-1.5 rounded-xl px-2.5 py-0.5 text-sm font-medium ${TONE_CLASSES[tone]}`}
       data-tone={tone}
     >
       <span aria-hidden="true" className="text-xs font-bold">

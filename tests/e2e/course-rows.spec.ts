@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { resetSandbox, screenshotPage, signIn } from "./support";
+import { LOCALE_COOKIE } from "../../lib/i18n/locales";
+import { APP_URL, resetSandbox, screenshotPage, signIn } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -57,3 +58,51 @@ test("from 640 px courses stay a grid of cards with their cover", async ({ page 
   expect(Math.abs(boxes[1]!.top - boxes[2]!.top)).toBeLessThan(2);
   await expect(page.getByRole("main").getByRole("article").first().locator("img")).toBeVisible();
 });
+
+/** Each row's access state (its badge) and its way forward (its one visible link), as drawn, with the badge's lines. */
+async function rowParts(page: Page) {
+  return page
+    .getByRole("main")
+    .getByRole("article")
+    .evaluateAll((rows) =>
+      rows.map((row) => {
+        const box = (element: Element) => element.getBoundingClientRect().toJSON() as DOMRect;
+        const badge = row.querySelector("[data-tone]")!;
+        const action = [...row.querySelectorAll("a")].find((link) => link.getClientRects().length > 0)!;
+        const style = getComputedStyle(badge);
+        const lines = Math.round(
+          (badge.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) /
+            parseFloat(style.lineHeight),
+        );
+        return { name: row.querySelector("h2, h3")!.textContent, row: box(row), badge: box(badge), action: box(action), lines };
+      }),
+    );
+}
+
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`a row's access state never runs under its button nor grows tall: stacked at 320 px, side by side at 390 px (${locale})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await signIn(page, "maya@example.com", { from: "/courses" });
+    await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await page.goto("/courses");
+    const rows = await rowParts(page);
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const { name, row, badge, action, lines } of rows) {
+      // At 320 px the state has the row's whole width, above the way forward.
+      expect(badge.bottom, `${name}: the state is above the button`).toBeLessThanOrEqual(action.top);
+      expect(badge.right, `${name}: the state stays inside its row`).toBeLessThanOrEqual(row.right);
+      expect(lines, `${name}: the state takes at most two lines`).toBeLessThanOrEqual(2);
+    }
+    await page.screenshot({ path: `artifacts/screenshots/courses-rows-320-${locale}.png` });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const { name, badge, action, lines } of await rowParts(page)) {
+      // With room for both, they share a line, and the state ends before the button starts.
+      expect(Math.abs(badge.top + badge.height / 2 - (action.top + action.height / 2)), `${name}: side by side`).toBeLessThan(2);
+      expect(badge.right, `${name}: the state ends before the button`).toBeLessThanOrEqual(action.left);
+      expect(lines, `${name}: the state takes at most three lines`).toBeLessThanOrEqual(3);
+    }
+  });
+}
