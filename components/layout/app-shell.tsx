@@ -63,9 +63,12 @@ export function AppShell({
                     className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
                   >
                     <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-                    {/* Below 400 px the account menu needs the room: the name stays the link's name. Signed out, there is
-                        no menu, and the name says which app this is. */}
-                    <span className={account ? "sr-only min-[400px]:not-sr-only" : undefined}>{messages.app.name}</span>
+                    {/* Signed in, the account menu needs the room below 400 px, and the tabs from 640 px (where they
+                        move up into the header) to 768 px: the name stays the link's name. Signed out, there is no menu,
+                        and the name says which app this is. */}
+                    <span className={account ? "sr-only min-[400px]:not-sr-only sm:sr-only md:not-sr-only" : undefined}>
+                      {messages.app.name}
+                    </span>
                   </PageLink>
                 )}
                 {showNav ? embedded ? <PanelNav /> : <MainNav /> : null}

@@ -278,3 +278,21 @@ test("an online event is joined by a link named after it; a past event offers no
   await expect(page.getByRole("heading", { name: "Python office hours" })).toBeVisible();
   await expect(page.locator('a[href="https://meet.example.com/demo-academy/python-office-hours"]')).toHaveCount(0);
 });
+
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`signed in, no page scrolls sideways at any width from 320 to 1280 px (${locale})`, async ({ page }) => {
+    await signIn(page, "maya@example.com");
+    await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    for (const path of ["/", "/courses", "/orders", "/events", "/settings"]) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      for (const width of [320, 360, 390, 480, 640, 700, 768, 1024, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        // Where the tabs move up into the header (640 px), the app's name gives them the room until 768 px.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+  });
+}
