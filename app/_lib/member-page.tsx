@@ -32,7 +32,7 @@ export async function renderMemberPage(
     const embedded = await isFramedRender();
     // A session that just ended goes straight back to sign-in; inside a frame, sign-in starts from a click.
     if (!embedded && hasSessionCookie(readOnlyJar(await cookies()))) redirect(loginPath(path));
-    return <SignedOutLanding returnTo={path} embedded={embedded} />;
+    return <SignedOutLanding returnTo={path} />;
   }
   const { session } = page;
   const queryClient = makeQueryClient();

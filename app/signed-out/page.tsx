@@ -6,7 +6,6 @@ import { sanitizeReturnTo } from "@/lib/auth/return-to";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
 import { isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
-import { isFramedRender } from "@/lib/http/embedding";
 import { getMessages } from "@/lib/i18n";
 
 import { getRequestLocale } from "../_lib/request-locale";
@@ -37,5 +36,5 @@ export default async function SignedOutPage({ searchParams }: { searchParams: Pr
   }
   const site = { name: await getSiteName(), url: getConfig().siteUrl };
   // Inside the site's page (a withdrawn access ends the frame's session too), sign-in starts from the popup.
-  return <SignedOutLanding reason={reason} returnTo={returnTo} siteSession={siteSession} site={site} embedded={await isFramedRender()} />;
+  return <SignedOutLanding reason={reason} returnTo={returnTo} siteSession={siteSession} site={site} />;
 }

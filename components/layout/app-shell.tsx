@@ -2,10 +2,10 @@
 
 import { PageLink } from "@/components/ui/page-link";
 import { usePathname } from "next/navigation";
-import { useRef, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { EmbeddingProvider } from "./embedding-context";
+import { EmbeddingProvider, type Embedding } from "./embedding-context";
 import { MainNav, PanelNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
 import { OfflineNavigation, OfflineOutlet } from "./offline-navigation";
@@ -31,8 +31,8 @@ const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
 export function AppShell({
   children,
   showNav = true,
-  embedded = false,
-  parentOrigins = [],
+  embedded: embeddedAtLoad = false,
+  parentOrigins: parentOriginsAtLoad = [],
   account = null,
 }: {
   children: ReactNode;
@@ -44,6 +44,9 @@ export function AppShell({
 }) {
   const { messages } = useI18n();
   const content = useRef<HTMLDivElement>(null);
+  // Decided by the document's own request (Sec-Fetch-Dest: iframe) and kept: a refresh (the language switch)
+  // renders the layout again from an RSC request, which never says it is for a frame.
+  const [{ embedded, parentOrigins }] = useState<Embedding>({ embedded: embeddedAtLoad, parentOrigins: parentOriginsAtLoad });
   useReportFrameHeight(content, embedded ? parentOrigins : []);
   const hasHeader = showNav || !embedded;
   return (

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, type ReactNode } from "react";
 
-interface Embedding {
+export interface Embedding {
   /** True when the dashboard is the site's companion panel (loaded inside a frame). */
   embedded: boolean;
   /** The origins allowed to frame the dashboard (EMBED_ORIGINS), to which the panel reports its height. */

@@ -5,6 +5,7 @@ import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
+import { useEmbedding } from "./embedding-context";
 
 export type { SignedOutReason };
 
@@ -30,18 +31,18 @@ const NOTICES: Record<SignedOutReason, (messages: Messages) => string> = {
 export function SignedOutLanding({
   reason = null,
   returnTo = "/",
-  embedded = false,
   siteSession = null,
   site,
 }: {
   reason?: SignedOutReason | null;
   returnTo?: string;
-  embedded?: boolean;
   siteSession?: SiteSessionAfterSignOut | null;
   /** The site by its name (null when it gives none) and its address, for the sentence about the site's session. */
   site?: { name: string | null; url: string };
 }) {
   const { messages, locale } = useI18n();
+  // The document's own request decided it (components/layout/embedding-context.tsx): a client navigation's does not say.
+  const { embedded } = useEmbedding();
   const notice = reason ? NOTICES[reason](messages) : null;
   const siteName = site?.name ?? messages.signedOutPage.theSite;
   const siteNotice = siteSession && site ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;

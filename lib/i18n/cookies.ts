@@ -1,9 +1,17 @@
+import { isInFrame } from "@/lib/client/embedding";
+
 import { LOCALE_COOKIE, TIME_ZONE_COOKIE, type Locale } from "./locales";
 
 const ONE_YEAR_SECONDS = 31_536_000;
 
+/**
+ * Inside the site's page (the companion panel) the frame is a third party: the browser keeps only a cookie
+ * marked SameSite=None and Secure there, in the site's partition (Partitioned, as the panel's session cookie
+ * is: lib/session/session.ts). A SameSite=Lax one would be dropped without a word.
+ */
 function writeCookie(name: string, value: string): void {
-  document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
+  const context = isInFrame() ? "SameSite=None; Secure; Partitioned" : "SameSite=Lax";
+  document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; ${context}`;
 }
 
 /** Remembers the member's language choice (read on the server by `negotiateLocale`) and updates `<html lang>`. */

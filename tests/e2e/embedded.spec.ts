@@ -276,3 +276,41 @@ test("the panel opens on Continue and Ending soon, is sized to its content, and 
   expect(popups.length - before).toBe(1);
   await expectFrameFitsContent(page);
 });
+
+test("the language chosen in the panel applies there and the panel stays a panel, sized to its content", async ({ page }) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
+  await frame.getByRole("link", { name: "Settings" }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  // The switch applies once the server renders again in the new language: a plain click, then the result.
+  await frame.getByText("繁體中文").click();
+  await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+  await expect(frame.getByRole("radio", { name: "繁體中文" })).toBeChecked();
+  // Still the panel: its sections at the top, no brand header, and the site still sizes the frame to it.
+  await expect(frame.getByRole("link", { name: "學習", exact: true })).toBeVisible();
+  await expect(frame.getByRole("banner").getByRole("link", { name: "學員儀表板" })).toHaveCount(0);
+  await expect(frame.getByRole("link", { name: "在新分頁開啟儀表板" })).toBeVisible();
+  await expectFrameFitsContent(page);
+  await frame.getByRole("link", { name: "學習", exact: true }).click();
+  await expect(frame.getByRole("heading", { name: "繼續觀看" })).toBeVisible();
+  await expectFrameFitsContent(page);
+
+  // The choice is kept for the panel in this site's page (its cookie lives in the site's partition).
+  await page.reload();
+  await expect(frame.getByRole("heading", { name: "繼續觀看" })).toBeVisible();
+  await expect(frame.getByRole("link", { name: "學習", exact: true })).toBeVisible();
+});
+
+test("a section opened after the panel's session is gone offers the panel's own sign-in, not the page's", async ({ page, context }) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  // The session cookie is gone (cleared by the browser, say) while the panel is open; the next section is
+  // rendered by a client navigation, whose request does not say it is for a frame.
+  await context.clearCookies();
+  await frame.getByRole("link", { name: "Orders & events", exact: true }).click();
+  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+});
