@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useOptimistic, useTransition } from "react";
 import { persistLocale } from "@/lib/i18n/cookies";
 import { isLocale, LOCALES, type Locale } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
@@ -21,11 +21,17 @@ export function LanguageSwitch() {
   const { locale, messages } = useI18n();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // The tapped language stays checked while the server renders the app in it (a controlled radio would
+  // otherwise jump back to the current language until the refresh lands).
+  const [chosen, showChosen] = useOptimistic(locale);
 
   function choose(next: Locale) {
-    if (next === locale) return;
+    if (next === chosen) return;
     persistLocale(next);
-    startTransition(() => router.refresh());
+    startTransition(() => {
+      showChosen(next);
+      router.refresh();
+    });
   }
 
   const switchControls = useChoiceMadeBeforeHydration<HTMLFieldSetElement>((values) => {
@@ -44,7 +50,7 @@ export function LanguageSwitch() {
               type="radio"
               name="locale"
               value={option}
-              checked={locale === option}
+              checked={chosen === option}
               onChange={() => choose(option)}
               className="size-4 accent-[var(--accent)]"
             />

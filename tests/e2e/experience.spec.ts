@@ -98,3 +98,25 @@ test.describe("in Traditional Chinese", () => {
     await expect(page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true })).toBeVisible();
   });
 });
+
+test("the language tapped stays checked while the app is rendered again in it", async ({ page }) => {
+  await signIn(page, "maya@example.com", { from: "/settings" });
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  // The server takes its time with the refresh (an RSC request) that renders the app in the new language.
+  let releaseRefresh = () => {};
+  const refreshHeld = new Promise<void>((resolve) => (releaseRefresh = resolve));
+  await page.route("**/settings*", async (route) => {
+    if (route.request().headers()["rsc"]) await refreshHeld;
+    await route.continue();
+  });
+  await page.getByRole("group", { name: "Language" }).getByText("繁體中文").click();
+  // Still in English, and busy, but the choice shows: no jump back to English while it loads.
+  await expect(page.getByRole("group", { name: "Language" })).toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("radio", { name: "繁體中文" })).toBeChecked();
+  await expect(page.getByRole("radio", { name: "English" })).not.toBeChecked();
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  releaseRefresh();
+  await expect(page.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "語言" }).getByRole("radio", { name: "繁體中文" })).toBeChecked();
+  await page.unrouteAll();
+});
