@@ -2,9 +2,14 @@
  * How much CPU one Courses data request costs the dashboard, layer by layer, measured in this process
  * against a running sandbox: `tsx --conditions=react-server scripts/bench/lab/client-cost.ts <site url>`, the
  * sandbox started 20 ms away like the bench's and accepting this tool's sign-in through the route handlers:
- * `SANDBOX_LATENCY_MS=20 SANDBOX_DASHBOARD_REDIRECT_URIS=http://localhost:3000/api/auth/callback,http://localhost:3999/api/auth/callback npm run sandbox`. Each layer is the one above it plus
- * one more of the app's own steps, ten calls in flight at a time like the concurrent run, `ROUNDS` times
- * in turn (default 3), so that a difference between two layers can be told from the run's noise:
+ *
+ *   SANDBOX_LATENCY_MS=20 \
+ *   SANDBOX_DASHBOARD_REDIRECT_URIS=http://localhost:3000/api/auth/callback,http://localhost:3999/api/auth/callback \
+ *   npm run sandbox
+ *
+ * Each layer is the one above it plus one more of the app's own steps, ten calls in flight at a time like
+ * the concurrent run, `ROUNDS` times in turn (default 3), so that a difference between two layers can be
+ * told from the run's noise:
  *
  *   the floor: node:http with a keep-alive agent and JSON.parse, nothing of the app's
  *   siteFetch: the app's one fetch to the site (bounds, caps, metrics, a Fetch Response read as JSON)
