@@ -296,3 +296,22 @@ for (const locale of ["en", "zh-TW"] as const) {
     }
   });
 }
+
+test("a long member name is cut short in the header and never pushes a page sideways", async ({ page }) => {
+  await signIn(page, "maya@example.com", { from: "/courses" });
+  const accountButton = page.getByRole("navigation", { name: "Account" }).getByRole("button");
+  // The sandbox's members have short names: this one is drawn as a member with a long name would be.
+  await expect(accountButton).toHaveAccessibleName("Maya Chen");
+  await accountButton.evaluate((button) => {
+    const shown = [...button.querySelectorAll("span")].find((span) => span.textContent === "Maya Chen")!;
+    shown.textContent = "Maximiliana Alexandra Papadopoulou-Richardson";
+  });
+  await expect(accountButton).toHaveAccessibleName("Maximiliana Alexandra Papadopoulou-Richardson");
+  for (const width of [320, 390, 640, 700, 768, 800, 900, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `at ${width} px`).toBeLessThanOrEqual(0);
+    const button = (await accountButton.boundingBox())!;
+    expect(button.x + button.width, `the menu ends inside the page at ${width} px`).toBeLessThanOrEqual(width);
+  }
+});
