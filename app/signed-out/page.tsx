@@ -35,6 +35,6 @@ export default async function SignedOutPage({ searchParams }: { searchParams: Pr
     siteSession = returned ? "ended" : "unconfirmed";
   }
   const site = { name: await getSiteName(), url: getConfig().siteUrl };
-  // Inside the site's page (a withdrawn access ends the frame's session too), sign-in starts from the popup.
+  // Inside the site's page the landing offers the panel's popup sign-in (components/layout/embedding-context.tsx).
   return <SignedOutLanding reason={reason} returnTo={returnTo} siteSession={siteSession} site={site} />;
 }

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { LOCALE_COOKIE } from "../../lib/i18n/locales";
-import { APP_URL, resetSandbox, screenshotPage, signIn } from "./support";
+import { chooseLanguage, resetSandbox, screenshotPage, signIn } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -85,7 +84,7 @@ for (const locale of ["en", "zh-TW"] as const) {
   }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await signIn(page, "maya@example.com", { from: "/courses" });
-    await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await chooseLanguage(page.context(), locale);
     await page.goto("/courses");
     const rows = await rowParts(page);
     expect(rows.length).toBeGreaterThanOrEqual(5);

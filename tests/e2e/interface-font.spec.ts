@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { getMessages, LOCALE_COOKIE, LOCALES } from "../../lib/i18n";
+import { getMessages, LOCALES } from "../../lib/i18n";
 
-import { APP_URL, signIn } from "./support";
+import { chooseLanguage, signIn } from "./support";
 
 /** The interface font's files the page asks for (app/fonts: Geist's Latin face, preloaded; its extended face, on demand). */
 function recordFontFiles(page: Page): string[] {
@@ -19,7 +19,7 @@ test("a page in either language downloads Geist's Latin face alone, and text bey
   const fonts = recordFontFiles(page);
   await signIn(page, "maya@example.com");
   for (const locale of LOCALES) {
-    await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await chooseLanguage(page.context(), locale);
     await page.goto("/courses");
     await expect(page.getByRole("heading", { level: 1, name: getMessages(locale).nav.courses })).toBeVisible();
     await page.evaluate(() => document.fonts.ready);

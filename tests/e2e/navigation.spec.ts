@@ -1,9 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-import { LOCALE_COOKIE } from "../../lib/i18n/locales";
-
 import { accountNavigation } from "./account-menu";
-import { APP_URL, postSandboxControl, resetSandbox, signIn } from "./support";
+import { chooseLanguage, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /** Each page, the link that opens it (a tab, or Settings in the account menu at the header's right end) and its URL. */
 const PAGES = [
@@ -127,14 +125,14 @@ test("at 320 px the focus ring of every navigation link is whole: no edge or con
 for (const { locale, appName } of [
   { locale: "en", appName: "Member dashboard" },
   { locale: "zh-TW", appName: "學員儀表板" },
-]) {
+] as const) {
   test(`at 320 px, signed out, the header names the app in words; signed in, the account menu takes that room (${locale})`, async ({
     browser,
   }) => {
     const viewport = { width: 320, height: 640 };
     const inLanguage = async () => {
       const context = await browser.newContext({ viewport });
-      await context.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+      await chooseLanguage(context, locale);
       return context;
     };
     const nameWidth = async (page: Page) => (await page.getByRole("banner").getByText(appName, { exact: true }).boundingBox())?.width ?? 0;
@@ -150,7 +148,7 @@ for (const { locale, appName } of [
     const page = await member.newPage();
     await signIn(page, "maya@example.com");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-    await member.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await chooseLanguage(member, locale);
     await page.reload();
     // Still the home link's name, for a screen reader, but not drawn.
     await expect(page.getByRole("banner").getByRole("link", { name: appName })).toBeAttached();
@@ -282,7 +280,7 @@ test("an online event is joined by a link named after it; a past event offers no
 for (const locale of ["en", "zh-TW"] as const) {
   test(`signed in, no page scrolls sideways at any width from 320 to 1280 px (${locale})`, async ({ page }) => {
     await signIn(page, "maya@example.com");
-    await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+    await chooseLanguage(page.context(), locale);
     for (const path of ["/", "/courses", "/orders", "/events", "/settings"]) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(path);

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 
+import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
 
 import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
@@ -8,7 +9,14 @@ import { SITE_URL } from "../journeys/urls";
 
 import { playwrightDriver } from "./playwright-driver";
 
+import { APP_URL } from "../journeys/urls";
+
 export { APP_URL, HOST_PAGE, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
+
+/** The language the dashboard speaks from the next request on, as the switch in Settings leaves it. */
+export async function chooseLanguage(context: BrowserContext, locale: Locale): Promise<void> {
+  await context.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
+}
 
 /** Signs in through the sandbox's real sign-in and consent pages (the journey shared with the Firefox suite). */
 export async function signIn(page: Page, email: string, options: { from?: string } = {}): Promise<void> {
