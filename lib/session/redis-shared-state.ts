@@ -42,8 +42,13 @@ export const REPLICA_ACK_TIMEOUT_MS = 250;
 const DURABLE_CONNECTIONS = 4;
 /** How long the primary's count of connected replicas (INFO replication) is reused before it is asked again. */
 const REPLICA_COUNT_TTL_MS = 1_000;
-/** Besides Sentinel's own notifications, the client asks the Sentinels for the primary this often. */
-const SENTINEL_SCAN_INTERVAL_MS = 1_000;
+/**
+ * The client asks a Sentinel for the primary this often. This scan, not a notification, is what finds a promoted
+ * replica: node-redis 6 subscribes to "switch-master" while Sentinel publishes "+switch-master", and it refuses a
+ * primary its Sentinel still flags "disconnected" (up to a second after the switch). 250 ms keeps a failover's 503s
+ * within about 1.5 s of the promotion, for one short Sentinel connection per instance four times a second.
+ */
+const SENTINEL_SCAN_INTERVAL_MS = 250;
 /** A Sentinel client that could not reach any Sentinel at start-up is created again after this long. */
 const SENTINEL_RESTART_DELAY_MS = 1_000;
 
@@ -158,8 +163,8 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
 
   /**
    * node-redis's Sentinel support: it asks the Sentinels for the primary, sends every command there (no
-   * replica reads: replicaPoolSize 0), and follows a promotion on Sentinel's `switch-master` notice (and
-   * its own scan every second). A client that found no Sentinel at start-up gives up: it is made again.
+   * replica reads: replicaPoolSize 0), and follows a promotion through its scan (SENTINEL_SCAN_INTERVAL_MS) and
+   * Sentinel's other notices. A client that found no Sentinel at start-up gives up: it is made again.
    */
   private startSentinel(config: RedisSentinelConfig): void {
     const tls = config.tls ? { tls: true as const } : {};
