@@ -13,7 +13,6 @@ import { PagedQueryBody } from "@/components/ui/paged-query-body";
 import { ShowMoreButton } from "@/components/ui/show-more-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { SiteLink } from "@/components/layout/site-link";
-import { LAID_OUT_NEAR_VIEW } from "@/components/ui/laid-out-near-view";
 import { CourseCard } from "./course-card";
 import { CourseFilters } from "./course-filters";
 import { useCourseChoice } from "./use-course-choice";
@@ -115,7 +114,7 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
               key={course.slug}
               ref={index === firstNew ? firstNewItem : undefined}
               tabIndex={index === firstNew ? -1 : undefined}
-              className={`rounded-xl outline-offset-4 ${LAID_OUT_NEAR_VIEW.course}`}
+              className="rounded-xl outline-offset-4"
             >
               <CourseCard course={course} rowOnly={embedded} />
             </li>

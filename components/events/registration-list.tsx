@@ -1,5 +1,4 @@
 import type { EventRegistration } from "@/lib/types/account";
-import { LAID_OUT_NEAR_VIEW } from "@/components/ui/laid-out-near-view";
 import { EventItem } from "./event-item";
 
 /** Event registrations as a list, one EventItem each (the Events page's sections and the Overview's Upcoming events). */
@@ -7,7 +6,7 @@ export function RegistrationList({ registrations }: { registrations: EventRegist
   return (
     <ul className="flex flex-col gap-3">
       {registrations.map((registration) => (
-        <li key={registration.id} className={LAID_OUT_NEAR_VIEW.event}>
+        <li key={registration.id}>
           <EventItem registration={registration} />
         </li>
       ))}

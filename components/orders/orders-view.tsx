@@ -4,7 +4,6 @@ import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { useI18n } from "@/lib/i18n/provider";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
-import { LAID_OUT_NEAR_VIEW } from "@/components/ui/laid-out-near-view";
 import { SiteLink } from "@/components/layout/site-link";
 import { sortOrdersForDisplay } from "@/lib/format/order-sort";
 import { OrderCard } from "./order-card";
@@ -33,7 +32,7 @@ export function OrdersView() {
         {(items) => (
           <ul className="flex flex-col gap-4">
             {items.map((order) => (
-              <li key={order.id} className={LAID_OUT_NEAR_VIEW.order}>
+              <li key={order.id}>
                 <OrderCard order={order} />
               </li>
             ))}
