@@ -5,11 +5,9 @@ import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
 
 import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
-import { SITE_URL } from "../journeys/urls";
+import { APP_URL, SITE_URL } from "../journeys/urls";
 
 import { playwrightDriver } from "./playwright-driver";
-
-import { APP_URL } from "../journeys/urls";
 
 export { APP_URL, HOST_PAGE, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 
