@@ -58,12 +58,18 @@ export function standaloneServer(): string {
   return projectRoot(".next", "standalone", "server.js");
 }
 
-/** True when the last build is newer than every build input and left the standalone server behind. */
-export function buildIsCurrent(): boolean {
-  const buildId = projectRoot(".next", "BUILD_ID");
-  if (!existsSync(buildId) || !existsSync(standaloneServer())) return false;
-  const built = statSync(buildId).mtimeMs;
-  return Math.max(...BUILD_INPUTS.map((input) => newestChange(projectRoot(input)))) < built;
+/**
+ * True when the last build is newer than every build input and left the standalone server behind.
+ * `root` is the project's root (tests give another).
+ */
+export function buildIsCurrent(root = projectRoot()): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const server = path.join(root, ".next", "standalone", "server.js");
+  if (!existsSync(buildId) || !existsSync(server)) return false;
+  // A build that failed after writing BUILD_ID (while prerendering, say) left the old server.js: the older
+  // of the two says when the bundle was last built whole.
+  const built = Math.min(statSync(buildId).mtimeMs, statSync(server).mtimeMs);
+  return Math.max(...BUILD_INPUTS.map((input) => newestChange(path.join(root, input)))) < built;
 }
 
 /**
