@@ -26,7 +26,7 @@ export const PHONE_TARGETS = { lcpMs: 2000, tbtMs: 150, cls: 0, firstLoadJavaScr
 
 const SIGNED_IN_PAGES = [PAGE_PATHS.overview, PAGE_PATHS.courses, PAGE_PATHS.orders, PAGE_PATHS.events, PAGE_PATHS.settings];
 
-interface PageAudit {
+export interface PageAudit {
   score: number;
   lcpMs: number;
   /** Each run's LCP, in run order: Lantern's estimate moves with the main thread's tasks before the observed first paint. */
@@ -58,81 +58,138 @@ function scriptBytesBeforePaint(lhr: RunnerResult["lhr"], traceEvents: readonly 
   );
 }
 
+/** Lighthouse on Debian's Chromium, kept open for several audits (this section's, and the lab's `floorPhone`). */
+export interface PhoneAuditor {
+  /** `runs` audits of `url` (each retried as {@link auditOnce} says), their medians and each run's LCP and script bytes. */
+  audit(
+    url: string,
+    runs: number,
+    options: { headers?: Record<string, string>; artifact: string; writeArtifact: WriteArtifact },
+  ): Promise<PageAudit>;
+  /** The Lighthouse version of the last audit. */
+  readonly version: string;
+  close(): void;
+}
+
+type WriteArtifact = (name: string, content: string) => string;
+
+export async function openPhoneAuditor(): Promise<PhoneAuditor> {
+  const chrome = await launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: [...CHROMIUM_ARGS, "--headless=new"],
+    logLevel: "silent",
+  });
+  // Loaded only when an audit runs: Lighthouse is large.
+  const { default: lighthouse } = await import("lighthouse");
+  let version = "";
+
+  async function auditOnce(
+    url: string,
+    headers: Record<string, string> | undefined,
+    artifact: string,
+    writeArtifact: WriteArtifact,
+  ): Promise<PageAudit> {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      logLevel: "error",
+      output: "json",
+      onlyCategories: ["performance"],
+      ...(headers ? { extraHeaders: headers } : {}),
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const { lhr } = result;
+    // The whole report (the LCP element and its phases, the long tasks), for whoever looks into a figure.
+    writeArtifact(artifact, JSON.stringify(lhr));
+    version = lhr.lighthouseVersion;
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const audit: PageAudit = {
+      score: Math.round((lhr.categories.performance?.score ?? Number.NaN) * 100),
+      lcpMs: Math.round(numeric("largest-contentful-paint")),
+      tbtMs: Math.round(numeric("total-blocking-time")),
+      cls: round(numeric("cumulative-layout-shift"), 3),
+      scriptBytesBeforePaint: scriptBytesBeforePaint(lhr, result.artifacts.Trace.traceEvents),
+      finalUrl: lhr.finalDisplayedUrl,
+    };
+    if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
+      throw new Error(`Lighthouse on ${url} ended on ${lhr.finalDisplayedUrl}: the session did not reach the page`);
+    return audit;
+  }
+
+  // Lighthouse sometimes fails to record a load's trace (NO_NAVSTART, "please run Lighthouse again"):
+  // such a run is run again, at most twice, and said so; a page that fails three times fails the section.
+  async function auditWithRetries(
+    url: string,
+    headers: Record<string, string> | undefined,
+    artifact: string,
+    writeArtifact: WriteArtifact,
+  ) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await auditOnce(url, headers, artifact, writeArtifact);
+      } catch (error) {
+        if (!(error instanceof LighthouseRuntimeError) || attempt === 3) throw error;
+        progress(`Lighthouse, ${url}: ${error.message}; again`, attempt + 1, 3, "attempt");
+      }
+    }
+  }
+
+  return {
+    async audit(url, runs, { headers, artifact, writeArtifact }) {
+      const perRun: PageAudit[] = [];
+      for (let run = 0; run < Math.max(1, runs); run += 1) perRun.push(await auditWithRetries(url, headers, artifact, writeArtifact));
+      const median = (pick: (audit: PageAudit) => number) => {
+        const sorted = perRun.map(pick).sort((a, b) => a - b);
+        return sorted[Math.floor(sorted.length / 2)]!;
+      };
+      return {
+        score: median((audit) => audit.score),
+        lcpMs: median((audit) => audit.lcpMs),
+        tbtMs: median((audit) => audit.tbtMs),
+        cls: median((audit) => audit.cls),
+        lcpMsPerRun: perRun.map((audit) => audit.lcpMs),
+        scriptBytesBeforePaintPerRun: perRun.map((audit) => audit.scriptBytesBeforePaint ?? Number.NaN),
+        finalUrl: perRun[0]!.finalUrl,
+      };
+    },
+    get version() {
+      return version;
+    },
+    close: () => chrome.kill(),
+  };
+}
+
+/** One page's line: medians, and each run's LCP with the scripts that ran before its first paint. */
+export function auditLine(label: string, audit: PageAudit): string {
+  return (
+    `    ${label.padEnd(10)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s,` +
+    ` TBT ${audit.tbtMs} ms, CLS ${audit.cls}` +
+    " (LCP of each run, with the scripts that ran before its first paint: " +
+    (audit.lcpMsPerRun ?? [])
+      .map((lcpMs, run) => `${round(lcpMs / 1000, 2)} s [${round((audit.scriptBytesBeforePaintPerRun?.[run] ?? Number.NaN) / 1024)} KB]`)
+      .join(", ") +
+    ")"
+  );
+}
+
 export const phoneAudit: BenchSection = {
   name: "lighthouse",
   title: "Lighthouse on each signed-in page (mobile profile, default throttling) and first-load JavaScript per route",
   enabled: () => true,
   async run(context) {
-    const chrome = await launch({
-      chromePath: CHROMIUM_PATH,
-      chromeFlags: [...CHROMIUM_ARGS, "--headless=new"],
-      logLevel: "silent",
-    });
-    // Loaded only when this section runs: Lighthouse is large.
-    const { default: lighthouse } = await import("lighthouse");
+    const auditor = await openPhoneAuditor();
     const audits: Record<string, PageAudit> = {};
-    let version = "";
     try {
-      const runs = Math.max(1, context.options.lighthouseRuns);
       for (const [index, pathname] of SIGNED_IN_PAGES.entries()) {
-        progress(`Lighthouse, ${pathname}, ${runs} run(s)`, index + 1, SIGNED_IN_PAGES.length, "page");
-        const perRun: PageAudit[] = [];
-        for (let run = 0; run < runs; run += 1) perRun.push(await auditPage(pathname));
-        const median = (pick: (audit: PageAudit) => number) => {
-          const sorted = perRun.map(pick).sort((a, b) => a - b);
-          return sorted[Math.floor(sorted.length / 2)]!;
-        };
-        audits[pathname] = {
-          score: median((audit) => audit.score),
-          lcpMs: median((audit) => audit.lcpMs),
-          tbtMs: median((audit) => audit.tbtMs),
-          cls: median((audit) => audit.cls),
-          lcpMsPerRun: perRun.map((audit) => audit.lcpMs),
-          scriptBytesBeforePaintPerRun: perRun.map((audit) => audit.scriptBytesBeforePaint ?? Number.NaN),
-          finalUrl: perRun[0]!.finalUrl,
-        };
-      }
-      // Lighthouse sometimes fails to record a load's trace (NO_NAVSTART, "please run Lighthouse again"):
-      // such a run is run again, at most twice, and said so; a page that fails three times fails the section.
-      async function auditPage(pathname: string): Promise<PageAudit> {
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            return await auditPageOnce(pathname);
-          } catch (error) {
-            if (!(error instanceof LighthouseRuntimeError) || attempt === 3) throw error;
-            progress(`Lighthouse, ${pathname}: ${error.message}; again`, attempt + 1, 3, "attempt");
-          }
-        }
-      }
-      async function auditPageOnce(pathname: string): Promise<PageAudit> {
-        const result = await lighthouse(`${context.target.appUrl}${pathname}`, {
-          port: chrome.port,
-          logLevel: "error",
-          output: "json",
-          onlyCategories: ["performance"],
-          extraHeaders: { Cookie: context.member.header() },
+        progress(`Lighthouse, ${pathname}, ${context.options.lighthouseRuns} run(s)`, index + 1, SIGNED_IN_PAGES.length, "page");
+        audits[pathname] = await auditor.audit(`${context.target.appUrl}${pathname}`, context.options.lighthouseRuns, {
+          headers: { Cookie: context.member.header() },
+          artifact: `lighthouse${pathname === "/" ? "-overview" : pathname.replaceAll("/", "-")}.json`,
+          writeArtifact: (name, content) => context.writeArtifact(name, content),
         });
-        if (!result) throw new Error(`Lighthouse returned nothing for ${pathname}`);
-        const { lhr } = result;
-        // The whole report (the LCP element and its phases, the long tasks), for whoever looks into a figure.
-        context.writeArtifact(`lighthouse${pathname === "/" ? "-overview" : pathname.replaceAll("/", "-")}.json`, JSON.stringify(lhr));
-        version = lhr.lighthouseVersion;
-        if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse failed on ${pathname}: ${lhr.runtimeError.message}`);
-        const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-        const audit: PageAudit = {
-          score: Math.round((lhr.categories.performance?.score ?? Number.NaN) * 100),
-          lcpMs: Math.round(numeric("largest-contentful-paint")),
-          tbtMs: Math.round(numeric("total-blocking-time")),
-          cls: round(numeric("cumulative-layout-shift"), 3),
-          scriptBytesBeforePaint: scriptBytesBeforePaint(lhr, result.artifacts.Trace.traceEvents),
-          finalUrl: lhr.finalDisplayedUrl,
-        };
-        if (new URL(lhr.finalDisplayedUrl).pathname !== pathname)
-          throw new Error(`Lighthouse on ${pathname} ended on ${lhr.finalDisplayedUrl}: the session did not reach the page`);
-        return audit;
       }
     } finally {
-      chrome.kill();
+      auditor.close();
     }
     const bundles = readRouteBundleStats();
     const T = PHONE_TARGETS;
@@ -143,20 +200,9 @@ export const phoneAudit: BenchSection = {
       firstLoadJavaScript: bundles.routes.every((route) => route.firstLoadGzipBytes <= T.firstLoadJavaScriptGzipKb * 1024),
     };
     const summary = [
-      `on a phone (Lighthouse ${version}, mobile, default throttling;` +
+      `on a phone (Lighthouse ${auditor.version}, mobile, default throttling;` +
         ` targets LCP <= ${T.lcpMs / 1000} s, TBT <= ${T.tbtMs} ms, CLS ${T.cls}):`,
-      ...Object.entries(audits).map(
-        ([pathname, audit]) =>
-          `    ${pathname.padEnd(10)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s,` +
-          ` TBT ${audit.tbtMs} ms, CLS ${audit.cls}` +
-          " (LCP of each run, with the scripts that ran before its first paint: " +
-          (audit.lcpMsPerRun ?? [])
-            .map(
-              (lcpMs, run) => `${round(lcpMs / 1000, 2)} s [${round((audit.scriptBytesBeforePaintPerRun?.[run] ?? Number.NaN) / 1024)} KB]`,
-            )
-            .join(", ") +
-          ")",
-      ),
+      ...Object.entries(audits).map(([pathname, audit]) => auditLine(pathname, audit)),
       `    LCP ${verdict(met.lcp)}, TBT ${verdict(met.tbt)}, CLS ${verdict(met.cls)} on every page`,
       `first-load JavaScript per route, gzip (${bundles.source};` +
         ` target <= ${T.firstLoadJavaScriptGzipKb} KB: ${verdict(met.firstLoadJavaScript)}):`,

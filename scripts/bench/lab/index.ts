@@ -5,6 +5,8 @@
  */
 import type { BenchSection } from "../context";
 
+import { compressionCost } from "./compression";
+import { floorPhone } from "./floor-phone";
 import { nextFloor } from "./next-floor";
 import { shippedJavaScriptSize, siteRequestsPerPageView } from "./pages";
 import { cpuProfiles } from "./profile";
@@ -18,4 +20,6 @@ export const LAB_SECTIONS: readonly BenchSection[] = [
   sharedStateOverhead,
   siteRequestsPerPageView,
   nextFloor,
+  floorPhone,
+  compressionCost,
 ];

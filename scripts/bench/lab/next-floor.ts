@@ -27,10 +27,10 @@ import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
 import { readRouteBundleStats } from "../route-bundle-stats";
 
-const APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
+export const FLOOR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
 const PPR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-ppr-app");
 const NEXT_BIN = path.join(import.meta.dirname, "..", "..", "..", "node_modules", "next", "dist", "bin", "next");
-const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3210);
+export const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? 3210);
 
 /** What a browser sends for a page (as page-views.ts replays it): HTML, compressed. */
 const PAGE_HEADERS = { accept: "text/html,application/xhtml+xml", "accept-encoding": "gzip, deflate, br, zstd" };
@@ -41,7 +41,7 @@ async function run(command: string[], cwd: string): Promise<void> {
   if (code !== 0) throw new Error(`${command.join(" ")} exited with ${code}`);
 }
 
-async function startFloorApp(
+export async function startFloorApp(
   directory: string,
   port: number,
   readyPath: string,
@@ -74,7 +74,7 @@ export const nextFloor: BenchSection = {
   title: "Next.js's own floor for a page view: a minimal app on the same Next.js, beside the dashboard's pages",
   enabled: () => true,
   async run(context: BenchContext) {
-    const floor = await startFloorApp(APP_DIRECTORY, FLOOR_PORT, "/static");
+    const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static");
     const prerenderedShell = await startFloorApp(PPR_APP_DIRECTORY, FLOOR_PORT + 1, "/streamed-list").catch((error: unknown) => {
       floor.server.kill("SIGTERM");
       throw error;
@@ -104,7 +104,7 @@ export const nextFloor: BenchSection = {
         context.options.pageWarmUpRequests,
       );
       const direct = bySide.direct!;
-      const floorBundles = readRouteBundleStats(APP_DIRECTORY);
+      const floorBundles = readRouteBundleStats(FLOOR_APP_DIRECTORY);
       const labels: Record<string, string> = {
         floorStatic: "floor app, prerendered page",
         floorDynamic: "floor app, page rendered per request",
