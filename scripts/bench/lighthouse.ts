@@ -162,7 +162,7 @@ export async function openPhoneAuditor(): Promise<PhoneAuditor> {
 /** One page's line: medians, and each run's LCP with the scripts that ran before its first paint. */
 export function auditLine(label: string, audit: PageAudit): string {
   return (
-    `    ${label.padEnd(10)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s,` +
+    `    ${label.padEnd(13)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s,` +
     ` TBT ${audit.tbtMs} ms, CLS ${audit.cls}` +
     " (LCP of each run, with the scripts that ran before its first paint: " +
     (audit.lcpMsPerRun ?? [])
