@@ -60,7 +60,7 @@ function scriptBytesBeforePaint(lhr: RunnerResult["lhr"], traceEvents: readonly 
 
 /** Lighthouse on Debian's Chromium, kept open for several audits (this section's, and the lab's `floorPhone`). */
 export interface PhoneAuditor {
-  /** `runs` audits of `url` (each retried as {@link auditOnce} says), their medians and each run's LCP and script bytes. */
+  /** `runs` audits of `url` (a run Lighthouse could not record is run again, at most twice): medians, each run's LCP and script bytes. */
   audit(
     url: string,
     runs: number,
