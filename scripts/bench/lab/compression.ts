@@ -1,36 +1,38 @@
 /**
- * Lab section (`npm run bench -- --lab=compression`, issue 26): what compressing a page costs the
- * dashboard. Each page is asked for twice in the same interleaved rounds: as a browser asks (its
- * Accept-Encoding, which Next.js's compression answers with gzip) and uncompressed (`identity`). The
- * difference in the dashboard's CPU per view is the compression's: Next.js's `compression` middleware
- * and Node's zlib, per answer; none of it is the dashboard's code, and the floor app (next-floor.ts)
- * pays it too.
+ * Lab section (`npm run bench -- --lab=compression`, issue 26): what compressing an answer costs the
+ * dashboard. Each page, and the data route, is asked for twice in the same interleaved rounds: as a
+ * browser asks (its Accept-Encoding, which Next.js's compression answers with gzip) and uncompressed
+ * (`identity`). The difference in the dashboard's CPU per answer is what compressing costs the process:
+ * Next.js's `compression` middleware, Node's zlib, and their effect on the rest of its work. None of it
+ * is the dashboard's code; the floor app (next-floor.ts) pays it too.
  */
 import { PAGE_PATHS } from "../../../lib/contract/paths";
 import { round, type BenchSection } from "../context";
 import { dashboardGet, runInterleaved, sideLine, type Side } from "../interleaved";
+import { DATA_ROUTE_PATH } from "../sequential";
 
-const PAGES = [
-  { key: "overview", path: PAGE_PATHS.overview, withSession: true },
-  { key: "courses", path: PAGE_PATHS.courses, withSession: true },
-  { key: "signedOut", path: PAGE_PATHS.signedOut, withSession: false },
+const DOCUMENT = "text/html,application/xhtml+xml";
+
+const ANSWERS = [
+  { key: "overview", path: PAGE_PATHS.overview, withSession: true, accept: DOCUMENT },
+  { key: "courses", path: PAGE_PATHS.courses, withSession: true, accept: DOCUMENT },
+  { key: "signedOut", path: PAGE_PATHS.signedOut, withSession: false, accept: DOCUMENT },
+  { key: "dataRoute", path: DATA_ROUTE_PATH, withSession: true, accept: "application/json" },
 ];
 
 const ENCODINGS = { compressed: "gzip, deflate, br, zstd", identity: "identity" };
 
-const documentHeaders = (acceptEncoding: string) => ({ accept: "text/html,application/xhtml+xml", "accept-encoding": acceptEncoding });
-
 export const compressionCost: BenchSection = {
   name: "compression",
-  title: "What compressing a page costs the dashboard: each page as a browser asks for it, and uncompressed",
+  title: "What compressing an answer costs the dashboard: each page and the data route as a browser asks, and uncompressed",
   enabled: () => true,
   async run(context) {
-    const sides: Side[] = PAGES.flatMap(({ key, path, withSession }) =>
+    const sides: Side[] = ANSWERS.flatMap(({ key, path, withSession, accept }) =>
       Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
         name: `${key} ${encoding}`,
         share: 1,
         dashboard: true,
-        spec: dashboardGet(path, withSession, documentHeaders(acceptEncoding)),
+        spec: dashboardGet(path, withSession, { accept, "accept-encoding": acceptEncoding }),
       })),
     );
     const { bySide, rounds, secondsPerSide } = await runInterleaved(
@@ -41,13 +43,13 @@ export const compressionCost: BenchSection = {
     );
     const summary = [
       `compression at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds:`,
-      ...PAGES.map(({ key, path }) => {
+      ...ANSWERS.map(({ key, path }) => {
         const compressed = bySide[`${key} compressed`]!;
         const identity = bySide[`${key} identity`]!;
         const cost = (compressed.cpuMsPerRequest ?? Number.NaN) - (identity.cpuMsPerRequest ?? Number.NaN);
         return (
-          `    ${path.padEnd(12)} ${compressed.cpuMsPerRequest} CPU ms/view compressed (${compressed.bytesPerAnswer} B),` +
-          ` ${identity.cpuMsPerRequest} uncompressed (${identity.bytesPerAnswer} B): compressing costs ${round(cost, 2)} ms a view,` +
+          `    ${path.padEnd(22)} ${compressed.cpuMsPerRequest} CPU ms/answer compressed (${compressed.bytesPerAnswer} B),` +
+          ` ${identity.cpuMsPerRequest} uncompressed (${identity.bytesPerAnswer} B): compressing costs ${round(cost, 2)} ms an answer,` +
           ` ${round((cost / (compressed.cpuMsPerRequest ?? Number.NaN)) * 100)} % of it`
         );
       }),
