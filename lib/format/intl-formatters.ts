@@ -2,7 +2,7 @@
  * Intl formatters made once per locale and options, then shared. Constructing an Intl.DateTimeFormat
  * costs tens of microseconds (ICU resolves the locale, the calendar and the time zone), formatting with
  * one a small fraction of that, and a page view renders several dates per course, on the server and
- * again in the browser (docs/performance.md, issue 26's profile). A formatter is immutable, so one
+ * again in the browser (docs/performance.md, Page views). A formatter is immutable, so one
  * instance serves every request and render. The keys are few (two languages, the members' time zones,
  * a handful of option sets); past MAX_FORMATTERS the cache starts over, so it stays bounded whatever
  * time zones arrive.

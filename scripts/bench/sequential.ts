@@ -25,7 +25,7 @@ const FIRST_ROUNDS_LEFT_OUT = 5;
  * Requests each side serves before its steady figure is timed, WARM_UP_CONNECTIONS at a time. V8 runs a
  * fresh process's code in its interpreter and baseline tiers and optimizes what runs often: the data
  * route's own time before and after its call to the site settles after 600 to 800 requests
- * (docs/performance.md, round four). A server in service is past that within its first minute.
+ * (docs/performance.md, Measuring). A server in service is past that within its first minute.
  */
 const WARM_UP_REQUESTS = 1_000;
 const WARM_UP_CONNECTIONS = 10;
