@@ -54,8 +54,9 @@ function newestChange(target: string): number {
 export const STANDALONE_METHOD_GUARD = "./scripts/method-guard.ts";
 export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
 
-export function standaloneServer(): string {
-  return projectRoot(".next", "standalone", "server.js");
+/** The standalone bundle's server; `root` is the project's root (tests give another). */
+export function standaloneServer(root = projectRoot()): string {
+  return path.join(root, ".next", "standalone", "server.js");
 }
 
 /**
@@ -64,7 +65,7 @@ export function standaloneServer(): string {
  */
 export function buildIsCurrent(root = projectRoot()): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
-  const server = path.join(root, ".next", "standalone", "server.js");
+  const server = standaloneServer(root);
   if (!existsSync(buildId) || !existsSync(server)) return false;
   // A build that failed after writing BUILD_ID (while prerendering, say) left the old server.js: the older
   // of the two says when the bundle was last built whole.

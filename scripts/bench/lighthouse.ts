@@ -61,19 +61,20 @@ function scriptBytesBeforePaint(lhr: RunnerResult["lhr"], traceEvents: readonly 
 /** Lighthouse on Debian's Chromium, kept open for several audits (this section's, and the lab's `floorPhone`). */
 export interface PhoneAuditor {
   /** `runs` audits of `url` (a run Lighthouse could not record is run again, at most twice): medians, each run's LCP and script bytes. */
-  audit(
-    url: string,
-    runs: number,
-    options: { headers?: Record<string, string>; artifact: string; writeArtifact: WriteArtifact },
-  ): Promise<PageAudit>;
+  audit(url: string, runs: number, options: AuditOptions): Promise<PageAudit>;
   /** The Lighthouse version of the last audit. */
   readonly version: string;
   close(): void;
 }
 
-type WriteArtifact = (name: string, content: string) => string;
+/** What an audit sends with each request, and the artifact its report is written to. */
+interface AuditOptions {
+  headers?: Record<string, string>;
+  artifact: string;
+}
 
-export async function openPhoneAuditor(): Promise<PhoneAuditor> {
+/** `writeArtifact` keeps each run's whole report (the bench's `context.writeArtifact`). */
+export async function openPhoneAuditor(writeArtifact: (name: string, content: string) => string): Promise<PhoneAuditor> {
   const chrome = await launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: [...CHROMIUM_ARGS, "--headless=new"],
@@ -83,12 +84,7 @@ export async function openPhoneAuditor(): Promise<PhoneAuditor> {
   const { default: lighthouse } = await import("lighthouse");
   let version = "";
 
-  async function auditOnce(
-    url: string,
-    headers: Record<string, string> | undefined,
-    artifact: string,
-    writeArtifact: WriteArtifact,
-  ): Promise<PageAudit> {
+  async function auditOnce(url: string, { headers, artifact }: AuditOptions): Promise<PageAudit> {
     const result = await lighthouse(url, {
       port: chrome.port,
       logLevel: "error",
@@ -118,15 +114,10 @@ export async function openPhoneAuditor(): Promise<PhoneAuditor> {
 
   // Lighthouse sometimes fails to record a load's trace (NO_NAVSTART, "please run Lighthouse again"):
   // such a run is run again, at most twice, and said so; a page that fails three times fails the section.
-  async function auditWithRetries(
-    url: string,
-    headers: Record<string, string> | undefined,
-    artifact: string,
-    writeArtifact: WriteArtifact,
-  ) {
+  async function auditWithRetries(url: string, options: AuditOptions) {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await auditOnce(url, headers, artifact, writeArtifact);
+        return await auditOnce(url, options);
       } catch (error) {
         if (!(error instanceof LighthouseRuntimeError) || attempt === 3) throw error;
         progress(`Lighthouse, ${url}: ${error.message}; again`, attempt + 1, 3, "attempt");
@@ -135,9 +126,9 @@ export async function openPhoneAuditor(): Promise<PhoneAuditor> {
   }
 
   return {
-    async audit(url, runs, { headers, artifact, writeArtifact }) {
+    async audit(url, runs, options) {
       const perRun: PageAudit[] = [];
-      for (let run = 0; run < Math.max(1, runs); run += 1) perRun.push(await auditWithRetries(url, headers, artifact, writeArtifact));
+      for (let run = 0; run < Math.max(1, runs); run += 1) perRun.push(await auditWithRetries(url, options));
       const median = (pick: (audit: PageAudit) => number) => {
         const sorted = perRun.map(pick).sort((a, b) => a - b);
         return sorted[Math.floor(sorted.length / 2)]!;
@@ -177,7 +168,7 @@ export const phoneAudit: BenchSection = {
   title: "Lighthouse on each signed-in page (mobile profile, default throttling) and first-load JavaScript per route",
   enabled: () => true,
   async run(context) {
-    const auditor = await openPhoneAuditor();
+    const auditor = await openPhoneAuditor((name, content) => context.writeArtifact(name, content));
     const audits: Record<string, PageAudit> = {};
     try {
       for (const [index, pathname] of SIGNED_IN_PAGES.entries()) {
@@ -185,7 +176,6 @@ export const phoneAudit: BenchSection = {
         audits[pathname] = await auditor.audit(`${context.target.appUrl}${pathname}`, context.options.lighthouseRuns, {
           headers: { Cookie: context.member.header() },
           artifact: `lighthouse${pathname === "/" ? "-overview" : pathname.replaceAll("/", "-")}.json`,
-          writeArtifact: (name, content) => context.writeArtifact(name, content),
         });
       }
     } finally {

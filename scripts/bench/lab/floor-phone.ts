@@ -19,7 +19,7 @@ export const floorPhone: BenchSection = {
   enabled: () => true,
   async run(context) {
     const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static");
-    const auditor = await openPhoneAuditor().catch((error: unknown) => {
+    const auditor = await openPhoneAuditor((name, content) => context.writeArtifact(name, content)).catch((error: unknown) => {
       floor.server.kill("SIGTERM");
       throw error;
     });
@@ -29,7 +29,6 @@ export const floorPhone: BenchSection = {
         progress(`Lighthouse on the floor app, ${pathname}`, index + 1, FLOOR_PAGES.length, "page");
         audits[pathname] = await auditor.audit(`${floor.url}${pathname}`, context.options.lighthouseRuns, {
           artifact: `lighthouse-floor${pathname.replaceAll("/", "-")}.json`,
-          writeArtifact: (name, content) => context.writeArtifact(name, content),
         });
       }
     } finally {
