@@ -13,6 +13,8 @@ export interface LoadSpec {
   /** When set, the run stops after this many requests instead of after `durationSeconds`. */
   amount?: number;
   method?: "GET" | "POST";
+  /** Paths on `url`'s origin that each connection asks for in turn, as a browser fetches a page's assets; else `url`'s own. */
+  paths?: readonly string[];
   headers?: Record<string, string>;
   body?: string;
   /**
@@ -32,23 +34,24 @@ export interface LoadSample {
 }
 
 export async function runLoad(spec: LoadSpec): Promise<LoadSample> {
-  const { sessions } = spec;
+  const { sessions, paths } = spec;
   let next = 0;
-  const requests: AutocannonRequest[] | undefined = sessions?.length
-    ? [
-        {
-          setupRequest: (request, context) => {
-            const session = sessions[next++ % sessions.length]!;
-            context.session = session;
-            return { ...request, headers: { ...request.headers, cookie: session.header() } };
-          },
-          onResponse: (_status, _body, context, headers) => {
-            const setCookie = headers["set-cookie"];
-            if (setCookie) (context.session as Cookies).absorbLines(Array.isArray(setCookie) ? setCookie : [setCookie]);
-          },
+  const withSession: AutocannonRequest | undefined = sessions?.length
+    ? {
+        setupRequest: (request, context) => {
+          const session = sessions[next++ % sessions.length]!;
+          context.session = session;
+          return { ...request, headers: { ...request.headers, cookie: session.header() } };
         },
-      ]
+        onResponse: (_status, _body, context, headers) => {
+          const setCookie = headers["set-cookie"];
+          if (setCookie) (context.session as Cookies).absorbLines(Array.isArray(setCookie) ? setCookie : [setCookie]);
+        },
+      }
     : undefined;
+  const requests: AutocannonRequest[] | undefined = paths?.length
+    ? paths.map((path) => ({ ...withSession, path }))
+    : withSession && [withSession];
   const latenciesMs: number[] = [];
   let failures = 0;
   let bytes = 0;

@@ -5,10 +5,15 @@
  * (`identity`). The difference in the dashboard's CPU per answer is what compressing costs the process:
  * Next.js's `compression` middleware, Node's zlib, and their effect on the rest of its work. None of it
  * is the dashboard's code; the floor app (next-floor.ts) pays it too.
+ *
+ * Beside them, what a member's first visit costs on top of its page view: the static files the Courses
+ * page's HTML names (its stylesheet, the preloaded font, its scripts and hydration's), which a browser with an empty cache
+ * fetches once per deployment. Next.js compresses them per request like any answer (it keeps no
+ * compressed copy), so their CPU per cold load is printed both ways too.
  */
 import { PAGE_PATHS } from "../../../lib/contract/paths";
-import { round, type BenchSection } from "../context";
-import { dashboardGet, runInterleaved, sideLine, type Side } from "../interleaved";
+import { round, type BenchContext, type BenchSection } from "../context";
+import { dashboardGet, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
 import { DATA_ROUTE_PATH } from "../sequential";
 
 const DOCUMENT = "text/html,application/xhtml+xml";
@@ -22,19 +27,50 @@ const ANSWERS = [
 
 const ENCODINGS = { compressed: "gzip, deflate, br, zstd", identity: "identity" };
 
+/**
+ * The static files a page's HTML makes a browser fetch, as paths: those its tags name (stylesheets,
+ * preloads, scripts) and those its RSC payload names for hydration (client components' chunks).
+ */
+export function staticFilesNamedBy(html: string): string[] {
+  return [...new Set(html.match(/\/_next\/static\/[\w.~/-]+/g))];
+}
+
+/** `side`'s CPU time and bytes for fetching each of `files` once, as one cold load. */
+function perColdLoad(side: SideFigures, files: number): string {
+  return `${round((side.cpuMsPerRequest ?? Number.NaN) * files)} CPU ms, ${Math.round((side.bytesPerAnswer * files) / 1024)} KB`;
+}
+
 export const compressionCost: BenchSection = {
   name: "compression",
   title: "What compressing an answer costs the dashboard: each page and the data route as a browser asks, and uncompressed",
   enabled: () => true,
   async run(context) {
-    const sides: Side[] = ANSWERS.flatMap(({ key, path, withSession, accept }) =>
-      Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
-        name: `${key} ${encoding}`,
+    const coursesHtml = await fetch(`${context.target.appUrlIPv4}${PAGE_PATHS.courses}`, {
+      headers: { cookie: context.member.header(), accept: DOCUMENT },
+    });
+    const staticFiles = staticFilesNamedBy(await coursesHtml.text());
+    if (!coursesHtml.ok || staticFiles.length === 0) {
+      throw new Error(`no static files named by ${PAGE_PATHS.courses} (${coursesHtml.status})`);
+    }
+    const sides: Side[] = [
+      ...ANSWERS.flatMap(({ key, path, withSession, accept }) =>
+        Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
+          name: `${key} ${encoding}`,
+          share: 1,
+          dashboard: true,
+          spec: dashboardGet(path, withSession, { accept, "accept-encoding": acceptEncoding }),
+        })),
+      ),
+      ...Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
+        name: `static files ${encoding}`,
         share: 1,
         dashboard: true,
-        spec: dashboardGet(path, withSession, { accept, "accept-encoding": acceptEncoding }),
+        spec: (benchContext: BenchContext, durationSeconds: number) => ({
+          ...dashboardGet(PAGE_PATHS.courses, false, { "accept-encoding": acceptEncoding })(benchContext, durationSeconds),
+          paths: staticFiles,
+        }),
       })),
-    );
+    ];
     const { bySide, rounds, secondsPerSide } = await runInterleaved(
       context,
       sides,
@@ -53,8 +89,11 @@ export const compressionCost: BenchSection = {
           ` ${round((cost / (compressed.cpuMsPerRequest ?? Number.NaN)) * 100)} % of it`
         );
       }),
+      `    a first visit's ${staticFiles.length} static files (${PAGE_PATHS.courses}'s stylesheet, font and scripts), once each:` +
+        ` ${perColdLoad(bySide["static files compressed"]!, staticFiles.length)} compressed,` +
+        ` ${perColdLoad(bySide["static files identity"]!, staticFiles.length)} uncompressed`,
       ...sides.map((side) => sideLine(side.name, bySide[side.name]!)),
     ];
-    return { summary, results: { rounds, secondsPerSide, bySide } };
+    return { summary, results: { rounds, secondsPerSide, staticFiles, bySide } };
   },
 };
