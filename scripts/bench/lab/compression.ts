@@ -7,9 +7,10 @@
  * is the dashboard's code; the floor app (next-floor.ts) pays it too.
  *
  * Beside them, what a member's first visit costs on top of its page view: the static files the Courses
- * page's HTML names (its stylesheet, the preloaded font, its scripts and hydration's), which a browser with an empty cache
- * fetches once per deployment. Next.js compresses them per request like any answer (it keeps no
- * compressed copy), so their CPU per cold load is printed both ways too.
+ * page's HTML names (its stylesheet, the preloaded font, its scripts and hydration's), which a browser
+ * with an empty cache fetches once per deployment. Next.js compresses them per request like any answer
+ * (it keeps no compressed copy), so their CPU per cold load is printed both ways too. Each connection
+ * asks for them in turn; the side's URL only gives the origin.
  */
 import { PAGE_PATHS } from "../../../lib/contract/paths";
 import { round, type BenchContext, type BenchSection } from "../context";
