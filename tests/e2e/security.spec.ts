@@ -59,6 +59,31 @@ test("account answers are personal: never stored or framed, served by Next.js's 
   expect((await large.json()) as { items: unknown[] }).toMatchObject({ items: expect.any(Array) });
 });
 
+// The operator's guide (README, step 6) tells a TLS proxy or CDN to cache /_next/static/: what it keeps
+// must be the same for every member and never personal, while the pages that name those files stay no-store.
+test("the static files a page names may be kept a year by a cache in front: public, immutable, the same without a session", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, "maya@example.com");
+  const courses = await page.request.get("/courses");
+  expect(courses.headers()["cache-control"]).toBe("no-store");
+  const files = [...new Set((await courses.text()).match(/\/_next\/static\/[\w.~/-]+/g))];
+  for (const kind of [".css", ".js", ".woff2"])
+    expect(
+      files.some((file) => file.endsWith(kind)),
+      kind,
+    ).toBe(true);
+  for (const file of files) {
+    const signedIn = await page.request.get(file);
+    expect(signedIn.status(), file).toBe(200);
+    expect(signedIn.headers()["cache-control"], file).toBe("public, max-age=31536000, immutable");
+    expect(signedIn.headers()["set-cookie"], file).toBeUndefined();
+    const anonymous = await request.get(file);
+    expect((await anonymous.body()).equals(await signedIn.body()), file).toBe(true);
+  }
+});
+
 test("sign-in routes can never be framed", async ({ request }) => {
   for (const path of ["/api/auth/login", "/api/auth/callback", "/sign-in-problem?code=login_expired"]) {
     const response = await request.get(path, { maxRedirects: 0 });
