@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
+import { staticFilesNamedBy } from "../support/static-files";
 
 import { openSettingsFromMenu } from "./account-menu";
 import { APP_URL, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
@@ -68,7 +69,7 @@ test("the static files a page names may be kept a year by a cache in front: publ
   await signIn(page, "maya@example.com");
   const courses = await page.request.get("/courses");
   expect(courses.headers()["cache-control"]).toBe("no-store");
-  const files = [...new Set((await courses.text()).match(/\/_next\/static\/[\w.~/-]+/g))];
+  const files = staticFilesNamedBy(await courses.text());
   for (const kind of [".css", ".js", ".woff2"])
     expect(
       files.some((file) => file.endsWith(kind)),

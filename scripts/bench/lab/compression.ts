@@ -13,6 +13,7 @@
  * asks for them in turn; the side's URL only gives the origin.
  */
 import { PAGE_PATHS } from "../../../lib/contract/paths";
+import { staticFilesNamedBy } from "../../../tests/support/static-files";
 import { round, type BenchContext, type BenchSection } from "../context";
 import { dashboardGet, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
 import { DATA_ROUTE_PATH } from "../sequential";
@@ -27,14 +28,6 @@ const ANSWERS = [
 ];
 
 const ENCODINGS = { compressed: "gzip, deflate, br, zstd", identity: "identity" };
-
-/**
- * The static files a page's HTML makes a browser fetch, as paths: those its tags name (stylesheets,
- * preloads, scripts) and those its RSC payload names for hydration (client components' chunks).
- */
-export function staticFilesNamedBy(html: string): string[] {
-  return [...new Set(html.match(/\/_next\/static\/[\w.~/-]+/g))];
-}
 
 /** `side`'s CPU time and bytes for fetching each of `files` once, as one cold load. */
 function perColdLoad(side: SideFigures, files: number): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { staticFilesNamedBy } from "../../../scripts/bench/lab/compression";
+import { staticFilesNamedBy } from "../../support/static-files";
 
-describe("staticFilesNamedBy (the bench's cold load of a page)", () => {
+describe("staticFilesNamedBy (what a first visit fetches, for the cache journey and the bench's cold load)", () => {
   it("takes each static file the page's tags and its RSC payload name, once, and nothing outside /_next/static/", () => {
     const html = [
       '<link rel="stylesheet" href="/_next/static/chunks/app.css" nonce="n" data-precedence="next"/>',
