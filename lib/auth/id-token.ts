@@ -11,6 +11,7 @@ import {
 } from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
+import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
@@ -101,6 +102,12 @@ export async function verifyIdToken(idToken: string, expected: IdTokenExpectatio
     }));
   } catch (error) {
     if (error instanceof AuthError) throw error; // a jwks_uri refused before any request (keySetFor)
+    if (isKeySetUnreadable(error)) {
+      // No verdict on the token: the site did not serve its keys. The id_token is refused all the same (fail
+      // closed), but the member and the operator are told what happened: the site is unavailable, not the
+      // token forged or broken.
+      throw new AuthError("site_unavailable", "The site's key set (jwks_uri) could not be read.", { cause: error, detail: "jwks" });
+    }
     const reason = describeJoseError(error);
     throw new AuthError("id_token_invalid", `The id_token was rejected: ${reason}.`, { cause: error, detail: reason });
   }
@@ -158,15 +165,40 @@ async function keyWithKid(site: SiteKeySet, header: JWSHeaderParameters, token: 
     const last = site.lastUnknownKidRefetch;
     if (last && now - last.at < KEY_SET_COOLDOWN_MS) {
       // Another sign-in's re-fetch, maybe still running (two sign-ins right after a rotation): look once more
-      // when it is done, without fetching again.
-      await last.done.catch(() => undefined);
-      return await site.keySet(header, token);
+      // when it is done, without fetching again. If that re-fetch failed, the kid is not known to be
+      // unpublished: the answer is that failure (the site is unavailable), not a refusal of the token.
+      const failedRefetch = await last.done.then(
+        () => undefined,
+        (failure: unknown) => ({ failure }),
+      );
+      try {
+        return await site.keySet(header, token);
+      } catch (stillUnknown) {
+        throw failedRefetch && stillUnknown instanceof joseErrors.JWKSNoMatchingKey ? failedRefetch.failure : stillUnknown;
+      }
     }
     const done = site.keySet.reload();
     site.lastUnknownKidRefetch = { at: now, done };
     await done;
     return await site.keySet(header, token);
   }
+}
+
+/**
+ * jose's codes for a key set it could not fetch or read (jose/dist/webapi/jwks/remote.js and local.js): no
+ * answer in time, an answer other than 200, not JSON, or not a JWK Set. A key set that was read but holds
+ * no key for the token is a verdict on the token instead (JWKSNoMatchingKey).
+ */
+const KEY_SET_READ_FAILURES: ReadonlySet<string> = new Set([
+  joseErrors.JWKSTimeout.code,
+  joseErrors.JWKSInvalid.code,
+  joseErrors.JOSEError.code,
+]);
+
+/** True when the key set could not be had: the site's fetch failed (timeout, unreachable, too large) or jose could not read it. */
+function isKeySetUnreadable(error: unknown): boolean {
+  if (siteFailureOf(error)) return true;
+  return error instanceof joseErrors.JOSEError && KEY_SET_READ_FAILURES.has(error.code);
 }
 
 /** A short reason keyword: the failed claim's name, or what was wrong with the signature. */

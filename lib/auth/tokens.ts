@@ -153,7 +153,9 @@ function tokenEndpointStatusOf(error: unknown): number | undefined {
 /**
  * OpenID Connect Core 12.2: an id_token in a refresh answer must have the same `iss`, `sub` and `aud`
  * as the session's, and is verified like the sign-in's (signature, `azp`, lifetimes). Otherwise the
- * new tokens are refused and the session ends.
+ * new tokens are refused and the session ends. So it does when the site cannot serve its key set at that
+ * moment (detail `jwks`): the refresh token is spent by then, and sending it again would look like a
+ * stolen token replayed to a rotating site (RFC 9700 section 4.14.2).
  */
 async function checkRefreshedIdToken(
   tokens: oauth.TokenEndpointResponse,

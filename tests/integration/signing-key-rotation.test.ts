@@ -111,3 +111,42 @@ describe.each(MODES)("a %s rotation of the site's signing key", (mode) => {
     expect(keySetFetches()).toBe(0);
   });
 });
+
+describe("a key set the site does not serve", () => {
+  const serveNoKeySet = () => sandbox.setKnobs({ failures: { jwks: { mode: "status", status: 503 } } });
+  const serveTheKeySet = () => sandbox.setKnobs({ failures: { jwks: null } });
+
+  async function expectSiteUnavailable(): Promise<void> {
+    const refused = await signIn();
+    expect(refused.location.pathname).toBe("/sign-in-problem");
+    expect(refused.location.searchParams.get("code")).toBe("site_unavailable");
+    expect(refused.location.searchParams.get("detail")).toBe("jwks");
+    expect((await sessionRoute(refused.browser.request("/api/session"))).status).toBe(401);
+  }
+
+  it("at a first sign-in, the member is told the site is unavailable, and signs in once it serves its keys again", async () => {
+    serveNoKeySet();
+    await expectSiteUnavailable();
+    expect(keySetFetches()).toBe(1);
+
+    serveTheKeySet();
+    sandbox.resetRequests();
+    expect((await signIn()).location.href).toBe(`${TEST_APP_URL}/courses`);
+    expect(keySetFetches()).toBe(1);
+  });
+
+  it("when the re-fetch after a rotation fails, that sign-in and the next within the cooldown say the site is unavailable", async () => {
+    await signInFetchingTheKeySet();
+    await rotate("abrupt");
+    serveNoKeySet();
+    await expectSiteUnavailable();
+    expect(keySetFetches()).toBe(1);
+
+    // The key set answers again, but the one re-fetch of the cooldown is spent: the new kid is not known to
+    // be unpublished, so the next sign-in is not told its token was refused either, and nothing is fetched.
+    serveTheKeySet();
+    sandbox.resetRequests();
+    await expectSiteUnavailable();
+    expect(keySetFetches()).toBe(0);
+  });
+});

@@ -389,6 +389,14 @@ describe("a refresh answer is checked like a sign-in (OpenID Connect Core 12.2)"
     await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail: "signature" });
   });
 
+  it("ends the session when the key set that would verify the refreshed id_token cannot be read, and says so", async () => {
+    // A key the dashboard has not seen sends it back to jwks_uri, which fails: the refresh token is spent,
+    // so the session ends (fail closed), with the key set named as the reason rather than the token.
+    site.handlers.set("GET /jwks", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
+    refreshAnswering({ id_token: await site.signIdToken(claims(), { kid: "rotated-at-the-site" }) });
+    await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended", detail: "jwks" });
+  });
+
   it.each(["DPoP", "mac"])("refuses a refresh whose token_type is %s", async (tokenType) => {
     refreshAnswering({ token_type: tokenType });
     await expect(ensureFreshTokens(expiringSession())).rejects.toMatchObject({ code: "session_ended" });
