@@ -8,6 +8,9 @@ import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/s
 import { dpopOptions, sendOnceMoreOnDpopNonce, type MemberBinding } from "./dpop";
 import { AuthError } from "./errors";
 
+/** oauth4webapi's codes for an answer that is no UserInfo answer: a status other than 200, or a body that is not JSON. */
+const USERINFO_NOT_ANSWERED: ReadonlySet<string> = new Set([oauth.RESPONSE_IS_NOT_CONFORM, oauth.RESPONSE_IS_NOT_JSON, oauth.PARSE_ERROR]);
+
 /** Reads the member's claims from UserInfo and keeps only the allow-listed ones. */
 export async function fetchUserInfoClaims(
   as: oauth.AuthorizationServer,
@@ -34,6 +37,15 @@ export async function fetchUserInfoClaims(
     info = await oauth.processUserInfoResponse(as, client, oauth.skipSubjectCheck, response);
   } catch (error) {
     if (error instanceof AuthError) throw error;
+    if (error instanceof oauth.OperationProcessingError && USERINFO_NOT_ANSWERED.has(error.code ?? "")) {
+      // Not a UserInfo answer at all (a status other than 200, a body that is not JSON): the site is not
+      // answering properly, which says nothing about the member; the sign-in is refused all the same.
+      const status = error.code === oauth.RESPONSE_IS_NOT_CONFORM && error.cause instanceof Response ? error.cause.status : undefined;
+      throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer properly.", {
+        cause: error,
+        detail: status === undefined ? "not_json" : String(status),
+      });
+    }
     if (error instanceof oauth.OperationProcessingError) {
       throw new AuthError("userinfo_mismatch", "UserInfo's answer does not describe a member.", { cause: error, detail: "missing_claims" });
     }

@@ -269,6 +269,31 @@ describe("UserInfo comparison", () => {
   }
 });
 
+describe("a UserInfo endpoint that does not answer with UserInfo", () => {
+  // The site is not answering properly: the member is told to try again later, not that their account
+  // details failed a check (userinfo_mismatch), and no session opens either way.
+  it.each<[string, ReturnType<Handler>, string]>([
+    ["a 503", { status: 503, json: { error: "temporarily_unavailable" } }, "503"],
+    ["a 500 without a body", { status: 500, text: "" }, "500"],
+    ["a redirect", { status: 302, headers: { location: "https://elsewhere.example/userinfo" } }, "302"],
+    ["an HTML page", { text: "<html>Maintenance</html>", headers: { "content-type": "text/html" } }, "not_json"],
+  ])("%s: site_unavailable, without a session", async (_name, answer, detail) => {
+    site.handlers.set("GET /api/oauth/userinfo", () => answer);
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    await expectFailure(finish(attempt), "site_unavailable", detail);
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+
+  it("JSON that names no member is still refused as userinfo_mismatch", async () => {
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { email: member.email } }));
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    await expectFailure(finish(attempt), "userinfo_mismatch", "missing_claims");
+    expect(await loadSession(attempt.jar)).toBeNull();
+  });
+});
+
 describe("token endpoint failures", () => {
   const cases: [string, () => { status?: number; json?: unknown; text?: string; headers?: Record<string, string> }, string][] = [
     ["a 5xx", () => ({ status: 503, json: { error: "temporarily_unavailable" } }), "site_unavailable"],
