@@ -229,7 +229,7 @@ function toExchangeError(error: unknown): AuthError {
   if (error instanceof AuthError) return error;
   if (error instanceof oauth.UnsupportedOperationError && hasTokenResponseBody(error.cause)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
-    if (error.status >= 500)
+    if (isTransientSiteFailure(error))
       return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail: String(error.status) });
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
       cause: error,

@@ -4,7 +4,7 @@ import * as oauth from "oauth4webapi";
 
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
-import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
+import { isSiteBusyAnswer, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { getSiteMetadata } from "./discovery";
 import { dpopProof, rememberingDpopNonces, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
@@ -87,7 +87,8 @@ function toRevocationError(error: unknown, hint: TokenHint): AuthError {
       detail: "use_dpop_nonce",
     });
   }
-  if (status !== undefined && status >= 400 && status < 500) {
+  // A busy site (429, or an OAuth body naming server_error) refused nothing: a later try may succeed.
+  if (status !== undefined && status >= 400 && status < 500 && !isSiteBusyAnswer(error)) {
     const oauthError =
       error instanceof oauth.ResponseBodyError
         ? safeOAuthErrorCode(error.error)

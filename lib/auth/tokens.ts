@@ -103,8 +103,9 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
         detail: ACCESS_WITHDRAWN,
       });
     }
-    if (error instanceof oauth.ResponseBodyError && error.status < 500) {
-      // Another 4xx with an OAuth error body: the grant is not usable either.
+    if (error instanceof oauth.ResponseBodyError && !isTransientSiteFailure(error)) {
+      // Another 4xx with an OAuth error body refusing something: the grant is not usable either. (One that
+      // says the site is busy or failing, 429 or server_error, stays temporary below: the grant is unspent.)
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
         cause: error,
         detail: safeOAuthErrorCode(error.error),

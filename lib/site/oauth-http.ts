@@ -43,9 +43,22 @@ export function isBearerTokenResponse(tokens: oauth.TokenEndpointResponse): bool
   return tokens.token_type.toLowerCase() === "bearer";
 }
 
-/** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, garbage) rather than a refusal. */
+/** OAuth error codes by which a site says it is failing, not refusing (RFC 6749 section 4.1.2.1). */
+const SITE_FAILING_OAUTH_ERRORS: ReadonlySet<string> = new Set(["server_error", "temporarily_unavailable"]);
+
+/**
+ * True for an answer by which the site says it is busy or failing, whatever else its status says: 429 Too
+ * Many Requests (RFC 6585 section 4), or an OAuth error body naming server_error or temporarily_unavailable.
+ * It refuses nothing, so it is never read as a refused grant, token or client.
+ */
+export function isSiteBusyAnswer(error: unknown): boolean {
+  if (error instanceof oauth.ResponseBodyError) return error.status === 429 || SITE_FAILING_OAUTH_ERRORS.has(error.error);
+  return error instanceof oauth.OperationProcessingError && error.cause instanceof Response && error.cause.status === 429;
+}
+
+/** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, busy, garbage) rather than a refusal. */
 export function isTransientSiteFailure(error: unknown): boolean {
-  if (error instanceof oauth.ResponseBodyError) return error.status >= 500;
+  if (error instanceof oauth.ResponseBodyError) return error.status >= 500 || isSiteBusyAnswer(error);
   if (error instanceof oauth.WWWAuthenticateChallengeError) return false;
   if (error instanceof oauth.AuthorizationResponseError) return false;
   if (error instanceof oauth.UnsupportedOperationError) return false;

@@ -301,6 +301,13 @@ describe("token endpoint failures", () => {
     ["no access_token", () => ({ status: 200, json: { token_type: "Bearer", expires_in: 3600 } }), "site_unavailable"],
     ["a redirect", () => ({ status: 302, headers: { location: "https://evil.example/token" } }), "site_unavailable"],
     ["invalid_grant", () => ({ status: 400, json: { error: "invalid_grant", error_description: "code used" } }), "token_exchange_failed"],
+    // A busy site refuses nothing: the member is told to try again in a while, not that the site refused.
+    [
+      "a 429 with an OAuth error body",
+      () => ({ status: 429, json: { error: "invalid_request", error_description: "slow down" } }),
+      "site_unavailable",
+    ],
+    ["a 4xx naming temporarily_unavailable", () => ({ status: 403, json: { error: "temporarily_unavailable" } }), "site_unavailable"],
   ];
   for (const [name, answer, code] of cases) {
     it(`turns ${name} into ${code} without a session`, async () => {

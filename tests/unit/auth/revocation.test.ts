@@ -105,4 +105,15 @@ describe("revocation at the site (RFC 7009)", () => {
     }));
     await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_unavailable" });
   });
+
+  it.each<[string, { status: number; json?: unknown; text?: string }]>([
+    ["429 with an OAuth error body", { status: 429, json: { error: "invalid_request", error_description: "slow down" } }],
+    ["429 without one", { status: 429, text: "Too Many Requests" }],
+    ["403 naming temporarily_unavailable", { status: 403, json: { error: "temporarily_unavailable" } }],
+  ])("calls a busy site (%s) 'unavailable': the member keeps the session and may try again", async (_name, answer) => {
+    const log = captureLog();
+    site.handlers.set("POST /api/oauth/revoke", () => answer);
+    await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_unavailable" });
+    expect(log.events()).toContainEqual(expect.objectContaining({ event: "revocation_failed", reason: "unreachable" }));
+  });
 });

@@ -52,6 +52,11 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
   it.each([
     ["503 with an empty body", { status: 503 }],
     ["500 with an HTML page", { status: 500, text: "<html>oops</html>", headers: { "content-type": "text/html" } }],
+    // Not a refusal of the grant either: the site is busy or failing, whatever status it chose for it.
+    ["429 with an OAuth error body", { status: 429, json: { error: "invalid_request", error_description: "rate limit" } }],
+    ["429 with an empty body", { status: 429 }],
+    ["404 with server_error", { status: 404, json: { error: "server_error" } }],
+    ["403 with temporarily_unavailable", { status: 403, json: { error: "temporarily_unavailable" } }],
   ])("%s stays temporary: 503 and the session kept", async (_name, answer) => {
     const { error, jar } = await refreshAnswered(answer);
     expect(error).toMatchObject({ code: "refresh_unavailable" });
@@ -84,6 +89,12 @@ describe("a refresh refused with 400 or 401 ends the session: access was withdra
       // The fake site is reset to its own discovery before the next test (tests/support/fake-site.ts).
       resetDiscoveryCacheForTests();
     }
+  });
+
+  it("a grant refused under another 4xx status still ends the session: retrying could never help", async () => {
+    const { error, jar } = await refreshAnswered({ status: 403, json: { error: "invalid_grant" } });
+    expect(error).toMatchObject({ code: "unauthenticated" });
+    expect(await loadSession(jar)).toBeNull();
   });
 });
 
