@@ -25,6 +25,11 @@ export const failureSchema = z.discriminatedUnion("mode", [
   z.object({
     mode: z.literal("status"),
     status: z.number().int().min(400).max(599),
+    /** The OAuth error code of the JSON body; by default `temporarily_unavailable` for 503, else `server_error`. */
+    error: z
+      .string()
+      .regex(/^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/, "an OAuth error code (RFC 6749 section 5.2 characters)")
+      .optional(),
     times: z.number().int().positive().optional(),
   }),
   z.object({ mode: z.literal("malformed"), times: z.number().int().positive().optional() }),

@@ -190,7 +190,7 @@ function injectedFailure(
         mode: "status",
         response: c.json(
           {
-            error: spec.status === 503 ? "temporarily_unavailable" : "server_error",
+            error: spec.error ?? (spec.status === 503 ? "temporarily_unavailable" : "server_error"),
             error_description: `Injected failure (sandbox knob): ${endpoint} answers ${spec.status}`,
           },
           spec.status as 500,

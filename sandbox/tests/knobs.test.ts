@@ -54,6 +54,15 @@ describe("knobs", () => {
     expect((await fetch(`${sandbox.url}/.well-known/jwks.json`)).status).toBe(200);
   });
 
+  it("injects a status with the OAuth error code a real site chose for it, and refuses one that is no code", async () => {
+    sandbox.setKnobs({ failures: { token: { mode: "status", status: 429, error: "invalid_request" } } });
+    const response = await fetch(`${sandbox.url}/api/oauth/token`, { method: "POST" });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.json()).toMatchObject({ error: "invalid_request" });
+    expect(() => sandbox.setKnobs({ failures: { token: { mode: "status", status: 429, error: 'say "hi"' } } })).toThrow();
+  });
+
   it("injects a malformed (non-JSON) 200 body", async () => {
     sandbox.setKnobs({ failures: { jwks: { mode: "malformed" } } });
     const response = await fetch(`${sandbox.url}/.well-known/jwks.json`);

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
+import { GET as sessionRoute } from "@/app/api/session/route";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
 import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-deadline";
 import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
@@ -12,7 +14,7 @@ import { getAccountData } from "@/sandbox/data/account";
 import { type RunningSandbox } from "@/sandbox/server";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
-import { RouteBrowser, signInThroughRoutes } from "../support/route-browser";
+import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
 let sandbox: RunningSandbox;
 const kai = new RouteBrowser();
@@ -119,6 +121,37 @@ describe("a site that hangs", () => {
     expect(elapsed).toBeGreaterThanOrEqual(PAGE_VIEW_DEADLINE_MS - 100);
     expect(graphqlRequests()).toBe(1);
   }, 20_000);
+});
+
+describe("a site that rate-limits its OAuth endpoints (429 with an OAuth error body)", () => {
+  const busy = { mode: "status", status: 429, error: "invalid_request" } as const;
+
+  it("a refresh keeps the session (503, try again), and the next one goes through", async () => {
+    sandbox.setKnobs({ accessTokenTtlSeconds: 20 }); // every request is inside the refresh margin
+    const member = new RouteBrowser();
+    await signInThroughRoutes(member, { email: "maya@example.com" });
+    sandbox.setKnobs({ failures: { token: busy } });
+    const refused = await page<{ error: { code: string } }>(member, "/api/account/courses");
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("refresh_unavailable");
+    sandbox.setKnobs({ failures: { token: null } });
+    expect((await page<CoursesPage>(member, "/api/account/courses")).status).toBe(200);
+  });
+
+  it("a revocation keeps the session and says the site could not be reached; a sign-in says the site is unavailable", async () => {
+    const member = new RouteBrowser();
+    await signInThroughRoutes(member, { email: "maya@example.com" });
+    sandbox.setKnobs({ failures: { revoke: busy, token: busy } });
+    const revoke = member.absorb(await revokeRoute(member.request("/api/auth/revoke", { method: "POST", headers: SAME_ORIGIN_HEADERS })));
+    expect(revoke.status).toBe(503);
+    expect(await revoke.json()).toMatchObject({ error: { code: "revocation_unavailable" } });
+    expect((await sessionRoute(member.request("/api/session"))).status).toBe(200);
+
+    const signIn = await signInThroughRoutes(new RouteBrowser(), { email: "kai@example.com" });
+    const problem = new URL(signIn.headers.get("location")!);
+    expect(problem.pathname).toBe("/sign-in-problem");
+    expect(problem.searchParams.get("code")).toBe("site_unavailable");
+  });
 });
 
 describe("a site that answers too much", () => {
