@@ -87,6 +87,8 @@ async function completeSignIn(
 
   let tokens: oauth.TokenEndpointResponse;
   let idTokenClaims: Record<string, unknown> | null = null;
+  /** The 200 answer's JSON object, read from a copy; undefined before it came or when it is not JSON. */
+  let answered: Record<string, unknown> | undefined;
   const wantsIdToken = idTokenSupported && config.scopes.includes("openid");
   try {
     const options = {
@@ -100,15 +102,18 @@ async function completeSignIn(
       oauth.authorizationCodeGrantRequest(as, client, auth, validated, config.redirectUri, transaction.codeVerifier, requestOptions),
     );
     if (response.status === 200) {
+      answered = await jsonObjectOf(response);
       // RFC 6749 section 3.3: the site may grant less than asked. Without a scope the dashboard needs,
       // the member is told which one and offered to sign in again asking for it (never a security alarm).
-      const missing = missingNeededScopes(grantedScopesOf(await grantedScopeOf(response), config.scopes));
+      const granted = typeof answered?.scope === "string" ? answered.scope : undefined;
+      const missing = missingNeededScopes(grantedScopesOf(granted, config.scopes));
       if (missing.length > 0) {
         throw new AuthError("scope_not_granted", "The member did not grant a scope the dashboard needs.", { detail: missing.join(" ") });
       }
     }
-    if (wantsIdToken && response.status === 200) {
-      idTokenClaims = await verifyIdTokenOf(response, as, transaction.nonce);
+    // Not JSON, or no token response: processAuthorizationCodeResponse reports it.
+    if (wantsIdToken && answered && typeof answered.access_token === "string") {
+      idTokenClaims = await verifyIdTokenOf(answered.id_token, as, transaction.nonce);
     }
     tokens = await oauth.processAuthorizationCodeResponse(
       as,
@@ -117,7 +122,7 @@ async function completeSignIn(
       wantsIdToken ? { expectedNonce: transaction.nonce, requireIdToken: true } : undefined,
     );
   } catch (error) {
-    throw toExchangeError(error);
+    throw toExchangeError(error, answered !== undefined);
   }
   // RFC 9449 section 5: a DPoP-bound token is accepted only when this sign-in asked for binding.
   const dpopBound = tokens.token_type.toLowerCase() === "dpop" && transaction.dpopKey !== undefined;
@@ -158,26 +163,20 @@ async function completeSignIn(
   return { returnTo: transaction.returnTo, session };
 }
 
-/** The `scope` of a token response, read from a copy (processAuthorizationCodeResponse reads the original). */
-async function grantedScopeOf(response: Response): Promise<string | undefined> {
+/**
+ * The token response's body as a JSON object, read from a copy (processAuthorizationCodeResponse reads the
+ * original): {} for JSON that is no object, undefined when it is not JSON.
+ */
+async function jsonObjectOf(response: Response): Promise<Record<string, unknown> | undefined> {
   try {
-    const { scope } = (await response.clone().json()) as { scope?: unknown };
-    return typeof scope === "string" ? scope : undefined;
+    const body: unknown = await response.clone().json();
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   } catch {
-    return undefined; // Not JSON: processAuthorizationCodeResponse reports it.
+    return undefined;
   }
 }
 
-async function verifyIdTokenOf(response: Response, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await response.clone().json();
-  } catch {
-    return {}; // Not JSON: processAuthorizationCodeResponse reports it.
-  }
-  const fields = (body ?? {}) as { id_token?: unknown; access_token?: unknown };
-  if (typeof fields.access_token !== "string") return {}; // Not a token response: processAuthorizationCodeResponse reports it.
-  const idToken = fields.id_token;
+async function verifyIdTokenOf(idToken: unknown, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {
   if (typeof idToken !== "string") {
     throw new AuthError("id_token_invalid", "The site advertises id_tokens but sent none.", { detail: "missing" });
   }
@@ -225,8 +224,12 @@ function isIdTokenFailure(error: oauth.OperationProcessingError): boolean {
   return error.code === oauth.INVALID_RESPONSE && typeof error.cause === "object" && error.cause !== null && !("body" in error.cause);
 }
 
-function toExchangeError(error: unknown): AuthError {
+function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
   if (error instanceof AuthError) return error;
+  if (error instanceof oauth.OperationProcessingError && error.code === oauth.PARSE_ERROR && !answeredJson) {
+    // The answer itself is not JSON (oauth4webapi gives a broken JWT the same code): no verdict on any token.
+    return new AuthError("site_unavailable", "The site's token endpoint did not answer with JSON.", { cause: error, detail: "not_json" });
+  }
   if (error instanceof oauth.UnsupportedOperationError && hasTokenResponseBody(error.cause)) return tokenTypeRefused(error);
   if (error instanceof oauth.ResponseBodyError) {
     if (isTransientSiteFailure(error))

@@ -298,6 +298,12 @@ describe("token endpoint failures", () => {
   const cases: [string, () => { status?: number; json?: unknown; text?: string; headers?: Record<string, string> }, string][] = [
     ["a 5xx", () => ({ status: 503, json: { error: "temporarily_unavailable" } }), "site_unavailable"],
     ["a non-JSON body", () => ({ status: 200, text: "<html>oops</html>", headers: { "content-type": "text/html" } }), "site_unavailable"],
+    // Labelled JSON but broken: oauth4webapi calls it a parse error, as it would a broken id_token; it is neither a token nor one refused.
+    [
+      "a broken body labelled JSON",
+      () => ({ status: 200, text: '<html>Service unavailable{"truncated":', headers: { "content-type": "application/json" } }),
+      "site_unavailable",
+    ],
     ["no access_token", () => ({ status: 200, json: { token_type: "Bearer", expires_in: 3600 } }), "site_unavailable"],
     ["a redirect", () => ({ status: 302, headers: { location: "https://evil.example/token" } }), "site_unavailable"],
     ["invalid_grant", () => ({ status: 400, json: { error: "invalid_grant", error_description: "code used" } }), "token_exchange_failed"],
