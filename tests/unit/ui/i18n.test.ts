@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+
+import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone } from "@/lib/i18n";
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -89,5 +91,14 @@ describe("interpolate and resolveTimeZone", () => {
     expect(resolveTimeZone("Asia/Taipei")).toBe("Asia/Taipei");
     expect(resolveTimeZone("Not/AZone")).toBe("UTC");
     expect(resolveTimeZone(undefined, "Europe/London")).toBe("Europe/London");
+  });
+
+  it("checks a zone with its shared formatter: asking again makes no new one, and a refused zone stores none", () => {
+    const before = sharedFormatterCount();
+    expect(resolveTimeZone("America/Sao_Paulo")).toBe("America/Sao_Paulo");
+    expect(sharedFormatterCount()).toBe(before + 1);
+    expect(resolveTimeZone("America/Sao_Paulo")).toBe("America/Sao_Paulo");
+    expect(resolveTimeZone("Not/AZone")).toBe("UTC");
+    expect(sharedFormatterCount()).toBe(before + 1);
   });
 });
