@@ -56,6 +56,8 @@ export interface CapturedRequests {
   rscOverview: BrowserRequest;
   /** Every request Overview's page load (until the network is idle) asked the server to render: the document, prefetches. */
   renderedOnLoad: string[];
+  /** The names of the cookies the pages wrote in the browser, now replayed with the member's session. */
+  browserCookies: string[];
 }
 
 /** A navigation's RSC request (not a prefetch) for `pathname`. */
@@ -77,11 +79,12 @@ export async function recordBrowserRequests(
   startUrl: string,
   clicks: { link: string; pathname: string }[],
   cookies: { name: string; value: string }[] = [],
-): Promise<{ document: BrowserRequest; clicks: BrowserRequest[]; rendered: string[] }> {
+  timeZone?: string,
+): Promise<{ document: BrowserRequest; clicks: BrowserRequest[]; rendered: string[]; written: { name: string; value: string }[] }> {
   const { origin } = new URL(startUrl);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    const browserContext = await browser.newContext({ locale: "en" });
+    const browserContext = await browser.newContext({ locale: "en", ...(timeZone ? { timezoneId: timeZone } : {}) });
     await browserContext.addCookies(cookies.map(({ name, value }) => ({ name, value, url: origin })));
     const page = await browserContext.newPage();
     // What the page load asks the server to render: the document and any RSC request (a link's prefetch).
@@ -105,23 +108,46 @@ export async function recordBrowserRequests(
       await page.waitForLoadState("networkidle");
       sentOnClick.push(await asSent(request));
     }
-    return { document, clicks: sentOnClick, rendered };
+    // The cookies the pages wrote themselves (the dashboard's time zone, when it is not the server's guess).
+    const written = (await browserContext.cookies())
+      .filter((cookie) => !cookies.some((given) => given.name === cookie.name))
+      .map(({ name, value }) => ({ name, value }));
+    return { document, clicks: sentOnClick, rendered, written };
   } finally {
     await browser.close();
   }
 }
 
-/** Opens Overview in Chromium, signed in as the bench's member, clicks Courses and then Overview, and keeps the requests. */
+/**
+ * A student's own time zone, not the machine's: the dashboard's browser code writes its time-zone cookie
+ * only when the zone differs from the server's guess (UTC), and a real student's browser then sends it
+ * with every request, which the server reads on every page view.
+ */
+const STUDENT_TIME_ZONE = "Asia/Taipei";
+
+/**
+ * Opens Overview in Chromium, signed in as the bench's member, clicks Courses and then Overview, and keeps
+ * the requests. The cookies the pages wrote join the member's jar, so the replays carry them as the
+ * browser's next requests would.
+ */
 export async function captureBrowserRequests(context: BenchContext): Promise<CapturedRequests> {
-  const { document, clicks, rendered } = await recordBrowserRequests(
+  const { document, clicks, rendered, written } = await recordBrowserRequests(
     `${context.target.appUrl}${PAGE_PATHS.overview}`,
     [
       { link: "Courses", pathname: PAGE_PATHS.courses },
       { link: "Overview", pathname: PAGE_PATHS.overview },
     ],
     context.member.list(),
+    STUDENT_TIME_ZONE,
   );
-  return { document, rscCourses: clicks[0]!, rscOverview: clicks[1]!, renderedOnLoad: rendered };
+  context.member.absorbLines(written.map(({ name, value }) => `${name}=${value}; Path=/`));
+  return {
+    document,
+    rscCourses: clicks[0]!,
+    rscOverview: clicks[1]!,
+    renderedOnLoad: rendered,
+    browserCookies: written.map(({ name }) => name),
+  };
 }
 
 /** Checks a replayed request once before the load: a 200 of the expected kind (not a redirect to sign-in, not HTML for RSC). */
@@ -215,7 +241,8 @@ export const pageViews: BenchSection = {
       sideLine("RSC request of a tab click to /courses", bySide.coursesRsc!),
       sideLine("GET /signed-out (no session, floor)", bySide.signedOut!),
       `    requests Overview's page load in Chromium asked the dashboard to render: ${captured.renderedOnLoad.length}` +
-        ` (${captured.renderedOnLoad.join(", ")})`,
+        ` (${captured.renderedOnLoad.join(", ")}); cookies the browser wrote, replayed with the session: ` +
+        (captured.browserCookies.join(", ") || "none"),
     ];
     return {
       summary,
