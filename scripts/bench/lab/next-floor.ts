@@ -5,7 +5,11 @@
  * root layout with a nav and nothing else (no fonts, styles, providers, messages, proxy or CSP), and
  * four pages: one prerendered at build time, one rendered per request with one sentence, one rendered
  * per request with 24 courses after waiting as long as the sandbox's answer, and the same courses behind
- * a Suspense boundary (the shell streamed first). `next-floor-ppr-app/` serves that last page built with
+ * a Suspense boundary (the shell streamed first); then the least a member's page cannot drop, in two steps:
+ * `/csp-list`, the 24 courses behind a nonce CSP set by a proxy (the floor app's proxy.ts, only for these
+ * two pages), and `/member-list`, behind the same CSP, with one call to the site per view instead of the
+ * timer: the bench's own direct call (same operation, same member's token), its courses rendered as plain
+ * server markup. `next-floor-ppr-app/` serves that last page built with
  * Cache Components: its shell prerendered at build time, only the courses rendered per request (Partial
  * Prerendering). Both are built and started (`next start`, loopback) by this section and stopped after it.
  *
@@ -23,6 +27,7 @@ import { round, type BenchContext, type BenchSection } from "../context";
 import { findNextServer } from "../dashboard-process";
 import { dashboardGet, directSide, runInterleaved, sideLine, type Side } from "../interleaved";
 import { waitFor } from "../members";
+import { directCoursesRequest } from "../sequential";
 import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
 import { readRouteBundleStats } from "../route-bundle-stats";
@@ -45,6 +50,7 @@ export async function startFloorApp(
   directory: string,
   port: number,
   readyPath: string,
+  env: Record<string, string> = {},
 ): Promise<{ server: ChildProcess; pid: number; url: string }> {
   phase(`building the Next.js floor app (${path.relative(process.cwd(), directory)})`);
   await run([NEXT_BIN, "build"], directory);
@@ -52,7 +58,7 @@ export async function startFloorApp(
   const server = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     cwd: directory,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
   await waitFor(`${url}${readyPath}`, 60_000);
   const pid = findNextServer(server.pid!) ?? server.pid!;
@@ -74,16 +80,29 @@ export const nextFloor: BenchSection = {
   title: "Next.js's own floor for a page view: a minimal app on the same Next.js, beside the dashboard's pages",
   enabled: () => true,
   async run(context: BenchContext) {
-    const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static");
+    // The member page's call to the site: the direct side's request, as it is (scripts/bench/sequential.ts).
+    const direct = directCoursesRequest(context);
+    const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static", {
+      FLOOR_GRAPHQL_URL: direct.url,
+      FLOOR_GRAPHQL_AUTHORIZATION: direct.init.headers.authorization!,
+      FLOOR_GRAPHQL_BODY: direct.init.body,
+    });
     const prerenderedShell = await startFloorApp(PPR_APP_DIRECTORY, FLOOR_PORT + 1, "/streamed-list").catch((error: unknown) => {
       floor.server.kill("SIGTERM");
       throw error;
     });
     try {
-      // The client router's request when the "List" link is clicked on the prerendered page, as Chromium sends it.
+      // The member page must really have called the site: a 200 with the member's courses, not an error page.
+      const memberPage = await fetch(`${floor.url}/member-list`);
+      if (memberPage.status !== 200 || !(await memberPage.text()).includes("<article"))
+        throw new Error(`the floor app's /member-list answered ${memberPage.status} without the member's courses`);
+      // The client router's requests when the "List" link is clicked on the prerendered page, then "Member list", as Chromium sends them.
       const {
-        clicks: [listClick],
-      } = await recordBrowserRequests(`${floor.url}/static`, [{ link: "List", pathname: "/dynamic-list" }]);
+        clicks: [listClick, memberListClick],
+      } = await recordBrowserRequests(`${floor.url}/static`, [
+        { link: "List", pathname: "/dynamic-list" },
+        { link: "Member list", pathname: "/member-list" },
+      ]);
       const dashboardClick = (await captureBrowserRequests(context)).rscCourses;
       const sides: Side[] = [
         directSide,
@@ -93,6 +112,9 @@ export const nextFloor: BenchSection = {
         floorSide("floorListRsc", `${floor.url}${listClick!.path}`, floor.pid, listClick!.headers),
         floorSide("floorStreamedList", `${floor.url}/streamed-list`, floor.pid),
         floorSide("floorPrerenderedShell", `${prerenderedShell.url}/streamed-list`, prerenderedShell.pid),
+        floorSide("floorCspList", `${floor.url}/csp-list`, floor.pid),
+        floorSide("floorMemberList", `${floor.url}/member-list`, floor.pid),
+        floorSide("floorMemberListRsc", `${floor.url}${memberListClick!.path}`, floor.pid, memberListClick!.headers),
         { name: "signedOut", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.signedOut, false, PAGE_HEADERS) },
         { name: "coursesHtml", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.courses, true, PAGE_HEADERS) },
         { name: "coursesRsc", share: 1, dashboard: true, spec: dashboardGet(dashboardClick.path, true, dashboardClick.headers) },
@@ -112,6 +134,9 @@ export const nextFloor: BenchSection = {
         floorListRsc: "floor app, same, a link click's RSC request",
         floorStreamedList: "floor app, same, shell streamed first",
         floorPrerenderedShell: "floor app, same, shell prerendered (PPR)",
+        floorCspList: "floor app, 24 courses behind a nonce CSP",
+        floorMemberList: "floor app, nonce CSP and one site call",
+        floorMemberListRsc: "floor app, same, a link click's RSC request",
         signedOut: "dashboard, GET /signed-out",
         coursesHtml: "dashboard, GET /courses (signed in)",
         coursesRsc: "dashboard, tab click to /courses (RSC)",

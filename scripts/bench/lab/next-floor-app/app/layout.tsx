@@ -10,7 +10,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <nav aria-label="Pages">
-          <Link href="/static">Static</Link> <Link href="/dynamic">Dynamic</Link> <Link href="/dynamic-list">List</Link>
+          <Link href="/static">Static</Link> <Link href="/dynamic">Dynamic</Link> <Link href="/dynamic-list">List</Link>{" "}
+          <Link href="/member-list">Member list</Link>
         </nav>
         <main>{children}</main>
       </body>
