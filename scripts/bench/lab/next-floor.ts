@@ -2,15 +2,15 @@
  * Lab section (`npm run bench -- --lab=nextFloor`, issue 26): what Next.js itself costs per page view on
  * this machine, measured in the same interleaved rounds as the dashboard's pages and the direct call.
  * The app in `next-floor-app/` is the smallest one on the dashboard's own Next.js, React and Node: a
- * root layout with a nav and nothing else (no fonts, styles, providers, messages, proxy or CSP), and
- * four pages: one prerendered at build time, one rendered per request with one sentence, one rendered
- * per request with 24 courses after waiting as long as the sandbox's answer, and the same courses behind
- * a Suspense boundary (the shell streamed first); then the least a member's page cannot drop, in two steps:
- * `/csp-list`, the 24 courses behind a nonce CSP set by a proxy (the floor app's proxy.ts, only for these
- * two pages), and `/member-list`, behind the same CSP, with one call to the site per view instead of the
- * timer: the bench's own direct call (same operation, same member's token), its courses rendered as plain
- * server markup. `next-floor-ppr-app/` serves that last page built with
- * Cache Components: its shell prerendered at build time, only the courses rendered per request (Partial
+ * root layout with a nav and nothing else (no fonts, styles, providers or messages), and six pages. Four
+ * have no proxy or CSP: one prerendered at build time, one rendered per request with one sentence, one
+ * rendered per request with 24 courses after waiting as long as the sandbox's answer, and the same courses
+ * behind a Suspense boundary (the shell streamed first). Two add, step by step, what a member's page cannot
+ * drop: `/csp-list`, the 24 courses behind a nonce CSP set by a proxy (the floor app's proxy.ts, only for
+ * these two pages), and `/member-list`, behind the same CSP, with one call to the site per view instead of
+ * the timer: the bench's own direct call (same operation, same member's token), its courses rendered as
+ * plain server markup. `next-floor-ppr-app/` serves the Suspense page built with Cache Components: its
+ * shell prerendered at build time, only the courses rendered per request (Partial
  * Prerendering). Both are built and started (`next start`, loopback) by this section and stopped after it.
  *
  * Each side's throughput and p50 are printed as ratios to the direct call's, as the issue's targets are:
