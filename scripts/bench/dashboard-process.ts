@@ -1,7 +1,8 @@
 /**
  * The dashboard's Next.js server process, seen from outside: its CPU time and resident memory from
  * /proc (Linux), and, through the Node inspector (opened on demand with SIGUSR1 on a port of our
- * choosing), a forced garbage collection, its heap, and CPU profiles. Nothing in the app knows about it.
+ * choosing), a forced garbage collection, its heap, its garbage collectors' pauses, and CPU profiles.
+ * Nothing in the app knows about it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -129,6 +130,29 @@ export class Inspector {
       expression,
       returnByValue: true,
     });
+    return result.value;
+  }
+
+  /**
+   * The time the process's main thread has stood still for garbage collection since the first call, in
+   * milliseconds: the durations of Node's `gc` performance entries (scavenges, mark-compacts, their
+   * incremental steps), summed by an observer this call installs in the server once.
+   */
+  async gcPauseMs(): Promise<number> {
+    const state = 'globalThis[Symbol.for("companion-dashboard.bench.gc-pauses")]';
+    const expression = `(() => {
+      if (!${state}) {
+        const totals = { ms: 0 };
+        const { PerformanceObserver } = process.getBuiltinModule("node:perf_hooks");
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) totals.ms += entry.duration;
+        });
+        observer.observe({ entryTypes: ["gc"] });
+        ${state} = totals;
+      }
+      return ${state}.ms;
+    })()`;
+    const { result } = await this.send<{ result: { value: number } }>("Runtime.evaluate", { expression, returnByValue: true });
     return result.value;
   }
 

@@ -37,6 +37,8 @@ export interface SideFigures {
   cpuMsPerRequest?: number;
   /** Share of the time the dashboard's main thread was ready to run but waited for a CPU (the machine's other load), in %. */
   waitingForCpuPercent?: number;
+  /** How long the dashboard's main thread stood still for garbage collection per request (with `gcPauses`). */
+  gcPauseMsPerRequest?: number;
   /** The site's (sandbox's) CPU time per request, and the load generator's (this process). */
   siteCpuMsPerRequest: number;
   loadGeneratorCpuMsPerRequest: number;
@@ -47,6 +49,7 @@ interface CpuSpent {
   dashboardWaiting: number;
   site: number;
   loadGenerator: number;
+  gcPause: number;
 }
 
 /** A GET of the dashboard over IPv4 loopback, with the member's session or without one. */
@@ -78,7 +81,8 @@ export const directSide: Side = {
   },
 };
 
-function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFigures {
+/** `gcPaused`: the dashboard's garbage-collection pauses were read around this side's rounds. */
+function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean, gcPaused: boolean): SideFigures {
   const answered = sample.latenciesMs.length;
   const perRequest = (ms: number) => round(ms / Math.max(1, answered + sample.failures), 2);
   return {
@@ -91,6 +95,7 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFig
     ...(dashboard
       ? { cpuMsPerRequest: perRequest(cpu.dashboard), waitingForCpuPercent: round((cpu.dashboardWaiting / sample.durationMs) * 100) }
       : {}),
+    ...(dashboard && gcPaused ? { gcPauseMsPerRequest: round(cpu.gcPause / Math.max(1, answered + sample.failures), 3) } : {}),
     siteCpuMsPerRequest: perRequest(cpu.site),
     loadGeneratorCpuMsPerRequest: perRequest(cpu.loadGenerator),
   };
@@ -101,26 +106,33 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean): SideFig
  * alternates, after a warm-up of every side (JIT, connection pools, caches): one second, or, with
  * `warmUpRequests`, that many requests to each side the dashboard serves (V8 optimizes a fresh process's
  * code over its first several hundred requests: a page view's render is far more code than a data route's).
+ * With `gcPauses` (the dashboard's total garbage-collection pause so far, e.g. Inspector.gcPauseMs), each
+ * side the dashboard serves also gets its pause per request.
  */
 export async function runInterleaved(
   context: BenchContext,
   sides: readonly Side[],
   totalSeconds: number,
   warmUpRequests?: number,
+  gcPauses?: () => Promise<number>,
 ): Promise<{ bySide: Record<string, SideFigures>; rounds: number; secondsPerSide: number }> {
   const rounds = Math.max(1, Math.round(totalSeconds / ROUND_SECONDS));
   const seconds = totalSeconds / rounds;
   const samples = new Map<string, LoadSample[]>(sides.map((side) => [side.name, []]));
-  const cpu = new Map<string, CpuSpent>(sides.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0 }]));
-  const spentSoFar = (serverPid: number): CpuSpent => {
+  const cpu = new Map<string, CpuSpent>(
+    sides.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0, gcPause: 0 }]),
+  );
+  const spentSoFar = async (serverPid: number): Promise<CpuSpent> => {
     const own = process.cpuUsage();
     return {
       dashboard: cpuTimeMs(serverPid),
       dashboardWaiting: runQueueWaitMs(serverPid),
       site: cpuTimeMs(context.sitePid),
       loadGenerator: (own.user + own.system) / 1000,
+      gcPause: serverPid === context.serverPid && gcPauses ? await gcPauses() : 0,
     };
   };
+  if (gcPauses) await gcPauses();
   for (const [index, side] of sides.entries()) {
     const amount = side.dashboard ? warmUpRequests : undefined;
     if (amount) progress(`warming up ${side.name} with ${amount} requests`, index + 1, sides.length, "side");
@@ -131,15 +143,19 @@ export async function runInterleaved(
     const order = index % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const serverPid = side.serverPid ?? context.serverPid;
-      const before = spentSoFar(serverPid);
+      const before = await spentSoFar(serverPid);
       samples.get(side.name)!.push(await runLoad(side.spec(context, Math.max(1, Math.round(seconds * side.share)))));
-      const after = spentSoFar(serverPid);
+      const after = await spentSoFar(serverPid);
       const total = cpu.get(side.name)!;
-      for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator"] as const) total[key] += after[key] - before[key];
+      for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator", "gcPause"] as const)
+        total[key] += after[key] - before[key];
     }
   }
   const bySide = Object.fromEntries(
-    sides.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard)]),
+    sides.map((side) => [
+      side.name,
+      figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard, gcPauses !== undefined && side.serverPid === undefined),
+    ]),
   );
   return { bySide, rounds, secondsPerSide: round(seconds * rounds) };
 }
@@ -149,7 +165,9 @@ export function sideLine(name: string, side: SideFigures): string {
   const dashboardCpu =
     side.cpuMsPerRequest === undefined
       ? ""
-      : `dashboard ${side.cpuMsPerRequest} (waiting for a CPU ${side.waitingForCpuPercent} % of the time), `;
+      : `dashboard ${side.cpuMsPerRequest} (waiting for a CPU ${side.waitingForCpuPercent} % of the time` +
+        (side.gcPauseMsPerRequest === undefined ? "" : `, paused for garbage collection ${side.gcPauseMsPerRequest} ms/request`) +
+        `), `;
   return (
     `    ${name.padEnd(38)} p50 ${side.p50Ms} ms, p95 ${side.p95Ms} ms, ${side.requestsPerSecond} req/s, ` +
     `${side.bytesPerAnswer} B/answer; ` +

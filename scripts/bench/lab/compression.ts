@@ -4,7 +4,9 @@
  * browser asks (its Accept-Encoding, which Next.js's compression answers with gzip) and uncompressed
  * (`identity`). The difference in the dashboard's CPU per answer is what compressing costs the process:
  * Next.js's `compression` middleware, Node's zlib, and their effect on the rest of its work. None of it
- * is the dashboard's code; the floor app (next-floor.ts) pays it too.
+ * is the dashboard's code; the floor app (next-floor.ts) pays it too. Each side's garbage-collection pause
+ * per answer is read beside its CPU (through the inspector), since zlib's streams hold memory outside
+ * the JavaScript heap and could have made the collector work more.
  *
  * Beside them, what a member's first visit costs on top of its page view: the static files the Courses
  * page's HTML names (its stylesheet, the preloaded font, its scripts and hydration's), which a browser
@@ -65,11 +67,13 @@ export const compressionCost: BenchSection = {
         }),
       })),
     ];
+    const inspector = await context.inspector();
     const { bySide, rounds, secondsPerSide } = await runInterleaved(
       context,
       sides,
       context.options.concurrentSeconds,
       context.options.pageWarmUpRequests,
+      () => inspector.gcPauseMs(),
     );
     const summary = [
       `compression at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds:`,
@@ -80,7 +84,9 @@ export const compressionCost: BenchSection = {
         return (
           `    ${path.padEnd(22)} ${compressed.cpuMsPerRequest} CPU ms/answer compressed (${compressed.bytesPerAnswer} B),` +
           ` ${identity.cpuMsPerRequest} uncompressed (${identity.bytesPerAnswer} B): compressing costs ${round(cost, 2)} ms an answer,` +
-          ` ${round((cost / (compressed.cpuMsPerRequest ?? Number.NaN)) * 100)} % of it`
+          ` ${round((cost / (compressed.cpuMsPerRequest ?? Number.NaN)) * 100)} % of it;` +
+          ` paused for garbage collection ${compressed.gcPauseMsPerRequest} ms an answer compressed,` +
+          ` ${identity.gcPauseMsPerRequest} uncompressed`
         );
       }),
       `    a first visit's ${staticFiles.length} static files (${PAGE_PATHS.courses}'s stylesheet, font and scripts), once each:` +
