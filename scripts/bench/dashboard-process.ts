@@ -136,7 +136,8 @@ export class Inspector {
   /**
    * The time the process's main thread has stood still for garbage collection since the first call, in
    * milliseconds: the durations of Node's `gc` performance entries (scavenges, mark-compacts, their
-   * incremental steps), summed by an observer this call installs in the server once.
+   * incremental steps), summed by an observer this call installs in the server once and leaves there
+   * (a callback per collection: nothing a later section could measure).
    */
   async gcPauseMs(): Promise<number> {
     const state = 'globalThis[Symbol.for("companion-dashboard.bench.gc-pauses")]';
