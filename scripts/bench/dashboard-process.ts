@@ -1,7 +1,7 @@
 /**
  * The dashboard's Next.js server process, seen from outside: its CPU time and resident memory from
  * /proc (Linux), and, through the Node inspector (opened on demand with SIGUSR1 on a port of our
- * choosing), a forced garbage collection, its heap, its garbage collectors' pauses, and CPU profiles.
+ * choosing), a forced garbage collection, its heap, its garbage-collection pauses, and CPU profiles.
  * Nothing in the app knows about it.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -134,27 +134,34 @@ export class Inspector {
   }
 
   /**
-   * The time the process's main thread has stood still for garbage collection since the first call, in
-   * milliseconds: the durations of Node's `gc` performance entries (scavenges, mark-compacts, their
-   * incremental steps), summed by an observer this call installs in the server once and leaves there
-   * (a callback per collection: nothing a later section could measure).
+   * Starts summing the time the process's main thread stands still for garbage collection: the durations
+   * of Node's `gc` performance entries (scavenges, mark-compacts, their incremental steps), added up by an
+   * observer in the server. The observer and its sum are held by this inspector session as a remote object
+   * (nothing is put on the server's globals); `read` gives the milliseconds so far, `stop` disconnects it.
    */
-  async gcPauseMs(): Promise<number> {
-    const state = 'globalThis[Symbol.for("companion-dashboard.bench.gc-pauses")]';
+  async observeGcPauses(): Promise<{ read: () => Promise<number>; stop: () => Promise<void> }> {
     const expression = `(() => {
-      if (!${state}) {
-        const totals = { ms: 0 };
-        const { PerformanceObserver } = process.getBuiltinModule("node:perf_hooks");
-        const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) totals.ms += entry.duration;
-        });
-        observer.observe({ entryTypes: ["gc"] });
-        ${state} = totals;
-      }
-      return ${state}.ms;
+      const pauses = { ms: 0 };
+      const { PerformanceObserver } = process.getBuiltinModule("node:perf_hooks");
+      pauses.observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) pauses.ms += entry.duration;
+      });
+      pauses.observer.observe({ entryTypes: ["gc"] });
+      return pauses;
     })()`;
-    const { result } = await this.send<{ result: { value: number } }>("Runtime.evaluate", { expression, returnByValue: true });
-    return result.value;
+    const {
+      result: { objectId },
+    } = await this.send<{ result: { objectId: string } }>("Runtime.evaluate", { expression });
+    const call = async <T>(functionDeclaration: string): Promise<T> =>
+      (await this.send<{ result: { value: T } }>("Runtime.callFunctionOn", { objectId, functionDeclaration, returnByValue: true })).result
+        .value;
+    return {
+      read: () => call<number>("function () { return this.ms; }"),
+      stop: async () => {
+        await call<undefined>("function () { this.observer.disconnect(); }");
+        await this.send("Runtime.releaseObject", { objectId });
+      },
+    };
   }
 
   async startProfile(): Promise<void> {

@@ -106,7 +106,7 @@ function figures(sample: LoadSample, cpu: CpuSpent, dashboard: boolean, gcPaused
  * alternates, after a warm-up of every side (JIT, connection pools, caches): one second, or, with
  * `warmUpRequests`, that many requests to each side the dashboard serves (V8 optimizes a fresh process's
  * code over its first several hundred requests: a page view's render is far more code than a data route's).
- * With `gcPauses` (the dashboard's total garbage-collection pause so far, e.g. Inspector.gcPauseMs), each
+ * With `gcPauses` (the dashboard's garbage-collection pause so far, Inspector.observeGcPauses's `read`), each
  * side the dashboard serves also gets its pause per request.
  */
 export async function runInterleaved(
@@ -132,7 +132,6 @@ export async function runInterleaved(
       gcPause: serverPid === context.serverPid && gcPauses ? await gcPauses() : 0,
     };
   };
-  if (gcPauses) await gcPauses();
   for (const [index, side] of sides.entries()) {
     const amount = side.dashboard ? warmUpRequests : undefined;
     if (amount) progress(`warming up ${side.name} with ${amount} requests`, index + 1, sides.length, "side");

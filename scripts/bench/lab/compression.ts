@@ -67,14 +67,14 @@ export const compressionCost: BenchSection = {
         }),
       })),
     ];
-    const inspector = await context.inspector();
+    const gcPauses = await (await context.inspector()).observeGcPauses();
     const { bySide, rounds, secondsPerSide } = await runInterleaved(
       context,
       sides,
       context.options.concurrentSeconds,
       context.options.pageWarmUpRequests,
-      () => inspector.gcPauseMs(),
-    );
+      gcPauses.read,
+    ).finally(gcPauses.stop);
     const summary = [
       `compression at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds:`,
       ...ANSWERS.map(({ key, path }) => {
