@@ -2,16 +2,19 @@
  * Lab section (`npm run bench -- --lab=nextFloor`, issue 26): what Next.js itself costs per page view on
  * this machine, measured in the same interleaved rounds as the dashboard's pages and the direct call.
  * The app in `next-floor-app/` is the smallest one on the dashboard's own Next.js, React and Node: a
- * root layout with a nav and nothing else (no fonts, styles, providers or messages), and six pages. Four
+ * root layout with a nav and nothing else (no fonts, styles, providers or messages), and seven pages. Four
  * have no proxy or CSP: one prerendered at build time, one rendered per request with one sentence, one
  * rendered per request with 24 courses after waiting as long as the sandbox's answer, and the same courses
- * behind a Suspense boundary (the shell streamed first). Two add, step by step, what a member's page cannot
- * drop: `/csp-list`, the 24 courses behind a nonce CSP set by a proxy (the floor app's proxy.ts, only for
- * these two pages), and `/member-list`, behind the same CSP, with one call to the site per view instead of
- * the timer: the bench's own direct call (same operation, same member's token), its courses rendered as
- * plain server markup. `next-floor-ppr-app/` serves the Suspense page built with Cache Components: its
- * shell prerendered at build time, only the courses rendered per request (Partial
- * Prerendering). Both are built and started (`next start`, loopback) by this section and stopped after it.
+ * behind a Suspense boundary (the shell streamed first). `/hashed-static` is the prerendered page behind
+ * the proxy with a CSP of hashes instead of a nonce (./hashed-csp.ts): what a signed-out page could cost
+ * without being rendered per request; the section checks in Chromium that it hydrates under that policy.
+ * Two add, step by step, what a member's page cannot drop: `/csp-list`, the 24 courses behind a nonce
+ * CSP set by a proxy (the floor app's proxy.ts), and `/member-list`, behind the same CSP, with one call to
+ * the site per view instead of the timer: the bench's own direct call (same operation, same member's
+ * token), its courses rendered as plain server markup. `next-floor-ppr-app/` serves the Suspense page
+ * built with Cache Components: its shell prerendered at build time, only the courses rendered per request
+ * (Partial Prerendering). Both are built and started (`next start`, loopback) by this section and stopped
+ * after it.
  *
  * Each side's throughput and p50 are printed as ratios to the direct call's, as the issue's targets are:
  * where Next.js alone, rendering a page per request, falls short of a target, no change inside the
@@ -20,6 +23,7 @@
  * compression in libuv's pool run beside the main thread, so 1,000 ms over it is no bound on throughput.)
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import { PAGE_PATHS } from "../../../lib/contract/paths";
@@ -31,6 +35,7 @@ import { directCoursesRequest } from "../sequential";
 import { captureBrowserRequests, recordBrowserRequests } from "../page-views";
 import { phase } from "../progress";
 import { readRouteBundleStats } from "../route-bundle-stats";
+import { hashedPagePolicy, type HashedPagePolicy } from "./hashed-csp";
 
 export const FLOOR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-app");
 const PPR_APP_DIRECTORY = path.join(import.meta.dirname, "next-floor-ppr-app");
@@ -46,11 +51,12 @@ async function run(command: string[], cwd: string): Promise<void> {
   if (code !== 0) throw new Error(`${command.join(" ")} exited with ${code}`);
 }
 
+/** `env`: the server's environment, read once the app is built (it may depend on the build's output). */
 export async function startFloorApp(
   directory: string,
   port: number,
   readyPath: string,
-  env: Record<string, string> = {},
+  env: (url: string) => Record<string, string> = () => ({}),
 ): Promise<{ server: ChildProcess; pid: number; url: string }> {
   phase(`building the Next.js floor app (${path.relative(process.cwd(), directory)})`);
   await run([NEXT_BIN, "build"], directory);
@@ -58,7 +64,7 @@ export async function startFloorApp(
   const server = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     cwd: directory,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...env(url), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
   await waitFor(`${url}${readyPath}`, 60_000);
   const pid = findNextServer(server.pid!) ?? server.pid!;
@@ -82,10 +88,16 @@ export const nextFloor: BenchSection = {
   async run(context: BenchContext) {
     // The member page's call to the site: the direct side's request, as it is (scripts/bench/sequential.ts).
     const direct = directCoursesRequest(context);
-    const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static", {
-      FLOOR_GRAPHQL_URL: direct.url,
-      FLOOR_GRAPHQL_AUTHORIZATION: direct.init.headers.authorization!,
-      FLOOR_GRAPHQL_BODY: direct.init.body,
+    let hashedPolicy: HashedPagePolicy | undefined;
+    const floor = await startFloorApp(FLOOR_APP_DIRECTORY, FLOOR_PORT, "/static", (url) => {
+      const builtPage = readFileSync(path.join(FLOOR_APP_DIRECTORY, ".next", "server", "app", "hashed-static.html"), "utf8");
+      hashedPolicy = hashedPagePolicy(builtPage, url);
+      return {
+        FLOOR_GRAPHQL_URL: direct.url,
+        FLOOR_GRAPHQL_AUTHORIZATION: direct.init.headers.authorization!,
+        FLOOR_GRAPHQL_BODY: direct.init.body,
+        FLOOR_HASHED_CSP: hashedPolicy.policy,
+      };
     });
     const prerenderedShell = await startFloorApp(PPR_APP_DIRECTORY, FLOOR_PORT + 1, "/streamed-list").catch((error: unknown) => {
       floor.server.kill("SIGTERM");
@@ -103,10 +115,14 @@ export const nextFloor: BenchSection = {
         { link: "List", pathname: "/dynamic-list" },
         { link: "Member list", pathname: "/member-list" },
       ]);
+      // The prerendered page under its CSP of hashes must hydrate: its "List" link is a client navigation
+      // (an RSC request), not a document one, which recordBrowserRequests waits for.
+      await recordBrowserRequests(`${floor.url}/hashed-static`, [{ link: "List", pathname: "/dynamic-list" }]);
       const dashboardClick = (await captureBrowserRequests(context)).rscCourses;
       const sides: Side[] = [
         directSide,
         floorSide("floorStatic", `${floor.url}/static`, floor.pid),
+        floorSide("floorHashedStatic", `${floor.url}/hashed-static`, floor.pid),
         floorSide("floorDynamic", `${floor.url}/dynamic`, floor.pid),
         floorSide("floorDynamicList", `${floor.url}/dynamic-list`, floor.pid),
         floorSide("floorListRsc", `${floor.url}${listClick!.path}`, floor.pid, listClick!.headers),
@@ -129,6 +145,7 @@ export const nextFloor: BenchSection = {
       const floorBundles = readRouteBundleStats(FLOOR_APP_DIRECTORY);
       const labels: Record<string, string> = {
         floorStatic: "floor app, prerendered page",
+        floorHashedStatic: "floor app, same, proxy and CSP of hashes",
         floorDynamic: "floor app, page rendered per request",
         floorDynamicList: "floor app, 24 courses after 20 ms",
         floorListRsc: "floor app, same, a link click's RSC request",
@@ -153,11 +170,15 @@ export const nextFloor: BenchSection = {
         }),
         sideLine("same operation straight to the site", direct),
         ...Object.entries(labels).map(([name, label]) => sideLine(label, bySide[name]!)),
+        `the CSP of hashes: ${hashedPolicy!.inlineScripts} inline scripts by hash, the build's chunks by their folder`,
         // Beside the dashboard's (the lighthouse section): what Next.js and React alone ship to a first load.
         `floor app's first-load JavaScript per route, gzip: ` +
           floorBundles.routes.map((route) => `${route.route} ${round(route.firstLoadGzipBytes / 1024)} KB`).join(", "),
       ];
-      return { summary, results: { rounds, secondsPerSide, bySide, floorFirstLoadJavaScript: floorBundles } };
+      return {
+        summary,
+        results: { rounds, secondsPerSide, bySide, floorFirstLoadJavaScript: floorBundles, hashedPagePolicy: hashedPolicy },
+      };
     } finally {
       floor.server.kill("SIGTERM");
       prerenderedShell.server.kill("SIGTERM");

@@ -6,6 +6,7 @@ import { NextResponse, type NextRequest } from "next/server";
  * proxy does this and, besides, the member's session and token refresh; here only the nonce.
  */
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname === "/hashed-static") return hashedPage();
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = [
     "default-src 'self'",
@@ -23,5 +24,17 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-/** Only these two pages: the floor's other pages stay what they were (no proxy). */
-export const config = { matcher: ["/csp-list", "/member-list"] };
+/**
+ * A prerendered page keeps a strict CSP without a nonce: its inline scripts by their hashes and the
+ * build's chunks by their folder (../hashed-csp.ts), computed from the built page and handed in by the
+ * bench (FLOOR_HASHED_CSP, ../next-floor.ts). Without it, no script runs.
+ */
+function hashedPage() {
+  const response = NextResponse.next();
+  response.headers.set("content-security-policy", process.env["FLOOR_HASHED_CSP"] ?? "script-src 'none'");
+  response.headers.set("cache-control", "no-store");
+  return response;
+}
+
+/** Only these three pages: the floor's other pages stay what they were (no proxy). */
+export const config = { matcher: ["/csp-list", "/member-list", "/hashed-static"] };
