@@ -134,13 +134,40 @@ export class Inspector {
   }
 
   /**
+   * Evaluates `expression` in the server and keeps its value there, held by this inspector session as a
+   * remote object (nothing is put on the server's globals): `call` runs a function with it as `this` and
+   * returns the result by value; `release` lets it go.
+   */
+  async hold(expression: string): Promise<RemoteObject> {
+    const evaluated = await this.send<{ result: { objectId?: string }; exceptionDetails?: { text: string } }>("Runtime.evaluate", {
+      expression,
+    });
+    const { objectId } = evaluated.result;
+    if (evaluated.exceptionDetails || !objectId)
+      throw new Error(`the dashboard could not evaluate the bench's probe: ${evaluated.exceptionDetails?.text ?? "no object"}`);
+    return {
+      call: async <T>(functionDeclaration: string): Promise<T> => {
+        const called = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>("Runtime.callFunctionOn", {
+          objectId,
+          functionDeclaration,
+          returnByValue: true,
+        });
+        if (called.exceptionDetails) throw new Error(`the bench's probe failed in the dashboard: ${called.exceptionDetails.text}`);
+        return called.result.value;
+      },
+      release: async () => {
+        await this.send("Runtime.releaseObject", { objectId });
+      },
+    };
+  }
+
+  /**
    * Starts summing the time the process's main thread stands still for garbage collection: the durations
    * of Node's `gc` performance entries (scavenges, mark-compacts, their incremental steps), added up by an
-   * observer in the server. The observer and its sum are held by this inspector session as a remote object
-   * (nothing is put on the server's globals); `read` gives the milliseconds so far, `stop` disconnects it.
+   * observer held in the server (`hold`); `read` gives the milliseconds so far, `stop` disconnects it.
    */
   async observeGcPauses(): Promise<{ read: () => Promise<number>; stop: () => Promise<void> }> {
-    const expression = `(() => {
+    const pauses = await this.hold(`(() => {
       const pauses = { ms: 0 };
       const { PerformanceObserver } = process.getBuiltinModule("node:perf_hooks");
       pauses.observer = new PerformanceObserver((list) => {
@@ -148,18 +175,12 @@ export class Inspector {
       });
       pauses.observer.observe({ entryTypes: ["gc"] });
       return pauses;
-    })()`;
-    const {
-      result: { objectId },
-    } = await this.send<{ result: { objectId: string } }>("Runtime.evaluate", { expression });
-    const call = async <T>(functionDeclaration: string): Promise<T> =>
-      (await this.send<{ result: { value: T } }>("Runtime.callFunctionOn", { objectId, functionDeclaration, returnByValue: true })).result
-        .value;
+    })()`);
     return {
-      read: () => call<number>("function () { return this.ms; }"),
+      read: () => pauses.call<number>("function () { return this.ms; }"),
       stop: async () => {
-        await call<undefined>("function () { this.observer.disconnect(); }");
-        await this.send("Runtime.releaseObject", { objectId });
+        await pauses.call<undefined>("function () { this.observer.disconnect(); }");
+        await pauses.release();
       },
     };
   }
@@ -179,6 +200,12 @@ export class Inspector {
   close(): void {
     this.socket.close();
   }
+}
+
+/** A value kept in the dashboard's process for the bench (Inspector.hold). */
+export interface RemoteObject {
+  call<T>(functionDeclaration: string): Promise<T>;
+  release(): Promise<void>;
 }
 
 export interface ProfileFrame {

@@ -7,7 +7,7 @@ import { round } from "../context";
 import { progress } from "../progress";
 import { DATA_ROUTE_PATH, directCoursesRequest } from "../sequential";
 
-import { startStageTimes, takeStageTimes } from "./stage-times";
+import { startStageTimes } from "./stage-times";
 
 export const stageTimes: BenchSection = {
   name: "stage-times",
@@ -15,13 +15,13 @@ export const stageTimes: BenchSection = {
   enabled: () => true,
   async run(context) {
     const inspector = await context.inspector();
-    await startStageTimes(inspector, DATA_ROUTE_PATH, new URL(directCoursesRequest(context).url).pathname);
+    const recording = await startStageTimes(inspector, DATA_ROUTE_PATH, new URL(directCoursesRequest(context).url).pathname);
     for (let index = 0; index < context.options.rounds; index += 1) {
       if ((index + 1) % 20 === 0) progress("data route, one request at a time", index + 1, context.options.rounds);
       const response = await fetch(`${context.target.appUrlIPv4}${DATA_ROUTE_PATH}`, { headers: { cookie: context.member.header() } });
       await response.arrayBuffer();
     }
-    const stages = await takeStageTimes(inspector);
+    const stages = await recording.take();
     return {
       summary: [
         `stage times over ${stages.requests} requests, p50: ${round(stages.beforeCallMs, 2)} ms before the call to the site,` +

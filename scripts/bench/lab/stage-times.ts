@@ -17,21 +17,19 @@ export interface StageTimes {
   requests: number;
 }
 
-const STATE = 'Symbol.for("companion-dashboard.bench.stage-times")';
+/** The recording started by startStageTimes, held in the server until it is taken. */
+export interface StageRecording {
+  /** The medians recorded so far; stops recording and lets the server forget it. */
+  take(): Promise<StageTimes>;
+}
 
-/** Stops recording and forgets the state (in the server, through the inspector): nothing of it stays behind for later sections. */
-const STOP = `(() => {
-  const state = globalThis[${STATE}];
-  if (!state) return;
-  const channels = process.getBuiltinModule("node:diagnostics_channel");
-  for (const [name, handler] of Object.entries(state.handlers)) channels.unsubscribe(name, handler);
-  delete globalThis[${STATE}];
-})()`;
-
-/** Starts timing requests to `routePath` that call the site's `sitePath` (forgetting any earlier recording). */
-export async function startStageTimes(inspector: Inspector, routePath: string, sitePath: string): Promise<void> {
-  const expression = `(() => {
-    ${STOP};
+/**
+ * Starts timing requests to `routePath` that call the site's `sitePath`. The subscribers and their marks
+ * are held by the inspector session (Inspector.hold), not put on the server's globals. One request at a
+ * time only: the marks of concurrent requests would mix.
+ */
+export async function startStageTimes(inspector: Inspector, routePath: string, sitePath: string): Promise<StageRecording> {
+  const recording = await inspector.hold(`(() => {
     const channels = process.getBuiltinModule("node:diagnostics_channel");
     const state = { before: [], after: [], current: undefined, handlers: {} };
     state.handlers["http.server.request.start"] = ({ request }) => {
@@ -52,31 +50,23 @@ export async function startStageTimes(inspector: Inspector, routePath: string, s
       if (current.answered !== undefined) state.after.push(performance.now() - current.answered);
     };
     for (const [name, handler] of Object.entries(state.handlers)) channels.subscribe(name, handler);
-    globalThis[${STATE}] = state;
-  })()`;
-  await evaluate<undefined>(inspector, expression);
-}
-
-/**
- * The medians recorded since startStageTimes, which stops recording. One request at a time only: the
- * marks of concurrent requests would mix.
- */
-export async function takeStageTimes(inspector: Inspector): Promise<StageTimes> {
-  const expression = `(() => {
-    const { before, after } = globalThis[${STATE}];
-    const median = (values) => { const sorted = [...values].sort((a, b) => a - b); return sorted[Math.floor(sorted.length / 2)] ?? NaN; };
-    const times = { beforeCallMs: median(before), afterAnswerMs: median(after), requests: after.length };
-    ${STOP};
-    return times;
-  })()`;
-  return evaluate<StageTimes>(inspector, expression);
-}
-
-async function evaluate<T>(inspector: Inspector, expression: string): Promise<T> {
-  const { result, exceptionDetails } = await inspector.send<{ result: { value: T }; exceptionDetails?: { text: string } }>(
-    "Runtime.evaluate",
-    { expression, returnByValue: true },
-  );
-  if (exceptionDetails) throw new Error(`timing the data route's stages failed in the dashboard: ${exceptionDetails.text}`);
-  return result.value;
+    return state;
+  })()`);
+  return {
+    async take() {
+      try {
+        return await recording.call<StageTimes>(`function () {
+          const channels = process.getBuiltinModule("node:diagnostics_channel");
+          for (const [name, handler] of Object.entries(this.handlers)) channels.unsubscribe(name, handler);
+          const median = (values) => {
+            const sorted = [...values].sort((a, b) => a - b);
+            return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+          };
+          return { beforeCallMs: median(this.before), afterAnswerMs: median(this.after), requests: this.after.length };
+        }`);
+      } finally {
+        await recording.release();
+      }
+    },
+  };
 }
