@@ -117,7 +117,11 @@ export const nextFloor: BenchSection = {
       ]);
       // The prerendered page under its CSP of hashes must hydrate: its "List" link is a client navigation
       // (an RSC request), not a document one, which recordBrowserRequests waits for.
-      await recordBrowserRequests(`${floor.url}/hashed-static`, [{ link: "List", pathname: "/dynamic-list" }]);
+      await recordBrowserRequests(`${floor.url}/hashed-static`, [{ link: "List", pathname: "/dynamic-list" }]).catch((error: unknown) => {
+        throw new Error("the floor app's /hashed-static did not hydrate under its CSP of hashes: its link click sent no RSC request", {
+          cause: error,
+        });
+      });
       const dashboardClick = (await captureBrowserRequests(context)).rscCourses;
       const sides: Side[] = [
         directSide,
