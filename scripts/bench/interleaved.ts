@@ -122,14 +122,17 @@ export async function runInterleaved(
   const cpu = new Map<string, CpuSpent>(
     sides.map((side) => [side.name, { dashboard: 0, dashboardWaiting: 0, site: 0, loadGenerator: 0, gcPause: 0 }]),
   );
-  const spentSoFar = async (serverPid: number): Promise<CpuSpent> => {
+  // The pauses are the dashboard's process's: only sides that process serves get them.
+  const readsGcPauses = (side: Side) => gcPauses !== undefined && (side.serverPid ?? context.serverPid) === context.serverPid;
+  const spentSoFar = async (side: Side): Promise<CpuSpent> => {
+    const serverPid = side.serverPid ?? context.serverPid;
     const own = process.cpuUsage();
     return {
       dashboard: cpuTimeMs(serverPid),
       dashboardWaiting: runQueueWaitMs(serverPid),
       site: cpuTimeMs(context.sitePid),
       loadGenerator: (own.user + own.system) / 1000,
-      gcPause: serverPid === context.serverPid && gcPauses ? await gcPauses() : 0,
+      gcPause: gcPauses && readsGcPauses(side) ? await gcPauses() : 0,
     };
   };
   for (const [index, side] of sides.entries()) {
@@ -141,20 +144,16 @@ export async function runInterleaved(
     progress(`${context.options.connections} connections, ${round(seconds)} s per side`, index + 1, rounds);
     const order = index % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      const serverPid = side.serverPid ?? context.serverPid;
-      const before = await spentSoFar(serverPid);
+      const before = await spentSoFar(side);
       samples.get(side.name)!.push(await runLoad(side.spec(context, Math.max(1, Math.round(seconds * side.share)))));
-      const after = await spentSoFar(serverPid);
+      const after = await spentSoFar(side);
       const total = cpu.get(side.name)!;
       for (const key of ["dashboard", "dashboardWaiting", "site", "loadGenerator", "gcPause"] as const)
         total[key] += after[key] - before[key];
     }
   }
   const bySide = Object.fromEntries(
-    sides.map((side) => [
-      side.name,
-      figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard, gcPauses !== undefined && side.serverPid === undefined),
-    ]),
+    sides.map((side) => [side.name, figures(pool(samples.get(side.name)!), cpu.get(side.name)!, side.dashboard, readsGcPauses(side))]),
   );
   return { bySide, rounds, secondsPerSide: round(seconds * rounds) };
 }
