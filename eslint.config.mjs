@@ -21,8 +21,8 @@ export default tseslint.config(
   ...nextTypescript,
   ...pluginQuery.configs["flat/recommended"],
   {
-    // Files and folders are kebab-case (CONVENTIONS.md habit 8). Next.js's dynamic ([resource]) and private
-    // (_lib) route folders keep their marks; message files are named by their locale tag (zh-TW).
+    // Files and folders are kebab-case (CONVENTIONS.md habit 8). Next.js's dynamic ([resource]), private (_lib)
+    // and group ((member)) route folders keep their marks; message files are named by their locale tag (zh-TW).
     files: ["**/*.{ts,tsx,mjs}"],
     ignores: ["lib/i18n/messages/**"],
     plugins: { "check-file": checkFile },
@@ -31,6 +31,7 @@ export default tseslint.config(
       "check-file/folder-naming-convention": [
         "error",
         { "{app,components,lib,scripts,sandbox,tests,docs}/**/!(\\[*\\]|_*)/": "KEBAB_CASE" },
+        { ignoreWords: ["(member)", "(public)"] },
       ],
     },
   },

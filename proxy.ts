@@ -4,7 +4,8 @@ import { isPrefetch } from "@/lib/auth/login";
 import { isDocumentNavigation } from "@/lib/http/document-navigation";
 import { refreshMemberSession } from "@/lib/auth/member-session";
 import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
-import { baseSecurityHeaders, contentSecurityPolicy } from "@/lib/http/security-headers";
+import { baseSecurityHeaders, contentSecurityPolicy, prerenderedPagePolicy } from "@/lib/http/security-headers";
+import { prerenderedScriptHashes, signedOutRewrite } from "@/lib/http/signed-out-page";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loadSession } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
@@ -19,6 +20,14 @@ import { signedOutPath } from "@/lib/contract/paths";
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  const development = process.env.NODE_ENV === "development";
+  const rewrite = await signedOutRewrite(request);
+  // The signed-out page is prerendered (app/(public)/signed-out): nothing of the member's session to
+  // refresh, and no nonce, since the page is not rendered per request (in development it is, with one).
+  if (rewrite?.kind === "prerendered_copy" && !development) {
+    const policy = prerenderedPagePolicy(prerenderedScriptHashes(rewrite.path), pathname);
+    return withPageHeaders(NextResponse.rewrite(rewrittenUrl(request, rewrite.path)), pathname, policy);
+  }
   const buffer = new CookieBuffer();
   // A prefetch gets the page's headers like any request; only the refresh waits for a real navigation.
   // The router's own fetches (a Link prefetch, a client-side navigation) never refresh: Next.js hides its
@@ -29,7 +38,7 @@ export async function proxy(request: NextRequest) {
   const refresh = background ? await checkBeforeRender(request, buffer) : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
-  const csp = contentSecurityPolicy(nonce, pathname, process.env.NODE_ENV === "development");
+  const csp = contentSecurityPolicy(nonce, pathname, development);
   const requestHeaders = new Headers(request.headers);
   // Next.js reads the nonce from the request's CSP header: always ours, never one the request brought
   // (CVE-2026-44581). The proxy runs for every page request, whatever its headers (see `config`).
@@ -40,17 +49,36 @@ export async function proxy(request: NextRequest) {
   // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110
   // sections 15.6.4 and 10.2.3): a load balancer or monitor sees the outage, the cookie stays.
   const unavailable = refresh === "shared_state_unavailable";
+  const init = { request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) };
   // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
   const response =
     refresh === "access_withdrawn"
       ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn", `${pathname}${request.nextUrl.search}`), getConfig().appUrl), 303)
-      : NextResponse.next({ request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) });
+      : rewrite
+        ? NextResponse.rewrite(rewrittenUrl(request, rewrite.path), init)
+        : NextResponse.next(init);
   if (unavailable) response.headers.set("retry-after", String(SHARED_STATE_RETRY_AFTER_SECONDS));
+  buffer.applyTo(response);
+  return withPageHeaders(response, pathname, csp);
+}
+
+/**
+ * The request's URL with another path, as Next.js's router reads it. (With a loopback IP as its host the
+ * router would take the rewrite for another server's: scripts/start.ts binds such an APP_URL by the name
+ * "localhost", vercel/next.js#94745.)
+ */
+function rewrittenUrl(request: NextRequest, pathname: string): URL {
+  const url = request.nextUrl.clone();
+  url.pathname = pathname;
+  return url;
+}
+
+function withPageHeaders(response: NextResponse, pathname: string, csp: string): NextResponse {
   response.headers.set("content-security-policy", csp);
   for (const [name, value] of Object.entries(baseSecurityHeaders(pathname))) response.headers.set(name, value);
-  // Every page is personal or sets cookies: never cached by the browser or a shared cache.
+  // Every page is personal, sets cookies or says why the member was signed out: never cached by the
+  // browser or a shared cache.
   response.headers.set("cache-control", "no-store");
-  buffer.applyTo(response);
   return response;
 }
 

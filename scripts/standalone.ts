@@ -7,6 +7,8 @@ import path from "node:path";
 
 import { replaceFile, writeRouteTable } from "../lib/http/method-policy.ts";
 
+import { writeStaticPageHashes } from "./static-page-hashes.ts";
+
 const root = path.resolve(import.meta.dirname, "..");
 
 export function projectRoot(...segments: string[]): string {
@@ -87,4 +89,5 @@ export function prepareStandalone(): void {
   for (const [from, to] of copies) if (existsSync(from)) cpSync(from, to, { recursive: true, force: true });
   for (const file of METHOD_GUARD_FILES) replaceFile(projectRoot(".next", "standalone", file), readFileSync(projectRoot(file)));
   writeRouteTable(root, projectRoot(".next", "standalone"));
+  writeStaticPageHashes(projectRoot(".next"), projectRoot(".next", "standalone"));
 }

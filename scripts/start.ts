@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { lookup } from "node:dns/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
   if (!development) prepareStandalone();
 
   const appUrl = new URL(config.appUrl);
-  const host = isLoopbackHost(appUrl.hostname) ? appUrl.hostname.replace(/^\[|\]$/g, "") : "0.0.0.0";
+  const host = isLoopbackHost(appUrl.hostname) ? await loopbackBindName(appUrl.hostname, logger) : "0.0.0.0";
   const dashboard = development
     ? spawn(process.execPath, [nextBin, "dev", "-p", String(config.port), "-H", host], {
         cwd: projectRoot(),
@@ -168,3 +169,24 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+/**
+ * The name the server listens on for a loopback APP_URL. Next.js 16.4's proxy sees a loopback IP as
+ * "localhost" while its router keeps the IP it was started with, so each proxy rewrite (the signed-out
+ * page's copies, proxy.ts) would go over the network back to the server itself (vercel/next.js#94745):
+ * when "localhost" resolves to APP_URL's own address, the server listens under that name, on that address.
+ */
+async function loopbackBindName(hostname: string, logger: Logger): Promise<string> {
+  const address = hostname.replace(/^\[|\]$/g, "");
+  if (address === "localhost") return address;
+  try {
+    if ((await lookup("localhost")).address === address) return "localhost";
+  } catch {
+    // No name for loopback: the address itself.
+  }
+  logger.warn(
+    { event: "loopback_name_differs", address },
+    `"localhost" does not resolve to ${address}: the signed-out page's rewrites may fail`,
+  );
+  return address;
+}

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useRef, useState, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { EmbeddingProvider, type Embedding } from "./embedding-context";
+import { EmbeddingProvider } from "./embedding-context";
 import { MainNav, PanelNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
 import { OfflineNavigation, OfflineOutlet } from "./offline-navigation";
@@ -32,12 +32,13 @@ export function AppShell({
   children,
   showNav = true,
   embedded: embeddedAtLoad = false,
-  parentOrigins: parentOriginsAtLoad = [],
+  parentOrigins = [],
   account = null,
 }: {
   children: ReactNode;
   showNav?: boolean;
   embedded?: boolean;
+  /** The site's origins the panel may report its height to (EMBED_ORIGINS), used only when embedded. */
   parentOrigins?: readonly string[];
   /** The account menu (components/layout/account-menu.tsx), when signed in: at the header's right end. */
   account?: ReactNode;
@@ -46,7 +47,7 @@ export function AppShell({
   const content = useRef<HTMLDivElement>(null);
   // Decided by the document's own request (Sec-Fetch-Dest: iframe) and kept: a refresh (the language switch)
   // renders the layout again from an RSC request, which never says it is for a frame.
-  const [{ embedded, parentOrigins }] = useState<Embedding>({ embedded: embeddedAtLoad, parentOrigins: parentOriginsAtLoad });
+  const [embedded] = useState(embeddedAtLoad);
   useReportFrameHeight(content, embedded ? parentOrigins : []);
   const hasHeader = showNav || !embedded;
   return (

@@ -1,16 +1,18 @@
 "use client";
 
+import { useSyncExternalStore } from "react";
+
+import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
+import type { SiteSessionAfterSignOut } from "@/lib/contract/signed-out-copies";
 import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
 import { useEmbedding } from "./embedding-context";
+import { useSiteInfo } from "./site-info";
 
-export type { SignedOutReason };
-
-/** What is known of the member's session at the site after signing out here. */
-export type SiteSessionAfterSignOut = "ended" | "open" | "unconfirmed";
+export type { SignedOutReason, SiteSessionAfterSignOut };
 
 const SITE_NOTICES: Record<SiteSessionAfterSignOut, (messages: Messages) => string> = {
   ended: (messages) => messages.signedOutPage.siteSignedOut,
@@ -27,19 +29,20 @@ const NOTICES: Record<SignedOutReason, (messages: Messages) => string> = {
   access_withdrawn: (messages) => messages.landing.accessWithdrawn,
 };
 
-/** The signed-out landing: what the dashboard is, why the member is signed out, and "Sign in". */
+/**
+ * The signed-out landing: what the dashboard is, why the member is signed out, what is known of their
+ * session at the site (by the site's name, with a link to it, once the site is known), and "Sign in".
+ */
 export function SignedOutLanding({
   reason = null,
   returnTo = "/",
   siteSession = null,
-  site,
 }: {
   reason?: SignedOutReason | null;
   returnTo?: string;
   siteSession?: SiteSessionAfterSignOut | null;
-  /** The site by its name (null when it gives none) and its address, for the sentence about the site's session. */
-  site?: { name: string | null; url: string };
 }) {
+  const site = useSiteInfo();
   const { messages, locale } = useI18n();
   // The document's own request decided it (components/layout/embedding-context.tsx): a client navigation's does not say.
   const { embedded } = useEmbedding();
@@ -75,4 +78,23 @@ export function SignedOutLanding({
       )}
     </div>
   );
+}
+
+function subscribeToNothing(): () => void {
+  return () => undefined;
+}
+
+/** Where Sign in leads back to: the address's `returnTo`, a same-origin path only (OWASP ASVS 5 V3.7.2), else the overview. */
+function returnToOfAddress(): string {
+  return sanitizeReturnTo(new URLSearchParams(window.location.search).get("returnTo"), window.location.origin);
+}
+
+/**
+ * The signed-out page's landing (app/(public)/signed-out): the page is prerendered, so the page to go
+ * back to after signing in is read from the address once in the browser (the overview until then; the
+ * sign-in route checks it again).
+ */
+export function SignedOutPageLanding({ reason, siteSession }: { reason: SignedOutReason; siteSession: SiteSessionAfterSignOut | null }) {
+  const returnTo = useSyncExternalStore(subscribeToNothing, returnToOfAddress, () => PAGE_PATHS.overview);
+  return <SignedOutLanding reason={reason} siteSession={siteSession} returnTo={returnTo} />;
 }

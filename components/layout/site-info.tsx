@@ -10,12 +10,15 @@ export interface SiteInfo {
 
 const SiteInfoContext = createContext<SiteInfo | null>(null);
 
-/** Hands the site's name and address (read on the server, lib/auth/site-name.ts) to the pages' links and sentences. */
-export function SiteInfoProvider({ site, children }: { site: SiteInfo; children: ReactNode }) {
+/**
+ * Hands the site's name and address (read on the server, lib/auth/site-name.ts) to the pages' links and
+ * sentences; null while the prerendered signed-out page is still asking for them (signed-out-shell.tsx).
+ */
+export function SiteInfoProvider({ site, children }: { site: SiteInfo | null; children: ReactNode }) {
   return <SiteInfoContext value={site}>{children}</SiteInfoContext>;
 }
 
-/** The site's name and address; null outside the provider. */
+/** The site's name and address; null outside the provider, or while they are not known yet. */
 export function useSiteInfo(): SiteInfo | null {
   return use(SiteInfoContext);
 }

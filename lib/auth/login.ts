@@ -8,7 +8,7 @@ import { getConfig } from "@/lib/config";
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
-import { sanitizeReturnTo } from "./return-to";
+import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { saveTransaction } from "./transaction";
 
 /**

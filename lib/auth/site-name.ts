@@ -15,8 +15,8 @@ const NAME_TIMEOUT_MS = 2000;
 let cache: { expiresAt: number; name: Promise<string | null> } | undefined;
 
 async function readSiteName(): Promise<string | null> {
-  const resource = new URL(getConfig().siteUrl);
   try {
+    const resource = new URL(getConfig().siteUrl);
     const response = await oauth.resourceDiscoveryRequest(resource, {
       ...siteRequestOptions(),
       signal: AbortSignal.timeout(NAME_TIMEOUT_MS),

@@ -3,6 +3,7 @@ import type { Connections } from "@/lib/types/account";
 import { accountDataPath, type AccountPageData, type PagedAccountPageKey, type WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import type { SessionView } from "@/lib/contract/session";
+import type { PublicSiteInfo } from "@/lib/contract/site-info";
 import { getJson } from "./api";
 import { accountKeys } from "./keys";
 
@@ -47,5 +48,18 @@ export function connectionsQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.connections(),
     queryFn: ({ signal }) => getJson<Connections>(API_ROUTES.connections, signal),
+  });
+}
+
+/** The site's name, address and framing origins, for the prerendered signed-out page: nothing personal, asked once. */
+export function siteInfoQueryOptions() {
+  return queryOptions({
+    queryKey: ["site"] as const,
+    queryFn: async ({ signal }): Promise<PublicSiteInfo> => {
+      const response = await fetch(API_ROUTES.site, { headers: { Accept: "application/json" }, signal });
+      if (!response.ok) throw new Error(`GET ${API_ROUTES.site} answered ${response.status}`);
+      return (await response.json()) as PublicSiteInfo;
+    },
+    staleTime: Infinity,
   });
 }

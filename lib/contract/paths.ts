@@ -15,6 +15,7 @@ export const API_ROUTES = {
   connections: "/api/account/connections",
   sessions: "/api/sessions",
   endSessions: "/api/sessions/end",
+  site: "/api/site",
 } as const;
 
 export const PAGE_PATHS = {

@@ -2,7 +2,7 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
-import { decodeRepeatedly } from "./percent-decoding";
+import { decodeRepeatedly } from "@/lib/contract/percent-decoding";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
@@ -27,7 +27,7 @@ export function isPopupPage(pathname: string): boolean {
  * `//settings/revoke` or `/Settings/Revoke` get the policy of `/settings/revoke` (OWASP ASVS 5 V3.4.6:
  * the framing policy must not depend on how the URL was spelled).
  */
-function canonicalPath(pathname: string): string {
+export function canonicalPath(pathname: string): string {
   let path = decodeRepeatedly(pathname) ?? pathname;
   path = path.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
   // Dot segments (`/settings/%2e/revoke` once decoded): resolved the way a URL parser does.
@@ -37,17 +37,41 @@ function canonicalPath(pathname: string): string {
 }
 
 /**
- * The Content-Security-Policy of a page: scripts only with this request's nonce, `frame-ancestors`
- * from EMBED_ORIGINS (or 'none' for routes never to be framed), images from the site (course covers).
+ * The Content-Security-Policy of a page rendered per request: scripts only with this request's nonce,
+ * `frame-ancestors` from EMBED_ORIGINS (or 'none' for routes never to be framed), images from the site
+ * (course covers).
  */
 export function contentSecurityPolicy(nonce: string, pathname: string, development: boolean): string {
+  return pagePolicy(pathname, {
+    scripts: `'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    styleElements: `'self' 'nonce-${nonce}'${development ? " 'unsafe-inline'" : ""}`,
+  });
+}
+
+/**
+ * The Content-Security-Policy of a prerendered page (the signed-out page's copies), which has no nonce:
+ * each inline script of its HTML by the SHA-256 of its text, written at build time
+ * (scripts/static-page-hashes.ts), and the build's chunks by their folder on the dashboard's origin.
+ * No 'self' for scripts (no other script of the origin), no 'unsafe-inline', no 'strict-dynamic' (it would
+ * trust what a trusted script inserts, from anywhere; and Next.js's client writes some chunk tags without
+ * the integrity that hashes with 'strict-dynamic' would need). Without the page's hashes: no script at all.
+ */
+export function prerenderedPagePolicy(scriptHashes: readonly string[] | undefined, pathname: string): string {
+  const chunks = `${new URL(getConfig().appUrl).origin}/_next/static/chunks/`;
+  return pagePolicy(pathname, {
+    scripts: scriptHashes ? [...scriptHashes.map((hash) => `'${hash}'`), chunks].join(" ") : "'none'",
+    styleElements: "'self'",
+  });
+}
+
+function pagePolicy(pathname: string, sources: { scripts: string; styleElements: string }): string {
   const config = getConfig();
   // Exactly the embedding site's origins: the dashboard never frames itself, so no 'self' (OWASP ASVS 5 V3.4.6).
   const frameAncestors = isNeverFramable(pathname) ? "'none'" : config.embedOrigins.join(" ");
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
-    `style-src-elem 'self' 'nonce-${nonce}'${development ? " 'unsafe-inline'" : ""}`,
+    `script-src ${sources.scripts}`,
+    `style-src-elem ${sources.styleElements}`,
     // Inline style attributes only (progress bars' widths); style elements still need the nonce.
     "style-src-attr 'unsafe-inline'",
     `img-src 'self' data: blob: ${config.siteUrl}`,

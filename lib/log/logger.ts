@@ -38,7 +38,8 @@ export type LogEventName =
   | "rate_limited"
   | "shared_state_unreplicated"
   | "shared_state_failover"
-  | "rotation_adopted";
+  | "rotation_adopted"
+  | "prerendered_page_unhashed";
 
 const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 

@@ -1,6 +1,12 @@
 import { expect, test } from "@playwright/test";
 
-import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
+import {
+  expectNeverFramed,
+  expectNoToken,
+  expectPageSecurityHeaders,
+  expectPrerenderedPageSecurityHeaders,
+  runInjectedScripts,
+} from "../journeys/security";
 import { staticFilesNamedBy } from "../support/static-files";
 
 import { openSettingsFromMenu } from "./account-menu";
@@ -193,5 +199,29 @@ test("x-middleware-subrequest cannot skip the proxy: pages keep their CSP and da
     expect(page.headers()["cache-control"]).toBe("no-store");
     const data = await request.get("/api/account/courses", { headers: { "x-middleware-subrequest": value } });
     expect(data.status()).toBe(401);
+  }
+});
+
+test("the prerendered signed-out page: its scripts by hash, nothing injected runs, no copy served by its own address", async ({
+  page,
+  request,
+}) => {
+  const answer = page.waitForResponse((response) => response.url() === `${APP_URL}/signed-out?reason=signed_out&returnTo=%2Fcourses`);
+  await page.goto("/signed-out?reason=signed_out&returnTo=%2Fcourses");
+  expectPrerenderedPageSecurityHeaders(await (await answer).allHeaders(), APP_URL, SITE_URL);
+  // Hydrated under that policy: the site's name comes from /api/site, the way back from the address.
+  await expect(page.getByText("You are still signed in at Demo Academy (sandbox).")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/api/auth/login?returnTo=%2Fcourses");
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && message.text().includes("Content Security Policy")) violations.push(message.text());
+  });
+  expect(await page.evaluate(runInjectedScripts)).toEqual([]);
+  expect(violations.length).toBeGreaterThanOrEqual(2);
+  // Checklist 63: no address shows the "signed out at the site too" copy without the sealed state.
+  for (const path of ["/signed-out/en/page/signed_out/ended", "/signed-out/%65n/page/signed_out/ended"]) {
+    const direct = await request.get(path, { maxRedirects: 0 });
+    expect(direct.status(), path).toBe(404);
+    expect(await direct.text(), path).not.toContain("own sign-out as well");
   }
 });

@@ -3,7 +3,13 @@ import { expect, test } from "vitest";
 
 import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
 import { expectOverview, openPage, signInFromLanding } from "../journeys/member-journey";
-import { expectNeverFramed, expectNoToken, expectPageSecurityHeaders } from "../journeys/security";
+import {
+  expectNeverFramed,
+  expectNoToken,
+  expectPageSecurityHeaders,
+  expectPrerenderedPageSecurityHeaders,
+  runInjectedScripts,
+} from "../journeys/security";
 import { APP_URL, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 
 import { SetCookieJar } from "../../sandbox/cookie-jar";
@@ -28,6 +34,18 @@ test("pages reach Firefox with a per-request CSP nonce that its scripts carry, f
   expect(await page.evaluate((expected) => [...document.scripts].some((script) => script.nonce === expected), nonce)).toBe(true);
   expect((await documentHeaders(page, `${APP_URL}/`))["content-security-policy"]).not.toContain(nonce);
   expectNeverFramed(await documentHeaders(page, `${APP_URL}/sign-in-problem?code=login_expired`));
+  await context.close();
+});
+
+test("Firefox runs the prerendered signed-out page's own scripts by their hashes and nothing injected", async () => {
+  const { context, page } = await freshPage(firefox());
+  const url = `${APP_URL}/signed-out?reason=signed_out&returnTo=%2Fcourses`;
+  expectPrerenderedPageSecurityHeaders(await documentHeaders(page, url), APP_URL, SITE_URL);
+  // Hydrated: the site's name is asked for once the page runs (GET /api/site), the way back read from the address.
+  const driver = puppeteerDriver(page);
+  await driver.expectVisible({ text: /You are still signed in at Demo Academy \(sandbox\)\./ });
+  expect(await page.$eval("a[href^='/api/auth/login']", (link) => link.getAttribute("href"))).toBe("/api/auth/login?returnTo=%2Fcourses");
+  expect(await page.evaluate(runInjectedScripts)).toEqual([]);
   await context.close();
 });
 

@@ -13,7 +13,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import CoursesPage from "@/app/courses/page";
+import CoursesPage from "@/app/(member)/courses/page";
 import { resetConfigForTests } from "@/lib/config";
 import { saveSession, SESSION_IDLE_LIFETIME_MS, sessionCookieName, type SessionData } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";

@@ -20,6 +20,39 @@ export function expectPageSecurityHeaders(headers: Record<string, string | undef
   return nonce;
 }
 
+/**
+ * The headers of the prerendered signed-out page (no nonce: proxy.ts): its inline scripts by their hashes and
+ * the build's chunks by their folder on the dashboard's origin, nothing else; framing and the rest as on
+ * every page.
+ */
+export function expectPrerenderedPageSecurityHeaders(headers: Record<string, string | undefined>, appUrl: string, siteUrl: string): void {
+  const csp = headers["content-security-policy"] ?? "";
+  const scripts = csp.split("; ").find((directive) => directive.startsWith("script-src ")) ?? "";
+  assert.match(scripts, /^script-src( 'sha256-[A-Za-z0-9+/]{43}=')+ (\S+)$/, `script-src is not hashes and one folder: ${scripts}`);
+  assert.equal(scripts.split(" ").at(-1), `${appUrl}/_next/static/chunks/`);
+  assert.doesNotMatch(csp, /'nonce-|'strict-dynamic'|'unsafe-eval'/);
+  assert.ok(`${csp};`.includes(`frame-ancestors ${siteUrl};`), `frame-ancestors is not exactly the site: ${csp}`);
+  assert.ok(csp.includes("object-src 'none'") && csp.includes("base-uri 'none'"), "object-src or base-uri is not 'none'");
+  assert.equal(headers["cache-control"], "no-store");
+}
+
+/**
+ * Runs in the page: what injected markup could try, an inline script element and an inline event handler.
+ * Resolves to what ran (nothing, under a policy without 'unsafe-inline').
+ */
+export async function runInjectedScripts(): Promise<string[]> {
+  const ran: string[] = [];
+  Object.assign(window, { injectedRan: (what: string) => ran.push(what) });
+  const script = document.createElement("script");
+  script.textContent = "injectedRan('script element')";
+  document.body.append(script);
+  const holder = document.createElement("div");
+  holder.innerHTML = '<img alt="" src="data:," onload="injectedRan(\'event handler\')" onerror="injectedRan(\'event handler\')">';
+  document.body.append(holder);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return ran;
+}
+
 /** Sign-in routes are never framed. */
 export function expectNeverFramed(headers: Record<string, string | undefined>): void {
   assert.ok((headers["content-security-policy"] ?? "").includes("frame-ancestors 'none'"), "a sign-in route may be framed");

@@ -28,10 +28,13 @@ describe("the Dockerfile", () => {
     for (const file of METHOD_GUARD_FILES) expect(copies, file).toContainEqual({ from: file, to: `./${file}` });
   });
 
-  it("builds with npm run build, which writes the guard's route table into the standalone folder it copies", () => {
+  it("builds with npm run build, which writes the guard's route table and the prerendered pages' script hashes into the bundle", () => {
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
-    expect(packageJson.scripts.build).toMatch(/&& node scripts\/write-route-table\.ts$/);
+    expect(packageJson.scripts.build).toBe("next build && node scripts/write-route-table.ts && node scripts/write-static-page-hashes.ts");
     expect(readFileSync("scripts/write-route-table.ts", "utf8")).toContain('projectRoot(".next", "standalone")');
+    expect(readFileSync("scripts/write-static-page-hashes.ts", "utf8")).toContain(
+      'writeStaticPageHashes(projectRoot(".next"), projectRoot(".next", "standalone"))',
+    );
   });
 
   it("starts server.js with the method guard loaded first", () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { resetConfigForTests } from "@/lib/config";
-import { baseSecurityHeaders, contentSecurityPolicy, isNeverFramable } from "@/lib/http/security-headers";
+import { baseSecurityHeaders, contentSecurityPolicy, isNeverFramable, prerenderedPagePolicy } from "@/lib/http/security-headers";
 
 import { configureDashboard } from "../support/env";
 
@@ -72,5 +72,29 @@ describe("round three: framing and the headers of every response", () => {
     expect(Object.keys(baseSecurityHeaders("/settings"))).not.toContain("x-content-type-options");
     // Finding 6: nothing uses next/image, so its optimizer is off.
     expect(nextConfig.images?.unoptimized).toBe(true);
+  });
+});
+
+describe("the prerendered signed-out page's policy", () => {
+  const directive = (policy: string, name: string) => policy.split("; ").find((entry) => entry.startsWith(`${name} `));
+  const hashes = ["sha256-1NqtA5VXuI9yUSUYitM8QsiGIoTwEyjMXESiezYaVeY=", "sha256-OBTN3RiyCV4Bq7dFqZ5a2pAXjnCcCYeTJMO2I/LYKeo="];
+
+  it("allows its inline scripts by their hashes and the build's chunks by their folder, nothing else of any origin", () => {
+    const policy = prerenderedPagePolicy(hashes, "/signed-out");
+    expect(directive(policy, "script-src")).toBe(`script-src '${hashes[0]}' '${hashes[1]}' http://localhost:3999/_next/static/chunks/`);
+    expect(policy).not.toMatch(/'unsafe-eval'|'strict-dynamic'|'nonce-/);
+    expect(directive(policy, "style-src-elem")).toBe("style-src-elem 'self'");
+  });
+
+  it("runs no script at all when the build wrote no hashes for the page", () => {
+    expect(directive(prerenderedPagePolicy(undefined, "/signed-out"), "script-src")).toBe("script-src 'none'");
+  });
+
+  it("keeps every other directive of the pages rendered per request, framing included", () => {
+    const withoutScripts = (policy: string) => policy.split("; ").filter((entry) => !/^(script-src|style-src-elem) /.test(entry));
+    expect(withoutScripts(prerenderedPagePolicy(hashes, "/signed-out"))).toEqual(
+      withoutScripts(contentSecurityPolicy("n0nce", "/signed-out", false)),
+    );
+    expect(directive(prerenderedPagePolicy(hashes, "/signed-out"), "frame-ancestors")).toBe("frame-ancestors https://school.example");
   });
 });

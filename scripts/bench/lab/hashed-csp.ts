@@ -9,9 +9,7 @@
  * integrity attribute, so under a policy of hashes the browser refuses those tags and the page does not
  * hydrate (Chromium, 28 November, with `experimental.sri`: the link click stays a document navigation).
  */
-import { createHash } from "node:crypto";
-
-import { Window } from "happy-dom";
+import { inlineScriptHashes } from "../../static-page-hashes.ts";
 
 export interface HashedPagePolicy {
   policy: string;
@@ -20,26 +18,18 @@ export interface HashedPagePolicy {
 
 /**
  * `html`: the page as built (`.next/server/app/<page>.html`); `origin`: the app's own (scheme, host and
- * port), where its chunks are served under `/_next/static/chunks/`.
+ * port), where its chunks are served under `/_next/static/chunks/`. The hashes are the dashboard's own
+ * build step's (scripts/static-page-hashes.ts).
  */
 export function hashedPagePolicy(html: string, origin: string): HashedPagePolicy {
-  const window = new Window();
-  try {
-    const document = new window.DOMParser().parseFromString(html, "text/html");
-    const sources = new Set<string>();
-    const inlineScripts = [...document.querySelectorAll("script")].filter((script) => script.getAttribute("src") === null);
-    for (const script of inlineScripts) sources.add(`'sha256-${createHash("sha256").update(script.textContent, "utf8").digest("base64")}'`);
-    if (document.querySelector("style")) throw new Error("the page has an inline style element, which this policy does not allow");
-    const policy = [
-      "default-src 'self'",
-      `script-src ${[...sources].join(" ")} ${origin}/_next/static/chunks/`,
-      "style-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join("; ");
-    return { policy, inlineScripts: inlineScripts.length };
-  } finally {
-    void window.happyDOM.close();
-  }
+  const hashes = inlineScriptHashes(html);
+  const policy = [
+    "default-src 'self'",
+    `script-src ${hashes.map((hash) => `'${hash}'`).join(" ")} ${origin}/_next/static/chunks/`,
+    "style-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return { policy, inlineScripts: hashes.length };
 }

@@ -174,7 +174,7 @@ export const nextFloor: BenchSection = {
         }),
         sideLine("same operation straight to the site", direct),
         ...Object.entries(labels).map(([name, label]) => sideLine(label, bySide[name]!)),
-        `the CSP of hashes: ${hashedPolicy!.inlineScripts} inline scripts by hash, the build's chunks by their folder`,
+        `the CSP of hashes: ${hashedPolicy!.inlineScripts} distinct inline scripts by hash, the build's chunks by their folder`,
         // Beside the dashboard's (the lighthouse section): what Next.js and React alone ship to a first load.
         `floor app's first-load JavaScript per route, gzip: ` +
           floorBundles.routes.map((route) => `${route.route} ${round(route.firstLoadGzipBytes / 1024)} KB`).join(", "),

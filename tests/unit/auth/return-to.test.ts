@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { sanitizeReturnTo } from "@/lib/auth/return-to";
+import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { resetConfigForTests } from "@/lib/config";
 import { appRedirect } from "@/lib/http/auth-redirects";
 

@@ -4,7 +4,7 @@ import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { AuthError } from "@/lib/auth/errors";
 import { startLogin } from "@/lib/auth/login";
-import { MAX_RETURN_TO_LENGTH, sanitizeReturnTo } from "@/lib/auth/return-to";
+import { MAX_RETURN_TO_LENGTH, sanitizeReturnTo } from "@/lib/contract/return-to";
 import { MAX_TRANSACTION_COOKIE_BYTES, saveTransaction } from "@/lib/auth/transaction";
 import { resetConfigForTests } from "@/lib/config";
 import { InMemoryBackend, InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";

@@ -2,7 +2,7 @@ import { SettingsView } from "@/components/settings/settings-view";
 import { sessionQueryOptions } from "@/lib/client/queries";
 import { toSessionView } from "@/lib/http/session-view";
 
-import { renderMemberPage } from "../_lib/member-page";
+import { renderMemberPage } from "@/app/_lib/member-page";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 

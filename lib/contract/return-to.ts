@@ -1,4 +1,4 @@
-import { decodeRepeatedly } from "@/lib/http/percent-decoding";
+import { decodeRepeatedly } from "./percent-decoding";
 
 /** The longest `returnTo` kept, in characters; a longer one falls back to "/". */
 export const MAX_RETURN_TO_LENGTH = 1024;

@@ -3,8 +3,8 @@ import { PageLink } from "@/components/ui/page-link";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { getMessages } from "@/lib/i18n";
 
-import { localizedTitle } from "./_lib/page-title";
-import { getRequestLocale } from "./_lib/request-locale";
+import { localizedTitle } from "@/app/_lib/page-title";
+import { getRequestLocale } from "@/app/_lib/request-locale";
 
 export const generateMetadata = localizedTitle((m) => m.pageTitles.notFound);
 

@@ -1,6 +1,6 @@
-import "./globals.css";
+import "@/app/globals.css";
 
-import type { Metadata, Viewport } from "next";
+import type { Metadata } from "next";
 import type { ReactNode } from "react";
 
 import { AccountMenu } from "@/components/layout/account-menu";
@@ -9,40 +9,20 @@ import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { SiteInfoProvider } from "@/components/layout/site-info";
 import { getSiteName } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
-import { getMessages } from "@/lib/i18n";
 import { renderClock } from "@/lib/i18n/clock";
 import { getPageSession } from "@/lib/auth/page-session";
 import { isFramedRender } from "@/lib/http/embedding";
 
-import { geistExtended, geistLatin } from "./fonts/geist";
-import { getRequestLocale } from "./_lib/request-locale";
+import { geistExtended, geistLatin } from "@/app/fonts/geist";
+import { documentMetadata, documentViewport } from "@/app/_lib/document-metadata";
+import { getRequestLocale } from "@/app/_lib/request-locale";
 
-/** The document title and description in the member's language (pages add their own title in front). */
+/** The document's title and description in the member's language. */
 export async function generateMetadata(): Promise<Metadata> {
-  const messages = getMessages((await getRequestLocale()).locale);
-  return {
-    ...metadata,
-    title: { default: messages.app.name, template: `%s · ${messages.app.name}` },
-    description: messages.pageTitles.description,
-  };
+  return documentMetadata((await getRequestLocale()).locale);
 }
 
-const metadata: Metadata = {
-  referrer: "no-referrer",
-  icons: {
-    icon: [
-      { url: "/icon.svg", type: "image/svg+xml" },
-      { url: "/favicon.ico", sizes: "32x32" },
-    ],
-  },
-  manifest: "/manifest.webmanifest",
-};
-
-export const viewport: Viewport = {
-  width: "device-width",
-  initialScale: 1,
-  colorScheme: "light dark",
-};
+export const viewport = documentViewport;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [{ locale, formatLocale, timeZone }, session, embedded, siteName] = await Promise.all([
@@ -61,7 +41,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <AppShell
               showNav={session !== null}
               embedded={embedded}
-              parentOrigins={embedded ? getConfig().embedOrigins : []}
+              parentOrigins={getConfig().embedOrigins}
               account={session ? <AccountMenu name={session.claims.name} /> : null}
             >
               {children}

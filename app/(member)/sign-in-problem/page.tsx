@@ -4,7 +4,7 @@ import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { describeScope, getMessages, interpolate } from "@/lib/i18n";
 
-import { getRequestLocale } from "../_lib/request-locale";
+import { getRequestLocale } from "@/app/_lib/request-locale";
 import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 

@@ -1,9 +1,9 @@
 import { OverviewView } from "@/components/overview/overview-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-import { renderMemberPage } from "./_lib/member-page";
-import { localizedTitle } from "./_lib/page-title";
-import { prefetchAccountPage } from "./_lib/prefetch-account-page";
+import { renderMemberPage } from "@/app/_lib/member-page";
+import { localizedTitle } from "@/app/_lib/page-title";
+import { prefetchAccountPage } from "@/app/_lib/prefetch-account-page";
 
 export const generateMetadata = localizedTitle((m) => m.overview.title);
 

@@ -1,6 +1,6 @@
 import { RevokeConfirmation } from "@/components/settings/revoke-access";
 
-import { renderMemberPage } from "../../_lib/member-page";
+import { renderMemberPage } from "@/app/_lib/member-page";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 

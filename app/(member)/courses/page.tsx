@@ -1,8 +1,8 @@
 import { CoursesView } from "@/components/courses/courses-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-import { renderMemberPage } from "../_lib/member-page";
-import { prefetchPagedAccountPage } from "../_lib/prefetch-account-page";
+import { renderMemberPage } from "@/app/_lib/member-page";
+import { prefetchPagedAccountPage } from "@/app/_lib/prefetch-account-page";
 import { localizedTitle } from "@/app/_lib/page-title";
 
 export const generateMetadata = localizedTitle((m) => m.nav.courses);

@@ -1,0 +1,27 @@
+import type { Metadata, Viewport } from "next";
+
+import { getMessages } from "@/lib/i18n";
+import type { Locale } from "@/lib/i18n/locales";
+
+/** The document's metadata in a language, for both root layouts (pages add their own title in front). */
+export function documentMetadata(locale: Locale): Metadata {
+  const messages = getMessages(locale);
+  return {
+    referrer: "no-referrer",
+    icons: {
+      icon: [
+        { url: "/icon.svg", type: "image/svg+xml" },
+        { url: "/favicon.ico", sizes: "32x32" },
+      ],
+    },
+    manifest: "/manifest.webmanifest",
+    title: { default: messages.app.name, template: `%s · ${messages.app.name}` },
+    description: messages.pageTitles.description,
+  };
+}
+
+export const documentViewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  colorScheme: "light dark",
+};
