@@ -7,8 +7,9 @@ import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
+import { GET as siteRoute } from "@/app/api/site/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { resetConfigForTests } from "@/lib/config";
+import { getConfig, resetConfigForTests } from "@/lib/config";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
@@ -30,6 +31,20 @@ beforeEach(() => sandbox.resetRequests());
 function signIn(browser: Browser, returnTo = "/courses"): Promise<Response> {
   return signInThroughRoutes(browser, { returnTo });
 }
+
+describe("GET /api/site, for the prerendered signed-out page", () => {
+  it("answers the site's own name, its address and the framing origins, the same with or without a session", async () => {
+    const expected = { name: "Demo Academy (sandbox)", url: sandbox.url, embedOrigins: [...getConfig().embedOrigins] };
+    const anonymous = await siteRoute(new NextRequest(`${TEST_APP_URL}/api/site`));
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual(expected);
+    const browser = new Browser();
+    await signIn(browser);
+    const signedIn = await siteRoute(browser.request("/api/site"));
+    expect(await signedIn.json()).toEqual(expected);
+    expect(signedIn.headers.get("set-cookie")).toBeNull();
+  });
+});
 
 describe("sign-in routes", () => {
   it("signs in end to end and returns to the page the member came from", async () => {
