@@ -1,12 +1,8 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useBrowserValue } from "@/lib/client/use-browser-value";
 import { DEFAULT_LOCALE, getMessages, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-
-function subscribeToNothing(): () => void {
-  return () => undefined;
-}
 
 /** The member's language without the app's providers: the `locale` cookie, else the browser's languages. */
 function browserLocale(): Locale {
@@ -22,7 +18,7 @@ function browserLocale(): Locale {
  * dashboard's look, our own words in their language, Try again, and a way back. Never a stack trace.
  */
 export function CrashPage({ onRetry }: { onRetry: () => void }) {
-  const locale = useSyncExternalStore(subscribeToNothing, browserLocale, () => DEFAULT_LOCALE);
+  const locale = useBrowserValue(browserLocale, DEFAULT_LOCALE);
   const messages = getMessages(locale);
   return (
     <main id="main" lang={locale} className="mx-auto flex min-h-dvh w-full max-w-xl flex-col justify-center px-4 py-10">

@@ -1,7 +1,6 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
-
+import { useBrowserValue } from "@/lib/client/use-browser-value";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
 import type { SiteSessionAfterSignOut } from "@/lib/contract/signed-out-copies";
@@ -80,10 +79,6 @@ export function SignedOutLanding({
   );
 }
 
-function subscribeToNothing(): () => void {
-  return () => undefined;
-}
-
 /** Where Sign in leads back to: the address's `returnTo`, a same-origin path only (OWASP ASVS 5 V3.7.2), else the overview. */
 function returnToOfAddress(): string {
   return sanitizeReturnTo(new URLSearchParams(window.location.search).get("returnTo"), window.location.origin);
@@ -95,6 +90,6 @@ function returnToOfAddress(): string {
  * sign-in route checks it again).
  */
 export function SignedOutPageLanding({ reason, siteSession }: { reason: SignedOutReason; siteSession: SiteSessionAfterSignOut | null }) {
-  const returnTo = useSyncExternalStore(subscribeToNothing, returnToOfAddress, () => PAGE_PATHS.overview);
+  const returnTo = useBrowserValue(returnToOfAddress, PAGE_PATHS.overview);
   return <SignedOutLanding reason={reason} siteSession={siteSession} returnTo={returnTo} />;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { createContext, use, useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import { useBrowserValue } from "@/lib/client/use-browser-value";
 import { getMessages, type Messages } from "./index";
 import { MINUTE_MS, renderClock } from "./clock";
 import { persistTimeZone } from "./cookies";
@@ -29,10 +30,6 @@ function subscribeToMinutes(onChange: () => void): () => void {
   return () => window.clearInterval(timer);
 }
 
-function subscribeToNothing(): () => void {
-  return () => undefined;
-}
-
 function browserTimeZone(): string {
   return resolveTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
@@ -54,7 +51,7 @@ export interface I18nProviderProps {
  * and the `tz` cookie is written so the next server render already uses the member's zone.
  */
 export function I18nProvider({ locale, formatLocale, timeZone: serverTimeZone, now: serverNow, children }: I18nProviderProps) {
-  const timeZone = useSyncExternalStore(subscribeToNothing, browserTimeZone, () => serverTimeZone);
+  const timeZone = useBrowserValue(browserTimeZone, serverTimeZone);
   const nowMs = useSyncExternalStore(subscribeToMinutes, renderClock, () => serverNow);
 
   useEffect(() => {
