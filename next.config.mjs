@@ -24,6 +24,9 @@ const nextConfig = {
   reactStrictMode: true,
   // The build checks the app's own code; `npm test` type-checks everything (tests, sandbox, scripts) with tsconfig.json.
   typescript: { tsconfigPath: "tsconfig.next.json" },
+  // A path no page has gets app/global-not-found.tsx, rendered on the server: with two root layouts there is
+  // no app-wide layout for Next.js to render its not-found.js in.
+  experimental: { globalNotFound: true },
 };
 
 export default nextConfig;

@@ -3,9 +3,13 @@ import type { Metadata, Viewport } from "next";
 import { getMessages } from "@/lib/i18n";
 import type { Locale } from "@/lib/i18n/locales";
 
-/** The document's metadata in a language, for both root layouts (pages add their own title in front). */
-export function documentMetadata(locale: Locale): Metadata {
+/**
+ * The document's metadata in a language, for both root layouts (pages add their own title in front) and,
+ * with `pageTitle`, for a document no layout wraps (app/global-not-found.tsx).
+ */
+export function documentMetadata(locale: Locale, pageTitle?: string): Metadata {
   const messages = getMessages(locale);
+  const titleTemplate = `%s · ${messages.app.name}`;
   return {
     referrer: "no-referrer",
     icons: {
@@ -15,7 +19,7 @@ export function documentMetadata(locale: Locale): Metadata {
       ],
     },
     manifest: "/manifest.webmanifest",
-    title: { default: messages.app.name, template: `%s · ${messages.app.name}` },
+    title: pageTitle ? titleTemplate.replace("%s", pageTitle) : { default: messages.app.name, template: titleTemplate },
     description: messages.pageTitles.description,
   };
 }

@@ -228,6 +228,38 @@ test("a page loaded whole shows the member's data in its first paint, with no sk
   expect(courses.includes("Resume at 1:02:05"), "the Courses HTML holds the member's courses").toBe(true);
 });
 
+test("a path no page has: the member's 404 from the server, in their language, with the navigation when signed in", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  // app/global-not-found.tsx: the HTML holds the whole page, so it shows with JavaScript off (and before
+  // the scripts arrive on a phone), where a catch-all page calling notFound() sent an empty shell.
+  await signIn(page, "maya@example.com");
+  const withoutScripts = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    await withoutScripts.addCookies(await page.context().cookies());
+    const signedIn = await withoutScripts.newPage();
+    const answer = await signedIn.goto("/courses/no-such-course");
+    expect(answer?.status()).toBe(404);
+    await expect(signedIn.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(signedIn.getByText("This page does not exist.")).toBeVisible();
+    await expect(signedIn.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses", exact: true })).toBeVisible();
+    await expect(signedIn).toHaveTitle("Page not found · Member dashboard");
+  } finally {
+    await withoutScripts.close();
+  }
+  const anonymousInChinese = await browser.newContext({ baseURL, javaScriptEnabled: false, locale: "zh-TW" });
+  try {
+    const anonymous = await anonymousInChinese.newPage();
+    expect((await anonymous.goto("/no-such-page"))?.status()).toBe(404);
+    await expect(anonymous.getByRole("heading", { level: 1, name: "找不到頁面" })).toBeVisible();
+    await expect(anonymous.getByRole("navigation")).toHaveCount(0);
+  } finally {
+    await anonymousInChinese.close();
+  }
+});
+
 test("a page load asks the dashboard for nothing beyond the page: no link is prefetched", async ({ page }) => {
   // Every page is rendered per request; a prefetch could only fetch a route's tree, which a click fetches
   // anyway, and on Overview eight of them cost the server twice the page itself.
