@@ -9,7 +9,7 @@ import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
 import { useEmbedding } from "./embedding-context";
-import { useSiteInfo } from "./site-info";
+import { useSiteInfo, useSiteInfoUnavailable } from "./site-info";
 
 export type { SignedOutReason, SiteSessionAfterSignOut };
 
@@ -42,12 +42,15 @@ export function SignedOutLanding({
   siteSession?: SiteSessionAfterSignOut | null;
 }) {
   const site = useSiteInfo();
+  const siteUnavailable = useSiteInfoUnavailable();
   const { messages, locale } = useI18n();
   // The document's own request decided it (components/layout/embedding-context.tsx): a client navigation's does not say.
   const { embedded } = useEmbedding();
   const notice = reason ? NOTICES[reason](messages) : null;
   const siteName = site?.name ?? messages.signedOutPage.theSite;
-  const siteNotice = siteSession && site ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;
+  // The sentence waits for the site's name, unless it cannot be had: then it says "the site" rather than
+  // nothing, since the member may still be signed in there (and the link to it is left out).
+  const siteNotice = siteSession && (site || siteUnavailable) ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       {notice ? (

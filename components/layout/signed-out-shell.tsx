@@ -14,9 +14,9 @@ import { SiteInfoProvider } from "./site-info";
  * metadata are read at run time), asked for once the page is in the browser (`GET /api/site`).
  */
 export function SignedOutShell({ embedded, children }: { embedded: boolean; children: ReactNode }) {
-  const { data: site } = useQuery(siteInfoQueryOptions());
+  const { data: site, isError } = useQuery(siteInfoQueryOptions());
   return (
-    <SiteInfoProvider site={site ? { name: site.name, url: site.url } : null}>
+    <SiteInfoProvider site={site ? { name: site.name, url: site.url } : null} unavailable={isError}>
       <AppShell showNav={false} embedded={embedded} parentOrigins={site?.embedOrigins}>
         {children}
       </AppShell>

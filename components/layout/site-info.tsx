@@ -9,18 +9,37 @@ export interface SiteInfo {
 }
 
 const SiteInfoContext = createContext<SiteInfo | null>(null);
+const SiteInfoUnavailableContext = createContext(false);
 
 /**
  * Hands the site's name and address (read on the server, lib/auth/site-name.ts) to the pages' links and
- * sentences; null while the prerendered signed-out page is still asking for them (signed-out-shell.tsx).
+ * sentences; null while the prerendered signed-out page is still asking for them (signed-out-shell.tsx),
+ * and for good, with `unavailable`, when that request failed.
  */
-export function SiteInfoProvider({ site, children }: { site: SiteInfo | null; children: ReactNode }) {
-  return <SiteInfoContext value={site}>{children}</SiteInfoContext>;
+export function SiteInfoProvider({
+  site,
+  unavailable = false,
+  children,
+}: {
+  site: SiteInfo | null;
+  unavailable?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <SiteInfoContext value={site}>
+      <SiteInfoUnavailableContext value={unavailable}>{children}</SiteInfoUnavailableContext>
+    </SiteInfoContext>
+  );
 }
 
 /** The site's name and address; null outside the provider, or while they are not known yet. */
 export function useSiteInfo(): SiteInfo | null {
   return use(SiteInfoContext);
+}
+
+/** Whether the site's name and address could not be had: a sentence about the site then says "the site". */
+export function useSiteInfoUnavailable(): boolean {
+  return use(SiteInfoUnavailableContext);
 }
 
 /** The site's pages the dashboard links to when a list is empty: its course catalog and its events. */

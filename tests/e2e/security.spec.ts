@@ -225,3 +225,19 @@ test("the prerendered signed-out page: its scripts by hash, nothing injected run
     expect(await direct.text(), path).not.toContain("own sign-out as well");
   }
 });
+
+test("the signed-out page still warns of the site's session when GET /api/site fails: it says the site, without a link", async ({
+  page,
+}) => {
+  // The prerendered page learns the site's name from /api/site; if that fails, the member may still be
+  // signed in at the site all the same, and a shared computer needs the warning more than the name.
+  await page.route("**/api/site", (route) => route.fulfill({ status: 503, contentType: "application/json", body: "{}" }));
+  const failed = page.waitForResponse((response) => response.url().endsWith("/api/site"));
+  await page.goto("/signed-out?reason=signed_out");
+  expect((await failed).status()).toBe(503);
+  await expect(
+    page.getByText("You are still signed in at the site. On a shared computer, open the site and sign out there too."),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Open / })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+});
