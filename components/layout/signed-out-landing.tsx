@@ -4,7 +4,7 @@ import { useBrowserValue } from "@/lib/client/use-browser-value";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
 import type { SiteSessionAfterSignOut } from "@/lib/contract/signed-out-copies";
-import { interpolate, type Messages } from "@/lib/i18n";
+import { interpolate, siteCalled, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmbeddedSignIn } from "./embedded-sign-in";
@@ -47,7 +47,7 @@ export function SignedOutLanding({
   // The document's own request decided it (components/layout/embedding-context.tsx): a client navigation's does not say.
   const { embedded } = useEmbedding();
   const notice = reason ? NOTICES[reason](messages) : null;
-  const siteName = site?.name ?? messages.signedOutPage.theSite;
+  const siteName = siteCalled(messages, site?.name ?? null);
   // The sentence waits for the site's name, unless it cannot be had: then it says "the site" rather than
   // nothing, since the member may still be signed in there (and the link to it is left out).
   const siteNotice = siteSession && (site || siteUnavailable) ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;

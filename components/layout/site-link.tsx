@@ -1,6 +1,6 @@
 "use client";
 
-import { interpolate } from "@/lib/i18n";
+import { interpolate, siteCalled } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { sitePageUrl, useSiteInfo } from "./site-info";
@@ -12,7 +12,7 @@ export function SiteLink({ page, label }: { page: "courses" | "events"; label: s
   if (!site) return null;
   return (
     <a className="btn btn-secondary mt-2" href={sitePageUrl(site, page)} target="_top">
-      {interpolate(label, { site: site.name ?? messages.signedOutPage.theSite })}
+      {interpolate(label, { site: siteCalled(messages, site.name) })}
     </a>
   );
 }

@@ -21,6 +21,14 @@ export function interpolate(template: string, values: Readonly<Record<string, st
   });
 }
 
+/**
+ * The site as a sentence names it: its own name (in 「」 in Chinese), or the words for "the site" when it
+ * gives none or the dashboard could not learn it, which take no quotation marks.
+ */
+export function siteCalled(messages: Messages, name: string | null): string {
+  return name ? interpolate(messages.signedOutPage.namedSite, { name }) : messages.signedOutPage.theSite;
+}
+
 type ScopeKey = Exclude<keyof Messages["scopes"], "unknown">;
 
 function isKnownScope(scope: string, messages: Messages): scope is ScopeKey {

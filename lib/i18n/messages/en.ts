@@ -311,6 +311,8 @@ export const en = {
     siteStillSignedIn: "You are still signed in at {site}. On a shared computer, open {site} and sign out there too.",
     siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
     openSite: "Open {site}",
+    // How a sentence names the site (siteCalled in lib/i18n): by its own name, or "the site" when it gives none.
+    namedSite: "{name}",
     theSite: "the site",
   },
   emptyStates: {

@@ -294,16 +294,17 @@ export const zhTW: Messages = {
   },
   signedOutPage: {
     title: "已登出",
-    siteSignedOut: "你也已經完成「{site}」本身的登出流程。",
-    siteStillSignedIn: "你在「{site}」仍保持登入。若使用的是共用電腦，請開啟「{site}」並在那裡登出。",
-    siteUnconfirmed: "儀表板無法確認「{site}」已結束你在那裡的登入：你在「{site}」可能仍保持登入。",
-    openSite: "開啟「{site}」",
+    siteSignedOut: "你也已經完成{site}本身的登出流程。",
+    siteStillSignedIn: "你在{site}仍保持登入。若使用的是共用電腦，請開啟{site}並在那裡登出。",
+    siteUnconfirmed: "儀表板無法確認{site}已結束你在那裡的登入：你在{site}可能仍保持登入。",
+    openSite: "開啟{site}",
+    namedSite: "「{name}」",
     theSite: "網站",
   },
   emptyStates: {
-    browseCourses: "在「{site}」瀏覽課程",
+    browseCourses: "在{site}瀏覽課程",
     seeEvents: "查看近期活動",
-    coursesBody: "你在「{site}」報名的課程會顯示在這裡。",
+    coursesBody: "你在{site}報名的課程會顯示在這裡。",
   },
   orderActions: {
     completePayment: "完成付款",

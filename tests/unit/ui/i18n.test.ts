@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
-import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone } from "@/lib/i18n";
+import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -50,6 +50,32 @@ describe("message dictionaries", () => {
     expect(messages.settings.revoke).toBe("Revoke access");
     expect(messages.settings.revokeConfirm.toLowerCase()).not.toContain("revoke access");
     expect(messages.courses.resumeAt.startsWith("Resume")).toBe(true);
+  });
+});
+
+describe("siteCalled", () => {
+  const en = getMessages("en");
+  const zh = getMessages("zh-TW");
+
+  it("names the site by its own name, in 「」 in Chinese", () => {
+    expect(interpolate(zh.signedOutPage.siteStillSignedIn, { site: siteCalled(zh, "Demo Academy") })).toBe(
+      "你在「Demo Academy」仍保持登入。若使用的是共用電腦，請開啟「Demo Academy」並在那裡登出。",
+    );
+    expect(interpolate(en.signedOutPage.openSite, { site: siteCalled(en, "Demo Academy") })).toBe("Open Demo Academy");
+  });
+
+  it('says "the site" without quotation marks when the site gives no name or it could not be learnt', () => {
+    expect(interpolate(zh.signedOutPage.siteStillSignedIn, { site: siteCalled(zh, null) })).toBe(
+      "你在網站仍保持登入。若使用的是共用電腦，請開啟網站並在那裡登出。",
+    );
+    expect(interpolate(zh.emptyStates.browseCourses, { site: siteCalled(zh, null) })).toBe("在網站瀏覽課程");
+    expect(interpolate(en.signedOutPage.siteSignedOut, { site: siteCalled(en, null) })).toBe(
+      "You went through the site's own sign-out as well.",
+    );
+  });
+
+  it("leaves the quotation marks to it: no Chinese text puts its own around {site}", () => {
+    expect(leaves(zh as unknown as Tree).filter((text) => text.includes("「{site}」"))).toEqual([]);
   });
 });
 
