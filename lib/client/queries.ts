@@ -55,11 +55,7 @@ export function connectionsQueryOptions() {
 export function siteInfoQueryOptions() {
   return queryOptions({
     queryKey: ["site"] as const,
-    queryFn: async ({ signal }): Promise<PublicSiteInfo> => {
-      const response = await fetch(API_ROUTES.site, { headers: { Accept: "application/json" }, signal });
-      if (!response.ok) throw new Error(`GET ${API_ROUTES.site} answered ${response.status}`);
-      return (await response.json()) as PublicSiteInfo;
-    },
+    queryFn: ({ signal }) => getJson<PublicSiteInfo>(API_ROUTES.site, signal),
     staleTime: Infinity,
   });
 }
