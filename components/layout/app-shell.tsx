@@ -21,6 +21,8 @@ const HEADER_ROW = "flex min-h-14 items-center gap-4";
 const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
 const ACCOUNT_IN_HEADER = "ml-auto min-w-0";
 const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
+/** One empty list for every render, so the frame-height effect does not start again on each one. */
+const NO_ORIGINS: readonly string[] = [];
 
 /**
  * The page frame: a skip link, one opaque header (the app's name, the tabs, the account's place at its
@@ -32,7 +34,7 @@ export function AppShell({
   children,
   showNav = true,
   embedded: embeddedAtLoad = false,
-  parentOrigins = [],
+  parentOrigins = NO_ORIGINS,
   account = null,
 }: {
   children: ReactNode;
@@ -48,7 +50,7 @@ export function AppShell({
   // Decided by the document's own request (Sec-Fetch-Dest: iframe) and kept: a refresh (the language switch)
   // renders the layout again from an RSC request, which never says it is for a frame.
   const [embedded] = useState(embeddedAtLoad);
-  useReportFrameHeight(content, embedded ? parentOrigins : []);
+  useReportFrameHeight(content, embedded ? parentOrigins : NO_ORIGINS);
   const hasHeader = showNav || !embedded;
   return (
     <EmbeddingProvider value={{ embedded, parentOrigins }}>
