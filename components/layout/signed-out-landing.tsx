@@ -74,7 +74,14 @@ export function SignedOutLanding({
       {embedded ? (
         <EmbeddedSignIn returnTo={returnTo} />
       ) : (
-        <a className="btn btn-primary" href={returnTo === PAGE_PATHS.overview ? API_ROUTES.login : loginPath(returnTo)}>
+        // The prerendered signed-out page knows its returnTo only once its scripts run: until then the
+        // sign-in route reads it from this page's address, which this link alone sends (the document's
+        // policy is no-referrer), and only to this origin (lib/auth/login.ts, returnToOfSignedOutPage).
+        <a
+          className="btn btn-primary"
+          href={returnTo === PAGE_PATHS.overview ? API_ROUTES.login : loginPath(returnTo)}
+          referrerPolicy="same-origin"
+        >
           {messages.landing.signIn}
         </a>
       )}

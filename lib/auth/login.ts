@@ -8,6 +8,7 @@ import { getConfig } from "@/lib/config";
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { saveTransaction } from "./transaction";
 
@@ -54,6 +55,20 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     ...(dpopKey ? { dpopKey } : {}),
   });
   return url;
+}
+
+/**
+ * The `returnTo` in the address of this dashboard's signed-out page, when a sign-in came from its Sign in
+ * link. That page is prerendered, so the link carries its `returnTo` only once the page's scripts have run;
+ * tapped before (a phone still loading them), it comes without one, and its page's address arrives as the
+ * Referer instead (the link's referrerPolicy "same-origin", components/layout/signed-out-landing.tsx).
+ * Any other Referer gives null; the value is then checked like any other (sanitizeReturnTo).
+ */
+export function returnToOfSignedOutPage(referer: string | null): string | null {
+  if (!referer || !URL.canParse(referer)) return null;
+  const page = new URL(referer);
+  if (page.origin !== new URL(getConfig().appUrl).origin || page.pathname !== PAGE_PATHS.signedOut) return null;
+  return page.searchParams.get("returnTo");
 }
 
 /** Browser and framework prefetches must not start a sign-in (they would set a transaction cookie). */

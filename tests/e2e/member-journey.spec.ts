@@ -18,6 +18,7 @@ import { playwrightDriver } from "./playwright-driver";
 import {
   completeSiteSignIn,
   expectNoSeriousAxeViolations,
+  gotoWithScriptsHeld,
   postSandboxControl,
   resetSandbox,
   screenshotPage,
@@ -124,6 +125,25 @@ test("the signed-out page's Sign in leads back only to a page of the dashboard",
     await page.goto(`/signed-out?reason=access_withdrawn&returnTo=${encodeURIComponent(elsewhere)}`);
     await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/api/auth/login");
   }
+});
+
+test("a Sign in tapped before the signed-out page's scripts ran still leads back to the page the member was on", async ({ page }) => {
+  // The page is prerendered: until its scripts run, its link has no returnTo, and the sign-in route reads
+  // it from the page's address, which the link sends as its Referer.
+  const releaseScripts = await gotoWithScriptsHeld(page, `/signed-out?reason=expired&returnTo=${encodeURIComponent("/orders?page=2")}`);
+  const signInLink = page.getByRole("link", { name: "Sign in" });
+  await expect(signInLink).toHaveAttribute("href", "/api/auth/login");
+  const login = page.waitForRequest((request) => request.url().includes("/api/auth/login"));
+  const authorize = page.waitForRequest((request) => request.url().startsWith(`${SITE_URL}/oauth/authorize`));
+  await signInLink.click();
+  expect(await (await login).headerValue("referer")).toMatch(/\/signed-out\?reason=expired&returnTo=%2Forders%3Fpage%3D2$/);
+  // The page's address goes to this dashboard only, never on to the site (the link's policy is "same-origin").
+  expect(await (await authorize).headerValue("referer")).toBeNull();
+  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/oauth/authorize`));
+  releaseScripts();
+  await completeSiteSignIn(page, "maya@example.com");
+  await expect(page).toHaveURL(/\/orders\?page=2$/);
+  await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
 });
 
 test("each page's first HTML already holds its data, and a page whose query fails leaves the others working", async ({ page }) => {

@@ -79,6 +79,29 @@ describe("sign-in routes", () => {
     expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/`);
   });
 
+  // The prerendered signed-out page's Sign in, tapped before its scripts ran, has no returnTo: its address
+  // comes as the Referer, and only this dashboard's signed-out page counts.
+  const signedOutPage = `${TEST_APP_URL}/signed-out?reason=expired&returnTo=${encodeURIComponent("/orders?page=2")}`;
+  it.each([
+    { referer: signedOutPage, back: "/orders?page=2" },
+    { referer: `${TEST_APP_URL}/signed-out?reason=expired&returnTo=${encodeURIComponent("//evil.example/x")}`, back: "/" },
+    { referer: `${TEST_APP_URL}/signed-out?reason=expired`, back: "/" },
+    { referer: `${TEST_APP_URL}/courses?returnTo=%2Forders`, back: "/" },
+    { referer: `http://evil.example/signed-out?returnTo=%2Forders`, back: "/" },
+    { referer: "not a URL", back: "/" },
+  ])("a sign-in without returnTo from the Referer $referer returns to $back", async ({ referer, back }) => {
+    const done = await signInThroughRoutes(new Browser(), { login: "/api/auth/login", loginHeaders: { referer } });
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}${back}`);
+  });
+
+  it("a returnTo of the link's own wins over the Referer's", async () => {
+    const done = await signInThroughRoutes(new Browser(), {
+      login: "/api/auth/login?returnTo=%2Fevents",
+      loginHeaders: { referer: signedOutPage },
+    });
+    expect(done.headers.get("location")).toBe(`${TEST_APP_URL}/events`);
+  });
+
   it("builds redirect_uri and the post-sign-in URL from configuration, whatever Host or X-Forwarded-* say", async () => {
     const spoofed = { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https", "x-forwarded-port": "443" };
     const browser = new Browser();

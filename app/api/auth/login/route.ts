@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { AuthError } from "@/lib/auth/errors";
-import { isPrefetch, startLogin } from "@/lib/auth/login";
+import { isPrefetch, returnToOfSignedOutPage, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
 import { rateLimited } from "@/lib/http/rate-limit";
@@ -27,9 +27,10 @@ async function handleGet(request: NextRequest) {
   if (params.get("display") === "popup" && !isValidBinding(binding)) {
     return signInProblemRedirect(new AuthError("login_state_mismatch", "A popup sign-in came without a valid handoff binding."));
   }
+  const returnTo = params.get("returnTo") ?? returnToOfSignedOutPage(request.headers.get("referer"));
   const buffer = new CookieBuffer();
   try {
-    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), params.get("returnTo"), binding ?? undefined);
+    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), returnTo, binding ?? undefined);
     logEvent("sign_in_started", { embedded: binding !== null }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
