@@ -1,7 +1,8 @@
 "use client";
 
 import { useBrowserValue } from "@/lib/client/use-browser-value";
-import { DEFAULT_LOCALE, getMessages, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n";
+import { DEFAULT_LOCALE, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n/locales";
+import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** The member's language without the app's providers: the `locale` cookie, else the browser's languages. */
@@ -19,23 +20,24 @@ function browserLocale(): Locale {
  */
 export function CrashPage({ onRetry }: { onRetry: () => void }) {
   const locale = useBrowserValue(browserLocale, DEFAULT_LOCALE);
-  const messages = getMessages(locale);
+  // Not the dictionaries (lib/i18n/messages/crash.ts): this page's scripts load on every route.
+  const words = CRASH_WORDS[locale];
   return (
     <main id="main" lang={locale} className="mx-auto flex min-h-dvh w-full max-w-xl flex-col justify-center px-4 py-10">
       <div role="alert" className="card flex flex-col items-start gap-4 p-6 sm:p-8">
         <p className="inline-flex items-center gap-2 font-semibold text-fg">
           <span aria-hidden="true" className="inline-block size-6 rounded-md bg-accent" />
-          {messages.app.name}
+          {words.appName}
         </p>
-        <h1 className="text-2xl font-semibold tracking-tight text-fg">{messages.app.crashTitle}</h1>
-        <p className="text-fg-muted">{messages.app.crashBody}</p>
+        <h1 className="text-2xl font-semibold tracking-tight text-fg">{words.title}</h1>
+        <p className="text-fg-muted">{words.body}</p>
         <div className="flex flex-wrap gap-3">
           <button type="button" className="btn btn-primary" onClick={onRetry}>
-            {messages.app.crashRetry}
+            {words.retry}
           </button>
           {/* A full page load: the app's router may be what failed. */}
           <a className="btn btn-secondary" href={PAGE_PATHS.overview}>
-            {messages.signInProblem.home}
+            {words.home}
           </a>
         </div>
       </div>

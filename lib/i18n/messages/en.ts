@@ -1,17 +1,16 @@
+import { CRASH_WORDS } from "./crash";
+
 /**
  * English texts. This dictionary defines the shape every other language must match (see `Messages`).
  * Placeholders in braces (`{name}`) are filled by `interpolate`.
  */
 export const en = {
   app: {
-    name: "Member dashboard",
+    name: CRASH_WORDS.en.appName,
     skipToContent: "Skip to content",
     mainNavigation: "Main",
     loading: "Loading…",
     offline: "You're offline. The dashboard will catch up when your connection is back.",
-    crashTitle: "Something went wrong",
-    crashBody: "The dashboard hit a problem it could not recover from. Try again, or go back to the dashboard.",
-    crashRetry: "Try again",
   },
   nav: {
     overview: "Overview",
@@ -21,8 +20,6 @@ export const en = {
     settings: "Settings",
   },
   shell: {
-    tabsNavigation: "Pages",
-    panelNavigation: "Panel",
     learning: "Learning",
     ordersAndEvents: "Orders & events",
     account: "Account",
@@ -41,7 +38,7 @@ export const en = {
   signInProblem: {
     title: "Sign-in did not complete",
     tryAgain: "Try signing in again",
-    home: "Back to the dashboard",
+    home: CRASH_WORDS.en.home,
     closeWindow: "Close this window",
     detail: "Reference: {code}",
     site_unavailable:
@@ -79,7 +76,6 @@ export const en = {
     popupDoneBody: "You can close this window and go back to your site.",
     popupDoneFallback: "Go to the dashboard",
     revokeInWindow: "The confirmation opens in a small window, outside your site's page.",
-    revokeWindowTitle: "Revoke this app's access?",
     revokeNoOpener: "Open Settings in the dashboard to revoke access.",
   },
   landing: {
@@ -146,7 +142,6 @@ export const en = {
       expiry: "Access ends soonest",
       name: "Name",
     },
-    matching: "{count} of {total} courses",
     noMatch: "No course here",
     noMatchBody: "Try other words, or choose another option under Show.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
@@ -171,8 +166,6 @@ export const en = {
     paidOn: "Paid {date}",
     items: "Items",
     total: "Total",
-    refunded: "Refunded {amount}",
-    partiallyRefunded: "Partially refunded: {amount} of {total}",
     showMore: "Show more",
     state: {
       paid: "Paid",
@@ -318,7 +311,6 @@ export const en = {
   emptyStates: {
     browseCourses: "Browse courses on {site}",
     seeEvents: "See upcoming events",
-    coursesBody: "Courses you enroll in on {site} appear here.",
   },
   orderActions: {
     completePayment: "Complete payment",
@@ -326,7 +318,6 @@ export const en = {
   courseProgress: {
     watchAgain: "Watch again",
     seeAll: "See all {count}",
-    endsWithinADay: "Access ends within a day: finish it now.",
   },
   settingsPage: {
     signedInAs: "Signed in",

@@ -1,16 +1,14 @@
+import { CRASH_WORDS } from "./crash";
 import type { Messages } from "./types";
 
 /** Traditional Chinese (Taiwan) texts. Typed as `Messages`, so a missing or extra key is a type error. */
 export const zhTW: Messages = {
   app: {
-    name: "學員儀表板",
+    name: CRASH_WORDS["zh-TW"].appName,
     skipToContent: "跳到主要內容",
     mainNavigation: "主選單",
     loading: "載入中…",
     offline: "你目前離線。連線恢復後，儀表板會自動跟上。",
-    crashTitle: "發生錯誤",
-    crashBody: "儀表板遇到無法自行恢復的問題。請再試一次，或回到儀表板。",
-    crashRetry: "再試一次",
   },
   nav: {
     overview: "總覽",
@@ -20,8 +18,6 @@ export const zhTW: Messages = {
     settings: "設定",
   },
   shell: {
-    tabsNavigation: "頁面",
-    panelNavigation: "面板",
     learning: "學習",
     ordersAndEvents: "訂單與活動",
     account: "帳號",
@@ -38,7 +34,7 @@ export const zhTW: Messages = {
   signInProblem: {
     title: "登入未完成",
     tryAgain: "重新登入",
-    home: "回到儀表板",
+    home: CRASH_WORDS["zh-TW"].home,
     closeWindow: "關閉這個視窗",
     detail: "參考代碼：{code}",
     site_unavailable: "目前無法登入：網站沒有及時回應，或回應了無法辨識的內容。請稍後再試。",
@@ -74,7 +70,6 @@ export const zhTW: Messages = {
     popupDoneBody: "你可以關閉這個視窗，回到網站。",
     popupDoneFallback: "前往儀表板",
     revokeInWindow: "確認畫面會在網站頁面之外的小視窗中開啟。",
-    revokeWindowTitle: "要撤銷此應用程式的存取權嗎？",
     revokeNoOpener: "請在儀表板的設定中撤銷存取權。",
   },
   landing: {
@@ -137,7 +132,6 @@ export const zhTW: Messages = {
       expiry: "最快到期",
       name: "課程名稱",
     },
-    matching: "共 {total} 門課程，符合 {count} 門",
     noMatch: "這裡沒有課程",
     noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
@@ -162,8 +156,6 @@ export const zhTW: Messages = {
     paidOn: "{date} 付款",
     items: "品項",
     total: "總計",
-    refunded: "已退款 {amount}",
-    partiallyRefunded: "部分退款：{total} 中的 {amount}",
     showMore: "顯示更多",
     state: {
       paid: "已付款",
@@ -304,7 +296,6 @@ export const zhTW: Messages = {
   emptyStates: {
     browseCourses: "在{site}瀏覽課程",
     seeEvents: "查看近期活動",
-    coursesBody: "你在{site}報名的課程會顯示在這裡。",
   },
   orderActions: {
     completePayment: "完成付款",
@@ -312,7 +303,6 @@ export const zhTW: Messages = {
   courseProgress: {
     watchAgain: "再看一次",
     seeAll: "查看全部 {count} 門",
-    endsWithinADay: "觀看權限將在一天內到期，請把握時間完成。",
   },
   settingsPage: {
     signedInAs: "登入身分",

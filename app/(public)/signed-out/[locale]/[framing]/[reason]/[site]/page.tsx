@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 
-import { SignedOutPageLanding } from "@/components/layout/signed-out-landing";
+import { SignedOutPageLanding } from "@/components/layout/signed-out-page-landing";
 import { signedOutCopies, signedOutCopyOf } from "@/lib/contract/signed-out-copies";
 import { getMessages } from "@/lib/i18n";
 
