@@ -7,7 +7,7 @@ export default function PageError({ reset }: { error: Error & { digest?: string 
   const { messages } = useI18n();
   return (
     <div role="alert" className="card flex flex-col items-start gap-4 p-6">
-      <h1 className="text-2xl font-semibold text-fg">{messages.signInProblem.unexpected}</h1>
+      <h1 className="text-2xl font-semibold text-fg">{messages.errors.unexpected}</h1>
       <button type="button" className="btn btn-primary" onClick={reset}>
         {messages.errors.retry}
       </button>

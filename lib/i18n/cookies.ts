@@ -1,6 +1,7 @@
 import { isInFrame } from "@/lib/client/embedding";
 
-import { LOCALE_COOKIE, TIME_ZONE_COOKIE, type Locale } from "./locales";
+import { LOCALE_COOKIE, type Locale } from "./locales";
+import { TIME_ZONE_COOKIE } from "./time-zone";
 
 const ONE_YEAR_SECONDS = 31_536_000;
 

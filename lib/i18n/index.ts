@@ -4,6 +4,7 @@ import { zhTW } from "./messages/zh-TW";
 import type { Locale } from "./locales";
 
 export * from "./locales";
+export * from "./time-zone";
 export * from "./format-locale";
 export type { Messages } from "./messages/types";
 

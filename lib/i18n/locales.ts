@@ -1,5 +1,3 @@
-import { dateTimeFormat } from "@/lib/format/intl-formatters";
-
 /** The languages the dashboard speaks. */
 export const LOCALES = ["en", "zh-TW"] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -7,9 +5,6 @@ export const DEFAULT_LOCALE: Locale = "en";
 
 /** The cookie the language switch writes; it wins over the browser's Accept-Language. */
 export const LOCALE_COOKIE = "locale";
-/** The cookie holding the browser's IANA time zone, so the server renders times the way the browser will. */
-export const TIME_ZONE_COOKIE = "tz";
-export const DEFAULT_TIME_ZONE = "UTC";
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
@@ -64,18 +59,4 @@ export function negotiateLocale(acceptLanguageHeader: string | null | undefined,
     if (match) return match;
   }
   return DEFAULT_LOCALE;
-}
-
-/**
- * Returns `value` when it is an IANA time zone this runtime knows, otherwise the fallback. Every page view
- * of a browser that wrote the time-zone cookie asks: the check uses the shared formatter of that zone, a
- * Map lookup after its first request instead of a new Intl.DateTimeFormat (about 45 µs) each time.
- */
-export function resolveTimeZone(value: string | null | undefined, fallback: string = DEFAULT_TIME_ZONE): string {
-  if (!value) return fallback;
-  try {
-    return dateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
-  } catch {
-    return fallback;
-  }
 }

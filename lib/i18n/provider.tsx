@@ -6,7 +6,8 @@ import { getMessages, type Messages } from "./index";
 import { MINUTE_MS, renderClock } from "./clock";
 import { persistTimeZone } from "./cookies";
 import type { FormatLocale } from "./format-locale";
-import { resolveTimeZone, type Locale } from "./locales";
+import type { Locale } from "./locales";
+import { resolveTimeZone } from "./time-zone";
 
 interface I18nContextValue {
   locale: Locale;

@@ -3,12 +3,13 @@ import { PageLink } from "@/components/ui/page-link";
 import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { describeScope, getMessages, interpolate } from "@/lib/i18n";
+import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 import { getRequestLocale } from "@/app/_lib/request-locale";
 import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 
-export const generateMetadata = localizedTitle((m) => m.signInProblem.title);
+export const generateMetadata = localizedTitle((_, locale) => SIGN_IN_PROBLEM_WORDS[locale].title);
 
 const KNOWN_CODES = [
   "site_unavailable",
@@ -43,7 +44,7 @@ export default async function SignInProblemPage({
   const { code, detail, binding } = await searchParams;
   const { locale } = await getRequestLocale();
   const all = getMessages(locale);
-  const messages = all.signInProblem;
+  const messages = SIGN_IN_PROBLEM_WORDS[locale];
   const known = isKnownCode(code) ? code : "unexpected";
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
@@ -51,7 +52,7 @@ export default async function SignInProblemPage({
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {messages[known]}
+        {known === "unexpected" ? all.errors.unexpected : messages[known]}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
+import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 import { zhTW } from "@/lib/i18n/messages/zh-TW";
 
 /** Every text of a dictionary with its dotted key. */
@@ -38,7 +40,8 @@ describe("繁體中文 punctuation", () => {
   });
 
   it("uses full-width ：（），in every zh-TW message", () => {
-    const offenders = textsOf(zhTW)
+    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's).
+    const offenders = textsOf({ ...zhTW, crash: CRASH_WORDS["zh-TW"], signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"] })
       .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
       .filter((entry) => entry.found.length > 0);
     expect(offenders).toEqual([]);

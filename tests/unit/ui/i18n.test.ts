@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
+import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -36,6 +37,17 @@ describe("message dictionaries", () => {
     for (const path of enPaths) {
       expect([path, placeholders(lookup(zh, path) as string)]).toEqual([path, placeholders(lookup(en, path) as string)]);
     }
+  });
+
+  it("the sign-in problem page's words, kept on the server, have the same keys and placeholders in every language", () => {
+    const enWords = SIGN_IN_PROBLEM_WORDS.en as unknown as Tree;
+    const zhWords = SIGN_IN_PROBLEM_WORDS["zh-TW"] as unknown as Tree;
+    expect(leafPaths(zhWords).sort()).toEqual(leafPaths(enWords).sort());
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const path of leafPaths(enWords)) {
+      expect([path, placeholders(lookup(zhWords, path) as string)]).toEqual([path, placeholders(lookup(enWords, path) as string)]);
+    }
+    expect(leafPaths(zhWords).filter((path) => (lookup(zhWords, path) as string).includes("您"))).toEqual([]);
   });
 
   it("address the member one way in zh-TW: the informal 你 everywhere, never 您 beside it", () => {

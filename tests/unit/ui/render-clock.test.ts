@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { renderClock } from "@/lib/i18n/clock";
 import { DEFAULT_ENGLISH_FORMAT, formatLocaleFor } from "@/lib/i18n/format-locale";
-import { resolveTimeZone } from "@/lib/i18n/locales";
+import { resolveTimeZone } from "@/lib/i18n/time-zone";
 import { I18nProvider, useI18n, type I18nProviderProps } from "@/lib/i18n/provider";
 
 declare global {

@@ -6,7 +6,8 @@ import type { ReactNode } from "react";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { SignedOutShell } from "@/components/layout/signed-out-shell";
 import { FRAMINGS } from "@/lib/contract/signed-out-copies";
-import { DEFAULT_TIME_ZONE, LOCALES, isLocale } from "@/lib/i18n/locales";
+import { LOCALES, isLocale } from "@/lib/i18n/locales";
+import { DEFAULT_TIME_ZONE } from "@/lib/i18n/time-zone";
 import { DEFAULT_ENGLISH_FORMAT, formatLocaleFor } from "@/lib/i18n/format-locale";
 import { renderClock } from "@/lib/i18n/clock";
 
