@@ -16,7 +16,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tests/support/chromium";
 import { round, type BenchSection } from "./context";
 import { verdict } from "./interleaved";
 import { progress } from "./progress";
-import { readRouteBundleStats } from "./route-bundle-stats";
+import { readRouteBundleStats, type RouteFirstLoad } from "./route-bundle-stats";
 import { scriptsEvaluatedBetween, type TraceEventLike } from "./scripts-before-paint";
 
 /** A run Lighthouse itself could not complete (its report's `runtimeError`), as opposed to a page that failed. */
@@ -187,7 +187,9 @@ export const phoneAudit: BenchSection = {
       lcp: Object.values(audits).every((audit) => audit.lcpMs <= T.lcpMs),
       tbt: Object.values(audits).every((audit) => audit.tbtMs <= T.tbtMs),
       cls: Object.values(audits).every((audit) => audit.cls <= T.cls),
-      firstLoadJavaScript: bundles.routes.every((route) => route.firstLoadGzipBytes <= T.firstLoadJavaScriptGzipKb * 1024),
+      firstLoadJavaScript: bundles.routes.every(
+        (route) => route.firstLoadGzipBytes - route.notFoundOnlyGzipBytes <= T.firstLoadJavaScriptGzipKb * 1024,
+      ),
     };
     const summary = [
       `on a phone (Lighthouse ${auditor.version}, mobile, default throttling;` +
@@ -196,8 +198,16 @@ export const phoneAudit: BenchSection = {
       `    LCP ${verdict(met.lcp)}, TBT ${verdict(met.tbt)}, CLS ${verdict(met.cls)} on every page`,
       `first-load JavaScript per route, gzip (${bundles.source};` +
         ` target <= ${T.firstLoadJavaScriptGzipKb} KB: ${verdict(met.firstLoadJavaScript)}):`,
-      ...bundles.routes.map((route) => `    ${route.route.padEnd(20)} ${round(route.firstLoadGzipBytes / 1024)} KB`),
+      ...bundles.routes.map((route) => `    ${route.route.padEnd(20)} ${firstLoadLine(route)}`),
     ];
     return { summary, results: { pages: audits, firstLoadJavaScript: bundles, target: PHONE_TARGETS, met } };
   },
 };
+
+/** A route's first load; when Next.js also lists chunks only its 404 page loads, the figure without them first. */
+function firstLoadLine(route: RouteFirstLoad): string {
+  const listed = `${round(route.firstLoadGzipBytes / 1024)} KB`;
+  if (route.notFoundOnlyGzipBytes === 0) return listed;
+  const own = round((route.firstLoadGzipBytes - route.notFoundOnlyGzipBytes) / 1024);
+  return `${own} KB (${listed} as Next.js lists it, with app/global-not-found's chunks, which only a path no page has loads)`;
+}

@@ -4,8 +4,14 @@
  * first load needs and the chunk files it is made of (the root layout's and the page's client
  * references plus the shared main files). Browsers get them compressed, so each chunk is gzipped here
  * (level 9, what a CDN or Next.js's compression sends at most) and the sizes summed per route.
+ *
+ * Next.js unions every client-reference entry of a route's manifest, `app/global-not-found` included:
+ * the 404 for a path no page has, never part of another route's first load. Where that entry brings
+ * chunks the route's own layouts and page do not (the signed-out page, whose root layout is not the
+ * member's), they are counted apart (`notFoundOnlyGzipBytes`), and the target is judged without them.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
@@ -24,6 +30,51 @@ export interface RouteFirstLoad {
   uncompressedBytes: number;
   firstLoadGzipBytes: number;
   chunks: number;
+  /** Of `firstLoadGzipBytes`, the chunks only `app/global-not-found` brings (0 for most routes). */
+  notFoundOnlyGzipBytes: number;
+}
+
+const GLOBAL_NOT_FOUND_ENTRY = "/app/global-not-found";
+const requireManifest = createRequire(import.meta.url);
+
+/**
+ * The chunks (relative to the project) that a route's client-reference manifest lists only for
+ * `app/global-not-found`; none for the 404 route itself or without a manifest.
+ */
+function notFoundOnlyChunks(projectDirectory: string, route: string): string[] {
+  if (route === "/_not-found") return [];
+  const distDirectory = path.join(projectDirectory, ".next");
+  const appPaths = path.join(distDirectory, "server", "app-paths-manifest.json");
+  if (!existsSync(appPaths)) return [];
+  const { normalizeAppPath } = requireManifest("next/dist/shared/lib/router/utils/app-paths") as {
+    normalizeAppPath: (appPath: string) => string;
+  };
+  const pagePath = Object.keys(JSON.parse(readFileSync(appPaths, "utf8")) as Record<string, string>).find(
+    (appPath) => appPath.endsWith("/page") && normalizeAppPath(appPath) === route,
+  );
+  const manifestFile = pagePath && path.join(distDirectory, "server", "app", `${pagePath}_client-reference-manifest.js`);
+  if (!manifestFile || !existsSync(manifestFile)) return [];
+  // The manifest is a script that sets a global, as Next.js itself reads it.
+  type ClientReferenceManifest = Record<string, { entryJSFiles?: Record<string, string[]> }>;
+  const holder = globalThis as { __RSC_MANIFEST?: ClientReferenceManifest };
+  const previous = holder.__RSC_MANIFEST;
+  holder.__RSC_MANIFEST = undefined;
+  let entries: Record<string, string[]> = {};
+  try {
+    requireManifest(manifestFile);
+    // (Read back through a cast: TypeScript takes the global for the undefined just written.)
+    const loaded = holder.__RSC_MANIFEST as ClientReferenceManifest | undefined;
+    entries = loaded?.[pagePath]?.entryJSFiles ?? {};
+  } finally {
+    holder.__RSC_MANIFEST = previous;
+  }
+  const notFound = Object.entries(entries).find(([entry]) => entry.endsWith(GLOBAL_NOT_FOUND_ENTRY))?.[1] ?? [];
+  const others = new Set(
+    Object.entries(entries)
+      .filter(([entry]) => !entry.endsWith(GLOBAL_NOT_FOUND_ENTRY))
+      .flatMap(([, files]) => files),
+  );
+  return notFound.filter((file) => !others.has(file)).map((file) => path.relative(projectDirectory, path.join(distDirectory, file)));
 }
 
 /** The routes of the app built in `projectDirectory` (the dashboard by default; the lab's floor app too). */
@@ -46,6 +97,9 @@ export function readRouteBundleStats(projectDirectory = root): { source: string;
       uncompressedBytes: row.firstLoadUncompressedJsBytes,
       firstLoadGzipBytes: row.firstLoadChunkPaths.reduce((sum, chunk) => sum + gzipSize(chunk), 0),
       chunks: row.firstLoadChunkPaths.length,
+      notFoundOnlyGzipBytes: notFoundOnlyChunks(projectDirectory, row.route)
+        .filter((chunk) => row.firstLoadChunkPaths.includes(chunk))
+        .reduce((sum, chunk) => sum + gzipSize(chunk), 0),
     }))
     .sort((a, b) => b.firstLoadGzipBytes - a.firstLoadGzipBytes);
   return { source: ROUTE_BUNDLE_STATS, routes };
