@@ -37,23 +37,28 @@ export interface RouteFirstLoad {
 const GLOBAL_NOT_FOUND_ENTRY = "/app/global-not-found";
 const requireManifest = createRequire(import.meta.url);
 
-/**
- * The chunks (relative to the project) that a route's client-reference manifest lists only for
- * `app/global-not-found`; none for the 404 route itself or without a manifest.
- */
-function notFoundOnlyChunks(projectDirectory: string, route: string): string[] {
-  if (route === "/_not-found") return [];
-  const distDirectory = path.join(projectDirectory, ".next");
+/** Each page route's app path (`/(member)/courses/page`), as the build's app-paths manifest names it. */
+function pagePathsByRoute(distDirectory: string): Map<string, string> {
   const appPaths = path.join(distDirectory, "server", "app-paths-manifest.json");
-  if (!existsSync(appPaths)) return [];
+  if (!existsSync(appPaths)) return new Map();
   const { normalizeAppPath } = requireManifest("next/dist/shared/lib/router/utils/app-paths") as {
     normalizeAppPath: (appPath: string) => string;
   };
-  const pagePath = Object.keys(JSON.parse(readFileSync(appPaths, "utf8")) as Record<string, string>).find(
-    (appPath) => appPath.endsWith("/page") && normalizeAppPath(appPath) === route,
+  return new Map(
+    Object.keys(JSON.parse(readFileSync(appPaths, "utf8")) as Record<string, string>)
+      .filter((appPath) => appPath.endsWith("/page"))
+      .map((appPath) => [normalizeAppPath(appPath), appPath]),
   );
-  const manifestFile = pagePath && path.join(distDirectory, "server", "app", `${pagePath}_client-reference-manifest.js`);
-  if (!manifestFile || !existsSync(manifestFile)) return [];
+}
+
+/**
+ * The chunks (relative to the project) that a page's client-reference manifest lists only for
+ * `app/global-not-found`; none without a manifest.
+ */
+function notFoundOnlyChunks(projectDirectory: string, pagePath: string): string[] {
+  const distDirectory = path.join(projectDirectory, ".next");
+  const manifestFile = path.join(distDirectory, "server", "app", `${pagePath}_client-reference-manifest.js`);
+  if (!existsSync(manifestFile)) return [];
   // The manifest is a script that sets a global, as Next.js itself reads it.
   type ClientReferenceManifest = Record<string, { entryJSFiles?: Record<string, string[]> }>;
   const holder = globalThis as { __RSC_MANIFEST?: ClientReferenceManifest };
@@ -91,13 +96,19 @@ export function readRouteBundleStats(projectDirectory = root): { source: string;
     }
     return size;
   };
+  const pagePaths = pagePathsByRoute(path.join(projectDirectory, ".next"));
+  // The 404 route's own chunks are its first load; any other page's that only the 404 lists are not.
+  const notFoundOnly = (route: string) => {
+    const pagePath = route === "/_not-found" ? undefined : pagePaths.get(route);
+    return pagePath ? notFoundOnlyChunks(projectDirectory, pagePath) : [];
+  };
   const routes = rows
     .map((row) => ({
       route: row.route,
       uncompressedBytes: row.firstLoadUncompressedJsBytes,
       firstLoadGzipBytes: row.firstLoadChunkPaths.reduce((sum, chunk) => sum + gzipSize(chunk), 0),
       chunks: row.firstLoadChunkPaths.length,
-      notFoundOnlyGzipBytes: notFoundOnlyChunks(projectDirectory, row.route)
+      notFoundOnlyGzipBytes: notFoundOnly(row.route)
         .filter((chunk) => row.firstLoadChunkPaths.includes(chunk))
         .reduce((sum, chunk) => sum + gzipSize(chunk), 0),
     }))

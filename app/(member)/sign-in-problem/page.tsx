@@ -52,7 +52,7 @@ export default async function SignInProblemPage({
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {known === "unexpected" ? all.errors.unexpected : messages[known]}
+        {messages[known]}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">

@@ -2,18 +2,21 @@ import "server-only";
 
 import type { Locale } from "../locales";
 import { CRASH_WORDS } from "./crash";
+import { en as enDictionary } from "./en";
 import type { Widen } from "./types";
+import { zhTW as zhTWDictionary } from "./zh-TW";
 
 /**
  * The sign-in problem page's words (app/(member)/sign-in-problem), kept on the server: that page is
  * rendered there alone, and the dictionaries (lib/i18n/messages/en.ts) reach every route's first-load
  * JavaScript. The words for a failure with no known code are the dictionaries' `errors.unexpected`,
- * which the page's error boundary shows too.
+ * which the member pages' error boundary shows too.
  */
 const en = {
   title: "Sign-in did not complete",
   tryAgain: "Try signing in again",
   home: CRASH_WORDS.en.home,
+  unexpected: enDictionary.errors.unexpected,
   closeWindow: "Close this window",
   detail: "Reference: {code}",
   site_unavailable:
@@ -45,6 +48,7 @@ const zhTW: SignInProblemWords = {
   title: "登入未完成",
   tryAgain: "重新登入",
   home: CRASH_WORDS["zh-TW"].home,
+  unexpected: zhTWDictionary.errors.unexpected,
   closeWindow: "關閉這個視窗",
   detail: "參考代碼：{code}",
   site_unavailable: "目前無法登入：網站沒有及時回應，或回應了無法辨識的內容。請稍後再試。",
