@@ -3,7 +3,7 @@
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
 import type { SignedInSessionView } from "@/lib/contract/signed-in-sessions";
-import { formatRelativeTime } from "@/lib/format/relative";
+import { formatTimeAgo } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
@@ -36,8 +36,8 @@ export function SignedInSessions() {
 
   const sessions = query.data.sessions;
   const others = sessions.filter((session) => !session.current);
-  // Never "in 0 minutes" (the clock of the page rounds to the minute), and never active before signing in.
-  const relative = (time: string) => formatRelativeTime(new Date(Math.min(Date.parse(time), now.getTime() - 1)), now, formatLocale);
+  const relative = (time: string) => formatTimeAgo(time, now, formatLocale, messages.sessions.justNow);
+  // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
   return (
@@ -53,13 +53,13 @@ export function SignedInSessions() {
               </p>
               <p className="text-sm text-fg-muted">
                 {session.embedded ? messages.sessions.embedded : messages.sessions.ownTab} ·{" "}
-                <time dateTime={session.signedInAt}>
+                <time dateTime={session.signedInAt} className="whitespace-nowrap">
                   {interpolate(messages.sessions.signedInAt, { time: relative(session.signedInAt) })}
                 </time>
                 {session.current ? null : (
                   <>
                     {" · "}
-                    <time dateTime={lastActive(session)}>
+                    <time dateTime={lastActive(session)} className="whitespace-nowrap">
                       {interpolate(messages.sessions.lastActive, { time: relative(lastActive(session)) })}
                     </time>
                   </>

@@ -23,3 +23,13 @@ export function formatRelativeTime(target: Date | string, now: Date, formatLocal
   if (abs < AVERAGE_YEAR - AVERAGE_MONTH / 2) return format.format(Math.round(diff / AVERAGE_MONTH), "month");
   return format.format(Math.round(diff / AVERAGE_YEAR), "year");
 }
+
+/**
+ * When something happened ("Signed in {time}"), against a page clock that reads the start of the minute
+ * (lib/i18n/clock.ts): `justNow` for anything within that minute or after it, never "0 minutes ago" nor
+ * "in 1 minute"; otherwise formatRelativeTime.
+ */
+export function formatTimeAgo(target: Date | string, now: Date, formatLocale: FormatLocale, justNow: string): string {
+  const moment = toDate(target);
+  return now.getTime() - moment.getTime() < MINUTE ? justNow : formatRelativeTime(moment, now, formatLocale);
+}

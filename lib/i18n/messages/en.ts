@@ -315,6 +315,7 @@ export const en = {
     browserOn: "{browser} on {system}",
     signedInAt: "Signed in {time}",
     lastActive: "Last active {time}",
+    justNow: "just now",
     signOutThere: "Sign out there",
     signOutThereLabel: "Sign out there: {device}, signed in {time}",
     signOutEverywhereElse: "Sign out everywhere else",

@@ -302,6 +302,7 @@ export const zhTW: Messages = {
     browserOn: "{system} 上的 {browser}",
     signedInAt: "{time}登入",
     lastActive: "最近使用：{time}",
+    justNow: "剛剛",
     signOutThere: "在該處登出",
     signOutThereLabel: "在該處登出：{device}，{time}登入",
     signOutEverywhereElse: "登出其他所有裝置",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { currencyFractionDigits, formatCurrency } from "@/lib/format/currency";
 import { formatPosition } from "@/lib/format/position";
-import { formatRelativeTime } from "@/lib/format/relative";
+import { formatRelativeTime, formatTimeAgo } from "@/lib/format/relative";
 
 describe("formatPosition", () => {
   it.each([
@@ -74,5 +74,20 @@ describe("formatRelativeTime", () => {
     ["2027-03-12T00:00:00Z", "zh-TW", "3 個月後"],
   ] as const)("%s from now reads %s (%s)", (target, locale, expected) => {
     expect(formatRelativeTime(target, now, locale)).toBe(expected);
+  });
+});
+
+describe("formatTimeAgo", () => {
+  // The page clock reads the start of the minute, so a sign-in a few seconds old can be "after" it.
+  const now = new Date("2026-12-10T08:30:00Z");
+  it.each([
+    ["2026-12-10T08:29:30Z", "en-US", "just now"],
+    ["2026-12-10T08:30:45Z", "en-GB", "just now"],
+    ["2026-12-10T08:35:00Z", "zh-TW", "剛剛"],
+    ["2026-12-10T08:29:00Z", "en-US", "1 minute ago"],
+    ["2026-12-10T08:28:00Z", "zh-TW", "2 分鐘前"],
+    ["2026-12-10T05:30:00Z", "en-GB", "3 hours ago"],
+  ] as const)("%s reads %s (%s)", (target, locale, expected) => {
+    expect(formatTimeAgo(target, now, locale, locale === "zh-TW" ? "剛剛" : "just now")).toBe(expected);
   });
 });
