@@ -22,6 +22,10 @@ export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const development = process.env.NODE_ENV === "development";
   const rewrite = await signedOutRewrite(request);
+  if (rewrite?.kind === "signed_in") {
+    const back = NextResponse.redirect(new URL(rewrite.path, getConfig().appUrl), 303);
+    return withPageHeaders(back, pathname, prerenderedPagePolicy(undefined, pathname));
+  }
   // The signed-out page is prerendered (app/(public)/signed-out): nothing of the member's session to
   // refresh, and no nonce, since the page is not rendered per request (in development it is, with one).
   if (rewrite?.kind === "prerendered_copy" && !development) {

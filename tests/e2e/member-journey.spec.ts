@@ -11,6 +11,7 @@ import {
   openPage,
   revokeAccess,
   showEveryCourse,
+  signOutFromHeaderMenu,
   switchLanguageAndBack,
 } from "../journeys/member-journey";
 
@@ -143,6 +144,24 @@ test("a Sign in tapped before the signed-out page's scripts ran still leads back
   releaseScripts();
   await completeSiteSignIn(page, "maya@example.com");
   await expect(page).toHaveURL(/\/orders\?page=2$/);
+  await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
+});
+
+test("a member signed in again in another tab is taken back to the dashboard when the signed-out page reloads", async ({
+  page,
+  context,
+}) => {
+  await signIn(page, "maya@example.com");
+  await signOutFromHeaderMenu(playwrightDriver(page), "Maya Chen");
+  const other = await context.newPage();
+  await signIn(other, "maya@example.com");
+  await expect(other.getByRole("heading", { level: 1 })).toContainText("Hello");
+  // The first tab still shows "You are signed out."; reloaded, it would be wrong to say so again.
+  await page.reload();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Hello, Maya Chen");
+  await page.goto(`/signed-out?reason=expired&returnTo=${encodeURIComponent("/orders")}`);
+  await expect(page).toHaveURL(/\/orders$/);
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
 });
 

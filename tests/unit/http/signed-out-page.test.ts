@@ -1,11 +1,16 @@
 import { NextRequest } from "next/server";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { signedOutCopies, signedOutCopyOf, signedOutCopyPath, signedOutNotice } from "@/lib/contract/signed-out-copies";
 import { sealWithSessionSecret } from "@/lib/session/seal";
+import { markSessionEnded, saveSession, type SessionVariant } from "@/lib/session/session";
+import { InMemorySharedState, setSharedStateForTests, SharedStateUnavailableError } from "@/lib/session/shared-state";
 import { signedOutRewrite } from "@/lib/http/signed-out-page";
+import { proxy } from "@/proxy";
 
 import { configureDashboard, TEST_APP_URL } from "../../support/env";
+import { memoryJar } from "../../support/memory-jar";
+import { expiringSession } from "../../support/session-fixture";
 
 beforeAll(() => configureDashboard("https://school.example"));
 
@@ -102,5 +107,62 @@ describe("the proxy's choice of the signed-out page's copy", () => {
 
   it("leaves every other page as it is", async () => {
     for (const path of ["/", "/courses", "/signed-outside", "/settings/revoke"]) expect(await signedOutRewrite(request(path))).toBeNull();
+  });
+});
+
+describe("the signed-out page opened by a member who is signed in (again)", () => {
+  beforeEach(() => setSharedStateForTests(new InMemorySharedState()));
+
+  async function signedIn(variant: SessionVariant = "top") {
+    const browser = memoryJar();
+    const session = expiringSession();
+    await saveSession(browser, session, variant);
+    return { cookie: browser.header(), session };
+  }
+
+  async function open(path: string, headers: Record<string, string>): Promise<Response> {
+    return proxy(request(path, headers));
+  }
+
+  it("goes back to the page the member was on, or the Overview, instead of saying they are signed out", async () => {
+    const { cookie } = await signedIn();
+    const back = await open(`/signed-out?reason=expired&returnTo=${encodeURIComponent("/orders?page=2")}`, { cookie });
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toBe(`${TEST_APP_URL}/orders?page=2`);
+    expect(back.headers.get("cache-control")).toBe("no-store");
+    expect(back.headers.get("content-security-policy")).toContain("script-src 'none'");
+    expect((await open("/signed-out?reason=signed_out", { cookie })).headers.get("location")).toBe(`${TEST_APP_URL}/`);
+    // Never off the dashboard (OWASP ASVS 5 V3.7.2): the returnTo is the one the Sign in link would take.
+    const elsewhere = await open(`/signed-out?returnTo=${encodeURIComponent("//evil.example/x")}`, { cookie });
+    expect(elsewhere.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+  });
+
+  it("does the same in the site's page, with the panel's own cookie", async () => {
+    const { cookie } = await signedIn("embedded");
+    const back = await open("/signed-out?reason=signed_out", { cookie, "sec-fetch-dest": "iframe" });
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toBe(`${TEST_APP_URL}/`);
+  });
+
+  it("still shows the page for a session ended elsewhere, a cookie that does not open, or no answer from the shared state", async () => {
+    const ended = await signedIn();
+    await markSessionEnded(ended.session);
+    const unopenable = { cookie: "dash_session=Fe26.2**not-a-seal" };
+    const unanswered = await signedIn();
+    class NotAnswering extends InMemorySharedState {
+      override recall(): Promise<string | undefined> {
+        return Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall)."));
+      }
+    }
+    for (const [cookie, before] of [
+      [ended.cookie, undefined],
+      [unopenable.cookie, undefined],
+      [unanswered.cookie, () => setSharedStateForTests(new NotAnswering())],
+    ] as const) {
+      before?.();
+      const page = await open("/signed-out?reason=expired", { cookie });
+      expect(page.headers.get("location")).toBeNull();
+      expect(page.headers.get("x-middleware-rewrite")).toContain("/signed-out/en/page/expired/none");
+    }
   });
 });
