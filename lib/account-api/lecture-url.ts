@@ -37,9 +37,34 @@ export function buildCourseUrl(slug: string, config: ResumeUrlConfig): string | 
 }
 
 function fillUrlTemplate(template: string, siteUrl: string, encoded: Readonly<Record<string, string>>): string | null {
-  const values: Record<string, string> = { site: siteUrl.replace(/\/+$/, "") };
-  for (const [name, value] of Object.entries(encoded)) values[name] = encodeURIComponent(value);
-  return safeHttpUrl(template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole));
+  let filled = "";
+  for (const part of templateParts(template)) {
+    if (typeof part === "string") filled += part;
+    else if (part.placeholder === "site") filled += siteUrl.endsWith("/") ? siteUrl.replace(/\/+$/, "") : siteUrl;
+    else {
+      const value = encoded[part.placeholder];
+      filled += value === undefined ? `{${part.placeholder}}` : encodeURIComponent(value);
+    }
+  }
+  return safeHttpUrl(filled);
+}
+
+type TemplatePart = string | { placeholder: string };
+
+/** A template split once into its text and its `{name}`s: it is filled twice per course on every data request. */
+const splitTemplates = new Map<string, readonly TemplatePart[]>();
+
+function templateParts(template: string): readonly TemplatePart[] {
+  let parts = splitTemplates.get(template);
+  if (!parts) {
+    parts = template
+      .split(/(\{\w+\})/)
+      .filter((part) => part !== "")
+      .map((part) => (/^\{\w+\}$/.test(part) ? { placeholder: part.slice(1, -1) } : part));
+    // The configured templates (two); a bound all the same, should a caller ever pass others.
+    if (splitTemplates.size < 16) splitTemplates.set(template, parts);
+  }
+  return parts;
 }
 
 /** Keeps only absolute http(s) URLs from the site (event links, images); anything else becomes null. */

@@ -2,7 +2,7 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import { logEvent, runWithRequestId } from "@/lib/log/logger";
+import { logRequestLine, runWithRequestId } from "@/lib/log/logger";
 
 import { apiErrorResponse } from "./error-responses";
 
@@ -42,8 +42,7 @@ export function loggedRoute<Req extends Request, Rest extends unknown[]>(
     }
     response.headers.set(REQUEST_ID_HEADER, requestId);
     runWithRequestId(requestId, () =>
-      logEvent(
-        "request",
+      logRequestLine(
         { method: request.method, route, status: response.status, durationMs: Math.round((performance.now() - started) * 10) / 10 },
         options.level,
       ),

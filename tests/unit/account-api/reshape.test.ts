@@ -62,6 +62,15 @@ describe("buildResumeUrl", () => {
     ).toBe("https://school.example.com/watch/9#t=65");
   });
 
+  it("fills a name each time it appears, leaves a name it does not know as written, and trims every trailing slash of the site", () => {
+    const template = "{site}/{slug}/lectures/{lectureId}/{slug}?t={positionSeconds}&from={unknown}";
+    for (const siteUrl of ["https://school.example.com", "https://school.example.com//"]) {
+      expect(buildResumeUrl({ slug: "a b", lectureId: "3", positionSeconds: 5 }, { siteUrl, lectureUrlTemplate: template })).toBe(
+        "https://school.example.com/a%20b/lectures/3/a%20b?t=5&from={unknown}",
+      );
+    }
+  });
+
   it("refuses anything but an absolute http(s) URL", () => {
     expect(
       buildResumeUrl(

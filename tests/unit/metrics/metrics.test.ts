@@ -10,7 +10,7 @@ import { ensureFreshTokens } from "@/lib/auth/tokens";
 import { resetConfigForTests } from "@/lib/config";
 import { signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { AuthError } from "@/lib/auth/errors";
-import { logEvent } from "@/lib/log/logger";
+import { logEvent, logRequestLine } from "@/lib/log/logger";
 import { isAuthorizedScrape } from "@/lib/metrics/exposition";
 import { startMetricsServer } from "@/lib/metrics/metrics-server";
 import {
@@ -81,7 +81,7 @@ describe("metrics derived from the log events", () => {
           [signInsStarted, {}],
         ],
         () => {
-          logEvent("request", { method: "GET", route: "/api/session", status: 200, durationMs: 12.5 }, "info");
+          logRequestLine({ method: "GET", route: "/api/session", status: 200, durationMs: 12.5 }, "info");
           logEvent("sign_in_started", {}, "debug");
         },
       );
@@ -95,7 +95,7 @@ describe("metrics derived from the log events", () => {
 
   it("keep labels bounded: anything that is not a plain code becomes `other`", async () => {
     const [changed] = await deltas([[httpRequests, { route: "other", method: "GET", status: "200" }]], () => {
-      logEvent("request", { method: "GET", route: "/api/account/courses?cursor=abc&code=secret", status: 200, durationMs: 1 });
+      logRequestLine({ method: "GET", route: "/api/account/courses?cursor=abc&code=secret", status: 200, durationMs: 1 });
     });
     expect(changed).toBe(1);
     const text = await metricsRegistry.metrics();
