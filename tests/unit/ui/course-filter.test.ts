@@ -9,6 +9,7 @@ import {
   parseCourseChoice,
   selectCourses,
 } from "@/lib/format/course-filter";
+import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import type { CourseEnrollment } from "@/lib/types/account";
 
 const NOW = new Date("2026-12-10T00:00:00Z");
@@ -166,6 +167,22 @@ describe("selectCourses", () => {
       "ended-watched",
       "ended-long-ago",
     ]);
+  });
+
+  it("makes the document's collator only when two courses are compared by name (a first one stalls hydration)", () => {
+    const distinct = [
+      course("a", { watchedDaysAgo: 1 }),
+      course("b", { watchedDaysAgo: 2, expiresInDays: 5 }),
+      course("c", { expiresInDays: 9 }),
+    ];
+    const before = sharedFormatterCount();
+    expect(slugs(selectCourses(distinct, { show: "all", sort: "recent", q: "" }, NOW, "en-NZ"))).toEqual(["a", "b", "c"]);
+    expect(slugs(selectCourses(distinct, { show: "all", sort: "expiry", q: "" }, NOW, "en-NZ"))).toEqual(["b", "c", "a"]);
+    expect(sharedFormatterCount()).toBe(before);
+    // Two never-watched courses tie on "recently watched": their names decide.
+    const tied = [...distinct, course("d", { name: "Ab", expiresInDays: 9 })];
+    expect(slugs(selectCourses(tied, { show: "all", sort: "recent", q: "" }, NOW, "en-NZ"))).toEqual(["a", "b", "d", "c"]);
+    expect(sharedFormatterCount()).toBe(before + 1);
   });
 
   it("sorts by name in the member's language and filters before sorting", () => {
