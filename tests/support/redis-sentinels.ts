@@ -99,6 +99,14 @@ export class RedisSentinels {
     return promotedAt;
   }
 
+  /** Resolves once every Sentinel names `port` as the primary (the last learn of a promotion from the others' hellos). */
+  async agreementOn(port: number, timeoutMs: number): Promise<void> {
+    await this.waitUntil(async () => {
+      const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
+      return named.every((candidate) => candidate === port);
+    }, timeoutMs);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(
       this.children.map(
