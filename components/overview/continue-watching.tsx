@@ -1,9 +1,9 @@
 "use client";
 
 import { isAccessEndingSoon } from "@/lib/format/access";
-import { formatPosition } from "@/lib/format/position";
+import { formatPosition, isPastStart } from "@/lib/format/position";
 import { useI18n } from "@/lib/i18n/provider";
-import type { CourseEnrollment } from "@/lib/types/account";
+import type { CourseEnrollment, LastWatched } from "@/lib/types/account";
 import { PageSection } from "@/components/ui/page-section";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { CourseMainAction } from "@/components/courses/course-main-action";
@@ -23,13 +23,7 @@ export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
               <article className="card flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between sm:p-5">
                 <div className="flex min-w-0 flex-col gap-1">
                   <h3 className="font-semibold text-fg">{course.name}</h3>
-                  {course.lastWatched ? (
-                    <p className="text-sm text-fg-muted">
-                      {course.lastWatched.title
-                        ? `${course.lastWatched.title} · ${formatPosition(course.lastWatched.positionSeconds)}`
-                        : formatPosition(course.lastWatched.positionSeconds)}
-                    </p>
-                  ) : null}
+                  {course.lastWatched ? <LastLecture lastWatched={course.lastWatched} /> : null}
                   {isAccessEndingSoon(course.access, now) ? <AccessBadge access={course.access} /> : null}
                   <CourseProgress course={course} className="max-w-xs" />
                 </div>
@@ -43,4 +37,11 @@ export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
       )}
     </PageSection>
   );
+}
+
+/** The lecture watched last and where in it ("Painting skies · 12:34"); a position at the start is not named. */
+function LastLecture({ lastWatched }: { lastWatched: LastWatched }) {
+  const parts = [lastWatched.title, isPastStart(lastWatched.positionSeconds) ? formatPosition(lastWatched.positionSeconds) : ""];
+  const line = parts.filter(Boolean).join(" · ");
+  return line ? <p className="text-sm text-fg-muted">{line}</p> : null;
 }

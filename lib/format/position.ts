@@ -10,3 +10,8 @@ export function formatPosition(totalSeconds: number): string {
   const two = (value: number) => String(value).padStart(2, "0");
   return hours > 0 ? `${hours}:${two(minutes)}:${two(rest)}` : `${minutes}:${two(rest)}`;
 }
+
+/** Whether a playback position is past the lecture's first second, so that naming it tells the student something. */
+export function isPastStart(totalSeconds: number): boolean {
+  return Number.isFinite(totalSeconds) && totalSeconds >= 1;
+}

@@ -92,6 +92,7 @@ export const en = {
     loadingMore: "Loading more…",
     progress: "Progress",
     progressLabel: "{percent}% complete",
+    resume: "Resume",
     resumeAt: "Resume at {position}",
     lastLecture: "Last lecture: {title}",
     startCourse: "Start course",

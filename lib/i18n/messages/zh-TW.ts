@@ -84,6 +84,7 @@ export const zhTW: Messages = {
     loadingMore: "正在載入更多…",
     progress: "進度",
     progressLabel: "已完成 {percent}%",
+    resume: "繼續觀看",
     resumeAt: "從 {position} 繼續",
     lastLecture: "上次觀看：{title}",
     startCourse: "開始上課",

@@ -4,6 +4,7 @@ import { createElement, type ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { CourseCard } from "@/components/courses/course-card";
+import { ContinueWatching } from "@/components/overview/continue-watching";
 import { EventItem } from "@/components/events/event-item";
 import { OrderCard } from "@/components/orders/order-card";
 import type { Locale } from "@/lib/i18n/locales";
@@ -93,6 +94,19 @@ describe("CourseCard", () => {
     expect(actionAt(55, "Resume at 1:02:05 – Watercolour 101")).toBe(
       "https://school.example.com/courses/watercolour-101/lectures/L1?t=3725",
     );
+  });
+
+  it("at a lecture's start says Resume, not Resume at 0:00, and the Overview names the lecture without a clock", () => {
+    const atStart = { ...course, lastWatched: { ...course.lastWatched!, positionSeconds: 0.4 } };
+    render(createElement(CourseCard, { course: atStart }));
+    expect(screen.getByRole("link", { name: "Resume – Watercolour 101" }).getAttribute("href")).toBe(course.lastWatched!.resumeUrl);
+    cleanup();
+    render(createElement(ContinueWatching, { courses: [atStart, { ...course, slug: "other", name: "Other" }] }));
+    const lines = screen.getAllByRole("article").map((card) => card.querySelector("p")?.textContent);
+    expect(lines).toEqual([course.lastWatched!.title, `${course.lastWatched!.title} · 1:02:05`]);
+    cleanup();
+    render(createElement(CourseCard, { course: atStart }), "zh-TW");
+    expect(screen.getByRole("link", { name: "繼續觀看 – Watercolour 101" })).toBeDefined();
   });
 
   it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {

@@ -62,6 +62,7 @@ describe("message dictionaries", () => {
     expect(messages.settings.revoke).toBe("Revoke access");
     expect(messages.settings.revokeConfirm.toLowerCase()).not.toContain("revoke access");
     expect(messages.courses.resumeAt.startsWith("Resume")).toBe(true);
+    expect(messages.courses.resume).toBe("Resume");
   });
 });
 
