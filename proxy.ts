@@ -3,7 +3,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { isPrefetch } from "@/lib/auth/login";
 import { isDocumentNavigation } from "@/lib/http/document-navigation";
 import { refreshMemberSession } from "@/lib/auth/member-session";
-import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
+import { apiErrorResponse, SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
+import { RequestError } from "@/lib/http/request-errors";
 import { baseSecurityHeaders, contentSecurityPolicy, prerenderedPagePolicy } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes, signedOutRewrite } from "@/lib/http/signed-out-page";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
@@ -20,6 +21,7 @@ import { signedOutPath } from "@/lib/contract/paths";
  */
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/api/")) return percentEncodedDataPath(pathname);
   const development = process.env.NODE_ENV === "development";
   const rewrite = await signedOutRewrite(request);
   if (rewrite?.kind === "signed_in") {
@@ -122,7 +124,28 @@ async function checkBeforeRender(request: NextRequest, buffer: CookieBuffer): Pr
   }
 }
 
-/** Every page request, prefetches included: no request header may switch the page's headers off. */
+/**
+ * A data route's path with a percent sign (the only API paths the matcher sends here). Next.js's router
+ * decodes a dynamic segment before any handler runs, and answers a malformed encoding (`%ZZ`, a cut-off
+ * UTF-8 sequence) with a plain-text 500 (Next.js 16.4: its router renders the DecodeError as a "/400"
+ * page, which an App Router app does not have).
+ * Such a path names no page, so it gets the data routes' own "no such page" answer (OWASP ASVS 5 V16.5,
+ * no 500 on bad input); a well-formed one goes on to the route unchanged.
+ */
+function percentEncodedDataPath(pathname: string): NextResponse {
+  try {
+    decodeURIComponent(pathname);
+    return NextResponse.next();
+  } catch {
+    return apiErrorResponse(new RequestError("not_found", "There is no such account page."));
+  }
+}
+
+/**
+ * Every page request, prefetches included: no request header may switch the page's headers off. Of the
+ * API paths, only a data route's path with a percent sign (percentEncodedDataPath): the others never pay
+ * for the proxy.
+ */
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|manifest.webmanifest|fonts/).*)", "/api/account/:encoded(.*%.*)"],
 };

@@ -61,6 +61,23 @@ test("an unknown verb is a 400, and no odd method shows a stack trace", async ()
   }
 });
 
+test("a malformed percent-encoding in a path is a page no one has, never a 500", async () => {
+  // The data route's dynamic segment is decoded by Next.js's router before any handler: the proxy answers first.
+  for (const path of ["/api/account/%ZZ", "/api/account/courses%E0", "/api/account/%E0%A4%A?after=x"]) {
+    const answer = await rawRequest("GET", path);
+    expect(answer.status, path).toBe(404);
+    expect(answer.headers["content-type"], path).toContain("application/json");
+    expect(answer.headers["cache-control"], path).toBe("no-store");
+    expect(answer.headers["x-content-type-options"], path).toBe("nosniff");
+    expect(answer.raw, path).toContain('{"error":{"code":"not_found","message":"There is no such account page."}}');
+  }
+  for (const path of ["/%ZZ", "/courses/%E0%A4%A", "/signed-out/%ZZ/page/expired/none", "/api/auth/%ZZ"]) {
+    expect((await rawRequest("GET", path)).status, path).toBe(404);
+  }
+  // A well-formed encoding of a page's key still reaches the route ("%63ourses" is "courses"): no session, 401.
+  expect((await rawRequest("GET", "/api/account/%63ourses")).status).toBe(401);
+});
+
 test("the methods a path answers still work", async ({ request }) => {
   expect((await request.get("/api/health")).status()).toBe(200);
   expect((await request.head("/")).status()).toBe(200);
