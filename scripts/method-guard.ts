@@ -4,10 +4,12 @@
  * request's method, and answers 405 with `Allow` (or 404) itself when it does not. Next.js turns each
  * request into a Fetch `Request`, which cannot carry TRACE, TRACK or CONNECT, so without this those
  * answered 500, and pages rendered for DELETE or PROPFIND (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5
- * V13.4). Everything it does not refuse goes to Next.js's own listener, unchanged. Plain Node.js with
+ * V13.4). For the same reason it answers 400 to an RSC request whose router state Next.js cannot read
+ * (below). Everything it does not refuse goes to Next.js's own listener, unchanged. Plain Node.js with
  * erasable TypeScript only: it runs in the deployable bundle as it is.
  */
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import http, { type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 
@@ -15,6 +17,28 @@ import { readRouteTable, refuseMethod, type RouteMethods } from "../lib/http/met
 
 /** The bundle's (or the project's) root: this file sits in its scripts/ folder. */
 const routeTable: readonly RouteMethods[] = readRouteTable(path.resolve(import.meta.dirname, ".."));
+
+/**
+ * Next.js's own reading of the `Next-Router-State-Tree` header of an RSC request (a tab click). Next.js
+ * hides the header from the proxy, and when this throws it answers 500 and logs the error: a request no
+ * browser sends would otherwise be a server fault (OWASP ASVS 5 V16.5.3). Its own function, not a copy
+ * of its schema, so the guard refuses exactly what Next.js cannot read.
+ */
+const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)(
+  "next/dist/server/app-render/parse-and-validate-flight-router-state.js",
+) as { parseAndValidateFlightRouterState: (header: string | string[] | undefined) => unknown };
+
+/** Whether the request carries a router state Next.js could not read. */
+function hasUnreadableRouterState(headers: IncomingHttpHeaders): boolean {
+  const header = headers["next-router-state-tree"];
+  if (header === undefined) return false;
+  try {
+    parseAndValidateFlightRouterState(header);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 function pathnameOf(url: string | undefined): string {
   try {
@@ -24,20 +48,26 @@ function pathnameOf(url: string | undefined): string {
   }
 }
 
-function refuse(response: ServerResponse, refusal: NonNullable<ReturnType<typeof refuseMethod>>): void {
+type Refusal = NonNullable<ReturnType<typeof refuseMethod>> | { status: 400 };
+
+const REFUSAL_TEXT = { 400: "Bad request.\n", 404: "Not found.\n", 405: "Method not allowed.\n" } as const;
+
+function refuse(response: ServerResponse, refusal: Refusal): void {
   const headers: Record<string, string> = {
     "content-type": "text/plain; charset=utf-8",
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
   };
   if (refusal.status === 405) headers.allow = refusal.allow;
-  response.writeHead(refusal.status, headers).end(refusal.status === 405 ? "Method not allowed.\n" : "Not found.\n");
+  response.writeHead(refusal.status, headers).end(REFUSAL_TEXT[refusal.status]);
 }
 
 /** The request listener, behind the method check. */
 export function guardRequests(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
-    const refusal = refuseMethod(request.method ?? "", pathnameOf(request.url), routeTable);
+    const refusal: Refusal | null =
+      refuseMethod(request.method ?? "", pathnameOf(request.url), routeTable) ??
+      (hasUnreadableRouterState(request.headers) ? { status: 400 } : null);
     if (refusal) refuse(response, refusal);
     else listener(request, response);
   };

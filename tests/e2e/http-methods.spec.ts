@@ -1,17 +1,24 @@
 import { connect } from "node:net";
 
 import { expect, test } from "@playwright/test";
+import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
 
 import { APP_URL } from "./support";
 
 /** Sends one raw HTTP/1.1 request line (any method, even ones no HTTP client will send) and reads the status and headers. */
-function rawRequest(method: string, path: string): Promise<{ status: number; headers: Record<string, string>; raw: string }> {
+function rawRequest(
+  method: string,
+  path: string,
+  headerLines = "",
+): Promise<{ status: number; headers: Record<string, string>; raw: string }> {
   const { hostname, port } = new URL(APP_URL);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname === "localhost" ? "127.0.0.1" : hostname, port: Number(port) });
     let raw = "";
     socket.setTimeout(15_000, () => socket.destroy(new Error(`${method} ${path}: no answer`)));
-    socket.on("connect", () => socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${new URL(APP_URL).host}\r\nConnection: close\r\n\r\n`));
+    socket.on("connect", () =>
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${new URL(APP_URL).host}\r\n${headerLines}Connection: close\r\n\r\n`),
+    );
     socket.on("data", (chunk: Buffer) => (raw += chunk.toString("latin1")));
     socket.on("error", reject);
     socket.on("close", () => {
@@ -76,6 +83,16 @@ test("a malformed percent-encoding in a path is a page no one has, never a 500",
   }
   // A well-formed encoding of a page's key still reaches the route ("%63ourses" is "courses"): no session, 401.
   expect((await rawRequest("GET", "/api/account/%63ourses")).status).toBe(401);
+});
+
+test("an RSC request whose router state Next.js cannot read is a 400, never a 500", async () => {
+  for (const tree of ["%ZZ", encodeURIComponent('["", {'), encodeURIComponent(JSON.stringify({ children: [] }))]) {
+    // With the `_rsc` value Next.js's router expects for these headers, so that only the tree is wrong.
+    const rsc = await computeCacheBustingSearchParam(undefined, undefined, tree, undefined);
+    const answer = await rawRequest("GET", `/courses?_rsc=${rsc}`, `RSC: 1\r\nNext-Router-State-Tree: ${tree}\r\n`);
+    expect(answer.status, tree).toBe(400);
+    expect(answer.raw, tree).not.toMatch(/at .*\.js:\d+|Error/);
+  }
 });
 
 test("the methods a path answers still work", async ({ request }) => {

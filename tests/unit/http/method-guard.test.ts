@@ -53,10 +53,29 @@ describe("the method guard", () => {
   });
 
   it.each([
+    ["not percent-encoded", "%ZZ"],
+    ["not JSON", encodeURIComponent('["", {')],
+    ["JSON of another shape", encodeURIComponent(JSON.stringify({ children: [] }))],
+    ["a segment of the wrong type", encodeURIComponent(JSON.stringify(["", { children: [5, {}] }]))],
+  ])("answers 400 to a router state Next.js cannot read (%s), which Next.js would answer 500", async (_case, tree) => {
+    seen.length = 0;
+    const answer = await rawRequest(`GET /courses?_rsc=x HTTP/1.1\r\nHost: 127.0.0.1\r\nRSC: 1\r\nNext-Router-State-Tree: ${tree}`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\n[^]*Bad request\./);
+    expect(answer).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
     ["a GET of a data route", "GET /api/account/courses?after=abc HTTP/1.1\r\nHost: 127.0.0.1"],
     ["a HEAD", "HEAD /api/account/courses HTTP/1.1\r\nHost: 127.0.0.1"],
     ["a POST the route takes", "POST /api/auth/logout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0"],
     ["an unknown API path (Next.js answers 404)", "GET /api/nothing HTTP/1.1\r\nHost: 127.0.0.1"],
+    [
+      "a tab click's router state",
+      `GET /courses?_rsc=x HTTP/1.1\r\nHost: 127.0.0.1\r\nRSC: 1\r\nNext-Router-State-Tree: ${encodeURIComponent(
+        JSON.stringify(["", { children: ["(member)", { children: ["__PAGE__", {}, null, null, 0] }] }, null, null, 1]),
+      )}`,
+    ],
   ])("hands everything else to Next.js, as sent: %s", async (_case, head) => {
     seen.length = 0;
     const answer = await rawRequest(head);
