@@ -7,8 +7,9 @@ import type { LastWatched } from "@/lib/types/account";
 import { VisuallyHidden } from "@/components/ui/visually-hidden";
 
 /**
- * "Resume at 12:34" ("Resume" at the lecture's start), linking to the lecture on the site. The accessible name starts with the visible
- * words; the course name follows, visually hidden, so several Resume links stay distinguishable.
+ * "Resume at 12:34" ("Resume" at the lecture's start), linking to the lecture on the site. The accessible
+ * name starts with the visible words; the course name follows, visually hidden, so several Resume links
+ * stay distinguishable.
  */
 export function ResumeLink({ courseName, lastWatched }: { courseName: string; lastWatched: LastWatched }) {
   const { messages } = useI18n();
