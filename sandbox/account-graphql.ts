@@ -122,25 +122,42 @@ interface PageArgs {
   after?: string | null;
 }
 
-function encodeCursor(offset: number): string {
-  return Buffer.from(`cursor:v1:${offset}`).toString("base64url");
+/** What a page's cursors depend on: the sandbox's clock, and how long the site accepts its cursors. */
+interface CursorRules {
+  maxPageSize: number;
+  /** The `cursorTtlSeconds` knob: 0, cursors are good for ever; else refused once this many seconds old. */
+  cursorTtlSeconds: number;
+  now: number;
 }
 
-function decodeCursor(cursor: string): number {
-  const match = /^cursor:v1:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match?.[1]) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+/** An opaque cursor: the offset of a page's last item and when the cursor was handed out. */
+function encodeCursor(offset: number, issuedAt: number): string {
+  return Buffer.from(`cursor:v1:${offset}:${issuedAt}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string, rules: CursorRules): number {
+  const match = /^cursor:v1:(\d{1,9}):(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match?.[1] || !match[2]) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  // A site whose cursors expire refuses an old one with the same error as any cursor it cannot read.
+  if (rules.cursorTtlSeconds > 0 && rules.now - Number(match[2]) > rules.cursorTtlSeconds * 1000) {
+    throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  }
   return Number(match[1]);
 }
 
-/** Cursor paging over a list; `first` must lie in 1..maxPageSize (the `maxPageSize` knob). */
-export function paginate<T>(items: readonly T[], args: PageArgs, maxPageSize: number) {
+/**
+ * Cursor paging over a list; `first` must lie in 1..maxPageSize (the `maxPageSize` knob), and `after` must be
+ * a cursor this site handed out, not older than the `cursorTtlSeconds` knob allows.
+ */
+export function paginate<T>(items: readonly T[], args: PageArgs, rules: CursorRules) {
+  const { maxPageSize } = rules;
   const first = args.first ?? 20;
   if (!Number.isInteger(first) || first < 1 || first > maxPageSize) {
     throw new GraphQLError(`first must be between 1 and ${maxPageSize}`, {
       extensions: { code: "BAD_USER_INPUT", maxPageSize },
     });
   }
-  const start = args.after === undefined || args.after === null ? 0 : decodeCursor(args.after) + 1;
+  const start = args.after === undefined || args.after === null ? 0 : decodeCursor(args.after, rules) + 1;
   const nodes = items.slice(start, start + first);
   const lastIndex = start + nodes.length - 1;
   return {
@@ -148,7 +165,7 @@ export function paginate<T>(items: readonly T[], args: PageArgs, maxPageSize: nu
     totalCount: items.length,
     pageInfo: {
       hasNextPage: lastIndex + 1 < items.length,
-      endCursor: nodes.length > 0 ? encodeCursor(lastIndex) : null,
+      endCursor: nodes.length > 0 ? encodeCursor(lastIndex, rules.now) : null,
     },
   };
 }
@@ -156,6 +173,11 @@ export function paginate<T>(items: readonly T[], args: PageArgs, maxPageSize: nu
 function viewerRoot(state: SandboxState, member: DemoMember) {
   let cached: ReturnType<typeof getAccountData> | undefined;
   const data = () => (cached ??= getAccountData(member.email, state.now()));
+  const cursorRules = (): CursorRules => ({
+    maxPageSize: state.knobs.maxPageSize,
+    cursorTtlSeconds: state.knobs.cursorTtlSeconds,
+    now: state.now(),
+  });
   const enrollment = (item: EnrollmentData) => ({
     slug: item.slug,
     name: item.name,
@@ -170,7 +192,7 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
       id: member.id,
       email: member.email,
       name: member.name,
-      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args, state.knobs.maxPageSize),
+      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args, cursorRules()),
       // Newest first, as a site lists a member's orders; a not-paid order links to where it is paid.
       orders: (args: PageArgs) =>
         paginate(
@@ -181,9 +203,9 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
               paymentUrl: order.state === "not_paid" ? `${state.issuer}/orders/${encodeURIComponent(order.tradeNo)}/pay` : null,
             })),
           args,
-          state.knobs.maxPageSize,
+          cursorRules(),
         ),
-      eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args, state.knobs.maxPageSize),
+      eventRegistrations: (args: PageArgs) => paginate<EventRegistrationData>(data().eventRegistrations, args, cursorRules()),
     }),
   };
 }

@@ -60,6 +60,7 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
   SANDBOX_MAX_PAGE_SIZE: optionalInt(1, 10_000),
+  SANDBOX_CURSOR_TTL: optionalInt(0, 10 * 365 * 24 * 3600),
   SANDBOX_FOREIGN_RESOURCES: commaList.pipe(z.array(httpOrigin)).optional(),
   SANDBOX_CONTROL: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
   SANDBOX_CIMD_ALLOWED_HOSTS: commaList
@@ -118,6 +119,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY !== undefined)
     knobs.graphqlSeedFieldsOnly = ["1", "true", "on"].includes(values.SANDBOX_GRAPHQL_SEED_FIELDS_ONLY);
   if (values.SANDBOX_MAX_PAGE_SIZE !== undefined) knobs.maxPageSize = values.SANDBOX_MAX_PAGE_SIZE;
+  if (values.SANDBOX_CURSOR_TTL !== undefined) knobs.cursorTtlSeconds = values.SANDBOX_CURSOR_TTL;
   if (values.SANDBOX_FOREIGN_RESOURCES !== undefined) knobs.foreignResources = values.SANDBOX_FOREIGN_RESOURCES;
   if (values.SANDBOX_CIMD_ALLOWED_HOSTS !== undefined) knobs.cimdAllowedHosts = values.SANDBOX_CIMD_ALLOWED_HOSTS;
   if (values.SANDBOX_CIMD_OPEN_REGISTRATION !== undefined) {

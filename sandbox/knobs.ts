@@ -70,6 +70,12 @@ export interface SandboxKnobs {
   /** The largest `first` the Account API accepts; above it the query fails with an error naming this maximum (default 100). */
   maxPageSize: number;
   /**
+   * How long a cursor of the Account API stays good, in seconds (0, the default: for ever). Past it, `after`
+   * is refused with the error of a cursor the site cannot read, as on a site whose cursors expire; the
+   * sandbox clock (`clockOffsetMs`) decides a cursor's age.
+   */
+  cursorTtlSeconds: number;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -137,6 +143,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlMissingFields: [],
   graphqlSeedFieldsOnly: false,
   maxPageSize: 100,
+  cursorTtlSeconds: 0,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -189,6 +196,11 @@ export const knobsPatchSchema = z
     graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
     graphqlSeedFieldsOnly: z.boolean(),
     maxPageSize: z.number().int().min(1).max(10_000),
+    cursorTtlSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 365 * 24 * 3600),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -20,6 +20,7 @@
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
  *   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY=1  the Account API serves only the seed's fields (no orders, events, names, pageInfo…)
  *   SANDBOX_MAX_PAGE_SIZE            the largest `first` the Account API accepts (default 100)
+ *   SANDBOX_CURSOR_TTL               seconds an Account API cursor stays good (default 0: for ever); older ones are refused
  *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body

@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
 import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
-import { ApiError, leaveForSignedOutPage, postAction } from "./api";
+import { ApiError, errorKindOf, leaveForSignedOutPage, postAction } from "./api";
 import { readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
@@ -12,9 +13,42 @@ export function useAccountPage<K extends WholeAccountPageKey>(key: K) {
   return useQuery(accountPageQueryOptions(key));
 }
 
-/** An account page read in pages ("Show more"), e.g. `usePagedAccountPage("orders")`. */
+/**
+ * An account page read in pages ("Show more"), e.g. `usePagedAccountPage("orders")`.
+ *
+ * When the site refuses the next page's query (`query_failed`), `fetchNextPage` reads the loaded pages
+ * again from the top, once, and then the next page: a site may stop taking a cursor it handed out (its
+ * cursors expire, the list changed; the site documents no error that says so), and only the list read
+ * from the start gives fresh ones. Otherwise the member would meet the same refusal on every Retry until
+ * they reloaded the page. If it fails again, the error shows in place of "Show more", with Retry.
+ */
 export function usePagedAccountPage<K extends PagedAccountPageKey>(key: K) {
-  return useInfiniteQuery(pagedAccountPageQueryOptions(key));
+  const query = useInfiniteQuery(pagedAccountPageQueryOptions(key));
+  // Named reads only: TanStack Query re-renders for the fields a component reads.
+  const { data, error, isPending, isError, isFetching, isRefetchError, hasNextPage, fetchNextPage: readNextPage, refetch } = query;
+  const [restart, setRestart] = useState<"none" | "reading" | "failed">("none");
+  const fetchNextPage = useCallback(async () => {
+    setRestart("none");
+    const next = await readNextPage();
+    if (!next.isFetchNextPageError || errorKindOf(next.error) !== "query_failed") return next;
+    setRestart("reading");
+    const fromTheTop = await refetch();
+    setRestart(fromTheTop.isError ? "failed" : "none");
+    const goesOn = Boolean(fromTheTop.data?.pages.at(-1)?.nextCursor);
+    return fromTheTop.isError || !goesOn ? fromTheTop : readNextPage();
+  }, [readNextPage, refetch]);
+  return {
+    data,
+    error,
+    isPending,
+    isError,
+    isFetching,
+    refetch,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage: query.isFetchingNextPage || restart === "reading",
+    isFetchNextPageError: query.isFetchNextPageError || (restart === "failed" && isRefetchError),
+  };
 }
 
 export function useSession() {

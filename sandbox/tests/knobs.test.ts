@@ -130,6 +130,42 @@ describe("knobs", () => {
     );
   });
 
+  it("refuses a cursor older than cursorTtlSeconds, by the sandbox clock, as it refuses one it cannot read", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
+    type Slugs = { viewer: { enrolledCourses: { nodes: { slug: string }[]; pageInfo: { endCursor: string } } } };
+    const page = (after: string | null) =>
+      graphql(
+        sandbox,
+        tokens.accessToken,
+        "query($after: String) { viewer { enrolledCourses(first: 2, after: $after) { nodes { slug } pageInfo { endCursor } } } }",
+        { after },
+      );
+    const cursorOf = async () => ((await page(null)).body.data as Slugs).viewer.enrolledCourses.pageInfo.endCursor;
+    const unreadable = (await page("abc")).body.errors?.[0];
+    expect(unreadable).toMatchObject({ message: "after is not a valid cursor", extensions: { code: "BAD_USER_INPUT" } });
+
+    // Off (the default): a cursor is good for ever.
+    const lasting = await cursorOf();
+    sandbox.setKnobs({ clockOffsetMs: 365 * 24 * 3600 * 1000 });
+    expect((await page(lasting)).body.errors).toBeUndefined();
+
+    sandbox.setKnobs({ clockOffsetMs: 0, cursorTtlSeconds: 600 });
+    const fresh = await cursorOf();
+    const next = (await page(fresh)).body.data as Slugs;
+    expect(next.viewer.enrolledCourses.nodes).toHaveLength(2);
+    sandbox.setKnobs({ clockOffsetMs: 599_000 });
+    expect((await page(fresh)).body.errors).toBeUndefined();
+    sandbox.setKnobs({ clockOffsetMs: 601_000 });
+    const expired = await page(fresh);
+    expect(expired.status).toBe(200);
+    expect(expired.body.errors?.[0]).toEqual(unreadable);
+    // A cursor handed out now, by the moved clock, is good again.
+    const renewed = (await page(await cursorOf())).body.data as Slugs;
+    expect(renewed.viewer.enrolledCourses.nodes.map((node) => node.slug)).toEqual(
+      next.viewer.enrolledCourses.nodes.map((node) => node.slug),
+    );
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });
@@ -296,6 +332,7 @@ describe("config (environment)", () => {
       SANDBOX_FAIL: "token=503,userinfo=malformed,graphql=redirectx2",
       SANDBOX_ACCESS_TOKEN_PADDING: "2000",
       SANDBOX_GRAPHQL_MISSING_FIELDS: "orders",
+      SANDBOX_CURSOR_TTL: "600",
       SANDBOX_FOREIGN_RESOURCES: "https://sister.example.com",
       SANDBOX_CONTROL: "1",
       SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY: "on",
@@ -319,6 +356,7 @@ describe("config (environment)", () => {
         failures: { token: { mode: "status", status: 503 }, userinfo: { mode: "malformed" }, graphql: { mode: "redirect", times: 2 } },
         accessTokenPadding: 2000,
         graphqlMissingFields: ["orders"],
+        cursorTtlSeconds: 600,
         foreignResources: ["https://sister.example.com"],
         refreshRefusalWithoutBody: true,
         partialConsent: true,

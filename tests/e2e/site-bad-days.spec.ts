@@ -4,11 +4,11 @@ import { getAccountData } from "../../sandbox/data/account";
 import { endsWithin30Days, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
- * A conforming site on its bad days (issue 10): a lower cap on `first`, a hang, huge answers, only the
- * seed's fields. The dashboard remembers what a site taught it for the life of its process (a cap, the
- * fields it lacks), so this file runs after the others (its own project in playwright.config.ts, which
- * depends on the others) and its tests run in an
- * order where each lesson leaves the next test meaningful: caps from high to low, seed-only last.
+ * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a hang, huge
+ * answers, only the seed's fields. The dashboard remembers what a site taught it for the life of its
+ * process (a cap, the fields it lacks), so this file runs after the others (its own project in
+ * playwright.config.ts, which depends on the others) and its tests run in an order where each lesson
+ * leaves the next test meaningful: caps from high to low, seed-only last.
  */
 
 const DATA_PAGES = [
@@ -83,6 +83,35 @@ test("at caps of 100, 50 and 10 on `first`, every page shows all of its data", a
     await maya.goto("/events");
     await expect(maya.getByRole("region", { name: "Upcoming" }).getByRole("listitem").first()).toBeVisible();
     await expect(maya.getByRole("region", { name: "Past" }).getByRole("listitem").first()).toBeVisible();
+  }
+});
+
+test("a site whose cursors expire: Show more reads the orders again from the top and goes on", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const orderCount = getAccountData("maya@example.com", Date.now()).orders.length;
+  // Below Maya's orders (the dashboard learns the lower cap), so Orders has a next page.
+  const cap = orderCount - 1;
+  await setKnobs(page, { maxPageSize: cap });
+  // The data route learns the cap before anything is counted (the page's render learns it apart).
+  expect((await page.request.get("/api/account/orders")).status()).toBe(200);
+  for (const cursorTtlSeconds of [0, 600]) {
+    await setKnobs(page, { cursorTtlSeconds, clockOffsetMs: 0 });
+    await page.goto("/orders");
+    const orders = page.getByRole("article");
+    await expect(orders).toHaveCount(cap);
+    const more = page.getByRole("button", { name: "Show more" });
+    // Pressed once React has hydrated the button (its props are on the element), so one press is one request.
+    await expect.poll(() => more.evaluate((button) => Object.keys(button).some((key) => key.startsWith("__reactProps")))).toBe(true);
+    // Eleven minutes later by the site's clock: with a ten-minute lifetime, the cursor Orders holds has expired.
+    await setKnobs(page, { clockOffsetMs: 11 * 60 * 1000 });
+    const before = await accountApiRequests(page);
+    await more.click();
+    await expect(orders, `cursorTtlSeconds ${cursorTtlSeconds}`).toHaveCount(orderCount);
+    await expect(more).toHaveCount(0);
+    await expect(page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." })).toHaveCount(0);
+    // Good for ever: the next page. Expired: refused, the first page again, the next page with its fresh cursor.
+    expect(await accountApiRequests(page), `cursorTtlSeconds ${cursorTtlSeconds}`).toBe(before + (cursorTtlSeconds === 0 ? 1 : 3));
   }
 });
 
