@@ -2,6 +2,8 @@ import "server-only";
 
 import type { GraphQLFormattedError } from "graphql";
 
+import { processWide } from "@/lib/server/process-wide";
+
 import type { RawConnection } from "./fragments";
 
 /**
@@ -13,21 +15,22 @@ import type { RawConnection } from "./fragments";
 /** The page size the dashboard asks for when it reads many items: modest, under any sensible cap. */
 export const MODEST_PAGE_SIZE = 50;
 
-let rememberedPageCap: number | undefined;
+/** The cap the site named, one for the process: what a page's render learned, its data route knows. */
+const learned = processWide("page-cap", () => ({ cap: undefined as number | undefined }));
 
 /** `requested`, lowered to the cap this process learned from the site (if it learned one). */
 export function pageSizeWithinCap(requested: number): number {
-  return rememberedPageCap === undefined ? requested : Math.min(requested, rememberedPageCap);
+  return learned.cap === undefined ? requested : Math.min(requested, learned.cap);
 }
 
 /** The cap learned from the site, if any. */
 export function learnedPageCap(): number | undefined {
-  return rememberedPageCap;
+  return learned.cap;
 }
 
 /** Tests only: forget the learned cap. */
 export function forgetPageCapForTests(): void {
-  rememberedPageCap = undefined;
+  learned.cap = undefined;
 }
 
 /** Mentions the `first` argument as a word ("first must be between 1 and 100", "Argument first exceeds 25"). */
@@ -55,7 +58,7 @@ export function learnPageCapFromRefusal(errors: readonly GraphQLFormattedError[]
   // A maximum at or above what was asked means the refusal is about something else: no retry.
   const cap = named ?? Math.floor(requested / 2);
   if (cap < 1 || cap >= requested) return false;
-  rememberedPageCap = Math.min(cap, rememberedPageCap ?? cap);
+  learned.cap = Math.min(cap, learned.cap ?? cap);
   return true;
 }
 

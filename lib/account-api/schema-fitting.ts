@@ -12,16 +12,22 @@ import {
   type GraphQLSchema,
 } from "graphql";
 
+import { processWide } from "@/lib/server/process-wide";
+
 import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "./schema";
 
 /**
  * What this site's Account API lacks of the schema we assume. Apart from the seed's fields (`slug`,
  * `expireDate`, `hasLifetimeAccess`, `lastWatchedLecture { lectureId positionSeconds }`, the viewer's
  * `id` and `email`), every field of docs/architecture.md section 5 is an assumption: when the site rejects a query
- * because an optional field does not exist, the field is remembered for the process and left out of
- * every later query, and the page shows what it has without it.
+ * because an optional field does not exist, the field is remembered for the process (every bundle of it:
+ * `processWide`) and left out of every later query, and the page shows what it has without it.
  */
-const missingAtSite = new Set<string>();
+const { missingAtSite, documents } = processWide("schema-fitting", () => ({
+  missingAtSite: new Set<string>(),
+  /** The fitted documents, by what they leave out and the document. */
+  documents: new Map<string, string>(),
+}));
 
 /** The fields this process learned the site lacks, as "Type.field". */
 export function fieldsMissingAtSite(): string[] {
@@ -56,7 +62,6 @@ export function learnMissingFieldsFromRefusal(errors: readonly GraphQLFormattedE
 }
 
 let assumedSchema: GraphQLSchema | undefined;
-const documents = new Map<string, string>();
 
 function withoutUnused(document: DocumentNode): DocumentNode {
   const spreads = new Set<string>();
@@ -74,7 +79,7 @@ function withoutUnused(document: DocumentNode): DocumentNode {
 
 /**
  * `document` without the fields the site lacks among `optionalFields` (a field left with no
- * selection goes too, and so do fragments and variables nothing uses any more). Cached per process.
+ * selection goes too, and so do fragments and variables nothing uses any more). Cached for the process.
  */
 export function documentForSite(document: string, optionalFields: ReadonlySet<string>): string {
   const drop = [...missingAtSite].filter((field) => optionalFields.has(field));

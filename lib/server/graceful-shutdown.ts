@@ -6,6 +6,7 @@ import type { Server, ServerResponse } from "node:http";
 import { logEvent } from "@/lib/log/logger";
 import { getSharedState } from "@/lib/session/shared-state";
 
+import { processWide } from "./process-wide";
 import { MANUAL_SIGNAL_HANDLING } from "./signal-handling";
 
 /** Requests in flight get this long to finish after SIGTERM; then the process exits regardless. */
@@ -17,8 +18,8 @@ interface ShutdownState {
   shuttingDown: boolean;
 }
 
-const globalKey = Symbol.for("companion-dashboard.graceful-shutdown");
-type GlobalWithShutdown = typeof globalThis & { [globalKey]?: ShutdownState };
+/** Installed once for the process, whichever bundle asks first. */
+const installed = processWide("graceful-shutdown", () => ({ state: undefined as ShutdownState | undefined }));
 
 /**
  * Clean shutdown on SIGTERM (and SIGINT): stop accepting connections, let the requests in flight finish
@@ -27,10 +28,9 @@ type GlobalWithShutdown = typeof globalThis & { [globalKey]?: ShutdownState };
  * every request, which is how we know both without reaching into Next.js.
  */
 export function installGracefulShutdown(): void {
-  const scope = globalThis as GlobalWithShutdown;
-  if (scope[globalKey]) return;
+  if (installed.state) return;
   const state: ShutdownState = { servers: new Set(), inFlight: new Set(), shuttingDown: false };
-  scope[globalKey] = state;
+  installed.state = state;
 
   subscribe("http.server.request.start", (message) => {
     const { server, response } = message as { server: Server; response: ServerResponse };

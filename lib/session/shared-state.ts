@@ -1,6 +1,7 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+import { processWide } from "@/lib/server/process-wide";
 
 import { InMemorySharedState } from "./memory-shared-state";
 import { RedisSharedState } from "./redis-shared-state";
@@ -9,18 +10,15 @@ import type { SharedStateStore } from "./shared-state-core";
 export * from "./shared-state-core";
 export { InMemoryBackend, InMemorySharedState } from "./memory-shared-state";
 
-const globalKey = Symbol.for("companion-dashboard.shared-state");
-type GlobalWithStore = typeof globalThis & { [globalKey]?: SharedStateStore };
+const current = processWide("shared-state", () => ({ store: undefined as SharedStateStore | undefined }));
 
 /**
- * The process-wide store: Redis when REDIS_URL or REDIS_SENTINELS is set (one client per process), else in memory. Kept on
- * globalThis because Next.js bundles the proxy and the route handlers separately: a module-level
- * singleton would not be shared between them.
+ * The process-wide store: Redis when REDIS_URL or REDIS_SENTINELS is set (one client per process), else in
+ * memory. One for the process (`processWide`): the proxy and the route handlers are bundled apart.
  */
 export function getSharedState(): SharedStateStore {
-  const scope = globalThis as GlobalWithStore;
-  scope[globalKey] ??= createSharedState();
-  return scope[globalKey];
+  current.store ??= createSharedState();
+  return current.store;
 }
 
 function createSharedState(): SharedStateStore {
@@ -31,5 +29,5 @@ function createSharedState(): SharedStateStore {
 
 /** Tests only. */
 export function setSharedStateForTests(store: SharedStateStore): void {
-  (globalThis as GlobalWithStore)[globalKey] = store;
+  current.store = store;
 }
