@@ -127,16 +127,21 @@ interface CursorRules {
   maxPageSize: number;
   /** The `cursorTtlSeconds` knob: 0, cursors are good for ever; else refused once this many seconds old. */
   cursorTtlSeconds: number;
+  /** The `cursorMinLength` knob: each cursor is padded to at least this many characters. */
+  cursorMinLength: number;
   now: number;
 }
 
-/** An opaque cursor: the offset of a page's last item and when the cursor was handed out. */
-function encodeCursor(offset: number, issuedAt: number): string {
-  return Buffer.from(`cursor:v1:${offset}:${issuedAt}`).toString("base64url");
+/** An opaque cursor: the offset of a page's last item and when the cursor was handed out (padded when asked). */
+function encodeCursor(offset: number, rules: CursorRules): string {
+  const plain = `cursor:v1:${offset}:${rules.now}`;
+  // Base64url writes 4 characters for every 3 bytes.
+  const padding = Math.max(0, Math.ceil((rules.cursorMinLength * 3) / 4) - plain.length - 1);
+  return Buffer.from(padding > 0 ? `${plain}:${"x".repeat(padding)}` : plain).toString("base64url");
 }
 
 function decodeCursor(cursor: string, rules: CursorRules): number {
-  const match = /^cursor:v1:(\d{1,9}):(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const match = /^cursor:v1:(\d{1,9}):(\d{1,15})(?::x+)?$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   if (!match?.[1] || !match[2]) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
   // A site whose cursors expire refuses an old one with the same error as any cursor it cannot read.
   if (rules.cursorTtlSeconds > 0 && rules.now - Number(match[2]) > rules.cursorTtlSeconds * 1000) {
@@ -147,7 +152,8 @@ function decodeCursor(cursor: string, rules: CursorRules): number {
 
 /**
  * Cursor paging over a list; `first` must lie in 1..maxPageSize (the `maxPageSize` knob), and `after` must be
- * a cursor this site handed out, not older than the `cursorTtlSeconds` knob allows.
+ * a cursor this site handed out, not older than the `cursorTtlSeconds` knob allows. Cursors are as long as
+ * the `cursorMinLength` knob asks.
  */
 export function paginate<T>(items: readonly T[], args: PageArgs, rules: CursorRules) {
   const { maxPageSize } = rules;
@@ -165,7 +171,7 @@ export function paginate<T>(items: readonly T[], args: PageArgs, rules: CursorRu
     totalCount: items.length,
     pageInfo: {
       hasNextPage: lastIndex + 1 < items.length,
-      endCursor: nodes.length > 0 ? encodeCursor(lastIndex, rules.now) : null,
+      endCursor: nodes.length > 0 ? encodeCursor(lastIndex, rules) : null,
     },
   };
 }
@@ -176,6 +182,7 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
   const cursorRules = (): CursorRules => ({
     maxPageSize: state.knobs.maxPageSize,
     cursorTtlSeconds: state.knobs.cursorTtlSeconds,
+    cursorMinLength: state.knobs.cursorMinLength,
     now: state.now(),
   });
   const enrollment = (item: EnrollmentData) => ({

@@ -76,6 +76,11 @@ export interface SandboxKnobs {
    */
   cursorTtlSeconds: number;
   /**
+   * Pads each Account API cursor to at least this many characters (0, the default: as short as it comes), as
+   * on a site whose cursors are signed or encrypted and run to hundreds of characters.
+   */
+  cursorMinLength: number;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -144,6 +149,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlSeedFieldsOnly: false,
   maxPageSize: 100,
   cursorTtlSeconds: 0,
+  cursorMinLength: 0,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -201,6 +207,7 @@ export const knobsPatchSchema = z
       .int()
       .min(0)
       .max(10 * 365 * 24 * 3600),
+    cursorMinLength: z.number().int().min(0).max(16_384),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -13,8 +13,11 @@ export class RequestError extends LayerError<RequestErrorCode> {
   override name = "RequestError";
 }
 
-/** The longest `?after=` cursor read: a site's cursors are short; anything longer is not one. */
-const MAX_CURSOR_LENGTH = 512;
+/**
+ * The longest `?after=` cursor read. A site's cursors may be signed or encrypted and run to hundreds of
+ * characters (the sandbox's `cursorMinLength` knob); anything longer than this is not one.
+ */
+const MAX_CURSOR_LENGTH = 4096;
 
 /** The `after` cursor of a paged data request (null: from the start), or a RequestError "invalid_cursor". */
 export function pageCursorOf(searchParams: URLSearchParams): string | null {

@@ -166,6 +166,27 @@ describe("knobs", () => {
     );
   });
 
+  it("pads cursors to cursorMinLength characters, and takes them back", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
+    type Slugs = { viewer: { enrolledCourses: { nodes: { slug: string }[]; pageInfo: { endCursor: string } } } };
+    const page = async (after: string | null) =>
+      (
+        await graphql(
+          sandbox,
+          tokens.accessToken,
+          "query($after: String) { viewer { enrolledCourses(first: 2, after: $after) { nodes { slug } pageInfo { endCursor } } } }",
+          { after },
+        )
+      ).body.data as Slugs;
+    const short = (await page(null)).viewer.enrolledCourses.pageInfo.endCursor;
+    expect(short.length).toBeLessThan(60);
+    sandbox.setKnobs({ cursorMinLength: 1500 });
+    const long = (await page(null)).viewer.enrolledCourses.pageInfo.endCursor;
+    expect(long.length).toBeGreaterThanOrEqual(1500);
+    expect(long.length).toBeLessThan(1510);
+    expect((await page(long)).viewer.enrolledCourses.nodes).toEqual((await page(short)).viewer.enrolledCourses.nodes);
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });

@@ -108,6 +108,28 @@ describe("a site whose cap is below the dashboard's page size", () => {
   });
 });
 
+describe("a site whose cursors are long (signed or encrypted)", () => {
+  it.each([600, 3000])("Orders goes on page after page with cursors of %i characters", async (length) => {
+    // Pages of two: Maya's orders take three, the second and third asked for with the cursor the browser holds.
+    sandbox.setKnobs({ maxPageSize: 2, cursorMinLength: length });
+    const orders: OrdersPage["items"] = [];
+    let cursor: string | null = null;
+    for (let round = 0; round === 0 || cursor; round += 1) {
+      const next: { status: number; body: OrdersPage } = await page<OrdersPage>(
+        maya,
+        `/api/account/orders${cursor ? `?after=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(next.status).toBe(200);
+      orders.push(...next.body.items);
+      cursor = next.body.nextCursor;
+      if (cursor) expect(cursor.length).toBeGreaterThanOrEqual(length);
+    }
+    const total = getAccountData("maya@example.com", Date.now()).orders.length;
+    expect(total).toBeGreaterThan(2);
+    expect(new Set(orders.map((order) => order.id)).size).toBe(total);
+  });
+});
+
 describe("a site that hangs", () => {
   it("each data route answers within the page view's deadline with site_timeout, and sends the query once", async () => {
     sandbox.setKnobs({ latencyMs: PAGE_VIEW_DEADLINE_MS + 5_000 });

@@ -184,7 +184,7 @@ describe("data routes", () => {
     await signIn(browser);
     sandbox.resetRequests();
     expect((await accountRoute(browser.request("/api/account/graphql"), params("graphql"))).status).toBe(404);
-    expect((await accountRoute(browser.request(`/api/account/courses?after=${"x".repeat(600)}`), params("courses"))).status).toBe(400);
+    expect((await accountRoute(browser.request(`/api/account/courses?after=${"x".repeat(4097)}`), params("courses"))).status).toBe(400);
     expect(sandbox.requests().filter((entry) => entry.endpoint === "graphql")).toHaveLength(0);
   });
 
