@@ -176,6 +176,26 @@ export function paginate<T>(items: readonly T[], args: PageArgs, rules: CursorRu
   };
 }
 
+/**
+ * The `newOrders` knob: orders the member placed since the seed, newest first (a course bought in another
+ * tab while the dashboard is open). They go to the top of the list, so a cursor handed out before points
+ * one item earlier than it did: the next page repeats the item at the seam, as on any site that pages by
+ * position.
+ */
+function ordersPlacedMeanwhile(member: DemoMember, count: number, now: number): OrderData[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `${member.id}-new-${index + 1}`,
+    tradeNo: `DA${new Date(now).toISOString().slice(0, 10).replaceAll("-", "")}NEW${index + 1}`,
+    state: "paid",
+    currency: "TWD",
+    amount: 1200,
+    refundedAmount: null,
+    paidAt: new Date(now - index * 60_000),
+    createdAt: new Date(now - index * 60_000),
+    lineItems: [{ name: "Watercolour basics", amount: 1200, itemType: "CurriculumPlan" }],
+  }));
+}
+
 function viewerRoot(state: SandboxState, member: DemoMember) {
   let cached: ReturnType<typeof getAccountData> | undefined;
   const data = () => (cached ??= getAccountData(member.email, state.now()));
@@ -203,7 +223,7 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
       // Newest first, as a site lists a member's orders; a not-paid order links to where it is paid.
       orders: (args: PageArgs) =>
         paginate(
-          [...data().orders]
+          [...data().orders, ...ordersPlacedMeanwhile(member, state.knobs.newOrders, state.now())]
             .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
             .map((order: OrderData) => ({
               ...order,

@@ -81,6 +81,11 @@ export interface SandboxKnobs {
    */
   cursorMinLength: number;
   /**
+   * Orders each member placed since the seed (default 0), newest first: the top of the Orders list moves,
+   * so a cursor handed out before now points one item earlier, as on a site that pages by position.
+   */
+  newOrders: number;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -150,6 +155,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   maxPageSize: 100,
   cursorTtlSeconds: 0,
   cursorMinLength: 0,
+  newOrders: 0,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -208,6 +214,7 @@ export const knobsPatchSchema = z
       .min(0)
       .max(10 * 365 * 24 * 3600),
     cursorMinLength: z.number().int().min(0).max(16_384),
+    newOrders: z.number().int().min(0).max(1_000),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -23,6 +23,7 @@
  *   SANDBOX_CURSOR_TTL               seconds an Account API cursor stays good (default 0: for ever); older ones are refused
  *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
  *   (knob cursorMinLength, runtime only: pads each Account API cursor to N characters, as signed cursors run long)
+ *   (knob newOrders, runtime only: N orders each member placed since the seed, at the top of their list)
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
  *   SANDBOX_PARTIAL_CONSENT=on       the consent page lets the member untick scopes; fewer scopes are granted

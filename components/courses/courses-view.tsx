@@ -32,7 +32,7 @@ export function CoursesView() {
   const query = usePagedAccountPage("courses");
   const [choice, setChoice] = useCourseChoice();
   const pages = query.data?.pages;
-  const courses = useMemo(() => flattenPages(pages), [pages]);
+  const courses = useMemo(() => flattenPages(pages, (course) => course.slug), [pages]);
   const totalCount = pages?.[0]?.totalCount ?? 0;
   const searching = choice.q.trim() !== "";
   const counts = useMemo(() => countCoursesByShow(courses, now, choice.q), [courses, now, choice.q]);

@@ -34,7 +34,7 @@ function RegistrationSection({
 export function EventsView() {
   const { messages, now, timeZone, formatLocale } = useI18n();
   const query = usePagedAccountPage("events");
-  const registrations = flattenPages(query.data?.pages);
+  const registrations = flattenPages(query.data?.pages, (registration) => registration.id);
 
   return (
     <div>

@@ -12,7 +12,7 @@ import { OrderCard } from "./order-card";
 export function OrdersView() {
   const { messages } = useI18n();
   const query = usePagedAccountPage("orders");
-  const orders = sortOrdersForDisplay(flattenPages(query.data?.pages));
+  const orders = sortOrdersForDisplay(flattenPages(query.data?.pages, (order) => order.id));
 
   return (
     <div>

@@ -59,9 +59,21 @@ export function useConnections() {
   return useQuery(connectionsQueryOptions());
 }
 
-/** Every item of every loaded page, in order. */
-export function flattenPages<T>(pages: readonly Page<T>[] | undefined): T[] {
-  return pages ? pages.flatMap((page) => page.items) : [];
+/**
+ * Every item of every loaded page, in order, each once (by `keyOf`). A list that changed between two of
+ * its pages on a site that pages by position (an order placed meanwhile) repeats an item at the seam;
+ * shown twice, it would also give React two rows with one key.
+ */
+export function flattenPages<T>(pages: readonly Page<T>[] | undefined, keyOf: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  const items: T[] = [];
+  for (const item of pages?.flatMap((page) => page.items) ?? []) {
+    const key = keyOf(item);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    items.push(item);
+  }
+  return items;
 }
 
 /**

@@ -187,6 +187,30 @@ describe("knobs", () => {
     expect((await page(long)).viewer.enrolledCourses.nodes).toEqual((await page(short)).viewer.enrolledCourses.nodes);
   });
 
+  it("puts newOrders at the top of the member's orders, so a cursor handed out before points one item earlier", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "maya@example.com" });
+    type Orders = { viewer: { orders: { totalCount: number; nodes: { tradeNo: string }[]; pageInfo: { endCursor: string } } } };
+    const page = async (first: number, after: string | null) =>
+      (
+        (
+          await graphql(
+            sandbox,
+            tokens.accessToken,
+            "query($first: Int!, $after: String) { viewer { orders(first: $first, after: $after) { " +
+              "totalCount nodes { tradeNo } pageInfo { endCursor } } } }",
+            { first, after },
+          )
+        ).body.data as Orders
+      ).viewer.orders;
+    const before = await page(2, null);
+    sandbox.setKnobs({ newOrders: 1 });
+    const after = await page(2, before.pageInfo.endCursor);
+    expect(after.totalCount).toBe(before.totalCount + 1);
+    // The item at the seam comes again.
+    expect(after.nodes[0]?.tradeNo).toBe(before.nodes[1]?.tradeNo);
+    expect((await page(1, null)).nodes[0]?.tradeNo).toMatch(/NEW1$/);
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });

@@ -1,14 +1,14 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 
 import { getAccountData } from "../../sandbox/data/account";
 import { endsWithin30Days, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
- * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a hang, huge
- * answers, only the seed's fields. The dashboard remembers what a site taught it for the life of its
- * process (a cap, the fields it lacks), so this file runs after the others (its own project in
- * playwright.config.ts, which depends on the others) and its tests run in an order where each lesson
- * leaves the next test meaningful: caps from high to low, seed-only last.
+ * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a list that
+ * moves between its pages, a hang, huge answers, only the seed's fields. The dashboard remembers what a
+ * site taught it for the life of its process (a cap, the fields it lacks), so this file runs after the
+ * others (its own project in playwright.config.ts, which depends on the others) and its tests run in an
+ * order where each lesson leaves the next test meaningful: caps from high to low, seed-only last.
  */
 
 const DATA_PAGES = [
@@ -25,6 +25,11 @@ async function setKnobs(page: Page, knobs: Record<string, unknown>): Promise<voi
 async function accountApiRequests(page: Page): Promise<number> {
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   return log.filter((entry) => entry.endpoint === "graphql").length;
+}
+
+/** Waits until React has hydrated `element` (its props are on it), so one press is one request. */
+async function hydrated(element: Locator): Promise<void> {
+  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
 }
 
 async function signedInPage(browser: Browser, email: string): Promise<Page> {
@@ -100,8 +105,7 @@ test("a site whose cursors expire: Show more reads the orders again from the top
     const orders = page.getByRole("article");
     await expect(orders).toHaveCount(cap);
     const more = page.getByRole("button", { name: "Show more" });
-    // Pressed once React has hydrated the button (its props are on the element), so one press is one request.
-    await expect.poll(() => more.evaluate((button) => Object.keys(button).some((key) => key.startsWith("__reactProps")))).toBe(true);
+    await hydrated(more);
     // Eleven minutes later by the site's clock: with a ten-minute lifetime, the cursor Orders holds has expired.
     await setKnobs(page, { clockOffsetMs: 11 * 60 * 1000 });
     const before = await accountApiRequests(page);
@@ -112,6 +116,27 @@ test("a site whose cursors expire: Show more reads the orders again from the top
     // Good for ever: the next page. Expired: refused, the first page again, the next page with its fresh cursor.
     expect(await accountApiRequests(page), `cursorTtlSeconds ${cursorTtlSeconds}`).toBe(before + (cursorTtlSeconds === 0 ? 1 : 3));
   }
+});
+
+test("an order placed while Orders is open: Show more shows each order once, and a reload shows the new one", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const orderCount = getAccountData("maya@example.com", Date.now()).orders.length;
+  await setKnobs(page, { maxPageSize: orderCount - 1 });
+  await page.goto("/orders");
+  const headings = page.getByRole("article").getByRole("heading", { level: 2 });
+  await expect(headings).toHaveCount(orderCount - 1);
+  const more = page.getByRole("button", { name: "Show more" });
+  await hydrated(more);
+  // Bought in another tab: the site's list gains one at the top, and its next page starts one item earlier.
+  await setKnobs(page, { newOrders: 1 });
+  await more.click();
+  await expect(more).toHaveCount(0);
+  const shown = await headings.allTextContents();
+  expect(shown).toHaveLength(orderCount);
+  expect(new Set(shown).size).toBe(orderCount);
+  await page.reload();
+  await expect(headings.filter({ hasText: /NEW1$/ })).toHaveCount(1);
 });
 
 test("a site that hangs: each page says the site did not answer in time, within 10 s, with Retry", async ({ page }) => {

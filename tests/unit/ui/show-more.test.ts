@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 /**
- * "Show more" when the site no longer takes the cursor it handed out (its cursors expire, the list
- * changed): the list is read again from the top, once, and goes on from there, instead of the same
- * refusal on every Retry until the member reloads. Any other failure is shown as it is, and a refusal
- * that outlasts the fresh read is shown with Retry, never asked again on its own.
+ * "Show more" on a site that is not our sandbox. When the site no longer takes the cursor it handed out
+ * (its cursors expire, the list changed), the list is read again from the top, once, and goes on from
+ * there, instead of the same refusal on every Retry until the member reloads. Any other failure is shown
+ * as it is, and a refusal that outlasts the fresh read is shown with Retry, never asked again on its own.
+ * And when the list changed between two pages of a site that pages by position, the item repeated at the
+ * seam is shown once.
  */
 import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -136,5 +138,18 @@ describe("Show more when the site refuses the next page", () => {
     expect(alert.textContent).toContain("The site did not answer.");
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(asked).toEqual(["/api/account/orders", "/api/account/orders?after=c"]);
+  });
+});
+
+describe("Show more on a list that changed between its pages", () => {
+  it("an order repeated at the seam (one placed meanwhile, on a site that pages by position) is shown once", async () => {
+    const placedMeanwhile = [order("T-2", "2026-11-02T00:00:00Z"), ...OLDEST];
+    serveOrders({
+      "/api/account/orders": [() => Response.json(page(NEWEST, "c"))],
+      "/api/account/orders?after=c": [() => Response.json(page(placedMeanwhile, null))],
+    });
+    renderOrders();
+    await showMore();
+    await waitFor(() => expect(orderHeadings()).toEqual(["Order T-3", "Order T-2", "Order T-1"]));
   });
 });
