@@ -7,6 +7,7 @@ import { getConfig } from "@/lib/config";
 import type { DpopKey } from "@/lib/auth/dpop";
 import { logEvent } from "@/lib/log/logger";
 import { countSessionEnded } from "@/lib/metrics/record";
+import { processWide } from "@/lib/server/process-wide";
 
 import { BoundedTtlMap, OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS, openedSealKey } from "./opened-seals";
 import { sealPasswords } from "./seal";
@@ -155,8 +156,12 @@ export function hasSessionCookie(jar: CookieJar): boolean {
   return SESSION_VARIANTS.some((variant) => hasCookie(jar, sessionCookieName(variant)));
 }
 
-/** What session cookies opened to, by cookie values and secrets (lib/session/opened-seals.ts). */
-const openedSeals = new BoundedTtlMap<SessionData>(OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS);
+/**
+ * What session cookies opened to, by cookie values and secrets (lib/session/opened-seals.ts). One for the
+ * process (`processWide`): the proxy, the pages and each route handler hold their own copy of this module,
+ * and a copy each would open a member's cookie once per copy and multiply the bound.
+ */
+const openedSeals = processWide("opened-seals", () => new BoundedTtlMap<SessionData>(OPENED_SEAL_MAX_ENTRIES, OPENED_SEAL_TTL_MS));
 
 /** The memory key of the cookie `name` as the jar holds it now: the whole cookie and its chunks, as iron-session reads them. */
 function openedSealKeyOf(jar: CookieJar, name: string): string {

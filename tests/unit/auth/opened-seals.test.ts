@@ -75,6 +75,19 @@ describe("opened session cookies are remembered, not re-opened", () => {
     expect(await loadSession(copy)).toBeNull();
   });
 
+  it("one memory for the process: a cookie one bundle's copy of the module wrote, another's does not open again", async () => {
+    const jar = memoryJar();
+    const data = session();
+    await saveSession(jar, data);
+    // Next.js bundles the proxy, the pages and each route handler apart: a fresh import is another bundle's copy.
+    vi.resetModules();
+    const another = await import("@/lib/session/session");
+    expect(another.loadSession).not.toBe(loadSession);
+    const derivations = vi.spyOn(crypto.subtle, "deriveKey");
+    expect((await another.loadSession(memoryJar(Object.fromEntries(jar.cookies))))?.data.sid).toBe(data.sid);
+    expect(derivations).not.toHaveBeenCalled();
+  });
+
   it("hands each caller its own copy", async () => {
     const jar = memoryJar();
     const data = session();
