@@ -21,7 +21,8 @@ export const ACCOUNT_API_PATH = "/account/graphql";
  * The one place that calls the Account API, with a named operation of a page (./pages/; the browser can
  * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
  * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges; siteFetch
- * bounds its time and size. Nothing from the browser's request (cookies, headers) is ever forwarded.
+ * bounds its time and size. Nothing from the browser's request (cookies, headers) is ever forwarded, and
+ * nothing of the answer is read before it is checked against the form the operation asks for.
  *
  * The query is fitted to what this process learned about the site: optional fields it lacks are left
  * out and page sizes stay within the cap it named. When the site refuses the query for one of those
@@ -30,7 +31,7 @@ export const ACCOUNT_API_PATH = "/account/graphql";
  */
 export async function runAccountOperation<TData>(
   accessToken: string,
-  operation: AccountOperation,
+  operation: AccountOperation<TData>,
   variables: Record<string, unknown> = {},
 ): Promise<TData> {
   const url = `${getConfig().siteUrl}${ACCOUNT_API_PATH}`;
@@ -57,21 +58,45 @@ export async function runAccountOperation<TData>(
   // One retry for a missing field, one for a page size: each only when it taught something new.
   for (let attempt = 0; ; attempt += 1) {
     const fitted = fitPageSizes(operation, variables);
+    let data: unknown;
     try {
-      return await client.request<TData>({ document: documentForSite(operation.document, optionalFields), variables: fitted });
+      data = await client.request<unknown>({ document: documentForSite(operation.document, optionalFields), variables: fitted });
     } catch (error) {
       const errors = graphqlErrorsOf(error);
       const learned =
         errors.length > 0 &&
         (learnMissingFieldsFromRefusal(errors, optionalFields) || learnPageCapFromRefusal(errors, largestPageSize(operation, fitted)));
       if (!learned || attempt >= 2) throw toAccountError(error);
+      continue;
     }
+    return answerOf(operation, data);
   }
+}
+
+/**
+ * The site's answer in the form the operation asks for, or a SiteError "unexpected_answer" naming where
+ * it differs (a path and what was expected, never a value): an answer is checked before anything reads
+ * it (OWASP ASVS 5 V1.5: data from another system is validated), so a site that sends a null, a number
+ * or a list where the query asks for something else gets "The site could not answer this request",
+ * not a crash of the page.
+ */
+function answerOf<TData>(operation: AccountOperation<TData>, data: unknown): TData {
+  const checked = operation.answer.safeParse(data);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the answer";
+  throw new SiteError(
+    "account_api_failed",
+    `The site's answer does not have the form the query asks for: ${where}: ${issue?.message ?? ""}`,
+    {
+      detail: "unexpected_answer",
+    },
+  );
 }
 
 const NOTHING_OPTIONAL: ReadonlySet<string> = new Set();
 
-function fitPageSizes(operation: AccountOperation, variables: Record<string, unknown>): Record<string, unknown> {
+function fitPageSizes(operation: AccountOperation<unknown>, variables: Record<string, unknown>): Record<string, unknown> {
   const fitted = { ...variables };
   for (const name of operation.pageSizeVariables ?? []) {
     const value = fitted[name];
@@ -80,7 +105,7 @@ function fitPageSizes(operation: AccountOperation, variables: Record<string, unk
   return fitted;
 }
 
-function largestPageSize(operation: AccountOperation, variables: Record<string, unknown>): number {
+function largestPageSize(operation: AccountOperation<unknown>, variables: Record<string, unknown>): number {
   return Math.max(
     0,
     ...(operation.pageSizeVariables ?? []).map((name) => variables[name]).filter((value): value is number => typeof value === "number"),

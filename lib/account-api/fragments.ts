@@ -1,5 +1,7 @@
 import "server-only";
 
+import { z } from "zod";
+
 /** What every connection the dashboard reads selects besides its nodes: the site's total and where to go on. */
 export const CONNECTION_PAGING_FIELDS = /* GraphQL */ `totalCount
         pageInfo {
@@ -44,48 +46,71 @@ export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * Raw `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}. Fields beyond the seed's are
- * optional: absent when the site lacks them (./schema-fitting.ts leaves them out of the query).
+ * A DateTime of the schema (ISO 8601 with an offset) as the dashboard reads it: a string `Date.parse`
+ * understands. Anything else would be shown as "Invalid Date" or break a sort.
  */
-export interface RawEnrolledCourse {
-  slug: string;
-  name?: string | null;
-  imageUrl?: string | null;
-  expireDate: string | null;
-  hasLifetimeAccess: boolean;
-  completionPercentage?: number | null;
-  lastWatchedLecture: {
-    lectureId: string;
-    positionSeconds: number;
-    title?: string | null;
-    watchedAt?: string | null;
-  } | null;
-}
+export const DATE_TIME = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "expected a date and time");
 
-/** Raw `EventRegistration` as selected by {@link EVENT_REGISTRATION_FIELDS}. */
-export interface RawEventRegistration {
-  id: string;
-  state: string;
-  registeredAt?: string;
-  event: {
-    id: string;
-    title: string;
-    startTime: string;
-    endTime?: string | null;
-    isAllDay?: boolean;
-    location?: string | null;
-    url?: string | null;
-  };
-}
+/**
+ * An identifier (`ID` in the schema we assume): a string, as GraphQL serialises an ID, or a number from a
+ * site whose schema types it `Int` (the site documents no types), read as its decimal string.
+ */
+export const IDENTIFIER = z.union([z.string(), z.number()]).transform(String);
 
-export interface RawPageInfo {
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
+/**
+ * The form of an `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}, which every answer is
+ * checked against before anything reads it (./client.ts). Fields beyond the seed's are optional: absent
+ * when the site lacks them (./schema-fitting.ts leaves them out of the query).
+ */
+export const RAW_ENROLLED_COURSE = z.object({
+  slug: z.string(),
+  name: z.string().nullish(),
+  imageUrl: z.string().nullish(),
+  expireDate: DATE_TIME.nullable(),
+  hasLifetimeAccess: z.boolean(),
+  completionPercentage: z.number().nullish(),
+  lastWatchedLecture: z
+    .object({
+      lectureId: IDENTIFIER,
+      positionSeconds: z.number(),
+      title: z.string().nullish(),
+      watchedAt: DATE_TIME.nullish(),
+    })
+    .nullable(),
+});
+
+export type RawEnrolledCourse = z.infer<typeof RAW_ENROLLED_COURSE>;
+
+/** The form of an `EventRegistration` as selected by {@link EVENT_REGISTRATION_FIELDS}. */
+export const RAW_EVENT_REGISTRATION = z.object({
+  id: IDENTIFIER,
+  state: z.string(),
+  registeredAt: DATE_TIME.optional(),
+  event: z.object({
+    id: IDENTIFIER,
+    title: z.string(),
+    startTime: DATE_TIME,
+    endTime: DATE_TIME.nullish(),
+    isAllDay: z.boolean().optional(),
+    location: z.string().nullish(),
+    url: z.string().nullish(),
+  }),
+});
+
+export type RawEventRegistration = z.infer<typeof RAW_EVENT_REGISTRATION>;
+
+const RAW_PAGE_INFO = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
+
+export type RawPageInfo = z.infer<typeof RAW_PAGE_INFO>;
 
 /** A connection as selected by the dashboard's operations; `pageInfo` and `totalCount` are absent on a site without them. */
 export interface RawConnection<TNode> {
   nodes: TNode[];
   pageInfo?: RawPageInfo | null;
   totalCount?: number | null;
+}
+
+/** The form of a connection of `node`s, as {@link RawConnection}. */
+export function rawConnection<TNode>(node: z.ZodType<TNode>): z.ZodType<RawConnection<TNode>> {
+  return z.object({ nodes: z.array(node), pageInfo: RAW_PAGE_INFO.nullish(), totalCount: z.number().nullish() });
 }

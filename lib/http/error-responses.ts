@@ -124,7 +124,8 @@ function describeSiteError(error: SiteError): DescribedApiError {
         detail: error.detail,
       };
     case "account_api_failed":
-      return error.detail === "graphql_error"
+      // The site answered, but refused the query or answered in another form than it asks for.
+      return error.detail === "graphql_error" || error.detail === "unexpected_answer"
         ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
         : { status: 503, code: "site_unavailable", message: SITE_NOT_ANSWERING };
     case "token_audience_mismatch":

@@ -13,6 +13,7 @@ import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar, type MemoryJar } from "../support/memory-jar";
+import { PROBE_OPERATION } from "../support/probe-operation";
 
 /**
  * The whole member lifecycle against the sandbox over real HTTP: sign in, read the Account API, live
@@ -112,7 +113,7 @@ describe.each([
     await revokeAtSite(session);
     const revokeCalls = sandbox.requests().filter((entry) => entry.endpoint === "revoke");
     expect(revokeCalls.length).toBeGreaterThanOrEqual(2);
-    await expect(runAccountOperation(session.accessToken, { document: "query DashboardProbe { viewer { id } }" })).rejects.toMatchObject({
+    await expect(runAccountOperation(session.accessToken, PROBE_OPERATION)).rejects.toMatchObject({
       code: "token_refused",
     });
     // A stale copy of the cookie finds the grant gone: the session ends instead of lingering.

@@ -1,9 +1,18 @@
 import "server-only";
 
+import { z } from "zod";
+
 import type { CoursesPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
-import { CONNECTION_PAGING_FIELDS, ENROLLED_COURSE_FIELDS, type RawConnection, type RawEnrolledCourse } from "../fragments";
+import {
+  CONNECTION_PAGING_FIELDS,
+  ENROLLED_COURSE_FIELDS,
+  RAW_ENROLLED_COURSE,
+  rawConnection,
+  type RawConnection,
+  type RawEnrolledCourse,
+} from "../fragments";
 import type { ResumeUrlConfig } from "../lecture-url";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
@@ -30,11 +39,10 @@ export const COURSES_DOCUMENT = /* GraphQL */ `
   ${ENROLLED_COURSE_FIELDS}
 `;
 
-export const COURSES_OPERATION = connectionOperation(COURSES_DOCUMENT);
-
-export interface CoursesResult {
-  viewer: { enrolledCourses: RawConnection<RawEnrolledCourse> };
-}
+export const COURSES_OPERATION = connectionOperation(
+  COURSES_DOCUMENT,
+  z.object({ viewer: z.object({ enrolledCourses: rawConnection(RAW_ENROLLED_COURSE) }) }),
+);
 
 /** The loaded enrollments as one Courses page: every item, and the cursor to go on from when the bound stopped. */
 export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, config: ResumeUrlConfig): CoursesPage {
@@ -47,7 +55,7 @@ export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, conf
 
 /** `first` enrollments after a cursor (null: from the start), with the Courses operation (the overview reads on with it too). */
 export async function readEnrollments(accessToken: string, first: number, after: string | null): Promise<RawConnection<RawEnrolledCourse>> {
-  const result = await runAccountOperation<CoursesResult>(accessToken, COURSES_OPERATION, { first, after });
+  const result = await runAccountOperation(accessToken, COURSES_OPERATION, { first, after });
   return result.viewer.enrolledCourses;
 }
 

@@ -1,9 +1,18 @@
 import "server-only";
 
+import { z } from "zod";
+
 import type { EventsPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
-import { CONNECTION_PAGING_FIELDS, EVENT_REGISTRATION_FIELDS, type RawConnection, type RawEventRegistration } from "../fragments";
+import {
+  CONNECTION_PAGING_FIELDS,
+  EVENT_REGISTRATION_FIELDS,
+  RAW_EVENT_REGISTRATION,
+  rawConnection,
+  type RawConnection,
+  type RawEventRegistration,
+} from "../fragments";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { collectPages, type CollectedConnection } from "../paging";
@@ -32,11 +41,10 @@ export const EVENTS_DOCUMENT = /* GraphQL */ `
   ${EVENT_REGISTRATION_FIELDS}
 `;
 
-export const EVENTS_OPERATION = connectionOperation(EVENTS_DOCUMENT);
-
-export interface EventsResult {
-  viewer: { eventRegistrations: RawConnection<RawEventRegistration> };
-}
+export const EVENTS_OPERATION = connectionOperation(
+  EVENTS_DOCUMENT,
+  z.object({ viewer: z.object({ eventRegistrations: rawConnection(RAW_EVENT_REGISTRATION) }) }),
+);
 
 export function reshapeEvents(collected: CollectedConnection<RawEventRegistration>): EventsPage {
   const items = collected.nodes.map(reshapeEventRegistration);
@@ -49,7 +57,7 @@ export async function readRegistrations(
   first: number,
   after: string | null,
 ): Promise<RawConnection<RawEventRegistration>> {
-  const result = await runAccountOperation<EventsResult>(accessToken, EVENTS_OPERATION, { first, after });
+  const result = await runAccountOperation(accessToken, EVENTS_OPERATION, { first, after });
   return result.viewer.eventRegistrations;
 }
 

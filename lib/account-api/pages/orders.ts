@@ -1,10 +1,12 @@
 import "server-only";
 
+import { z } from "zod";
+
 import { getConfig } from "@/lib/config";
 import type { Order, OrdersPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
-import { CONNECTION_PAGING_FIELDS, type RawConnection } from "../fragments";
+import { CONNECTION_PAGING_FIELDS, DATE_TIME, IDENTIFIER, rawConnection } from "../fragments";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { reshapePage } from "../reshape";
@@ -39,24 +41,27 @@ export const ORDERS_DOCUMENT = /* GraphQL */ `
   }
 `;
 
-export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT);
+/** The form of an `Order` as {@link ORDERS_DOCUMENT} selects it; fields beyond the seed's may be absent. */
+const RAW_ORDER = z.object({
+  id: IDENTIFIER,
+  tradeNo: z.string(),
+  state: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  refundedAmount: z.number().nullish(),
+  paidAt: DATE_TIME.nullish(),
+  createdAt: DATE_TIME,
+  paymentUrl: z.string().nullish(),
+  lineItems: z.array(z.object({ name: z.string(), amount: z.number(), itemType: z.string() })).optional(),
+});
 
-export interface RawOrder {
-  id: string;
-  tradeNo: string;
-  state: string;
-  currency: string;
-  amount: number;
-  refundedAmount?: number | null;
-  paidAt?: string | null;
-  createdAt: string;
-  paymentUrl?: string | null;
-  lineItems?: { name: string; amount: number; itemType: string }[];
-}
+export type RawOrder = z.infer<typeof RAW_ORDER>;
 
-export interface OrdersResult {
-  viewer: { orders: RawConnection<RawOrder> };
-}
+const ORDERS_ANSWER = z.object({ viewer: z.object({ orders: rawConnection(RAW_ORDER) }) });
+
+export type OrdersResult = z.infer<typeof ORDERS_ANSWER>;
+
+export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT, ORDERS_ANSWER);
 
 /** A link the site gives, kept only when it is an https page of the site itself (http on a loopback site, as in the demo). */
 function sitePageUrlOrNull(value: string | null | undefined): string | null {
@@ -90,5 +95,5 @@ export function reshapeOrders(data: OrdersResult): OrdersPage {
 
 /** The Orders page: one page of orders per call. */
 export async function loadOrders({ accessToken, after }: AccountPageRequest): Promise<OrdersPage> {
-  return reshapeOrders(await runAccountOperation<OrdersResult>(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }));
+  return reshapeOrders(await runAccountOperation(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }));
 }

@@ -1,5 +1,7 @@
 import "server-only";
 
+import { z } from "zod";
+
 import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 import { pickUpcomingRegistrations } from "@/lib/format/events";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
@@ -9,7 +11,9 @@ import {
   CONNECTION_PAGING_FIELDS,
   ENROLLED_COURSE_FIELDS,
   EVENT_REGISTRATION_FIELDS,
-  type RawConnection,
+  RAW_ENROLLED_COURSE,
+  RAW_EVENT_REGISTRATION,
+  rawConnection,
   type RawEnrolledCourse,
   type RawEventRegistration,
 } from "../fragments";
@@ -61,22 +65,23 @@ export const OVERVIEW_DOCUMENT = /* GraphQL */ `
 /** Modest first pages of each connection (docs/architecture.md section 5: the site's cap is its own). */
 export const OVERVIEW_PAGE_SIZE = 50;
 
+/** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
+const OVERVIEW_ANSWER = z.object({
+  viewer: z.object({
+    name: z.string().nullish(),
+    email: z.string(),
+    enrolledCourses: rawConnection(RAW_ENROLLED_COURSE),
+    eventRegistrations: rawConnection(RAW_EVENT_REGISTRATION).optional(),
+  }),
+});
+
 /** The overview still greets and shows courses on a site without event registrations. */
-export const OVERVIEW_OPERATION: AccountOperation = {
+export const OVERVIEW_OPERATION: AccountOperation<z.infer<typeof OVERVIEW_ANSWER>> = {
   document: OVERVIEW_DOCUMENT,
+  answer: OVERVIEW_ANSWER,
   pageSizeVariables: ["coursesFirst", "eventsFirst"],
   optionalFields: optionalFields("Viewer.eventRegistrations"),
 };
-
-/** The overview's answer; `eventRegistrations` is absent on a site without them, `name` on one without names. */
-export interface OverviewResult {
-  viewer: {
-    name?: string | null;
-    email: string;
-    enrolledCourses: RawConnection<RawEnrolledCourse>;
-    eventRegistrations?: RawConnection<RawEventRegistration>;
-  };
-}
 
 /** What the overview is computed from: the member and every enrollment and registration read, within the bounds. */
 export interface OverviewInput {
@@ -135,7 +140,7 @@ function expiryMs(course: CourseEnrollment): number {
 
 /** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
 async function readOverview(accessToken: string): Promise<OverviewInput> {
-  const { viewer } = await runAccountOperation<OverviewResult>(accessToken, OVERVIEW_OPERATION, {
+  const { viewer } = await runAccountOperation(accessToken, OVERVIEW_OPERATION, {
     coursesFirst: OVERVIEW_PAGE_SIZE,
     eventsFirst: OVERVIEW_PAGE_SIZE,
   });

@@ -11,7 +11,7 @@ import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "@/lib/account-api/schema";
 const schema = buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
 
 /** What each page sends (tests/unit/site/page-sizes.test.ts checks that these are what the pages really send). */
-const operations: [string, AccountOperation][] = [
+const operations: [string, AccountOperation<unknown>][] = [
   ["DashboardOverview", OVERVIEW_OPERATION],
   ["DashboardCourses", COURSES_OPERATION],
   ["DashboardOrders", ORDERS_OPERATION],

@@ -14,12 +14,12 @@ import { SiteError } from "@/lib/site/errors";
 import { captureLog } from "../../support/captured-log";
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite, startFakeSite, type FakeSite } from "../../support/fake-site";
+import { PROBE_OPERATION } from "../../support/probe-operation";
 
 const site = setUpFakeSite({ idTokens: false });
 /** Another origin (another port of the loopback), where a followed cross-origin redirect would land. */
 let elsewhere: FakeSite;
 const TOKEN = "at-member-secret-57";
-const PROBE = { document: "query DashboardProbe { viewer { id } }" };
 
 beforeAll(async () => {
   configureDashboard(site.url);
@@ -46,7 +46,7 @@ describe("checklist 57: the Account API answering a redirect", () => {
       site.handlers.set("POST /account/graphql", () => ({ status, headers: { location: target() }, text: "" }));
 
       const log = captureLog();
-      const error: unknown = await runAccountOperation(TOKEN, PROBE).then(
+      const error: unknown = await runAccountOperation(TOKEN, PROBE_OPERATION).then(
         () => null,
         (thrown: unknown) => thrown,
       );

@@ -18,12 +18,12 @@ import { captureLog } from "../../support/captured-log";
 import { configureDashboard, TEST_APP_URL } from "../../support/env";
 import { setUpFakeSite, type RecordedCall } from "../../support/fake-site";
 import { memoryJar, type MemoryJar } from "../../support/memory-jar";
+import { PROBE_OPERATION } from "../../support/probe-operation";
 
 /** Issue 30 item 2: DPoP (RFC 9449) as the dashboard speaks it, on the wire of a fake site. */
 const site = setUpFakeSite({ idTokens: false });
 let metadata: Record<string, unknown>;
 const DISCOVERY = ["GET /.well-known/oauth-authorization-server", "GET /.well-known/openid-configuration"];
-const PROBE = { document: "query DashboardProbe { viewer { id } }" };
 const MEMBER = { sub: "member-1", email: "maya@example.com" };
 
 function advertise(dpop: boolean): void {
@@ -73,7 +73,7 @@ describe("a site that does not advertise DPoP sees exactly today's requests", ()
     expect(url.searchParams.has("dpop_jkt")).toBe(false);
     const jar = await signIn("Bearer");
     site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v" } } } }));
-    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE));
+    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
     for (const call of site.calls) expect(call.headers.dpop, `${call.method} ${call.path}`).toBeUndefined();
     expect(site.callsTo("/api/oauth/userinfo")[0]!.headers.authorization).toBe("Bearer at-1");
     expect(site.callsTo("/account/graphql")[0]!.headers.authorization).toBe("Bearer at-1");
@@ -109,7 +109,7 @@ describe("a site that advertises ES256 DPoP proofs", () => {
     expect(proofOf(info).claims).toMatchObject({ htm: "GET", htu: `${site.url}/api/oauth/userinfo` });
 
     site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v" } } } }));
-    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE));
+    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
     const call = site.callsTo("/account/graphql")[0]!;
     expect(call.headers.authorization).toBe("DPoP at-1");
     const resource = proofOf(call);
@@ -134,9 +134,9 @@ describe("a site that advertises ES256 DPoP proofs", () => {
         json: { error: "use_dpop_nonce" },
       };
     });
-    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE));
+    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
     expect(answered).toBe(2);
-    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE));
+    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
     // The next request already carries the remembered nonce: no second challenge.
     expect(answered).toBe(3);
   });
@@ -154,7 +154,9 @@ describe("a site that advertises ES256 DPoP proofs", () => {
       };
     });
     site.handlers.set("POST /api/oauth/token", () => tokenAnswer("DPoP", 2));
-    const error = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE)).catch((thrown: unknown) => thrown);
+    const error = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION)).catch(
+      (thrown: unknown) => thrown,
+    );
     // One retry, then one refresh and one retry with its own single nonce retry: four at most.
     expect(n).toBeLessThanOrEqual(4);
     const response = apiErrorResponse(error);

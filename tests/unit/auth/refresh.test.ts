@@ -22,6 +22,7 @@ import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../sup
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { memoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
+import { PROBE_OPERATION } from "../../support/probe-operation";
 
 const site = setUpDashboardOnFakeSite();
 let issued = 0;
@@ -74,9 +75,7 @@ describe("refresh", () => {
     site.handlers.set("POST /account/graphql", (call) => ({ json: { data: { viewer: { id: String(call.headers.authorization) } } } }));
     const results = await Promise.all(
       Array.from({ length: 50 }, () =>
-        callWithMemberSession(memoryJar(staleCookies), (token) =>
-          runAccountOperation<{ viewer: { id: string } }>(token, { document: "query DashboardProbe { viewer { id } }" }),
-        ),
+        callWithMemberSession(memoryJar(staleCookies), (token) => runAccountOperation(token, PROBE_OPERATION)),
       ),
     );
     // A request that left the browser before the rotated cookie arrived still succeeds.
@@ -273,15 +272,13 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
 });
 
 describe("Account API chokepoint", () => {
-  const probe = { document: "query DashboardProbe { viewer { id } }" };
-
   it("sends only the bearer token, never the browser's cookies", async () => {
     site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v1" } } } }));
-    await runAccountOperation("at-x", probe);
+    await runAccountOperation("at-x", PROBE_OPERATION);
     const call = site.callsTo("/account/graphql")[0]!;
     expect(call.headers.authorization).toBe("Bearer at-x");
     expect(call.headers.cookie).toBeUndefined();
-    expect(call.body).toMatchObject({ query: probe.document });
+    expect(call.body).toMatchObject({ query: PROBE_OPERATION.document });
   });
 
   it("on 401 invalid_token refreshes once and retries once", async () => {
@@ -292,7 +289,7 @@ describe("Account API chokepoint", () => {
         ? { status: 401, json: { error: "invalid_token" }, headers: { "www-authenticate": 'Bearer error="invalid_token"' } }
         : { json: { data: { viewer: { id: "ok" } } } },
     );
-    const result = await callWithMemberSession(jar, (token) => runAccountOperation<{ viewer: { id: string } }>(token, probe));
+    const result = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
     expect(result.viewer.id).toBe("ok");
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
@@ -307,7 +304,7 @@ describe("Account API chokepoint", () => {
       json: { error: "invalid_token" },
       headers: { "www-authenticate": 'Bearer error="invalid_token"' },
     }));
-    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION))).rejects.toMatchObject({
       code: "unauthenticated",
     });
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
@@ -322,7 +319,7 @@ describe("Account API chokepoint", () => {
         "www-authenticate": 'Bearer error="invalid_token", resource_metadata="https://other.example/.well-known/oauth-protected-resource"',
       },
     }));
-    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "token_audience_mismatch" });
+    await expect(runAccountOperation("at", PROBE_OPERATION)).rejects.toMatchObject({ code: "token_audience_mismatch" });
   });
 
   it("reports a freshly issued token that is still refused with resource_metadata as a configuration error", async () => {
@@ -333,7 +330,7 @@ describe("Account API chokepoint", () => {
       json: { error: "invalid_token" },
       headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${site.url}/.well-known/oauth-protected-resource"` },
     }));
-    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, probe))).rejects.toMatchObject({
+    await expect(callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION))).rejects.toMatchObject({
       code: "token_audience_mismatch",
     });
   });
@@ -344,14 +341,14 @@ describe("Account API chokepoint", () => {
       json: { error: "insufficient_scope" },
       headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="account:read"' },
     }));
-    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "insufficient_scope", detail: "account:read" });
+    await expect(runAccountOperation("at", PROBE_OPERATION)).rejects.toMatchObject({ code: "insufficient_scope", detail: "account:read" });
   });
 
   it("turns GraphQL errors into a query failure and a 5xx into unavailable", async () => {
     site.handlers.set("POST /account/graphql", () => ({ json: { errors: [{ message: "Cannot query field orders" }] } }));
-    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "graphql_error" });
+    await expect(runAccountOperation("at", PROBE_OPERATION)).rejects.toMatchObject({ code: "account_api_failed", detail: "graphql_error" });
     site.handlers.set("POST /account/graphql", () => ({ status: 502, text: "bad gateway" }));
-    await expect(runAccountOperation("at", probe)).rejects.toMatchObject({ code: "account_api_failed", detail: "http_502" });
+    await expect(runAccountOperation("at", PROBE_OPERATION)).rejects.toMatchObject({ code: "account_api_failed", detail: "http_502" });
   });
 });
 
@@ -409,7 +406,6 @@ describe("a refresh answer is checked like a sign-in (OpenID Connect Core 12.2)"
 });
 
 describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)", () => {
-  const probe = { document: "query DashboardProbe { viewer { id } }" };
   function refreshedIdToken(overrides: Record<string, unknown>) {
     const now = Math.floor(Date.now() / 1000);
     return site.signIdToken({ iss: site.url, aud: TEST_CLIENT_ID, sub: "s", iat: now, exp: now + 600, ...overrides });
@@ -434,7 +430,7 @@ describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)"
     // No Account API handler: a call to it would fail the test (tests/support/fake-site.ts).
     const jar = memoryJar();
     await saveSession(jar, expiringSession({ idTokenNonce: "sign-in-nonce" }));
-    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION)).catch(
       (thrown: unknown) => thrown,
     );
     expect(error).toMatchObject({ code: "unauthenticated", detail: "session_ended" });
@@ -451,7 +447,6 @@ describe("checklist 49: a refreshed id_token's nonce (OpenID Connect Core 12.2)"
 });
 
 describe("the resource server's challenges (security checklist 54 and 58)", () => {
-  const probe = { document: "query DashboardProbe { viewer { id } }" };
   const OUR_HEADERS = ["cache-control", "content-type", "retry-after"];
 
   async function signedInJar() {
@@ -473,7 +468,7 @@ describe("the resource server's challenges (security checklist 54 and 58)", () =
         ].join(", "),
       },
     }));
-    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION)).catch(
       (thrown: unknown) => thrown,
     );
     expect(error).toMatchObject({ code: "insufficient_scope", detail: "admin account:write" });
@@ -514,7 +509,7 @@ describe("the resource server's challenges (security checklist 54 and 58)", () =
       const log = captureLog();
       const jar = await signedInJar();
       site.handlers.set("POST /account/graphql", () => ({ status, json: { error: "invalid_token" }, headers }));
-      const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, probe)).catch(
+      const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION)).catch(
         (thrown: unknown) => thrown,
       );
       expect(error).toBeInstanceOf(LayerError);
