@@ -85,13 +85,8 @@ function answerOf<TData>(operation: AccountOperation<TData>, data: unknown): TDa
   if (checked.success) return checked.data;
   const issue = checked.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the answer";
-  throw new SiteError(
-    "account_api_failed",
-    `The site's answer does not have the form the query asks for: ${where}: ${issue?.message ?? ""}`,
-    {
-      detail: "unexpected_answer",
-    },
-  );
+  const message = `The site's answer does not have the form the query asks for: ${where}: ${issue?.message ?? ""}`;
+  throw new SiteError("account_api_failed", message, { detail: "unexpected_answer" });
 }
 
 const NOTHING_OPTIONAL: ReadonlySet<string> = new Set();
