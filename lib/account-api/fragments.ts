@@ -81,6 +81,9 @@ export const RAW_ENROLLED_COURSE = z.object({
 
 export type RawEnrolledCourse = z.infer<typeof RAW_ENROLLED_COURSE>;
 
+/** An enrollment's identity in a list: its course. */
+export const enrollmentKey = (node: RawEnrolledCourse): string => node.slug;
+
 /** The form of an `EventRegistration` as selected by {@link EVENT_REGISTRATION_FIELDS}. */
 export const RAW_EVENT_REGISTRATION = z.object({
   id: IDENTIFIER,
@@ -98,6 +101,9 @@ export const RAW_EVENT_REGISTRATION = z.object({
 });
 
 export type RawEventRegistration = z.infer<typeof RAW_EVENT_REGISTRATION>;
+
+/** A registration's identity in a list. */
+export const registrationKey = (node: RawEventRegistration): string => node.id;
 
 const RAW_PAGE_INFO = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 

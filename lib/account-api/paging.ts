@@ -76,6 +76,11 @@ export interface CollectPagesOptions<TNode> {
   after?: string | null;
   /** The first page when the caller already has it (e.g. read in the same request as other data). */
   firstPage?: RawConnection<TNode>;
+  /**
+   * A node's identity: a node read before is skipped, as when a list moved between two of its pages on a
+   * site that pages by position (a course bought meanwhile repeats the one at the seam).
+   */
+  keyOf: (node: TNode) => string;
 }
 
 export interface CollectedPages<TNode> {
@@ -109,10 +114,16 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
   let hasNextPage = true;
   // A site that repeats a cursor (or sends an empty page while claiming more) ends the read, not a loop.
   const seenCursors = new Set<string>();
+  const seenNodes = new Set<string>();
   for (let requests = 0; nodes.length < options.maxItems && requests < options.maxItems; requests += 1) {
     page ??= await options.fetchPage(Math.min(pageSize, options.maxItems - nodes.length), after);
     if (typeof page.totalCount === "number") totalCount = page.totalCount;
-    nodes.push(...page.nodes.slice(0, options.maxItems - nodes.length));
+    for (const node of page.nodes) {
+      const key = options.keyOf(node);
+      if (nodes.length >= options.maxItems || seenNodes.has(key)) continue;
+      seenNodes.add(key);
+      nodes.push(node);
+    }
     const info = page.pageInfo;
     hasNextPage = Boolean(info?.hasNextPage && info.endCursor && page.nodes.length > 0 && !seenCursors.has(info.endCursor));
     if (info?.endCursor) seenCursors.add(info.endCursor);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { COURSES_PAGE_SIZE, readEnrollments } from "@/lib/account-api/pages/courses";
 import { callWithMemberSession } from "@/lib/auth/member-session";
+import { enrollmentKey } from "@/lib/account-api/fragments";
 import { collectPages } from "@/lib/account-api/paging";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { CoursesPage } from "@/lib/types/account";
@@ -55,10 +56,16 @@ describe("the Courses data route over all enrollments", () => {
         firsts.push(pageSize);
         return readEnrollments(accessToken, pageSize, after);
       };
-      const bounded = await collectPages({ fetchPage, maxItems: 60, pageSize: COURSES_PAGE_SIZE });
+      const bounded = await collectPages({ fetchPage, keyOf: enrollmentKey, maxItems: 60, pageSize: COURSES_PAGE_SIZE });
       return {
         first: bounded,
-        rest: await collectPages({ fetchPage, maxItems: 500, pageSize: COURSES_PAGE_SIZE, after: bounded.nextCursor }),
+        rest: await collectPages({
+          fetchPage,
+          keyOf: enrollmentKey,
+          maxItems: 500,
+          pageSize: COURSES_PAGE_SIZE,
+          after: bounded.nextCursor,
+        }),
       };
     });
     expect(first.nodes.map((node) => node.slug)).toEqual(expected.slice(0, 60));

@@ -9,6 +9,7 @@ import {
   CONNECTION_PAGING_FIELDS,
   ENROLLED_COURSE_FIELDS,
   RAW_ENROLLED_COURSE,
+  enrollmentKey,
   rawConnection,
   type RawConnection,
   type RawEnrolledCourse,
@@ -65,5 +66,8 @@ export async function readEnrollments(accessToken: string, first: number, after:
  */
 export async function loadCourses({ accessToken, after, resume }: AccountPageRequest): Promise<CoursesPage> {
   const read = (first: number, cursor: string | null) => readEnrollments(accessToken, first, cursor);
-  return reshapeCourses(await collectPages({ fetchPage: read, maxItems: COURSES_BOUND, pageSize: COURSES_PAGE_SIZE, after }), resume);
+  return reshapeCourses(
+    await collectPages({ fetchPage: read, keyOf: enrollmentKey, maxItems: COURSES_BOUND, pageSize: COURSES_PAGE_SIZE, after }),
+    resume,
+  );
 }

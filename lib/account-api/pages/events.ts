@@ -9,6 +9,7 @@ import {
   CONNECTION_PAGING_FIELDS,
   EVENT_REGISTRATION_FIELDS,
   RAW_EVENT_REGISTRATION,
+  registrationKey,
   rawConnection,
   type RawConnection,
   type RawEventRegistration,
@@ -64,5 +65,7 @@ export async function readRegistrations(
 /** The Events page: registrations read page by page up to its bound; "Show more" goes on from there. */
 export async function loadEvents({ accessToken, after }: AccountPageRequest): Promise<EventsPage> {
   const read = (first: number, cursor: string | null) => readRegistrations(accessToken, first, cursor);
-  return reshapeEvents(await collectPages({ fetchPage: read, maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }));
+  return reshapeEvents(
+    await collectPages({ fetchPage: read, keyOf: registrationKey, maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }),
+  );
 }

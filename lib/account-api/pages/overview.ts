@@ -13,6 +13,8 @@ import {
   EVENT_REGISTRATION_FIELDS,
   RAW_ENROLLED_COURSE,
   RAW_EVENT_REGISTRATION,
+  enrollmentKey,
+  registrationKey,
   rawConnection,
   type RawEnrolledCourse,
   type RawEventRegistration,
@@ -147,9 +149,19 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
   const readMoreEnrollments = (first: number, after: string | null) => readEnrollments(accessToken, first, after);
   const readMoreRegistrations = (first: number, after: string | null) => readRegistrations(accessToken, first, after);
   const [enrollments, registrations] = await Promise.all([
-    collectPages({ firstPage: viewer.enrolledCourses, fetchPage: readMoreEnrollments, maxItems: OVERVIEW_ENROLLMENT_BOUND }),
+    collectPages({
+      firstPage: viewer.enrolledCourses,
+      fetchPage: readMoreEnrollments,
+      keyOf: enrollmentKey,
+      maxItems: OVERVIEW_ENROLLMENT_BOUND,
+    }),
     viewer.eventRegistrations
-      ? collectPages({ firstPage: viewer.eventRegistrations, fetchPage: readMoreRegistrations, maxItems: OVERVIEW_REGISTRATION_BOUND })
+      ? collectPages({
+          firstPage: viewer.eventRegistrations,
+          fetchPage: readMoreRegistrations,
+          keyOf: registrationKey,
+          maxItems: OVERVIEW_REGISTRATION_BOUND,
+        })
       : null,
   ]);
   return {

@@ -37,7 +37,7 @@ function pagedSite(total: number, cap: number) {
 describe("collectPages", () => {
   it("follows pageInfo in modest pages until the connection ends", async () => {
     const site = pagedSite(130, 100);
-    const collected = await collectPages({ fetchPage: site.fetchPage, maxItems: 500 });
+    const collected = await collectPages({ keyOf: String, fetchPage: site.fetchPage, maxItems: 500 });
     expect(collected.nodes).toEqual(Array.from({ length: 130 }, (_, index) => index));
     expect(collected).toMatchObject({ totalCount: 130, moreCount: 0, nextCursor: null });
     expect(site.requests.map((request) => request.first)).toEqual([50, 50, 50]);
@@ -45,11 +45,11 @@ describe("collectPages", () => {
 
   it("stops at the stated bound and says how many more there are, and where to continue", async () => {
     const site = pagedSite(130, 100);
-    const collected = await collectPages({ fetchPage: site.fetchPage, maxItems: 60, pageSize: 25 });
+    const collected = await collectPages({ keyOf: String, fetchPage: site.fetchPage, maxItems: 60, pageSize: 25 });
     expect(collected.nodes).toHaveLength(60);
     expect(collected.moreCount).toBe(70);
     expect(collected.nextCursor).toBe("59");
-    const rest = await collectPages({ fetchPage: site.fetchPage, maxItems: 500, after: collected.nextCursor });
+    const rest = await collectPages({ keyOf: String, fetchPage: site.fetchPage, maxItems: 500, after: collected.nextCursor });
     expect(rest.nodes[0]).toBe(60);
     expect(rest.nodes).toHaveLength(70);
   });
@@ -57,7 +57,7 @@ describe("collectPages", () => {
   it("starts from a first page the caller already has", async () => {
     const site = pagedSite(70, 100);
     const firstPage = await site.fetchPage(50, null);
-    const collected = await collectPages({ firstPage, fetchPage: site.fetchPage, maxItems: 500 });
+    const collected = await collectPages({ keyOf: String, firstPage, fetchPage: site.fetchPage, maxItems: 500 });
     expect(collected.nodes).toHaveLength(70);
     expect(site.requests).toHaveLength(2);
   });
@@ -68,15 +68,29 @@ describe("collectPages", () => {
       calls += 1;
       return Promise.resolve({ nodes: [calls], totalCount: 999, pageInfo: { hasNextPage: true, endCursor: "same" } });
     };
-    const repeated = await collectPages({ fetchPage: repeating, maxItems: 500 });
+    const repeated = await collectPages({ keyOf: String, fetchPage: repeating, maxItems: 500 });
     expect(calls).toBe(2);
     expect(repeated.nextCursor).toBeNull();
     const empty = () => Promise.resolve({ nodes: [] as number[], totalCount: 5, pageInfo: { hasNextPage: true, endCursor: "more" } });
-    expect(await collectPages({ fetchPage: empty, maxItems: 500 })).toMatchObject({ nodes: [], nextCursor: null });
+    expect(await collectPages({ keyOf: String, fetchPage: empty, maxItems: 500 })).toMatchObject({ nodes: [], nextCursor: null });
+  });
+
+  it("keeps each node once when the list moved between two of its pages (the node at the seam comes again)", async () => {
+    // Two pages of three by position; between them, a node was added at the top, so the second page starts one earlier.
+    const pages: Record<string, RawConnection<number>> = {
+      start: { nodes: [1, 2, 3], totalCount: 6, pageInfo: { hasNextPage: true, endCursor: "after-3" } },
+      "after-3": { nodes: [3, 4, 5], totalCount: 7, pageInfo: { hasNextPage: true, endCursor: "after-5" } },
+      "after-5": { nodes: [5, 6], totalCount: 7, pageInfo: { hasNextPage: false, endCursor: "after-6" } },
+    };
+    const fetchPage = (_first: number, after: string | null) => Promise.resolve(pages[after ?? "start"]!);
+    const collected = await collectPages({ keyOf: String, fetchPage, maxItems: 500 });
+    expect(collected.nodes).toEqual([1, 2, 3, 4, 5, 6]);
+    // The bound counts each node once too.
+    expect((await collectPages({ keyOf: String, fetchPage, maxItems: 4 })).nodes).toEqual([1, 2, 3, 4]);
   });
 
   it("reads one page from a site without pageInfo and says more may exist", async () => {
-    const collected = await collectPages({ fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
+    const collected = await collectPages({ keyOf: String, fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
     expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null });
   });
 });
