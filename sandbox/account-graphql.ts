@@ -141,13 +141,11 @@ function encodeCursor(offset: number, rules: CursorRules): string {
 }
 
 function decodeCursor(cursor: string, rules: CursorRules): number {
-  const match = /^cursor:v1:(\d{1,9}):(\d{1,15})(?::x+)?$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match?.[1] || !match[2]) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  const [, offset, issuedAt] = /^cursor:v1:(\d{1,9}):(\d{1,15})(?::x+)?$/.exec(Buffer.from(cursor, "base64url").toString("utf8")) ?? [];
   // A site whose cursors expire refuses an old one with the same error as any cursor it cannot read.
-  if (rules.cursorTtlSeconds > 0 && rules.now - Number(match[2]) > rules.cursorTtlSeconds * 1000) {
-    throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
-  }
-  return Number(match[1]);
+  const expired = rules.cursorTtlSeconds > 0 && rules.now - Number(issuedAt) > rules.cursorTtlSeconds * 1000;
+  if (!offset || !issuedAt || expired) throw new GraphQLError("after is not a valid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  return Number(offset);
 }
 
 /**
