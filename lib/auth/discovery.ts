@@ -3,6 +3,7 @@ import "server-only";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { processWide } from "@/lib/server/process-wide";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
 
 import { AuthError } from "./errors";
@@ -22,7 +23,10 @@ export interface SiteMetadata {
 export const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 const FAILURE_TTL_MS = 5 * 1000;
 
-let cache: { expiresAt: number; result: Promise<SiteMetadata> } | undefined;
+/** One discovery per process, whichever Next.js bundle asks (the proxy, the pages, the route handlers). */
+const discovered = processWide("site-metadata", () => ({
+  cache: undefined as { expiresAt: number; result: Promise<SiteMetadata> } | undefined,
+}));
 
 async function fetchMetadata(algorithm: "oauth2" | "oidc", issuer: URL): Promise<oauth.AuthorizationServer> {
   const response = await oauth.discoveryRequest(issuer, { algorithm, ...siteRequestOptions() });
@@ -108,16 +112,17 @@ export function endpointsOffOrigin(as: oauth.AuthorizationServer): string[] {
 
 /** The site's metadata, discovered once per DISCOVERY_TTL_MS. */
 export function getSiteMetadata(now = Date.now()): Promise<SiteMetadata> {
+  const { cache } = discovered;
   if (cache && cache.expiresAt > now) return cache.result;
   const result = discover();
-  cache = { expiresAt: now + DISCOVERY_TTL_MS, result };
+  discovered.cache = { expiresAt: now + DISCOVERY_TTL_MS, result };
   result.catch(() => {
-    if (cache?.result === result) cache = { expiresAt: Date.now() + FAILURE_TTL_MS, result };
+    if (discovered.cache?.result === result) discovered.cache = { expiresAt: Date.now() + FAILURE_TTL_MS, result };
   });
   return result;
 }
 
 /** Tests only. */
 export function resetDiscoveryCacheForTests(): void {
-  cache = undefined;
+  discovered.cache = undefined;
 }

@@ -11,6 +11,7 @@ import {
 } from "jose";
 
 import { isLoopbackHost } from "@/lib/config/env-schema";
+import { processWide } from "@/lib/server/process-wide";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 import { siteFetchFor } from "@/lib/site/site-fetch";
@@ -37,7 +38,8 @@ interface SiteKeySet {
   lastUnknownKidRefetch?: { at: number; done: Promise<void> };
 }
 
-const keySets = new Map<string, SiteKeySet>();
+/** One key set per site and process, whichever Next.js bundle verifies (the callback's routes, the proxy's refresh). */
+const keySets = processWide("id-token-key-sets", () => new Map<string, SiteKeySet>());
 
 /**
  * The site's key set, chosen by `kid`. jose caches it, re-fetches it at most once per cooldown when a token

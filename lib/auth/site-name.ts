@@ -3,6 +3,7 @@ import "server-only";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { processWide } from "@/lib/server/process-wide";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
 
 /** The site's name is read at most this often; a failure is remembered briefly so a down site is not asked on every page. */
@@ -12,7 +13,8 @@ const MAX_NAME_LENGTH = 80;
 /** Every page's layout waits for the name the first time: a slow site costs it at most this long (then "the site"). */
 const NAME_TIMEOUT_MS = 2000;
 
-let cache: { expiresAt: number; name: Promise<string | null> } | undefined;
+/** One name per process, whichever Next.js bundle asks (every page's layout, the signed-out page's `/api/site`). */
+const known = processWide("site-name", () => ({ cache: undefined as { expiresAt: number; name: Promise<string | null> } | undefined }));
 
 async function readSiteName(): Promise<string | null> {
   try {
@@ -37,16 +39,17 @@ async function readSiteName(): Promise<string | null> {
  * words then say "the site", never its host.
  */
 export function getSiteName(now = Date.now()): Promise<string | null> {
+  const { cache } = known;
   if (cache && cache.expiresAt > now) return cache.name;
   const name = readSiteName();
-  cache = { expiresAt: now + NAME_TTL_MS, name };
+  known.cache = { expiresAt: now + NAME_TTL_MS, name };
   void name.then((value) => {
-    if (value === null && cache?.name === name) cache = { expiresAt: Date.now() + FAILURE_TTL_MS, name };
+    if (value === null && known.cache?.name === name) known.cache = { expiresAt: Date.now() + FAILURE_TTL_MS, name };
   });
   return name;
 }
 
 /** Tests only. */
 export function resetSiteNameCacheForTests(): void {
-  cache = undefined;
+  known.cache = undefined;
 }

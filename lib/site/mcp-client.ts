@@ -8,6 +8,7 @@ import * as oauth from "oauth4webapi";
 
 import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
+import { processWide } from "@/lib/server/process-wide";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
 import { refusalOfChallenge, SiteError } from "./errors";
@@ -152,7 +153,9 @@ export type AnonymousMcpAnswer = { on: true; publicToolNames: Set<string> } | { 
  * The anonymous answer is the same for every member: it is kept per process for MCP_PROBE_TTL_SECONDS
  * (0: asked on every view), the "off" answers too, so that a site without MCP is not asked on each view.
  */
-let anonymousAnswerCache: { url: string; expiresAt: number; answer: Promise<AnonymousMcpAnswer> } | undefined;
+const anonymousAnswers = processWide("mcp-anonymous-answer", () => ({
+  cache: undefined as { url: string; expiresAt: number; answer: Promise<AnonymousMcpAnswer> } | undefined,
+}));
 
 async function probeAnonymouslyAtSite(): Promise<AnonymousMcpAnswer> {
   try {
@@ -170,16 +173,17 @@ async function probeAnonymouslyAtSite(): Promise<AnonymousMcpAnswer> {
 export function probeMcpAnonymously(): Promise<AnonymousMcpAnswer> {
   const url = mcpServerUrl();
   const now = Date.now();
-  if (anonymousAnswerCache?.url === url && anonymousAnswerCache.expiresAt > now) return anonymousAnswerCache.answer;
+  const { cache } = anonymousAnswers;
+  if (cache?.url === url && cache.expiresAt > now) return cache.answer;
   const answer = probeAnonymouslyAtSite();
   const ttlMs = getConfig().mcpProbeTtlSeconds * 1000;
-  anonymousAnswerCache = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
+  anonymousAnswers.cache = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
   return answer;
 }
 
 /** Tests only: forgets the anonymous answer, as a new process would. */
 export function resetPublicToolsCacheForTests(): void {
-  anonymousAnswerCache = undefined;
+  anonymousAnswers.cache = undefined;
 }
 
 /**
