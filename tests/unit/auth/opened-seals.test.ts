@@ -5,8 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { BoundedTtlMap } from "@/lib/session/opened-seals";
 import { sealWithSessionSecret } from "@/lib/session/seal";
+import type * as SessionModule from "@/lib/session/session";
 import { endSession, loadSession, saveSession, SESSION_IDLE_LIFETIME_MS, type SessionData } from "@/lib/session/session";
 
+import { anotherBundlesCopy } from "../../support/another-bundle";
 import { configureDashboard } from "../../support/env";
 import { sessionData } from "../../support/session-data";
 import { memoryJar } from "../../support/memory-jar";
@@ -79,9 +81,7 @@ describe("opened session cookies are remembered, not re-opened", () => {
     const jar = memoryJar();
     const data = session();
     await saveSession(jar, data);
-    // Next.js bundles the proxy, the pages and each route handler apart: a fresh import is another bundle's copy.
-    vi.resetModules();
-    const another = await import("@/lib/session/session");
+    const another = await anotherBundlesCopy<typeof SessionModule>("@/lib/session/session");
     expect(another.loadSession).not.toBe(loadSession);
     const derivations = vi.spyOn(crypto.subtle, "deriveKey");
     expect((await another.loadSession(memoryJar(Object.fromEntries(jar.cookies))))?.data.sid).toBe(data.sid);

@@ -4,36 +4,31 @@
  * handlers apart, each with its own copy of a module; a fresh import here stands for another bundle's
  * copy, which must not ask the site again for what the first copy already holds.
  */
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type * as DiscoveryModule from "@/lib/auth/discovery";
 import type * as IdTokenModule from "@/lib/auth/id-token";
 import type * as SiteNameModule from "@/lib/auth/site-name";
 import type * as McpClientModule from "@/lib/site/mcp-client";
 
+import { anotherBundlesCopy } from "../../support/another-bundle";
 import { configureDashboard, TEST_CLIENT_ID } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
 
 const site = setUpFakeSite();
 
-/** The module as another bundle loads it: a copy of its own. */
-async function anotherCopy<T>(path: string): Promise<T> {
-  vi.resetModules();
-  return (await import(/* @vite-ignore */ path)) as T;
-}
-
 beforeAll(() => configureDashboard(site.url));
 beforeEach(async () => {
-  (await anotherCopy<typeof DiscoveryModule>("@/lib/auth/discovery")).resetDiscoveryCacheForTests();
-  (await anotherCopy<typeof SiteNameModule>("@/lib/auth/site-name")).resetSiteNameCacheForTests();
-  (await anotherCopy<typeof McpClientModule>("@/lib/site/mcp-client")).resetPublicToolsCacheForTests();
+  (await anotherBundlesCopy<typeof DiscoveryModule>("@/lib/auth/discovery")).resetDiscoveryCacheForTests();
+  (await anotherBundlesCopy<typeof SiteNameModule>("@/lib/auth/site-name")).resetSiteNameCacheForTests();
+  (await anotherBundlesCopy<typeof McpClientModule>("@/lib/site/mcp-client")).resetPublicToolsCacheForTests();
 });
 
 describe("what is read of the site, once per process", () => {
   it("discovery read by the proxy's copy serves the route handlers' copy", async () => {
-    const proxy = await anotherCopy<typeof DiscoveryModule>("@/lib/auth/discovery");
+    const proxy = await anotherBundlesCopy<typeof DiscoveryModule>("@/lib/auth/discovery");
     await expect(proxy.getSiteMetadata()).resolves.toMatchObject({ as: { issuer: site.url } });
-    const routes = await anotherCopy<typeof DiscoveryModule>("@/lib/auth/discovery");
+    const routes = await anotherBundlesCopy<typeof DiscoveryModule>("@/lib/auth/discovery");
     expect(routes).not.toBe(proxy);
     await expect(routes.getSiteMetadata()).resolves.toMatchObject({ as: { issuer: site.url } });
     expect(site.callsTo("/.well-known/oauth-authorization-server")).toHaveLength(1);
@@ -43,9 +38,9 @@ describe("what is read of the site, once per process", () => {
     site.handlers.set("GET /.well-known/oauth-protected-resource", () => ({
       json: { resource: site.url, authorization_servers: [site.url], resource_name: "Demo Academy" },
     }));
-    const pages = await anotherCopy<typeof SiteNameModule>("@/lib/auth/site-name");
+    const pages = await anotherBundlesCopy<typeof SiteNameModule>("@/lib/auth/site-name");
     await expect(pages.getSiteName()).resolves.toBe("Demo Academy");
-    const routes = await anotherCopy<typeof SiteNameModule>("@/lib/auth/site-name");
+    const routes = await anotherBundlesCopy<typeof SiteNameModule>("@/lib/auth/site-name");
     expect(routes).not.toBe(pages);
     await expect(routes.getSiteName()).resolves.toBe("Demo Academy");
     expect(site.callsTo("/.well-known/oauth-protected-resource")).toHaveLength(1);
@@ -55,9 +50,9 @@ describe("what is read of the site, once per process", () => {
     const now = Math.floor(Date.now() / 1000);
     const expected = { issuer: site.url, clientId: TEST_CLIENT_ID, jwksUri: `${site.url}/jwks`, nonce: "n-1" };
     const idToken = () => site.signIdToken({ iss: site.url, aud: TEST_CLIENT_ID, sub: "member-1", nonce: "n-1", iat: now, exp: now + 600 });
-    const callback = await anotherCopy<typeof IdTokenModule>("@/lib/auth/id-token");
+    const callback = await anotherBundlesCopy<typeof IdTokenModule>("@/lib/auth/id-token");
     await expect(callback.verifyIdToken(await idToken(), expected)).resolves.toMatchObject({ sub: "member-1" });
-    const proxy = await anotherCopy<typeof IdTokenModule>("@/lib/auth/id-token");
+    const proxy = await anotherBundlesCopy<typeof IdTokenModule>("@/lib/auth/id-token");
     expect(proxy).not.toBe(callback);
     await expect(proxy.verifyIdToken(await idToken(), expected)).resolves.toMatchObject({ sub: "member-1" });
     expect(site.callsTo("/jwks")).toHaveLength(1);
@@ -65,9 +60,9 @@ describe("what is read of the site, once per process", () => {
 
   it("the anonymous MCP answer found by Settings' render serves the connections route", async () => {
     site.handlers.set("POST /mcp", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
-    const page = await anotherCopy<typeof McpClientModule>("@/lib/site/mcp-client");
+    const page = await anotherBundlesCopy<typeof McpClientModule>("@/lib/site/mcp-client");
     await expect(page.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "unreachable" });
-    const route = await anotherCopy<typeof McpClientModule>("@/lib/site/mcp-client");
+    const route = await anotherBundlesCopy<typeof McpClientModule>("@/lib/site/mcp-client");
     expect(route).not.toBe(page);
     await expect(route.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "unreachable" });
     expect(site.callsTo("/mcp")).toHaveLength(1);
