@@ -3,8 +3,19 @@
  * carry `account:read` and are bound to this origin.
  */
 import type { Context, Hono } from "hono";
-import { buildASTSchema, execute, GraphQLError, GraphQLScalarType, Kind, parse, specifiedRules, validate, visit } from "graphql";
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import {
+  buildASTSchema,
+  defaultFieldResolver,
+  execute,
+  GraphQLError,
+  GraphQLScalarType,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+} from "graphql";
+import type { DocumentNode, GraphQLFieldResolver, GraphQLSchema } from "graphql";
 import { getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
 import { authenticateResourceRequest } from "./dpop";
@@ -304,6 +315,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     rootValue: viewerRoot(state, member),
     variableValues: body.variables,
     operationName: body.operationName,
+    fieldResolver: failingFieldResolver(state.knobs.graphqlFieldErrors),
   });
   if (!("data" in result) || result.data === undefined) {
     // Request errors (unknown operation, bad variables) have no data.
@@ -312,6 +324,18 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   return c.json({ ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data }, 200, {
     ...NO_STORE_HEADERS,
   });
+}
+
+/**
+ * The `graphqlFieldErrors` knob: the named fields' resolver throws, as a failing backend behind one field
+ * does; graphql-js then answers a partial result. A real server masks the cause, so the message says nothing.
+ */
+function failingFieldResolver(failing: readonly string[]): GraphQLFieldResolver<unknown, unknown> | undefined {
+  if (failing.length === 0) return undefined;
+  return (source, args, context, info) => {
+    if (failing.includes(`${info.parentType.name}.${info.fieldName}`)) throw new Error("Internal server error");
+    return defaultFieldResolver(source, args, context, info);
+  };
 }
 
 export function registerAccountRoutes(app: Hono, state: SandboxState): void {

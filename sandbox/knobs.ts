@@ -67,6 +67,12 @@ export interface SandboxKnobs {
    * progress, lecture titles, orders, event registrations, `pageInfo` or `totalCount`.
    */
   graphqlSeedFieldsOnly: boolean;
+  /**
+   * Fields (`"Type.field"`) whose resolver fails, as a site's backend for one field can: GraphQL answers the
+   * rest (a partial result), that field null with an error naming its path; a non-null field nulls its
+   * parent instead, up to the nearest nullable one (GraphQL spec, "Handling Field Errors").
+   */
+  graphqlFieldErrors: string[];
   /** The largest `first` the Account API accepts; above it the query fails with an error naming this maximum (default 100). */
   maxPageSize: number;
   /**
@@ -152,6 +158,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   accessTokenPadding: 0,
   graphqlMissingFields: [],
   graphqlSeedFieldsOnly: false,
+  graphqlFieldErrors: [],
   maxPageSize: 100,
   cursorTtlSeconds: 0,
   cursorMinLength: 0,
@@ -207,6 +214,7 @@ export const knobsPatchSchema = z
     accessTokenPadding: z.number().int().min(0).max(100_000),
     graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
     graphqlSeedFieldsOnly: z.boolean(),
+    graphqlFieldErrors: z.array(z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/)).max(100),
     maxPageSize: z.number().int().min(1).max(10_000),
     cursorTtlSeconds: z
       .number()

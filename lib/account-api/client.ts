@@ -6,13 +6,16 @@ import * as oauth from "oauth4webapi";
 
 import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
+import { logEvent } from "@/lib/log/logger";
 import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
+import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
+import { keptPartialAnswer } from "./partial-answer";
 import { documentForSite, learnMissingFieldsFromRefusal } from "./schema-fitting";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
@@ -27,7 +30,8 @@ export const ACCOUNT_API_PATH = "/account/graphql";
  * The query is fitted to what this process learned about the site: optional fields it lacks are left
  * out and page sizes stay within the cap it named. When the site refuses the query for one of those
  * reasons, the lesson is remembered and the query is sent once more; nothing else is retried here (a
- * timeout never: the page view's deadline is spent, the member presses Retry).
+ * timeout never: the page view's deadline is spent, the member presses Retry). A partial answer whose
+ * failed fields are all optional is kept without them (./partial-answer.ts).
  */
 export async function runAccountOperation<TData>(
   accessToken: string,
@@ -66,8 +70,13 @@ export async function runAccountOperation<TData>(
       const learned =
         errors.length > 0 &&
         (learnMissingFieldsFromRefusal(errors, optionalFields) || learnPageCapFromRefusal(errors, largestPageSize(operation, fitted)));
-      if (!learned || attempt >= 2) throw toAccountError(error);
-      continue;
+      if (learned && attempt < 2) continue;
+      // Nothing to learn (a cap named on a nullable list is learned and asked again first).
+      const kept = error instanceof ClientError ? keptPartialAnswer(error.response.data, errors, optionalFields) : undefined;
+      if (!kept) throw toAccountError(error);
+      // The operator hears of it (paths as "Type.field", never a value); the member sees the rest.
+      logEvent("account_api_partial_answer", { ...siteFailureDetails(error), failedFields: kept.failedFields }, "warn");
+      return answerOf(operation, kept.data);
     }
     return answerOf(operation, data);
   }

@@ -1,20 +1,10 @@
 import "server-only";
 
-import {
-  buildSchema,
-  parse,
-  print,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
-  type DocumentNode,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-} from "graphql";
+import { parse, print, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLFormattedError } from "graphql";
 
 import { processWide } from "@/lib/server/process-wide";
 
-import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "./schema";
+import { assumedAccountSchema } from "./schema";
 
 /**
  * What this site's Account API lacks of the schema we assume. Apart from the seed's fields (`slug`,
@@ -61,8 +51,6 @@ export function learnMissingFieldsFromRefusal(errors: readonly GraphQLFormattedE
   return fresh.length > 0;
 }
 
-let assumedSchema: GraphQLSchema | undefined;
-
 function withoutUnused(document: DocumentNode): DocumentNode {
   const spreads = new Set<string>();
   const variables = new Set<string>();
@@ -87,8 +75,7 @@ export function documentForSite(document: string, optionalFields: ReadonlySet<st
   const key = `${drop.join(",")}\n${document}`;
   const cached = documents.get(key);
   if (cached) return cached;
-  assumedSchema ??= buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
-  const typeInfo = new TypeInfo(assumedSchema);
+  const typeInfo = new TypeInfo(assumedAccountSchema());
   let next = visit(
     parse(document),
     visitWithTypeInfo(typeInfo, {

@@ -1,5 +1,7 @@
 import "server-only";
 
+import { buildSchema, type GraphQLSchema } from "graphql";
+
 /**
  * The Account API schema the dashboard assumes (docs/architecture.md section 5). Only the seed's fields are facts; the
  * rest may be missing on a real site (./schema-fitting.ts drops the optional ones it lacks).
@@ -62,3 +64,11 @@ export const OPTIONAL_ACCOUNT_FIELDS: readonly string[] = [
   "Event.location",
   "Event.url",
 ];
+
+let assumedSchema: GraphQLSchema | undefined;
+
+/** The assumed schema, built once (per bundle: it is the same for all). */
+export function assumedAccountSchema(): GraphQLSchema {
+  assumedSchema ??= buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
+  return assumedSchema;
+}

@@ -27,6 +27,7 @@ export type LogEventName =
   | "csrf_refused"
   | "session_rejected"
   | "site_error"
+  | "account_api_partial_answer"
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"

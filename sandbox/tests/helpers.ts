@@ -167,7 +167,11 @@ export async function graphql(
   token: string | undefined,
   query: string,
   variables?: Record<string, unknown>,
-): Promise<{ status: number; headers: Headers; body: { data?: unknown; errors?: { message: string }[]; error?: string } }> {
+): Promise<{
+  status: number;
+  headers: Headers;
+  body: { data?: unknown; errors?: { message: string; path?: (string | number)[] }[]; error?: string };
+}> {
   const response = await fetch(`${sandbox.url}/account/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },

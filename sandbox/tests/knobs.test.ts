@@ -113,6 +113,28 @@ describe("knobs", () => {
     expect(fine.status).toBe(200);
   });
 
+  it("fails the resolvers named by graphqlFieldErrors: a partial result, as the GraphQL spec handles field errors", async () => {
+    const tokens = await obtainTokens(sandbox);
+    sandbox.setKnobs({ graphqlFieldErrors: ["EnrolledCourse.name", "Order.lineItems"] });
+    const courses = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses(first: 2) { nodes { slug name } } } }");
+    expect(courses.status).toBe(200);
+    // A nullable field: null where it failed, the rest answered, one error per item naming its path.
+    const nodes = (courses.body.data as { viewer: { enrolledCourses: { nodes: { slug: string; name: unknown }[] } } }).viewer
+      .enrolledCourses.nodes;
+    expect(nodes).toHaveLength(2);
+    expect(nodes.every((node) => node.slug !== "" && node.name === null)).toBe(true);
+    expect(courses.body.errors?.map((error) => error.path)).toEqual([
+      ["viewer", "enrolledCourses", "nodes", 0, "name"],
+      ["viewer", "enrolledCourses", "nodes", 1, "name"],
+    ]);
+    expect(courses.body.errors?.[0]?.message).toBe("Internal server error");
+    // A non-null field: its null reaches the nearest nullable parent, here the whole answer.
+    const orders = await graphql(sandbox, tokens.accessToken, "{ viewer { orders(first: 1) { nodes { tradeNo lineItems { name } } } } }");
+    expect(orders.status).toBe(200);
+    expect(orders.body.data).toBeNull();
+    expect(orders.body.errors?.[0]?.path).toEqual(["viewer", "orders", "nodes", 0, "lineItems"]);
+  });
+
   it("caps `first` at maxPageSize (default 100) with an error naming the maximum", async () => {
     const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
     const page = (first: number) =>

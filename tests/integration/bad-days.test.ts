@@ -9,10 +9,20 @@ import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-deadline";
 import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { isAccessEndingSoon } from "@/lib/format/access";
-import type { Connections, CoursesPage, EventsPage, OrdersPage, Overview } from "@/lib/types/account";
+import type {
+  Connections,
+  CourseEnrollment,
+  CoursesPage,
+  EventRegistration,
+  EventsPage,
+  Order,
+  OrdersPage,
+  Overview,
+} from "@/lib/types/account";
 import { getAccountData } from "@/sandbox/data/account";
 import { type RunningSandbox } from "@/sandbox/server";
 
+import { captureLog } from "../support/captured-log";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
@@ -218,5 +228,77 @@ describe("a site with only the seed's fields", () => {
       expect(refused.status).toBe(502);
       expect(refused.body.error.code).toBe("query_failed");
     }
+  });
+});
+
+describe("a site whose backend fails for one field (GraphQL partial results)", () => {
+  type Case = { field: string; resource: string; operation: string; read: (item: never) => unknown; without: (item: never) => unknown };
+  const name = (course: CourseEnrollment) => course.name;
+  it.each<Case>([
+    {
+      field: "EnrolledCourse.name",
+      resource: "courses",
+      operation: "DashboardCourses",
+      read: name,
+      without: (course: CourseEnrollment) => course.slug,
+    },
+    {
+      field: "EnrolledCourse.completionPercentage",
+      resource: "courses",
+      operation: "DashboardCourses",
+      read: (course: CourseEnrollment) => course.completionPercentage,
+      without: () => null,
+    },
+    {
+      field: "Order.paymentUrl",
+      resource: "orders",
+      operation: "DashboardOrders",
+      read: (order: Order) => order.paymentUrl,
+      without: () => null,
+    },
+    {
+      field: "Event.location",
+      resource: "events",
+      operation: "DashboardEvents",
+      read: (registration: EventRegistration) => registration.event.location,
+      without: () => null,
+    },
+  ])("$resource keeps every item without $field, asks once, and tells the operator which field", async (scenario) => {
+    const { field, resource, operation } = scenario;
+    const read = scenario.read as (item: unknown) => unknown;
+    const without = scenario.without as (item: unknown) => unknown;
+    const whole = await page<{ items: unknown[] }>(maya, `/api/account/${resource}`);
+    expect(whole.body.items.some((item) => read(item) !== without(item))).toBe(true);
+
+    sandbox.setKnobs({ graphqlFieldErrors: [field] });
+    sandbox.resetRequests();
+    const log = captureLog();
+    const partial = await page<{ items: unknown[] }>(maya, `/api/account/${resource}`);
+    expect(partial.status).toBe(200);
+    expect(partial.body.items).toHaveLength(whole.body.items.length);
+    expect(partial.body.items.every((item) => read(item) === without(item))).toBe(true);
+    expect(graphqlRequests()).toBe(1);
+    const told = log.events().filter((event) => event.event === "account_api_partial_answer");
+    expect(told).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        endpoint: `graphql ${operation}`,
+        failedFields: [field],
+        siteErrorMessage: "Internal server error",
+      }),
+    ]);
+    // Where it failed, never what the site holds.
+    const values = whole.body.items.map(read).filter((value): value is string => typeof value === "string");
+    for (const value of values) expect(log.text()).not.toContain(value);
+  });
+
+  it.each([
+    ["a field the page needs (a null lastWatchedLecture would read as never opened)", "EnrolledCourse.lastWatchedLecture", "courses"],
+    ["an optional field the site declares non-null (its error nulls the whole list)", "Order.lineItems", "orders"],
+  ])("says the site could not answer for %s", async (_name, field, resource) => {
+    sandbox.setKnobs({ graphqlFieldErrors: [field] });
+    const refused = await page<{ error: { code: string } }>(maya, `/api/account/${resource}`);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error.code).toBe("query_failed");
   });
 });

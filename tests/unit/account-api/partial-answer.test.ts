@@ -1,0 +1,137 @@
+/**
+ * GraphQL partial results: a site whose backend fails for one field answers the rest, that field null and
+ * an error naming its path. What the dashboard keeps of such an answer, and what it refuses.
+ */
+import { parse, visit } from "graphql";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+import { runAccountOperation } from "@/lib/account-api/client";
+import { optionalFields, type AccountOperation } from "@/lib/account-api/operation";
+import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
+import { keptPartialAnswer } from "@/lib/account-api/partial-answer";
+import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
+import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
+import { ORDERS_DOCUMENT } from "@/lib/account-api/pages/orders";
+import { OVERVIEW_DOCUMENT } from "@/lib/account-api/pages/overview";
+import { resetConfigForTests } from "@/lib/config";
+
+import { configureDashboard } from "../../support/env";
+import { setUpFakeSite } from "../../support/fake-site";
+
+const site = setUpFakeSite({ idTokens: false });
+beforeAll(() => {
+  configureDashboard(site.url);
+  resetConfigForTests();
+});
+afterEach(() => forgetPageCapForTests());
+
+const OPTIONAL = optionalFields();
+
+function courses(...nodes: Record<string, unknown>[]) {
+  return { viewer: { enrolledCourses: { nodes, pageInfo: { hasNextPage: false, endCursor: null }, totalCount: nodes.length } } };
+}
+
+const course = (slug: string, extra: Record<string, unknown> = {}) => ({
+  slug,
+  name: `Course ${slug}`,
+  expireDate: null,
+  hasLifetimeAccess: true,
+  completionPercentage: 40,
+  lastWatchedLecture: null,
+  ...extra,
+});
+
+const failedAt = (...path: (string | number)[]) => ({ message: "Internal server error", path });
+
+describe("a partial answer", () => {
+  it("keeps the answer without an optional field the site failed to give, for that item only", () => {
+    const data = courses(course("a"), course("b", { name: null }), course("c"));
+    const kept = keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 1, "name")], OPTIONAL);
+    expect(kept?.failedFields).toEqual(["EnrolledCourse.name"]);
+    const nodes = kept?.data.viewer as { enrolledCourses: { nodes: Record<string, unknown>[] } };
+    expect(nodes.enrolledCourses.nodes.map((node) => node.name)).toEqual(["Course a", undefined, "Course c"]);
+    expect("name" in nodes.enrolledCourses.nodes[1]!).toBe(false);
+  });
+
+  it("names each failed field once, however many items it failed for", () => {
+    const data = courses(course("a", { completionPercentage: null, name: null }), course("b", { completionPercentage: null }));
+    const errors = [
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "completionPercentage"),
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "name"),
+      failedAt("viewer", "enrolledCourses", "nodes", 1, "completionPercentage"),
+    ];
+    expect(keptPartialAnswer(data, errors, OPTIONAL)?.failedFields).toEqual(["EnrolledCourse.completionPercentage", "EnrolledCourse.name"]);
+  });
+
+  it("refuses an error on a field the page needs: a null lastWatchedLecture would read as never opened", () => {
+    const data = courses(course("a"));
+    expect(keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 0, "lastWatchedLecture")], OPTIONAL)).toBeUndefined();
+  });
+
+  it("refuses an optional field the operation does not list as optional", () => {
+    const data = courses(course("a", { name: null }));
+    expect(keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 0, "name")], new Set())).toBeUndefined();
+  });
+
+  it("refuses an answer whose null reached past the field (a non-null field's error nulls its parent)", () => {
+    const errors = [failedAt("viewer", "orders", "nodes", 0, "lineItems")];
+    expect(keptPartialAnswer({ viewer: null }, errors, OPTIONAL)).toBeUndefined();
+    expect(keptPartialAnswer(null, errors, OPTIONAL)).toBeUndefined();
+  });
+
+  it.each([
+    ["no path", { message: "Internal server error" }],
+    ["a path that ends in an index", failedAt("viewer", "enrolledCourses", "nodes", 0)],
+    ["a path the schema does not know", failedAt("viewer", "enrolledCourses", "nodes", 0, "shoeSize")],
+    ["a path to a value that is not null", failedAt("viewer", "enrolledCourses", "nodes", 0, "name")],
+    ["a path past the answer", failedAt("viewer", "enrolledCourses", "nodes", 5, "name")],
+  ])("refuses an error with %s", (_name, error) => {
+    expect(keptPartialAnswer(courses(course("a")), [error], OPTIONAL)).toBeUndefined();
+  });
+
+  it("is no partial answer without errors", () => {
+    expect(keptPartialAnswer(courses(course("a")), [], OPTIONAL)).toBeUndefined();
+  });
+
+  it.each([
+    ["Courses", COURSES_DOCUMENT],
+    ["Events", EVENTS_DOCUMENT],
+    ["Orders", ORDERS_DOCUMENT],
+    ["Overview", OVERVIEW_DOCUMENT],
+  ])("%s asks for no alias, so every key of an error's path is a field's name", (_page, document) => {
+    const aliases: string[] = [];
+    visit(parse(document), { Field: (node) => void (node.alias && aliases.push(node.alias.value)) });
+    expect(aliases).toEqual([]);
+  });
+});
+
+describe("a partial answer that teaches something", () => {
+  // A list the page can do without, on a site that declares it nullable and names its cap in the error.
+  const operation: AccountOperation<{ viewer: { id: string; eventRegistrations?: { nodes: { id: string }[] } } }> = {
+    document: "query DashboardProbeEvents($first: Int!) { viewer { id eventRegistrations(first: $first) { nodes { id } } } }",
+    answer: z.object({
+      viewer: z.object({ id: z.string(), eventRegistrations: z.object({ nodes: z.array(z.object({ id: z.string() })) }).optional() }),
+    }),
+    pageSizeVariables: ["first"],
+    optionalFields: optionalFields("Viewer.eventRegistrations"),
+  };
+
+  it("learns the cap and asks again, rather than keeping the answer without the list", async () => {
+    site.handlers.set("POST /account/graphql", (call) => {
+      const first = (call.body as { variables: { first: number } }).variables.first;
+      return first > 5
+        ? {
+            json: {
+              data: { viewer: { id: "m1", eventRegistrations: null } },
+              errors: [{ message: "first must be between 1 and 5", path: ["viewer", "eventRegistrations"] }],
+            },
+          }
+        : { json: { data: { viewer: { id: "m1", eventRegistrations: { nodes: [{ id: "r1" }] } } } } };
+    });
+    const answer = await runAccountOperation("access-token", operation, { first: 20 });
+    expect(answer.viewer.eventRegistrations?.nodes).toEqual([{ id: "r1" }]);
+    expect(site.callsTo("/account/graphql")).toHaveLength(2);
+    expect(learnedPageCap()).toBe(5);
+  });
+});
