@@ -208,6 +208,36 @@ test("answers padded to 10 MB: each page says the answer was too large", async (
   await expect(page.getByText("Connect an AI assistant (beta)")).toHaveCount(0);
 });
 
+test("a site whose backend fails for course names and progress: Courses still lists every course, with Resume", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await page.goto("/courses");
+  const courses = page.getByRole("article");
+  await expect(courses.first()).toBeVisible();
+  const count = await courses.count();
+  await expect(page.getByRole("progressbar").first()).toBeVisible();
+
+  // The site answers the rest, those two fields null with an error naming each (a GraphQL partial result).
+  await setKnobs(page, { graphqlFieldErrors: ["EnrolledCourse.name", "EnrolledCourse.completionPercentage"] });
+  const slugs = getAccountData("maya@example.com", Date.now()).enrollments.map((enrollment) => enrollment.slug);
+  const check = async () => {
+    await expect(courses).toHaveCount(count);
+    await expect(page.getByRole("progressbar")).toHaveCount(0);
+    // Each course is named as for a site that gives no names: by its slug.
+    await expect(page.getByRole("heading", { name: slugs[0], exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Resume/ }).first()).toHaveAttribute("href", new RegExp(`^${SITE_URL}/courses/`));
+    await expect(page.getByRole("alert").filter({ hasText: "Your courses could not be loaded." })).toHaveCount(0);
+  };
+  await page.reload();
+  await check();
+  // A tab click renders it on the server again, through the same path.
+  await page.goto("/");
+  const coursesTab = page.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).first();
+  await hydrated(coursesTab);
+  await coursesTab.click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await check();
+});
+
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
