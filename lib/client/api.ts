@@ -109,12 +109,29 @@ function isApiErrorBody(value: unknown): value is ApiErrorBody {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string";
 }
 
-let redirecting = false;
+/**
+ * Whether this page has begun to leave: for sign-in, for the signed-out page, or because it ended the
+ * session itself (Sign out, Revoke access) and its caller is about to navigate. The first way out wins: a
+ * query answering 401 afterwards (the session just ended) must not call `location.assign`, which would
+ * cancel the navigation under way and send a member who signed out to the site's sign-in page.
+ */
+let leaving = false;
+
+/** Takes the page's one way out; false when something else already took it. */
+function claimLeaving(): boolean {
+  if (leaving) return false;
+  leaving = true;
+  return true;
+}
+
+/** This page ended the session (the BFF answered Sign out or Revoke access): a 401 from now on is expected, and the caller navigates. */
+export function sessionEndedHere(): void {
+  leaving = true;
+}
 
 /** Sends the browser to sign in and back to the page it is on. Runs once even when several queries fail. */
 export function redirectToSignIn(): void {
-  if (typeof window === "undefined" || redirecting) return;
-  redirecting = true;
+  if (typeof window === "undefined" || !claimLeaving()) return;
   const here = `${window.location.pathname}${window.location.search}`;
   // Inside the site's page, reloading shows the embedded sign-in (the site's sign-in page is never framed).
   if (isInFrame()) window.location.reload();
@@ -160,7 +177,7 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
     if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") {
       // Sign in again leads back to the page the member was on (the signed-out page sanitizes it again).
-      leaveForSignedOutPage("access_withdrawn", `${window.location.pathname}${window.location.search}`);
+      if (claimLeaving()) leaveForSignedOutPage("access_withdrawn", `${window.location.pathname}${window.location.search}`);
     } else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }

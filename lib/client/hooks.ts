@@ -1,10 +1,10 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
-import { ApiError, errorKindOf, leaveForSignedOutPage, postAction } from "./api";
+import { ApiError, errorKindOf, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
 import { readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
@@ -84,11 +84,11 @@ export function useRevokeAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => keepingPreferenceCookies(() => postAction(API_ROUTES.revoke)),
-    onSuccess: () => queryClient.clear(),
+    onSuccess: () => forgetEndedSession(queryClient),
     onError: (error) => {
       // The site refused (a configuration fault): the BFF ended the session, so say so on the signed-out page.
       if (error instanceof ApiError && error.code === "revocation_refused") {
-        queryClient.clear();
+        forgetEndedSession(queryClient);
         leaveForSignedOutPage("revoke_refused");
       }
     },
@@ -101,6 +101,16 @@ export function useSignOut() {
   return useMutation({
     mutationFn: async (): Promise<SignOutOutcome> =>
       readSignOutOutcome(await keepingPreferenceCookies(() => postAction(API_ROUTES.logout))),
-    onSuccess: () => queryClient.clear(),
+    onSuccess: () => forgetEndedSession(queryClient),
   });
+}
+
+/**
+ * After the BFF ended the session at this page's request: drops every cached account answer, and keeps the
+ * queries that refetch meanwhile (answering 401) from sending the browser to sign in instead of where the
+ * caller goes next.
+ */
+function forgetEndedSession(queryClient: QueryClient): void {
+  sessionEndedHere();
+  queryClient.clear();
 }
