@@ -59,7 +59,15 @@ export function CourseCard({
         <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">
           <AccessBadge access={course.access} />
         </div>
-        <CourseProgress course={course} className="col-span-2 row-start-2" />
+        {course.lastWatchedUnknown && !ended ? (
+          // Why the way forward is "Open course": said under the progress, before the button.
+          <div className="col-span-2 row-start-2 flex flex-col gap-1.5">
+            <CourseProgress course={course} className="" />
+            <p className="text-sm text-fg-muted">{messages.courses.lastWatchedUnknown}</p>
+          </div>
+        ) : (
+          <CourseProgress course={course} className="col-span-2 row-start-2" />
+        )}
         {course.lastWatched?.title ? (
           <p className={`${card.detail} text-sm text-fg-muted`}>
             {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}

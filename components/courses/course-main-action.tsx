@@ -9,13 +9,20 @@ import { ResumeLink } from "./resume-link";
 
 /**
  * A course's way forward, in words that follow its progress: "Renew access" once access ended, "Start
- * course" when never started (or at 0 %), "Watch again" when finished, otherwise "Resume at m:ss".
+ * course" when never started (or at 0 %), "Watch again" when finished, "Open course" when the site failed to
+ * say where the member left off, otherwise "Resume at m:ss".
  */
 export function CourseMainAction({ course }: { course: CourseEnrollment }) {
   const { messages, now } = useI18n();
   if (hasAccessEnded(course.access, now)) {
     return course.courseUrl ? (
       <CourseSiteLink href={course.courseUrl} label={messages.courses.renewAccess} courseName={course.name} />
+    ) : null;
+  }
+  // The site failed to say where the member left off: its course page knows.
+  if (course.lastWatchedUnknown) {
+    return course.courseUrl ? (
+      <CourseSiteLink href={course.courseUrl} label={messages.courses.openCourse} courseName={course.name} />
     ) : null;
   }
   const { lastWatched } = course;

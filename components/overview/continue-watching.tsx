@@ -2,19 +2,26 @@
 
 import { isAccessEndingSoon } from "@/lib/format/access";
 import { formatPosition, isPastStart } from "@/lib/format/position";
+import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
+import { PAGE_PATHS } from "@/lib/contract/paths";
+import { PageLink } from "@/components/ui/page-link";
 import type { CourseEnrollment, LastWatched } from "@/lib/types/account";
 import { PageSection } from "@/components/ui/page-section";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { CourseMainAction } from "@/components/courses/course-main-action";
 import { CourseProgress } from "@/components/courses/course-progress";
 
-/** Up to three courses in progress, most recently watched first, each with its action (and its badge when access ends soon). */
-export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
+/**
+ * Up to three courses in progress, most recently watched first, each with its action (and its badge when
+ * access ends soon); and how many more may be in progress where the site failed to say (`unknown`), with
+ * the way to them.
+ */
+export function ContinueWatching({ courses, unknown }: { courses: CourseEnrollment[]; unknown: number }) {
   const { messages, now } = useI18n();
   return (
     <PageSection id="overview-continue" title={messages.overview.continueWatching}>
-      {courses.length === 0 ? (
+      {courses.length === 0 && unknown === 0 ? (
         <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
       ) : (
         <ul className="flex flex-col gap-3">
@@ -35,6 +42,20 @@ export function ContinueWatching({ courses }: { courses: CourseEnrollment[] }) {
           ))}
         </ul>
       )}
+      {unknown > 0 ? (
+        <>
+          <p className="text-fg-muted">
+            {unknown === 1
+              ? messages.overview.continueWatchingUnknownOne
+              : interpolate(messages.overview.continueWatchingUnknown, { count: unknown })}
+          </p>
+          <p>
+            <PageLink href={PAGE_PATHS.courses} className="inline-flex min-h-11 items-center text-accent underline">
+              {messages.overview.allCourses}
+            </PageLink>
+          </p>
+        </>
+      ) : null}
     </PageSection>
   );
 }

@@ -41,12 +41,12 @@ export function OverviewView() {
       {embedded ? (
         // The panel's default view: what to continue and what ends soon, with their actions.
         <div className="flex flex-col gap-6">
-          <ContinueWatching courses={overview.continueWatching} />
+          <ContinueWatching courses={overview.continueWatching} unknown={overview.continueWatchingUnknown} />
           <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
         </div>
       ) : (
         <div className="flex flex-col gap-8">
-          <ContinueWatching courses={overview.continueWatching} />
+          <ContinueWatching courses={overview.continueWatching} unknown={overview.continueWatchingUnknown} />
           <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
           <UpcomingEvents registrations={overview.upcomingEvents} />
         </div>

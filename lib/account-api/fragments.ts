@@ -2,6 +2,8 @@ import "server-only";
 
 import { z } from "zod";
 
+import { FIELD_UNKNOWN } from "./partial-answer";
+
 /** What every connection the dashboard reads selects besides its nodes: the site's total and where to go on. */
 export const CONNECTION_PAGING_FIELDS = /* GraphQL */ `totalCount
         pageInfo {
@@ -76,7 +78,9 @@ export const RAW_ENROLLED_COURSE = z.object({
       title: z.string().nullish(),
       watchedAt: DATE_TIME.nullish(),
     })
-    .nullable(),
+    .nullable()
+    // Where the site failed to resolve it in an answer kept in part (./partial-answer.ts).
+    .or(z.custom<typeof FIELD_UNKNOWN>((value) => value === FIELD_UNKNOWN)),
 });
 
 export type RawEnrolledCourse = z.infer<typeof RAW_ENROLLED_COURSE>;

@@ -2,7 +2,13 @@ import "server-only";
 
 import { getNamedType, isObjectType, type GraphQLFormattedError, type GraphQLObjectType } from "graphql";
 
-import { assumedAccountSchema } from "./schema";
+import { assumedAccountSchema, FIELDS_SHOWN_AS_UNKNOWN } from "./schema";
+
+/**
+ * What a field of {@link FIELDS_SHOWN_AS_UNKNOWN} holds where the site failed to resolve it. No JSON value can
+ * be this, so nothing a site sends reads as unknown, and an unknown is never read as the site's null.
+ */
+export const FIELD_UNKNOWN: unique symbol = Symbol("the site failed to give this field");
 
 /** What was kept of a partial answer: the data, and the fields ("Type.field") the site failed to give. */
 export interface KeptPartialAnswer {
@@ -12,13 +18,15 @@ export interface KeptPartialAnswer {
 
 /**
  * A GraphQL partial result (GraphQL spec, "Handling Field Errors"): the site answered the query but could
- * not resolve some fields, which it sends as null with an error naming each one's path. When every such
- * field is optional for the operation, the answer is kept as if the site lacked those fields for those
- * items: each is removed, and the page shows what it shows for a site without the field (no name, no
- * progress bar), as it does for a field the whole site lacks (./schema-fitting.ts). Anything else is
- * undefined, and the query has failed: an error on a required field (say `lastWatchedLecture`, whose null
- * would read "never opened"), an error without a path, or a null that reached past the field to its parent
- * (a non-null field's error nulls the nearest nullable parent, so an item or the whole answer is gone).
+ * not resolve some fields, which it sends as null with an error naming each one's path. The answer is kept
+ * when every such field is one the operation's page can do without:
+ * - an optional field is removed, and the page shows what it shows for a site without the field (no name,
+ *   no progress bar), as it does for a field the whole site lacks (./schema-fitting.ts);
+ * - a field of FIELDS_SHOWN_AS_UNKNOWN becomes FIELD_UNKNOWN, also when its null came from one of its own
+ *   non-null fields (a failed `lectureId` nulls its `lastWatchedLecture`).
+ * Anything else is undefined, and the query has failed: an error on another field, an error without a
+ * path, or a null that reached past the field to a parent the page needs (a non-null field's error nulls
+ * the nearest nullable parent, so an item or the whole answer is gone).
  */
 export function keptPartialAnswer(
   data: unknown,
@@ -27,20 +35,53 @@ export function keptPartialAnswer(
 ): KeptPartialAnswer | undefined {
   if (!isRecord(data) || errors.length === 0) return undefined;
   const failedFields = new Set<string>();
-  const failed: { parent: Record<string, unknown>; key: string }[] = [];
+  const kept: NulledField[] = [];
   for (const error of errors) {
-    const path = error.path;
-    const key = path?.at(-1);
-    if (!path || typeof key !== "string") return undefined;
-    const field = fieldAt(path);
-    if (field === undefined || !optionalFields.has(field)) return undefined;
-    const parent = valueAt(data, path.slice(0, -1));
-    if (!isRecord(parent) || parent[key] !== null) return undefined;
-    failedFields.add(field);
-    failed.push({ parent, key });
+    const failure = nulledField(data, error.path, optionalFields);
+    if (!failure) return undefined;
+    failedFields.add(failure.field);
+    kept.push(failure);
   }
-  for (const { parent, key } of failed) delete parent[key];
+  for (const { parent, key, value } of kept) {
+    if (value === undefined) delete parent[key];
+    else parent[key] = value;
+  }
   return { data, failedFields: [...failedFields].sort() };
+}
+
+/**
+ * Where a failed field's null is (`parent[key]`: the field, or the field above it that its null reached),
+ * what it becomes (removed, undefined, or FIELD_UNKNOWN), and the field that failed ("Type.field").
+ */
+interface NulledField {
+  parent: Record<string, unknown>;
+  key: string;
+  value: undefined | typeof FIELD_UNKNOWN;
+  field: string;
+}
+
+/**
+ * Where an error's null is, when the page can do without it: the failed field itself when it is optional,
+ * or the nearest field above it that is null when that one can be shown as unknown. Undefined otherwise.
+ */
+function nulledField(
+  data: Record<string, unknown>,
+  path: readonly (string | number)[] | undefined,
+  optionalFields: ReadonlySet<string>,
+): NulledField | undefined {
+  if (!path) return undefined;
+  for (let end = path.length; end > 0; end -= 1) {
+    const key = path[end - 1];
+    const parent = valueAt(data, path.slice(0, end - 1));
+    if (typeof key !== "string" || !isRecord(parent)) continue;
+    if (parent[key] !== null) return undefined;
+    const nulled = fieldAt(path.slice(0, end));
+    const field = fieldAt(path);
+    if (nulled === undefined || field === undefined) return undefined;
+    if (end === path.length && optionalFields.has(nulled)) return { parent, key, value: undefined, field };
+    return FIELDS_SHOWN_AS_UNKNOWN.has(nulled) ? { parent, key, value: FIELD_UNKNOWN, field } : undefined;
+  }
+  return undefined;
 }
 
 /**

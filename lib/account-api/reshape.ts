@@ -2,15 +2,18 @@ import "server-only";
 
 import type { CourseEnrollment, EventRegistration, Page } from "@/lib/types/account";
 import type { RawConnection, RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
+import { FIELD_UNKNOWN } from "./partial-answer";
 import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
 
 /**
  * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
  * as lifetime (the site only omits the date for lifetime access). `lastWatched` is kept even when access
- * has ended — the UI decides not to offer Resume then — and dropped only when no safe URL can be built.
+ * has ended — the UI decides not to offer Resume then — and dropped only when no safe URL can be built, or
+ * when the site failed to say (`lastWatchedUnknown`).
  */
 export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlConfig): CourseEnrollment {
-  const lecture = raw.lastWatchedLecture;
+  const lastWatchedUnknown = raw.lastWatchedLecture === FIELD_UNKNOWN;
+  const lecture = raw.lastWatchedLecture === FIELD_UNKNOWN ? null : raw.lastWatchedLecture;
   const resumeUrl = lecture
     ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
     : null;
@@ -32,6 +35,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
             resumeUrl,
           }
         : null,
+    ...(lastWatchedUnknown ? { lastWatchedUnknown } : {}),
   };
 }
 

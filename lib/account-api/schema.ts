@@ -65,6 +65,14 @@ export const OPTIONAL_ACCOUNT_FIELDS: readonly string[] = [
   "Event.url",
 ];
 
+/**
+ * Fields a page needs that it can still show as unknown for one item when the site fails to resolve them in
+ * a partial answer: where a course was left off. Unlike an optional field, such a field is never left out of
+ * the query, and its failure is never read as its null ("never opened"): ./partial-answer.ts marks it
+ * FIELD_UNKNOWN, and the course says its progress could not be loaded.
+ */
+export const FIELDS_SHOWN_AS_UNKNOWN: ReadonlySet<string> = new Set(["EnrolledCourse.lastWatchedLecture"]);
+
 let assumedSchema: GraphQLSchema | undefined;
 
 /** The assumed schema, built once (per bundle: it is the same for all). */

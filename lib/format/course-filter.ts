@@ -87,9 +87,9 @@ export function matchesShow(course: CourseEnrollment, show: CourseShow, now: Dat
     case "all":
       return true;
     case "in-progress":
-      return !ended && course.lastWatched !== null && course.completionPercentage !== 100;
+      return !ended && startedness(course) === "started" && course.completionPercentage !== 100;
     case "not-started":
-      return !ended && course.lastWatched === null;
+      return !ended && startedness(course) === "not started";
     case "ending-soon":
       return isAccessEndingSoon(course.access, now);
     case "ended":
@@ -97,6 +97,18 @@ export function matchesShow(course: CourseEnrollment, show: CourseShow, now: Dat
     case "lifetime":
       return course.access.kind === "lifetime";
   }
+}
+
+/**
+ * Whether the member has started a course: by the lecture last watched; where the site failed to say
+ * (`lastWatchedUnknown`), by the progress it gave, and "unknown" without one (the course is then under neither
+ * In progress nor Not started).
+ */
+function startedness(course: CourseEnrollment): "started" | "not started" | "unknown" {
+  if (course.lastWatched) return "started";
+  if (!course.lastWatchedUnknown) return "not started";
+  const progress = course.completionPercentage;
+  return progress === null ? "unknown" : progress > 0 ? "started" : "not started";
 }
 
 /** How many courses each "Show" choice holds (among those matching the search text `q`, when given). */

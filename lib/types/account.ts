@@ -38,7 +38,10 @@ export interface CourseEnrollment {
   access: CourseAccess;
   /** 0..100, or null when the site does not track progress. */
   completionPercentage: number | null;
+  /** Where the member left off; null when never opened, and when `lastWatchedUnknown`. */
   lastWatched: LastWatched | null;
+  /** Set when the site failed to say where the member left off (an answer kept in part): the course offers "Open course", not Start. */
+  lastWatchedUnknown?: true;
 }
 
 /** A page of a cursor-paged list. */
@@ -118,6 +121,11 @@ export interface Overview {
   name: string;
   /** Up to three courses in progress (watched, not finished, access not ended), most recently watched first. */
   continueWatching: CourseEnrollment[];
+  /**
+   * Courses that may be in progress too (not finished, access not ended), but the site failed to say where the
+   * member left off (`lastWatchedUnknown`): 0 on a whole answer.
+   */
+  continueWatchingUnknown: number;
   /** Enrollments whose access ends within 30 days (not yet ended), soonest first. */
   endingSoon: CourseEnrollment[];
   /**

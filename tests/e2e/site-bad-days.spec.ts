@@ -238,6 +238,29 @@ test("a site whose backend fails for course names and progress: Courses still li
   await check();
 });
 
+test("a site whose backend fails to say where each course was left off: no course reads as never started, each opens at the site", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await setKnobs(page, { graphqlFieldErrors: ["EnrolledCourse.lastWatchedLecture"] });
+
+  await page.reload();
+  const continueWatching = page.getByRole("region", { name: "Continue watching" });
+  await expect(continueWatching.getByText(/^Where you left off in (1 course|\d+ courses) could not be loaded\./)).toBeVisible();
+  await expect(continueWatching.getByText(/Nothing in progress/)).toHaveCount(0);
+  const allCourses = continueWatching.getByRole("link", { name: "All courses" });
+  await hydrated(allCourses);
+  await allCourses.click();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+
+  const openCourse = page.getByRole("link", { name: /^Open course – / });
+  await expect(openCourse.first()).toHaveAttribute("href", new RegExp(`^${SITE_URL}/courses/[\\w-]+$`));
+  await expect(page.getByText("Where you left off could not be loaded.").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /^(Resume|Start course|Watch again)/ })).toHaveCount(0);
+  await expect(page.getByRole("alert").filter({ hasText: "Your courses could not be loaded." })).toHaveCount(0);
+});
+
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

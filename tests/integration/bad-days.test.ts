@@ -291,8 +291,39 @@ describe("a site whose backend fails for one field (GraphQL partial results)", (
     for (const value of values) expect(log.text()).not.toContain(value);
   });
 
+  it.each(["EnrolledCourse.lastWatchedLecture", "LastWatchedLecture.lectureId"])(
+    "courses and the overview keep where each course was left off as unknown when %s fails, never as never opened",
+    async (field) => {
+      const whole = await page<{ items: CourseEnrollment[] }>(maya, "/api/account/courses");
+      const watched = whole.body.items.filter((course) => course.lastWatched !== null);
+      expect(watched.length).toBeGreaterThan(0);
+      const overviewWhole = await page<Overview>(maya, "/api/account/overview");
+      expect(overviewWhole.body.continueWatching.length).toBeGreaterThan(0);
+
+      sandbox.setKnobs({ graphqlFieldErrors: [field] });
+      const log = captureLog();
+      const partial = await page<{ items: CourseEnrollment[] }>(maya, "/api/account/courses");
+      expect(partial.status).toBe(200);
+      expect(partial.body.items.map((course) => course.slug)).toEqual(whole.body.items.map((course) => course.slug));
+      for (const course of partial.body.items) {
+        const before = whole.body.items.find((candidate) => candidate.slug === course.slug)!;
+        expect(course.lastWatched).toBeNull();
+        // A field that fails for every course it resolves: a watched course is unknown, never "never opened".
+        if (before.lastWatched) expect(course.lastWatchedUnknown).toBe(true);
+      }
+      const overview = await page<Overview>(maya, "/api/account/overview");
+      expect(overview.status).toBe(200);
+      expect(overview.body.continueWatching).toEqual([]);
+      expect(overview.body.continueWatchingUnknown).toBeGreaterThanOrEqual(overviewWhole.body.continueWatching.length);
+      expect(log.events().filter((event) => event.event === "account_api_partial_answer")).toEqual([
+        expect.objectContaining({ failedFields: [field] }),
+        expect.objectContaining({ failedFields: [field] }),
+      ]);
+    },
+  );
+
   it.each([
-    ["a field the page needs (a null lastWatchedLecture would read as never opened)", "EnrolledCourse.lastWatchedLecture", "courses"],
+    ["a field the page needs (a course without its slug cannot be shown)", "EnrolledCourse.slug", "courses"],
     ["an optional field the site declares non-null (its error nulls the whole list)", "Order.lineItems", "orders"],
   ])("says the site could not answer for %s", async (_name, field, resource) => {
     sandbox.setKnobs({ graphqlFieldErrors: [field] });

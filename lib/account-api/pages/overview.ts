@@ -123,6 +123,10 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     .sort((a, b) => watchedAtMs(b) - watchedAtMs(a))
     .slice(0, OVERVIEW_CONTINUE_LIMIT);
 
+  const continueWatchingUnknown = courses.filter(
+    (course) => course.lastWatchedUnknown && course.completionPercentage !== 100 && !hasAccessEnded(course.access, options.now),
+  ).length;
+
   const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));
 
   const registrations = input.registrations?.map(reshapeEventRegistration) ?? null;
@@ -130,6 +134,7 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
   return {
     name: input.name?.trim() || input.email,
     continueWatching,
+    continueWatchingUnknown,
     endingSoon,
     coursesLeftOut: input.enrollmentsLeftOut,
     upcomingEvents: registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),

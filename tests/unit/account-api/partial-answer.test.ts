@@ -9,7 +9,9 @@ import { z } from "zod";
 import { runAccountOperation } from "@/lib/account-api/client";
 import { optionalFields, type AccountOperation } from "@/lib/account-api/operation";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
-import { keptPartialAnswer } from "@/lib/account-api/partial-answer";
+import { RAW_ENROLLED_COURSE } from "@/lib/account-api/fragments";
+import { FIELD_UNKNOWN, keptPartialAnswer } from "@/lib/account-api/partial-answer";
+import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
 import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
 import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
 import { ORDERS_DOCUMENT } from "@/lib/account-api/pages/orders";
@@ -42,6 +44,8 @@ const course = (slug: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+const RESUME_URLS = { siteUrl: "https://school.example.com", lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}" };
+
 const failedAt = (...path: (string | number)[]) => ({ message: "Internal server error", path });
 
 describe("a partial answer", () => {
@@ -64,9 +68,41 @@ describe("a partial answer", () => {
     expect(keptPartialAnswer(data, errors, OPTIONAL)?.failedFields).toEqual(["EnrolledCourse.completionPercentage", "EnrolledCourse.name"]);
   });
 
-  it("refuses an error on a field the page needs: a null lastWatchedLecture would read as never opened", () => {
+  it("keeps where a course was left off as unknown, never as its null (which reads as never opened)", () => {
+    const data = courses(course("a"), course("b"));
+    const kept = keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 1, "lastWatchedLecture")], OPTIONAL);
+    expect(kept?.failedFields).toEqual(["EnrolledCourse.lastWatchedLecture"]);
+    const nodes = (kept?.data.viewer as { enrolledCourses: { nodes: Record<string, unknown>[] } }).enrolledCourses.nodes;
+    expect(nodes.map((node) => node.lastWatchedLecture)).toEqual([null, FIELD_UNKNOWN]);
+    // Checked like any answer, then read: the first never opened, the second unknown.
+    const checked = nodes.map((node) => RAW_ENROLLED_COURSE.parse(node));
+    expect(checked.map((node) => reshapeEnrolledCourse(node, RESUME_URLS).lastWatchedUnknown)).toEqual([undefined, true]);
+  });
+
+  it("keeps it as unknown when the null came from one of its own non-null fields (a lecture's id failed)", () => {
     const data = courses(course("a"));
-    expect(keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 0, "lastWatchedLecture")], OPTIONAL)).toBeUndefined();
+    const errors = [
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "lastWatchedLecture", "lectureId"),
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "lastWatchedLecture", "title"),
+    ];
+    const kept = keptPartialAnswer(data, errors, OPTIONAL);
+    expect(kept?.failedFields).toEqual(["LastWatchedLecture.lectureId", "LastWatchedLecture.title"]);
+    const nodes = (kept?.data.viewer as { enrolledCourses: { nodes: Record<string, unknown>[] } }).enrolledCourses.nodes;
+    expect(nodes[0]?.lastWatchedLecture).toBe(FIELD_UNKNOWN);
+  });
+
+  it("never reads a site's value as unknown: only a failed field becomes one", () => {
+    for (const lastWatchedLecture of ["unknown", {}, String(FIELD_UNKNOWN), undefined]) {
+      expect(RAW_ENROLLED_COURSE.safeParse(course("a", { lastWatchedLecture })).success, JSON.stringify(lastWatchedLecture)).toBe(false);
+    }
+  });
+
+  it("refuses an optional field whose null came from a non-null field under it: the page would say the site lacks it", () => {
+    const data = {
+      viewer: { id: "1", email: "maya@example.com", enrolledCourses: courses().viewer.enrolledCourses, eventRegistrations: null },
+    };
+    const errors = [failedAt("viewer", "eventRegistrations", "nodes", 0, "event", "title")];
+    expect(keptPartialAnswer(data, errors, optionalFields("Viewer.eventRegistrations"))).toBeUndefined();
   });
 
   it("refuses an optional field the operation does not list as optional", () => {

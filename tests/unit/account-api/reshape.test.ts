@@ -6,6 +6,7 @@ import { reshapeEvents } from "@/lib/account-api/pages/events";
 import { reshapeOrders, type OrdersResult } from "@/lib/account-api/pages/orders";
 import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/overview";
 import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
+import { FIELD_UNKNOWN } from "@/lib/account-api/partial-answer";
 
 const config = {
   siteUrl: "https://school.example.com",
@@ -250,11 +251,27 @@ describe("reshapeOverview", () => {
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["d", "c", "b"]);
   });
 
+  it("counts the courses that may be in progress where the site failed to say where they were left off", () => {
+    const unknown = (slug: string, extra: Partial<RawEnrolledCourse> = {}) => course({ slug, lastWatchedLecture: FIELD_UNKNOWN, ...extra });
+    const enrollments = [
+      unknown("a"),
+      unknown("b", { completionPercentage: null }),
+      unknown("finished", { completionPercentage: 100 }),
+      unknown("ended", { hasLifetimeAccess: false, expireDate: "2026-12-01T00:00:00Z" }),
+      ...data.enrollments,
+    ];
+    const overview = reshapeOverview({ ...data, enrollments }, { ...config, now });
+    expect(overview.continueWatchingUnknown).toBe(2);
+    expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
+    expect(reshapeOverview(data, { ...config, now }).continueWatchingUnknown).toBe(0);
+  });
+
   it("greets by email when the site has no name, and copes with no data", () => {
     const empty: OverviewInput = { name: null, email: "mei@example.com", enrollments: [], enrollmentsLeftOut: 0, registrations: [] };
     expect(reshapeOverview(empty, { ...config, now })).toEqual({
       name: "mei@example.com",
       continueWatching: [],
+      continueWatchingUnknown: 0,
       endingSoon: [],
       coursesLeftOut: 0,
       upcomingEvents: [],

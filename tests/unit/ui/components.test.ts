@@ -101,12 +101,35 @@ describe("CourseCard", () => {
     render(createElement(CourseCard, { course: atStart }));
     expect(screen.getByRole("link", { name: "Resume – Watercolour 101" }).getAttribute("href")).toBe(course.lastWatched!.resumeUrl);
     cleanup();
-    render(createElement(ContinueWatching, { courses: [atStart, { ...course, slug: "other", name: "Other" }] }));
+    render(createElement(ContinueWatching, { courses: [atStart, { ...course, slug: "other", name: "Other" }], unknown: 0 }));
     const lines = screen.getAllByRole("article").map((card) => card.querySelector("p")?.textContent);
     expect(lines).toEqual([course.lastWatched!.title, `${course.lastWatched!.title} · 1:02:05`]);
     cleanup();
     render(createElement(CourseCard, { course: atStart }), "zh-TW");
     expect(screen.getByRole("link", { name: "繼續觀看 – Watercolour 101" })).toBeDefined();
+  });
+
+  it("where the site failed to say where the member left off, offers Open course and says so, never Start course", () => {
+    const unknown = { ...course, lastWatched: null, lastWatchedUnknown: true } as const;
+    for (const completionPercentage of [0, 55, 100, null]) {
+      const card = render(createElement(CourseCard, { course: { ...unknown, completionPercentage } }));
+      expect(screen.getAllByRole("link")[0], String(completionPercentage)).toBe(
+        screen.getByRole("link", { name: "Open course – Watercolour 101" }),
+      );
+      expect(screen.getByRole("link", { name: "Open course – Watercolour 101" }).getAttribute("href")).toBe(COURSE_PAGE);
+      expect(card.textContent).toContain("Where you left off could not be loaded.");
+      expect(screen.queryByRole("link", { name: /^(Start course|Resume|Watch again)/ })).toBeNull();
+      cleanup();
+    }
+    // Once access has ended, Renew access as for any course.
+    const ended = { ...unknown, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
+    const endedCard = render(createElement(CourseCard, { course: ended }));
+    expect(screen.getByRole("link", { name: "Renew access – Watercolour 101" })).toBeDefined();
+    expect(endedCard.textContent).not.toContain("Where you left off");
+    cleanup();
+    const card = render(createElement(CourseCard, { course: unknown }), "zh-TW");
+    expect(screen.getByRole("link", { name: /^開啟課程/ })).toBeDefined();
+    expect(card.textContent).toContain("無法載入上次看到的位置。");
   });
 
   it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {
@@ -125,6 +148,25 @@ describe("CourseCard", () => {
     const card = render(createElement(CourseCard, { course }), "zh-TW");
     expect(screen.getByRole("link", { name: /^從 1:02:05 繼續/ })).toBeDefined();
     expect(card.textContent).toContain("觀看權限將在 3 天後到期");
+  });
+});
+
+describe("ContinueWatching", () => {
+  it("says how many courses may be in progress where the site failed to say, and leads to Courses", () => {
+    render(createElement(ContinueWatching, { courses: [], unknown: 0 }));
+    expect(screen.getByText("Nothing in progress yet. Start a lecture and it will appear here.")).toBeDefined();
+    cleanup();
+    render(createElement(ContinueWatching, { courses: [], unknown: 2 }));
+    expect(screen.queryByText(/Nothing in progress/)).toBeNull();
+    expect(screen.getByText(/Where you left off in 2 courses could not be loaded\./)).toBeDefined();
+    expect(screen.getByRole("link", { name: "All courses" }).getAttribute("href")).toBe("/courses");
+    cleanup();
+    render(createElement(ContinueWatching, { courses: [course], unknown: 1 }));
+    expect(screen.getAllByRole("article")).toHaveLength(1);
+    expect(screen.getByText(/Where you left off in 1 course could not be loaded\./)).toBeDefined();
+    cleanup();
+    render(createElement(ContinueWatching, { courses: [], unknown: 3 }), "zh-TW");
+    expect(screen.getByText(/有 3 門課程無法載入上次看到的位置。/)).toBeDefined();
   });
 });
 

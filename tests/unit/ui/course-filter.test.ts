@@ -134,6 +134,16 @@ describe("matchesShow and countCoursesByShow", () => {
     expect(countCoursesByShow([], NOW)).toEqual({ all: 0, "in-progress": 0, "not-started": 0, "ending-soon": 0, ended: 0, lifetime: 0 });
   });
 
+  it("without where a course was left off (the site failed to say), reads whether it started from its progress, else neither", () => {
+    const unknown = (completion: number | null): CourseEnrollment => ({ ...course("unknown", { completion }), lastWatchedUnknown: true });
+    const placed = (completion: number | null) =>
+      (["in-progress", "not-started"] as const).filter((show) => matchesShow(unknown(completion), show, NOW));
+    expect(placed(40)).toEqual(["in-progress"]);
+    expect(placed(0)).toEqual(["not-started"]);
+    expect(placed(null)).toEqual([]);
+    expect(placed(100)).toEqual([]);
+  });
+
   it("counts access ending exactly now as ended, not ending soon", () => {
     const now = course("now", { expiresInDays: 0 });
     expect(matchesShow(now, "ended", NOW)).toBe(true);
