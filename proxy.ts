@@ -12,6 +12,8 @@ import { loadSession } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { getConfig } from "@/lib/config";
 import { signedOutPath } from "@/lib/contract/paths";
+import { REQUEST_ID_HEADER, requestIdOf } from "@/lib/http/request-id";
+import { runWithRequestId } from "@/lib/log/logger";
 
 /**
  * Runs before every page: security headers with a per-request CSP nonce, and the token refresh a page
@@ -22,6 +24,15 @@ import { signedOutPath } from "@/lib/contract/paths";
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) return percentEncodedDataPath(pathname);
+  // One id for the page request: on what the proxy logs (a refresh), handed to the render in the request's
+  // headers (app/_lib/member-page.tsx logs the site's answer with it), and in the answer's X-Request-Id.
+  const requestId = requestIdOf(request.headers);
+  const response = await runWithRequestId(requestId, () => answerPage(request, pathname, requestId));
+  response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
+}
+
+async function answerPage(request: NextRequest, pathname: string, requestId: string): Promise<NextResponse> {
   const development = process.env.NODE_ENV === "development";
   const rewrite = await signedOutRewrite(request);
   if (rewrite?.kind === "signed_in") {
@@ -50,6 +61,7 @@ export async function proxy(request: NextRequest) {
   // (CVE-2026-44581). The proxy runs for every page request, whatever its headers (see `config`).
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
+  requestHeaders.set(REQUEST_ID_HEADER, requestId);
 
   // While the shared state does not answer, a signed-in member's page says "temporarily unavailable"
   // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { dehydrate, HydrationBoundary, type QueryClient } from "@tanstack/react-query";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 
@@ -11,6 +11,8 @@ import { readPageSession } from "@/lib/auth/page-session";
 import { loginPath } from "@/lib/contract/paths";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isFramedRender } from "@/lib/http/embedding";
+import { requestIdOf } from "@/lib/http/request-id";
+import { runWithRequestId } from "@/lib/log/logger";
 import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
@@ -38,6 +40,9 @@ export async function renderMemberPage(
   const queryClient = makeQueryClient();
   // Never call the site with a token the proxy could not renew: the browser's request can renew it.
   // Each query function bounds itself and turns a failure into the public error (prefetch-account-page.ts).
-  if (session.accessTokenExpiresAt > Date.now()) await prefetch(queryClient, session);
+  // What it logs carries the request's id, the one the proxy put in the request and the answer.
+  if (session.accessTokenExpiresAt > Date.now()) {
+    await runWithRequestId(requestIdOf(await headers()), () => prefetch(queryClient, session));
+  }
   return <HydrationBoundary state={dehydrate(queryClient)}>{view}</HydrationBoundary>;
 }

@@ -1,20 +1,9 @@
 import "server-only";
 
-import { randomUUID } from "node:crypto";
-
 import { logRequestLine, runWithRequestId } from "@/lib/log/logger";
 
 import { apiErrorResponse } from "./error-responses";
-
-export const REQUEST_ID_HEADER = "x-request-id";
-
-/** A request id from a load balancer or a caller is kept only when it is short and plain (no log injection). */
-const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function requestIdOf(headers: Headers): string {
-  const incoming = headers.get(REQUEST_ID_HEADER);
-  return incoming !== null && WELL_FORMED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
 
 type RouteHandler<Req extends Request, Rest extends unknown[]> = (request: Req, ...rest: Rest) => Response | Promise<Response>;
 

@@ -23,6 +23,10 @@ test("every page carries a per-request CSP nonce, framing limits and no-store", 
   const nonce = expectPageSecurityHeaders(first.headers(), SITE_URL);
   expect(second.headers()["content-security-policy"]).not.toContain(nonce);
   expect(await first.text()).toContain(`nonce="${nonce}"`);
+  // Each page request has an id, kept when well formed (README, "Logs"), as every data request has.
+  expect(first.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(second.headers()["x-request-id"]).not.toBe(first.headers()["x-request-id"]);
+  expect((await request.get("/courses", { headers: { "x-request-id": "lb-4711" } })).headers()["x-request-id"]).toBe("lb-4711");
 });
 
 test("account answers are personal: never stored or framed, served by Next.js's router with its headers, large ones compressed", async ({

@@ -1,0 +1,95 @@
+/**
+ * A page request has one id, as a data request does (lib/http/request-log.ts): the proxy keeps a
+ * well-formed X-Request-Id or makes one, logs its refresh with it, hands it to the render in the request's
+ * headers and answers it in X-Request-Id; the render logs the site's answer with it. An operator finds
+ * what a member's page view did from the id the member's browser received.
+ */
+import { NextRequest } from "next/server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+import CoursesPage from "@/app/(member)/courses/page";
+import { saveSession, sessionCookieName } from "@/lib/session/session";
+import { proxy } from "@/proxy";
+
+import { captureLog } from "../support/captured-log";
+import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
+import { TEST_APP_URL } from "../support/env";
+import { memoryJar } from "../support/memory-jar";
+import { expiringSession } from "../support/session-fixture";
+
+const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
+vi.mock("next/headers", async () => {
+  const { RequestCookies } = await import("next/dist/compiled/@edge-runtime/cookies");
+  return {
+    cookies: () => Promise.resolve(new RequestCookies(requestHeaders.current)),
+    headers: () => Promise.resolve(requestHeaders.current),
+  };
+});
+
+const site = setUpDashboardOnFakeSite();
+
+beforeEach(() => {
+  site.handlers.set("POST /api/oauth/token", () => ({
+    json: { access_token: "at-1", token_type: "Bearer", expires_in: 7200, refresh_token: "rt-1", scope: "openid account:read" },
+  }));
+  site.handlers.set("POST /account/graphql", () => ({ status: 200, json: { errors: [{ message: "Internal server error" }] } }));
+});
+
+async function sessionCookie(): Promise<string> {
+  const jar = memoryJar();
+  await saveSession(jar, expiringSession());
+  return `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`;
+}
+
+/** The request headers the proxy hands to the page's render (Next.js carries them as x-middleware-request-*). */
+function forwardedRequestId(response: Response): string | null {
+  return response.headers.get("x-middleware-request-x-request-id");
+}
+
+/** Sends a document request for /courses through the proxy, then renders the page with what the proxy handed on. */
+async function viewCourses(incomingId?: string): Promise<{ answered: string | null; forwarded: string | null }> {
+  const cookie = await sessionCookie();
+  const headers = {
+    cookie,
+    "sec-fetch-dest": "document",
+    "sec-fetch-mode": "navigate",
+    ...(incomingId ? { "x-request-id": incomingId } : {}),
+  };
+  const response = await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers }));
+  const forwarded = forwardedRequestId(response);
+  const refreshed = response.cookies.get(sessionCookieName())?.value;
+  requestHeaders.current = new Headers({
+    cookie: `${sessionCookieName()}=${refreshed ?? cookie.split("=")[1]}`,
+    ...(forwarded ? { "x-request-id": forwarded } : {}),
+  });
+  await CoursesPage();
+  return { answered: response.headers.get("x-request-id"), forwarded };
+}
+
+describe("a page request's id", () => {
+  it("keeps a well-formed id: in the answer, in what the proxy logs and in what the render logs", async () => {
+    const log = captureLog();
+    const { answered, forwarded } = await viewCourses("lb-4711");
+    expect(answered).toBe("lb-4711");
+    expect(forwarded).toBe("lb-4711");
+    const refreshed = log.events().find((event) => event.event === "token_refreshed");
+    const failed = log.events().find((event) => event.event === "site_error");
+    expect(refreshed?.requestId).toBe("lb-4711");
+    expect(failed).toMatchObject({ requestId: "lb-4711", errorCode: "query_failed" });
+  });
+
+  it.each([
+    ["none", undefined],
+    ["a malformed one", "two words; level=error"],
+  ])("with %s, makes one and uses it throughout", async (_name, incoming) => {
+    const log = captureLog();
+    const { answered, forwarded } = await viewCourses(incoming);
+    expect(answered).toMatch(/^[0-9a-f-]{36}$/);
+    expect(forwarded).toBe(answered);
+    const ids = log
+      .events()
+      .filter((event) => event.event === "token_refreshed" || event.event === "site_error")
+      .map((event) => event.requestId);
+    expect(ids).toEqual([answered, answered]);
+  });
+});
