@@ -15,16 +15,10 @@ import { captureLog } from "../support/captured-log";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
 import { TEST_APP_URL } from "../support/env";
 import { memoryJar } from "../support/memory-jar";
+import { requestHeaders } from "../support/request-headers";
 import { expiringSession } from "../support/session-fixture";
 
-const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
-vi.mock("next/headers", async () => {
-  const { RequestCookies } = await import("next/dist/compiled/@edge-runtime/cookies");
-  return {
-    cookies: () => Promise.resolve(new RequestCookies(requestHeaders.current)),
-    headers: () => Promise.resolve(requestHeaders.current),
-  };
-});
+vi.mock("next/headers", () => import("../support/request-headers"));
 
 const site = setUpDashboardOnFakeSite();
 

@@ -22,16 +22,10 @@ import { proxy } from "@/proxy";
 import { configureDashboard, TEST_APP_URL } from "../support/env";
 import { setUpFakeSite } from "../support/fake-site";
 import { memoryJar } from "../support/memory-jar";
+import { requestHeaders } from "../support/request-headers";
 import { sessionData } from "../support/session-data";
 
-const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
-vi.mock("next/headers", async () => {
-  const { RequestCookies } = await import("next/dist/compiled/@edge-runtime/cookies");
-  return {
-    cookies: () => Promise.resolve(new RequestCookies(requestHeaders.current)),
-    headers: () => Promise.resolve(requestHeaders.current),
-  };
-});
+vi.mock("next/headers", () => import("../support/request-headers"));
 
 // No handler beyond discovery and keys: any call to the site fails the test (setUpFakeSite).
 const site = setUpFakeSite();
