@@ -31,7 +31,7 @@ export const ACCOUNT_API_PATH = "/account/graphql";
  * out and page sizes stay within the cap it named. When the site refuses the query for one of those
  * reasons, the lesson is remembered and the query is sent once more; nothing else is retried here (a
  * timeout never: the page view's deadline is spent, the member presses Retry). A partial answer whose
- * failed fields are all optional is kept without them (./partial-answer.ts).
+ * failed fields the page can do without is kept (./partial-answer.ts).
  */
 export async function runAccountOperation<TData>(
   accessToken: string,
