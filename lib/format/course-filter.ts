@@ -104,7 +104,7 @@ export function matchesShow(course: CourseEnrollment, show: CourseShow, now: Dat
  * (`lastWatchedUnknown`), by the progress it gave, and "unknown" without one (the course is then under neither
  * In progress nor Not started).
  */
-function startedness(course: CourseEnrollment): "started" | "not started" | "unknown" {
+export function startedness(course: CourseEnrollment): "started" | "not started" | "unknown" {
   if (course.lastWatched) return "started";
   if (!course.lastWatchedUnknown) return "not started";
   const progress = course.completionPercentage;

@@ -122,8 +122,8 @@ export interface Overview {
   /** Up to three courses in progress (watched, not finished, access not ended), most recently watched first. */
   continueWatching: CourseEnrollment[];
   /**
-   * Courses that may be in progress too (not finished, access not ended), but the site failed to say where the
-   * member left off (`lastWatchedUnknown`): 0 on a whole answer.
+   * Courses that may be in progress too (started or not known to be, not finished, access not ended), but the
+   * site failed to say where the member left off (`lastWatchedUnknown`): 0 on a whole answer.
    */
   continueWatchingUnknown: number;
   /** Enrollments whose access ends within 30 days (not yet ended), soonest first. */

@@ -256,6 +256,7 @@ describe("reshapeOverview", () => {
     const enrollments = [
       unknown("a"),
       unknown("b", { completionPercentage: null }),
+      unknown("not-started", { completionPercentage: 0 }),
       unknown("finished", { completionPercentage: 100 }),
       unknown("ended", { hasLifetimeAccess: false, expireDate: "2026-12-01T00:00:00Z" }),
       ...data.enrollments,
