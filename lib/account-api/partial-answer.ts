@@ -61,6 +61,12 @@ interface NulledField {
 }
 
 /**
+ * The longest response path of a field the dashboard's documents ask for is 6 (`viewer`, `enrolledCourses`,
+ * `nodes`, an index, `lastWatchedLecture`, `lectureId`); the bound leaves room for deeper documents.
+ */
+export const MAX_FIELD_PATH_LENGTH = 16;
+
+/**
  * Where an error's null is, when the page can do without it: the failed field itself when it is optional,
  * or the nearest field above it that is null when that one can be shown as unknown. Undefined otherwise.
  */
@@ -69,7 +75,10 @@ function nulledField(
   path: readonly (string | number)[] | undefined,
   optionalFields: ReadonlySet<string>,
 ): NulledField | undefined {
-  if (!path) return undefined;
+  // The path is the site's: one deeper than any field the documents ask for names none of them, and is
+  // not walked (each step reads the path from the root: a path of the whole answer's length would hold
+  // the process for as long as its square; OWASP ASVS 5 V15.2.2, resource-demanding work).
+  if (!path || path.length > MAX_FIELD_PATH_LENGTH) return undefined;
   for (let end = path.length; end > 0; end -= 1) {
     const key = path[end - 1];
     const parent = valueAt(data, path.slice(0, end - 1));

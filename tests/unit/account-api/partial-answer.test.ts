@@ -10,7 +10,7 @@ import { runAccountOperation } from "@/lib/account-api/client";
 import { optionalFields, type AccountOperation } from "@/lib/account-api/operation";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
 import { RAW_ENROLLED_COURSE } from "@/lib/account-api/fragments";
-import { FIELD_UNKNOWN, keptPartialAnswer } from "@/lib/account-api/partial-answer";
+import { FIELD_UNKNOWN, keptPartialAnswer, MAX_FIELD_PATH_LENGTH } from "@/lib/account-api/partial-answer";
 import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
 import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
 import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
@@ -124,6 +124,22 @@ describe("a partial answer", () => {
     ["a path past the answer", failedAt("viewer", "enrolledCourses", "nodes", 5, "name")],
   ])("refuses an error with %s", (_name, error) => {
     expect(keptPartialAnswer(courses(course("a")), [error], OPTIONAL)).toBeUndefined();
+  });
+
+  it("refuses an error whose path is deeper than any field asked for without walking it (the site's path costs nothing)", () => {
+    let reads = 0;
+    const path = new Proxy(
+      Array.from({ length: 2_000 }, (_, index) => (index % 2 === 0 ? "viewer" : 0)),
+      {
+        get(target, key, receiver) {
+          if (typeof key === "string" && /^\d+$/.test(key)) reads += 1;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    expect(keptPartialAnswer(courses(course("a")), [{ message: "Internal server error", path }], OPTIONAL)).toBeUndefined();
+    // Walked from the root at each step, as for a path of a field asked for, it would be read millions of times.
+    expect(reads).toBeLessThanOrEqual(MAX_FIELD_PATH_LENGTH);
   });
 
   it("is no partial answer without errors", () => {
