@@ -3,7 +3,6 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { leaveForSignedOutPage } from "@/lib/client/api";
 import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
@@ -30,7 +29,7 @@ export function RevokeAccess() {
     setWaiting(true);
     try {
       await openPopupAndAwait(`${PAGE_PATHS.revoke}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
-      revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
+      revoke.mutate();
     } catch {
       // Closed or cancelled: nothing changes.
     } finally {
@@ -74,7 +73,7 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
       else setNoOpener(true);
       return;
     }
-    revoke.mutate(undefined, { onSuccess: () => leaveForSignedOutPage("revoked") });
+    revoke.mutate();
   }
 
   function cancel() {

@@ -4,7 +4,6 @@ import { useId, useState } from "react";
 
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { isInFrame } from "@/lib/client/embedding";
-import { leaveAfterSignOut } from "@/lib/client/sign-out";
 import { useSignOut } from "@/lib/client/hooks";
 import { useI18n } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
@@ -39,7 +38,7 @@ export function SignOutButton() {
 export function useSignOutFlow() {
   const signOut = useSignOut();
   const [confirming, setConfirming] = useState(false);
-  const signOutNow = () => signOut.mutate(undefined, { onSuccess: leaveAfterSignOut });
+  const signOutNow = () => signOut.mutate();
   return {
     confirming,
     /** Signing out, or signed out and leaving: nothing more to press. */

@@ -110,32 +110,38 @@ function isApiErrorBody(value: unknown): value is ApiErrorBody {
 }
 
 /**
- * Whether this page has begun to leave: for sign-in, for the signed-out page, or because it ended the
- * session itself (Sign out, Revoke access) and its caller is about to navigate. The first way out wins: a
- * query answering 401 afterwards (the session just ended) must not call `location.assign`, which would
- * cancel the navigation under way and send a member who signed out to the site's sign-in page.
+ * How this page has begun to leave, if it has: for sign-in, for the signed-out page, or because it ended the
+ * session itself (Sign out, Revoke access), the BFF has answered and the page navigates where the answer
+ * says. A query answering 401 afterwards (the session just ended) must not call `location.assign`, which
+ * would cancel the navigation under way and send a member who signed out to the site's sign-in page.
  */
-let leaving = false;
+let leaving: "no" | "for_sign_in" | "for_signed_out_page" | "session_ended_here" = "no";
 
-/** Takes the page's one way out; false when something else already took it. */
-function claimLeaving(): boolean {
-  if (leaving) return false;
-  leaving = true;
-  return true;
-}
-
-/** This page ended the session (the BFF answered Sign out or Revoke access): a 401 from now on is expected, and the caller navigates. */
+/** This page ended the session (the BFF answered Sign out or Revoke access): a 401 is expected now, and the page navigates itself. */
 export function sessionEndedHere(): void {
-  leaving = true;
+  leaving = "session_ended_here";
 }
 
 /** Sends the browser to sign in and back to the page it is on. Runs once even when several queries fail. */
 export function redirectToSignIn(): void {
-  if (typeof window === "undefined" || !claimLeaving()) return;
+  if (typeof window === "undefined" || leaving !== "no") return;
+  leaving = "for_sign_in";
   const here = `${window.location.pathname}${window.location.search}`;
   // Inside the site's page, reloading shows the embedded sign-in (the site's sign-in page is never framed).
   if (isInFrame()) window.location.reload();
   else window.location.assign(loginPath(here));
+}
+
+/**
+ * The site withdrew the app's access: the signed-out page says so, and Sign in again there leads back to the
+ * page the member was on (the signed-out page sanitizes it again). It takes over from a sign-in another
+ * query's plain 401 began (that 401 came from the session this refusal ended), never from where a Sign out
+ * or Revoke access of this page is going.
+ */
+function leaveForAccessWithdrawn(): void {
+  if (leaving !== "no" && leaving !== "for_sign_in") return;
+  leaving = "for_signed_out_page";
+  leaveForSignedOutPage("access_withdrawn", `${window.location.pathname}${window.location.search}`);
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
@@ -175,10 +181,8 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   if (!response.ok) {
     const error = await toApiError(response);
     // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
-    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") {
-      // Sign in again leads back to the page the member was on (the signed-out page sanitizes it again).
-      if (claimLeaving()) leaveForSignedOutPage("access_withdrawn", `${window.location.pathname}${window.location.search}`);
-    } else if (error.kind === "unauthenticated") redirectToSignIn();
+    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForAccessWithdrawn();
+    else if (error.kind === "unauthenticated") redirectToSignIn();
     throw error;
   }
   return (await response.json()) as T;

@@ -5,7 +5,7 @@ import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/ac
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
 import { ApiError, errorKindOf, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
-import { readSignOutOutcome, type SignOutOutcome } from "./sign-out";
+import { leaveAfterSignOut, readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
 /** An account page read whole, e.g. `useAccountPage("overview")`. */
@@ -77,40 +77,44 @@ export function flattenPages<T>(pages: readonly Page<T>[] | undefined, keyOf: (i
 }
 
 /**
- * Revokes the app's access at the site (POST /api/auth/revoke), then drops every cached account answer.
- * The caller navigates to the signed-out page on success.
+ * Revokes the app's access at the site (POST /api/auth/revoke), drops every cached account answer and
+ * leaves for the signed-out page.
  */
 export function useRevokeAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => keepingPreferenceCookies(() => postAction(API_ROUTES.revoke)),
-    onSuccess: () => forgetEndedSession(queryClient),
+    onSuccess: () => leaveEndedSession(queryClient, () => leaveForSignedOutPage("revoked")),
     onError: (error) => {
       // The site refused (a configuration fault): the BFF ended the session, so say so on the signed-out page.
       if (error instanceof ApiError && error.code === "revocation_refused") {
-        forgetEndedSession(queryClient);
-        leaveForSignedOutPage("revoke_refused");
+        leaveEndedSession(queryClient, () => leaveForSignedOutPage("revoke_refused"));
       }
     },
   });
 }
 
-/** Ends the local session (POST /api/auth/logout) and drops every cached account answer. */
+/**
+ * Ends the local session (POST /api/auth/logout), drops every cached account answer and leaves for where
+ * the BFF said (lib/client/sign-out.ts).
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (): Promise<SignOutOutcome> =>
       readSignOutOutcome(await keepingPreferenceCookies(() => postAction(API_ROUTES.logout))),
-    onSuccess: () => forgetEndedSession(queryClient),
+    onSuccess: (outcome) => leaveEndedSession(queryClient, () => leaveAfterSignOut(outcome)),
   });
 }
 
 /**
- * After the BFF ended the session at this page's request: drops every cached account answer, and keeps the
- * queries that refetch meanwhile (answering 401) from sending the browser to sign in instead of where the
- * caller goes next.
+ * After the BFF ended the session at this page's request: leaves (from the mutation's own callbacks, which
+ * run even when the component that asked has gone, say after a nav link was followed meanwhile; a caller's
+ * `mutate` callbacks would then never run), drops every cached account answer, and keeps the queries that
+ * refetch meanwhile (answering 401) from sending the browser to sign in instead.
  */
-function forgetEndedSession(queryClient: QueryClient): void {
+function leaveEndedSession(queryClient: QueryClient, leave: () => void): void {
   sessionEndedHere();
+  leave();
   queryClient.clear();
 }
