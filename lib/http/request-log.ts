@@ -1,6 +1,6 @@
 import "server-only";
 
-import { logRequestLine, runWithRequestId } from "@/lib/log/logger";
+import { logRequestLine, millisecondsSince, runWithRequestId } from "@/lib/log/logger";
 
 import { apiErrorResponse } from "./error-responses";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id";
@@ -31,10 +31,7 @@ export function loggedRoute<Req extends Request, Rest extends unknown[]>(
     }
     response.headers.set(REQUEST_ID_HEADER, requestId);
     runWithRequestId(requestId, () =>
-      logRequestLine(
-        { method: request.method, route, status: response.status, durationMs: Math.round((performance.now() - started) * 10) / 10 },
-        options.level,
-      ),
+      logRequestLine({ method: request.method, route, status: response.status, durationMs: millisecondsSince(started) }, options.level),
     );
     return response;
   };

@@ -4,6 +4,8 @@ import {
   boundedLabel,
   httpRequestDuration,
   httpRequests,
+  pageViewDuration,
+  pageViews,
   sessionsEnded,
   sharedStateErrors,
   signInsStarted,
@@ -13,7 +15,7 @@ import {
 
 /**
  * Counts what the dashboard's named log events say happened (lib/log/logger.ts calls this for every event,
- * whatever LOG_LEVEL prints): BFF requests, sign-ins started and succeeded, failed calls to the site, a lost
+ * whatever LOG_LEVEL prints): BFF requests, member page views, sign-ins started and succeeded, failed calls to the site, a lost
  * shared-state connection, sign-outs and revocations. What no event says exactly is counted where it happens
  * (lib/metrics/record.ts).
  */
@@ -24,6 +26,12 @@ export function countLoggedEvent(event: string, fields: Readonly<Record<string, 
       const method = boundedLabel(fields.method);
       httpRequests.labels(route, method, boundedLabel(fields.status)).inc();
       if (typeof fields.durationMs === "number") httpRequestDuration.labels(route, method).observe(fields.durationMs / 1000);
+      return;
+    }
+    case "page_view": {
+      const page = boundedLabel(fields.page);
+      pageViews.labels(page, boundedLabel(fields.navigation), boundedLabel(fields.outcome)).inc();
+      if (typeof fields.durationMs === "number") pageViewDuration.labels(page).observe(fields.durationMs / 1000);
       return;
     }
     case "sign_in_started":

@@ -65,6 +65,19 @@ export const httpRequestDuration = histogram({
   buckets: SECONDS_FAST,
 });
 
+export const pageViews = counter({
+  name: "dashboard_page_views_total",
+  help: "Member page renders (a document load or a tab click) by page and what it showed.",
+  labelNames: ["page", "navigation", "outcome"],
+});
+
+export const pageViewDuration = histogram({
+  name: "dashboard_page_view_duration_seconds",
+  help: "How long member page renders took, from the render's start to the answer's end, by page.",
+  labelNames: ["page"],
+  buckets: SECONDS_FAST,
+});
+
 export const signInsStarted = counter({
   name: "dashboard_sign_ins_started_total",
   help: "Sign-ins sent to the site's authorization page.",

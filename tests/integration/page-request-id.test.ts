@@ -19,6 +19,7 @@ import { requestHeaders } from "../support/request-headers";
 import { expiringSession } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
+vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
 
 const site = setUpDashboardOnFakeSite();
 

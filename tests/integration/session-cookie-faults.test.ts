@@ -26,6 +26,7 @@ import { requestHeaders } from "../support/request-headers";
 import { sessionData } from "../support/session-data";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
+vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
 
 // No handler beyond discovery and keys: any call to the site fails the test (setUpFakeSite).
 const site = setUpFakeSite();

@@ -260,6 +260,20 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect(start.events("sandbox_started")).toHaveLength(0);
       const browser = await expectSignedInMember(appUrl);
       expect((await fetch(`${appUrl}/api/ready`)).status).toBe(200);
+      // A page view is logged once its answer is sent (Next.js's after(), in the production build).
+      const courses = await browser.get("/courses");
+      expect(courses.status).toBe(200);
+      await courses.text();
+      const pageRequestId = courses.headers.get("x-request-id");
+      const pageView = () => start.events("page_view").find((line) => line.requestId === pageRequestId);
+      for (let waited = 0; pageView() === undefined && waited < 5_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(pageView()).toMatchObject({
+        page: "/courses",
+        navigation: "document",
+        outcome: "shown",
+        durationMs: expect.any(Number) as number,
+      });
 
       // A slow site: the request is still in flight when the process manager says stop.
       site.setKnobs({ latencyMs: 2_500 });
