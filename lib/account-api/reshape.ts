@@ -9,15 +9,17 @@ import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } fro
  * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
  * as lifetime (the site only omits the date for lifetime access). `lastWatched` is kept even when access
  * has ended — the UI decides not to offer Resume then — and dropped only when no safe URL can be built, or
- * when the site failed to say (`lastWatchedUnknown`).
+ * when the site failed to say (`lastWatchedUnknown`, unless the site gave the course's progress as 0 %:
+ * such a course is one never started).
  */
 export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlConfig): CourseEnrollment {
-  const lastWatchedUnknown = raw.lastWatchedLecture === FIELD_UNKNOWN;
   const lecture = raw.lastWatchedLecture === FIELD_UNKNOWN ? null : raw.lastWatchedLecture;
   const resumeUrl = lecture
     ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
     : null;
   const completion = raw.completionPercentage;
+  // At 0 % the site says the member has not started: nowhere to have left off, whatever it failed to say.
+  const lastWatchedUnknown = raw.lastWatchedLecture === FIELD_UNKNOWN && completion !== 0;
   return {
     slug: raw.slug,
     name: raw.name?.trim() || raw.slug,

@@ -101,14 +101,13 @@ export function matchesShow(course: CourseEnrollment, show: CourseShow, now: Dat
 
 /**
  * Whether the member has started a course: by the lecture last watched; where the site failed to say
- * (`lastWatchedUnknown`), by the progress it gave, and "unknown" without one (the course is then under neither
- * In progress nor Not started).
+ * (`lastWatchedUnknown`, never at 0 %), by the progress it gave, and "unknown" without one (the course is
+ * then under neither In progress nor Not started).
  */
-export function startedness(course: CourseEnrollment): "started" | "not started" | "unknown" {
+function startedness(course: CourseEnrollment): "started" | "not started" | "unknown" {
   if (course.lastWatched) return "started";
   if (!course.lastWatchedUnknown) return "not started";
-  const progress = course.completionPercentage;
-  return progress === null ? "unknown" : progress > 0 ? "started" : "not started";
+  return course.completionPercentage === null ? "unknown" : "started";
 }
 
 /** How many courses each "Show" choice holds (among those matching the search text `q`, when given). */

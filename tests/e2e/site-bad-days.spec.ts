@@ -238,7 +238,7 @@ test("a site whose backend fails for course names and progress: Courses still li
   await check();
 });
 
-test("a site whose backend fails to say where each course was left off: no course reads as never started, each opens at the site", async ({
+test("a site that fails to say where each course was left off: no course begun reads as never started, each opens at the site", async ({
   page,
 }) => {
   await signIn(page, "maya@example.com");
@@ -257,7 +257,14 @@ test("a site whose backend fails to say where each course was left off: no cours
   const openCourse = page.getByRole("link", { name: /^Open course – / });
   await expect(openCourse.first()).toHaveAttribute("href", new RegExp(`^${SITE_URL}/courses/[\\w-]+$`));
   await expect(page.getByText("Where you left off could not be loaded.").first()).toBeVisible();
-  await expect(page.getByRole("link", { name: /^(Resume|Start course|Watch again)/ })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /^(Resume|Watch again)/ })).toHaveCount(0);
+  // A course the site reports at 0 % is one never started: Start course, and nothing said of where it was left off.
+  const notStarted = page.getByRole("radio", { name: /^Not started/ });
+  await hydrated(notStarted);
+  await notStarted.check();
+  await expect(page.getByRole("link", { name: /^Start course – / }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Open course – / })).toHaveCount(0);
+  await expect(page.getByText("Where you left off could not be loaded.")).toHaveCount(0);
   await expect(page.getByRole("alert").filter({ hasText: "Your courses could not be loaded." })).toHaveCount(0);
 });
 

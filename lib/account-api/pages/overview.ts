@@ -3,7 +3,6 @@ import "server-only";
 import { z } from "zod";
 
 import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
-import { startedness } from "@/lib/format/course-filter";
 import { pickUpcomingRegistrations } from "@/lib/format/events";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
 
@@ -124,13 +123,8 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     .sort((a, b) => watchedAtMs(b) - watchedAtMs(a))
     .slice(0, OVERVIEW_CONTINUE_LIMIT);
 
-  // Read as the Courses page's Show does: a course at 0 % is not started, whatever the site failed to say.
   const continueWatchingUnknown = courses.filter(
-    (course) =>
-      course.lastWatchedUnknown &&
-      startedness(course) !== "not started" &&
-      course.completionPercentage !== 100 &&
-      !hasAccessEnded(course.access, options.now),
+    (course) => course.lastWatchedUnknown && course.completionPercentage !== 100 && !hasAccessEnded(course.access, options.now),
   ).length;
 
   const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));

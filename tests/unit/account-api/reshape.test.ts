@@ -7,6 +7,7 @@ import { reshapeOrders, type OrdersResult } from "@/lib/account-api/pages/orders
 import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/overview";
 import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
 import { FIELD_UNKNOWN } from "@/lib/account-api/partial-answer";
+import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
 
 const config = {
   siteUrl: "https://school.example.com",
@@ -263,6 +264,10 @@ describe("reshapeOverview", () => {
     ];
     const overview = reshapeOverview({ ...data, enrollments }, { ...config, now });
     expect(overview.continueWatchingUnknown).toBe(2);
+    // At 0 % the site says the course was never started: nowhere to have left off, nothing unknown.
+    const atZero = reshapeEnrolledCourse(unknown("not-started", { completionPercentage: 0 }), config);
+    expect(atZero).toMatchObject({ completionPercentage: 0, lastWatched: null });
+    expect(atZero).not.toHaveProperty("lastWatchedUnknown");
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
     expect(reshapeOverview(data, { ...config, now }).continueWatchingUnknown).toBe(0);
   });

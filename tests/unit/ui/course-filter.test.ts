@@ -139,7 +139,6 @@ describe("matchesShow and countCoursesByShow", () => {
     const placed = (completion: number | null) =>
       (["in-progress", "not-started"] as const).filter((show) => matchesShow(unknown(completion), show, NOW));
     expect(placed(40)).toEqual(["in-progress"]);
-    expect(placed(0)).toEqual(["not-started"]);
     expect(placed(null)).toEqual([]);
     expect(placed(100)).toEqual([]);
   });
