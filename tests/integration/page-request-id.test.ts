@@ -15,6 +15,7 @@ import { captureLog } from "../support/captured-log";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
 import { TEST_APP_URL } from "../support/env";
 import { memoryJar } from "../support/memory-jar";
+import { runAfterResponse } from "../support/after-response";
 import { requestHeaders } from "../support/request-headers";
 import { expiringSession } from "../support/session-fixture";
 
@@ -62,6 +63,20 @@ async function viewCourses(incomingId?: string): Promise<{ answered: string | nu
 }
 
 describe("a page request's id", () => {
+  it("is checked again by the render: a malformed id that reached it is never logged", async () => {
+    const log = captureLog();
+    requestHeaders.current = new Headers({ cookie: await sessionCookie(), "x-request-id": "two words; level=error" });
+    await CoursesPage();
+    await runAfterResponse();
+    const ids = log
+      .events()
+      .filter((event) => event.event === "site_error" || event.event === "page_view")
+      .map((event) => event.requestId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
   it("keeps a well-formed id: in the answer, in what the proxy logs and in what the render logs", async () => {
     const log = captureLog();
     const { answered, forwarded } = await viewCourses("lb-4711");
