@@ -2,7 +2,7 @@
 
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
-import { CalendarFileButton } from "@/components/ui/calendar-file-button";
+import { CalendarFileButton, loadCalendarCode } from "@/components/ui/calendar-file-button";
 
 /** "Add a reminder": an all-day calendar event the day before the course's access ends, with its link. */
 export function AccessReminderButton({ course }: { course: CourseEnrollment }) {
@@ -12,7 +12,7 @@ export function AccessReminderButton({ course }: { course: CourseEnrollment }) {
       label={messages.courses.addReminder}
       subject={course.name}
       makeFile={async () => {
-        const { accessReminderFileName, buildAccessReminderIcs } = await import("@/lib/format/ics");
+        const { accessReminderFileName, buildAccessReminderIcs } = await loadCalendarCode();
         return { text: buildAccessReminderIcs(course, { formatLocale, timeZone, now }), fileName: accessReminderFileName(course) };
       }}
     />

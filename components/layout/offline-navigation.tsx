@@ -7,6 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { PageHeader } from "@/components/ui/page-header";
 import { accountKeys } from "@/lib/client/keys";
 import { useOnline } from "@/lib/client/use-online";
+import { whenIdle } from "@/lib/client/when-idle";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { formatTime } from "@/lib/format/datetime";
 import { interpolate } from "@/lib/i18n";
@@ -78,17 +79,11 @@ function loadOfflineView(pathname: string): Promise<ComponentType | null> {
   );
 }
 
-/** Fetches every offline view when the browser is idle after the page loaded (or after a second where it cannot say). */
+/** Fetches every offline view when the browser is idle after the page loaded. */
 function preloadOfflineViews(): () => void {
-  const preload = () => {
+  return whenIdle(() => {
     for (const pathname of Object.keys(OFFLINE_PAGES)) void loadOfflineView(pathname);
-  };
-  if (typeof window.requestIdleCallback === "function") {
-    const idle = window.requestIdleCallback(preload, { timeout: 3_000 });
-    return () => window.cancelIdleCallback(idle);
-  }
-  const timer = window.setTimeout(preload, 1_000);
-  return () => window.clearTimeout(timer);
+  });
 }
 
 interface OfflineTarget {

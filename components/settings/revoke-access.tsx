@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
+import { ApiError } from "@/lib/client/api";
 import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
@@ -19,9 +20,14 @@ export function RevokeAccess() {
   const { messages } = useI18n();
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
+  const [offline, setOffline] = useState<ApiError | null>(null);
   const router = useRouter();
 
   async function start() {
+    // The confirmation is a page of its own, which cannot open offline (the browser would show its error page).
+    const online = navigator.onLine;
+    setOffline(online ? null : new ApiError(0, "network_error", "The browser is offline."));
+    if (!online) return;
     if (!isInFrame()) {
       router.push(PAGE_PATHS.revoke);
       return;
@@ -40,7 +46,7 @@ export function RevokeAccess() {
   return (
     <div className="flex flex-col items-start gap-3">
       <p className="text-fg-muted">{messages.settings.revokeBody}</p>
-      <ActionFailedAlert error={revoke.error} message={messages.settings.revokeFailed} />
+      <ActionFailedAlert error={offline ?? revoke.error} message={messages.settings.revokeFailed} />
       <button
         type="button"
         className="btn btn-danger"

@@ -1,8 +1,17 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { whenIdle } from "@/lib/client/when-idle";
 import { useI18n } from "@/lib/i18n/provider";
 import { VisuallyHidden } from "./visually-hidden";
+
+/**
+ * The calendar code (lib/format/ics.ts): never part of a page's first load, fetched once the page with a
+ * calendar button is idle, so that a tap made offline later still makes the file.
+ */
+export function loadCalendarCode() {
+  return import("@/lib/format/ics");
+}
 
 /** A calendar file's text and the name it downloads under. */
 export interface CalendarFile {
@@ -11,8 +20,8 @@ export interface CalendarFile {
 }
 
 /**
- * Downloads an .ics made in the browser on click. `makeFile` loads the calendar code itself (a dynamic
- * import), so the `ics` package is never part of a page's first load. The accessible name is the label
+ * Downloads an .ics made in the browser on click. `makeFile` reads the calendar code through
+ * loadCalendarCode, which the button fetches ahead once the page is idle. The accessible name is the label
  * followed, visually hidden, by what it is for, so several such buttons stay distinguishable.
  */
 export function CalendarFileButton({
@@ -25,7 +34,8 @@ export function CalendarFileButton({
   makeFile: () => Promise<CalendarFile>;
 }) {
   const { messages } = useI18n();
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<"offline" | "other" | null>(null);
+  useEffect(() => whenIdle(() => void loadCalendarCode().catch(() => undefined)), []);
 
   async function download() {
     try {
@@ -39,10 +49,11 @@ export function CalendarFileButton({
       link.click();
       link.remove();
       window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
-      setFailed(false);
+      setFailure(null);
     } catch (error) {
       console.error(error);
-      setFailed(true);
+      // Offline before the calendar code was fetched: said so, not "something went wrong".
+      setFailure(navigator.onLine ? "other" : "offline");
     }
   }
 
@@ -53,9 +64,9 @@ export function CalendarFileButton({
         {label}
         <VisuallyHidden>{` – ${subject}`}</VisuallyHidden>
       </button>
-      {failed ? (
+      {failure ? (
         <p role="alert" className="text-sm text-danger-fg">
-          {messages.errors.unknown}
+          {failure === "offline" ? messages.errors.calendarOffline : messages.errors.unknown}
         </p>
       ) : null}
     </div>

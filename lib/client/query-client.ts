@@ -40,7 +40,9 @@ export function makeQueryClient(): QueryClient {
         // Back online, the page on screen is refreshed once by the shell (components/layout/offline-navigation.tsx).
         refetchOnReconnect: false,
       },
-      mutations: { retry: false },
+      // A member's action (sign out, revoke, end a sign-in) is sent when tapped, or fails at once offline and
+      // says so: never held until the connection returns and then done unasked (TanStack's "online" mode).
+      mutations: { retry: false, networkMode: "always" },
       dehydrate: {
         // Pending prefetches stream to the browser too (TanStack Query >= 5.40), and so does a failed
         // prefetch (its error is the public error as plain data: app/_lib/prefetch-account-page.ts): the

@@ -212,3 +212,33 @@ test("offline, “See all” and the Courses tab show the courses their link nam
   expect(await documentTimeOrigin()).toBe(signedInDocument);
   await context.setOffline(false);
 });
+
+test("offline, Sign out and Revoke access say so at once, stay on Settings, and do nothing when the connection returns", async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "maya@example.com", { from: "/settings" });
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  const signOut = page.getByRole("main").getByRole("button", { name: "Sign out" });
+  const revoke = page.getByRole("main").getByRole("button", { name: "Revoke access" });
+  await expect(signOut).toBeEnabled();
+
+  await context.setOffline(true);
+  await signOut.click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "You could not be signed out. The dashboard could not be reached." }),
+  ).toBeVisible();
+  await expect(signOut).toBeEnabled();
+  await revoke.click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Access could not be revoked. The dashboard could not be reached." }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/settings$/);
+
+  await context.setOffline(false);
+  // Nothing held back goes out now: still signed in, still on Settings.
+  await page.waitForTimeout(1_000);
+  await expect(page).toHaveURL(/\/settings$/);
+  expect((await page.request.get(`${APP_URL}/api/session`)).status()).toBe(200);
+});
