@@ -10,7 +10,8 @@ import { useI18n } from "@/lib/i18n/provider";
 
 /**
  * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out"
- * (a disclosure: Escape or a click elsewhere closes it and focus returns to the button). Inside the site's
+ * (a disclosure: Escape closes it and focus returns to the button; a click elsewhere, or focus moving on
+ * past it, closes it too). Inside the site's
  * page (a frame the site controls), Sign out asks first, and the confirmation cannot be double-clicked
  * through (ASVS 5 V3.4.6; OWASP Clickjacking Defense Cheat Sheet), as in Settings.
  */
@@ -42,7 +43,15 @@ export function AccountMenu({ name }: { name: string }) {
   }, [open]);
 
   return (
-    <div ref={root} className="relative">
+    <div
+      ref={root}
+      className="relative"
+      onBlur={(event) => {
+        // Focus moved on past the menu (Tab from its last item): it closes, as a click elsewhere does.
+        const next = event.relatedTarget;
+        if (next instanceof Node && !root.current?.contains(next)) setOpen(false);
+      }}
+    >
       <button
         ref={button}
         type="button"

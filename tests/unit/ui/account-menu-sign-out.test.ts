@@ -82,3 +82,21 @@ describe("Sign out in the header's account menu", () => {
     expect(logoutCalls()).toHaveLength(1);
   });
 });
+
+describe("the account menu", () => {
+  it("closes when focus moves on past it (Tab from its last item), not while it moves within it", () => {
+    renderMenu();
+    const toggle = screen.getByRole("button", { name: /Maya Chen/ });
+    const signOut = screen.getByRole("button", { name: "Sign out" });
+    const settings = screen.getByRole("link", { name: "Settings" });
+    fireEvent.focusOut(settings, { relatedTarget: signOut });
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    // A click on something that takes no focus (relatedTarget null) is the pointer handler's to judge.
+    fireEvent.focusOut(signOut, { relatedTarget: null });
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    const after = document.body.appendChild(document.createElement("a"));
+    fireEvent.focusOut(signOut, { relatedTarget: after });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(signOut.closest("[hidden]")).not.toBeNull();
+  });
+});
