@@ -5,7 +5,7 @@ import { renderMemberPage } from "@/app/_lib/member-page";
 import { localizedTitle } from "@/app/_lib/page-title";
 import { prefetchAccountPage } from "@/app/_lib/prefetch-account-page";
 
-export const generateMetadata = localizedTitle((m) => m.overview.title);
+export const generateMetadata = localizedTitle((m) => m.overview.title, { besideTheLayout: true });
 
 export default function OverviewPage() {
   return renderMemberPage(PAGE_PATHS.overview, prefetchAccountPage("overview"), <OverviewView />);

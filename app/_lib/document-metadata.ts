@@ -9,7 +9,6 @@ import type { Locale } from "@/lib/i18n/locales";
  */
 export function documentMetadata(locale: Locale, pageTitle?: string): Metadata {
   const messages = getMessages(locale);
-  const titleTemplate = `%s · ${messages.app.name}`;
   return {
     referrer: "no-referrer",
     icons: {
@@ -19,9 +18,14 @@ export function documentMetadata(locale: Locale, pageTitle?: string): Metadata {
       ],
     },
     manifest: "/manifest.webmanifest",
-    title: pageTitle ? titleTemplate.replace("%s", pageTitle) : { default: messages.app.name, template: titleTemplate },
+    title: pageTitle ? documentTitle(locale, pageTitle) : { default: messages.app.name, template: documentTitle(locale, "%s") },
     description: messages.pageTitles.description,
   };
+}
+
+/** A page's whole document title: its own, then the app's name ("Courses · Member dashboard"). */
+export function documentTitle(locale: Locale, pageTitle: string): string {
+  return `${pageTitle} · ${getMessages(locale).app.name}`;
 }
 
 export const documentViewport: Viewport = {
