@@ -156,7 +156,12 @@ test.describe("with the shared app", () => {
 
 /** Issue 30's screens as a student on a 320 px phone reads them, in English and Traditional Chinese. */
 const SCREENS = [
-  { path: "/sign-in-problem?code=scope_not_granted&detail=account%3Aread%20email", en: "(account:read)", zh: "你沒有允許儀表板需要的權限" },
+  {
+    path: "/sign-in-problem?code=scope_not_granted&detail=account%3Aread%20email",
+    en: "You did not allow permissions the dashboard needs",
+    zh: "你沒有允許儀表板需要的幾項權限",
+    link: { en: "Sign in again and allow them", zh: "重新登入並允許這些權限" },
+  },
   { path: "/sign-in-problem?code=pushed_request_failed", en: "did not accept the sign-in request", zh: "網站沒有接受這次登入請求" },
   { path: "/signed-out?reason=access_withdrawn", en: "it was withdrawn at the site, or it expired", zh: "權限已在網站上被收回" },
   { path: "/signed-out?reason=expired", en: "Your session ended", zh: "你的登入階段已結束" },
@@ -171,6 +176,7 @@ for (const locale of ["en", "zh-TW"] as const) {
         await page.goto(screen.path);
         const main = page.getByRole("main");
         await expect(main, screen.path).toContainText(locale === "en" ? screen.en : screen.zh);
+        if (screen.link) await expect(main.getByRole("link", { name: locale === "en" ? screen.link.en : screen.link.zh })).toBeVisible();
         // Opened at the top level (not the panel's popup), the way back is the dashboard itself.
         if (screen.path.startsWith("/sign-in-problem")) {
           await expect(main.getByRole("link", { name: locale === "en" ? "Back to the dashboard" : "回到儀表板" })).toBeVisible();

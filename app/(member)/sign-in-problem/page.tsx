@@ -48,11 +48,12 @@ export default async function SignInProblemPage({
   const known = isKnownCode(code) ? code : "unexpected";
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
+  const several = missing.length > 1;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {messages[known]}
+        {several ? messages.scopesNotGranted : messages[known]}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">
@@ -64,13 +65,13 @@ export default async function SignInProblemPage({
       <p className="text-sm text-fg-muted">{messages.detail.replace("{code}", known)}</p>
       <div className="flex flex-wrap gap-3">
         <a className="btn btn-primary" href={retryHref(binding)}>
-          {known === "scope_not_granted" ? messages.signInAgainAllowing : messages.tryAgain}
+          {known !== "scope_not_granted" ? messages.tryAgain : several ? messages.signInAgainAllowingThem : messages.signInAgainAllowing}
         </a>
         {/* In the embedded panel's popup, the dashboard is the panel behind it: the way back is closing the popup. */}
         {isValidBinding(typeof binding === "string" ? binding : null) ? (
           <CloseWindowButton label={messages.closeWindow} fallbackHref={PAGE_PATHS.overview} />
         ) : (
-          <PageLink className="btn" href={PAGE_PATHS.overview}>
+          <PageLink className="btn btn-secondary" href={PAGE_PATHS.overview}>
             {messages.home}
           </PageLink>
         )}
