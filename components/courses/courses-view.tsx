@@ -74,7 +74,12 @@ export function CoursesView() {
                 {interpolate(messages.courses.bounded, { loaded: courses.length, total: totalCount })}
               </p>
             ) : null}
-            <ChosenCourses key={`${choice.show}/${choice.sort}/${choice.q}`} courses={selected} query={query} />
+            <ChosenCourses
+              key={`${choice.show}/${choice.sort}/${choice.q}`}
+              courses={selected}
+              query={query}
+              noMatchBody={counts.all === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody}
+            />
           </>
         )}
       </PagedQueryBody>
@@ -83,11 +88,12 @@ export function CoursesView() {
 }
 
 /**
- * The chosen courses, a step at a time, with "Showing N of M" (M: those matching). "Show 24 more (82 left)"
+ * The chosen courses, a step at a time, with "Showing N of M" (M: those matching); when none, `noMatchBody`
+ * says what might find some (other words when no Show option holds a course with them). "Show 24 more (82 left)"
  * moves focus to the first course it adds (the status line announces the new count); past the last loaded
  * course, "Show more" loads the enrollments beyond the bound.
  */
-function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query: CoursesQuery }) {
+function ChosenCourses({ courses, query, noMatchBody }: { courses: CourseEnrollment[]; query: CoursesQuery; noMatchBody: string }) {
   const { messages } = useI18n();
   const { embedded } = useEmbedding();
   const [visible, setVisible] = useState(CARDS_PER_STEP);
@@ -106,7 +112,7 @@ function ChosenCourses({ courses, query }: { courses: CourseEnrollment[]; query:
         {interpolate(messages.courses.showing, { shown, count: courses.length })}
       </p>
       {courses.length === 0 ? (
-        <EmptyState title={messages.courses.noMatch} body={messages.courses.noMatchBody} />
+        <EmptyState title={messages.courses.noMatch} body={noMatchBody} />
       ) : (
         <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
           {courses.slice(0, shown).map((course, index) => (

@@ -257,6 +257,11 @@ test("a choice made before the page is interactive (a slow phone) is kept once i
       )
       .map(({ name }) => name),
   );
+
+  // Words no course's name has: no option under Show can help, so the page says to try other words only.
+  await page.getByLabel("Find a course").fill("zzqx");
+  await expect(page.getByText("No course has these words in its name. Try other words.")).toBeVisible();
+  await expect(page.getByText(/choose another option under Show/)).toHaveCount(0);
 });
 
 test("the server renders the chosen courses in the first HTML", async ({ page }) => {

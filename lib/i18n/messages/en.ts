@@ -121,6 +121,7 @@ export const en = {
     },
     noMatch: "No course here",
     noMatchBody: "Try other words, or choose another option under Show.",
+    noMatchWordsBody: "No course has these words in its name. Try other words.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
     findCourse: "Find a course",
     showing: "Showing {shown} of {count}",

@@ -113,6 +113,7 @@ export const zhTW: Messages = {
     },
     noMatch: "這裡沒有課程",
     noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
+    noMatchWordsBody: "沒有課程的名稱含有這些字，請換個關鍵字。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
     findCourse: "尋找課程",
     showing: "顯示 {count} 門中的 {shown} 門",
