@@ -72,24 +72,27 @@ export function formatDate(instant: Date | string, { formatLocale, timeZone }: Z
   );
 }
 
+/**
+ * The clock every time of day is written on, one per tag: 12-hour in en-US ("9:05 AM") and 繁體中文 ("上午9:05",
+ * as Intl writes it), two-digit 24-hour in en-GB ("09:05", "00:43": Intl's en-GB alone writes "0:43").
+ */
+export function clockOf(formatLocale: FormatLocale): Intl.DateTimeFormatOptions {
+  return formatLocale === "en-GB" ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : { hour: "numeric", minute: "2-digit" };
+}
+
 /** "12 Mar 2027, 14:30" (en-GB), "Mar 12, 2027, 2:30 PM" (en-US): date and time in the member's time zone. */
 export function formatDateTime(instant: Date | string, { formatLocale, timeZone }: ZonedFormatOptions): string {
   return withPlainSpaces(
-    dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit", timeZone }).format(
+    dateTimeFormat(formatLocale, { day: "numeric", month: "short", year: "numeric", ...clockOf(formatLocale), timeZone }).format(
       toDate(instant),
     ),
   );
 }
 
-/**
- * "09:30" (en-GB and zh-TW), "9:30 AM" (en-US): the time of day in the member's time zone, on the clock of
- * the English region (12-hour in en-US); 繁體中文 keeps its two-digit 24-hour clock.
- */
+/** "09:30" (en-GB), "9:30 AM" (en-US), "上午9:30" (zh-TW): the time of day in the member's time zone. */
 export function formatTime(instant: Date | string | number, { formatLocale, timeZone }: ZonedFormatOptions): string {
-  const clock: Intl.DateTimeFormatOptions =
-    formatLocale === "en-US" ? { hour: "numeric", minute: "2-digit" } : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
   return withPlainSpaces(
-    dateTimeFormat(formatLocale, { ...clock, timeZone }).format(typeof instant === "number" ? instant : toDate(instant)),
+    dateTimeFormat(formatLocale, { ...clockOf(formatLocale), timeZone }).format(typeof instant === "number" ? instant : toDate(instant)),
   );
 }
 

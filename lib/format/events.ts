@@ -1,8 +1,9 @@
-import { languageOf } from "@/lib/i18n/format-locale";
+import { languageOf, type FormatLocale } from "@/lib/i18n/format-locale";
 import type { Locale } from "@/lib/i18n/locales";
 import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
 import {
   calendarDateFromDayNumber,
+  clockOf,
   dayNumber,
   isoCalendarDate,
   toDate,
@@ -83,7 +84,8 @@ export interface EventWhen {
 }
 
 const DATE_PART: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric" };
-const TIME_PART: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+/** A time of day with the zone's name, on the tag's one clock (clockOf). */
+const timePart = (formatLocale: FormatLocale): Intl.DateTimeFormatOptions => ({ ...clockOf(formatLocale), timeZoneName: "short" });
 /**
  * What Intl itself puts between a date and a time in each language ("Sat, 5 Dec 2026, 19:00" in en-GB,
  * "Sat, Dec 5, 2026, 7:00 PM" in en-US, "2026年12月5日週六 下午7:00").
@@ -115,12 +117,12 @@ function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedForma
     return { text, dateTime: isoCalendarDate(span.start) };
   }
   const start = toDate(event.startTime);
-  const full = dateTimeFormat(formatLocale, { ...DATE_PART, ...TIME_PART, timeZone });
+  const full = dateTimeFormat(formatLocale, { ...DATE_PART, ...timePart(formatLocale), timeZone });
   if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
-  const times = dateTimeFormat(formatLocale, { ...TIME_PART, timeZone });
+  const times = dateTimeFormat(formatLocale, { ...timePart(formatLocale), timeZone });
   if (sameDay && zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
     // One date pattern per list: the date as an all-day event writes it, then the time range. (Intl's own
     // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)

@@ -18,7 +18,7 @@ const REGIONS = {
   },
   "en-GB": {
     date: /^\d{1,2} [A-Z][a-z]{2} \d{4}$/,
-    dateTime: /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d\d \(.+\)$/,
+    dateTime: /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d \(.+\)$/,
     eventTimes: /\d\d:\d\d–\d\d:\d\d/,
   },
 } as const;

@@ -50,7 +50,7 @@ const EXPECTED = {
   "zh-TW": {
     date: "2026年11月24日",
     dateTime: "2026年11月24日 下午2:02",
-    time: "09:05",
+    time: "上午9:05",
     evening: "2026年12月5日週六 晚上7:00至9:00 [GMT+8]",
     allDayRange: "2026/12/5週六至2026/12/6週日",
     accessUntil: "可觀看至 2027年3月12日（3 個月後）",
@@ -107,6 +107,10 @@ describe("English regions", () => {
     const evening = "2026-11-24T12:30:00Z"; // 20:30 in Taipei
     expect(plain(formatDateTime(evening, taipei("en-US")))).toBe("Nov 24, 2026, 8:30 PM");
     expect(plain(formatDateTime(evening, taipei("en-GB")))).toBe("24 Nov 2026, 20:30");
+    // Just past midnight and in the morning: two digits on the British clock, as the offline banner's time has them.
+    expect(plain(formatDateTime("2026-11-29T16:43:00Z", taipei("en-GB")))).toBe("30 Nov 2026, 00:43");
+    const morning = event({ startTime: "2026-12-05T01:00:00Z", endTime: "2026-12-05T04:00:00Z" });
+    expect(plain(formatEventWhen(morning, taipei("en-GB")).text)).toBe("Sat, 5 Dec 2026, 09:00–12:00 GMT+8");
   });
 
   it("name time zones in words and never by their IANA id in either region", () => {

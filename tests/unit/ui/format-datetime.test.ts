@@ -20,14 +20,14 @@ describe("zoned dates", () => {
 
   it("formats the same wall-clock hour twice on the night New York falls back", () => {
     const ny = { formatLocale: "en-GB", timeZone: "America/New_York" } as const;
-    expect(formatDateTime("2026-11-01T05:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
-    expect(formatDateTime("2026-11-01T06:30:00Z", ny)).toBe("1 Nov 2026, 1:30");
+    expect(formatDateTime("2026-11-01T05:30:00Z", ny)).toBe("1 Nov 2026, 01:30");
+    expect(formatDateTime("2026-11-01T06:30:00Z", ny)).toBe("1 Nov 2026, 01:30");
   });
 
   it("follows London's spring-forward gap", () => {
     const london = { formatLocale: "en-GB", timeZone: "Europe/London" } as const;
-    expect(formatDateTime("2026-03-29T00:59:00Z", london)).toBe("29 Mar 2026, 0:59");
-    expect(formatDateTime("2026-03-29T01:00:00Z", london)).toBe("29 Mar 2026, 2:00");
+    expect(formatDateTime("2026-03-29T00:59:00Z", london)).toBe("29 Mar 2026, 00:59");
+    expect(formatDateTime("2026-03-29T01:00:00Z", london)).toBe("29 Mar 2026, 02:00");
   });
 });
 
