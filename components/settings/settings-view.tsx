@@ -73,8 +73,14 @@ function AccessDetails({ session }: { session: SessionView }) {
           </li>
         ))}
       </ul>
-      <details className="text-sm text-fg-muted">
-        <summary className="inline-flex min-h-11 cursor-pointer items-center">{messages.settingsPage.details}</summary>
+      <details className="group text-sm text-fg-muted">
+        {/* inline-flex drops the browser's own marker: a turning arrow says that it opens. */}
+        <summary className="inline-flex min-h-11 cursor-pointer items-center gap-1.5 underline-offset-4 hover:underline">
+          <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
+            ▸
+          </span>
+          {messages.settingsPage.details}
+        </summary>
         <p>{messages.settingsPage.permissionCodes}:</p>
         <ul className="flex flex-wrap gap-2">
           {session.scopes.map((scope) => (
