@@ -15,7 +15,7 @@ const EmbeddingContext = createContext<Embedding>({ embedded: false, parentOrigi
  * Whether this document is the embedded panel, decided once when the document loads (its request was for a
  * frame) and kept across client navigations, whose RSC requests do not say so.
  */
-export function EmbeddingProvider({ value, children }: { value: Embedding; children: ReactNode }) {
+export function EmbeddingProvider({ value, children }: { value: Embedding; children?: ReactNode }) {
   return <EmbeddingContext value={value}>{children}</EmbeddingContext>;
 }
 

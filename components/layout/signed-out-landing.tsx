@@ -11,9 +11,10 @@ import { useSiteInfo, useSiteInfoUnavailable } from "./site-info";
 
 export type { SignedOutReason, SiteSessionAfterSignOut };
 
-const SITE_NOTICES: Record<SiteSessionAfterSignOut, (messages: Messages) => string> = {
+/** What is known of the member's session at the site; in the panel, the site is the page around it. */
+const SITE_NOTICES: Record<SiteSessionAfterSignOut, (messages: Messages, embedded: boolean) => string> = {
   ended: (messages) => messages.signedOutPage.siteSignedOut,
-  open: (messages) => messages.signedOutPage.siteStillSignedIn,
+  open: (messages, embedded) => (embedded ? messages.signedOutPage.siteStillSignedInAround : messages.signedOutPage.siteStillSignedIn),
   unconfirmed: (messages) => messages.signedOutPage.siteUnconfirmed,
 };
 
@@ -48,7 +49,8 @@ export function SignedOutLanding({
   const siteName = siteCalled(messages, site?.name ?? null);
   // The sentence waits for the site's name, unless it cannot be had: then it says "the site" rather than
   // nothing, since the member may still be signed in there (and the link to it is left out).
-  const siteNotice = siteSession && (site || siteUnavailable) ? interpolate(SITE_NOTICES[siteSession](messages), { site: siteName }) : null;
+  const siteNotice =
+    siteSession && (site || siteUnavailable) ? interpolate(SITE_NOTICES[siteSession](messages, embedded), { site: siteName }) : null;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       {notice ? (
@@ -62,7 +64,8 @@ export function SignedOutLanding({
           ) : null}
         </p>
       ) : null}
-      {siteNotice && siteSession !== "ended" && site ? (
+      {/* In the panel the site is already around it (and its pages refuse to be framed): no link to open it. */}
+      {siteNotice && siteSession !== "ended" && site && !embedded ? (
         <a className="btn btn-secondary" href={site.url}>
           {interpolate(messages.signedOutPage.openSite, { site: siteName })}
         </a>

@@ -23,7 +23,7 @@ export function SiteInfoProvider({
 }: {
   site: SiteInfo | null;
   unavailable?: boolean;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <SiteInfoContext value={site}>

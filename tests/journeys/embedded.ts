@@ -44,6 +44,8 @@ export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
   await frame.click({ role: "button", name: "Yes, sign out", within: { role: "navigation", name: "Account" } });
   await expectSignedOutFrame(frame);
   await frame.expectNone({ role: "link", name: "Sign in" });
+  // The site is the page around the panel, and its pages refuse to be framed: no link to open it in here.
+  await frame.expectNone({ role: "link", name: /^Open / });
 }
 
 export const PANEL_SECTIONS = ["Learning", "Orders & events"] as const;

@@ -282,6 +282,8 @@ export const en = {
     title: "Signed out",
     siteSignedOut: "You went through {site}'s own sign-out as well.",
     siteStillSignedIn: "You are still signed in at {site}. On a shared computer, open {site} and sign out there too.",
+    siteStillSignedInAround:
+      "You are still signed in at {site}. On a shared computer, also sign out of {site} itself, on the page around this panel.",
     siteUnconfirmed: "The dashboard could not confirm that {site} ended your sign-in there: you may still be signed in at {site}.",
     openSite: "Open {site}",
     // How a sentence names the site (siteCalled in lib/i18n): by its own name, or "the site" when it gives none.

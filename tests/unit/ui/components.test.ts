@@ -265,4 +265,27 @@ describe("the signed-out page", () => {
     const page = render(createElement(SignedOutLanding, { reason }));
     expect(page.textContent).toContain(text);
   });
+
+  it.each([
+    [false, "open Demo Academy and sign out there too", ["https://school.example.com"]],
+    [true, "also sign out of Demo Academy itself, on the page around this panel", []],
+  ] as const)(
+    "still signed in at the site (embedded: %s): says where to sign out of it, and links to it only outside the panel",
+    async (embedded, words, siteLinks) => {
+      const [{ SignedOutLanding }, { EmbeddingProvider }, { SiteInfoProvider }] = await Promise.all([
+        import("@/components/layout/signed-out-landing"),
+        import("@/components/layout/embedding-context"),
+        import("@/components/layout/site-info"),
+      ]);
+      const landing = createElement(SignedOutLanding, { reason: "signed_out", siteSession: "open" });
+      const site = createElement(SiteInfoProvider, { site: { name: "Demo Academy", url: "https://school.example.com" } }, landing);
+      const page = render(createElement(EmbeddingProvider, { value: { embedded, parentOrigins: [] } }, site));
+      expect(page.textContent).toContain(words);
+      expect(
+        links()
+          .map(({ href }) => href)
+          .filter((href) => href?.startsWith("https://school.example.com")),
+      ).toEqual(siteLinks);
+    },
+  );
 });
