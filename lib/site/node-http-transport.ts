@@ -26,6 +26,17 @@ function requestHeaders(headers: HeadersInit | undefined, body: WholeBody): http
 }
 
 /**
+ * Whether a request failed only because it went out on a kept-alive connection the site had just closed:
+ * the site closes an idle connection after its keep-alive timeout, and a request written as it does is
+ * reset before any answer (Node's http docs, request.reusedSocket). The site never read that request, so
+ * it is sent once more, on a new connection; a reset on a new connection is the site's answer, and stays.
+ */
+function closedWhileIdle(request: http.ClientRequest, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE");
+}
+
+/**
  * One request over node:http, its answer read whole up to the cap of its kind. An answer over the cap
  * stops the read at once; the Response still carries the status, and reading its body fails with
  * too_large (a revocation, which never reads the body, still learns its status: RFC 7009 section 2.2).
@@ -35,8 +46,20 @@ export function requestWhole(
   url: URL,
   init: { method?: string; headers?: HeadersInit },
   body: WholeBody,
-  { signal, finished }: CallBound,
+  bound: CallBound,
 ): Promise<Response> {
+  return requestOnce(kind, url, init, body, bound, { mayRetry: true });
+}
+
+function requestOnce(
+  kind: SiteAnswerKind,
+  url: URL,
+  init: { method?: string; headers?: HeadersInit },
+  body: WholeBody,
+  bound: CallBound,
+  { mayRetry }: { mayRetry: boolean },
+): Promise<Response> {
+  const { signal, finished } = bound;
   const cap = SITE_ANSWER_BYTE_CAPS[kind];
   const agent = url.protocol === "https:" ? keepAliveAgents["https:"] : keepAliveAgents["http:"];
   const send = url.protocol === "https:" ? https.request : http.request;
@@ -89,7 +112,14 @@ export function requestWhole(
       answer.on("error", (error) => fail(error, true));
       answer.on("close", () => fail(new Error("The connection closed before the answer was complete."), true));
     });
-    request.on("error", (error) => fail(error, false));
+    request.on("error", (error) => {
+      if (!settled && mayRetry && !signal.aborted && closedWhileIdle(request, error)) {
+        settled = true;
+        resolve(requestOnce(kind, url, init, body, bound, { mayRetry: false }));
+        return;
+      }
+      fail(error, false);
+    });
     request.end(body ?? undefined);
   });
 }
