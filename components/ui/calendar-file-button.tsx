@@ -52,7 +52,7 @@ export function CalendarFileButton({
       setFailure(null);
     } catch (error) {
       console.error(error);
-      // Offline before the calendar code was fetched: said so, not "something went wrong".
+      // Offline before the calendar code was fetched: "could not be reached", not "something went wrong".
       setFailure(navigator.onLine ? "other" : "offline");
     }
   }
@@ -66,7 +66,7 @@ export function CalendarFileButton({
       </button>
       {failure ? (
         <p role="alert" className="text-sm text-danger-fg">
-          {failure === "offline" ? messages.errors.calendarOffline : messages.errors.unknown}
+          {failure === "offline" ? messages.errors.network : messages.errors.unknown}
         </p>
       ) : null}
     </div>

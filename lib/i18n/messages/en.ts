@@ -268,7 +268,6 @@ export const en = {
     signInFailed: "Signing in could not be completed. Please sign in again.",
     network: "The dashboard could not be reached. Check your connection and try again.",
     unknown: "Something went wrong. Please try again.",
-    calendarOffline: "You're offline, and the calendar file could not be made. Try again once your connection is back.",
     temporarilyUnavailableTitle: "The service is temporarily unavailable",
     temporarilyUnavailable: "The dashboard cannot check your session right now. You are still signed in; please try again in a moment.",
   },

@@ -256,7 +256,6 @@ export const zhTW: Messages = {
     signInFailed: "無法完成登入，請重新登入。",
     network: "無法連線到儀表板，請檢查網路連線後再試。",
     unknown: "發生錯誤，請再試一次。",
-    calendarOffline: "你目前離線，無法產生行事曆檔案。請在連線恢復後再試一次。",
     temporarilyUnavailableTitle: "服務暫時無法使用",
     temporarilyUnavailable: "儀表板目前無法確認你的登入狀態。你仍保持登入，請稍後再試。",
   },

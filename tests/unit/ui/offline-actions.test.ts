@@ -3,7 +3,8 @@
  * A member's action tapped offline says so at once and is never done later unasked: Sign out fails with
  * "could not be reached" (TanStack Query would otherwise hold it until the connection returns, then sign
  * the member out by itself), Revoke access does not open its confirmation page (the browser would show its
- * own error page), and "Add to calendar" says the member is offline when the calendar code was not fetched yet.
+ * own error page), and "Add to calendar" says the dashboard could not be reached when the calendar code was not
+ * fetched yet.
  * The calendar code is fetched ahead once the page is idle, so that a tap made offline later still works.
  */
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
@@ -87,15 +88,13 @@ describe("tapped offline", () => {
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
-  it("Add to calendar says the member is offline when the file could not be made; online, that something went wrong", async () => {
+  it("Add to calendar says the dashboard could not be reached when offline; online, that something went wrong", async () => {
     const makeFile = vi.fn(() => Promise.reject(new TypeError("Failed to fetch dynamically imported module")));
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     renderInLocale(createElement(CalendarFileButton, { label: "Add to calendar", subject: "Workshop", makeFile }));
     goOffline();
     fireEvent.click(screen.getByRole("button", { name: /^Add to calendar/ }));
-    expect((await screen.findByRole("alert")).textContent).toBe(
-      "You're offline, and the calendar file could not be made. Try again once your connection is back.",
-    );
+    expect((await screen.findByRole("alert")).textContent).toBe("The dashboard could not be reached. Check your connection and try again.");
     online = true;
     fireEvent.click(screen.getByRole("button", { name: /^Add to calendar/ }));
     await vi.waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Something went wrong. Please try again."));
