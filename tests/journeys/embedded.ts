@@ -44,8 +44,10 @@ export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
   await frame.click({ role: "button", name: "Yes, sign out", within: { role: "navigation", name: "Account" } });
   await expectSignedOutFrame(frame);
   await frame.expectNone({ role: "link", name: "Sign in" });
-  // The site is the page around the panel, and its pages refuse to be framed: no link to open it in here.
-  await frame.expectNone({ role: "link", name: /^Open / });
+  // Still signed in at the site, which is the page around the panel (its pages refuse to be framed): the
+  // panel says to sign out there, with no link that would open the site in here.
+  await frame.expectVisible({ text: /also sign out of Demo Academy \(sandbox\) itself, on the page around this panel/ });
+  await frame.expectNone({ role: "link", name: /^Open Demo Academy/ });
 }
 
 export const PANEL_SECTIONS = ["Learning", "Orders & events"] as const;
