@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
+import { CONNECTIONS_WORDS, type ConnectionsWords } from "@/lib/i18n/messages/connections";
 import { useI18n } from "@/lib/i18n/provider";
 import type { Connections, ConnectionTool } from "@/lib/types/account";
 import { ErrorPanel } from "@/components/ui/error-panel";
@@ -37,8 +38,13 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
   );
 }
 
+/** The panel's words in the member's language: apart from the dictionaries (lib/i18n/messages/connections.ts). */
+export function useConnectionsWords(): ConnectionsWords {
+  return CONNECTIONS_WORDS[useI18n().locale];
+}
+
 function CopyableUrl({ url }: { url: string }) {
-  const { messages } = useI18n();
+  const t = useConnectionsWords();
   const inputId = useId();
   const helpId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -63,11 +69,11 @@ function CopyableUrl({ url }: { url: string }) {
     }
   }
 
-  const status = state === "copied" ? messages.connections.copied : state === "fallback" ? messages.connections.copyFallback : "";
+  const status = state === "copied" ? t.copied : state === "fallback" ? t.copyFallback : "";
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={inputId} className="font-medium text-fg">
-        {messages.connections.url}
+        {t.url}
       </label>
       <div className="flex flex-wrap items-center gap-2">
         <input
@@ -80,12 +86,12 @@ function CopyableUrl({ url }: { url: string }) {
           onFocus={(event) => event.currentTarget.select()}
           className="min-w-0 flex-1 rounded-lg border border-line bg-surface-muted px-3 py-2 font-mono text-sm text-fg"
         />
-        <button type="button" className="btn btn-secondary" aria-label={messages.connections.copyLabel} onClick={() => void copy()}>
-          {messages.connections.copy}
+        <button type="button" className="btn btn-secondary" aria-label={t.copyLabel} onClick={() => void copy()}>
+          {t.copy}
         </button>
       </div>
       <p id={helpId} className="text-sm text-fg-muted">
-        {messages.connections.urlHelp}
+        {t.urlHelp}
       </p>
       <p
         role="status"
@@ -99,8 +105,7 @@ function CopyableUrl({ url }: { url: string }) {
 }
 
 function AvailablePanel({ data }: { data: AvailableConnections }) {
-  const { messages } = useI18n();
-  const t = messages.connections;
+  const t = useConnectionsWords();
   const mine = data.tools.filter((tool) => tool.access === "member");
   const catalog = data.tools.filter((tool) => tool.access === "public");
   return (
@@ -133,7 +138,7 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
  */
 export function ConnectionsPanel() {
   const { messages } = useI18n();
-  const t = messages.connections;
+  const t = useConnectionsWords();
   const query = useConnections();
 
   let body;

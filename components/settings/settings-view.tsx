@@ -12,7 +12,7 @@ import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
-import { ConnectionsPanel } from "./connections-panel";
+import { ConnectionsPanel, useConnectionsWords } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
@@ -110,6 +110,7 @@ function AccessDetails({ session }: { session: SessionView }) {
 /** "Connect an AI assistant (beta)": shown only while the site's MCP server answers (its "MCP connections" beta is on). */
 function AssistantDisclosure() {
   const { messages } = useI18n();
+  const connectionsWords = useConnectionsWords();
   const connections = useConnections();
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
@@ -117,7 +118,7 @@ function AssistantDisclosure() {
       <summary className="inline-flex min-h-11 cursor-pointer items-center text-lg font-semibold text-fg">
         {messages.settingsPage.connectAssistant}
       </summary>
-      <section aria-label={messages.connections.title} className="pt-3">
+      <section aria-label={connectionsWords.title} className="pt-3">
         <ConnectionsPanel />
       </section>
     </details>

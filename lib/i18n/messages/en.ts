@@ -205,40 +205,6 @@ export const en = {
     revokeFailed: "Access could not be revoked. {reason}",
     signOutFailed: "You could not be signed out. {reason}",
   },
-  connections: {
-    title: "AI assistants",
-    intro:
-      "You can connect an AI assistant that supports MCP (the Model Context Protocol) to this site. " +
-      "It can then use the tools below to answer your questions.",
-    loading: "Checking what an assistant can do…",
-    error: "The AI assistant connection could not be checked.",
-    server: "Server",
-    serverVersion: "{name}, version {version}",
-    forYou: "For you",
-    forYouHelp: "Once you approve access, the assistant can look up your own information:",
-    catalog: "From the catalog",
-    catalogHelp: "Any assistant can use these, without signing in:",
-    noTools: "The site's MCP server offers no tools right now.",
-    url: "MCP URL",
-    urlHelp: "Paste this address into your assistant where it asks for an MCP server or connector URL.",
-    copy: "Copy",
-    copyLabel: "Copy MCP URL",
-    copied: "Copied. Paste it into your assistant.",
-    copyFallback: "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac) to copy it.",
-    howTo: "How to connect",
-    howToAdd: "In your AI assistant, add an MCP server (sometimes called a connector) and paste the MCP URL.",
-    howToSignIn: "The assistant will ask you to sign in to {site} and approve access. Approve only an assistant you trust.",
-    howToSeparate:
-      "The assistant gets its own access, apart from this dashboard's: " +
-      "revoking this dashboard's access below does not disconnect the assistant.",
-    unavailableTitle: "AI assistants cannot connect to this site yet",
-    unavailable: {
-      not_offered: "This site does not offer an MCP server, so there is nothing to connect an assistant to.",
-      incompatible: "Something answers at the site's MCP address, but not as an MCP server this dashboard understands.",
-      unreachable: "The site's MCP server did not answer. Please try again in a moment.",
-      too_large: "The site's MCP server answered with more than this dashboard reads.",
-    },
-  },
   scopes: {
     openid: "Confirm who you are when you sign in",
     profile: "See your name",

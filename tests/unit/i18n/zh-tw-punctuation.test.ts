@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 import { zhTW } from "@/lib/i18n/messages/zh-TW";
@@ -40,8 +41,13 @@ describe("繁體中文 punctuation", () => {
   });
 
   it("uses full-width ：（），in every zh-TW message", () => {
-    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's).
-    const offenders = textsOf({ ...zhTW, crash: CRASH_WORDS["zh-TW"], signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"] })
+    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, the AI assistants panel's).
+    const offenders = textsOf({
+      ...zhTW,
+      crash: CRASH_WORDS["zh-TW"],
+      signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"],
+      connections: CONNECTIONS_WORDS["zh-TW"],
+    })
       .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
       .filter((entry) => entry.found.length > 0);
     expect(offenders).toEqual([]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
+import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -39,9 +40,12 @@ describe("message dictionaries", () => {
     }
   });
 
-  it("the sign-in problem page's words, kept on the server, have the same keys and placeholders in every language", () => {
-    const enWords = SIGN_IN_PROBLEM_WORDS.en as unknown as Tree;
-    const zhWords = SIGN_IN_PROBLEM_WORDS["zh-TW"] as unknown as Tree;
+  it.each([
+    ["the sign-in problem page's words, kept on the server", SIGN_IN_PROBLEM_WORDS],
+    ["the AI assistants panel's words, kept to the Settings page", CONNECTIONS_WORDS],
+  ] as const)("%s, have the same keys and placeholders in every language", (_name, words) => {
+    const enWords = words.en as unknown as Tree;
+    const zhWords = words["zh-TW"] as unknown as Tree;
     expect(leafPaths(zhWords).sort()).toEqual(leafPaths(enWords).sort());
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const path of leafPaths(enWords)) {
