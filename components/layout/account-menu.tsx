@@ -4,6 +4,7 @@ import { PageLink } from "@/components/ui/page-link";
 import { useEffect, useId, useRef, useState } from "react";
 
 import { FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
+import { useEmbedding } from "@/components/layout/embedding-context";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
@@ -23,6 +24,7 @@ export function AccountMenu({ name }: { name: string }) {
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const signOut = useSignOutFlow();
+  const { embedded } = useEmbedding();
 
   useEffect(() => {
     if (!open) return;
@@ -66,7 +68,8 @@ export function AccountMenu({ name }: { name: string }) {
         <span aria-hidden="true" className="inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-accent-soft text-sm">
           {name.trim().charAt(0).toUpperCase()}
         </span>
-        <span className="truncate">{name}</span>
+        {/* The panel's header has a third of its width for the menu: the initial alone, the name for screen readers. */}
+        <span className={embedded ? "sr-only" : "truncate"}>{name}</span>
         <span aria-hidden="true" className="text-fg-muted">
           ▾
         </span>

@@ -223,6 +223,18 @@ async function emptyLandmarks(page: Page): Promise<string[]> {
   );
 }
 
+/** Text in the panel's header cut off with an ellipsis ("M…" for the member's name), at the page's current width. */
+function headerTextCutOff(page: Page): Promise<string[]> {
+  return page
+    .frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`)
+    .getByRole("banner")
+    .evaluate((header) =>
+      [...header.querySelectorAll<HTMLElement>("*")]
+        .filter((element) => getComputedStyle(element).textOverflow === "ellipsis" && element.scrollWidth > element.clientWidth)
+        .map((element) => element.textContent ?? ""),
+    );
+}
+
 test("the panel opens on Continue and Ending soon, is sized to its content, and signs out and in again with one press", async ({
   page,
 }) => {
@@ -244,12 +256,14 @@ test("the panel opens on Continue and Ending soon, is sized to its content, and 
   // Three places at most: Learning, Orders & events, and the account menu.
   await expect(frame.getByRole("navigation").first().getByRole("list").first().getByRole("listitem")).toHaveCount(2);
   await expect(frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" })).toBeVisible();
+  expect(await headerTextCutOff(page)).toEqual([]);
   await expect(frame.getByRole("link", { name: "Open the dashboard in a new tab" })).toHaveAttribute("target", "_blank");
   expect(await emptyLandmarks(page)).toEqual([]);
   const overviewHeight = await expectFrameFitsContent(page);
   // For the README: the panel on a phone (the site's page stacks it under the lessons), whole.
   await page.setViewportSize({ width: 390, height: 844 });
   await expectFrameFitsContent(page);
+  expect(await headerTextCutOff(page)).toEqual([]);
   await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).screenshot({ path: "artifacts/screenshots/embedded-panel-phone.png" });
   await page.setViewportSize({ width: 1280, height: 900 });
   await expect.poll(async () => (await frameFit(page)).outer).toBe(overviewHeight);
