@@ -34,7 +34,7 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
         {event.url && upcoming && !cancelled ? (
           <p className="text-sm">
             <a
-              className="inline-flex min-h-11 items-center text-accent underline sm:min-h-0"
+              className="inline-flex min-h-11 items-center text-accent underline sm:min-h-6"
               href={event.url}
               target="_top"
               aria-label={`${event.location ? messages.events.openLink : messages.shell.joinOnline}: ${event.title}`}

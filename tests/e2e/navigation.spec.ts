@@ -305,6 +305,11 @@ test("an online event is joined by a link named after it; a past event offers no
   await page.goto("/events");
   const join = page.getByRole("link", { name: "Join online: Live Q&A: Watercolor skies" });
   await expect(join).toHaveAttribute("href", "https://meet.example.com/demo-academy/watercolor-qa");
+  // A target of its own, at least 24 px tall on a desktop (WCAG 2.2, 2.5.8) and 44 px on a phone.
+  expect((await join.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect((await join.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await expect(page.getByRole("heading", { name: "Python office hours" })).toBeVisible();
   await expect(page.locator('a[href="https://meet.example.com/demo-academy/python-office-hours"]')).toHaveCount(0);
 });
