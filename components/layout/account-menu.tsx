@@ -12,9 +12,9 @@ import { useI18n } from "@/lib/i18n/provider";
 /**
  * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out"
  * (a disclosure: Escape closes it and focus returns to the button; a click elsewhere, or focus moving on
- * past it, closes it too). Inside the site's
- * page (a frame the site controls), Sign out asks first, and the confirmation cannot be double-clicked
- * through (ASVS 5 V3.4.6; OWASP Clickjacking Defense Cheat Sheet), as in Settings.
+ * past it, closes it too). Inside the site's page (a frame the site controls), Sign out asks first, and the
+ * confirmation cannot be double-clicked through (ASVS 5 V3.4.6; OWASP Clickjacking Defense Cheat Sheet), as
+ * in Settings.
  */
 export function AccountMenu({ name }: { name: string }) {
   const { messages } = useI18n();

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-import { ApiError } from "@/lib/client/api";
+import { unreachable, type ApiError } from "@/lib/client/api";
 import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
@@ -26,7 +26,7 @@ export function RevokeAccess() {
   async function start() {
     // The confirmation is a page of its own, which cannot open offline (the browser would show its error page).
     const online = navigator.onLine;
-    setOffline(online ? null : new ApiError(0, "network_error", "The browser is offline."));
+    setOffline(online ? null : unreachable("The browser is offline."));
     if (!online) return;
     if (!isInFrame()) {
       router.push(PAGE_PATHS.revoke);

@@ -158,11 +158,16 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, `http_${response.status}`, response.statusText);
 }
 
+/** The error of a request that never reached the dashboard (the member's network, or the browser offline). */
+export function unreachable(message: string): ApiError {
+  return new ApiError(0, "network_error", message);
+}
+
 async function send(input: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(input, init);
   } catch (cause) {
-    throw new ApiError(0, "network_error", cause instanceof Error ? cause.message : "Network request failed");
+    throw unreachable(cause instanceof Error ? cause.message : "Network request failed");
   }
 }
 
