@@ -28,12 +28,23 @@ function requestHeaders(headers: HeadersInit | undefined, body: WholeBody): http
 /**
  * Whether a request failed only because it went out on a kept-alive connection the site had just closed:
  * the site closes an idle connection after its keep-alive timeout, and a request written as it does is
- * reset before any answer (Node's http docs, request.reusedSocket). The site never read that request, so
- * it is sent once more, on a new connection; a reset on a new connection is the site's answer, and stays.
+ * reset before any answer (Node's http docs, request.reusedSocket). Such a request is sent once more, on a
+ * new connection; a reset on a new connection is the site's answer, and stays.
  */
 function closedWhileIdle(request: http.ClientRequest, error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE");
+}
+
+/**
+ * Whether sending a request a second time changes nothing at the site, should it have read the first after
+ * all (a reset does not prove it did not): a GET or HEAD, or an Account API query, since the dashboard sends
+ * the Account API no mutation (tests/unit/account-api/pages.test.ts). A POST to the token, revocation or
+ * pushed-request endpoint is never sent again (RFC 9110 section 9.2.2): a refresh token or an authorization
+ * code sent twice would be a replay (RFC 9700 section 4.14.2, RFC 6749 section 4.1.2).
+ */
+function safeToSendAgain(kind: SiteAnswerKind, method: string): boolean {
+  return method === "GET" || method === "HEAD" || kind === "graphql";
 }
 
 /**
@@ -48,7 +59,7 @@ export function requestWhole(
   body: WholeBody,
   bound: CallBound,
 ): Promise<Response> {
-  return requestOnce(kind, url, init, body, bound, { mayRetry: true });
+  return requestOnce(kind, url, init, body, bound, { mayRetry: safeToSendAgain(kind, init.method ?? "GET") });
 }
 
 function requestOnce(
@@ -66,6 +77,8 @@ function requestOnce(
   return new Promise<Response>((resolve, reject) => {
     // Settled once: whatever the sockets report after (a destroyed answer's close) is neither logged nor seen.
     let settled = false;
+    // Whether the site began to answer: it has read the request, which is then never sent again.
+    let answered = false;
     const fail = (error: unknown, brokeOff: boolean) => {
       if (settled) return;
       settled = true;
@@ -73,6 +86,7 @@ function requestOnce(
       reject(failureOf(error, signal, kind, url, brokeOff));
     };
     const request = send(url, { method: init.method ?? "GET", headers: requestHeaders(init.headers, body), agent, signal }, (answer) => {
+      answered = true;
       const status = answer.statusCode ?? 502;
       const respond = (content: BodyInit | null) => {
         if (settled) return;
@@ -113,7 +127,7 @@ function requestOnce(
       answer.on("close", () => fail(new Error("The connection closed before the answer was complete."), true));
     });
     request.on("error", (error) => {
-      if (!settled && mayRetry && !signal.aborted && closedWhileIdle(request, error)) {
+      if (!settled && !answered && mayRetry && !signal.aborted && closedWhileIdle(request, error)) {
         settled = true;
         resolve(requestOnce(kind, url, init, body, bound, { mayRetry: false }));
         return;

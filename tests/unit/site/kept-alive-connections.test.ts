@@ -1,9 +1,10 @@
 /**
  * A site closes an idle kept-alive connection after its keep-alive timeout; a request written on that
- * connection as it closes is reset before any answer, and the site never read it (Node's http docs,
- * request.reusedSocket). siteFetch sends such a request once more, on a new connection, so a member's
- * sign-in, refresh or page does not fail on the race. A reset on a new connection is the site's own
- * failure and is not sent again.
+ * connection as it closes is reset before any answer (Node's http docs, request.reusedSocket). siteFetch
+ * sends such a request once more, on a new connection, when sending it twice changes nothing at the site
+ * (a GET, an Account API query), so a member's page does not fail on the race. A reset on a new
+ * connection is the site's own failure, and a request the site began to answer, or a POST to its token
+ * endpoint, is never sent again: a reset does not prove the site did not read it.
  */
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -15,12 +16,19 @@ import { siteFetch } from "@/lib/site/site-fetch";
 import { captureLog } from "../../support/captured-log";
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: keep-alive\r\n\r\n{"ok":true}';
+/** The head of the same answer and the start of its body: the site read the request and began to answer. */
+const BEGUN = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: keep-alive\r\n\r\n{"o';
+const QUERY = {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: '{"query":"query DashboardCourses { viewer { id } }"}',
+};
 
 /**
  * A site over raw TCP that answers or resets each request by its place: `plan(connection, request)`, both
  * counted from 1, says what to do with the request-th request on the connection-th connection.
  */
-async function startSite(plan: (connection: number, request: number) => "answer" | "reset") {
+async function startSite(plan: (connection: number, request: number) => "answer" | "reset" | "begin then reset") {
   let connections = 0;
   const requests: [number, number][] = [];
   const sockets = new Set<Socket>();
@@ -37,8 +45,10 @@ async function startSite(plan: (connection: number, request: number) => "answer"
         pending = pending.slice(pending.indexOf("\r\n\r\n") + 4);
         onThisConnection += 1;
         requests.push([connection, onThisConnection]);
-        if (plan(connection, onThisConnection) === "answer") socket.write(OK);
-        else socket.resetAndDestroy();
+        const step = plan(connection, onThisConnection);
+        if (step === "answer") socket.write(OK);
+        else if (step === "reset") socket.resetAndDestroy();
+        else socket.write(BEGUN, () => setTimeout(() => socket.resetAndDestroy(), 20));
       }
     });
   });
@@ -61,10 +71,10 @@ afterEach(async () => {
 });
 
 describe("a kept-alive connection the site closed", () => {
-  it("a request reset on it before any answer is sent once more, on a new connection, and answered", async () => {
+  it("an Account API query reset on it before any answer is sent once more, on a new connection, and answered", async () => {
     site = await startSite((connection, request) => (connection === 1 && request === 2 ? "reset" : "answer"));
-    expect((await siteFetch("graphql", site.url)).status).toBe(200);
-    const again = await siteFetch("graphql", site.url);
+    expect((await siteFetch("graphql", site.url, QUERY)).status).toBe(200);
+    const again = await siteFetch("graphql", site.url, QUERY);
     expect(await again.json()).toEqual({ ok: true });
     expect(site.requests).toEqual([
       [1, 1],
@@ -94,5 +104,31 @@ describe("a kept-alive connection the site closed", () => {
     );
     expect(siteFailureOf(failure)?.code).toBe("unreachable");
     expect(site.requests).toEqual([[1, 1]]);
+  });
+
+  it("a POST to the token endpoint reset on it is not sent again: a refresh token or code sent twice is a replay", async () => {
+    site = await startSite((connection, request) => (connection === 1 && request === 1 ? "answer" : "reset"));
+    await siteFetch("oauth", site.url);
+    captureLog();
+    const failure = await siteFetch("oauth", site.url, { method: "POST", body: "grant_type=refresh_token&refresh_token=srt_x" }).catch(
+      (error: unknown) => error,
+    );
+    expect(siteFailureOf(failure)?.code).toBe("unreachable");
+    expect(site.requests).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
+  });
+
+  it("a request the site began to answer before the reset is not sent again: it was read", async () => {
+    site = await startSite((connection, request) => (connection === 1 && request === 2 ? "begin then reset" : "answer"));
+    await siteFetch("graphql", site.url, QUERY);
+    captureLog();
+    const failure = await siteFetch("graphql", site.url, QUERY).catch((error: unknown) => error);
+    expect(siteFailureOf(failure)?.code).toBe("unreachable");
+    expect(site.requests).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
   });
 });
