@@ -4,7 +4,7 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
-import { PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
+import { API_ROUTES, PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
@@ -19,6 +19,17 @@ const DISCOVERY_TIMEOUT_MS = 3000;
 interface EndSessionState {
   purpose: typeof STATE_PURPOSE;
   reason: SignedOutReason;
+}
+
+/** How long after Sign out the browser may take to follow its ticket to the site's end-session endpoint. */
+const END_SESSION_TICKET_TTL_SECONDS = 60;
+const TICKET_PURPOSE = "end_session_ticket";
+/** A ticket holds one sealed end-session URL: a few KB with its id_token_hint. Longer is not one of ours. */
+const MAX_TICKET_LENGTH = 8192;
+
+interface EndSessionTicket {
+  purpose: typeof TICKET_PURPOSE;
+  url: string;
 }
 
 /** `APP_URL/signed-out`: the one post-logout redirect URI the dashboard registers and sends. */
@@ -54,6 +65,28 @@ export async function endSessionRedirect(session: SessionData | undefined, reaso
   url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri());
   url.searchParams.set("state", await sealWithSessionSecret(state, END_SESSION_STATE_TTL_SECONDS));
   return url.toString();
+}
+
+/**
+ * The dashboard's own path that sends the browser on to `endSessionUrl`: the URL, which carries the member's
+ * ID token as `id_token_hint`, goes to the browser sealed, so no token reaches its JavaScript (DESIGN.md
+ * section 1; OWASP ASVS 5 V10.1.1). The browser follows it at once; the ticket lives a minute.
+ */
+export async function endSessionTicketPath(endSessionUrl: string): Promise<string> {
+  const ticket: EndSessionTicket = { purpose: TICKET_PURPOSE, url: endSessionUrl };
+  const sealed = await sealWithSessionSecret(ticket, END_SESSION_TICKET_TTL_SECONDS);
+  return `${API_ROUTES.endSession}?ticket=${encodeURIComponent(sealed)}`;
+}
+
+/** The end-session URL a ticket holds, or null when it is missing, changed, expired or not a ticket of ours. */
+export async function openEndSessionTicket(ticket: string | null): Promise<string | null> {
+  if (!ticket || ticket.length > MAX_TICKET_LENGTH) return null;
+  try {
+    const opened = await openSessionSeal<Partial<EndSessionTicket>>(ticket, END_SESSION_TICKET_TTL_SECONDS);
+    return opened.purpose === TICKET_PURPOSE && typeof opened.url === "string" ? opened.url : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

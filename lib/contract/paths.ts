@@ -6,6 +6,7 @@ export const API_ROUTES = {
   login: "/api/auth/login",
   callback: "/api/auth/callback",
   logout: "/api/auth/logout",
+  endSession: "/api/auth/end-session",
   revoke: "/api/auth/revoke",
   embedded: "/api/auth/embedded",
   session: "/api/session",

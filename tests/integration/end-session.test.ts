@@ -1,13 +1,15 @@
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { GET as endSessionRoute } from "@/app/api/auth/end-session/route";
 import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
-import { endSessionRedirect, readEndSessionState } from "@/lib/auth/end-session";
+import { endSessionRedirect, endSessionTicketPath, readEndSessionState } from "@/lib/auth/end-session";
 import { sealWithSessionSecret } from "@/lib/session/seal";
 import { type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
+import { captureLog } from "../support/captured-log";
 import { TEST_APP_URL } from "../support/env";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser as Browser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
@@ -22,20 +24,33 @@ beforeEach(() => {
   sandbox.setKnobs({ endSession: true, idToken: true });
   resetDiscoveryCacheForTests();
 });
+afterEach(() => vi.useRealTimers());
 
-async function signOut(): Promise<{ body: Record<string, unknown>; response: Response }> {
+async function signOut(): Promise<{ body: Record<string, unknown>; text: string; response: Response }> {
   const browser = new Browser();
   await signInThroughRoutes(browser, { returnTo: "/" });
   const response = browser.absorb(await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS })));
-  return { body: (await response.json()) as Record<string, unknown>, response };
+  const text = await response.text();
+  return { body: JSON.parse(text) as Record<string, unknown>, text, response };
+}
+
+/** Where the dashboard's end-session path sends the browser: the 303's Location. */
+async function followTicket(path: string): Promise<URL> {
+  const response = await endSessionRoute(new Browser().request(path));
+  expect(response.status).toBe(303);
+  expect(response.headers.get("cache-control") ?? "no-store").toBe("no-store");
+  return new URL(response.headers.get("location") ?? "");
 }
 
 describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
   it("sends the member to the site's end_session_endpoint with id_token_hint, client_id, the registered URI, sealed state", async () => {
-    const { body, response } = await signOut();
+    const { body, text, response } = await signOut();
     expect(response.headers.get("clear-site-data")).toBe('"cookies"');
     expect(body).toMatchObject({ signedOut: true, complete: true });
-    const url = new URL(String(body.endSessionUrl));
+    // The answer reaches the browser's JavaScript: the ID token is in it only sealed (DESIGN.md section 1).
+    expect(String(body.endSessionUrl)).toMatch(/^\/api\/auth\/end-session\?ticket=[^&]+$/);
+    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    const url = await followTicket(String(body.endSessionUrl));
     expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.url}/oauth/logout`);
     expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
     expect(url.searchParams.get("post_logout_redirect_uri")).toBe(`${TEST_APP_URL}/signed-out`);
@@ -54,7 +69,7 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
   it("sends no id_token_hint when the session has no id_token", async () => {
     sandbox.setKnobs({ idToken: false });
     const { body } = await signOut();
-    const url = new URL(String(body.endSessionUrl));
+    const url = await followTicket(String(body.endSessionUrl));
     expect(url.searchParams.has("id_token_hint")).toBe(false);
     expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
   });
@@ -82,5 +97,25 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
     ]) {
       expect(await readEndSessionState(bad)).toBeNull();
     }
+  });
+
+  it("follows only a ticket it made, unchanged, under a minute old: else the signed-out page, claiming nothing of the site", async () => {
+    const path = await endSessionTicketPath("https://school.example.com/oauth/logout?id_token_hint=x");
+    expect((await followTicket(path)).href).toBe("https://school.example.com/oauth/logout?id_token_hint=x");
+    const ticket = new URL(path, TEST_APP_URL).searchParams.get("ticket") ?? "";
+    const changed = `${ticket.slice(0, -4)}${ticket.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
+    const notATicket = await sealWithSessionSecret({ purpose: "end_session", url: "https://evil.example/" }, 60);
+    captureLog();
+    for (const bad of [
+      "/api/auth/end-session",
+      "/api/auth/end-session?ticket=",
+      `/api/auth/end-session?ticket=${encodeURIComponent(changed)}`,
+      `/api/auth/end-session?ticket=${encodeURIComponent(notATicket)}`,
+      `/api/auth/end-session?ticket=${"x".repeat(9000)}`,
+    ]) {
+      expect((await followTicket(bad)).href, bad).toBe(`${TEST_APP_URL}/signed-out?reason=signed_out`);
+    }
+    vi.useFakeTimers({ now: Date.now() + 2 * 60_000, toFake: ["Date"] });
+    expect((await followTicket(path)).href).toBe(`${TEST_APP_URL}/signed-out?reason=signed_out`);
   });
 });

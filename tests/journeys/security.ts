@@ -59,8 +59,12 @@ export function expectNeverFramed(headers: Record<string, string | undefined>): 
   assert.equal(headers["x-frame-options"], "DENY");
 }
 
-/** The sandbox's access and refresh tokens start with sat_ and srt_; neither, nor a token field, may reach the browser. */
+/**
+ * The sandbox's access and refresh tokens start with sat_ and srt_, its ID tokens are JWTs (a JOSE header
+ * and claims, each base64url of a JSON object: eyJ…); none of them, nor a token field, may reach the browser.
+ */
 export function expectNoToken(text: string): void {
   assert.doesNotMatch(text, /\bs[ar]t_[\w-]{20,}/);
+  assert.doesNotMatch(text, /\beyJ[\w-]{10,}\.eyJ[\w-]{10,}\./);
   assert.doesNotMatch(text, /access_token|refresh_token|"accessToken"|"refreshToken"/);
 }

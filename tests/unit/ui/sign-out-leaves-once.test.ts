@@ -28,7 +28,7 @@ async function freshPage() {
   return { ...testingLibrary, ...reactQuery, ...react, ...signOutButton, ...hooks, ...api, ...renderUi };
 }
 
-const END_SESSION_URL = "https://school.example.com/oauth/logout?state=s";
+const END_SESSION_URL = "/api/auth/end-session?ticket=Fe26.2*x";
 const SIGNED_OUT = (reason: string) => `http://localhost:3000/signed-out?reason=${reason}`;
 
 let navigations: { how: "assign" | "replace"; url: string }[];

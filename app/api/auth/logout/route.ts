@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 
 import { isAuthError } from "@/lib/auth/errors";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { endSessionRedirect } from "@/lib/auth/end-session";
+import { endSessionRedirect, endSessionTicketPath } from "@/lib/auth/end-session";
 import { endSessionForSignOut } from "@/lib/auth/sign-out";
 import { withClearedSiteCookies } from "@/lib/http/signed-out-response";
 import { signOutHandler } from "@/lib/http/sign-out-route";
@@ -37,7 +37,9 @@ export const POST = loggedRoute(
     // OpenID Connect RP-Initiated Logout 1.0: where the browser goes next to end the site's session too (lib/auth/end-session.ts).
     // The hint: the first session ended here that kept its id_token (section 2 of that specification).
     const hinted = sessions.find((session) => session.data.idToken) ?? sessions[0];
-    const endSessionUrl = await endSessionRedirect(hinted?.data, complete ? "signed_out" : "signed_out_locally");
+    // The browser gets that URL sealed in a ticket of the dashboard's own (GET /api/auth/end-session): it carries the ID token.
+    const siteEndSessionUrl = await endSessionRedirect(hinted?.data, complete ? "signed_out" : "signed_out_locally");
+    const endSessionUrl = siteEndSessionUrl ? await endSessionTicketPath(siteEndSessionUrl) : undefined;
     return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete, ...(endSessionUrl ? { endSessionUrl } : {}) }));
   }),
 );
