@@ -147,6 +147,11 @@ export interface SandboxKnobs {
    * require (RFC 9449 leaves revocation to the site). Unknown and Bearer tokens are unaffected.
    */
   dpopRevocation: boolean;
+  /**
+   * Revoking a refresh token ends its whole grant, access tokens included, as RFC 7009 section 2.1 asks
+   * of a site that can. Off mimics a site that revokes only the token presented.
+   */
+  refreshRevocationEndsGrant: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -177,6 +182,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   dpop: "off",
   dpopNonce: false,
   dpopRevocation: false,
+  refreshRevocationEndsGrant: true,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -239,6 +245,7 @@ export const knobsPatchSchema = z
     dpop: z.enum(["off", "offered", "required"]),
     dpopNonce: z.boolean(),
     dpopRevocation: z.boolean(),
+    refreshRevocationEndsGrant: z.boolean(),
   })
   .partial()
   .strict();

@@ -85,8 +85,10 @@ async function handleRevoke(c: Context, state: SandboxState): Promise<Response> 
         if (record && record.clientId === client.clientId) {
           const refused = await refuseWithoutProof(c, state, state.store.grants.get(record.grantId)?.dpopJkt);
           if (refused) return refused;
-          // Revoking a refresh token ends the grant: its access tokens too (RFC 7009 section 2.1).
-          state.store.revokeGrant(record.grantId, now);
+          // Revoking a refresh token ends the grant: its access tokens too (RFC 7009 section 2.1), unless the
+          // knob mimics a site that revokes only the token presented.
+          if (state.knobs.refreshRevocationEndsGrant) state.store.revokeGrant(record.grantId, now);
+          else record.status = "revoked";
           break;
         }
       }

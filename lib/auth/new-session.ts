@@ -42,7 +42,7 @@ export async function startNewSession(
     if (data.sid === session.sid) continue;
     await markSessionEnded(data);
     try {
-      await revokeAtSite(data, "refresh_token");
+      await revokeAtSite(data);
     } catch (error) {
       if (!isAuthError(error)) throw error;
     }

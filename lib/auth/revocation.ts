@@ -15,33 +15,32 @@ type TokenHint = "refresh_token" | "access_token";
 
 /**
  * Revokes the member's tokens at the site (RFC 7009 section 2.1), each with `token_type_hint` and
- * client authentication: the refresh token first (a site then ends the whole grant), then, for "Revoke
- * access", the access token. When the cookie asking is older than a rotation that already happened,
- * the rotated successors are revoked too, or they would outlive the sign-out.
+ * client authentication: the refresh token first, then the access token. A site SHOULD end the whole
+ * grant with its refresh token (RFC 7009 section 2.1), but may revoke only the token presented: the
+ * access token is revoked as well, so a copied cookie holds nothing live at any site, even once an
+ * instance that forgot the session's end reads it (OWASP ASVS 5 V7.4.1). When the cookie asking is older
+ * than a rotation that already happened, the rotated successors are revoked too, or they would outlive
+ * the sign-out.
  *
  * Failures tell the truth: a 4xx from the revocation endpoint (`invalid_client`,
  * `unsupported_token_type`, RFC 7009 section 2.2.1) is a configuration fault (revocation_refused,
  * logged as such; retrying cannot help), anything else means the site was not reached
  * (revocation_unavailable).
  */
-export async function revokeAtSite(
-  session: Pick<SessionData, "accessToken" | "refreshToken" | "dpopKey" | "tokenType">,
-  scope: "refresh_token" | "all" = "all",
-): Promise<void> {
+export async function revokeAtSite(session: Pick<SessionData, "accessToken" | "refreshToken" | "dpopKey" | "tokenType">): Promise<void> {
   const { as } = await getSiteMetadata();
   if (!as.revocation_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lists no revocation endpoint.");
   }
   // RFC 9449: a site may require a proof of the key a DPoP-bound token is bound to before revoking it.
   const dpopKey = session.tokenType === "DPoP" ? session.dpopKey : undefined;
-  if (!session.refreshToken) return revokeGenerations([session], scope, dpopKey);
+  if (!session.refreshToken) return revokeGenerations([session], dpopKey);
   // A refresh in flight elsewhere is waited for, and its result revoked with the rest.
-  return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], scope, dpopKey));
+  return withRotationsSettled(session.refreshToken, (successors) => revokeGenerations([session, ...successors], dpopKey));
 }
 
 async function revokeGenerations(
   generations: Pick<RotatedTokens, "accessToken" | "refreshToken">[],
-  scope: "refresh_token" | "all",
   dpopKey: DpopKey | undefined,
 ): Promise<void> {
   const { as } = await getSiteMetadata();
@@ -49,8 +48,7 @@ async function revokeGenerations(
   const tokens: [string, TokenHint][] = [];
   for (const generation of generations.reverse()) {
     if (generation.refreshToken) tokens.push([generation.refreshToken, "refresh_token"]);
-    // Without a refresh token, the access token is all a copied cookie could still use.
-    if (scope === "all" || !generation.refreshToken) tokens.push([generation.accessToken, "access_token"]);
+    tokens.push([generation.accessToken, "access_token"]);
   }
   const seen = new Set<string>();
   for (const [token, hint] of tokens) {

@@ -166,7 +166,7 @@ async function endRecord(subject: string, id: string, record: SessionRecord): Pr
     const grant = await openSessionSeal<Partial<Grant>>(record.grant, 0);
     if (typeof grant.accessToken === "string") {
       const binding = grant.tokenType === "DPoP" && grant.dpopKey ? { dpopKey: grant.dpopKey, tokenType: "DPoP" as const } : {};
-      await revokeAtSite({ accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? null, ...binding }, "refresh_token");
+      await revokeAtSite({ accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? null, ...binding });
     }
   } catch (error) {
     if (!isAuthError(error)) throw error;

@@ -95,6 +95,23 @@ describe("revocation (RFC 7009)", () => {
     expect((await refreshTokens(sandbox, tokens.refreshToken)).body.error).toBe("invalid_grant");
   });
 
+  it("with refreshRevocationEndsGrant off, revoking a refresh token ends that refresh token only", async () => {
+    sandbox.setKnobs({ refreshRevocationEndsGrant: false });
+    try {
+      const tokens = await obtainTokens(sandbox);
+      const response = await postForm(`${sandbox.url}/api/oauth/revoke`, {
+        token: tokens.refreshToken,
+        token_type_hint: "refresh_token",
+        ...dashboardAuth,
+      });
+      expect(response.status).toBe(200);
+      expect((await userinfo(sandbox, tokens.accessToken)).status).toBe(200);
+      expect((await refreshTokens(sandbox, tokens.refreshToken)).body.error).toBe("invalid_grant");
+    } finally {
+      sandbox.setKnobs({ refreshRevocationEndsGrant: true });
+    }
+  });
+
   it("revoking an access token ends that access token only", async () => {
     const tokens = await obtainTokens(sandbox);
     const response = await postForm(`${sandbox.url}/api/oauth/revoke`, { token: tokens.accessToken, ...dashboardAuth });

@@ -26,7 +26,10 @@ beforeAll(async () => {
   sandbox = await startSandboxForDashboard();
 });
 afterAll(async () => sandbox.close());
-beforeEach(() => sandbox.resetRequests());
+beforeEach(() => {
+  sandbox.resetRequests();
+  sandbox.setKnobs({ refreshRevocationEndsGrant: true });
+});
 
 function signIn(browser: Browser, returnTo = "/courses"): Promise<Response> {
   return signInThroughRoutes(browser, { returnTo });
@@ -226,7 +229,13 @@ describe("logout and revocation", () => {
     });
   }
 
-  it("signs out for good: the refresh token is revoked at the site, so a copied cookie is dead even after a restart", async () => {
+  // A site SHOULD end the grant with its refresh token (RFC 7009 section 2.1); one that revokes only the token presented
+  // must not leave the access token of a copied cookie live either.
+  it.each([
+    ["ends the grant with its refresh token", true],
+    ["revokes only the token presented", false],
+  ])("signs out for good at a site that %s: a copied cookie is dead even after a restart", async (_site, endsGrant) => {
+    sandbox.setKnobs({ refreshRevocationEndsGrant: endsGrant });
     const browser = new Browser();
     await signIn(browser);
     const stale = new Map(browser.cookies);
@@ -235,7 +244,8 @@ describe("logout and revocation", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ signedOut: true, complete: true });
     expect(response.headers.get("clear-site-data")).toBe('"cookies"');
-    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
+    // RFC 7009 section 2.1: the refresh token, then the access token.
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
     // The old cookie, replayed, is ended too (the shared state remembers the session as ended)...
     browser.cookies = stale;

@@ -84,7 +84,7 @@ describe("Where you're signed in", () => {
     const response = await end(phone, { id: other.id });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ended: 1, complete: true });
-    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(1);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     expect((await sessionRoute(laptop.request("/api/session"))).status).toBe(401);
     expect((await sessionRoute(phone.request("/api/session"))).status).toBe(200);
     expect(await listOf(phone)).toHaveLength(1);

@@ -498,10 +498,10 @@ describe("the site's keys and accounts (security checklist)", () => {
     const nonce = authorizationUrl.searchParams.get("nonce")!;
     const second: SignInAttempt = { jar: first.jar, authorizationUrl, state: authorizationUrl.searchParams.get("state")!, nonce };
     tokenResponseWith(await site.signIdToken({ ...validClaims(nonce), ...other, org_id: undefined, roles: undefined }));
-    // The first member's session, which the new sign-in replaces, is revoked at the site (checklist 43).
+    // The first member's session, which the new sign-in replaces, is revoked at the site, both its tokens (checklist 43).
     site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
     const { session } = await finish(second);
-    expect(site.callsTo("/api/oauth/revoke")).toHaveLength(1);
+    expect(site.callsTo("/api/oauth/revoke")).toHaveLength(2);
 
     const expected = { sub: "member-77", email: member.email, name: "Maya C.", orgId: "", roles: [] };
     expect(session.claims).toEqual(expected);

@@ -13,10 +13,10 @@ import { API_ROUTES } from "@/lib/contract/paths";
 export const dynamic = "force-dynamic";
 
 /**
- * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh token is revoked at the site (RFC 7009), so a
- * copied cookie holds nothing live, and the session is marked ended in the shared state. "Revoke
- * access" revokes the access token as well. When the site does not confirm the revocation, the member
- * is still signed out here, and `complete: false` says so.
+ * Signs out for good (OWASP ASVS 5 V7.4.1): the refresh and access tokens are revoked at the site (RFC
+ * 7009), so a copied cookie holds nothing live, and the session is marked ended in the shared state. When
+ * the site does not confirm the revocation, the member is still signed out here, and `complete: false`
+ * says so.
  */
 export const POST = loggedRoute(
   API_ROUTES.logout,
@@ -25,7 +25,7 @@ export const POST = loggedRoute(
     // Every session the browser holds here, top-level and embedded alike, each with its own grant.
     for (const session of sessions) {
       try {
-        await revokeAtSite(session.data, "refresh_token");
+        await revokeAtSite(session.data);
       } catch (error) {
         // Logged by revokeAtSite with its reason; the local session ends regardless.
         if (!isAuthError(error)) throw error;
