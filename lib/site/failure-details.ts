@@ -17,6 +17,21 @@ export interface SiteFailureDetails {
 
 const OPERATION_NAME = /\b(?:query|mutation|subscription)\s+([A-Za-z_]\w*)/;
 
+/**
+ * A run of 24 or more characters of the alphabets tokens, codes and verifiers are written in (base64,
+ * base64url, JWTs' dots): no word of a sentence is that long, and every credential is.
+ */
+const TOKEN_LIKE = /[\w~+/=.-]{24,}/g;
+
+/**
+ * Text the site wrote (an OAuth `error_description`, a GraphQL message), shortened for a log line. A site
+ * may echo what it was sent ("the refresh token srt_… was revoked"): whatever reads as a credential is
+ * replaced, so no token or code reaches the log through the site's words (OWASP ASVS 5 V16.2.5).
+ */
+function siteText(value: string | undefined, max?: number): string | undefined {
+  return truncateForLog(value?.replace(TOKEN_LIKE, "[redacted]"), max);
+}
+
 function pathOf(response: Response | undefined): string | undefined {
   if (!response?.url) return undefined;
   try {
@@ -35,16 +50,16 @@ function describeOne(error: unknown): SiteFailureDetails | undefined {
     return {
       endpoint: `graphql ${OPERATION_NAME.exec(query ?? "")?.[1] ?? "(anonymous)"}`,
       siteStatus: error.response.status,
-      siteErrorCode: typeof extensionCode === "string" ? truncateForLog(extensionCode, 64) : undefined,
-      siteErrorMessage: truncateForLog(first?.message),
+      siteErrorCode: typeof extensionCode === "string" ? siteText(extensionCode, 64) : undefined,
+      siteErrorMessage: siteText(first?.message),
     };
   }
   if (error instanceof oauth.ResponseBodyError) {
     return {
       endpoint: pathOf(error.response),
       siteStatus: error.status,
-      siteErrorCode: truncateForLog(error.error, 64),
-      siteErrorMessage: truncateForLog(error.error_description),
+      siteErrorCode: siteText(error.error, 64),
+      siteErrorMessage: siteText(error.error_description),
     };
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
@@ -52,8 +67,8 @@ function describeOne(error: unknown): SiteFailureDetails | undefined {
     return {
       endpoint: pathOf(error.response),
       siteStatus: error.status,
-      siteErrorCode: truncateForLog(challenge?.parameters.error, 64),
-      siteErrorMessage: truncateForLog(challenge?.parameters.error_description),
+      siteErrorCode: siteText(challenge?.parameters.error, 64),
+      siteErrorMessage: siteText(challenge?.parameters.error_description),
     };
   }
   if (error instanceof Response) return { endpoint: pathOf(error), siteStatus: error.status };

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 
+import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
 
 import { AuthError } from "@/lib/auth/errors";
@@ -35,5 +36,23 @@ describe("what a log line says about a site that did not answer", () => {
 
   it("adds nothing to our own error without a cause", () => {
     expect(siteFailureDetails(new AuthError("site_misconfigured", "The site's metadata lacks the token endpoint."))).toEqual({});
+  });
+
+  it("never repeats a token, code or ID token the site's error text echoes; its plain words stay", async () => {
+    const refreshToken = `srt_${"Ab3-_x".repeat(8)}`;
+    const idToken = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJtZW1iZXJfN2MxZTkwIn0.c2lnbmF0dXJl";
+    const answer = {
+      error: "invalid_grant",
+      error_description: `The refresh token ${refreshToken} was revoked; id_token_hint ${idToken} is stale.`,
+    };
+    const response = new Response(JSON.stringify(answer), { status: 400, headers: { "content-type": "application/json" } });
+    const as = { issuer: "https://school.example.com", token_endpoint: "https://school.example.com/api/oauth/token" };
+    const failure = await oauth.processRefreshTokenResponse(as, { client_id: "dashboard" }, response).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(oauth.ResponseBodyError);
+    expect(siteFailureDetails(failure)).toMatchObject({
+      siteStatus: 400,
+      siteErrorCode: "invalid_grant",
+      siteErrorMessage: "The refresh token [redacted] was revoked; id_token_hint [redacted] is stale.",
+    });
   });
 });
