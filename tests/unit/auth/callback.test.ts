@@ -88,6 +88,20 @@ describe("login", () => {
     expect(attempt.jar.cookies.get(names[0]!)).not.toContain(attempt.state);
   });
 
+  it("asks for a code with a fresh 256-bit nonce, and puts no verifier, secret or plain challenge in the URL (checklist 4)", async () => {
+    const first = await beginLogin();
+    const second = await beginLogin();
+    const params = first.authorizationUrl.searchParams;
+    expect(params.get("response_type")).toBe("code");
+    expect(params.get("client_id")).toBe(TEST_CLIENT_ID);
+    expect(first.nonce).toMatch(/^[\w-]{43}$/);
+    expect(second.nonce).not.toBe(first.nonce);
+    expect(second.state).not.toBe(first.state);
+    expect(second.authorizationUrl.searchParams.get("code_challenge")).not.toBe(params.get("code_challenge"));
+    for (const name of ["code_verifier", "client_secret"]) expect(params.has(name), name).toBe(false);
+    expect(first.authorizationUrl.href).not.toContain(TEST_CLIENT_SECRET);
+  });
+
   it("keeps two parallel sign-ins apart and caps abandoned ones", async () => {
     const jar = memoryJar();
     const urls = [];
@@ -99,6 +113,37 @@ describe("login", () => {
     await handleCallback(tabA, callbackUrl({ code: "a", state: urls[3]!.searchParams.get("state")!, iss: site.url }));
     tokenResponseWith(await site.signIdToken(validClaims(urls[4]!.searchParams.get("nonce")!)));
     await handleCallback(jar, callbackUrl({ code: "b", state: urls[4]!.searchParams.get("state")!, iss: site.url }));
+  });
+
+  it("checklist 7: tabs finishing in reverse order each use their own attempt; a stale one fails and leaves the others", async () => {
+    const jar = memoryJar();
+    const urls = [];
+    for (const returnTo of ["/", "/orders", "/events", "/courses"]) urls.push(await startLogin(jar, returnTo));
+    const [evicted, stale, older, newer] = urls.map((url) => ({
+      state: url.searchParams.get("state")!,
+      nonce: url.searchParams.get("nonce")!,
+    }));
+    const callback = (tab: { state: string }, code: string) => callbackUrl({ code, state: tab.state, iss: site.url });
+    // The tab whose attempt was dropped (three at most) fails before any token request.
+    const tokenCalls = () => site.callsTo("/api/oauth/token").length;
+    const before = tokenCalls();
+    await expectFailure(handleCallback(jar, callback(evicted!, "w")), "login_expired");
+    expect(tokenCalls()).toBe(before);
+    // A tab's callback comes back with an id_token made for another tab's nonce: refused, the others untouched.
+    tokenResponseWith(await site.signIdToken(validClaims(older!.nonce)));
+    await expectFailure(handleCallback(jar, callback(stale!, "x")), "id_token_invalid", "nonce");
+    // The newest tab finishes first, then the older one, each with its own verifier and return path.
+    tokenResponseWith(await site.signIdToken(validClaims(newer!.nonce)));
+    expect((await handleCallback(jar, callback(newer!, "y"))).returnTo).toBe("/courses");
+    tokenResponseWith(await site.signIdToken(validClaims(older!.nonce)));
+    // Its session replaces the newest tab's, which is revoked at the site (checklist 43).
+    site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, text: "" }));
+    expect((await handleCallback(jar, callback(older!, "z"))).returnTo).toBe("/events");
+    const verifiers = site
+      .callsTo("/api/oauth/token")
+      .slice(-3)
+      .map((call) => (call.body as URLSearchParams).get("code_verifier"));
+    expect(new Set(verifiers).size).toBe(3);
   });
 });
 
@@ -238,6 +283,7 @@ describe("id_token validation", () => {
     await withIdToken((nonce) => site.signIdToken(validClaims(nonce), { kid: "another-unknown-kid" }), "kid");
     expect(site.callsTo("/jwks").length - before).toBeLessThanOrEqual(1);
   });
+  it("rejects an id_token whose sub is empty", () => withIdToken((nonce) => site.signIdToken({ ...validClaims(nonce), sub: "" }), "sub"));
   it("rejects an id_token without sub", () =>
     withIdToken((nonce) => {
       const claims: Record<string, unknown> = validClaims(nonce);
@@ -334,6 +380,13 @@ describe("token checks oauth4webapi leaves to us", () => {
       expect(await loadSession(attempt.jar)).toBeNull();
     })());
 
+  it("accepts an audience given as an array holding our client_id alone (OpenID Connect Core 2)", async () => {
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), aud: [TEST_CLIENT_ID] }));
+    await finish(attempt);
+    expect(await loadSession(attempt.jar)).not.toBeNull();
+  });
+
   it("accepts an azp equal to our client_id", async () => {
     const attempt = await beginLogin();
     tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), azp: TEST_CLIENT_ID }));
@@ -390,7 +443,9 @@ describe("callback and id_token cases of the security checklist", () => {
   it("rejects a transaction older than its lifetime", async () => {
     const attempt = await beginLogin();
     const realNow = Date.now;
-    Date.now = () => realNow() + 11 * 60 * 1000;
+    // Ten and a half minutes: past the transaction's ten, while its cookie's seal still opens (iron's 60 s of
+    // clock skew past the seal's own ten), so the transaction's own age check is what refuses it.
+    Date.now = () => realNow() + 10.5 * 60 * 1000;
     try {
       await expectFailure(finish(attempt), "login_expired");
     } finally {
@@ -456,6 +511,20 @@ describe("the site's keys and accounts (security checklist)", () => {
     }
     resetDiscoveryCacheForTests();
   }
+
+  it("checklist 13: where the metadata does not promise iss, a wrong one is refused, a missing one taken (RFC 9207 2.4)", async () => {
+    for (const [key, handler] of discoveryHandlers) {
+      const metadata = handler(noCall).json as Record<string, unknown>;
+      site.handlers.set(key, () => ({ json: { ...metadata, authorization_response_iss_parameter_supported: false } }));
+    }
+    resetDiscoveryCacheForTests();
+    const wrong = await beginLogin();
+    await expectFailure(finish(wrong, { iss: "http://127.0.0.1:1" }), "issuer_mismatch");
+    const missing = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(missing.nonce)));
+    await handleCallback(missing.jar, callbackUrl({ code: "code-1", state: missing.state }));
+    expect(await loadSession(missing.jar)).not.toBeNull();
+  });
 
   it("checklist 34: rejects an id_token without kid while the key set holds several keys", async () => {
     const second = await generateKeyPair("ES256", { extractable: true });

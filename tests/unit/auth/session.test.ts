@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { sealData } from "iron-session";
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { saveTransaction, TRANSACTION_TTL_SECONDS, transactionCookieName, type LoginTransaction } from "@/lib/auth/transaction";
 import { resetConfigForTests } from "@/lib/config";
 import { endSession, loadSession, saveSession, SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_LIFETIME_MS } from "@/lib/session/session";
 
@@ -97,4 +98,31 @@ describe("session cookie", () => {
     expect(await saveSession(inFlight, { ...data, accessToken: "rotated" })).toBe(false);
     expect(await loadSession(inFlight)).toBeNull();
   });
+});
+
+describe("sign-in transaction cookie (checklist 47)", () => {
+  const transaction = (): LoginTransaction => ({
+    state: randomBytes(32).toString("base64url"),
+    codeVerifier: randomBytes(32).toString("base64url"),
+    nonce: randomBytes(32).toString("base64url"),
+    returnTo: "/",
+    createdAt: Date.now(),
+  });
+
+  it.each([
+    ["plain-http loopback", "http://localhost:3999", "dash_tx_", false],
+    ["https", "https://dashboard.example.com", "__Host-dash_tx_", true],
+  ] as const)(
+    "on %s: HttpOnly, SameSite=Lax, Path=/, no Domain, ten minutes, its secrets sealed",
+    async (_name, appUrl, prefix, secure) => {
+      useSecrets(NEW_SECRET, appUrl);
+      const jar = memoryJar();
+      const attempt = transaction();
+      await saveTransaction(jar, attempt);
+      const name = transactionCookieName(attempt.state);
+      expect(name.startsWith(prefix)).toBe(true);
+      expect(jar.options.get(name)).toEqual({ httpOnly: true, secure, sameSite: "lax", path: "/", maxAge: TRANSACTION_TTL_SECONDS });
+      for (const secret of [attempt.codeVerifier, attempt.nonce, attempt.state]) expect(jar.cookies.get(name)).not.toContain(secret);
+    },
+  );
 });
