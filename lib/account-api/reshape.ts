@@ -18,15 +18,17 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
     ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
     : null;
   const completion = raw.completionPercentage;
-  // At 0 % the site says the member has not started: nowhere to have left off, whatever it failed to say.
-  const lastWatchedUnknown = raw.lastWatchedLecture === FIELD_UNKNOWN && completion !== 0;
+  // What the member sees: a whole percentage from 0 to 100, whatever number the site sent.
+  const completionPercentage = completion === null || completion === undefined ? null : Math.min(100, Math.max(0, Math.round(completion)));
+  // At 0 % the member has not started: nowhere to have left off, whatever the site failed to say.
+  const lastWatchedUnknown = raw.lastWatchedLecture === FIELD_UNKNOWN && completionPercentage !== 0;
   return {
     slug: raw.slug,
     name: raw.name?.trim() || raw.slug,
     imageUrl: safeHttpUrl(raw.imageUrl),
     courseUrl: buildCourseUrl(raw.slug, config),
     access: raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
-    completionPercentage: completion === null || completion === undefined ? null : Math.min(100, Math.max(0, Math.round(completion))),
+    completionPercentage,
     lastWatched:
       lecture && resumeUrl
         ? {

@@ -268,6 +268,12 @@ describe("reshapeOverview", () => {
     const atZero = reshapeEnrolledCourse(unknown("not-started", { completionPercentage: 0 }), config);
     expect(atZero).toMatchObject({ completionPercentage: 0, lastWatched: null });
     expect(atZero).not.toHaveProperty("lastWatchedUnknown");
+    // The same for a number the site sends that shows as 0 % (a fraction, a negative): the member sees 0 %.
+    for (const shownAsZero of [0.4, -1]) {
+      const course = reshapeEnrolledCourse(unknown("not-started", { completionPercentage: shownAsZero }), config);
+      expect(course).toMatchObject({ completionPercentage: 0, lastWatched: null });
+      expect(course).not.toHaveProperty("lastWatchedUnknown");
+    }
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
     expect(reshapeOverview(data, { ...config, now }).continueWatchingUnknown).toBe(0);
   });
