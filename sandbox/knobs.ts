@@ -152,6 +152,12 @@ export interface SandboxKnobs {
    * of a site that can. Off mimics a site that revokes only the token presented.
    */
   refreshRevocationEndsGrant: boolean;
+  /**
+   * The MCP server refuses every member's token with 401 `invalid_token` (anonymous callers are answered as
+   * usual), as a site whose MCP beta checks tokens by rules of its own might, while the Account API takes them:
+   * "with_metadata" with the challenge's `resource_metadata` (RFC 9728 section 5.1), "bare" without it.
+   */
+  mcpMemberTokenRefusal: "off" | "bare" | "with_metadata";
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -183,6 +189,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   dpopNonce: false,
   dpopRevocation: false,
   refreshRevocationEndsGrant: true,
+  mcpMemberTokenRefusal: "off",
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -246,6 +253,7 @@ export const knobsPatchSchema = z
     dpopNonce: z.boolean(),
     dpopRevocation: z.boolean(),
     refreshRevocationEndsGrant: z.boolean(),
+    mcpMemberTokenRefusal: z.enum(["off", "bare", "with_metadata"]),
   })
   .partial()
   .strict();

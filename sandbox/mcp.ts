@@ -256,6 +256,13 @@ async function identifyCaller(c: Context, state: SandboxState): Promise<Caller> 
   const auth = await authenticateResourceRequest(c, state);
   if (auth.kind === "none") return { kind: "anonymous" };
   if (auth.kind === "refused") return auth;
+  if (state.knobs.mcpMemberTokenRefusal !== "off") {
+    const description = "This MCP server does not accept the token";
+    if (state.knobs.mcpMemberTokenRefusal === "with_metadata")
+      return { kind: "refused", response: invalidTokenResponse(c, state, description) };
+    c.header("WWW-Authenticate", `Bearer error="invalid_token", error_description="${description}"`);
+    return { kind: "refused", response: c.json({ error: "invalid_token", error_description: description }, 401, { ...NO_STORE_HEADERS }) };
+  }
   const record = auth.record;
   if (record.resource !== state.issuer) {
     return { kind: "refused", response: invalidTokenResponse(c, state, "The access token was issued for another resource") };

@@ -11,7 +11,9 @@ import { getConfig } from "@/lib/config";
 import { processWide } from "@/lib/server/process-wide";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
-import { refusalOfChallenge, SiteError } from "./errors";
+import { logEvent } from "@/lib/log/logger";
+
+import { isSiteError, refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
 import { siteFailureOf } from "./site-call-policy";
 import { clearableTimeout, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
@@ -193,15 +195,30 @@ export function resetPublicToolsCacheForTests(): void {
  * apart as the member's own or the public catalog's: a tool is "public" only when an anonymous caller
  * gets it too. The anonymous answer runs once per loader even when the member's call is retried after a
  * refresh, and never starts before there is a member session.
+ *
+ * A token the MCP server still refuses once it was refreshed is the MCP server's own verdict, not the
+ * end of the member's grant (the Account API took the same grant to show every other page): the answer
+ * is "refused", and the session stays. Ending it there made Settings, which asks for this on every
+ * view, a loop back to sign-in.
  */
 export function connectionsLoader(): (accessToken: string) => Promise<Connections> {
   let anonymousAnswer: Promise<AnonymousMcpAnswer> | undefined;
+  let attempts = 0;
   return async (accessToken) => {
+    attempts += 1;
     anonymousAnswer ??= probeMcpAnonymously();
     const mcpUrl = mcpServerUrl();
     const anonymous = await anonymousAnswer;
     if (!anonymous.on) return { available: false, mcpUrl, reason: anonymous.reason };
-    const member = await inspectMcpServer(accessToken);
+    let member: McpInspection;
+    try {
+      member = await inspectMcpServer(accessToken);
+    } catch (error) {
+      // The second attempt is callWithMemberSession's, with a token refreshed just now.
+      if (attempts < 2 || !isSiteError(error, "token_refused")) throw error;
+      logEvent("site_error", { endpoint: MCP_PATH, siteErrorCode: "invalid_token", reason: "refreshed_token_refused" }, "warn");
+      return { available: false, mcpUrl, reason: "refused" };
+    }
     if (!member.available) return { available: false, mcpUrl, reason: member.reason };
     const tools: ConnectionTool[] = member.tools.map((tool) => ({
       ...tool,

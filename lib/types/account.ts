@@ -161,7 +161,9 @@ export type ConnectionsUnavailableReason =
   /** The site did not answer in time, or answered 5xx: worth trying again later. */
   | "unreachable"
   /** The MCP server's answer is larger than the dashboard reads. */
-  | "too_large";
+  | "too_large"
+  /** The MCP server refuses the member's token, freshly refreshed, that the Account API accepts. */
+  | "refused";
 
 /** What `GET /api/account/connections` answers: what an AI assistant connected to the site can do (never a token). */
 export type Connections =

@@ -8,6 +8,7 @@ import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { resetConfigForTests } from "@/lib/config";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
+import { captureLog } from "../support/captured-log";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";
 import { RouteBrowser as Browser, signInThroughRoutes } from "../support/route-browser";
@@ -23,7 +24,7 @@ beforeEach(() => {
   sandbox.resetRequests();
   resetPublicToolsCacheForTests();
 });
-afterEach(() => sandbox.setKnobs({ failures: { mcp: null } }));
+afterEach(() => sandbox.setKnobs({ failures: { mcp: null }, mcpMemberTokenRefusal: "off" }));
 
 async function signIn(email = "maya@example.com"): Promise<Browser> {
   const browser = new Browser();
@@ -181,6 +182,28 @@ describe("GET /api/account/connections", () => {
     expect(refreshGrants()).toHaveLength(0);
     expect(mcpRequests()).toHaveLength(3);
   });
+
+  it.each(["bare", "with_metadata"] as const)(
+    "keeps the session when the MCP server alone refuses even a refreshed token (challenge %s): 'refused', not a sign-in loop",
+    async (refusal) => {
+      const browser = await signIn();
+      sandbox.setKnobs({ mcpMemberTokenRefusal: refusal });
+      const log = captureLog();
+      const { status, body } = await getConnections(browser);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ available: false, reason: "refused" });
+      // Refused, refreshed once, refused again: no third try.
+      expect(refreshGrants()).toHaveLength(1);
+      expect(mcpRequests().filter((entry) => entry.status === 401)).toHaveLength(2);
+      expect(log.events()).toContainEqual(
+        expect.objectContaining({ event: "site_error", endpoint: "/mcp", reason: "refreshed_token_refused" }),
+      );
+      // The member is still signed in, with the refreshed tokens.
+      expect(await loadSession(memoryJar(Object.fromEntries(browser.cookies)))).not.toBeNull();
+      sandbox.setKnobs({ mcpMemberTokenRefusal: "off" });
+      expect((await getConnections(browser)).body).toMatchObject({ available: true });
+    },
+  );
 
   it("ends the session with 401 when the site refuses the token and the refresh token too", async () => {
     const browser = await signIn();
