@@ -16,7 +16,7 @@ import { logEvent } from "@/lib/log/logger";
 import { isSiteError, refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
 import { siteFailureOf } from "./site-call-policy";
-import { clearableTimeout, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
+import { clearableTimeout, outsideSiteDeadline, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
 import { siteFetch, siteFetchFor } from "./site-fetch";
 
 export const MCP_PATH = "/mcp";
@@ -153,7 +153,8 @@ export type AnonymousMcpAnswer = { on: true; publicToolNames: Set<string> } | { 
 
 /**
  * The anonymous answer is the same for every member: it is kept per process for MCP_PROBE_TTL_SECONDS
- * (0: asked on every view), the "off" answers too, so that a site without MCP is not asked on each view.
+ * (0: asked on every view), the "off" answers too, so that a site without MCP is not asked on each view;
+ * but not "unreachable", which says nothing of the site's beta and may pass by the next view.
  */
 const anonymousAnswers = processWide("mcp-anonymous-answer", () => ({
   cache: undefined as { url: string; expiresAt: number; answer: Promise<AnonymousMcpAnswer> } | undefined,
@@ -177,9 +178,15 @@ export function probeMcpAnonymously(): Promise<AnonymousMcpAnswer> {
   const now = Date.now();
   const { cache } = anonymousAnswers;
   if (cache?.url === url && cache.expiresAt > now) return cache.answer;
-  const answer = probeAnonymouslyAtSite();
+  // Started for every member: outside the deadline of the page view that happened to ask first, whose
+  // own deadline would otherwise abort it and leave "unreachable" as everyone's answer.
+  const answer = outsideSiteDeadline(probeAnonymouslyAtSite);
   const ttlMs = getConfig().mcpProbeTtlSeconds * 1000;
-  anonymousAnswers.cache = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
+  const kept = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
+  anonymousAnswers.cache = kept;
+  void answer.then((found) => {
+    if (!found.on && found.reason === "unreachable" && anonymousAnswers.cache === kept) anonymousAnswers.cache = undefined;
+  });
   return answer;
 }
 

@@ -60,6 +60,15 @@ export async function withSiteDeadline<T>(milliseconds: number, work: () => Prom
   }
 }
 
+/**
+ * Starts `work` outside any page view's deadline: for work one request starts on behalf of every member
+ * (an answer kept per process), which must not be cut short by that one request's deadline. Its calls
+ * keep their own timeout (boundOfCall).
+ */
+export function outsideSiteDeadline<T>(work: () => T): T {
+  return deadlineStore.exit(work);
+}
+
 /** What bounds one call: its signal, and how it clears its own timer once its answer is read. */
 export interface CallBound {
   signal: AbortSignal;

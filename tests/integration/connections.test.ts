@@ -4,9 +4,9 @@ import { GET as connectionsRoute } from "@/app/api/account/connections/route";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
-import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
+import { probeMcpAnonymously, resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { resetConfigForTests } from "@/lib/config";
-import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
+import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 
 import { captureLog } from "../support/captured-log";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
@@ -133,9 +133,12 @@ describe("GET /api/account/connections", () => {
     expect(answer.body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
     expect(refreshGrants()).toHaveLength(0);
     sandbox.setKnobs({ failures: { mcp: null } });
-    // The "off" answer is kept for MCP_PROBE_TTL_SECONDS; a new process (or the TTL past) asks again.
-    expect((await getConnections(browser)).body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
-    resetPublicToolsCacheForTests();
+    // An "off" answer is kept for MCP_PROBE_TTL_SECONDS, and a new process (or the TTL past) asks again; a site
+    // that did not answer is asked again at the next view.
+    if (reason !== "unreachable") {
+      expect((await getConnections(browser)).body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
+      resetPublicToolsCacheForTests();
+    }
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
   });
 
@@ -248,6 +251,22 @@ describe("the site's MCP beta decides whether Settings offers an AI assistant", 
     // Once the probe's answer is forgotten (a new process, or the TTL past), the disclosure goes.
     resetPublicToolsCacheForTests();
     expect((await getConnections(browser)).body).toMatchObject({ available: false, reason: "not_offered" });
+  });
+
+  it("the shared probe outlives the deadline of the view that started it, and an 'unreachable' answer is not kept", async () => {
+    // The first view's deadline passes while the site is slow: that view fails, the probe goes on and its answer holds.
+    sandbox.setKnobs({ latencyMs: 150 });
+    try {
+      await expect(withSiteDeadline(100, () => probeMcpAnonymously())).rejects.toMatchObject({ code: "timeout" });
+    } finally {
+      sandbox.setKnobs({ latencyMs: 0 });
+    }
+    await expect(probeMcpAnonymously()).resolves.toMatchObject({ on: true });
+    // A site that did not answer is asked again at the next view.
+    resetPublicToolsCacheForTests();
+    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 503, times: 1 } } });
+    await expect(probeMcpAnonymously()).resolves.toEqual({ on: false, reason: "unreachable" });
+    await expect(probeMcpAnonymously()).resolves.toMatchObject({ on: true });
   });
 
   it("with MCP_PROBE_TTL_SECONDS=0, asks the site on every view and follows the switch at once", async () => {
