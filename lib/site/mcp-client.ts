@@ -52,7 +52,49 @@ function ownResourceMetadataUrls(): string[] {
  * no redirects, and bounded by the inspection's deadline. The standalone server-to-client SSE stream (GET)
  * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
  */
-function mcpTransportFetch(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
+function mcpTransportFetch(
+  endpoint: URL,
+  accessToken: string | null,
+  deadline: AbortSignal,
+  onBodyFailure: (error: unknown) => void,
+): FetchLike {
+  const fetchOnce = mcpFetchOnce(endpoint, accessToken, deadline);
+  return async (input, init) => watchBody(await fetchOnce(input, init), onBodyFailure);
+}
+
+/**
+ * The answer with its body watched: a failure while it is read (over its cap, cut off) is reported as it
+ * is. The SDK reads an event stream apart from the request it answers and only reports its failure as
+ * text, so without this the request would wait for its timeout and the failure's kind would be lost.
+ */
+function watchBody(response: Response, onFailure: (error: unknown) => void): Response {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        onFailure(error);
+        controller.error(error);
+        return;
+      }
+      // The SDK may cancel an answer it does not read (a 202) while a read is under way.
+      if (cancelled) return;
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => {
+      cancelled = true;
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function mcpFetchOnce(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
   return async (input, init) => {
     const url = new URL(input.toString());
     if (url.href !== endpoint.href) throw new Error("The MCP transport asked for another URL than the site's MCP endpoint.");
@@ -99,23 +141,35 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
   const endpoint = new URL(mcpServerUrl());
   // Cleared when the listing is done: a timer left to fire would keep this request's state alive for 8 s.
   const { signal: deadline, clear: clearDeadline } = clearableTimeout(SITE_CALL_TIMEOUT_MS);
+  // The first failure the SDK only reports (an event stream over its cap or not JSON-RPC) ends the
+  // listing at once, classified by that failure rather than by the timeout it would otherwise wait for.
+  let firstFailure: unknown;
+  let reject: (error: unknown) => void = () => undefined;
+  const broken = new Promise<never>((_, rejectBroken) => (reject = rejectBroken));
+  broken.catch(() => undefined);
+  const fail = (error: unknown) => {
+    firstFailure ??= error;
+    reject(error);
+  };
+  const untilBroken = <T>(work: Promise<T>): Promise<T> => Promise.race([work, broken]);
   const transport = new StreamableHTTPClientTransport(endpoint, {
-    fetch: mcpTransportFetch(endpoint, accessToken, deadline),
+    fetch: mcpTransportFetch(endpoint, accessToken, deadline, fail),
     requestInit: { redirect: "manual" },
     // A reconnect would outlive this request: never.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
   });
   const client = new Client(CLIENT_INFO, { capabilities: {} });
+  client.onerror = fail;
   const requestOptions = { signal: deadline, timeout: SITE_CALL_TIMEOUT_MS };
   try {
-    await client.connect(transport, requestOptions);
+    await untilBroken(client.connect(transport, requestOptions));
     const server = client.getServerVersion();
     const tools: Omit<ConnectionTool, "access">[] = [];
     if (client.getServerCapabilities()?.tools) {
       const seen = new Set<string>();
       let cursor: string | undefined;
       for (let page = 0; page < MAX_TOOL_PAGES && tools.length < MAX_TOOLS; page += 1) {
-        const result = await client.listTools(cursor === undefined ? {} : { cursor }, requestOptions);
+        const result = await untilBroken(client.listTools(cursor === undefined ? {} : { cursor }, requestOptions));
         for (const tool of result.tools) {
           const reshaped = reshapeTool(tool);
           if (reshaped && !seen.has(reshaped.name) && tools.length < MAX_TOOLS) {
@@ -134,10 +188,11 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
       tools,
     };
   } catch (error) {
-    const failure = toMcpFailure(error);
+    const failure = toMcpFailure(firstFailure ?? error);
     if (failure instanceof SiteError) throw failure;
     return { available: false, reason: failure };
   } finally {
+    client.onerror = undefined;
     await client.close().catch(() => undefined);
     clearDeadline();
   }
