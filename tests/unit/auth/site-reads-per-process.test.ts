@@ -59,12 +59,13 @@ describe("what is read of the site, once per process", () => {
   });
 
   it("the anonymous MCP answer found by Settings' render serves the connections route", async () => {
-    site.handlers.set("POST /mcp", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
+    // A site without an MCP server (an answer that is kept; "unreachable" is not).
+    site.handlers.set("POST /mcp", () => ({ status: 404, json: { error: "not_found" } }));
     const page = await anotherBundlesCopy<typeof McpClientModule>("@/lib/site/mcp-client");
-    await expect(page.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "unreachable" });
+    await expect(page.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "not_offered" });
     const route = await anotherBundlesCopy<typeof McpClientModule>("@/lib/site/mcp-client");
     expect(route).not.toBe(page);
-    await expect(route.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "unreachable" });
+    await expect(route.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "not_offered" });
     expect(site.callsTo("/mcp")).toHaveLength(1);
   });
 });
