@@ -16,6 +16,9 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** A host name or IPv4 address as the URL parser leaves it (lower case, IDNs in punycode). */
+const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 /**
  * An origin (scheme, host, port; no path, query or fragment). Plain http is accepted only for
  * loopback hosts: RFC 9700 section 2.6 and OWASP ASVS 5 V12.1 require TLS for everything else.
@@ -34,6 +37,12 @@ const origin = z.string().transform((value, ctx) => {
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username || url.password) {
     ctx.addIssue({ code: "custom", message: "must be an origin only, without path, query, fragment or credentials" });
+    return z.NEVER;
+  }
+  // One host, never a pattern: the URL parser lets `*` through (https://* or https://*.example.com), which
+  // would make a frame-ancestors source match any site (CSP3 host-source; security checklist 66).
+  if (!HOST_NAME.test(url.hostname) && !/^\[[0-9a-f:.]+\]$/.test(url.hostname)) {
+    ctx.addIssue({ code: "custom", message: "must name one host (letters, digits, hyphens and dots, or an IP address), not a pattern" });
     return z.NEVER;
   }
   return url.origin;

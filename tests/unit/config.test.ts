@@ -65,6 +65,13 @@ describe("configuration", () => {
     expect(problems.find((problem) => problem.startsWith("OAUTH_CLIENT_SECRET"))).toBe("OAUTH_CLIENT_SECRET is required");
   });
 
+  it.each(["https://*", "https://*.example.com", "https://school.*", "https://ok.example.com, https://*"])(
+    "refuses a pattern where an origin is expected: EMBED_ORIGINS=%s (frame-ancestors names exact origins)",
+    (embedOrigins) => {
+      expect(problemsOf({ ...valid, EMBED_ORIGINS: embedOrigins })[0]).toMatch(/^EMBED_ORIGINS .*must name one host/);
+    },
+  );
+
   it.each(["http://school.example.com", "http://10.0.0.5:4000", "http://localhost.evil.example"])(
     "refuses plain http for a non-loopback SITE_URL %s",
     (siteUrl) => {
