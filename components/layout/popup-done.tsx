@@ -1,11 +1,10 @@
 "use client";
 
-import { PageLink } from "@/components/ui/page-link";
 import { useEffect, useState } from "react";
 
 import { notifyOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { useI18n } from "@/lib/i18n/provider";
-import { PAGE_PATHS } from "@/lib/contract/paths";
+import { loginPath, PAGE_PATHS } from "@/lib/contract/paths";
 
 /** The end of a popup sign-in: hands the one-time code to the embedded dashboard that opened it, then closes. */
 export function PopupDone() {
@@ -22,14 +21,21 @@ export function PopupDone() {
     if (sent) window.setTimeout(() => window.close(), 300);
   }, []);
 
+  // Until the code is handed over, nothing is claimed; when there is no panel to take it, the sign-in is
+  // not done (a popup's sign-in opens no session of its own): signing in here is the way on.
+  const title =
+    handedOff === null ? messages.embedded.popupFinishing : handedOff ? messages.embedded.popupDoneTitle : messages.embedded.popupLostTitle;
   return (
     <div className="mx-auto flex max-w-md flex-col items-start gap-4 py-10">
-      <h1 className="text-2xl font-semibold text-fg">{messages.embedded.popupDoneTitle}</h1>
-      <p className="text-fg-muted">{messages.embedded.popupDoneBody}</p>
+      <h1 className="text-2xl font-semibold text-fg">{title}</h1>
+      {handedOff === true ? <p className="text-fg-muted">{messages.embedded.popupDoneBody}</p> : null}
       {handedOff === false ? (
-        <PageLink className="btn btn-primary" href={PAGE_PATHS.overview}>
-          {messages.embedded.popupDoneFallback}
-        </PageLink>
+        <>
+          <p className="text-fg-muted">{messages.embedded.popupLostBody}</p>
+          <a className="btn btn-primary" href={loginPath(PAGE_PATHS.overview)}>
+            {messages.embedded.popupDoneFallback}
+          </a>
+        </>
       ) : null}
     </div>
   );

@@ -5,10 +5,15 @@
  * the frame accepts a message only from exactly our origin, and, separately, only from the popup it opened.
  * Real happy-dom windows; happy-dom drops (throws on) a message whose targetOrigin the recipient does not have.
  */
+import { cleanup, screen } from "@testing-library/react";
 import { Window as HappyWindow } from "happy-dom";
+import { createElement } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { PopupDone } from "@/components/layout/popup-done";
 import { notifyOpener, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
+
+import { renderInLocale } from "../../support/render-ui";
 
 type SignedIn = { type: string; code: string };
 
@@ -20,6 +25,7 @@ function windowAt(url: string): HappyWindow {
 }
 
 afterEach(async () => {
+  cleanup();
   vi.restoreAllMocks();
   await Promise.all(openedWindows.splice(0).map((opened) => opened.happyDOM.close()));
 });
@@ -119,5 +125,25 @@ describe("checklist 68: the frame accepts the popup's message only from our orig
   it("checklist 68: rejects at once when the popup is blocked", async () => {
     vi.spyOn(window, "open").mockReturnValue(null);
     await expect(openPopupAndAwait("/api/auth/login", "sign-in", SIGNED_IN_MESSAGE).result).rejects.toThrow("popup_blocked");
+  });
+});
+
+describe("the popup's last page says what became of the sign-in", () => {
+  it("handed to the panel that opened it: signed in, the window may close", async () => {
+    withOpener(windowAt(`${window.location.origin}/`));
+    window.history.replaceState(null, "", "/auth/popup-done#handoff=code-1");
+    renderInLocale(createElement(PopupDone), "en");
+    expect(await screen.findByRole("heading", { name: "You're signed in" })).toBeTruthy();
+    expect(window.location.hash).toBe("");
+  });
+
+  it("with no panel left to take it: not claimed as signed in; signing in here is offered", async () => {
+    withOpener(null);
+    window.history.replaceState(null, "", "/auth/popup-done#handoff=code-2");
+    renderInLocale(createElement(PopupDone), "zh-TW");
+    expect(await screen.findByRole("heading", { name: "登入無法傳回面板" })).toBeTruthy();
+    expect(screen.queryByText("你已登入")).toBeNull();
+    expect(screen.getByRole("link", { name: "在這裡開啟儀表板" }).getAttribute("href")).toBe("/api/auth/login?returnTo=%2F");
+    expect(window.location.hash).toBe("");
   });
 });
