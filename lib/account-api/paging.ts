@@ -3,6 +3,7 @@ import "server-only";
 import type { GraphQLFormattedError } from "graphql";
 
 import { processWide } from "@/lib/server/process-wide";
+import { siteTimeLeftMs } from "@/lib/site/site-deadline";
 
 import type { RawConnection } from "./fragments";
 
@@ -98,12 +99,20 @@ export interface CollectedPages<TNode> {
 }
 
 /**
+ * A next page is asked for only while the page view's deadline leaves this many times the slowest page
+ * so far: on a slow site the member gets the items read in time, and the rest one "Show more" away,
+ * rather than the whole view failing on the deadline.
+ */
+const PAGE_TIME_HEADROOM = 1.5;
+
+/**
  * Reads a connection page by page, following `pageInfo`, until it ends or `maxItems` items were read.
  * Made for everything that needs all of a member's items (Overview, Events, a Courses filter) without
  * trusting any page size: each request asks for `pageSize` (modest, default 50) and the Account API
  * chokepoint lowers it to the cap the site named, once per process. A site without `pageInfo` gives
  * one page. Never more than `ceil(maxItems / pageSize)` requests when the site honours the size, and
- * never more than `maxItems` requests in any case.
+ * never more than `maxItems` requests in any case. On a site too slow to read every page within the page
+ * view's deadline, the read stops early as at the bound (PAGE_TIME_HEADROOM): `nextCursor` goes on.
  */
 export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): Promise<CollectedPages<TNode>> {
   const pageSize = options.pageSize ?? MODEST_PAGE_SIZE;
@@ -115,8 +124,14 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
   // A site that repeats a cursor (or sends an empty page while claiming more) ends the read, not a loop.
   const seenCursors = new Set<string>();
   const seenNodes = new Set<string>();
+  let slowestPageMs = 0;
   for (let requests = 0; nodes.length < options.maxItems && requests < options.maxItems; requests += 1) {
-    page ??= await options.fetchPage(Math.min(pageSize, options.maxItems - nodes.length), after);
+    if (!page) {
+      if (nodes.length > 0 && siteTimeLeftMs() < slowestPageMs * PAGE_TIME_HEADROOM) break;
+      const started = performance.now();
+      page = await options.fetchPage(Math.min(pageSize, options.maxItems - nodes.length), after);
+      slowestPageMs = Math.max(slowestPageMs, performance.now() - started);
+    }
     if (typeof page.totalCount === "number") totalCount = page.totalCount;
     for (const node of page.nodes) {
       const key = options.keyOf(node);

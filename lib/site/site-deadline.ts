@@ -60,6 +60,12 @@ export async function withSiteDeadline<T>(milliseconds: number, work: () => Prom
   }
 }
 
+/** How long the page view's deadline leaves (milliseconds), or Infinity outside one. */
+export function siteTimeLeftMs(): number {
+  const deadline = deadlineStore.getStore();
+  return deadline ? deadline.endsAt - performance.now() : Number.POSITIVE_INFINITY;
+}
+
 /**
  * Starts `work` outside any page view's deadline: for work one request starts on behalf of every member
  * (an answer kept per process), which must not be cut short by that one request's deadline. Its calls

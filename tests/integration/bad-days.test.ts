@@ -155,6 +155,21 @@ describe("a site that hangs", () => {
   }, 20_000);
 });
 
+describe("a site too slow to read every page of Kai's 130 courses within the page view's deadline", () => {
+  it("Courses shows the courses read in time with the way on, and Overview says how many it left out", async () => {
+    // 10 per page, 1 s each: 13 pages do not fit in the 8 s deadline.
+    sandbox.setKnobs({ maxPageSize: 10, latencyMs: 1_000 });
+    const courses = await page<CoursesPage>(kai, "/api/account/courses");
+    expect(courses.status).toBe(200);
+    expect(courses.body.items.length).toBeGreaterThan(0);
+    expect(courses.body.items.length).toBeLessThan(130);
+    expect(courses.body.nextCursor).not.toBeNull();
+    const overview = await page<Overview>(kai, "/api/account/overview");
+    expect(overview.status).toBe(200);
+    expect(overview.body.coursesLeftOut).toBeGreaterThan(0);
+  }, 30_000);
+});
+
 describe("a site that rate-limits its OAuth endpoints (429 with an OAuth error body)", () => {
   const busy = { mode: "status", status: 429, error: "invalid_request" } as const;
 

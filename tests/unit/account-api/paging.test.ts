@@ -10,6 +10,7 @@ import {
   forgetMissingFieldsForTests,
   learnMissingFieldsFromRefusal,
 } from "@/lib/account-api/schema-fitting";
+import { withSiteDeadline } from "@/lib/site/site-deadline";
 
 afterEach(() => {
   forgetPageCapForTests();
@@ -87,6 +88,23 @@ describe("collectPages", () => {
     expect(collected.nodes).toEqual([1, 2, 3, 4, 5, 6]);
     // The bound counts each node once too.
     expect((await collectPages({ keyOf: String, fetchPage, maxItems: 4 })).nodes).toEqual([1, 2, 3, 4]);
+  });
+
+  it("on a site too slow for every page within the view's deadline, stops in time and says where to go on", async () => {
+    const site = pagedSite(130, 100);
+    const slowPage = async (first: number, after: string | null) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return site.fetchPage(first, after);
+    };
+    // Thirteen pages of 150 ms do not fit in 1.5 s: the read ends with what came in time, never with the deadline.
+    const collected = await withSiteDeadline(1_500, () =>
+      collectPages({ keyOf: String, fetchPage: slowPage, maxItems: 500, pageSize: 10 }),
+    );
+    const read = collected.nodes.length;
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(130);
+    expect(site.requests).toHaveLength(read / 10);
+    expect(collected).toMatchObject({ totalCount: 130, moreCount: 130 - read, nextCursor: String(read - 1) });
   });
 
   it("reads one page from a site without pageInfo and says more may exist", async () => {
