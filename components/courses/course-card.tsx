@@ -55,7 +55,7 @@ export function CourseCard({
         <div aria-hidden="true" className={`${card.cover} aspect-[16/9] w-full bg-gradient-to-br from-accent-soft to-surface-muted`} />
       )}
       <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
-        <Heading className={`col-span-2 truncate text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
+        <Heading className={`col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
         <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">
           <AccessBadge access={course.access} />
         </div>

@@ -20,9 +20,14 @@ const SHOW_CHIP_CLASS =
   "peer-checked:border-accent peer-checked:bg-accent peer-checked:text-accent-fg " +
   "peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-(--focus)";
 
+/** The "Showing N of M" line the results start with: where the keyboard's Search key takes the member. */
+export const COURSE_RESULTS_ID = "course-results";
+
 /**
  * "Find a course": filters as the member types. The field keeps what is typed (the URL follows it a
- * moment later); a change of the URL from elsewhere (back, forward) replaces it.
+ * moment later); a change of the URL from elsewhere (back, forward) replaces it. The keyboard's Search
+ * key (the form's submit) closes a phone's keyboard and goes to the results, which the filters and the
+ * keyboard hid.
  */
 function CourseSearch({ choice, onChange }: { choice: CourseChoice; onChange: (next: CourseChoice) => void }) {
   const { messages } = useI18n();
@@ -33,7 +38,15 @@ function CourseSearch({ choice, onChange }: { choice: CourseChoice; onChange: (n
     if (choice.q !== text) setText(choice.q);
   }
   return (
-    <div className="flex flex-col gap-1">
+    <form
+      role="search"
+      className="flex flex-col gap-1"
+      onSubmit={(event) => {
+        event.preventDefault();
+        (document.activeElement as HTMLElement | null)?.blur();
+        document.getElementById(COURSE_RESULTS_ID)?.scrollIntoView({ block: "start" });
+      }}
+    >
       <label htmlFor="course-search" className="text-sm font-medium text-fg-muted">
         {messages.courses.findCourse}
       </label>
@@ -52,7 +65,7 @@ function CourseSearch({ choice, onChange }: { choice: CourseChoice; onChange: (n
         }}
         className="min-h-11 w-full rounded-[0.625rem] border border-line bg-surface px-3 text-fg sm:max-w-md"
       />
-    </div>
+    </form>
   );
 }
 

@@ -14,7 +14,7 @@ import { ShowMoreButton } from "@/components/ui/show-more-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { SiteLink } from "@/components/layout/site-link";
 import { CourseCard } from "./course-card";
-import { CourseFilters } from "./course-filters";
+import { COURSE_RESULTS_ID, CourseFilters } from "./course-filters";
 import { useCourseChoice } from "./use-course-choice";
 
 /** Cards shown at first and added by each "Show more". */
@@ -108,7 +108,7 @@ function ChosenCourses({ courses, query, noMatchBody }: { courses: CourseEnrollm
 
   return (
     <>
-      <p role="status" className="mb-4 text-sm text-fg-muted">
+      <p id={COURSE_RESULTS_ID} role="status" className="mb-4 scroll-mt-20 text-sm text-fg-muted">
         {interpolate(messages.courses.showing, { shown, count: courses.length })}
       </p>
       {courses.length === 0 ? (

@@ -264,6 +264,21 @@ test("a choice made before the page is interactive (a slow phone) is kept once i
   await expect(page.getByText(/choose another option under Show/)).toHaveCount(0);
 });
 
+test("on a phone, the keyboard's Search key closes the keyboard and goes to the results", async ({ page }) => {
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  // A phone's height with its keyboard open.
+  await page.setViewportSize({ width: 390, height: 360 });
+  const search = page.getByRole("search").getByLabel("Find a course");
+  await search.fill("Japanese");
+  await expect(page).toHaveURL(/[?&]q=Japanese(&|$)/);
+  const results = page.getByRole("status").filter({ hasText: /^Showing 7 of 7$/ });
+  await expect(results).not.toBeInViewport();
+  await search.press("Enter");
+  await expect(search).not.toBeFocused();
+  await expect(results).toBeInViewport();
+  await expect(page).toHaveURL(/\/courses\?q=Japanese$/);
+});
+
 test("the server renders the chosen courses in the first HTML", async ({ page }) => {
   await signIn(page, "kai@example.com", { from: "/courses" });
   await expect(page).toHaveURL(/\/courses$/);
