@@ -48,7 +48,7 @@ export function OverviewView() {
         <div className="flex flex-col gap-8">
           <ContinueWatching courses={overview.continueWatching} unknown={overview.continueWatchingUnknown} />
           <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-          <UpcomingEvents registrations={overview.upcomingEvents} />
+          <UpcomingEvents registrations={overview.upcomingEvents} failed={overview.upcomingEventsFailed === true} />
         </div>
       )}
     </div>

@@ -7,13 +7,16 @@ import { RegistrationList } from "@/components/events/registration-list";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-/** The next few upcoming events the member is registered for (null: the site does not provide registrations). */
-export function UpcomingEvents({ registrations }: { registrations: EventRegistration[] | null }) {
+/**
+ * The next few upcoming events the member is registered for (null: the site does not provide registrations,
+ * or, with `failed`, failed to give them this time).
+ */
+export function UpcomingEvents({ registrations, failed = false }: { registrations: EventRegistration[] | null; failed?: boolean }) {
   const { messages } = useI18n();
   return (
     <PageSection id="overview-events" title={messages.overview.upcomingEvents}>
       {registrations === null ? (
-        <p className="text-fg-muted">{messages.overview.upcomingEventsUnavailable}</p>
+        <p className="text-fg-muted">{failed ? messages.overview.upcomingEventsFailed : messages.overview.upcomingEventsUnavailable}</p>
       ) : registrations.length === 0 ? (
         <p className="text-fg-muted">{messages.overview.upcomingEventsEmpty}</p>
       ) : (

@@ -15,7 +15,7 @@ import { siteFetchFor } from "@/lib/site/site-fetch";
 
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
-import { keptPartialAnswer } from "./partial-answer";
+import { keptPartialAnswer, optionalFieldsOnErrorPaths } from "./partial-answer";
 import { documentForSite, learnMissingFieldsFromRefusal } from "./schema-fitting";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
@@ -37,6 +37,7 @@ export async function runAccountOperation<TData>(
   accessToken: string,
   operation: AccountOperation<TData>,
   variables: Record<string, unknown> = {},
+  { onFieldsLeftOut }: { onFieldsLeftOut?: (fields: readonly string[]) => void } = {},
 ): Promise<TData> {
   const url = `${getConfig().siteUrl}${ACCOUNT_API_PATH}`;
   const client = new GraphQLClient(url, {
@@ -59,12 +60,14 @@ export async function runAccountOperation<TData>(
     },
   });
   const optionalFields = operation.optionalFields ?? NOTHING_OPTIONAL;
-  // One retry for a missing field, one for a page size: each only when it taught something new.
+  // Optional fields the site failed to resolve in this call's answer, asked for no more in this call.
+  const leftOut = new Set<string>();
+  // One retry for a missing field, one for a page size, one without failed optional fields: each only when it taught something new.
   for (let attempt = 0; ; attempt += 1) {
     const fitted = fitPageSizes(operation, variables);
     let data: unknown;
     try {
-      data = await client.request<unknown>({ document: documentForSite(operation.document, optionalFields), variables: fitted });
+      data = await client.request<unknown>({ document: documentForSite(operation.document, optionalFields, leftOut), variables: fitted });
     } catch (error) {
       const errors = graphqlErrorsOf(error);
       const learned =
@@ -73,6 +76,19 @@ export async function runAccountOperation<TData>(
       if (learned && attempt < 2) continue;
       // Nothing to learn (a cap named on a nullable list is learned and asked again first).
       const kept = error instanceof ClientError ? keptPartialAnswer(error.response.data, errors, optionalFields) : undefined;
+      // A failed optional field whose null reached past it (a non-null field of the schema): the page asks
+      // once more without it and shows the rest, rather than nothing (the Overview without its events).
+      const failedOptional = !kept && leftOut.size === 0 && attempt < 3 ? optionalFieldsOnErrorPaths(errors, optionalFields) : undefined;
+      if (failedOptional) {
+        for (const field of failedOptional) leftOut.add(field);
+        logEvent(
+          "account_api_partial_answer",
+          { ...siteFailureDetails(error), failedFields: failedOptional, askedAgainWithout: true },
+          "warn",
+        );
+        onFieldsLeftOut?.(failedOptional);
+        continue;
+      }
       if (!kept) throw toAccountError(error);
       // The operator hears of it (paths as "Type.field", never a value); the member sees the rest.
       logEvent("account_api_partial_answer", { ...siteFailureDetails(error), failedFields: kept.failedFields }, "warn");

@@ -94,6 +94,30 @@ function nulledField(
 }
 
 /**
+ * The optional fields whose leaving out would take every error of a failed answer with it: for each
+ * error, the shallowest field on its path that is optional (an error deep under `Viewer.eventRegistrations`
+ * whose null reached `viewer` names it). Undefined when an error's path goes through no optional field.
+ */
+export function optionalFieldsOnErrorPaths(
+  errors: readonly GraphQLFormattedError[],
+  optionalFields: ReadonlySet<string>,
+): string[] | undefined {
+  if (errors.length === 0) return undefined;
+  const fields = new Set<string>();
+  for (const { path } of errors) {
+    if (!path || path.length > MAX_FIELD_PATH_LENGTH) return undefined;
+    let found: string | undefined;
+    for (let end = 1; end <= path.length && found === undefined; end += 1) {
+      const field = typeof path[end - 1] === "string" ? fieldAt(path.slice(0, end)) : undefined;
+      if (field !== undefined && optionalFields.has(field)) found = field;
+    }
+    if (found === undefined) return undefined;
+    fields.add(found);
+  }
+  return [...fields].sort();
+}
+
+/**
  * The "Type.field" a response path names, read in the assumed schema from the query root. The dashboard's
  * documents use no aliases (tests/unit/account-api/partial-answer.test.ts checks), so each key of the
  * path is a field's name.

@@ -19,6 +19,8 @@ const { missingAtSite, documents } = processWide("schema-fitting", () => ({
   documents: new Map<string, string>(),
 }));
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** The fields this process learned the site lacks, as "Type.field". */
 export function fieldsMissingAtSite(): string[] {
   return [...missingAtSite].sort();
@@ -66,11 +68,12 @@ function withoutUnused(document: DocumentNode): DocumentNode {
 }
 
 /**
- * `document` without the fields the site lacks among `optionalFields` (a field left with no
- * selection goes too, and so do fragments and variables nothing uses any more). Cached for the process.
+ * `document` without the fields the site lacks among `optionalFields`, and without `alsoLeftOut` (this
+ * call's own: fields the site failed to resolve in its first answer). A field left with no selection goes
+ * too, and so do fragments and variables nothing uses any more. Cached for the process.
  */
-export function documentForSite(document: string, optionalFields: ReadonlySet<string>): string {
-  const drop = [...missingAtSite].filter((field) => optionalFields.has(field));
+export function documentForSite(document: string, optionalFields: ReadonlySet<string>, alsoLeftOut: ReadonlySet<string> = NONE): string {
+  const drop = [...new Set([...missingAtSite, ...alsoLeftOut])].filter((field) => optionalFields.has(field)).sort();
   if (drop.length === 0) return document;
   const key = `${drop.join(",")}\n${document}`;
   const cached = documents.get(key);

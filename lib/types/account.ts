@@ -135,6 +135,8 @@ export interface Overview {
   coursesLeftOut: number | null;
   /** At most three upcoming, non-cancelled registrations, soonest first; null when the site does not provide registrations. */
   upcomingEvents: EventRegistration[] | null;
+  /** Present when the site failed to give the registrations this time (upcomingEvents is then null). */
+  upcomingEventsFailed?: true;
 }
 
 /** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */

@@ -268,6 +268,27 @@ test("a site that fails to say where each course was left off: no course begun r
   await expect(page.getByRole("alert").filter({ hasText: "Your courses could not be loaded." })).toHaveCount(0);
 });
 
+test("a site that fails to give the event registrations: the Overview shows the courses, and says the events did not load", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await setKnobs(page, { graphqlFieldErrors: ["EventRegistration.event"] });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await expect(
+    page
+      .getByRole("region", { name: "Continue watching" })
+      .getByRole("link", { name: /^Resume/ })
+      .first(),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByText("Your event registrations could not be loaded this time. Try again later, or open Events.")
+      .filter({ visible: true })
+      .first(),
+  ).toBeVisible();
+});
+
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

@@ -339,13 +339,49 @@ describe("a site whose backend fails for one field (GraphQL partial results)", (
     },
   );
 
-  it.each([
-    ["a field the page needs (a course without its slug cannot be shown)", "EnrolledCourse.slug", "courses"],
-    ["an optional field the site declares non-null (its error nulls the whole list)", "Order.lineItems", "orders"],
-  ])("says the site could not answer for %s", async (_name, field, resource) => {
-    sandbox.setKnobs({ graphqlFieldErrors: [field] });
-    const refused = await page<{ error: { code: string } }>(maya, `/api/account/${resource}`);
+  it("says the site could not answer for a field the page needs (a course without its slug cannot be shown)", async () => {
+    sandbox.setKnobs({ graphqlFieldErrors: ["EnrolledCourse.slug"] });
+    const refused = await page<{ error: { code: string } }>(maya, "/api/account/courses");
     expect(refused.status).toBe(502);
     expect(refused.body.error.code).toBe("query_failed");
   });
+
+  it("asks once more without an optional field the site declares non-null (its error nulls the whole list)", async () => {
+    const whole = await page<OrdersPage>(maya, "/api/account/orders");
+    sandbox.setKnobs({ graphqlFieldErrors: ["Order.lineItems"] });
+    sandbox.resetRequests();
+    const log = captureLog();
+    const orders = await page<OrdersPage>(maya, "/api/account/orders");
+    expect(orders.status).toBe(200);
+    expect(orders.body.items.map((order) => order.id)).toEqual(whole.body.items.map((order) => order.id));
+    expect(graphqlRequests()).toBe(2);
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "account_api_partial_answer", failedFields: ["Order.lineItems"] }),
+    );
+  });
+
+  it.each(["Viewer.eventRegistrations", "EventRegistration.event"])(
+    "the overview shows the courses and says the events could not be loaded when %s fails",
+    async (field) => {
+      const whole = await page<Overview>(maya, "/api/account/overview");
+      expect(whole.body.continueWatching.length).toBeGreaterThan(0);
+      sandbox.setKnobs({ graphqlFieldErrors: [field] });
+      captureLog();
+      const overview = await page<Overview>(maya, "/api/account/overview");
+      expect(overview.status).toBe(200);
+      expect(overview.body).toMatchObject({
+        name: whole.body.name,
+        continueWatching: whole.body.continueWatching,
+        endingSoon: whole.body.endingSoon,
+        upcomingEvents: null,
+        upcomingEventsFailed: true,
+      });
+      // On a site that does not have the registrations at all, the overview says so instead (not "failed").
+      sandbox.setKnobs({ graphqlFieldErrors: [], graphqlMissingFields: ["eventRegistrations"] });
+      forgetMissingFieldsForTests();
+      const without = await page<Overview>(maya, "/api/account/overview");
+      expect(without.body.upcomingEvents).toBeNull();
+      expect(without.body).not.toHaveProperty("upcomingEventsFailed");
+    },
+  );
 });

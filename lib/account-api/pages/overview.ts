@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { hasAccessEnded, isAccessEndingSoon } from "@/lib/format/access";
 import { pickUpcomingRegistrations } from "@/lib/format/events";
+import { isSiteError } from "@/lib/site/errors";
 import type { CourseEnrollment, Overview } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
@@ -77,12 +78,14 @@ const OVERVIEW_ANSWER = z.object({
   }),
 });
 
+const EVENT_REGISTRATIONS_FIELD = "Viewer.eventRegistrations";
+
 /** The overview still greets and shows courses on a site without event registrations. */
 export const OVERVIEW_OPERATION: AccountOperation<z.infer<typeof OVERVIEW_ANSWER>> = {
   document: OVERVIEW_DOCUMENT,
   answer: OVERVIEW_ANSWER,
   pageSizeVariables: ["coursesFirst", "eventsFirst"],
-  optionalFields: optionalFields("Viewer.eventRegistrations"),
+  optionalFields: optionalFields(EVENT_REGISTRATIONS_FIELD),
 };
 
 /** What the overview is computed from: the member and every enrollment and registration read, within the bounds. */
@@ -92,8 +95,8 @@ export interface OverviewInput {
   enrollments: RawEnrolledCourse[];
   /** Enrollments past the bound that were not considered: 0, a count, or null when the site does not tell. */
   enrollmentsLeftOut: number | null;
-  /** Null when the site does not provide event registrations. */
-  registrations: RawEventRegistration[] | null;
+  /** Null when the site does not provide event registrations; "failed" when it failed to give them this time. */
+  registrations: RawEventRegistration[] | null | "failed";
 }
 
 export interface ReshapeOverviewOptions extends ResumeUrlConfig {
@@ -129,7 +132,9 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
 
   const endingSoon = courses.filter((course) => isAccessEndingSoon(course.access, options.now)).sort((a, b) => expiryMs(a) - expiryMs(b));
 
-  const registrations = input.registrations?.map(reshapeEventRegistration) ?? null;
+  const failed = input.registrations === "failed";
+  const registrations =
+    input.registrations === "failed" || input.registrations === null ? null : input.registrations.map(reshapeEventRegistration);
 
   return {
     name: input.name?.trim() || input.email,
@@ -138,6 +143,7 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     endingSoon,
     coursesLeftOut: input.enrollmentsLeftOut,
     upcomingEvents: registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),
+    ...(failed ? { upcomingEventsFailed: true as const } : {}),
   };
 }
 
@@ -147,10 +153,14 @@ function expiryMs(course: CourseEnrollment): number {
 
 /** The member, then every enrollment and registration up to the overview's bounds (first pages in one round trip). */
 async function readOverview(accessToken: string): Promise<OverviewInput> {
-  const { viewer } = await runAccountOperation(accessToken, OVERVIEW_OPERATION, {
-    coursesFirst: OVERVIEW_PAGE_SIZE,
-    eventsFirst: OVERVIEW_PAGE_SIZE,
-  });
+  // The site failed to give the registrations in this answer: the overview shows the rest and says so.
+  let eventsFailed = false;
+  const { viewer } = await runAccountOperation(
+    accessToken,
+    OVERVIEW_OPERATION,
+    { coursesFirst: OVERVIEW_PAGE_SIZE, eventsFirst: OVERVIEW_PAGE_SIZE },
+    { onFieldsLeftOut: (fields) => (eventsFailed ||= fields.includes(EVENT_REGISTRATIONS_FIELD)) },
+  );
   const readMoreEnrollments = (first: number, after: string | null) => readEnrollments(accessToken, first, after);
   const readMoreRegistrations = (first: number, after: string | null) => readRegistrations(accessToken, first, after);
   const [enrollments, registrations] = await Promise.all([
@@ -166,6 +176,10 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
           fetchPage: readMoreRegistrations,
           keyOf: registrationKey,
           maxItems: OVERVIEW_REGISTRATION_BOUND,
+          // A later page the site cannot answer takes the events with it, never the courses.
+        }).catch((error: unknown) => {
+          if (!isSiteError(error, "account_api_failed")) throw error;
+          return "failed" as const;
         })
       : null,
   ]);
@@ -174,7 +188,7 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
     email: viewer.email,
     enrollments: enrollments.nodes,
     enrollmentsLeftOut: enrollments.moreCount,
-    registrations: registrations?.nodes ?? null,
+    registrations: eventsFailed || registrations === "failed" ? "failed" : (registrations?.nodes ?? null),
   };
 }
 

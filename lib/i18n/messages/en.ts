@@ -83,6 +83,7 @@ export const en = {
     upcomingEvents: "Upcoming events",
     upcomingEventsEmpty: "No upcoming events.",
     upcomingEventsUnavailable: "This site does not share your event registrations with the dashboard.",
+    upcomingEventsFailed: "Your event registrations could not be loaded this time. Try again later, or open Events.",
     coursesLeftOut: "And {count} more courses, not checked here.",
     coursesLeftOutUnknown: "And more courses, not checked here.",
     allCourses: "All courses",

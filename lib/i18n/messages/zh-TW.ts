@@ -74,6 +74,7 @@ export const zhTW: Messages = {
     upcomingEvents: "即將舉行的活動",
     upcomingEventsEmpty: "沒有即將舉行的活動。",
     upcomingEventsUnavailable: "此網站未向儀表板提供你的活動報名資料。",
+    upcomingEventsFailed: "這次無法載入你的活動報名資料。請稍後再試，或開啟「活動」頁面。",
     coursesLeftOut: "另有 {count} 門課程未在此檢查。",
     coursesLeftOutUnknown: "另有更多課程未在此檢查。",
     allCourses: "所有課程",
