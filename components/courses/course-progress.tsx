@@ -16,7 +16,7 @@ export function CourseProgress({ course, className }: { course: CourseEnrollment
     <div className={className}>
       <ProgressBar
         value={course.completionPercentage}
-        label={`${messages.courses.progress}: ${course.name}`}
+        label={interpolate(messages.shell.labelFor, { label: messages.courses.progress, name: course.name })}
         valueText={interpolate(messages.courses.progressLabel, { percent: course.completionPercentage })}
       />
     </div>

@@ -2,6 +2,7 @@
 
 import { formatEventWhen, isUpcomingEvent } from "@/lib/format/events";
 import { describeRegistrationState } from "@/lib/format/states";
+import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { Badge } from "@/components/ui/badge";
@@ -37,7 +38,10 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
               className="inline-flex min-h-11 items-center text-accent underline sm:min-h-6"
               href={event.url}
               target="_top"
-              aria-label={`${event.location ? messages.events.openLink : messages.shell.joinOnline}: ${event.title}`}
+              aria-label={interpolate(messages.shell.labelFor, {
+                label: event.location ? messages.events.openLink : messages.shell.joinOnline,
+                name: event.title,
+              })}
             >
               {event.location ? messages.events.openLink : messages.shell.joinOnline}
             </a>

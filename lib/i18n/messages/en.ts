@@ -20,6 +20,8 @@ export const en = {
     settings: "Settings",
   },
   shell: {
+    /** An accessible name: what a control does, and for what ("Progress: Watercolour Basics"). */
+    labelFor: "{label}: {name}",
     learning: "Learning",
     ordersAndEvents: "Orders & events",
     account: "Account",

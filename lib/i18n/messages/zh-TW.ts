@@ -18,6 +18,7 @@ export const zhTW: Messages = {
     settings: "設定",
   },
   shell: {
+    labelFor: "{label}：{name}",
     learning: "學習",
     ordersAndEvents: "訂單與活動",
     account: "帳號",

@@ -47,6 +47,11 @@ describe("CourseCard", () => {
     expect(card.textContent).toContain("Access ends in 3 days");
   });
 
+  it("names the progress bar with the full-width colon of Traditional Chinese", () => {
+    render(createElement(CourseCard, { course }), "zh-TW");
+    expect(screen.getByRole("progressbar", { name: "進度：Watercolour 101" })).toBeDefined();
+  });
+
   it("offers Renew access to the course page, and neither Resume nor Start, once access has ended", () => {
     const ended = { ...course, access: { kind: "until", expiresAt: "2026-11-02T10:00:00+08:00" } } as const;
     const card = render(createElement(CourseCard, { course: ended }));
