@@ -3,14 +3,16 @@
 import { formatCurrency } from "@/lib/format/currency";
 import { formatDate } from "@/lib/format/datetime";
 import { describeItemType, describeOrderState } from "@/lib/format/states";
-import { interpolate } from "@/lib/i18n";
+import { interpolate, siteCalled } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { Order } from "@/lib/types/account";
+import { useSiteInfo } from "@/components/layout/site-info";
 import { Badge } from "@/components/ui/badge";
 
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
   const { locale, formatLocale, timeZone, messages } = useI18n();
+  const site = useSiteInfo();
   const state = describeOrderState(order, locale);
   const money = (amount: number) => formatCurrency(amount, order.currency, formatLocale);
   const date = order.paidAt ?? order.createdAt;
@@ -61,10 +63,23 @@ export function OrderCard({ order }: { order: Order }) {
           </div>
         ) : null}
       </dl>
-      {order.state === "not_paid" && order.paymentUrl ? (
-        <a className="btn btn-primary self-start" href={order.paymentUrl} target="_top">
-          {messages.orderActions.completePayment}
-        </a>
+      {order.state === "not_paid" ? (
+        order.paymentUrl ? (
+          <a className="btn btn-primary self-start" href={order.paymentUrl} target="_top">
+            {messages.orderActions.completePayment}
+          </a>
+        ) : (
+          // The site gave no payment link (it has none, or failed to give it): never an unpaid order with no way on.
+          <p className="text-sm text-fg-muted">
+            {site ? (
+              <a href={site.url} target="_top" className="text-accent underline">
+                {interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, site.name) })}
+              </a>
+            ) : (
+              interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, null) })
+            )}
+          </p>
+        )
       ) : null}
     </article>
   );

@@ -268,6 +268,7 @@ export const en = {
   },
   orderActions: {
     completePayment: "Complete payment",
+    payOnSite: "To pay for this order, go to {site}.",
   },
   courseProgress: {
     watchAgain: "Watch again",

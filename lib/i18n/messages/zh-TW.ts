@@ -256,6 +256,7 @@ export const zhTW: Messages = {
   },
   orderActions: {
     completePayment: "完成付款",
+    payOnSite: "請前往{site}為這筆訂單付款。",
   },
   courseProgress: {
     watchAgain: "再看一次",

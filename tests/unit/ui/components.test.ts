@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CourseCard } from "@/components/courses/course-card";
 import { ContinueWatching } from "@/components/overview/continue-watching";
 import { EventItem } from "@/components/events/event-item";
+import { SiteInfoProvider } from "@/components/layout/site-info";
 import { OrderCard } from "@/components/orders/order-card";
 import type { Locale } from "@/lib/i18n/locales";
 import type { EventRegistration, Order } from "@/lib/types/account";
@@ -217,6 +218,12 @@ describe("OrderCard", () => {
     cleanup();
     render(createElement(OrderCard, { order: { ...awaiting, paymentUrl: null } }));
     expect(screen.queryByRole("link", { name: "Complete payment" })).toBeNull();
+    // Without the link, the order still says where to pay: never an unpaid order with no way on.
+    expect(screen.getByText("To pay for this order, go to the site.")).toBeDefined();
+    cleanup();
+    const site = { name: "Demo Academy", url: "https://school.example.com/" };
+    render(createElement(SiteInfoProvider, { site }, createElement(OrderCard, { order: { ...awaiting, paymentUrl: null } })));
+    expect(screen.getByRole("link", { name: "To pay for this order, go to Demo Academy." }).getAttribute("href")).toBe(site.url);
     cleanup();
     render(createElement(OrderCard, { order: awaiting }), "zh-TW");
     expect(screen.getByRole("link", { name: "完成付款" })).toBeDefined();
