@@ -13,6 +13,7 @@ import { Badge } from "@/components/ui/badge";
 export function OrderCard({ order }: { order: Order }) {
   const { locale, formatLocale, timeZone, messages } = useI18n();
   const site = useSiteInfo();
+  const payOnSite = interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, site?.name ?? null) });
   const state = describeOrderState(order, locale);
   const money = (amount: number) => formatCurrency(amount, order.currency, formatLocale);
   const date = order.paidAt ?? order.createdAt;
@@ -73,10 +74,10 @@ export function OrderCard({ order }: { order: Order }) {
           <p className="text-sm text-fg-muted">
             {site ? (
               <a href={site.url} target="_top" className="text-accent underline">
-                {interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, site.name) })}
+                {payOnSite}
               </a>
             ) : (
-              interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, null) })
+              payOnSite
             )}
           </p>
         )

@@ -25,8 +25,9 @@ export function readSignOutOutcome(answer: unknown): SignOutOutcome {
 
 /**
  * After Sign out: on to the site's end-session endpoint when it has one (through the dashboard's redirect;
- * the site sends the member back to the signed-out page), else straight to the signed-out page. Inside the site's page the frame never goes
- * to the site's pages (they refuse framing): the signed-out page there says the site session is open.
+ * the site sends the member back to the signed-out page), else straight to the signed-out page. Inside the
+ * site's page the frame never goes to the site's pages (they refuse framing): the signed-out page there
+ * says the site session is open.
  */
 export function leaveAfterSignOut(outcome: SignOutOutcome): void {
   if (outcome.endSessionUrl && !isInFrame()) window.location.replace(outcome.endSessionUrl);
