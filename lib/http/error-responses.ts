@@ -85,7 +85,8 @@ const ACCESS_WITHDRAWN: DescribedApiError = {
   message: "The site withdrew this app's access to your account. Please sign in again.",
   detail: "access_withdrawn",
 };
-const SITE_NOT_ANSWERING = "The site is not answering right now. Please try again.";
+// Whether the site could not be reached or answered with a server error (5xx): both are "not available".
+const SITE_NOT_AVAILABLE = "The site is not available right now. Please try again in a moment.";
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
   code: "site_misconfigured",
@@ -127,7 +128,7 @@ function describeSiteError(error: SiteError): DescribedApiError {
       // The site answered, but refused the query or answered in another form than it asks for.
       return error.detail === "graphql_error" || error.detail === "unexpected_answer"
         ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
-        : { status: 503, code: "site_unavailable", message: SITE_NOT_ANSWERING };
+        : { status: 503, code: "site_unavailable", message: SITE_NOT_AVAILABLE };
     case "token_audience_mismatch":
       return SITE_MISCONFIGURED;
   }
@@ -146,7 +147,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "refresh_unavailable":
     case "site_unavailable":
     case "revocation_unavailable":
-      return { status: 503, code: error.code, message: SITE_NOT_ANSWERING };
+      return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };
     case "revocation_refused":
       return {
         status: 502,

@@ -232,7 +232,7 @@ export const en = {
     insufficientScope: "This app is not allowed to read this part of your account. Sign in again and grant access.",
     insufficientScopeNamed: "This needs a permission you have not granted: “{permission}” ({scope}). Sign in again and grant it.",
     signInAgain: "Sign in again",
-    siteUnavailable: "The site did not answer. Please try again in a moment.",
+    siteUnavailable: "The site is not available right now. Please try again in a moment.",
     siteTimeout: "The site did not answer in time. Please try again.",
     queryFailed: "The site could not answer this request.",
     answerTooLarge: "The site's answer was too large for the dashboard to read.",

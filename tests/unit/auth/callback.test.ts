@@ -6,10 +6,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { AuthError } from "@/lib/auth/errors";
+import { signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { startLogin } from "@/lib/auth/login";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
 
+import { captureLog } from "../../support/captured-log";
 import { configureDashboard, TEST_APP_URL, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
 import { cloneJar, memoryJar } from "../../support/memory-jar";
@@ -313,6 +315,25 @@ describe("UserInfo comparison", () => {
       expect(await loadSession(attempt.jar)).toBeNull();
     });
   }
+
+  it("checklist 39: the refusal is logged as a security event naming the claim, never either value", async () => {
+    const log = captureLog();
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, email: "other@example.com" } }));
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(validClaims(attempt.nonce)));
+    const error = await finish(attempt).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    // What the callback route answers with the error (app/api/auth/callback/route.ts).
+    const location = new URL(signInProblemRedirect(error).headers.get("location")!);
+    expect(location.searchParams.get("code")).toBe("userinfo_mismatch");
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "sign_in_failed", level: "warn", errorCode: "userinfo_mismatch", detail: "email" }),
+    );
+    expect(log.text()).not.toContain("other@example.com");
+    expect(log.text()).not.toContain(member.email);
+  });
 });
 
 describe("a UserInfo endpoint that does not answer with UserInfo", () => {

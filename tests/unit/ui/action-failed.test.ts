@@ -54,7 +54,7 @@ describe("a failed action says why, where it was pressed", () => {
     fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
     await settle();
     expect(screen.getByRole("alert").textContent).toBe(
-      "You could not be signed out. The site did not answer. Please try again in a moment.",
+      "You could not be signed out. The site is not available right now. Please try again in a moment.",
     );
   });
 
@@ -64,7 +64,7 @@ describe("a failed action says why, where it was pressed", () => {
     expect(screen.queryByRole("alert")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "登出" }));
     await settle();
-    expect(screen.getByRole("alert").textContent).toBe("無法登出。網站沒有回應，請稍後再試。");
+    expect(screen.getByRole("alert").textContent).toBe("無法登出。網站目前無法使用，請稍後再試。");
   });
 
   it("Revoke access, on its confirmation page", async () => {
@@ -74,7 +74,7 @@ describe("a failed action says why, where it was pressed", () => {
     fireEvent.click(screen.getByRole("button", { name: "Yes, revoke" }));
     await settle();
     expect(screen.getByRole("alert").textContent).toBe(
-      "Access could not be revoked. The site did not answer. Please try again in a moment.",
+      "Access could not be revoked. The site is not available right now. Please try again in a moment.",
     );
   });
 

@@ -29,10 +29,16 @@ describe("ErrorPanel", () => {
     expect(screen.getByRole("link", { name: "重新登入" })).toBeDefined();
   });
 
-  it("offers Retry when the site did not answer", () => {
+  it("offers Retry when the site is not available, in words true of a site that is down and of one that answered 5xx", () => {
     renderPanel(new ApiError(503, "site_unavailable", ""));
-    expect(screen.getByRole("alert").textContent).toContain("The site did not answer");
+    const text = screen.getByRole("alert").textContent;
+    expect(text).toContain("The site is not available right now. Please try again in a moment.");
+    // The same code covers a 500 from the site: "did not answer" would not be true of it.
+    expect(text).not.toContain("did not answer");
     expect(screen.getByRole("button", { name: "Retry" })).toBeDefined();
+    cleanup();
+    renderPanel(new ApiError(503, "site_unavailable", ""), "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain("網站目前無法使用，請稍後再試。");
   });
 
   it.each([
