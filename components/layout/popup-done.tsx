@@ -1,24 +1,38 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
-import { notifyOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
+import { handToOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { useI18n } from "@/lib/i18n/provider";
 import { loginPath, PAGE_PATHS } from "@/lib/contract/paths";
 
-/** The end of a popup sign-in: hands the one-time code to the embedded dashboard that opened it, then closes. */
+/**
+ * The end of a popup sign-in: hands the one-time code to the embedded dashboard that opened it and, once
+ * that page says it took it, closes.
+ */
 export function PopupDone() {
   const { messages } = useI18n();
   const [handedOff, setHandedOff] = useState<boolean | null>(null);
 
+  // One handoff per page, kept across React's re-run of effects: the code is read from the address once.
+  const handoff = useRef<Promise<boolean> | null>(null);
+
   useEffect(() => {
-    const code = new URLSearchParams(window.location.hash.slice(1)).get("handoff");
-    // The code leaves the address bar and history at once.
-    window.history.replaceState(null, "", window.location.pathname);
-    const sent = code !== null && notifyOpener({ type: SIGNED_IN_MESSAGE, code });
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- reads window state that only exists after mount
-    setHandedOff(sent);
-    if (sent) window.setTimeout(() => window.close(), 300);
+    if (!handoff.current) {
+      const code = new URLSearchParams(window.location.hash.slice(1)).get("handoff");
+      // The code leaves the address bar and history at once.
+      window.history.replaceState(null, "", window.location.pathname);
+      handoff.current = code === null ? Promise.resolve(false) : handToOpener({ type: SIGNED_IN_MESSAGE, code });
+    }
+    let current = true;
+    void handoff.current.then((taken) => {
+      if (!current) return;
+      setHandedOff(taken);
+      if (taken) window.setTimeout(() => window.close(), 300);
+    });
+    return () => {
+      current = false;
+    };
   }, []);
 
   // Until the code is handed over, nothing is claimed; when there is no panel to take it, the sign-in is

@@ -1,6 +1,11 @@
 /** Messages between the dashboard's popup windows and the embedded dashboard that opened them. */
 export const SIGNED_IN_MESSAGE = "companion-dashboard:signed-in";
 export const REVOKE_CONFIRMED_MESSAGE = "companion-dashboard:revoke-confirmed";
+/** The frame's answer to a popup's message: it was taken by the very page that opened the popup. */
+export const RECEIVED_MESSAGE = "companion-dashboard:received";
+
+/** How long a popup waits for the frame to say it took the message before telling the member it did not. */
+export const HANDOFF_ACK_TIMEOUT_MS = 4_000;
 
 /** True inside a frame (the dashboard embedded in the site's page). */
 export function isInFrame(): boolean {
@@ -33,6 +38,8 @@ export function openPopupAndAwait<T extends { type: string }>(
       const data = event.data as { type?: unknown } | null;
       if (!data || data.type !== expectedType) return;
       cleanup();
+      // Tells the popup that this page, the one that is waiting, took it (handToOpener).
+      popup.postMessage({ type: RECEIVED_MESSAGE, of: expectedType }, window.location.origin);
       resolve(data as T);
     };
     const closedPoll = window.setInterval(() => {
@@ -56,6 +63,34 @@ export function notifyOpener(message: { type: string } & Record<string, unknown>
   if (!opener) return false;
   opener.postMessage(message, window.location.origin);
   return true;
+}
+
+/**
+ * Hands a message to the page that opened this popup and resolves true once that page says it took it.
+ * The opener may have navigated since it opened the popup (the site reloaded the panel, the member went to
+ * another page): the message then reaches a page that is not waiting, or no page of ours at all, and is lost.
+ * Without the answer within HANDOFF_ACK_TIMEOUT_MS it resolves false, so the popup never claims a handoff
+ * that did not happen. The answer is taken only from the opener, at exactly our origin.
+ */
+export function handToOpener(message: { type: string } & Record<string, unknown>): Promise<boolean> {
+  const opener = window.opener as Window | null;
+  if (!opener) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onMessage = (event: MessageEvent<unknown>) => {
+      if (event.origin !== window.location.origin || event.source !== opener) return;
+      const data = event.data as { type?: unknown; of?: unknown } | null;
+      if (!data || data.type !== RECEIVED_MESSAGE || data.of !== message.type) return;
+      finish(true);
+    };
+    const timer = setTimeout(() => finish(false), HANDOFF_ACK_TIMEOUT_MS);
+    function finish(taken: boolean) {
+      window.removeEventListener("message", onMessage);
+      clearTimeout(timer);
+      resolve(taken);
+    }
+    window.addEventListener("message", onMessage);
+    notifyOpener(message);
+  });
 }
 
 function base64url(bytes: Uint8Array): string {

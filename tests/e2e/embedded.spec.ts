@@ -9,6 +9,7 @@ import {
   signInThroughPopup,
   signOutInFrame,
 } from "../journeys/embedded";
+import { completeSiteSignIn } from "../journeys/member-journey";
 
 import { playwrightDriver } from "./playwright-driver";
 import { APP_URL, expectNoSeriousAxeViolations, HOST_PAGE, resetSandbox, SITE_URL, SITE_URL_AS_LOCALHOST } from "./support";
@@ -56,6 +57,24 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
   await expectNoSeriousAxeViolations(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: "artifacts/screenshots/embedded-desktop.png" });
+});
+
+test("a sign-in finished after the site reloaded the panel says so in the popup, which stays open", async ({ page }) => {
+  await page.goto(HOST_PAGE);
+  await expectSignedOutFrame(dashboardFrame(page));
+  const popup = await dashboardFrame(page).clickOpeningPopup({ role: "button", name: "Sign in" });
+  // The site's page reloads its panel while the member signs in: the page waiting for the popup is gone.
+  await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((frame) => {
+    const element = frame as HTMLIFrameElement;
+    element.src = element.src;
+  });
+  await expectSignedOutFrame(dashboardFrame(page));
+  await completeSiteSignIn(popup, "maya@example.com");
+  // No page took the one-time code: the popup does not claim a sign-in, and offers the way on.
+  await popup.expectVisible({ role: "heading", name: "Your sign-in could not reach the panel" });
+  await popup.expectNone({ role: "heading", name: "You're signed in" });
+  await popup.expectVisible({ role: "link", name: "Open the dashboard here" });
+  await expectSignedOutFrame(dashboardFrame(page));
 });
 
 test("a page on an origin outside EMBED_ORIGINS cannot frame the dashboard", async ({ page }) => {

@@ -5,13 +5,13 @@
  * the frame accepts a message only from exactly our origin, and, separately, only from the popup it opened.
  * Real happy-dom windows; happy-dom drops (throws on) a message whose targetOrigin the recipient does not have.
  */
-import { cleanup, screen } from "@testing-library/react";
+import { cleanup, screen, waitFor } from "@testing-library/react";
 import { Window as HappyWindow } from "happy-dom";
 import { createElement } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { PopupDone } from "@/components/layout/popup-done";
-import { notifyOpener, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
+import { HANDOFF_ACK_TIMEOUT_MS, notifyOpener, openPopupAndAwait, RECEIVED_MESSAGE, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 
 import { renderInLocale } from "../../support/render-ui";
 
@@ -92,10 +92,12 @@ describe("checklist 68: the frame accepts the popup's message only from our orig
     window.dispatchEvent(new window.MessageEvent("message", { data, origin, source: source as MessageEventSource }));
   }
 
-  it("checklist 68: resolves with the message of our origin from the popup", async () => {
+  it("checklist 68: resolves with the message of our origin from the popup, and tells the popup, at our origin, it took it", async () => {
     const { popup, result } = openPopup();
+    const answer = vi.spyOn(popup, "postMessage");
     post({ type: SIGNED_IN_MESSAGE, code: "from-popup" }, window.location.origin, popup);
     await expect(result).resolves.toEqual({ type: SIGNED_IN_MESSAGE, code: "from-popup" });
+    expect(answer.mock.calls).toEqual([[{ type: RECEIVED_MESSAGE, of: SIGNED_IN_MESSAGE }, window.location.origin]]);
   });
 
   it("checklist 68: ignores a message from another origin, even when its source is the popup", async () => {
@@ -129,12 +131,55 @@ describe("checklist 68: the frame accepts the popup's message only from our orig
 });
 
 describe("the popup's last page says what became of the sign-in", () => {
-  it("handed to the panel that opened it: signed in, the window may close", async () => {
-    withOpener(windowAt(`${window.location.origin}/`));
+  /** The panel that opened the popup: it takes the code and answers as openPopupAndAwait does, from `answerFrom`. */
+  function waitingPanel(answerFrom?: { origin?: string; source?: HappyWindow }) {
+    const opener = windowAt(`${window.location.origin}/`);
+    opener.addEventListener("message", (event) => {
+      const { data } = event as unknown as MessageEvent<{ type: string }>;
+      if (data.type !== SIGNED_IN_MESSAGE) return;
+      window.dispatchEvent(
+        new window.MessageEvent("message", {
+          data: { type: RECEIVED_MESSAGE, of: SIGNED_IN_MESSAGE },
+          origin: answerFrom?.origin ?? window.location.origin,
+          source: (answerFrom?.source ?? opener) as unknown as MessageEventSource,
+        }),
+      );
+    });
+    return opener;
+  }
+
+  it("taken by the panel that opened it: signed in, the window closes", async () => {
+    withOpener(waitingPanel());
+    const close = vi.spyOn(window, "close").mockImplementation(() => undefined);
     window.history.replaceState(null, "", "/auth/popup-done#handoff=code-1");
     renderInLocale(createElement(PopupDone), "en");
+    expect(screen.getByRole("heading", { name: "Finishing your sign-in…" })).toBeTruthy();
     expect(await screen.findByRole("heading", { name: "You're signed in" })).toBeTruthy();
     expect(window.location.hash).toBe("");
+    await waitFor(() => expect(close).toHaveBeenCalled());
+  });
+
+  it.each([
+    ["an opener that navigated since (no page waiting answers)", () => windowAt(`${window.location.origin}/courses`)],
+    ["an answer from another origin", () => waitingPanel({ origin: "https://evil.example" })],
+    ["an answer from another window", () => waitingPanel({ source: windowAt(`${window.location.origin}/orders`) })],
+  ])("not taken (%s): not claimed as signed in; the window stays open with a way on", async (_name, opener) => {
+    withOpener(opener());
+    const close = vi.spyOn(window, "close").mockImplementation(() => undefined);
+    window.history.replaceState(null, "", "/auth/popup-done#handoff=code-3");
+    const startedAt = Date.now();
+    renderInLocale(createElement(PopupDone), "en");
+    expect(screen.getByRole("heading", { name: "Finishing your sign-in…" })).toBeTruthy();
+    const lost = await screen.findByRole(
+      "heading",
+      { name: "Your sign-in could not reach the panel" },
+      { timeout: HANDOFF_ACK_TIMEOUT_MS + 2_000 },
+    );
+    expect(lost).toBeTruthy();
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(HANDOFF_ACK_TIMEOUT_MS - 50);
+    expect(screen.queryByText("You're signed in")).toBeNull();
+    expect(screen.getByRole("link", { name: "Open the dashboard here" })).toBeTruthy();
+    expect(close).not.toHaveBeenCalled();
   });
 
   it("with no panel left to take it: not claimed as signed in; signing in here is offered", async () => {
