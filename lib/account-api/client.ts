@@ -16,7 +16,7 @@ import { siteFetchFor } from "@/lib/site/site-fetch";
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { keptPartialAnswer, optionalFieldsOnErrorPaths } from "./partial-answer";
-import { documentForSite, learnMissingFieldsFromRefusal } from "./schema-fitting";
+import { documentForSite, learnMissingFieldsFromRefusal, NO_FIELDS } from "./schema-fitting";
 
 export const ACCOUNT_API_PATH = "/account/graphql";
 
@@ -59,7 +59,7 @@ export async function runAccountOperation<TData>(
       );
     },
   });
-  const optionalFields = operation.optionalFields ?? NOTHING_OPTIONAL;
+  const optionalFields = operation.optionalFields ?? NO_FIELDS;
   // Optional fields the site failed to resolve in this call's answer, asked for no more in this call.
   const leftOut = new Set<string>();
   // One retry for a missing field, one for a page size, one without failed optional fields: each only when it taught something new.
@@ -113,8 +113,6 @@ function answerOf<TData>(operation: AccountOperation<TData>, data: unknown): TDa
   const message = `The site's answer does not have the form the query asks for: ${where}: ${issue?.message ?? ""}`;
   throw new SiteError("account_api_failed", message, { detail: "unexpected_answer" });
 }
-
-const NOTHING_OPTIONAL: ReadonlySet<string> = new Set();
 
 function fitPageSizes(operation: AccountOperation<unknown>, variables: Record<string, unknown>): Record<string, unknown> {
   const fitted = { ...variables };

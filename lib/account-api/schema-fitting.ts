@@ -19,7 +19,8 @@ const { missingAtSite, documents } = processWide("schema-fitting", () => ({
   documents: new Map<string, string>(),
 }));
 
-const NONE: ReadonlySet<string> = new Set();
+/** No field names: an operation without optional fields, a fitting that leaves nothing more out. */
+export const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /** The fields this process learned the site lacks, as "Type.field". */
 export function fieldsMissingAtSite(): string[] {
@@ -72,7 +73,11 @@ function withoutUnused(document: DocumentNode): DocumentNode {
  * call's own: fields the site failed to resolve in its first answer). A field left with no selection goes
  * too, and so do fragments and variables nothing uses any more. Cached for the process.
  */
-export function documentForSite(document: string, optionalFields: ReadonlySet<string>, alsoLeftOut: ReadonlySet<string> = NONE): string {
+export function documentForSite(
+  document: string,
+  optionalFields: ReadonlySet<string>,
+  alsoLeftOut: ReadonlySet<string> = NO_FIELDS,
+): string {
   const drop = [...new Set([...missingAtSite, ...alsoLeftOut])].filter((field) => optionalFields.has(field)).sort();
   if (drop.length === 0) return document;
   const key = `${drop.join(",")}\n${document}`;

@@ -51,6 +51,7 @@ function ownResourceMetadataUrls(): string[] {
  * oauth4webapi (which also parses WWW-Authenticate challenges), never anything from the browser's request,
  * no redirects, and bounded by the inspection's deadline. The standalone server-to-client SSE stream (GET)
  * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
+ * A failure while an answer's body is read is told to `onBodyFailure` as it happens (siteFetch).
  */
 function mcpTransportFetch(
   endpoint: URL,
@@ -58,43 +59,6 @@ function mcpTransportFetch(
   deadline: AbortSignal,
   onBodyFailure: (error: unknown) => void,
 ): FetchLike {
-  const fetchOnce = mcpFetchOnce(endpoint, accessToken, deadline);
-  return async (input, init) => watchBody(await fetchOnce(input, init), onBodyFailure);
-}
-
-/**
- * The answer with its body watched: a failure while it is read (over its cap, cut off) is reported as it
- * is. The SDK reads an event stream apart from the request it answers and only reports its failure as
- * text, so without this the request would wait for its timeout and the failure's kind would be lost.
- */
-function watchBody(response: Response, onFailure: (error: unknown) => void): Response {
-  if (!response.body) return response;
-  const reader = response.body.getReader();
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        onFailure(error);
-        controller.error(error);
-        return;
-      }
-      // The SDK may cancel an answer it does not read (a 202) while a read is under way.
-      if (cancelled) return;
-      if (chunk.done) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel: (reason) => {
-      cancelled = true;
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-function mcpFetchOnce(endpoint: URL, accessToken: string | null, deadline: AbortSignal): FetchLike {
   return async (input, init) => {
     const url = new URL(input.toString());
     if (url.href !== endpoint.href) throw new Error("The MCP transport asked for another URL than the site's MCP endpoint.");
@@ -105,9 +69,13 @@ function mcpFetchOnce(endpoint: URL, accessToken: string | null, deadline: Abort
     headers.delete("cookie");
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal });
+    if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal }, onBodyFailure);
     // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
-    const options = await resourceRequestOptions(url, { ...siteRequestOptions(), signal, [oauth.customFetch]: siteFetchFor("mcp") });
+    const options = await resourceRequestOptions(url, {
+      ...siteRequestOptions(),
+      signal,
+      [oauth.customFetch]: siteFetchFor("mcp", onBodyFailure),
+    });
     return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
   };
 }

@@ -19,9 +19,19 @@ export type SiteFetchInit = Omit<RequestInit, "body"> & { body?: RequestInit["bo
  * node:http (lib/site/node-http-transport.ts); MCP answers may be event streams, read as they come
  * through `fetch`.
  */
-export async function siteFetch(kind: SiteAnswerKind, input: string | URL, init: SiteFetchInit = {}): Promise<Response> {
+export async function siteFetch(
+  kind: SiteAnswerKind,
+  input: string | URL,
+  init: SiteFetchInit = {},
+  /**
+   * Told of a streamed answer's failure while its body is read (over its cap, cut off), as it happens: a
+   * reader such as the MCP SDK reads an event stream apart from the request it answers and reports its
+   * failure only as text, and would otherwise wait for its timeout with the failure's kind lost.
+   */
+  onBodyFailure?: (error: unknown) => void,
+): Promise<Response> {
   const url = new URL(input.toString());
-  if (kind === "mcp") return fetchStreaming(kind, url, init, timedCall(kind, init.signal));
+  if (kind === "mcp") return fetchStreaming(kind, url, init, timedCall(kind, init.signal), onBodyFailure);
   const body = wholeRequestBody(kind, init.body);
   return requestWhole(kind, url, init, body, timedCall(kind, init.signal));
 }
@@ -33,8 +43,11 @@ function timedCall(kind: SiteAnswerKind, callerSignal: AbortSignal | null | unde
 }
 
 /** siteFetch for one kind, in the shape libraries take as their fetch (oauth4webapi's and jose's customFetch, the MCP SDK). */
-export function siteFetchFor(kind: SiteAnswerKind): (input: string | URL, init?: SiteFetchInit) => Promise<Response> {
-  return (input, init) => siteFetch(kind, input, init);
+export function siteFetchFor(
+  kind: SiteAnswerKind,
+  onBodyFailure?: (error: unknown) => void,
+): (input: string | URL, init?: SiteFetchInit) => Promise<Response> {
+  return (input, init) => siteFetch(kind, input, init, onBodyFailure);
 }
 
 /** A request body sent in one write; the small kinds never stream one (oauth4webapi, jose and graphql-request do not). */
@@ -47,7 +60,13 @@ function wholeRequestBody(kind: SiteAnswerKind, body: SiteFetchInit["body"]): Wh
 }
 
 /** An MCP request through fetch: the answer is read as it comes, cut off once it passes the cap of its kind. */
-async function fetchStreaming(kind: SiteAnswerKind, url: URL, init: SiteFetchInit, { signal, finished }: CallBound): Promise<Response> {
+async function fetchStreaming(
+  kind: SiteAnswerKind,
+  url: URL,
+  init: SiteFetchInit,
+  { signal, finished }: CallBound,
+  onBodyFailure: ((error: unknown) => void) | undefined,
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, body: init.body as BodyInit | null | undefined, signal });
@@ -65,7 +84,7 @@ async function fetchStreaming(kind: SiteAnswerKind, url: URL, init: SiteFetchIni
     finished();
     return response;
   }
-  const capped = new Response(cappedBody(response.body, kind, url, { signal, finished }), {
+  const capped = new Response(cappedBody(response.body, kind, url, { signal, finished }, onBodyFailure), {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
@@ -75,16 +94,25 @@ async function fetchStreaming(kind: SiteAnswerKind, url: URL, init: SiteFetchIni
   return capped;
 }
 
-/** The body of a streamed answer, cut off with a `too_large` error once more than its cap arrived. */
+/**
+ * The body of a streamed answer, cut off with a `too_large` error once more than its cap arrived; a
+ * failure while it is read is also handed to `onFailure`.
+ */
 function cappedBody(
   body: ReadableStream<Uint8Array>,
   kind: SiteAnswerKind,
   url: URL,
   { signal, finished }: CallBound,
+  onFailure: ((error: unknown) => void) | undefined,
 ): ReadableStream<Uint8Array> {
   const cap = SITE_ANSWER_BYTE_CAPS[kind];
   const reader = body.getReader();
   let received = 0;
+  let cancelled = false;
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, failure: Error) => {
+    onFailure?.(failure);
+    controller.error(failure);
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -92,9 +120,11 @@ function cappedBody(
         chunk = await reader.read();
       } catch (error) {
         finished();
-        controller.error(failureOf(error, signal, kind, url, true));
+        fail(controller, failureOf(error, signal, kind, url, true));
         return;
       }
+      // The reader may cancel an answer it does not read (the MCP SDK, a 202) while a read is under way.
+      if (cancelled) return;
       if (chunk.done) {
         finished();
         controller.close();
@@ -104,12 +134,13 @@ function cappedBody(
       if (received > cap) {
         finished();
         await reader.cancel().catch(() => undefined);
-        controller.error(tooLarge(kind, url, {}));
+        fail(controller, tooLarge(kind, url, {}));
         return;
       }
       controller.enqueue(chunk.value);
     },
     async cancel(reason) {
+      cancelled = true;
       finished();
       await reader.cancel(reason);
     },
