@@ -37,7 +37,7 @@ const OLDEST = [order("T-1", "2026-11-01T00:00:00Z")];
 const page = (items: Order[], nextCursor: string | null): OrdersPage => ({ items, totalCount: 3, nextCursor });
 const refused = () =>
   Response.json({ error: { code: "query_failed", message: "The site could not answer this request." } }, { status: 502 });
-const down = () => Response.json({ error: { code: "site_unavailable", message: "The site is not answering right now." } }, { status: 503 });
+const down = () => Response.json({ error: { code: "site_unavailable", message: "The site is not available right now. Please try again in a moment." } }, { status: 503 });
 
 /**
  * The BFF's Orders route as the browser meets it: `answers` maps each path asked for to its answers in
@@ -121,7 +121,7 @@ describe("Show more when the site refuses the next page", () => {
     renderOrders();
     await showMore();
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("The site did not answer.");
+    expect(alert.textContent).toContain("The site is not available right now.");
     expect(asked).toEqual(["/api/account/orders", "/api/account/orders?after=expired", "/api/account/orders"]);
     expect(orderHeadings()).toEqual(["Order T-3", "Order T-2"]);
     expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
@@ -135,7 +135,7 @@ describe("Show more when the site refuses the next page", () => {
     renderOrders();
     await showMore();
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("The site did not answer.");
+    expect(alert.textContent).toContain("The site is not available right now.");
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(asked).toEqual(["/api/account/orders", "/api/account/orders?after=c"]);
   });
