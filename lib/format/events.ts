@@ -96,9 +96,29 @@ const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
  * When an event happens in the member's language (and English region) and time zone:
  * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
  * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8" in en-GB,
- * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US). When a DST change falls inside the event, each end
- * carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
+ * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US, "2026年11月1日週日 晚上7:00至9:00（GMT+8）" in zh-TW). When
+ * a DST change falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
  */
+/**
+ * Intl's parts joined, with the zone's name written the way the language writes a note after a time.
+ * CLDR's zh-TW patterns put the zone in square brackets ("晚上7:00至9:00 [GMT+8]"), which reads as markup
+ * or a fault to a student; Taiwan's typography writes such a note in full-width parentheses, right after
+ * the time ("晚上7:00至9:00（GMT+8）"). English patterns have no brackets, so their text is Intl's as it is.
+ */
+function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[]): string {
+  const texts = parts.map((part) => part.value);
+  parts.forEach((part, index) => {
+    if (part.type !== "timeZoneName") return;
+    const before = texts[index - 1];
+    const after = texts[index + 1];
+    if (before === undefined || after === undefined || !/\[$/.test(before) || !after.startsWith("]")) return;
+    texts[index - 1] = before.replace(/\s*\[$/, "");
+    texts[index] = `（${part.value}）`;
+    texts[index + 1] = after.slice(1);
+  });
+  return texts.join("");
+}
+
 export function formatEventWhen(event: DashboardEvent, options: ZonedFormatOptions): EventWhen {
   const when = eventWhen(event, options);
   return { ...when, text: withPlainSpaces(when.text) };
@@ -118,9 +138,10 @@ function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedForma
   }
   const start = toDate(event.startTime);
   const full = dateTimeFormat(formatLocale, { ...DATE_PART, ...timePart(formatLocale), timeZone });
-  if (!event.endTime) return { text: full.format(start), dateTime: start.toISOString() };
+  const fullText = (instant: Date) => joinedWithZoneAsWritten(full.formatToParts(instant));
+  if (!event.endTime) return { text: fullText(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
-  if (end.getTime() <= start.getTime()) return { text: full.format(start), dateTime: start.toISOString() };
+  if (end.getTime() <= start.getTime()) return { text: fullText(start), dateTime: start.toISOString() };
   const sameDay = dayNumber(zonedCalendarDate(start, timeZone)) === dayNumber(zonedCalendarDate(end, timeZone));
   const times = dateTimeFormat(formatLocale, { ...timePart(formatLocale), timeZone });
   if (sameDay && zoneOffsetAt(start, timeZone) === zoneOffsetAt(end, timeZone)) {
@@ -128,10 +149,10 @@ function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedForma
     // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)
     const date = dateTimeFormat(formatLocale, { ...DATE_PART, timeZone }).format(start);
     return {
-      text: `${date}${DATE_TIME_SEPARATOR[languageOf(formatLocale)]}${times.formatRange(start, end)}`,
+      text: `${date}${DATE_TIME_SEPARATOR[languageOf(formatLocale)]}${joinedWithZoneAsWritten(times.formatRangeToParts(start, end))}`,
       dateTime: start.toISOString(),
     };
   }
-  const endText = sameDay ? times.format(end) : full.format(end);
-  return { text: `${full.format(start)} – ${endText}`, dateTime: start.toISOString() };
+  const endText = sameDay ? joinedWithZoneAsWritten(times.formatToParts(end)) : fullText(end);
+  return { text: `${fullText(start)} – ${endText}`, dateTime: start.toISOString() };
 }

@@ -96,8 +96,39 @@ describe("one date pattern per events list", () => {
 
   it("reads a timed event in 繁體中文 with the all-day pattern, never the slashed one", () => {
     const text = plain(formatEventWhen(evening, { formatLocale: "zh-TW", timeZone: "Asia/Taipei" }).text);
-    expect(text).toBe("2026年12月5日週六 晚上7:00至9:00 [GMT+8]");
+    expect(text).toBe("2026年12月5日週六 晚上7:00至9:00（GMT+8）");
     expect(text).not.toMatch(/\d\/\d/);
+  });
+});
+
+describe("the zone's name in 繁體中文", () => {
+  const zh = (timeZone: string) => ({ formatLocale: "zh-TW", timeZone }) as const;
+
+  it("writes the zone in full-width parentheses after the time, never in Intl's square brackets", () => {
+    const evening = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" });
+    const noEnd = event({ startTime: "2026-12-05T11:00:00Z" });
+    const overnight = event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-06T02:00:00Z" });
+    expect(plain(formatEventWhen(evening, zh("Asia/Taipei")).text)).toBe("2026年12月5日週六 晚上7:00至9:00（GMT+8）");
+    expect(plain(formatEventWhen(noEnd, zh("Asia/Taipei")).text)).toBe("2026年12月5日週六 下午7:00（GMT+8）");
+    expect(plain(formatEventWhen(overnight, zh("Asia/Taipei")).text)).toBe(
+      "2026年12月5日週六 下午7:00（GMT+8） – 2026年12月6日週日 上午10:00（GMT+8）",
+    );
+    for (const timeZone of ["Asia/Taipei", "America/New_York", "Europe/London", "Asia/Kolkata", "UTC"]) {
+      for (const when of [evening, noEnd, overnight]) expect(formatEventWhen(when, zh(timeZone)).text).not.toMatch(/[[\]]/);
+    }
+  });
+
+  it("gives each end its own offset, each in its parentheses, when New York falls back during the event", () => {
+    const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), zh("America/New_York"));
+    expect(plain(when.text)).toBe("2026年11月1日週日 上午12:00（EDT） – 上午3:00（EST）");
+  });
+
+  it("leaves English as Intl writes it", () => {
+    const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), {
+      formatLocale: "en-US",
+      timeZone: "America/New_York",
+    });
+    expect(plain(when.text)).toBe("Sun, Nov 1, 2026, 12:00 AM EDT – 3:00 AM EST");
   });
 });
 
