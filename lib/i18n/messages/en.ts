@@ -252,7 +252,7 @@ export const en = {
   },
   signedOutPage: {
     title: "Signed out",
-    siteSignedOut: "You went through {site}'s own sign-out as well.",
+    siteSignedOut: "You are also signed out of {site}.",
     siteStillSignedIn: "You are still signed in at {site}. On a shared computer, open {site} and sign out there too.",
     siteStillSignedInAround:
       "You are still signed in at {site}. On a shared computer, also sign out of {site} itself, on the page around this panel.",

@@ -242,7 +242,7 @@ export const zhTW: Messages = {
   },
   signedOutPage: {
     title: "已登出",
-    siteSignedOut: "你也已經完成{site}本身的登出流程。",
+    siteSignedOut: "你在{site}也已登出。",
     siteStillSignedIn: "你在{site}仍保持登入。若使用的是共用電腦，請開啟{site}並在那裡登出。",
     siteStillSignedInAround: "你在{site}仍保持登入。若使用的是共用電腦，也請在這個面板外的{site}頁面登出。",
     siteUnconfirmed: "儀表板無法確認{site}已結束你在那裡的登入：你在{site}可能仍保持登入。",

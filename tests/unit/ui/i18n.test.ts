@@ -79,6 +79,11 @@ describe("siteCalled", () => {
       "你在「Demo Academy」仍保持登入。若使用的是共用電腦，請開啟「Demo Academy」並在那裡登出。",
     );
     expect(interpolate(en.signedOutPage.openSite, { site: siteCalled(en, "Demo Academy") })).toBe("Open Demo Academy");
+    // After the site's own end-session endpoint: what the member needs to know, in plain words.
+    expect(interpolate(en.signedOutPage.siteSignedOut, { site: siteCalled(en, "Demo Academy") })).toBe(
+      "You are also signed out of Demo Academy.",
+    );
+    expect(interpolate(zh.signedOutPage.siteSignedOut, { site: siteCalled(zh, "Demo Academy") })).toBe("你在「Demo Academy」也已登出。");
   });
 
   it('says "the site" without quotation marks when the site gives no name or it could not be learnt', () => {
@@ -86,9 +91,7 @@ describe("siteCalled", () => {
       "你在網站仍保持登入。若使用的是共用電腦，請開啟網站並在那裡登出。",
     );
     expect(interpolate(zh.emptyStates.browseCourses, { site: siteCalled(zh, null) })).toBe("在網站瀏覽課程");
-    expect(interpolate(en.signedOutPage.siteSignedOut, { site: siteCalled(en, null) })).toBe(
-      "You went through the site's own sign-out as well.",
-    );
+    expect(interpolate(en.signedOutPage.siteSignedOut, { site: siteCalled(en, null) })).toBe("You are also signed out of the site.");
   });
 
   it("leaves the quotation marks to it: no Chinese text puts its own around {site}", () => {
