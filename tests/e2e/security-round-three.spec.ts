@@ -79,6 +79,41 @@ test("finding 8: the revoke confirmation cannot be double-clicked through from a
   await expect(page).toHaveURL(/\/signed-out\?reason=revoked/);
 });
 
+test("Revoke access: focus on the question, a button that looks ready, an early press explained, Cancel returns focus", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await page.goto("/settings");
+  const revoke = page.getByRole("main").getByRole("button", { name: "Revoke access" });
+  await revoke.click();
+  await expect(page).toHaveURL(/\/settings\/revoke$/);
+  // Keyboard and screen-reader focus starts at the question, not on <body>.
+  await expect(page.getByRole("heading", { level: 1, name: "Revoke this app's access?" })).toBeFocused();
+
+  const confirm = page.getByRole("button", { name: "Yes, revoke" });
+  // The window regains focus (as when another window raises it under the pointer): the button is inert
+  // again for a moment, but it is not faded or disabled-looking meanwhile.
+  const look = await confirm.evaluate(async (button: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return { ariaDisabled: button.getAttribute("aria-disabled"), disabled: button.disabled, opacity: getComputedStyle(button).opacity };
+  });
+  expect(look).toEqual({ ariaDisabled: "true", disabled: false, opacity: "1" });
+  // A press in that moment revokes nothing and says why.
+  await confirm.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await confirm.click({ force: true });
+  await expect(
+    page.getByRole("status").filter({ hasText: "That press came just as the page appeared, so nothing was revoked." }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/settings\/revoke$/);
+  expect((await page.request.get("/api/session")).status()).toBe(200);
+
+  // Cancel: back on Settings, focus is on the button that opened the confirmation.
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(revoke).toBeFocused();
+});
+
 test("Where you're signed in: this device first; Sign out there ends the other session at once", async ({ browser, page }) => {
   const laptop = await browser.newContext({
     userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",

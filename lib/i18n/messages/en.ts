@@ -208,6 +208,7 @@ export const en = {
     revokeConfirmBody: "The site will stop granting this app access to your account. You can sign in again later to grant it anew.",
     revokeConfirm: "Yes, revoke",
     revokeCancel: "Cancel",
+    revokeTooSoon: "That press came just as the page appeared, so nothing was revoked. If you meant it, press “Yes, revoke” again.",
     revoking: "Revoking…",
     revokeFailed: "Access could not be revoked. {reason}",
     signOutFailed: "You could not be signed out. {reason}",

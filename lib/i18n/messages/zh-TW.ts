@@ -198,6 +198,7 @@ export const zhTW: Messages = {
     revokeConfirmBody: "網站將不再授予此應用程式存取你帳號的權限。之後你可以再次登入並重新授權。",
     revokeConfirm: "確定撤銷",
     revokeCancel: "取消",
+    revokeTooSoon: "這次按下時頁面才剛出現，因此沒有撤銷任何權限。若確定要撤銷，請再按一次「確定撤銷」。",
     revoking: "正在撤銷…",
     revokeFailed: "無法撤銷存取權。{reason}",
     signOutFailed: "無法登出。{reason}",
