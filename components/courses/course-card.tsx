@@ -12,9 +12,11 @@ import { CourseProgress } from "./course-progress";
 /**
  * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
  * progress, the access state in words and the one way forward (Resume, Start course, or Renew access once
- * ended). From 640 px, a card with the cover, the last lecture and "Add a reminder" while access ends
- * within 30 days. A row narrower than 22rem (a phone under 384 px, the panel) puts the access state and the way
- * forward one under the other: side by side, the state would wrap into a tall pill or run under the button.
+ * ended). From 640 px, a card with the cover and the last lecture. "Add a reminder" is there at every width
+ * while access ends within 30 days and a reminder can still come in time (canRemindBeforeAccessEnds): a
+ * student on a phone is who needs it most. A row narrower than 22rem (a phone under 384 px, the panel), or
+ * one with a reminder, puts the access state and the actions one under the other: side by side, the state
+ * would wrap into a tall pill or run under the buttons.
  */
 export function CourseCard({
   course,
@@ -73,36 +75,26 @@ export function CourseCard({
             {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}
           </p>
         ) : null}
-        <CourseActions course={course} className={card.actions} reminderClassName={rowOnly ? "hidden" : "hidden sm:block"} />
+        <CourseActions course={course} className={card.actions} />
       </div>
     </article>
   );
 }
 
 /** In a row narrower than 22rem, the way forward takes the row's whole width, under the access state. */
-const STACKED_UNDER_THE_STATE = "@max-[22rem]:col-span-2 @max-[22rem]:col-start-1 @max-[22rem]:row-start-4";
+const STACKED_UNDER_THE_STATE = "col-start-2 row-start-3 @max-[22rem]:col-span-2 @max-[22rem]:col-start-1 @max-[22rem]:row-start-4";
+/** With "Add a reminder" beside the way forward, the actions always have the row's width, under the access state. */
+const ACTIONS_WITH_A_REMINDER = "col-span-2 col-start-1 row-start-4 flex-wrap";
 
-function CourseActions({
-  course,
-  className,
-  reminderClassName,
-}: {
-  course: CourseEnrollment;
-  className: string;
-  reminderClassName: string;
-}) {
+function CourseActions({ course, className }: { course: CourseEnrollment; className: string }) {
   const { now, timeZone } = useI18n();
   const main = <CourseMainAction course={course} />;
   const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
   return (
-    <div className={`col-start-2 row-start-3 flex gap-2 ${STACKED_UNDER_THE_STATE} ${className}`}>
+    <div className={`flex gap-2 ${reminder ? ACTIONS_WITH_A_REMINDER : STACKED_UNDER_THE_STATE} ${className}`}>
       {main}
-      {reminder ? (
-        <div className={reminderClassName}>
-          <AccessReminderButton course={course} />
-        </div>
-      ) : null}
+      {reminder ? <AccessReminderButton course={course} /> : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { getMessages, interpolate, languageOf } from "@/lib/i18n";
 import type { CourseAccess } from "@/lib/types/account";
 import { calendarDaysBetween, formatDate, toDate, type ZonedFormatOptions } from "./datetime";
+import { accessReminderTiming } from "./access-reminder";
 import { formatRelativeTime } from "./relative";
 
 /**
@@ -63,11 +64,11 @@ export function describeAccess(access: CourseAccess, options: AccessFormatOption
 }
 
 /**
- * Whether "Add a reminder" can still help: its all-day event falls the day before access ends, in the
- * member's zone, so it is offered only while that day is still ahead (never a reminder dated today with
- * an alarm that may have passed, or in the past). Within a day of the end, the course's action is offered instead.
+ * Whether "Add a reminder" can still help: access ends within 30 days and a reminder can still come in
+ * time, in the member's zone (accessReminderTiming: the day before, or for access ending tomorrow this
+ * evening or tomorrow morning; never with an alarm that has passed). Otherwise the course's action is offered alone.
  */
 export function canRemindBeforeAccessEnds(access: CourseAccess, now: Date, timeZone: string): boolean {
   if (!isAccessEndingSoon(access, now) || access.kind !== "until") return false;
-  return calendarDaysBetween(now, access.expiresAt, timeZone) >= 2;
+  return accessReminderTiming(access.expiresAt, { timeZone, now }) !== null;
 }

@@ -102,6 +102,23 @@ export function zoneOffsetAt(instant: Date | string, timeZone: string): string {
   return parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
 }
 
+/** Minutes east of UTC from an offset such as "GMT-04:00", "GMT+05:30" or "GMT" (zoneOffsetAt). */
+function offsetMinutes(offset: string): number {
+  const match = /^GMT([+-])(\d{2}):?(\d{2})$/.exec(offset);
+  if (!match) return 0;
+  return (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+}
+
+/**
+ * The instant a wall-clock time of a calendar date shows in `timeZone` (19:00 on 10 Dec in Taipei is
+ * 11:00 UTC). A time a DST change skips falls the length of the gap later, as a clock that springs forward reads it.
+ */
+export function zonedInstant(date: CalendarDate, hour: number, minute: number, timeZone: string): Date {
+  const asUtc = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
+  const guess = asUtc - offsetMinutes(zoneOffsetAt(new Date(asUtc), timeZone)) * 60_000;
+  return new Date(asUtc - offsetMinutes(zoneOffsetAt(new Date(guess), timeZone)) * 60_000);
+}
+
 /** `YYYY-MM-DD` for a calendar date, as used in `<time dateTime>`. */
 export function isoCalendarDate(date: CalendarDate): string {
   const pad = (value: number, length = 2) => String(value).padStart(length, "0");

@@ -1,6 +1,7 @@
 import { createEvent, type DateArray, type EventAttributes } from "ics";
 import { getMessages, interpolate, languageOf, type FormatLocale } from "@/lib/i18n";
 import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
+import { accessReminderTiming } from "./access-reminder";
 import { allDaySpan } from "./events";
 import { calendarDateFromDayNumber, dayNumber, formatDate, toDate, zonedCalendarDate, type CalendarDate } from "./datetime";
 
@@ -85,39 +86,55 @@ export interface AccessReminderOptions {
   now: Date;
 }
 
-/** The day a reminder falls on: the day before access ends in the member's zone, or today when that has passed. */
-export function accessReminderDate(expiresAt: string, options: Pick<AccessReminderOptions, "timeZone" | "now">): CalendarDate {
-  const dayBefore = dayNumber(zonedCalendarDate(expiresAt, options.timeZone)) - 1;
-  const today = dayNumber(zonedCalendarDate(options.now, options.timeZone));
-  return calendarDateFromDayNumber(Math.max(dayBefore, today));
-}
+/** How long the timed reminder for access ending tomorrow lasts in the calendar. */
+const TIMED_REMINDER_MINUTES = 15;
 
 /**
- * A VCALENDAR with one all-day VEVENT the day before a course's access ends (see {@link accessReminderDate}),
- * with the course's link and a 09:00 alarm that day. The UID is stable per course and expiry, so adding
- * it twice updates the entry.
+ * A VCALENDAR with one VEVENT reminding that a course's access ends (when: accessReminderTiming,
+ * lib/format/access-reminder.ts), with the course's link. Two days or more ahead, an all-day event the
+ * day before with a 09:00 alarm that day; for access ending tomorrow, a 15-minute event at 19:00 this
+ * evening or 09:00 tomorrow (the member's zone, written in UTC) whose alarm goes off as it starts. The
+ * UID is stable per course and expiry, so adding it twice updates the entry.
  *
- * @throws Error for a course without an end to its access, or when the package rejects the event.
+ * @throws Error for a course without an end to its access, one no reminder can come in time for, or when
+ * the package rejects the event.
  */
 export function buildAccessReminderIcs(course: CourseEnrollment, options: AccessReminderOptions): string {
   if (course.access.kind !== "until") throw new Error("A course with lifetime access needs no reminder.");
   const messages = getMessages(languageOf(options.formatLocale)).courses;
   const date = formatDate(course.access.expiresAt, options);
   const title = interpolate(messages.reminderTitle, { course: course.name, date });
-  const day = dayNumber(accessReminderDate(course.access.expiresAt, options));
-  const attributes: EventAttributesWithStamp = {
+  const timing = accessReminderTiming(course.access.expiresAt, options);
+  if (!timing) throw new Error("Access ends too soon for a reminder to come in time.");
+  const common = {
     uid: `access-${fileSlug(course.slug) || "course"}-${dayNumber(zonedCalendarDate(course.access.expiresAt, "UTC"))}@companion-dashboard`,
     title,
     description: interpolate(messages.reminderBody, { course: course.name, date }),
     productId: "companion-dashboard/ics",
     status: "CONFIRMED",
     busyStatus: "FREE",
-    start: toDateArray(calendarDateFromDayNumber(day)),
-    end: toDateArray(calendarDateFromDayNumber(day + 1)),
-    alarms: [{ action: "display", description: title, trigger: { hours: 9, minutes: 0, before: false } }],
     timestamp: options.now.getTime(),
     ...(course.courseUrl ? { url: course.courseUrl } : {}),
-  };
+  } satisfies Partial<EventAttributesWithStamp>;
+  const attributes: EventAttributesWithStamp =
+    timing.kind === "day-before"
+      ? {
+          ...common,
+          start: toDateArray(timing.date),
+          end: toDateArray(calendarDateFromDayNumber(dayNumber(timing.date) + 1)),
+          alarms: [{ action: "display", description: title, trigger: { hours: 9, minutes: 0, before: false } }],
+        }
+      : {
+          ...common,
+          start: timing.instant.getTime(),
+          startInputType: "utc",
+          startOutputType: "utc",
+          end: timing.instant.getTime() + TIMED_REMINDER_MINUTES * 60_000,
+          endInputType: "utc",
+          endOutputType: "utc",
+          // An absolute trigger (UTC, RFC 5545 3.8.6.3): the package writes a zero duration as "-PT", which is no duration.
+          alarms: [{ action: "display", description: title, trigger: timing.instant.getTime() }],
+        };
   return createIcs(attributes);
 }
 

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 
 import { canRemindBeforeAccessEnds } from "../../lib/format/access";
+import { accessReminderTiming } from "../../lib/format/access-reminder";
 import { getAccountData, type EnrollmentData } from "../../sandbox/data/account";
 import {
   endsWithin30Days,
@@ -184,11 +185,12 @@ test("among 130 courses, Ending soon shows exactly those ending within 30 days, 
   const headings = page.getByRole("article").getByRole("heading");
   await expect(headings).toHaveCount(expected.length);
   expect((await headings.allTextContents()).sort()).toEqual(expected.map(({ enrollment }) => enrollment.name).sort());
-  // A reminder only while its day (the day before access ends, in Taipei) is still ahead; within a day, the course's action alone.
+  // A reminder while one can still come in time, in Taipei (the day before; for access ending tomorrow, this
+  // evening or tomorrow morning): kai's courses ending tomorrow have one too.
   const remindable = expected.filter(({ enrollment }) =>
     canRemindBeforeAccessEnds({ kind: "until", expiresAt: enrollment.expireDate!.toISOString() }, new Date(now), "Asia/Taipei"),
   );
-  expect(remindable.length).toBeLessThan(expected.length);
+  expect(remindable.some(({ enrollment }) => enrollment.expireDate!.getTime() - now < 2 * DAY_MS)).toBe(true);
   await expect(page.getByRole("button", { name: /^Add a reminder/ })).toHaveCount(remindable.length);
 
   // Sorted by expiry: soonest first.
@@ -222,6 +224,53 @@ test("among 130 courses, Ending soon shows exactly those ending within 30 days, 
   await page.keyboard.press("ArrowRight");
   await expect(show.getByRole("radio", { name: /^Ended/ })).toBeChecked();
   await expect(page).toHaveURL(/\/courses\?show=ended&sort=expiry$/);
+});
+
+test("on a phone, Add a reminder is on the course rows; for access ending tomorrow it reminds tonight or tomorrow morning", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const now = Date.now();
+  const endingSoon = enrollmentsOf("kai@example.com")
+    .map(({ enrollment }) => enrollment)
+    .filter((enrollment) => endsWithin30Days(enrollment, now))
+    .sort((a, b) => a.expireDate!.getTime() - b.expireDate!.getTime());
+  const tomorrow = endingSoon[0];
+  const later = endingSoon.find((enrollment) => enrollment.expireDate!.getTime() - now > 7 * DAY_MS);
+  if (!tomorrow || !later) throw new Error("kai lacks a course ending tomorrow or one ending in more than a week");
+  expect(tomorrow.expireDate!.getTime() - now).toBeLessThan(DAY_MS + 60_000);
+
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await page.goto("/courses?show=ending-soon&sort=expiry");
+  await expect(page.getByRole("status").filter({ hasText: /^Showing (\d+) of \1$/ })).toBeVisible();
+  const rowOf = (name: string) =>
+    page
+      .getByRole("article")
+      .filter({ has: page.getByRole("heading", { name, exact: true }) })
+      .first();
+  const laterReminder = rowOf(later.name).getByRole("button", { name: `Add a reminder – ${later.name}` });
+  await laterReminder.scrollIntoViewIfNeeded();
+  await expect(laterReminder).toBeVisible();
+
+  const reminder = rowOf(tomorrow.name).getByRole("button", { name: `Add a reminder – ${tomorrow.name}` });
+  await reminder.scrollIntoViewIfNeeded();
+  await expect(reminder).toBeVisible();
+  const download = page.waitForEvent("download");
+  await reminder.click();
+  const event = await downloadedEvent(await download);
+  // A timed reminder in Taipei: 19:00 tonight, or 09:00 tomorrow once tonight is too near (within a minute of the page's clock).
+  const utc = (instant: Date) => `${instant.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
+  const expected = [now, now + 60_000].map((at) => {
+    const timing = accessReminderTiming(tomorrow.expireDate!.toISOString(), { timeZone: "Asia/Taipei", now: new Date(at) });
+    if (timing?.kind !== "at") throw new Error("a course ending tomorrow has a timed reminder");
+    return utc(timing.instant);
+  });
+  expect(expected).toContain(event.properties.find((entry) => entry.name === "DTSTART")?.value);
+  expect(property(event, "URL")).toBe(`${SITE_URL}/courses/${tomorrow.slug}`);
+  const alarm = event.children.find((child) => child.name === "VALARM");
+  expect(alarm && property(alarm, "TRIGGER")).toBe(property(event, "DTSTART"));
+  // Nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 test("a choice made before the page is interactive (a slow phone) is kept once it is", async ({ page }) => {

@@ -138,10 +138,15 @@ describe("CourseCard", () => {
     expect(card.textContent).toContain("無法載入上次看到的位置。");
   });
 
-  it("never offers a reminder that would fall today or in the past: within a day of the end, only the course's action", () => {
-    // NOW is 08:00 in Taipei on 10 Dec; access ending tomorrow (11 Dec) would remind "today".
+  it("offers a reminder for access ending tomorrow (this evening), never for access ending today: then only the course's action", () => {
+    // NOW is 08:00 in Taipei on 10 Dec: access ending tomorrow (11 Dec) is reminded at 19:00 tonight.
     const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-11T12:00:00+08:00" } } as const;
     render(createElement(CourseCard, { course: tomorrow }));
+    expect(screen.getByRole("button", { name: "Add a reminder – Watercolour 101" })).toBeDefined();
+    expect(screen.getAllByRole("link")[0]).toBe(screen.getByRole("link", { name: "Resume at 1:02:05 – Watercolour 101" }));
+    cleanup();
+    const today = { ...course, access: { kind: "until", expiresAt: "2026-12-10T20:00:00+08:00" } } as const;
+    render(createElement(CourseCard, { course: today }));
     expect(screen.queryByRole("button", { name: /Add a reminder/ })).toBeNull();
     expect(screen.getAllByRole("link")[0]).toBe(screen.getByRole("link", { name: "Resume at 1:02:05 – Watercolour 101" }));
     cleanup();

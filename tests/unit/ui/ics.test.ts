@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accessReminderDate, accessReminderFileName, buildAccessReminderIcs, buildIcs, icsFileName } from "@/lib/format/ics";
+import { accessReminderFileName, buildAccessReminderIcs, buildIcs, icsFileName } from "@/lib/format/ics";
 import type { CourseEnrollment, EventRegistration } from "@/lib/types/account";
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 
@@ -119,10 +119,20 @@ describe("buildAccessReminderIcs", () => {
     );
   });
 
-  it("falls on today when access ends today or tomorrow, never in the past", () => {
-    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-10T20:00:00+08:00" } } as const;
-    expect(contentLines(buildAccessReminderIcs(tomorrow, taipei))).toContain("DTSTART;VALUE=DATE:20261210");
-    expect(accessReminderDate("2026-12-10T20:00:00+08:00", taipei)).toEqual({ year: 2026, month: 12, day: 10 });
+  it("for access ending tomorrow, is a short event this evening at 19:00 in the member's zone, its alarm as it starts", () => {
+    // 08:00 in Taipei on 10 Dec; access ends at noon on 11 Dec.
+    const tomorrow = { ...course, access: { kind: "until", expiresAt: "2026-12-11T12:00:00+08:00" } } as const;
+    const lines = contentLines(buildAccessReminderIcs(tomorrow, taipei));
+    expect(lines).toContain("DTSTART:20261210T110000Z");
+    expect(lines).toContain("DTEND:20261210T111500Z");
+    expect(lines.filter((line) => line.startsWith("TRIGGER"))).toEqual(["TRIGGER;VALUE=DATE-TIME:20261210T110000Z"]);
+    expect(lines).toContain("SUMMARY:Access to Watercolour 101 ends on 11 Dec 2026");
+    expect(lines).toContain("URL:https://school.example.com/courses/watercolour-101");
+  });
+
+  it("refuses access ending today: no reminder could come in time", () => {
+    const today = { ...course, access: { kind: "until", expiresAt: "2026-12-10T20:00:00+08:00" } } as const;
+    expect(() => buildAccessReminderIcs(today, taipei)).toThrow(/too soon/);
   });
 
   it("speaks Traditional Chinese and leaves out a missing course link", () => {
