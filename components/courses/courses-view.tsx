@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
-import { countCoursesByShow, selectCourses } from "@/lib/format/course-filter";
+import { COURSE_CARDS_STEP, countCoursesByShow, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
@@ -15,10 +15,7 @@ import { useEmbedding } from "@/components/layout/embedding-context";
 import { SiteLink } from "@/components/layout/site-link";
 import { CourseCard } from "./course-card";
 import { COURSE_RESULTS_ID, CourseFilters } from "./course-filters";
-import { useCourseChoice } from "./use-course-choice";
-
-/** Cards shown at first and added by each "Show more". */
-const CARDS_PER_STEP = 24;
+import { useCourseChoice, useShownCount } from "./use-course-choice";
 
 type CoursesQuery = ReturnType<typeof usePagedAccountPage<"courses">>;
 
@@ -76,6 +73,7 @@ export function CoursesView() {
             ) : null}
             <ChosenCourses
               key={`${choice.show}/${choice.sort}/${choice.q}`}
+              choice={choice}
               courses={selected}
               query={query}
               noMatchBody={counts.all === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody}
@@ -91,12 +89,23 @@ export function CoursesView() {
  * The chosen courses, a step at a time, with "Showing N of M" (M: those matching); when none, `noMatchBody`
  * says what might find some (other words when no Show option holds a course with them). "Show 24 more (82 left)"
  * moves focus to the first course it adds (the status line announces the new count); past the last loaded
- * course, "Show more" loads the enrollments beyond the bound.
+ * course, "Show more" loads the enrollments beyond the bound. How many are shown is kept in the URL
+ * (useShownCount), so Back from a lecture and a reload find the list, and the course, where they were.
  */
-function ChosenCourses({ courses, query, noMatchBody }: { courses: CourseEnrollment[]; query: CoursesQuery; noMatchBody: string }) {
+function ChosenCourses({
+  choice,
+  courses,
+  query,
+  noMatchBody,
+}: {
+  choice: CourseChoice;
+  courses: CourseEnrollment[];
+  query: CoursesQuery;
+  noMatchBody: string;
+}) {
   const { messages } = useI18n();
   const { embedded } = useEmbedding();
-  const [visible, setVisible] = useState(CARDS_PER_STEP);
+  const [visible, setVisible] = useShownCount(choice);
   const [firstNew, setFirstNew] = useState<number | null>(null);
   const firstNewItem = useRef<HTMLLIElement>(null);
   const shown = Math.min(visible, courses.length);
@@ -140,17 +149,17 @@ function ChosenCourses({ courses, query, noMatchBody }: { courses: CourseEnrollm
         <ShowMoreButton
           onClick={() => {
             setFirstNew(shown);
-            setVisible(shown + CARDS_PER_STEP);
+            setVisible(shown + COURSE_CARDS_STEP);
           }}
           loading={false}
-          label={interpolate(messages.courses.showMoreCounted, { count: Math.min(CARDS_PER_STEP, left), left })}
+          label={interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })}
           loadingLabel={messages.courses.loadingMore}
         />
       ) : query.hasNextPage ? (
         <ShowMoreButton
           onClick={() => {
             setFirstNew(shown);
-            setVisible(shown + CARDS_PER_STEP);
+            setVisible(shown + COURSE_CARDS_STEP);
             void query.fetchNextPage();
           }}
           loading={query.isFetchingNextPage}

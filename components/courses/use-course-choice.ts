@@ -3,7 +3,14 @@
 import { useCallback, useMemo, useState } from "react";
 
 import { usePageUrl } from "@/components/layout/offline-navigation";
-import { courseChoiceQuery, parseCourseChoice, type CourseChoice } from "@/lib/format/course-filter";
+import {
+  COURSE_CARDS_STEP,
+  courseChoiceQuery,
+  courseListQuery,
+  parseCourseChoice,
+  parseShownCount,
+  type CourseChoice,
+} from "@/lib/format/course-filter";
 
 /**
  * The Courses page's choice (Show, Sort, "Find a course"), derived from the URL's search params: a change
@@ -30,4 +37,33 @@ export function useCourseChoice(): [CourseChoice, (next: CourseChoice) => void] 
     [replaceQuery],
   );
   return [pending ?? fromUrl, choose];
+}
+
+/**
+ * How many of `choice`'s courses the list shows, kept in the URL beside the choice (`?shown=72`; "Show more"
+ * replaces the history entry): Back from a lecture on the site, and a reload, render the list as long as it
+ * was, so the browser's scroll restoration brings the same course back into view. The count belongs to the
+ * choice the URL holds: another choice (chosen, or not yet in the URL) starts at one step, and choosing one
+ * drops it from the URL (useCourseChoice writes the choice alone). Like the choice, the count just set is
+ * shown until the URL has it.
+ */
+export function useShownCount(choice: CourseChoice): [number, (shown: number) => void] {
+  const { searchParams, replaceQuery } = usePageUrl();
+  const urlChoiceKey = courseChoiceQuery(parseCourseChoice(searchParams));
+  const fromUrl = urlChoiceKey === courseChoiceQuery(choice) ? parseShownCount(searchParams) : COURSE_CARDS_STEP;
+  const urlKey = `${urlChoiceKey}#${parseShownCount(searchParams)}`;
+  const [pending, setPending] = useState<number | null>(null);
+  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
+  if (urlKey !== seenUrlKey) {
+    setSeenUrlKey(urlKey);
+    setPending(null);
+  }
+  const show = useCallback(
+    (shown: number) => {
+      setPending(shown);
+      replaceQuery(courseListQuery(choice, shown));
+    },
+    [choice, replaceQuery],
+  );
+  return [pending ?? fromUrl, show];
 }

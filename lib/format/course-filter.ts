@@ -57,6 +57,29 @@ export function courseChoiceQuery(choice: CourseChoice): string {
   return query ? `?${query}` : "";
 }
 
+/** Courses listed at first, and added by each "Show more". */
+export const COURSE_CARDS_STEP = 24;
+
+/** The most courses a URL's `shown` can ask for (a larger number is cut to it). */
+export const MAX_SHOWN_COURSES = 10_000;
+
+/**
+ * How many courses a URL's `shown` asks the list to show (`?shown=72`, left by "Show more"): a whole
+ * number from one step to {@link MAX_SHOWN_COURSES}; one step when it is missing or not a number.
+ */
+export function parseShownCount(query: QueryValues): number {
+  const shown = firstValue(query, "shown");
+  if (shown === undefined || !/^\d{1,6}$/.test(shown)) return COURSE_CARDS_STEP;
+  return Math.min(Math.max(Number(shown), COURSE_CARDS_STEP), MAX_SHOWN_COURSES);
+}
+
+/** The query string for a choice listing `shown` courses: the choice's own (courseChoiceQuery), then `shown` when past one step. */
+export function courseListQuery(choice: CourseChoice, shown: number): string {
+  const query = courseChoiceQuery(choice);
+  if (shown <= COURSE_CARDS_STEP) return query;
+  return `${query ? `${query}&` : "?"}shown=${Math.min(Math.floor(shown), MAX_SHOWN_COURSES)}`;
+}
+
 /**
  * A text as search compares it: compatibility-decomposed (full-width Ｊａｖａ and half-width Java, ligatures),
  * accents dropped (é → e, ü → u), lower case, spaces collapsed. Chinese, Japanese and Korean text is

@@ -359,3 +359,44 @@ test("a quiet banner says when the browser is offline, and goes away on its own"
   await context.setOffline(false);
   await expect(banner).toHaveCount(0);
 });
+
+test("on a phone, Back from a lecture far down the list brings back the list as long as it was, the course in view; a reload too", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  const total = enrollmentsOf("kai@example.com").length;
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  await expect(status).toHaveText(`Showing 24 of ${total}`);
+  for (const shown of [48, 72]) {
+    await page.getByRole("button", { name: /^Show 24 more/ }).click();
+    await expect(status).toHaveText(`Showing ${shown} of ${total}`);
+  }
+
+  // The last course with Resume among the 72, far below the first screen.
+  const cards = page.getByRole("main").getByRole("article");
+  const card = cards.filter({ has: page.getByRole("link", { name: /^Resume/ }) }).last();
+  const name = (await card.getByRole("heading").textContent())!;
+  const sameCard = cards.filter({ has: page.getByRole("heading", { name, exact: true }) });
+  expect(
+    await cards.evaluateAll((all, wanted) => all.findIndex((article) => article.querySelector("h2, h3")?.textContent === wanted), name),
+  ).toBeGreaterThanOrEqual(48);
+  await card.getByRole("link", { name: /^Resume/ }).click();
+  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/courses/[^/]+/lectures/`));
+
+  await page.goBack();
+  await expect(status).toHaveText(`Showing 72 of ${total}`);
+  await expect(sameCard).toHaveCount(1);
+  await expect(sameCard).toBeInViewport();
+  // The URL keeps how many are shown, beside the choice.
+  await expect(page).toHaveURL(/\/courses\?shown=72$/);
+
+  await page.reload();
+  await expect(status).toHaveText(`Showing 72 of ${total}`);
+  await expect(sameCard).toBeInViewport();
+
+  // Another choice starts again at the first step, and its URL holds the choice alone.
+  await page.getByLabel("Sort by").selectOption({ label: "Name" });
+  await expect(page).toHaveURL(/\/courses\?sort=name$/);
+  await expect(status).toHaveText(`Showing 24 of ${total}`);
+});

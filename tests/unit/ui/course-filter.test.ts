@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  COURSE_CARDS_STEP,
   countCoursesByShow,
   courseChoiceQuery,
+  courseListQuery,
+  MAX_SHOWN_COURSES,
   DEFAULT_COURSE_CHOICE,
   matchesSearch,
   matchesShow,
   normalizeForSearch,
   parseCourseChoice,
+  parseShownCount,
   selectCourses,
 } from "@/lib/format/course-filter";
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
@@ -80,6 +84,31 @@ describe("parseCourseChoice and courseChoiceQuery", () => {
       q: "Japanese",
     });
     expect(courseChoiceQuery({ show: "all", sort: "recent", q: "   " })).toBe("");
+  });
+});
+
+describe("parseShownCount and courseListQuery: how many courses the list shows, kept in the URL", () => {
+  it("keeps the count past one step beside the choice, and round-trips", () => {
+    const choice = { show: "ending-soon", sort: "expiry", q: "java" } as const;
+    expect(courseListQuery(choice, 72)).toBe("?show=ending-soon&sort=expiry&q=java&shown=72");
+    expect(courseListQuery(DEFAULT_COURSE_CHOICE, 48)).toBe("?shown=48");
+    expect(parseShownCount(new URLSearchParams("show=ending-soon&shown=72"))).toBe(72);
+    expect(parseShownCount({ shown: "48" })).toBe(48);
+    expect(parseCourseChoice(new URLSearchParams(courseListQuery(choice, 72)))).toEqual(choice);
+  });
+
+  it("leaves the first step out of the URL, so a choice's own URL stays as it was", () => {
+    expect(courseListQuery(DEFAULT_COURSE_CHOICE, COURSE_CARDS_STEP)).toBe("");
+    expect(courseListQuery({ show: "ended", sort: "recent", q: "" }, COURSE_CARDS_STEP)).toBe("?show=ended");
+  });
+
+  it("reads one step from a missing, unreadable or too small count, and cuts a huge one", () => {
+    for (const shown of [undefined, "", "abc", "-48", "4.5", "1e3", "0", "10"]) {
+      expect(parseShownCount(shown === undefined ? {} : { shown }), String(shown)).toBe(COURSE_CARDS_STEP);
+    }
+    expect(parseShownCount({ shown: "999999" })).toBe(MAX_SHOWN_COURSES);
+    expect(parseShownCount({ shown: "9999999999" })).toBe(COURSE_CARDS_STEP);
+    expect(courseListQuery(DEFAULT_COURSE_CHOICE, 99_999)).toBe(`?shown=${MAX_SHOWN_COURSES}`);
   });
 });
 
