@@ -3,7 +3,7 @@
 import { PageLink } from "@/components/ui/page-link";
 import { canRemindBeforeAccessEnds } from "@/lib/format/access";
 import { courseChoiceQuery } from "@/lib/format/course-filter";
-import { interpolate } from "@/lib/i18n";
+import { interpolate, seeAllCourses } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
@@ -12,7 +12,7 @@ import { CourseMainAction } from "@/components/courses/course-main-action";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-/** Courses shown under "Access ending soon"; "See all N" leads to the rest. */
+/** Courses shown under "Access ending soon"; "See all N courses" ("See it on the Courses page" for one) leads to the Courses page. */
 const ENDING_SOON_SHOWN = 3;
 
 /** The Courses page with Ending soon chosen, soonest first. */
@@ -20,7 +20,7 @@ export const ENDING_SOON_COURSES_PATH = `${PAGE_PATHS.courses}${courseChoiceQuer
 
 /**
  * Up to three courses whose access ends within 30 days, soonest first, each with its action and "Add a
- * reminder" while a reminder can still come before the end; "See all N"; and how many courses past the
+ * reminder" while a reminder can still come before the end; "See all N courses"; and how many courses past the
  * overview's bound were not checked.
  */
 export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
@@ -53,7 +53,7 @@ export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; 
           href={courses.length > 0 ? ENDING_SOON_COURSES_PATH : PAGE_PATHS.courses}
           className="inline-flex min-h-11 items-center text-accent underline"
         >
-          {courses.length > 0 ? interpolate(messages.courseProgress.seeAll, { count: courses.length }) : messages.overview.allCourses}
+          {courses.length > 0 ? seeAllCourses(messages, courses.length) : messages.overview.allCourses}
         </PageLink>
       </p>
     </PageSection>

@@ -30,6 +30,14 @@ export function siteCalled(messages: Messages, name: string | null): string {
   return name ? interpolate(messages.signedOutPage.namedSite, { name }) : messages.signedOutPage.theSite;
 }
 
+/**
+ * The words of a link to `count` courses on the Courses page ("See all 3 courses"): for one course,
+ * "See it on the Courses page" (never "See all 1"). Not for 0: with nothing to see, the link says "All courses".
+ */
+export function seeAllCourses(messages: Messages, count: number): string {
+  return count === 1 ? messages.courseProgress.seeAllOne : interpolate(messages.courseProgress.seeAll, { count });
+}
+
 type ScopeKey = Exclude<keyof Messages["scopes"], "unknown">;
 
 function isKnownScope(scope: string, messages: Messages): scope is ScopeKey {

@@ -169,7 +169,7 @@ test("offline, “See all” and the Courses tab show the courses their link nam
   await expect(showing(1, 1)).toBeVisible();
   await expect(page).not.toHaveURL(/show=|q=/);
   await tab(page, "Overview").click();
-  await page.getByRole("link", { name: "See all 1" }).click();
+  await page.getByRole("link", { name: "See it on the Courses page" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
   await expect(show.getByRole("radio", { name: "Ending soon 1" })).toBeChecked();
   await expect(page.getByLabel("Sort by")).toHaveValue("expiry");
@@ -192,7 +192,7 @@ test("offline, “See all” and the Courses tab show the courses their link nam
   await context.setOffline(true);
   await expect(page.getByRole("status").filter({ hasText: "You're offline" })).toBeVisible();
   await tab(page, "Overview").click();
-  await page.getByRole("link", { name: "See all 1" }).click();
+  await page.getByRole("link", { name: "See it on the Courses page" }).click();
   await expect(page).toHaveURL(/\/courses\?show=ending-soon&sort=expiry$/);
   await expect(show.getByRole("radio", { name: "Ending soon 1" })).toBeChecked();
   await expect(page.getByLabel("Sort by")).toHaveValue("expiry");

@@ -31,7 +31,7 @@ const TEXT = {
     coursesTitle: "Courses",
     ordersTitle: "Orders",
     eventsTitle: "Events",
-    seeAll: (count: number) => `See all ${count}`,
+    seeAll: (count: number) => (count === 1 ? "See it on the Courses page" : `See all ${count} courses`),
   },
   "zh-TW": {
     findCourse: "尋找課程",
@@ -51,7 +51,7 @@ const TEXT = {
     coursesTitle: "課程",
     ordersTitle: "訂單",
     eventsTitle: "活動",
-    seeAll: (count: number) => `查看全部 ${count} 門`,
+    seeAll: (count: number) => (count === 1 ? "在「課程」頁查看" : `查看全部 ${count} 門課程`),
   },
 } as const;
 

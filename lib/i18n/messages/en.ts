@@ -273,7 +273,9 @@ export const en = {
   },
   courseProgress: {
     watchAgain: "Watch again",
-    seeAll: "See all {count}",
+    // The Overview's link to the courses ending soon, on the Courses page: one course, or several.
+    seeAllOne: "See it on the Courses page",
+    seeAll: "See all {count} courses",
   },
   settingsPage: {
     signedInAs: "Signed in",

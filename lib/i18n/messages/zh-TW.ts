@@ -261,7 +261,8 @@ export const zhTW: Messages = {
   },
   courseProgress: {
     watchAgain: "再看一次",
-    seeAll: "查看全部 {count} 門",
+    seeAllOne: "在「課程」頁查看",
+    seeAll: "查看全部 {count} 門課程",
   },
   settingsPage: {
     signedInAs: "登入身分",
