@@ -2,10 +2,15 @@
 
 import { useEffect, useRef, type RefObject } from "react";
 
-/** What the named controls inside `controls` hold, as a form would send them (only checked radios and checkboxes). */
+/**
+ * What the named controls inside `controls` hold, as a form would send them (only checked radios and
+ * checkboxes), among those drawn: a control hidden at this width (`display: none`: the Courses page's Show
+ * pills on a phone, its Show select from 640 px) holds what the server rendered, not what was chosen.
+ */
 function valuesInControls(controls: HTMLElement): URLSearchParams {
   const values = new URLSearchParams();
   for (const control of controls.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input[name], select[name]")) {
+    if (control.getClientRects().length === 0) continue;
     if (control instanceof HTMLInputElement && (control.type === "radio" || control.type === "checkbox") && !control.checked) continue;
     values.set(control.name, control.value);
   }

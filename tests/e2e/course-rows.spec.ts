@@ -105,3 +105,42 @@ for (const locale of ["en", "zh-TW"] as const) {
     }
   });
 }
+
+const FILTER_WORDS = {
+  en: { title: "Courses", find: "Find a course", show: "Show", sort: "Sort by", endingSoon: /^Ending soon \(\d+\)$/ },
+  "zh-TW": { title: "課程", find: "尋找課程", show: "顯示", sort: "排序方式", endingSoon: /^即將到期（\d+）$/ },
+} as const;
+
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`on a 390 × 844 phone, Find a course, Show and Sort take little room: the first course starts in the top half (${locale})`, async ({
+    page,
+  }) => {
+    const t = FILTER_WORDS[locale];
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, "kai@example.com", { from: "/courses" });
+    await chooseLanguage(page.context(), locale);
+    await page.goto("/courses");
+    await expect(page.getByRole("heading", { level: 1, name: t.title })).toBeVisible();
+
+    // Every control is on the first screen, each with its label; Show is a select with the counts in its options.
+    const search = page.getByRole("search").getByRole("searchbox", { name: t.find });
+    const show = page.getByRole("combobox", { name: t.show, exact: true });
+    const sort = page.getByRole("combobox", { name: t.sort, exact: true });
+    for (const control of [search, show, sort]) await expect(control).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole("group", { name: t.show, exact: true })).toHaveCount(0);
+    // The old layout (pills in three lines, labels above every control) started the first course at 569 px.
+    const first = (await page.getByRole("main").getByRole("article").first().boundingBox())!;
+    expect(first.y).toBeLessThanOrEqual(420);
+
+    // The keyboard goes from the search to Show to Sort; a choice made in the select lands in the URL.
+    await search.focus();
+    await page.keyboard.press("Tab");
+    await expect(show).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(sort).toBeFocused();
+    await show.selectOption("ending-soon");
+    await expect(page).toHaveURL(/\/courses\?show=ending-soon$/);
+    await expect(show.getByRole("option", { selected: true })).toHaveText(t.endingSoon);
+    await expect(show).toHaveValue("ending-soon");
+  });
+}

@@ -112,6 +112,8 @@ export const en = {
     reminderTitle: "Access to {course} ends on {date}",
     reminderBody: "Your access to {course} ends on {date}. Finish it or renew your access before then.",
     show: "Show",
+    // An option of the Show select on a phone: the choice and how many courses it holds.
+    showOption: "{show} ({count})",
     shows: {
       all: "All",
       "in-progress": "In progress",

@@ -102,6 +102,7 @@ export const zhTW: Messages = {
     reminderTitle: "「{course}」觀看權限將於 {date} 到期",
     reminderBody: "你的「{course}」觀看權限將於 {date} 到期。請在到期前看完課程，或續購觀看權限。",
     show: "顯示",
+    showOption: "{show}（{count}）",
     shows: {
       all: "全部",
       "in-progress": "進行中",
