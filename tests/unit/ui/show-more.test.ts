@@ -37,7 +37,11 @@ const OLDEST = [order("T-1", "2026-11-01T00:00:00Z")];
 const page = (items: Order[], nextCursor: string | null): OrdersPage => ({ items, totalCount: 3, nextCursor });
 const refused = () =>
   Response.json({ error: { code: "query_failed", message: "The site could not answer this request." } }, { status: 502 });
-const down = () => Response.json({ error: { code: "site_unavailable", message: "The site is not available right now. Please try again in a moment." } }, { status: 503 });
+const down = () =>
+  Response.json(
+    { error: { code: "site_unavailable", message: "The site is not available right now. Please try again in a moment." } },
+    { status: 503 },
+  );
 
 /**
  * The BFF's Orders route as the browser meets it: `answers` maps each path asked for to its answers in
