@@ -128,49 +128,72 @@ export function CourseFilters({
             ))}
           </div>
         </fieldset>
-        <div className="contents sm:hidden">
-          <label htmlFor="course-show" className="text-sm font-medium text-fg-muted">
-            {messages.courses.show}
-          </label>
-          <select
-            id="course-show"
-            name="show"
-            value={choice.show}
-            onChange={(event) => {
-              const show = COURSE_SHOWS.find((value) => value === event.target.value);
-              if (show) onChange({ ...choice, show });
-            }}
-            className={SELECT_CLASS}
-          >
-            {COURSE_SHOWS.map((show) => (
-              <option key={show} value={show}>
-                {interpolate(messages.courses.showOption, { show: messages.courses.shows[show], count: counts[show] })}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="contents sm:flex sm:flex-col sm:gap-1">
-          <label htmlFor="course-sort" className="text-sm font-medium text-fg-muted">
-            {messages.courses.sortBy}
-          </label>
-          <select
-            id="course-sort"
-            name="sort"
-            value={choice.sort}
-            onChange={(event) => {
-              const sort = COURSE_SORTS.find((value) => value === event.target.value);
-              if (sort) onChange({ ...choice, sort });
-            }}
-            className={SELECT_CLASS}
-          >
-            {COURSE_SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {messages.courses.sorts[sort]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceSelect
+          id="course-show"
+          name="show"
+          className="contents sm:hidden"
+          label={messages.courses.show}
+          value={choice.show}
+          values={COURSE_SHOWS}
+          optionLabel={(show) => interpolate(messages.courses.showOption, { show: messages.courses.shows[show], count: counts[show] })}
+          onChoose={(show) => onChange({ ...choice, show })}
+        />
+        <ChoiceSelect
+          id="course-sort"
+          name="sort"
+          className="contents sm:flex sm:flex-col sm:gap-1"
+          label={messages.courses.sortBy}
+          value={choice.sort}
+          values={COURSE_SORTS}
+          optionLabel={(sort) => messages.courses.sorts[sort]}
+          onChoose={(sort) => onChange({ ...choice, sort })}
+        />
       </div>
+    </div>
+  );
+}
+
+/** A labelled select of one of the choices, offering `values` only; `name` is the choice's URL parameter. */
+function ChoiceSelect<T extends string>({
+  id,
+  name,
+  className,
+  label,
+  value,
+  values,
+  optionLabel,
+  onChoose,
+}: {
+  id: string;
+  name: string;
+  className: string;
+  label: string;
+  value: T;
+  values: readonly T[];
+  optionLabel: (value: T) => string;
+  onChoose: (value: T) => void;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="text-sm font-medium text-fg-muted">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(event) => {
+          const chosen = values.find((candidate) => candidate === event.target.value);
+          if (chosen) onChoose(chosen);
+        }}
+        className={SELECT_CLASS}
+      >
+        {values.map((option) => (
+          <option key={option} value={option}>
+            {optionLabel(option)}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

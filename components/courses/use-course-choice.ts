@@ -22,21 +22,8 @@ import {
 export function useCourseChoice(): [CourseChoice, (next: CourseChoice) => void] {
   const { searchParams, replaceQuery } = usePageUrl();
   const fromUrl = useMemo(() => parseCourseChoice(searchParams), [searchParams]);
-  const urlKey = courseChoiceQuery(fromUrl);
-  const [pending, setPending] = useState<CourseChoice | null>(null);
-  const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
-  if (urlKey !== seenUrlKey) {
-    setSeenUrlKey(urlKey);
-    setPending(null);
-  }
-  const choose = useCallback(
-    (next: CourseChoice) => {
-      setPending(next);
-      replaceQuery(courseChoiceQuery(next));
-    },
-    [replaceQuery],
-  );
-  return [pending ?? fromUrl, choose];
+  const write = useCallback((next: CourseChoice) => replaceQuery(courseChoiceQuery(next)), [replaceQuery]);
+  return useKeptInUrl(fromUrl, courseChoiceQuery(fromUrl), write);
 }
 
 /**
@@ -51,19 +38,27 @@ export function useShownCount(choice: CourseChoice): [number, (shown: number) =>
   const { searchParams, replaceQuery } = usePageUrl();
   const urlChoiceKey = courseChoiceQuery(parseCourseChoice(searchParams));
   const fromUrl = urlChoiceKey === courseChoiceQuery(choice) ? parseShownCount(searchParams) : COURSE_CARDS_STEP;
-  const urlKey = `${urlChoiceKey}#${parseShownCount(searchParams)}`;
-  const [pending, setPending] = useState<number | null>(null);
+  const write = useCallback((shown: number) => replaceQuery(courseListQuery(choice, shown)), [choice, replaceQuery]);
+  return useKeptInUrl(fromUrl, `${urlChoiceKey}#${parseShownCount(searchParams)}`, write);
+}
+
+/**
+ * A value kept in the URL, which `write` replaces: the router applies a replaced URL a moment later, so
+ * the value just set is shown until then, and forgotten whenever the URL (`urlKey`) changes.
+ */
+function useKeptInUrl<T>(fromUrl: T, urlKey: string, write: (value: T) => void): [T, (value: T) => void] {
+  const [pending, setPending] = useState<{ value: T } | null>(null);
   const [seenUrlKey, setSeenUrlKey] = useState(urlKey);
   if (urlKey !== seenUrlKey) {
     setSeenUrlKey(urlKey);
     setPending(null);
   }
-  const show = useCallback(
-    (shown: number) => {
-      setPending(shown);
-      replaceQuery(courseListQuery(choice, shown));
+  const set = useCallback(
+    (value: T) => {
+      setPending({ value });
+      write(value);
     },
-    [choice, replaceQuery],
+    [write],
   );
-  return [pending ?? fromUrl, show];
+  return [pending ? pending.value : fromUrl, set];
 }
