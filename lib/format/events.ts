@@ -93,13 +93,6 @@ const timePart = (formatLocale: FormatLocale): Intl.DateTimeFormatOptions => ({ 
 const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
 
 /**
- * When an event happens in the member's language (and English region) and time zone:
- * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
- * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8" in en-GB,
- * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US, "2026年11月1日週日 晚上7:00至9:00（GMT+8）" in zh-TW). When
- * a DST change falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
- */
-/**
  * Intl's parts joined, with the zone's name written the way the language writes a note after a time.
  * CLDR's zh-TW patterns put the zone in square brackets ("晚上7:00至9:00 [GMT+8]"), which reads as markup
  * or a fault to a student; Taiwan's typography writes such a note in full-width parentheses, right after
@@ -119,6 +112,13 @@ function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[]): str
   return texts.join("");
 }
 
+/**
+ * When an event happens in the member's language (and English region) and time zone:
+ * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
+ * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8" in en-GB,
+ * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US, "2026年11月1日週日 晚上7:00至9:00（GMT+8）" in zh-TW). When
+ * a DST change falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
+ */
 export function formatEventWhen(event: DashboardEvent, options: ZonedFormatOptions): EventWhen {
   const when = eventWhen(event, options);
   return { ...when, text: withPlainSpaces(when.text) };
