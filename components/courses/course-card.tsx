@@ -12,20 +12,23 @@ import { CourseProgress } from "./course-progress";
 /**
  * One enrollment. On phones (below 640 px) and always in the companion panel, a compact row: name,
  * progress, the access state in words and the one way forward (Resume, Start course, or Renew access once
- * ended). From 640 px, a card with the cover and the last lecture. "Add a reminder" is there at every width
- * while access ends within 30 days and a reminder can still come in time (canRemindBeforeAccessEnds): a
- * student on a phone is who needs it most. A row narrower than 22rem (a phone under 384 px, the panel), or
- * one with a reminder, puts the access state and the actions one under the other: side by side, the state
- * would wrap into a tall pill or run under the buttons.
+ * ended), so that five rows fit a phone's screen. From 640 px, a card with the cover, the last lecture and
+ * "Add a reminder" while access ends within 30 days and a reminder can still come in time
+ * (canRemindBeforeAccessEnds). Rows offer the reminder too where the member is looking at deadlines
+ * (`remindersInRows`: Courses' Ending soon; the Overview's Ending soon list has its own). A row narrower than
+ * 22rem (a phone under 384 px, the panel), or one with a reminder, puts the access state and the actions one
+ * under the other: side by side, the state would wrap into a tall pill or run under the buttons.
  */
 export function CourseCard({
   course,
   headingLevel = 2,
   rowOnly = false,
+  remindersInRows = false,
 }: {
   course: CourseEnrollment;
   headingLevel?: 2 | 3;
   rowOnly?: boolean;
+  remindersInRows?: boolean;
 }) {
   const { messages, now } = useI18n();
   const ended = hasAccessEnded(course.access, now);
@@ -75,7 +78,11 @@ export function CourseCard({
             {interpolate(messages.courses.lastLecture, { title: course.lastWatched.title })}
           </p>
         ) : null}
-        <CourseActions course={course} className={card.actions} />
+        <CourseActions
+          course={course}
+          className={card.actions}
+          reminderHiddenClass={remindersInRows ? null : rowOnly ? "hidden" : "hidden sm:block"}
+        />
       </div>
     </article>
   );
@@ -86,15 +93,29 @@ const STACKED_UNDER_THE_STATE = "col-start-2 row-start-3 @max-[22rem]:col-span-2
 /** With "Add a reminder" beside the way forward, the actions always have the row's width, under the access state. */
 const ACTIONS_WITH_A_REMINDER = "col-span-2 col-start-1 row-start-4 flex-wrap";
 
-function CourseActions({ course, className }: { course: CourseEnrollment; className: string }) {
+/** `reminderHiddenClass`: where "Add a reminder" is left out (the rows), or null when the rows offer it too. */
+function CourseActions({
+  course,
+  className,
+  reminderHiddenClass,
+}: {
+  course: CourseEnrollment;
+  className: string;
+  reminderHiddenClass: string | null;
+}) {
   const { now, timeZone } = useI18n();
   const main = <CourseMainAction course={course} />;
   const reminder = canRemindBeforeAccessEnds(course.access, now, timeZone);
   if (!main && !reminder) return null;
+  const reminderInRow = reminder && reminderHiddenClass === null;
   return (
-    <div className={`flex gap-2 ${reminder ? ACTIONS_WITH_A_REMINDER : STACKED_UNDER_THE_STATE} ${className}`}>
+    <div className={`flex gap-2 ${reminderInRow ? ACTIONS_WITH_A_REMINDER : STACKED_UNDER_THE_STATE} ${className}`}>
       {main}
-      {reminder ? <AccessReminderButton course={course} /> : null}
+      {reminder ? (
+        <div className={reminderHiddenClass ?? ""}>
+          <AccessReminderButton course={course} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -131,7 +131,7 @@ function ChosenCourses({
               tabIndex={index === firstNew ? -1 : undefined}
               className="rounded-xl outline-offset-4"
             >
-              <CourseCard course={course} rowOnly={embedded} />
+              <CourseCard course={course} rowOnly={embedded} remindersInRows={choice.show === "ending-soon"} />
             </li>
           ))}
         </ul>

@@ -241,7 +241,7 @@ test("the prerendered signed-out page: its scripts by hash, nothing injected run
   for (const path of ["/signed-out/en/page/signed_out/ended", "/signed-out/%65n/page/signed_out/ended"]) {
     const direct = await request.get(path, { maxRedirects: 0 });
     expect(direct.status(), path).toBe(404);
-    expect(await direct.text(), path).not.toContain("own sign-out as well");
+    expect(await direct.text(), path).not.toContain("also signed out of");
   }
 });
 

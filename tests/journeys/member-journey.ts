@@ -151,7 +151,7 @@ export async function signOutFromHeaderMenu(driver: JourneyDriver, memberName: s
   await driver.click({ role: "button", name: memberName });
   await driver.click({ role: "button", name: "Sign out" });
   await driver.waitForUrl(/\/signed-out\?state=/);
-  await driver.expectVisible({ text: /own sign-out as well/ });
+  await driver.expectVisible({ text: /You are also signed out of Demo Academy/ });
 }
 
 function escapeRegExp(text: string): string {
