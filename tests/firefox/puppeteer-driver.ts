@@ -35,10 +35,13 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
     },
     async click(target) {
       const element = await firstVisible(target);
-      // As Playwright's click does, a control that is disabled for a moment (a confirmation arming itself)
-      // is waited for; one that stays disabled (a request in flight) is clicked as it is.
+      // As Playwright's click does, a control that is disabled for a moment (a confirmation arming itself,
+      // `disabled` or `aria-disabled`) is waited for; one that stays disabled (a request in flight) is clicked as it is.
       await eventually(async () => {
-        if (await element.evaluate((node) => (node as HTMLButtonElement).disabled === true)) throw new Error("disabled");
+        const disabled = await element.evaluate(
+          (node) => (node as HTMLButtonElement).disabled === true || node.getAttribute("aria-disabled") === "true",
+        );
+        if (disabled) throw new Error("disabled");
       }, 2_000).catch(() => undefined);
       await element.click();
     },
