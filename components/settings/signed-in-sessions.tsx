@@ -5,62 +5,60 @@ import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sess
 import type { SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { formatTimeAgo } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
+import { SESSIONS_WORDS, type SessionsWords } from "@/lib/i18n/messages/sessions";
 import { useI18n } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 
 function useDeviceName(): (session: SignedInSessionView) => string {
-  const { messages } = useI18n();
+  const words = useSessionsWords();
   return (session) => {
-    if (!session.browser) return messages.sessions.unknownBrowser;
-    return session.system
-      ? interpolate(messages.sessions.browserOn, { browser: session.browser, system: session.system })
-      : session.browser;
+    if (!session.browser) return words.unknownBrowser;
+    return session.system ? interpolate(words.browserOn, { browser: session.browser, system: session.system }) : session.browser;
   };
 }
 
 /** "Where you're signed in": this device first, then the member's other sessions, each of which can be signed out. */
 export function SignedInSessions() {
-  const { messages, formatLocale, now } = useI18n();
+  const { formatLocale, now } = useI18n();
+  const words = useSessionsWords();
   const query = useSignedInSessions();
   const end = useEndSessions();
   const armed = useArmedAfterAppearing();
   const deviceName = useDeviceName();
 
-  if (query.isPending) return <LoadingState label={messages.sessions.loading} />;
+  if (query.isPending) return <LoadingState label={words.loading} />;
   if (query.isError)
-    return (
-      <ErrorPanel title={messages.sessions.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-    );
+    return <ErrorPanel title={words.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
 
   const sessions = query.data.sessions;
   const others = sessions.filter((session) => !session.current);
-  const relative = (time: string) => formatTimeAgo(time, now, formatLocale, messages.sessions.justNow);
+  const relative = (time: string) => formatTimeAgo(time, now, formatLocale, words.justNow);
   // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-fg-muted">{messages.sessions.intro}</p>
+      <p className="text-fg-muted">{words.intro}</p>
       <ul className="flex flex-col divide-y divide-line">
         {sessions.map((session) => (
           <li key={session.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
             <div className="min-w-0">
               <p className="font-medium break-words text-fg">
                 {deviceName(session)}
-                {session.current ? <span className="ml-2 text-sm font-normal text-ok-fg">{messages.sessions.thisDevice}</span> : null}
+                {session.current ? <span className="ml-2 text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
               </p>
               <p className="text-sm text-fg-muted">
-                {session.embedded ? messages.sessions.embedded : messages.sessions.ownTab} ·{" "}
+                {session.embedded ? words.embedded : words.ownTab} ·{" "}
                 <time dateTime={session.signedInAt} className="whitespace-nowrap">
-                  {interpolate(messages.sessions.signedInAt, { time: relative(session.signedInAt) })}
+                  {interpolate(words.signedInAt, { time: relative(session.signedInAt) })}
                 </time>
                 {session.current ? null : (
                   <>
                     {" · "}
                     <time dateTime={lastActive(session)} className="whitespace-nowrap">
-                      {interpolate(messages.sessions.lastActive, { time: relative(lastActive(session)) })}
+                      {interpolate(words.lastActive, { time: relative(lastActive(session)) })}
                     </time>
                   </>
                 )}
@@ -70,20 +68,20 @@ export function SignedInSessions() {
               <button
                 type="button"
                 className="btn btn-secondary self-start sm:self-auto"
-                aria-label={interpolate(messages.sessions.signOutThereLabel, {
+                aria-label={interpolate(words.signOutThereLabel, {
                   device: deviceName(session),
                   time: relative(session.signedInAt),
                 })}
                 disabled={!armed || end.isPending}
                 onClick={() => end.mutate({ id: session.id })}
               >
-                {messages.sessions.signOutThere}
+                {words.signOutThere}
               </button>
             )}
           </li>
         ))}
       </ul>
-      {others.length === 0 ? <p className="text-fg-muted">{messages.sessions.onlyHere}</p> : null}
+      {others.length === 0 ? <p className="text-fg-muted">{words.onlyHere}</p> : null}
       {others.length > 0 ? (
         <button
           type="button"
@@ -91,13 +89,18 @@ export function SignedInSessions() {
           disabled={!armed || end.isPending}
           onClick={() => end.mutate({ others: true })}
         >
-          {messages.sessions.signOutEverywhereElse}
+          {words.signOutEverywhereElse}
         </button>
       ) : null}
       <div aria-live="polite">
-        {end.isSuccess ? <p role="status">{end.data.complete ? messages.sessions.ended : messages.sessions.endedIncomplete}</p> : null}
-        <ActionFailedAlert error={end.error} message={messages.sessions.failed} className="text-sm" />
+        {end.isSuccess ? <p role="status">{end.data.complete ? words.ended : words.endedIncomplete}</p> : null}
+        <ActionFailedAlert error={end.error} message={words.failed} className="text-sm" />
       </div>
     </div>
   );
+}
+
+/** The list's words in the member's language: apart from the dictionaries (lib/i18n/messages/sessions.ts). */
+function useSessionsWords(): SessionsWords {
+  return SESSIONS_WORDS[useI18n().locale];
 }
