@@ -220,7 +220,7 @@ test("offline, Sign out and Revoke access say so at once, stay on Settings, and 
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, "maya@example.com", { from: "/settings" });
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
-  const signOut = page.getByRole("main").getByRole("button", { name: "Sign out" });
+  const signOut = page.getByRole("main").getByRole("button", { name: "Sign out", exact: true });
   const revoke = page.getByRole("main").getByRole("button", { name: "Revoke access" });
   await expect(signOut).toBeEnabled();
 
