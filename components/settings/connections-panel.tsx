@@ -39,7 +39,7 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
 }
 
 /** The panel's words in the member's language: apart from the dictionaries (lib/i18n/messages/connections.ts). */
-export function useConnectionsWords(): ConnectionsWords {
+function useConnectionsWords(): ConnectionsWords {
   return CONNECTIONS_WORDS[useI18n().locale];
 }
 
@@ -136,7 +136,7 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
  * Settings → AI assistants: what an assistant connected to the site's MCP server can do for the member,
  * and the URL to give it. Loaded in the browser on its own, so it never holds up the rest of Settings.
  */
-export function ConnectionsPanel() {
+function ConnectionsPanel() {
   const { messages } = useI18n();
   const t = useConnectionsWords();
   const query = useConnections();
@@ -170,5 +170,15 @@ export function ConnectionsPanel() {
       <p className="text-fg-muted">{t.intro}</p>
       {body}
     </div>
+  );
+}
+
+/** The panel inside Settings' "Connect an AI assistant (beta)" disclosure, named for assistive technology. */
+export function AssistantConnections() {
+  const t = useConnectionsWords();
+  return (
+    <section aria-label={t.title} className="pt-3">
+      <ConnectionsPanel />
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { persistLocale } from "@/lib/i18n/cookies";
 import { isLocale, LOCALES, type Locale } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
 import { useChoiceMadeBeforeHydration } from "@/components/ui/use-choice-made-before-hydration";
+import { useSettingsWords } from "./settings-words";
 
 /** One language's label: it takes the accent colour when its radio is checked, and the focus ring when it has focus. */
 const LANGUAGE_OPTION_CLASS =
@@ -18,7 +19,8 @@ const LANGUAGE_OPTION_CLASS =
  * tapped before the page became interactive is chosen once it is.
  */
 export function LanguageSwitch() {
-  const { locale, messages } = useI18n();
+  const { locale } = useI18n();
+  const words = useSettingsWords();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // The tapped language stays checked while the server renders the app in it (a controlled radio would
@@ -41,8 +43,8 @@ export function LanguageSwitch() {
 
   return (
     <fieldset ref={switchControls} aria-busy={pending} className="flex flex-col gap-2">
-      <legend className="sr-only">{messages.settings.language}</legend>
-      <p className="text-sm text-fg-muted">{messages.settings.languageHelp}</p>
+      <legend className="sr-only">{words.language}</legend>
+      <p className="text-sm text-fg-muted">{words.languageHelp}</p>
       <div className="flex flex-wrap gap-2">
         {LOCALES.map((option) => (
           <label key={option} lang={option} className={LANGUAGE_OPTION_CLASS}>
@@ -54,7 +56,7 @@ export function LanguageSwitch() {
               onChange={() => choose(option)}
               className="size-4 accent-[var(--accent)]"
             />
-            <span className="text-fg">{messages.settings.languageNames[option]}</span>
+            <span className="text-fg">{words.languageNames[option]}</span>
           </label>
         ))}
       </div>

@@ -4,16 +4,16 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { unreachable, type ApiError } from "@/lib/client/api";
-import { isInFrame, notifyOpener, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
-import { useDeliberateClick } from "@/lib/client/deliberate-click";
+import { isInFrame, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useRevokeAccess } from "@/lib/client/hooks";
-import { returnFocusTo, useFocusOnArrival, useFocusOnReturn } from "@/lib/client/return-focus";
+import { useFocusOnReturn } from "@/lib/client/return-focus";
 import { useI18n } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { useSettingsWords } from "./settings-words";
 
 /** The control the confirmation's Cancel returns focus to (lib/client/return-focus.ts). */
-const REVOKE_BUTTON = "revoke-access";
+export const REVOKE_BUTTON = "revoke-access";
 
 /**
  * "Revoke access" in Settings. The confirmation is a page of its own that is never framed: in the
@@ -22,6 +22,7 @@ const REVOKE_BUTTON = "revoke-access";
  */
 export function RevokeAccess() {
   const { messages } = useI18n();
+  const words = useSettingsWords();
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
   const [offline, setOffline] = useState<ApiError | null>(null);
@@ -52,8 +53,8 @@ export function RevokeAccess() {
 
   return (
     <div className="flex flex-col items-start gap-3">
-      <p className="text-fg-muted">{messages.settings.revokeBody}</p>
-      <ActionFailedAlert error={offline ?? revoke.error} message={messages.settings.revokeFailed} />
+      <p className="text-fg-muted">{words.revokeBody}</p>
+      <ActionFailedAlert error={offline ?? revoke.error} message={words.revokeFailed} />
       <button
         ref={button}
         type="button"
@@ -62,84 +63,9 @@ export function RevokeAccess() {
         disabled={revoke.isPending}
         aria-busy={waiting || revoke.isPending}
       >
-        {revoke.isPending ? messages.settings.revoking : messages.settings.revoke}
+        {revoke.isPending ? words.revoking : words.revoke}
       </button>
       {waiting ? <p role="status">{messages.embedded.revokeInWindow}</p> : null}
     </div>
-  );
-}
-
-/**
- * The confirmation page. In the dashboard's own tab it revokes directly. Opened as a popup by the
- * embedded dashboard (`fromFrame`), it only reports the member's decision to that frame.
- */
-export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
-  const { messages } = useI18n();
-  const revoke = useRevokeAccess();
-  const [noOpener, setNoOpener] = useState(false);
-  const [tooSoon, setTooSoon] = useState(false);
-  const router = useRouter();
-  const heading = useRef<HTMLHeadingElement>(null);
-  // The button that opened this page is gone: focus starts at the question, for keyboards and screen readers.
-  useFocusOnArrival(heading);
-  // Opened or raised under the pointer by another window, this page does not take that click
-  // (double-clickjacking, lib/client/deliberate-click.ts). The button keeps its normal look meanwhile (it
-  // is aria-disabled, not faded): a press in that moment revokes nothing and says so, and a press
-  // after it works. A person reads the question for longer than that; a staged double-click does not.
-  const { armed, isArmedNow } = useDeliberateClick();
-
-  function confirm() {
-    if (!isArmedNow()) {
-      setTooSoon(true);
-      return;
-    }
-    setTooSoon(false);
-    if (fromFrame) {
-      if (notifyOpener({ type: REVOKE_CONFIRMED_MESSAGE })) window.close();
-      else setNoOpener(true);
-      return;
-    }
-    revoke.mutate();
-  }
-
-  function cancel() {
-    if (fromFrame) window.close();
-    else {
-      returnFocusTo(REVOKE_BUTTON);
-      router.push(PAGE_PATHS.settings);
-    }
-  }
-
-  const busy = revoke.isPending || revoke.isSuccess;
-  return (
-    <section
-      aria-labelledby="revoke-confirm-title"
-      className="mx-auto flex max-w-xl flex-col items-start gap-4 rounded-xl border-2 border-danger-fg bg-danger-bg p-5"
-    >
-      <h1 id="revoke-confirm-title" ref={heading} tabIndex={-1} className="text-2xl font-semibold text-fg outline-none">
-        {messages.settings.revokeConfirmTitle}
-      </h1>
-      <p className="text-fg">{messages.settings.revokeConfirmBody}</p>
-      <ActionFailedAlert error={revoke.error} message={messages.settings.revokeFailed} />
-      {noOpener ? <p role="alert">{messages.embedded.revokeNoOpener}</p> : null}
-      <p role="status" className="text-sm text-fg empty:sr-only">
-        {tooSoon && !busy ? messages.settings.revokeTooSoon : null}
-      </p>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <button
-          type="button"
-          className="btn btn-danger"
-          onClick={confirm}
-          disabled={busy}
-          aria-disabled={armed ? undefined : true}
-          aria-busy={revoke.isPending}
-        >
-          {busy ? messages.settings.revoking : messages.settings.revokeConfirm}
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={cancel} disabled={busy}>
-          {messages.settings.revokeCancel}
-        </button>
-      </div>
-    </section>
   );
 }

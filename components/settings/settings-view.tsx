@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { useConnections, useSession } from "@/lib/client/hooks";
 import { formatDateTime } from "@/lib/format/datetime";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
@@ -12,11 +12,11 @@ import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
-import { ConnectionsPanel, useConnectionsWords } from "./connections-panel";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
 import { SignedInSessions } from "./signed-in-sessions";
+import { useSettingsWords } from "./settings-words";
 
 function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -41,12 +41,12 @@ function DetailsList({ rows }: { rows: { label: string; value: ReactNode }[] }) 
 
 /** Who is signed in. */
 function AccountDetails({ session }: { session: SessionView }) {
-  const { messages } = useI18n();
+  const words = useSettingsWords();
   return (
     <DetailsList
       rows={[
-        { label: messages.settings.name, value: session.name },
-        { label: messages.settings.email, value: session.email },
+        { label: words.name, value: session.name },
+        { label: words.email, value: session.email },
       ]}
     />
   );
@@ -55,9 +55,10 @@ function AccountDetails({ session }: { session: SessionView }) {
 /** What the app may do, in words (the codes behind "Details"), the site by its name, and when access was granted, with its zone. */
 function AccessDetails({ session }: { session: SessionView }) {
   const { messages, formatLocale, timeZone, now } = useI18n();
+  const words = useSettingsWords();
   const site = useSiteInfo();
   const siteName = site?.name ?? session.site.replace(/^https?:\/\//, "");
-  const granted = interpolate(messages.settingsPage.timeInZone, {
+  const granted = interpolate(words.timeInZone, {
     time: formatDateTime(session.grantedAt, { formatLocale, timeZone }),
     zone: describeTimeZone(timeZone, formatLocale, now),
   });
@@ -79,9 +80,9 @@ function AccessDetails({ session }: { session: SessionView }) {
           <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
             ▸
           </span>
-          {messages.settingsPage.details}
+          {words.details}
         </summary>
-        <p>{messages.settingsPage.permissionCodes}:</p>
+        <p>{words.permissionCodes}:</p>
         <ul className="flex flex-wrap gap-2">
           {session.scopes.map((scope) => (
             <li key={scope}>
@@ -93,34 +94,37 @@ function AccessDetails({ session }: { session: SessionView }) {
       <DetailsList
         rows={[
           {
-            label: messages.settings.site,
+            label: words.site,
             value: (
               <a className="break-words text-accent underline" href={session.site} target="_top">
                 {siteName}
               </a>
             ),
           },
-          { label: messages.settings.grantedAt, value: <time dateTime={session.grantedAt}>{granted}</time> },
+          { label: words.grantedAt, value: <time dateTime={session.grantedAt}>{granted}</time> },
         ]}
       />
     </div>
   );
 }
 
+/**
+ * The AI assistants panel and its words, in a chunk of their own: the disclosure appears only once the
+ * browser has learnt that the site's MCP server answers, so neither is part of the page's first load.
+ */
+const AssistantConnections = lazy(() => import("./connections-panel").then((module) => ({ default: module.AssistantConnections })));
+
 /** "Connect an AI assistant (beta)": shown only while the site's MCP server answers (its "MCP connections" beta is on). */
 function AssistantDisclosure() {
-  const { messages } = useI18n();
-  const connectionsWords = useConnectionsWords();
+  const words = useSettingsWords();
   const connections = useConnections();
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
     <details className="card p-4 sm:p-6">
-      <summary className="inline-flex min-h-11 cursor-pointer items-center text-lg font-semibold text-fg">
-        {messages.settingsPage.connectAssistant}
-      </summary>
-      <section aria-label={connectionsWords.title} className="pt-3">
-        <ConnectionsPanel />
-      </section>
+      <summary className="inline-flex min-h-11 cursor-pointer items-center text-lg font-semibold text-fg">{words.connectAssistant}</summary>
+      <Suspense>
+        <AssistantConnections />
+      </Suspense>
     </details>
   );
 }
@@ -132,6 +136,7 @@ function AssistantDisclosure() {
  */
 export function SettingsView() {
   const { messages } = useI18n();
+  const words = useSettingsWords();
   const query = useSession();
 
   const pendingOrError = (title: string) =>
@@ -143,19 +148,19 @@ export function SettingsView() {
 
   return (
     <div>
-      <PageHeader title={messages.settings.title} />
+      <PageHeader title={messages.nav.settings} />
       <div className="flex flex-col gap-6">
-        <SettingsSection id="settings-account" title={messages.settingsPage.signedInAs}>
+        <SettingsSection id="settings-account" title={words.signedInAs}>
           {query.isSuccess ? <AccountDetails session={query.data} /> : pendingOrError(messages.errors.session)}
         </SettingsSection>
-        <SettingsSection id="settings-language" title={messages.settings.language}>
+        <SettingsSection id="settings-language" title={words.language}>
           <LanguageSwitch />
         </SettingsSection>
-        <SettingsSection id="settings-sign-out" title={messages.settings.signOut}>
+        <SettingsSection id="settings-sign-out" title={messages.accountMenu.signOut}>
           <SignOutButton />
         </SettingsSection>
         {query.isSuccess ? (
-          <SettingsSection id="settings-permissions" title={messages.settings.permissions}>
+          <SettingsSection id="settings-permissions" title={words.permissions}>
             <AccessDetails session={query.data} />
           </SettingsSection>
         ) : null}
@@ -163,7 +168,7 @@ export function SettingsView() {
         <SettingsSection id="settings-sessions" title={messages.sessions.title}>
           <SignedInSessions />
         </SettingsSection>
-        <SettingsSection id="settings-revoke" title={messages.settings.revokeTitle}>
+        <SettingsSection id="settings-revoke" title={words.revokeTitle}>
           <RevokeAccess />
         </SettingsSection>
       </div>

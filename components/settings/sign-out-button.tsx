@@ -23,10 +23,10 @@ export function SignOutButton() {
         <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />
       ) : (
         <button type="button" className="btn btn-secondary" disabled={signOut.busy} aria-busy={signOut.pending} onClick={signOut.start}>
-          {messages.settings.signOut}
+          {messages.accountMenu.signOut}
         </button>
       )}
-      <ActionFailedAlert error={signOut.error} message={messages.settings.signOutFailed} className="text-sm" />
+      <ActionFailedAlert error={signOut.error} message={messages.accountMenu.signOutFailed} className="text-sm" />
     </div>
   );
 }

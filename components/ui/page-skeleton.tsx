@@ -16,7 +16,8 @@ const BLOCK = "animate-pulse rounded-2xl bg-surface-muted";
 export function PageSkeleton({ page }: { page: SkeletonPage }) {
   const { messages } = useI18n();
   const { embedded } = useEmbedding();
-  const title = messages[page].title;
+  // Settings' words ship with its page alone (lib/i18n/messages/settings.ts); its title is the tab's name.
+  const title = page === "settings" ? messages.nav.settings : messages[page].title;
   return (
     <div aria-busy="true">
       <header className="mb-6 sm:mb-8">

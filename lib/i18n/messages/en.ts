@@ -190,30 +190,10 @@ export const en = {
       cancelled: "Cancelled",
     },
   },
+  // The Settings page's words are in lib/i18n/messages/settings.ts; this one is shown by
+  // components/settings/sign-out-button.tsx, which the account menu on every page imports.
   settings: {
-    title: "Settings",
-    account: "Account",
-    name: "Name",
-    email: "Email",
-    site: "Site",
-    permissions: "What this app may do",
-    grantedAt: "Access granted",
-    language: "Language",
-    languageHelp: "Dates, numbers and texts follow this language.",
-    languageNames: { en: "English", "zh-TW": "繁體中文" },
-    signOut: "Sign out",
-    revokeTitle: "Revoke access",
-    revokeBody: "Revoke access withdraws this app's access to your account at the site, then signs you out here.",
     signOutBody: "Sign out ends your sign-in in this browser, and asks the site to end its own sign-in too when the site offers that.",
-    revoke: "Revoke access",
-    revokeConfirmTitle: "Revoke this app's access?",
-    revokeConfirmBody: "The site will stop granting this app access to your account. You can sign in again later to grant it anew.",
-    revokeConfirm: "Yes, revoke",
-    revokeCancel: "Cancel",
-    revokeTooSoon: "That press came just as the page appeared, so nothing was revoked. If you meant it, press “Yes, revoke” again.",
-    revoking: "Revoking…",
-    revokeFailed: "Access could not be revoked. {reason}",
-    signOutFailed: "You could not be signed out. {reason}",
   },
   scopes: {
     openid: "Confirm who you are when you sign in",
@@ -278,13 +258,6 @@ export const en = {
     // The Overview's link to the courses ending soon, on the Courses page: one course, or several.
     seeAllOne: "See it on the Courses page",
     seeAll: "See all {count} courses",
-  },
-  settingsPage: {
-    signedInAs: "Signed in",
-    details: "Details",
-    permissionCodes: "Permission codes the site granted",
-    connectAssistant: "Connect an AI assistant (beta)",
-    timeInZone: "{time} ({zone})",
   },
   pageTitles: {
     signedIn: "Signed in",

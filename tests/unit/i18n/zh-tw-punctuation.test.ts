@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
+import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 import { zhTW } from "@/lib/i18n/messages/zh-TW";
 
@@ -41,12 +43,14 @@ describe("繁體中文 punctuation", () => {
   });
 
   it("uses full-width ：（），in every zh-TW message", () => {
-    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, the AI assistants panel's).
+    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, Settings').
     const offenders = textsOf({
       ...zhTW,
       crash: CRASH_WORDS["zh-TW"],
       signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"],
       connections: CONNECTIONS_WORDS["zh-TW"],
+      sessions: SESSIONS_WORDS["zh-TW"],
+      settings: SETTINGS_WORDS["zh-TW"],
     })
       .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
       .filter((entry) => entry.found.length > 0);

@@ -9,7 +9,7 @@ import { createElement, type ReactElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { AccountMenu } from "@/components/layout/account-menu";
-import { RevokeConfirmation } from "@/components/settings/revoke-access";
+import { RevokeConfirmation } from "@/components/settings/revoke-confirmation";
 import { SignOutButton } from "@/components/settings/sign-out-button";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";

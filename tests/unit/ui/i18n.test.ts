@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
+import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 type Tree = { readonly [key: string]: string | Tree };
@@ -43,6 +45,8 @@ describe("message dictionaries", () => {
   it.each([
     ["the sign-in problem page's words, kept on the server", SIGN_IN_PROBLEM_WORDS],
     ["the AI assistants panel's words, kept to the Settings page", CONNECTIONS_WORDS],
+    ["the sign-in list's words, kept to the Settings page", SESSIONS_WORDS],
+    ["the Settings pages' own words", SETTINGS_WORDS],
   ] as const)("%s, have the same keys and placeholders in every language", (_name, words) => {
     const enWords = words.en as unknown as Tree;
     const zhWords = words["zh-TW"] as unknown as Tree;
@@ -63,8 +67,8 @@ describe("message dictionaries", () => {
     const messages = getMessages("en");
     expect(Object.values(messages.nav)).toEqual(["Overview", "Courses", "Orders", "Events", "Settings"]);
     expect(messages.landing.signIn).toBe("Sign in");
-    expect(messages.settings.revoke).toBe("Revoke access");
-    expect(messages.settings.revokeConfirm.toLowerCase()).not.toContain("revoke access");
+    expect(SETTINGS_WORDS.en.revoke).toBe("Revoke access");
+    expect(SETTINGS_WORDS.en.revokeConfirm.toLowerCase()).not.toContain("revoke access");
     expect(messages.courses.resumeAt.startsWith("Resume")).toBe(true);
     expect(messages.courses.resume).toBe("Resume");
   });
