@@ -3,7 +3,7 @@
 import { PageLink } from "@/components/ui/page-link";
 import { useEffect, useId, useRef, useState } from "react";
 
-import { FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
+import { focusOnMount, FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
@@ -61,7 +61,7 @@ export function AccountMenu({ name }: { name: string }) {
         aria-controls={panelId}
         onClick={() => {
           setOpen((value) => !value);
-          signOut.cancel();
+          signOut.reset();
         }}
         className="inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted"
       >
@@ -86,6 +86,7 @@ export function AccountMenu({ name }: { name: string }) {
           <FrameSignOutConfirmation busy={signOut.busy} onConfirm={signOut.confirm} onCancel={signOut.cancel} />
         ) : (
           <button
+            ref={signOut.returnFocus ? focusOnMount : undefined}
             type="button"
             disabled={signOut.busy}
             aria-busy={signOut.pending}

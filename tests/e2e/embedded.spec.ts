@@ -347,3 +347,58 @@ test("a section opened after the panel's session is gone offers the panel's own 
   await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
   await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
 });
+
+test("Sign out in the panel: focus on the question, a button that looks ready, an early press explained, Cancel returns focus", async ({
+  page,
+}) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  const account = frame.getByRole("navigation", { name: "Account" });
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  const menuSignOut = account.getByRole("button", { name: "Sign out", exact: true });
+  await menuSignOut.click();
+  // The question replaced the button that had focus: focus starts there, not on <body>.
+  const question = account.getByText("Sign out of the dashboard in this panel?");
+  await expect(question).toBeFocused();
+
+  const confirm = account.getByRole("button", { name: "Yes, sign out" });
+  // The panel's window regains focus (as when another window raises it under the pointer): the button is
+  // inert again for a moment (ASVS 5 V3.4.6), but it is not faded or disabled-looking meanwhile.
+  const look = await confirm.evaluate(async (button: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return { ariaDisabled: button.getAttribute("aria-disabled"), disabled: button.disabled, opacity: getComputedStyle(button).opacity };
+  });
+  expect(look).toEqual({ ariaDisabled: "true", disabled: false, opacity: "1" });
+  // A press in that moment (the second click of a staged double-click) signs nothing out, not even once the
+  // button is armed (it is not queued), and the status line says why.
+  await confirm.evaluate((button: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    button.click();
+  });
+  await expect(account.getByRole("status").filter({ hasText: "Pressed just as this appeared, so you're still signed in." })).toBeVisible();
+  await expect(confirm).toBeEnabled();
+  await page.waitForTimeout(300);
+  expect(await confirm.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);
+  await expect(question).toBeVisible();
+
+  // Cancel: the menu's Sign out is back, with focus.
+  await account.getByRole("button", { name: "Cancel" }).click();
+  await expect(menuSignOut).toBeFocused();
+
+  // The same confirmation from Settings' Sign out in the panel (the menu is still open): focus on the
+  // question, Cancel back to Sign out.
+  await account.getByRole("link", { name: "Settings" }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  const settingsSignOut = frame.getByRole("main").getByRole("button", { name: "Sign out", exact: true });
+  await settingsSignOut.click();
+  await expect(frame.getByRole("main").getByText("Sign out of the dashboard in this panel?")).toBeFocused();
+  await frame.getByRole("main").getByRole("button", { name: "Cancel" }).click();
+  await expect(settingsSignOut).toBeFocused();
+
+  // A press once the confirmation has been in view signs out.
+  await settingsSignOut.click();
+  await frame.getByRole("main").getByRole("button", { name: "Yes, sign out" }).click();
+  await expectSignedOutFrame(dashboardFrame(page));
+});

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 /**
  * Security checklist case 66 and finding 8 of issue 27: inside the site's page (a frame the site controls),
- * the header account menu's Sign out asks first, and the confirmation stays inert until the page has been
- * in view for ARMING_DELAY_MS, so a double-click staged elsewhere cannot sign the member out. At the top
- * level, Sign out acts at once.
+ * the header account menu's Sign out asks first, and the confirmation signs nothing out until the page has
+ * been in view for ARMING_DELAY_MS (it looks ready meanwhile, aria-disabled, and an early press says so), so a
+ * double-click staged elsewhere cannot sign the member out. At the top level, Sign out acts at once.
  */
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -51,25 +51,50 @@ describe("Sign out in the header's account menu", () => {
     const group = screen.getByRole("group", { name: "Sign out of the dashboard in this panel?" });
     const confirm = screen.getByRole("button", { name: "Yes, sign out" });
     expect(group.contains(confirm)).toBe(true);
-    expect(confirm).toHaveProperty("disabled", true);
-    // The second click of a double-click lands where Sign out was: on the confirmation, still inert.
+    // Focus moves to the question, which replaced the button that had it.
+    expect(document.activeElement?.textContent).toBe("Sign out of the dashboard in this panel?");
+    // Not armed: unavailable to assistive technology, yet not faded (not `disabled`).
+    expect(confirm.getAttribute("aria-disabled")).toBe("true");
+    expect(confirm).toHaveProperty("disabled", false);
+    // The second click of a double-click lands where Sign out was: on the confirmation, not yet armed. It
+    // signs nothing out, now or once armed (never queued), and the status line says so.
     fireEvent.click(confirm);
     await settle();
     expect(logoutCalls()).toHaveLength(0);
+    expect(screen.getByRole("status").textContent).toMatch(/^Pressed just as this appeared, so you're still signed in\./);
 
     await settle(ARMING_DELAY_MS);
-    expect(confirm).toHaveProperty("disabled", false);
+    expect(logoutCalls()).toHaveLength(0);
+    expect(confirm.getAttribute("aria-disabled")).toBeNull();
     fireEvent.click(confirm);
     await settle();
     expect(logoutCalls()).toHaveLength(1);
   });
 
-  it("checklist 66: inside a frame, Cancel returns to the menu's Sign out without signing out", async () => {
+  it("checklist 66: inside a frame, a press just after the window regains focus signs nothing out", async () => {
+    vi.spyOn(window, "top", "get").mockReturnValue({} as Window);
+    renderMenu();
+    fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
+    await settle(ARMING_DELAY_MS);
+    const confirm = screen.getByRole("button", { name: "Yes, sign out" });
+    // Raised under the pointer by another window: the press in the same moment is judged by the window's
+    // focus, not by the last render.
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+      fireEvent.click(confirm);
+    });
+    await settle();
+    expect(logoutCalls()).toHaveLength(0);
+    expect(screen.getByRole("status").textContent).toMatch(/still signed in/);
+  });
+
+  it("checklist 66: inside a frame, Cancel returns to the menu's Sign out, with focus, without signing out", async () => {
     vi.spyOn(window, "top", "get").mockReturnValue({} as Window);
     renderMenu();
     fireEvent.click(screen.getByRole("button", { name: "Sign out" }));
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
-    expect(screen.getByRole("button", { name: "Sign out" })).toBeTruthy();
+    const signOut = screen.getByRole("button", { name: "Sign out" });
+    expect(document.activeElement).toBe(signOut);
     await settle(ARMING_DELAY_MS * 2);
     expect(logoutCalls()).toHaveLength(0);
   });
