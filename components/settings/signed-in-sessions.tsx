@@ -1,8 +1,10 @@
 "use client";
 
-import { useArmedAfterAppearing } from "@/lib/client/deliberate-click";
+import { useState } from "react";
+
+import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
-import type { SignedInSessionView } from "@/lib/contract/signed-in-sessions";
+import type { EndSessionsRequest, SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { formatTimeAgo } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
 import { SESSIONS_WORDS, type SessionsWords } from "@/lib/i18n/messages/sessions";
@@ -19,13 +21,24 @@ function useDeviceName(): (session: SignedInSessionView) => string {
   };
 }
 
-/** "Where you're signed in": this device first, then the member's other sessions, each of which can be signed out. */
+/**
+ * "Where you're signed in": this device first, then the member's other sessions, each of which can be signed out.
+ *
+ * "Sign out there" and "Sign out everywhere else" are armed as the revoke confirmation is
+ * (lib/client/deliberate-click.ts): nothing is signed out until the page has been in view, with focus, for
+ * ARMING_DELAY_MS, so a double-click staged in another window that opens or raises Settings under the
+ * pointer cannot end a session (double-clickjacking; OWASP Clickjacking Defense Cheat Sheet; ASVS 5
+ * V3.4.6). The buttons keep their normal look meanwhile (aria-disabled, not faded): a press in that moment
+ * ends nothing, is not queued, and the status line says so.
+ */
 export function SignedInSessions() {
   const { formatLocale, now } = useI18n();
   const words = useSessionsWords();
   const query = useSignedInSessions();
   const end = useEndSessions();
-  const armed = useArmedAfterAppearing();
+  const { armed, isArmedNow } = useDeliberateClick();
+  // The early press to explain: a row's device, or every other sign-in.
+  const [tooSoon, setTooSoon] = useState<{ device: string } | "others" | null>(null);
   const deviceName = useDeviceName();
 
   if (query.isPending) return <LoadingState label={words.loading} />;
@@ -38,6 +51,16 @@ export function SignedInSessions() {
   // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
+  const endDeliberately = (target: EndSessionsRequest, early: { device: string } | "others") => {
+    if (!isArmedNow()) {
+      setTooSoon(early);
+      return;
+    }
+    setTooSoon(null);
+    end.mutate(target);
+  };
+  const tooSoonSentence =
+    tooSoon === null ? null : tooSoon === "others" ? words.tooSoonEverywhereElse : interpolate(words.tooSoonThere, tooSoon);
   return (
     <div className="flex flex-col gap-3">
       <p className="text-fg-muted">{words.intro}</p>
@@ -72,8 +95,9 @@ export function SignedInSessions() {
                   device: deviceName(session),
                   time: relative(session.signedInAt),
                 })}
-                disabled={!armed || end.isPending}
-                onClick={() => end.mutate({ id: session.id })}
+                disabled={end.isPending}
+                aria-disabled={armed ? undefined : true}
+                onClick={() => endDeliberately({ id: session.id }, { device: deviceName(session) })}
               >
                 {words.signOutThere}
               </button>
@@ -86,14 +110,19 @@ export function SignedInSessions() {
         <button
           type="button"
           className="btn btn-secondary self-start"
-          disabled={!armed || end.isPending}
-          onClick={() => end.mutate({ others: true })}
+          disabled={end.isPending}
+          aria-disabled={armed ? undefined : true}
+          onClick={() => endDeliberately({ others: true }, "others")}
         >
           {words.signOutEverywhereElse}
         </button>
       ) : null}
       <div aria-live="polite">
-        {end.isSuccess ? <p role="status">{end.data.complete ? words.ended : words.endedIncomplete}</p> : null}
+        {tooSoonSentence !== null && !end.isPending ? (
+          <p role="status">{tooSoonSentence}</p>
+        ) : end.isSuccess ? (
+          <p role="status">{end.data.complete ? words.ended : words.endedIncomplete}</p>
+        ) : null}
         <ActionFailedAlert error={end.error} message={words.failed} className="text-sm" />
       </div>
     </div>

@@ -133,3 +133,72 @@ test("Where you're signed in: this device first; Sign out there ends the other s
   expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
   await laptop.close();
 });
+
+test("Where you're signed in: Sign out there and Sign out everywhere else look ready, and an early press ends nothing and says so", async ({
+  browser,
+  page,
+}) => {
+  // A device no other test signs in from, so its row is this test's alone.
+  const laptop = await browser.newContext({
+    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:133.0) Gecko/20100101 Firefox/133.0",
+  });
+  const other = await laptop.newPage();
+  await signIn(other, "maya@example.com");
+  await signIn(page, "maya@example.com");
+  await page.goto("/settings");
+  const list = page.getByRole("region", { name: "Where you're signed in" });
+  const there = list.getByRole("button", { name: /^Sign out there: Firefox on macOS/ });
+  const everywhereElse = list.getByRole("button", { name: "Sign out everywhere else" });
+  await expect(there).toBeVisible();
+
+  // Settings regains focus (as when another window raises it under the pointer): both buttons are inert
+  // for a moment (ASVS 5 V3.4.6), but neither is faded or disabled-looking meanwhile.
+  const looks = await list.evaluate(async (region) => {
+    window.dispatchEvent(new Event("focus"));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // The other sign-in this test made, and the button for all of them (earlier tests leave more rows).
+    const buttons = [...region.querySelectorAll("button")].filter(
+      (button) =>
+        button.getAttribute("aria-label")?.startsWith("Sign out there: Firefox on macOS") ||
+        button.textContent === "Sign out everywhere else",
+    );
+    return buttons.map((button) => ({
+      name: button.textContent,
+      ariaDisabled: button.getAttribute("aria-disabled"),
+      disabled: button.disabled,
+      opacity: getComputedStyle(button).opacity,
+    }));
+  });
+  expect(looks).toEqual([
+    { name: "Sign out there", ariaDisabled: "true", disabled: false, opacity: "1" },
+    { name: "Sign out everywhere else", ariaDisabled: "true", disabled: false, opacity: "1" },
+  ]);
+
+  // A press in that moment (the second click of a staged double-click) ends nothing, not even once the
+  // buttons are armed (it is not queued), and the status line says so in the button's words.
+  await there.evaluate((button: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    button.click();
+  });
+  await expect(
+    list.getByRole("status").filter({ hasText: "That press came just as the page appeared, so Firefox on macOS is still signed in." }),
+  ).toBeVisible();
+  await everywhereElse.evaluate((button: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    button.click();
+  });
+  await expect(
+    list.getByRole("status").filter({ hasText: "That press came just as the page appeared, so no other sign-in was ended." }),
+  ).toBeVisible();
+  await expect(there).toBeEnabled();
+  await page.waitForTimeout(300);
+  await expect(list.getByText("Firefox on macOS")).toBeVisible();
+  expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(200);
+
+  // A press once the list has been in view ends that sign-in.
+  await there.click();
+  await expect(list.getByRole("status").filter({ hasText: "Signed out there." })).toBeVisible();
+  await expect(list.getByText("Firefox on macOS")).toHaveCount(0);
+  expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
+  await laptop.close();
+});
