@@ -6,21 +6,15 @@ import { useCallback, useEffect, useRef, useState } from "react";
 export const ARMING_DELAY_MS = 700;
 
 /**
- * False until the page has been visible, without losing focus, for ARMING_DELAY_MS; false again whenever
- * it is hidden or loses focus. A destructive button disabled while this is false cannot be clicked
- * through: not by a double-click staged in another window that opens or raises this one under the
- * pointer (double-clickjacking), nor by a click meant for a page that was just replaced
- * (OWASP Clickjacking Defense Cheat Sheet; ASVS 5 V3.4.6). Rendered false on the server.
- */
-export function useArmedAfterAppearing(delayMs = ARMING_DELAY_MS): boolean {
-  return useDeliberateClick(delayMs).armed;
-}
-
-/**
- * The same arming, for a button that keeps its normal look while it is not armed: `armed` for rendering
- * (`aria-disabled`), and `isArmedNow()` for the click handler, which reads the state the window events
- * left, not the last render's, so a press in the same task as the window's focus or blur is judged by it.
- * A press while not armed must do nothing but say so: the protection is that no action follows it.
+ * Arms a destructive button: `armed` is false until the page has been visible, without losing focus, for
+ * ARMING_DELAY_MS, and false again whenever it is hidden or loses focus. The button keeps its normal look
+ * meanwhile: render `aria-disabled` from `armed`, and have its click handler check `isArmedNow()`, which
+ * reads the state the window events left, not the last render's, so a press in the same task as the
+ * window's focus or blur is judged by it. A press while not armed must do nothing but say so (the
+ * protection is that no action follows it; it is never queued). So the button cannot be clicked through:
+ * not by a double-click staged in another window that opens or raises this one under the pointer
+ * (double-clickjacking), nor by a click meant for a page that was just replaced (OWASP Clickjacking
+ * Defense Cheat Sheet; ASVS 5 V3.4.6). Not armed on the server.
  */
 export function useDeliberateClick(delayMs = ARMING_DELAY_MS): { armed: boolean; isArmedNow: () => boolean } {
   const [armed, setArmed] = useState(false);
