@@ -29,16 +29,16 @@ function useDeviceName(): (session: SignedInSessionView) => string {
  * ARMING_DELAY_MS, so a double-click staged in another window that opens or raises Settings under the
  * pointer cannot end a session (double-clickjacking; OWASP Clickjacking Defense Cheat Sheet; ASVS 5
  * V3.4.6). The buttons keep their normal look meanwhile (aria-disabled, not faded): a press in that moment
- * ends nothing, is not queued, and the status line says so.
+ * ends nothing, is not queued, and the status line says so, in the sentence the panel's sign-out
+ * confirmation uses (it is in the dictionaries already, so Settings' first-load JavaScript carries no more words).
  */
 export function SignedInSessions() {
-  const { formatLocale, now } = useI18n();
+  const { formatLocale, now, messages } = useI18n();
   const words = useSessionsWords();
   const query = useSignedInSessions();
   const end = useEndSessions();
   const { armed, isArmedNow } = useDeliberateClick();
-  // The early press to explain: a row's device, or every other sign-in.
-  const [tooSoon, setTooSoon] = useState<{ device: string } | "others" | null>(null);
+  const [tooSoon, setTooSoon] = useState(false);
   const deviceName = useDeviceName();
 
   if (query.isPending) return <LoadingState label={words.loading} />;
@@ -51,16 +51,12 @@ export function SignedInSessions() {
   // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
-  const endDeliberately = (target: EndSessionsRequest, early: { device: string } | "others") => {
-    if (!isArmedNow()) {
-      setTooSoon(early);
-      return;
-    }
-    setTooSoon(null);
-    end.mutate(target);
+  const endDeliberately = (target: EndSessionsRequest) => {
+    // A press before the page has been in view for ARMING_DELAY_MS ends nothing (ASVS 5 V3.4.6).
+    const early = !isArmedNow();
+    setTooSoon(early);
+    if (!early) end.mutate(target);
   };
-  const tooSoonSentence =
-    tooSoon === null ? null : tooSoon === "others" ? words.tooSoonEverywhereElse : interpolate(words.tooSoonThere, tooSoon);
   return (
     <div className="flex flex-col gap-3">
       <p className="text-fg-muted">{words.intro}</p>
@@ -97,7 +93,7 @@ export function SignedInSessions() {
                 })}
                 disabled={end.isPending}
                 aria-disabled={armed ? undefined : true}
-                onClick={() => endDeliberately({ id: session.id }, { device: deviceName(session) })}
+                onClick={() => endDeliberately({ id: session.id })}
               >
                 {words.signOutThere}
               </button>
@@ -112,14 +108,14 @@ export function SignedInSessions() {
           className="btn btn-secondary self-start"
           disabled={end.isPending}
           aria-disabled={armed ? undefined : true}
-          onClick={() => endDeliberately({ others: true }, "others")}
+          onClick={() => endDeliberately({ others: true })}
         >
           {words.signOutEverywhereElse}
         </button>
       ) : null}
       <div aria-live="polite">
-        {tooSoonSentence !== null && !end.isPending ? (
-          <p role="status">{tooSoonSentence}</p>
+        {tooSoon && !end.isPending ? (
+          <p role="status">{messages.sessions.signOutTooSoon}</p>
         ) : end.isSuccess ? (
           <p role="status">{end.data.complete ? words.ended : words.endedIncomplete}</p>
         ) : null}

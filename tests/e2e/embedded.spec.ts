@@ -377,7 +377,9 @@ test("Sign out in the panel: focus on the question, a button that looks ready, a
     window.dispatchEvent(new Event("focus"));
     button.click();
   });
-  await expect(account.getByRole("status").filter({ hasText: "Pressed just as this appeared, so you're still signed in." })).toBeVisible();
+  await expect(
+    account.getByRole("status").filter({ hasText: "That press came just as this appeared, so nothing was signed out." }),
+  ).toBeVisible();
   await expect(confirm).toBeEnabled();
   await page.waitForTimeout(300);
   expect(await confirm.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);

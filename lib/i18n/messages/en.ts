@@ -270,6 +270,6 @@ export const en = {
     signOutConfirmTitle: "Sign out of the dashboard in this panel?",
     signOutConfirm: "Yes, sign out",
     signOutCancel: "Cancel",
-    signOutTooSoon: "Pressed just as this appeared, so you're still signed in. Press again to sign out.",
+    signOutTooSoon: "That press came just as this appeared, so nothing was signed out. Press again if you meant it.",
   },
 } as const;

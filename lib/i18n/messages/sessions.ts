@@ -5,7 +5,8 @@ import type { Widen } from "./types";
  * The words of Settings' "Where you're signed in" list (components/settings/signed-in-sessions.tsx), kept
  * apart from the dictionaries (lib/i18n/messages/en.ts): those reach every route's first-load JavaScript,
  * these only the Settings page's (docs/performance.md, "First-load JavaScript"). The section's title and
- * the panel's sign-out confirmation, which the account menu shows on every page, stay in the dictionaries.
+ * the panel's sign-out confirmation, which the account menu shows on every page, stay in the dictionaries;
+ * so does the sentence for a press that came too soon, which this list shares with that confirmation.
  */
 const en = {
   intro: "Your sign-ins to this dashboard. Sign out of any you do not recognise or no longer use.",
@@ -21,9 +22,6 @@ const en = {
   signOutThereLabel: "Sign out there: {device}, signed in {time}",
   signOutEverywhereElse: "Sign out everywhere else",
   onlyHere: "You're signed in only here.",
-  tooSoonThere: "That press came just as the page appeared, so {device} is still signed in. If you meant it, press “Sign out there” again.",
-  tooSoonEverywhereElse:
-    "That press came just as the page appeared, so no other sign-in was ended. If you meant it, press “Sign out everywhere else” again.",
   ended: "Signed out there.",
   endedIncomplete: "Signed out there. The site did not confirm it: that sign-in may stay valid at the site until it expires.",
   failed: "That could not be done. {reason}",
@@ -48,8 +46,6 @@ const zhTW: SessionsWords = {
   signOutThereLabel: "在該處登出：{device}，{time}登入",
   signOutEverywhereElse: "登出其他所有裝置",
   onlyHere: "你只在這裡登入。",
-  tooSoonThere: "這次按下時頁面才剛出現，因此「{device}」仍保持登入。若確定要登出，請再按一次「在該處登出」。",
-  tooSoonEverywhereElse: "這次按下時頁面才剛出現，因此沒有登出任何其他裝置。若確定要登出，請再按一次「登出其他所有裝置」。",
   ended: "已在該處登出。",
   endedIncomplete: "已在該處登出，但網站未確認：該登入在網站上可能仍有效，直到過期為止。",
   failed: "無法完成這項操作。{reason}",

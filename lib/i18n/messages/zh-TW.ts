@@ -254,6 +254,6 @@ export const zhTW: Messages = {
     signOutConfirmTitle: "要登出此面板中的儀表板嗎？",
     signOutConfirm: "是，登出",
     signOutCancel: "取消",
-    signOutTooSoon: "按下時確認才剛出現，所以你仍保持登入。若要登出，請再按一次。",
+    signOutTooSoon: "這次按下時畫面才剛出現，因此沒有登出。若確定要登出，請再按一次。",
   },
 };

@@ -61,7 +61,7 @@ describe("Sign out in the header's account menu", () => {
     fireEvent.click(confirm);
     await settle();
     expect(logoutCalls()).toHaveLength(0);
-    expect(screen.getByRole("status").textContent).toMatch(/^Pressed just as this appeared, so you're still signed in\./);
+    expect(screen.getByRole("status").textContent).toMatch(/^That press came just as this appeared, so nothing was signed out\./);
 
     await settle(ARMING_DELAY_MS);
     expect(logoutCalls()).toHaveLength(0);
@@ -85,7 +85,7 @@ describe("Sign out in the header's account menu", () => {
     });
     await settle();
     expect(logoutCalls()).toHaveLength(0);
-    expect(screen.getByRole("status").textContent).toMatch(/still signed in/);
+    expect(screen.getByRole("status").textContent).toMatch(/nothing was signed out/);
   });
 
   it("checklist 66: inside a frame, Cancel returns to the menu's Sign out, with focus, without signing out", async () => {
