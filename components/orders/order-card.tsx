@@ -2,8 +2,9 @@
 
 import { formatCurrency } from "@/lib/format/currency";
 import { formatDate } from "@/lib/format/datetime";
-import { describeItemType, describeOrderState } from "@/lib/format/states";
+import { describeItemType, describeOrderState } from "@/lib/format/order-states";
 import { interpolate, siteCalled } from "@/lib/i18n";
+import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
 import { useI18n } from "@/lib/i18n/provider";
 import type { Order } from "@/lib/types/account";
 import { useSiteInfo } from "@/components/layout/site-info";
@@ -12,12 +13,13 @@ import { Badge } from "@/components/ui/badge";
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
   const { locale, formatLocale, timeZone, messages } = useI18n();
+  const words = ORDERS_WORDS[locale];
   const site = useSiteInfo();
-  const payOnSite = interpolate(messages.orderActions.payOnSite, { site: siteCalled(messages, site?.name ?? null) });
+  const payOnSite = interpolate(words.payOnSite, { site: siteCalled(messages, site?.name ?? null) });
   const state = describeOrderState(order, locale);
   const money = (amount: number) => formatCurrency(amount, order.currency, formatLocale);
   const date = order.paidAt ?? order.createdAt;
-  const dateText = interpolate(order.paidAt ? messages.orders.paidOn : messages.orders.placedOn, {
+  const dateText = interpolate(order.paidAt ? words.paidOn : words.placedOn, {
     date: formatDate(date, { formatLocale, timeZone }),
   });
   const headingId = `order-${order.id}`;
@@ -28,7 +30,7 @@ export function OrderCard({ order }: { order: Order }) {
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div>
           <h2 id={headingId} className="font-semibold text-fg">
-            {interpolate(messages.orders.tradeNo, { tradeNo: order.tradeNo })}
+            {interpolate(words.tradeNo, { tradeNo: order.tradeNo })}
           </h2>
           <p className="text-sm text-fg-muted">
             <time dateTime={date}>{dateText}</time>
@@ -37,7 +39,7 @@ export function OrderCard({ order }: { order: Order }) {
         <Badge tone={state.tone}>{state.text}</Badge>
       </div>
       <div>
-        <h3 className="sr-only">{messages.orders.items}</h3>
+        <h3 className="sr-only">{words.items}</h3>
         <ul className="divide-y divide-line border-y border-line">
           {order.lineItems.map((item, index) => (
             <li key={`${item.name}-${index}`} className="flex items-baseline justify-between gap-4 py-2">
@@ -52,14 +54,14 @@ export function OrderCard({ order }: { order: Order }) {
       </div>
       <dl className="flex flex-col gap-1">
         <div className="flex items-baseline justify-between gap-4">
-          <dt className="font-medium text-fg">{messages.orders.total}</dt>
+          <dt className="font-medium text-fg">{words.total}</dt>
           <dd className={`tabular-nums font-semibold ${fullyRefunded ? "text-fg-muted line-through" : "text-fg"}`}>
             {money(order.amount)}
           </dd>
         </div>
         {order.refundedAmount !== null ? (
           <div className="flex items-baseline justify-between gap-4 text-warning-fg">
-            <dt className="font-medium">{messages.orders.state.refunded}</dt>
+            <dt className="font-medium">{words.state.refunded}</dt>
             <dd className="tabular-nums font-semibold">{money(order.refundedAmount)}</dd>
           </div>
         ) : null}
@@ -67,7 +69,7 @@ export function OrderCard({ order }: { order: Order }) {
       {order.state === "not_paid" ? (
         order.paymentUrl ? (
           <a className="btn btn-primary self-start" href={order.paymentUrl} target="_top">
-            {messages.orderActions.completePayment}
+            {words.completePayment}
           </a>
         ) : (
           // The site gave no payment link (it has none, or failed to give it): never an unpaid order with no way on.

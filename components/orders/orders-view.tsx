@@ -1,6 +1,7 @@
 "use client";
 
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
+import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
 import { useI18n } from "@/lib/i18n/provider";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
@@ -10,7 +11,8 @@ import { OrderCard } from "./order-card";
 
 /** The Orders page: the loaded orders, one awaiting payment first, then newest first; a page at a time. */
 export function OrdersView() {
-  const { messages } = useI18n();
+  const { locale, messages } = useI18n();
+  const words = ORDERS_WORDS[locale];
   const query = usePagedAccountPage("orders");
   const orders = sortOrdersForDisplay(flattenPages(query.data?.pages, (order) => order.id));
 
@@ -22,9 +24,9 @@ export function OrdersView() {
         items={orders}
         texts={{
           error: messages.errors.orders,
-          empty: messages.orders.empty,
-          emptyBody: messages.orders.emptyBody,
-          showMore: messages.orders.showMore,
+          empty: words.empty,
+          emptyBody: words.emptyBody,
+          showMore: words.showMore,
           loadingMore: messages.courses.loadingMore,
         }}
         emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}

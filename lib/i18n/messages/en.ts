@@ -144,30 +144,9 @@ export const en = {
     endsInDays: "Access ends in {count} days",
     ended: "Access ended on {date}",
   },
+  // The Orders page's words are in lib/i18n/messages/orders.ts; its title is here for the page skeleton.
   orders: {
     title: "Orders",
-    empty: "You have no orders yet",
-    emptyBody: "Purchases you make on the site will appear here.",
-    tradeNo: "Order {tradeNo}",
-    placedOn: "Placed {date}",
-    paidOn: "Paid {date}",
-    items: "Items",
-    total: "Total",
-    showMore: "Show more",
-    state: {
-      paid: "Paid",
-      not_paid: "Awaiting payment",
-      refunded: "Refunded",
-      failed: "Payment failed",
-      expired: "Expired",
-      manual_enrolled: "Enrolled by the school",
-    },
-    itemType: {
-      CurriculumPlan: "Course",
-      MembershipPlan: "Membership",
-      Ticket: "Event ticket",
-      DigitalProduct: "Digital product",
-    },
   },
   events: {
     title: "Events",
@@ -248,10 +227,6 @@ export const en = {
   emptyStates: {
     browseCourses: "Browse courses on {site}",
     seeEvents: "See upcoming events",
-  },
-  orderActions: {
-    completePayment: "Complete payment",
-    payOnSite: "To pay for this order, go to {site}.",
   },
   courseProgress: {
     watchAgain: "Watch again",

@@ -133,30 +133,9 @@ export const zhTW: Messages = {
     endsInDays: "觀看權限將在 {count} 天後到期",
     ended: "觀看權限已於 {date} 到期",
   },
+  // The Orders page's words are in lib/i18n/messages/orders.ts; its title is here for the page skeleton.
   orders: {
     title: "訂單",
-    empty: "你還沒有任何訂單",
-    emptyBody: "你在網站上的購買紀錄會顯示在這裡。",
-    tradeNo: "訂單 {tradeNo}",
-    placedOn: "{date} 建立",
-    paidOn: "{date} 付款",
-    items: "品項",
-    total: "總計",
-    showMore: "顯示更多",
-    state: {
-      paid: "已付款",
-      not_paid: "等待付款",
-      refunded: "已退款",
-      failed: "付款失敗",
-      expired: "已逾期",
-      manual_enrolled: "由學校開通",
-    },
-    itemType: {
-      CurriculumPlan: "課程",
-      MembershipPlan: "會員方案",
-      Ticket: "活動票券",
-      DigitalProduct: "數位商品",
-    },
   },
   events: {
     title: "活動",
@@ -233,10 +212,6 @@ export const zhTW: Messages = {
   emptyStates: {
     browseCourses: "在{site}瀏覽課程",
     seeEvents: "查看近期活動",
-  },
-  orderActions: {
-    completePayment: "完成付款",
-    payOnSite: "請前往{site}為這筆訂單付款。",
   },
   courseProgress: {
     watchAgain: "再看一次",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
+import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
@@ -43,7 +44,7 @@ describe("繁體中文 punctuation", () => {
   });
 
   it("uses full-width ：（），in every zh-TW message", () => {
-    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, Settings').
+    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, Settings', Orders').
     const offenders = textsOf({
       ...zhTW,
       crash: CRASH_WORDS["zh-TW"],
@@ -51,6 +52,7 @@ describe("繁體中文 punctuation", () => {
       connections: CONNECTIONS_WORDS["zh-TW"],
       sessions: SESSIONS_WORDS["zh-TW"],
       settings: SETTINGS_WORDS["zh-TW"],
+      orders: ORDERS_WORDS["zh-TW"],
     })
       .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
       .filter((entry) => entry.found.length > 0);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
+import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
@@ -47,6 +48,7 @@ describe("message dictionaries", () => {
     ["the AI assistants panel's words, kept to the Settings page", CONNECTIONS_WORDS],
     ["the sign-in list's words, kept to the Settings page", SESSIONS_WORDS],
     ["the Settings pages' own words", SETTINGS_WORDS],
+    ["the Orders page's words", ORDERS_WORDS],
   ] as const)("%s, have the same keys and placeholders in every language", (_name, words) => {
     const enWords = words.en as unknown as Tree;
     const zhWords = words["zh-TW"] as unknown as Tree;
