@@ -25,6 +25,10 @@ const PANEL_SCRIPT = `"use strict";
   const frame = document.querySelector("iframe[data-companion-dashboard]");
   if (!frame) return;
   const dashboardOrigin = new URL(frame.src).origin;
+  // Back (from a lecture the panel's Resume opened) and reload find the frame as tall as it was before its
+  // content arrives, so the browser can restore the page's scroll position, and the course is in view again.
+  const kept = history.state && history.state.companionDashboardHeight;
+  if (typeof kept === "string" && /^[0-9]+px$/.test(kept)) frame.style.height = kept;
   window.addEventListener("message", (event) => {
     if (event.origin !== dashboardOrigin || event.source !== frame.contentWindow) return;
     const message = event.data;
@@ -32,6 +36,7 @@ const PANEL_SCRIPT = `"use strict";
     const height = Math.min(Math.max(Math.round(message.height), 200), 20000);
     // The frame's own border is outside its content: add it.
     frame.style.height = height + (frame.offsetHeight - frame.clientHeight) + "px";
+    history.replaceState({ ...history.state, companionDashboardHeight: frame.style.height }, "");
   });
 })();
 `;

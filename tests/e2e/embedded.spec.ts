@@ -404,3 +404,43 @@ test("Sign out in the panel: focus on the question, a button that looks ready, a
   await frame.getByRole("main").getByRole("button", { name: "Yes, sign out" }).click();
   await expectSignedOutFrame(dashboardFrame(page));
 });
+
+test("in the panel, Back from a lecture far down Courses brings the site's page back with the list as it was, the course in view", async ({
+  page,
+}) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInThroughPopup(dashboardFrame(page), "kai@example.com");
+  await expectSignedInFrame(dashboardFrame(page), "Kai");
+  await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await frame.getByLabel("Sort by").selectOption({ label: "Name" });
+  const status = frame.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  await expect(status).toHaveText(/^Showing 24 of \d+$/);
+  for (const shown of [48, 72]) {
+    await frame.getByRole("button", { name: /^Show 24 more/ }).click();
+    await expect(status).toHaveText(new RegExp(`^Showing ${shown} of \\d+$`));
+  }
+  const total = (await status.textContent())!.replace(/^Showing 72 of /, "");
+
+  // The last course with Resume among the 72, far below the panel's first screen.
+  const rows = frame.getByRole("main").getByRole("article");
+  const row = rows.filter({ has: frame.getByRole("link", { name: /^Resume/ }) }).last();
+  const name = (await row.getByRole("heading").textContent())!;
+  const sameRow = rows.filter({ has: frame.getByRole("heading", { name, exact: true }) });
+  expect(
+    await rows.evaluateAll((all, wanted) => all.findIndex((article) => article.querySelector("h2, h3")?.textContent === wanted), name),
+  ).toBeGreaterThanOrEqual(48);
+  // Resume leaves the panel for the top window: the site's lecture page.
+  await row.getByRole("link", { name: /^Resume/ }).click();
+  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/courses/[^/]+/lectures/`));
+
+  await page.goBack();
+  await expect(page).toHaveURL(HOST_PAGE);
+  // Still signed in, still on Courses with the same choice and as many rows, the course resumed in view.
+  await expect(frame.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(frame.getByLabel("Sort by")).toHaveValue("name");
+  await expect(status).toHaveText(`Showing 72 of ${total}`);
+  await expect(sameRow).toHaveCount(1);
+  await expect(sameRow).toBeInViewport();
+});
