@@ -75,11 +75,8 @@ function AccessDetails({ session }: { session: SessionView }) {
         ))}
       </ul>
       <details className="group text-sm text-fg-muted">
-        {/* inline-flex drops the browser's own marker: a turning arrow says that it opens. */}
         <summary className="inline-flex min-h-11 cursor-pointer items-center gap-1.5 underline-offset-4 hover:underline">
-          <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
-            ▸
-          </span>
+          <OpensArrow />
           {words.details}
         </summary>
         <p>{words.permissionCodes}:</p>
@@ -109,6 +106,19 @@ function AccessDetails({ session }: { session: SessionView }) {
 }
 
 /**
+ * A disclosure's summary here is inline-flex, which drops the browser's own marker: this arrow says that it
+ * opens, and turns once open (in the nearest `group`, the details). Hidden from assistive technology, which
+ * announces the disclosure itself.
+ */
+function OpensArrow() {
+  return (
+    <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
+      ▸
+    </span>
+  );
+}
+
+/**
  * The AI assistants panel and its words, in a chunk of their own: the disclosure appears only once the
  * browser has learnt that the site's MCP server answers, so neither is part of the page's first load.
  */
@@ -120,8 +130,11 @@ function AssistantDisclosure() {
   const connections = useConnections();
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
-    <details className="card p-4 sm:p-6">
-      <summary className="inline-flex min-h-11 cursor-pointer items-center text-lg font-semibold text-fg">{words.connectAssistant}</summary>
+    <details className="group card p-4 sm:p-6">
+      <summary className="inline-flex min-h-11 cursor-pointer items-center gap-2 text-lg font-semibold text-fg">
+        <OpensArrow />
+        {words.connectAssistant}
+      </summary>
       <Suspense>
         <AssistantConnections />
       </Suspense>

@@ -18,9 +18,16 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await signIn(page, "maya@example.com");
   await openSettings(page);
 
-  // Collapsed by default: a student opens it when they want it.
+  // Collapsed by default: a student opens it when they want it. Its summary drops the browser's marker
+  // (inline-flex): an arrow says that it opens, as beside "Details" (else it reads as an empty card).
   const panel = page.getByRole("region", { name: "AI assistants" });
   await expect(panel).toBeHidden();
+  // (A summary has no ARIA role Playwright can name.)
+  for (const words of ["Connect an AI assistant (beta)", "Details"]) {
+    const summary = page.getByRole("main").locator("summary").filter({ hasText: words });
+    await expect(summary).toHaveCount(1);
+    await expect(summary.getByText("▸")).toBeVisible();
+  }
   await page.getByText("Connect an AI assistant (beta)").click();
   await expect(panel.getByText("Demo Academy", { exact: false }).first()).toBeVisible();
   await expect(panel.getByText("Demo Academy, version 1.0.0")).toBeVisible();
