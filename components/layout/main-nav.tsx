@@ -16,8 +16,9 @@ const TAB_BAR_CLASS =
 const TAB_CLASS =
   `relative flex min-h-14 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium no-underline ${INSET_FOCUS} ` +
   "sm:min-h-11 sm:flex-row sm:rounded-lg sm:px-3 sm:text-[0.9375rem]";
+/** A section's name may take two lines in a narrow panel: balanced, so no word ends alone ("訂單與" / "活動", not "訂單與活" / "動"). */
 const SECTION_CLASS = [
-  "relative flex min-h-11 items-center justify-center rounded-lg px-1 text-center text-sm font-medium leading-tight",
+  "relative flex min-h-11 items-center justify-center rounded-lg px-1 text-center text-sm font-medium leading-tight text-balance",
   "no-underline",
   INSET_FOCUS,
 ].join(" ");

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 
 import {
   continueSigningIn,
@@ -232,6 +232,22 @@ async function expectFrameFitsContent(page: Page): Promise<number> {
   return (await frameFit(page)).outer;
 }
 
+/** How many characters each line of a short text (a link's name, one text node) holds, as the browser wrapped it. */
+function lineLengths(element: Locator): Promise<number[]> {
+  return element.evaluate((link) => {
+    const text = [...link.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== "")!;
+    const lines = new Map<number, number>();
+    for (let index = 0; index < text.textContent!.length; index++) {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      lines.set(top, (lines.get(top) ?? 0) + 1);
+    }
+    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, count]) => count);
+  });
+}
+
 /** Landmarks with nothing in them (an empty banner once signed out) confuse screen-reader navigation. */
 async function emptyLandmarks(page: Page): Promise<string[]> {
   const document = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
@@ -323,6 +339,12 @@ test("the language chosen in the panel applies there and the panel stays a panel
   await expect(frame.getByRole("radio", { name: "繁體中文" })).toBeChecked();
   // Still the panel: its sections at the top, no brand header, and the site still sizes the frame to it.
   await expect(frame.getByRole("link", { name: "學習", exact: true })).toBeVisible();
+  // On a 320 px phone (the panel 256 px wide) "訂單與活動" takes two lines: never one character left alone ("活動" is a word).
+  await page.setViewportSize({ width: 320, height: 640 });
+  const ordersAndEvents = frame.getByRole("link", { name: "訂單與活動", exact: true });
+  await expect.poll(() => lineLengths(ordersAndEvents)).toHaveLength(2);
+  expect(Math.min(...(await lineLengths(ordersAndEvents)))).toBeGreaterThan(1);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await expect(frame.getByRole("banner").getByRole("link", { name: "學員儀表板" })).toHaveCount(0);
   await expect(frame.getByRole("link", { name: "在新分頁開啟儀表板" })).toBeVisible();
   await expectFrameFitsContent(page);
