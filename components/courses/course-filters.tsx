@@ -23,11 +23,16 @@ const SHOW_CHIP_CLASS =
 
 /**
  * Show and Sort: on a phone, a row each, the label beside its select (their wrappers are `display: contents`);
+ * narrower than 17rem (the panel on a 320 px phone), the label above its select (NARROW_CHOICE), so the select
+ * has the row for its words;
  * from 640 px, the pills above the sort, side by side from 1024 px.
  */
 const CHOICES_CLASS =
-  "grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 " +
+  "grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 @max-[17rem]:grid-cols-1 @max-[17rem]:gap-y-3 " +
   "sm:flex sm:flex-col sm:gap-4 lg:flex-row lg:items-end lg:justify-between";
+
+/** A choice's wrapper narrower than 17rem: its label above its select. */
+const NARROW_CHOICE = "@max-[17rem]:flex @max-[17rem]:flex-col @max-[17rem]:gap-1";
 
 /** A select of the filters: the row's width beside its label on a phone. */
 const SELECT_CLASS = "min-h-11 w-full min-w-0 rounded-[0.625rem] border border-line bg-surface px-3 text-fg sm:w-auto";
@@ -104,7 +109,7 @@ export function CourseFilters({
     if (courseChoiceQuery(made) !== courseChoiceQuery(choice)) onChange(made);
   });
   return (
-    <div ref={controls} className="mb-4 flex flex-col gap-3 sm:mb-6 sm:gap-4">
+    <div ref={controls} className="@container mb-4 flex flex-col gap-3 sm:mb-6 sm:gap-4">
       <CourseSearch choice={choice} onChange={onChange} />
       <div className={CHOICES_CLASS}>
         <fieldset className="hidden min-w-0 sm:block">
@@ -131,7 +136,7 @@ export function CourseFilters({
         <ChoiceSelect
           id="course-show"
           name="show"
-          className="contents sm:hidden"
+          className={`contents sm:hidden ${NARROW_CHOICE}`}
           label={messages.courses.show}
           value={choice.show}
           values={COURSE_SHOWS}
@@ -141,7 +146,7 @@ export function CourseFilters({
         <ChoiceSelect
           id="course-sort"
           name="sort"
-          className="contents sm:flex sm:flex-col sm:gap-1"
+          className={`contents sm:flex sm:flex-col sm:gap-1 ${NARROW_CHOICE}`}
           label={messages.courses.sortBy}
           value={choice.sort}
           values={COURSE_SORTS}

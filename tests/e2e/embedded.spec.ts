@@ -466,3 +466,32 @@ test("in the panel, Back from a lecture far down Courses brings the site's page 
   await expect(sameRow).toHaveCount(1);
   await expect(sameRow).toBeInViewport();
 });
+
+test("on a 320 px phone the panel's Show and Sort selects show their choices whole", async ({ page }) => {
+  // The site's page gives the panel 256 px of a 320 px phone: a select beside its label had about 120 px
+  // for its words, and "Recently watched" read "Recently watche".
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  for (const label of ["Show", "Sort by"]) {
+    const select = frame.getByLabel(label, { exact: true });
+    await expect(select).toBeVisible();
+    expect(await wordsCutOff(select)).toEqual([]);
+  }
+});
+
+/** The options of a select whose words are wider than the room the select gives them (its padding and arrow aside). */
+function wordsCutOff(select: Locator): Promise<string[]> {
+  return select.evaluate((element) => {
+    const chooser = element as HTMLSelectElement;
+    const style = getComputedStyle(chooser);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    // The browser's arrow takes about 20 px inside the padding box.
+    const room = chooser.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return [...chooser.options].map((option) => option.text).filter((text) => context.measureText(text).width > room);
+  });
+}
