@@ -36,7 +36,11 @@ const PANEL_SCRIPT = `"use strict";
     const height = Math.min(Math.max(Math.round(message.height), 200), 20000);
     // The frame's own border is outside its content: add it.
     frame.style.height = height + (frame.offsetHeight - frame.clientHeight) + "px";
-    history.replaceState({ ...history.state, companionDashboardHeight: frame.style.height }, "");
+    try {
+      history.replaceState({ ...history.state, companionDashboardHeight: frame.style.height }, "");
+    } catch {
+      // Safari refuses more than 100 replaceState calls in 30 s: the frame is sized all the same.
+    }
   });
 })();
 `;
