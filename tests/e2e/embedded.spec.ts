@@ -495,3 +495,20 @@ function wordsCutOff(select: Locator): Promise<string[]> {
     return [...chooser.options].map((option) => option.text).filter((text) => context.measureText(text).width > room);
   });
 }
+
+test("where the browser refuses to keep the panel's height in history, the site's page sizes the frame all the same", async ({ page }) => {
+  // Safari throws past 100 replaceState calls in 30 s; here every call is refused, from the first.
+  await page.addInitScript(() => {
+    // The site's page only: the dashboard's own frame keeps its history.
+    if (window !== window.top) return;
+    History.prototype.replaceState = () => {
+      throw new DOMException("Attempt to use history.replaceState() more than 100 times per 30 seconds", "SecurityError");
+    };
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(HOST_PAGE);
+  await expectSignedOutFrame(dashboardFrame(page));
+  await expectFrameFitsContent(page);
+  expect(errors).toEqual([]);
+});
