@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
@@ -40,6 +40,12 @@ export function SignedInSessions() {
   const { armed, isArmedNow } = useDeliberateClick();
   const [tooSoon, setTooSoon] = useState(false);
   const deviceName = useDeviceName();
+  const result = useRef<HTMLParagraphElement>(null);
+  // The button pressed leaves with its row (or with the last other row): focus goes to what happened, not
+  // to <body> (WCAG 2.4.3).
+  useEffect(() => {
+    if (end.isSuccess) result.current?.focus();
+  }, [end.isSuccess, end.data]);
 
   if (query.isPending) return <LoadingState label={words.loading} />;
   if (query.isError)
@@ -117,7 +123,9 @@ export function SignedInSessions() {
         {tooSoon && !end.isPending ? (
           <p role="status">{messages.sessions.signOutTooSoon}</p>
         ) : end.isSuccess ? (
-          <p role="status">{end.data.complete ? words.ended : words.endedIncomplete}</p>
+          <p role="status" ref={result} tabIndex={-1} className="outline-none">
+            {end.data.complete ? words.ended : words.endedIncomplete}
+          </p>
         ) : null}
         <ActionFailedAlert error={end.error} message={words.failed} className="text-sm" />
       </div>

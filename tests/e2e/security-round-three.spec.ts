@@ -128,6 +128,8 @@ test("Where you're signed in: this device first; Sign out there ends the other s
   await list.getByRole("button", { name: /^Sign out there: Firefox on Windows/ }).click();
   await expect(list.getByText("Signed out there.")).toBeVisible();
   await expect(list.getByText("Firefox on Windows")).toHaveCount(0);
+  // The button pressed left with its row: focus is on what happened, not lost to <body>.
+  await expect(list.getByRole("status").filter({ hasText: "Signed out there." })).toBeFocused();
   expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string; status: number }[];
   expect(log.filter((entry) => entry.endpoint === "revoke" && entry.status === 200).length).toBeGreaterThanOrEqual(1);
