@@ -232,6 +232,18 @@ async function expectFrameFitsContent(page: Page): Promise<number> {
   return (await frameFit(page)).outer;
 }
 
+/** Each line of a short text (a link's name, a heading: one text node), as the browser wrapped it. */
+async function lineTexts(element: Locator): Promise<string[]> {
+  const text = (await element.textContent())!.trim();
+  const lines: string[] = [];
+  let start = 0;
+  for (const length of await lineLengths(element)) {
+    lines.push(text.slice(start, start + length));
+    start += length;
+  }
+  return lines;
+}
+
 /** How many characters each line of a short text (a link's name, one text node) holds, as the browser wrapped it. */
 function lineLengths(element: Locator): Promise<number[]> {
   return element.evaluate((link) => {
@@ -326,7 +338,7 @@ test("the panel opens on Continue and Ending soon, is sized to its content, and 
   await expectFrameFitsContent(page);
 });
 
-test("the language chosen in the panel applies there and the panel stays a panel, sized to its content", async ({ page }) => {
+test("the language chosen in the panel applies there and the panel stays a panel, sized to its content", async ({ page, context }) => {
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   await signInFromFrame(page);
@@ -356,6 +368,17 @@ test("the language chosen in the panel applies there and the panel stays a panel
   await page.reload();
   await expect(frame.getByRole("heading", { name: "繼續觀看" })).toBeVisible();
   await expect(frame.getByRole("link", { name: "學習", exact: true })).toBeVisible();
+
+  // Signed out (the panel's session cookie gone, the language kept), on a 320 px phone: the title breaks only
+  // after its punctuation, never inside a word ("訂單與活" / "動" before).
+  await context.clearCookies({ name: "__Host-dash_embedded" });
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.reload();
+  const title = frame.getByRole("heading", { level: 1, name: "課程、訂單與活動，一次看清楚" });
+  await expect(title).toBeVisible();
+  const lines = await lineTexts(title);
+  expect(lines.length).toBeGreaterThan(1);
+  expect(lines.slice(0, -1).filter((line) => !/[、，]$/.test(line))).toEqual([]);
 });
 
 test("a section opened after the panel's session is gone offers the panel's own sign-in, not the page's", async ({ page, context }) => {
