@@ -99,8 +99,8 @@ export const zhTW: Messages = {
     lastWatchedUnknown: "無法載入上次看到的位置。",
     renewAccess: "續購觀看權限",
     addReminder: "加入到期提醒",
-    reminderTitle: "「{course}」觀看權限將於 {date} 到期",
-    reminderBody: "你的「{course}」觀看權限將於 {date} 到期。請在到期前看完課程，或續購觀看權限。",
+    reminderTitle: "「{course}」觀看權限將於 {date}到期",
+    reminderBody: "你的「{course}」觀看權限將於 {date}到期。請在到期前看完課程，或續購觀看權限。",
     show: "顯示",
     showOption: "{show}（{count}）",
     shows: {
@@ -131,7 +131,7 @@ export const zhTW: Messages = {
     endsToday: "觀看權限今天到期",
     endsTomorrow: "觀看權限明天到期",
     endsInDays: "觀看權限將在 {count} 天後到期",
-    ended: "觀看權限已於 {date} 到期",
+    ended: "觀看權限已於 {date}到期",
   },
   // The Orders page's words are in lib/i18n/messages/orders.ts; its title is here for the page skeleton.
   orders: {

@@ -33,6 +33,17 @@ function halfWidthPunctuationIn(text: string): string[] {
   return found;
 }
 
+/** The zh-TW dictionaries and the words kept apart from them. */
+const ALL_ZH_TW = {
+  ...zhTW,
+  crash: CRASH_WORDS["zh-TW"],
+  signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"],
+  connections: CONNECTIONS_WORDS["zh-TW"],
+  sessions: SESSIONS_WORDS["zh-TW"],
+  settings: SETTINGS_WORDS["zh-TW"],
+  orders: ORDERS_WORDS["zh-TW"],
+};
+
 describe("繁體中文 punctuation", () => {
   it("finds half-width colons, parentheses and commas in Chinese sentences, but not in placeholders, URLs or numbers", () => {
     expect(halfWidthPunctuationIn("參考代碼:{code}")).toEqual([":"]);
@@ -45,17 +56,15 @@ describe("繁體中文 punctuation", () => {
 
   it("uses full-width ：（），in every zh-TW message", () => {
     // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, Settings', Orders').
-    const offenders = textsOf({
-      ...zhTW,
-      crash: CRASH_WORDS["zh-TW"],
-      signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"],
-      connections: CONNECTIONS_WORDS["zh-TW"],
-      sessions: SESSIONS_WORDS["zh-TW"],
-      settings: SETTINGS_WORDS["zh-TW"],
-      orders: ORDERS_WORDS["zh-TW"],
-    })
+    const offenders = textsOf(ALL_ZH_TW)
       .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
       .filter((entry) => entry.found.length > 0);
     expect(offenders).toEqual([]);
+  });
+
+  it("writes a date straight against the Chinese after it: 「2026年11月2日到期」, not 「2026年11月2日 到期」", () => {
+    // A zh-TW date ends in 日 (Intl's 2026年11月2日), so a space after {date} falls between two Chinese characters.
+    const spaced = textsOf(ALL_ZH_TW).filter(({ text }) => /\{date\} \p{Script=Han}/u.test(text));
+    expect(spaced).toEqual([]);
   });
 });

@@ -54,8 +54,8 @@ const EXPECTED = {
     evening: "2026年12月5日週六 晚上7:00至9:00（GMT+8）",
     allDayRange: "2026/12/5週六至2026/12/6週日",
     accessUntil: "可觀看至 2027年3月12日（3 個月後）",
-    accessEnded: "觀看權限已於 2026年11月2日 到期",
-    reminder: "SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日 到期",
+    accessEnded: "觀看權限已於 2026年11月2日到期",
+    reminder: "SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日到期",
   },
 } as const;
 

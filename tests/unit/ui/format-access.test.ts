@@ -62,6 +62,6 @@ describe("describeAccess", () => {
     expect(describeAccess({ kind: "lifetime" }, zh).text).toBe("永久觀看");
     expect(describeAccess(until("2027-03-12T10:00:00+08:00"), zh).text).toBe("可觀看至 2027年3月12日（3 個月後）");
     expect(describeAccess(until("2026-12-13T10:00:00+08:00"), zh).text).toBe("觀看權限將在 3 天後到期");
-    expect(describeAccess(until("2026-11-02T10:00:00+08:00"), zh).text).toBe("觀看權限已於 2026年11月2日 到期");
+    expect(describeAccess(until("2026-11-02T10:00:00+08:00"), zh).text).toBe("觀看權限已於 2026年11月2日到期");
   });
 });

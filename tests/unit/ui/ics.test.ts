@@ -137,7 +137,7 @@ describe("buildAccessReminderIcs", () => {
 
   it("speaks Traditional Chinese and leaves out a missing course link", () => {
     const lines = contentLines(buildAccessReminderIcs({ ...course, courseUrl: null }, { ...taipei, formatLocale: "zh-TW" }));
-    expect(lines).toContain("SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日 到期");
+    expect(lines).toContain("SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日到期");
     expect(lines.some((line) => line.startsWith("URL:"))).toBe(false);
   });
 
