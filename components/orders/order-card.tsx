@@ -5,7 +5,7 @@ import { formatDate } from "@/lib/format/datetime";
 import { describeItemType, describeOrderState } from "@/lib/format/order-states";
 import { interpolate, siteCalled } from "@/lib/i18n";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
-import { useI18n } from "@/lib/i18n/provider";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { Order } from "@/lib/types/account";
 import { useSiteInfo } from "@/components/layout/site-info";
 import { Badge } from "@/components/ui/badge";
@@ -13,7 +13,7 @@ import { Badge } from "@/components/ui/badge";
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
   const { locale, formatLocale, timeZone, messages } = useI18n();
-  const words = ORDERS_WORDS[locale];
+  const words = useWords(ORDERS_WORDS);
   const site = useSiteInfo();
   const payOnSite = interpolate(words.payOnSite, { site: siteCalled(messages, site?.name ?? null) });
   const state = describeOrderState(order, locale);

@@ -2,7 +2,7 @@
 
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
-import { useI18n } from "@/lib/i18n/provider";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
 import { SiteLink } from "@/components/layout/site-link";
@@ -11,8 +11,8 @@ import { OrderCard } from "./order-card";
 
 /** The Orders page: the loaded orders, one awaiting payment first, then newest first; a page at a time. */
 export function OrdersView() {
-  const { locale, messages } = useI18n();
-  const words = ORDERS_WORDS[locale];
+  const { messages } = useI18n();
+  const words = useWords(ORDERS_WORDS);
   const query = usePagedAccountPage("orders");
   const orders = sortOrdersForDisplay(flattenPages(query.data?.pages, (order) => order.id));
 

@@ -3,8 +3,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
-import { CONNECTIONS_WORDS, type ConnectionsWords } from "@/lib/i18n/messages/connections";
-import { useI18n } from "@/lib/i18n/provider";
+import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { Connections, ConnectionTool } from "@/lib/types/account";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
@@ -38,13 +38,8 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
   );
 }
 
-/** The panel's words in the member's language: apart from the dictionaries (lib/i18n/messages/connections.ts). */
-function useConnectionsWords(): ConnectionsWords {
-  return CONNECTIONS_WORDS[useI18n().locale];
-}
-
 function CopyableUrl({ url }: { url: string }) {
-  const t = useConnectionsWords();
+  const t = useWords(CONNECTIONS_WORDS);
   const inputId = useId();
   const helpId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -105,7 +100,7 @@ function CopyableUrl({ url }: { url: string }) {
 }
 
 function AvailablePanel({ data }: { data: AvailableConnections }) {
-  const t = useConnectionsWords();
+  const t = useWords(CONNECTIONS_WORDS);
   const mine = data.tools.filter((tool) => tool.access === "member");
   const catalog = data.tools.filter((tool) => tool.access === "public");
   return (
@@ -138,7 +133,7 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
  */
 function ConnectionsPanel() {
   const { messages } = useI18n();
-  const t = useConnectionsWords();
+  const t = useWords(CONNECTIONS_WORDS);
   const query = useConnections();
 
   let body;
@@ -175,7 +170,7 @@ function ConnectionsPanel() {
 
 /** The panel inside Settings' "Connect an AI assistant (beta)" disclosure, named for assistive technology. */
 export function AssistantConnections() {
-  const t = useConnectionsWords();
+  const t = useWords(CONNECTIONS_WORDS);
   return (
     <section aria-label={t.title} className="pt-3">
       <ConnectionsPanel />

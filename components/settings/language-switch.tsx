@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useOptimistic, useTransition } from "react";
 import { persistLocale } from "@/lib/i18n/cookies";
 import { isLocale, LOCALES, type Locale } from "@/lib/i18n/locales";
-import { useI18n } from "@/lib/i18n/provider";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { useChoiceMadeBeforeHydration } from "@/components/ui/use-choice-made-before-hydration";
-import { useSettingsWords } from "./settings-words";
 
 /** One language's label: it takes the accent colour when its radio is checked, and the focus ring when it has focus. */
 const LANGUAGE_OPTION_CLASS =
@@ -20,7 +20,7 @@ const LANGUAGE_OPTION_CLASS =
  */
 export function LanguageSwitch() {
   const { locale } = useI18n();
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // The tapped language stays checked while the server renders the app in it (a controlled radio would

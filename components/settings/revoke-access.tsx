@@ -7,10 +7,10 @@ import { unreachable, type ApiError } from "@/lib/client/api";
 import { isInFrame, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { useFocusOnReturn } from "@/lib/client/return-focus";
-import { useI18n } from "@/lib/i18n/provider";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { useSettingsWords } from "./settings-words";
 
 /** The control the confirmation's Cancel returns focus to (lib/client/return-focus.ts). */
 export const REVOKE_BUTTON = "revoke-access";
@@ -22,7 +22,7 @@ export const REVOKE_BUTTON = "revoke-access";
  */
 export function RevokeAccess() {
   const { messages } = useI18n();
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
   const [offline, setOffline] = useState<ApiError | null>(null);

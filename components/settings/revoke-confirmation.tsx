@@ -7,11 +7,11 @@ import { notifyOpener, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { returnFocusTo, useFocusOnArrival } from "@/lib/client/return-focus";
-import { useI18n } from "@/lib/i18n/provider";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { REVOKE_BUTTON } from "./revoke-access";
-import { useSettingsWords } from "./settings-words";
 
 /**
  * The confirmation page. In the dashboard's own tab it revokes directly. Opened as a popup by the
@@ -19,7 +19,7 @@ import { useSettingsWords } from "./settings-words";
  */
 export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
   const { messages } = useI18n();
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const revoke = useRevokeAccess();
   const [noOpener, setNoOpener] = useState(false);
   const [tooSoon, setTooSoon] = useState(false);

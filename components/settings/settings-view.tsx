@@ -5,7 +5,8 @@ import { useConnections, useSession } from "@/lib/client/hooks";
 import { formatDateTime } from "@/lib/format/datetime";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
 import { describeScope, interpolate } from "@/lib/i18n";
-import { useI18n } from "@/lib/i18n/provider";
+import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { SessionView } from "@/lib/contract/session";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
@@ -16,7 +17,6 @@ import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
 import { SignedInSessions } from "./signed-in-sessions";
-import { useSettingsWords } from "./settings-words";
 
 function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -41,7 +41,7 @@ function DetailsList({ rows }: { rows: { label: string; value: ReactNode }[] }) 
 
 /** Who is signed in. */
 function AccountDetails({ session }: { session: SessionView }) {
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   return (
     <DetailsList
       rows={[
@@ -55,7 +55,7 @@ function AccountDetails({ session }: { session: SessionView }) {
 /** What the app may do, in words (the codes behind "Details"), the site by its name, and when access was granted, with its zone. */
 function AccessDetails({ session }: { session: SessionView }) {
   const { messages, formatLocale, timeZone, now } = useI18n();
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const site = useSiteInfo();
   const siteName = site?.name ?? session.site.replace(/^https?:\/\//, "");
   const granted = interpolate(words.timeInZone, {
@@ -126,7 +126,7 @@ const AssistantConnections = lazy(() => import("./connections-panel").then((modu
 
 /** "Connect an AI assistant (beta)": shown only while the site's MCP server answers (its "MCP connections" beta is on). */
 function AssistantDisclosure() {
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const connections = useConnections();
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
@@ -149,7 +149,7 @@ function AssistantDisclosure() {
  */
 export function SettingsView() {
   const { messages } = useI18n();
-  const words = useSettingsWords();
+  const words = useWords(SETTINGS_WORDS);
   const query = useSession();
 
   const pendingOrError = (title: string) =>

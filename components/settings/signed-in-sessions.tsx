@@ -7,14 +7,14 @@ import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sess
 import type { EndSessionsRequest, SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { formatTimeAgo } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
-import { SESSIONS_WORDS, type SessionsWords } from "@/lib/i18n/messages/sessions";
-import { useI18n } from "@/lib/i18n/provider";
+import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 
 function useDeviceName(): (session: SignedInSessionView) => string {
-  const words = useSessionsWords();
+  const words = useWords(SESSIONS_WORDS);
   return (session) => {
     if (!session.browser) return words.unknownBrowser;
     return session.system ? interpolate(words.browserOn, { browser: session.browser, system: session.system }) : session.browser;
@@ -34,7 +34,7 @@ function useDeviceName(): (session: SignedInSessionView) => string {
  */
 export function SignedInSessions() {
   const { formatLocale, now, messages } = useI18n();
-  const words = useSessionsWords();
+  const words = useWords(SESSIONS_WORDS);
   const query = useSignedInSessions();
   const end = useEndSessions();
   const { armed, isArmedNow } = useDeliberateClick();
@@ -131,9 +131,4 @@ export function SignedInSessions() {
       </div>
     </div>
   );
-}
-
-/** The list's words in the member's language: apart from the dictionaries (lib/i18n/messages/sessions.ts). */
-function useSessionsWords(): SessionsWords {
-  return SESSIONS_WORDS[useI18n().locale];
 }

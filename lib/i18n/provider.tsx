@@ -72,3 +72,11 @@ export function useI18n(): I18nContextValue {
   if (!value) throw new Error("useI18n must be used inside <I18nProvider>");
   return value;
 }
+
+/**
+ * Words kept apart from the dictionaries (lib/i18n/messages/*.ts: a page's own, shipped with that page
+ * alone), in the member's language.
+ */
+export function useWords<Words>(words: Readonly<Record<Locale, Words>>): Words {
+  return words[useI18n().locale];
+}

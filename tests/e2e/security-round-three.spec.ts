@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { expectPageSecurityHeaders } from "../journeys/security";
 
@@ -114,15 +114,21 @@ test("Revoke access: focus on the question, a button that looks ready, an early 
   await expect(revoke).toBeFocused();
 });
 
-test("Where you're signed in: this device first; Sign out there ends the other session at once", async ({ browser, page }) => {
-  const laptop = await browser.newContext({
-    userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
-  });
+const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const FIREFOX_ON_MACOS = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+/** Maya signed in on another device (`userAgent`) and then here, on Settings: its "Where you're signed in" list. */
+async function signedInThereAndHere(browser: Browser, page: Page, userAgent: string) {
+  const laptop = await browser.newContext({ userAgent });
   const other = await laptop.newPage();
   await signIn(other, "maya@example.com");
   await signIn(page, "maya@example.com");
   await page.goto("/settings");
-  const list = page.getByRole("region", { name: "Where you're signed in" });
+  return { laptop, other, list: page.getByRole("region", { name: "Where you're signed in" }) };
+}
+
+test("Where you're signed in: this device first; Sign out there ends the other session at once", async ({ browser, page }) => {
+  const { laptop, other, list } = await signedInThereAndHere(browser, page, FIREFOX_ON_WINDOWS);
   await expect(list.getByText("This device")).toBeVisible();
   await expect(list.getByText("Firefox on Windows")).toBeVisible();
   await list.getByRole("button", { name: /^Sign out there: Firefox on Windows/ }).click();
@@ -141,14 +147,7 @@ test("Where you're signed in: Sign out there and Sign out everywhere else look r
   page,
 }) => {
   // A device no other test signs in from, so its row is this test's alone.
-  const laptop = await browser.newContext({
-    userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:133.0) Gecko/20100101 Firefox/133.0",
-  });
-  const other = await laptop.newPage();
-  await signIn(other, "maya@example.com");
-  await signIn(page, "maya@example.com");
-  await page.goto("/settings");
-  const list = page.getByRole("region", { name: "Where you're signed in" });
+  const { laptop, other, list } = await signedInThereAndHere(browser, page, FIREFOX_ON_MACOS);
   const there = list.getByRole("button", { name: /^Sign out there: Firefox on macOS/ });
   const everywhereElse = list.getByRole("button", { name: "Sign out everywhere else" });
   await expect(there).toBeVisible();
