@@ -23,7 +23,7 @@ export const zhTW: Messages = {
     ordersAndEvents: "訂單與活動",
     account: "帳號",
     continue: "繼續學習",
-    offlineShowing: "離線中：顯示你在 {time} 看到的內容。",
+    offlineShowing: "離線中：顯示你在{time}看到的內容。",
     offlineUnseenTitle: "你目前離線",
     offlineUnseenBody: "你在連線時還沒開過這一頁，所以目前沒有內容可顯示。連線恢復後就會載入。",
     retry: "重試",

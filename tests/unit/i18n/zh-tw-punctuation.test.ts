@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { formatTime } from "@/lib/format/datetime";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
@@ -65,6 +66,14 @@ describe("繁體中文 punctuation", () => {
   it("writes a date straight against the Chinese after it: 「2026年11月2日到期」, not 「2026年11月2日 到期」", () => {
     // A zh-TW date ends in 日 (Intl's 2026年11月2日), so a space after {date} falls between two Chinese characters.
     const spaced = textsOf(ALL_ZH_TW).filter(({ text }) => /\{date\} \p{Script=Han}/u.test(text));
+    expect(spaced).toEqual([]);
+  });
+
+  it("writes a time of day straight against the Chinese around it: 「你在上午9:05看到」, not 「你在 上午9:05 看到」", () => {
+    // A zh-TW time of day starts with its period of the day (Intl's 上午9:05, 晚上7:00), so a space before
+    // {time} falls between two Chinese characters; one after it would set the time apart from its sentence.
+    expect(formatTime(Date.UTC(2026, 10, 24, 1, 5), { formatLocale: "zh-TW", timeZone: "Asia/Taipei" })).toMatch(/^\p{Script=Han}/u);
+    const spaced = textsOf(ALL_ZH_TW).filter(({ text }) => /\p{Script=Han} \{time\}|\{time\} \p{Script=Han}/u.test(text));
     expect(spaced).toEqual([]);
   });
 });
