@@ -96,9 +96,12 @@ export function formatTime(instant: Date | string | number, { formatLocale, time
   );
 }
 
-/** The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00" (changes across DST transitions). */
-export function zoneOffsetAt(instant: Date | string, timeZone: string): string {
-  const parts = dateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(toDate(instant));
+/**
+ * The UTC offset of `timeZone` at an instant, e.g. "GMT-04:00", or "GMT-4" in the short style (changes across
+ * DST transitions).
+ */
+export function zoneOffsetAt(instant: Date | string, timeZone: string, style: "longOffset" | "shortOffset" = "longOffset"): string {
+  const parts = dateTimeFormat("en-US", { timeZone, timeZoneName: style }).formatToParts(toDate(instant));
   return parts.find((part) => part.type === "timeZoneName")?.value ?? "GMT";
 }
 

@@ -96,9 +96,11 @@ const DATE_TIME_SEPARATOR: Record<Locale, string> = { en: ", ", "zh-TW": " " };
  * Intl's parts joined, with the zone's name written the way the language writes a note after a time.
  * CLDR's zh-TW patterns put the zone in square brackets ("晚上7:00至9:00 [GMT+8]"), which reads as markup
  * or a fault to a student; Taiwan's typography writes such a note in full-width parentheses, right after
- * the time ("晚上7:00至9:00（GMT+8）"). English patterns have no brackets, so their text is Intl's as it is.
+ * the time ("晚上7:00至9:00（GMT+8）"). CLDR's zh-TW names most zones by their offset already, but a few by
+ * an English abbreviation ("[EST]", "[PDT]") that a student reading Chinese cannot read: those are written
+ * as the offset at `instant` ("（GMT-5）"). English patterns have no brackets, so their text is Intl's as it is.
  */
-function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[]): string {
+function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[], instant: Date, timeZone: string): string {
   const texts = parts.map((part) => part.value);
   parts.forEach((part, index) => {
     if (part.type !== "timeZoneName") return;
@@ -106,7 +108,7 @@ function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[]): str
     const after = texts[index + 1];
     if (before === undefined || after === undefined || !/\[$/.test(before) || !after.startsWith("]")) return;
     texts[index - 1] = before.replace(/\s*\[$/, "");
-    texts[index] = `（${part.value}）`;
+    texts[index] = `（${/^(GMT|UTC)/.test(part.value) ? part.value : zoneOffsetAt(instant, timeZone, "shortOffset")}）`;
     texts[index + 1] = after.slice(1);
   });
   return texts.join("");
@@ -138,7 +140,7 @@ function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedForma
   }
   const start = toDate(event.startTime);
   const full = dateTimeFormat(formatLocale, { ...DATE_PART, ...timePart(formatLocale), timeZone });
-  const fullText = (instant: Date) => joinedWithZoneAsWritten(full.formatToParts(instant));
+  const fullText = (instant: Date) => joinedWithZoneAsWritten(full.formatToParts(instant), instant, timeZone);
   if (!event.endTime) return { text: fullText(start), dateTime: start.toISOString() };
   const end = toDate(event.endTime);
   if (end.getTime() <= start.getTime()) return { text: fullText(start), dateTime: start.toISOString() };
@@ -148,11 +150,12 @@ function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedForma
     // One date pattern per list: the date as an all-day event writes it, then the time range. (Intl's own
     // formatRange switches zh-TW to "2026/12/5（週六）" while the dates alone read "2026年12月5日週六".)
     const date = dateTimeFormat(formatLocale, { ...DATE_PART, timeZone }).format(start);
+    const timeRange = joinedWithZoneAsWritten(times.formatRangeToParts(start, end), start, timeZone);
     return {
-      text: `${date}${DATE_TIME_SEPARATOR[languageOf(formatLocale)]}${joinedWithZoneAsWritten(times.formatRangeToParts(start, end))}`,
+      text: `${date}${DATE_TIME_SEPARATOR[languageOf(formatLocale)]}${timeRange}`,
       dateTime: start.toISOString(),
     };
   }
-  const endText = sameDay ? joinedWithZoneAsWritten(times.formatToParts(end)) : fullText(end);
+  const endText = sameDay ? joinedWithZoneAsWritten(times.formatToParts(end), end, timeZone) : fullText(end);
   return { text: `${fullText(start)} – ${endText}`, dateTime: start.toISOString() };
 }

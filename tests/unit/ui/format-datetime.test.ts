@@ -120,7 +120,17 @@ describe("the zone's name in 繁體中文", () => {
 
   it("gives each end its own offset, each in its parentheses, when New York falls back during the event", () => {
     const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), zh("America/New_York"));
-    expect(plain(when.text)).toBe("2026年11月1日週日 上午12:00（EDT） – 上午3:00（EST）");
+    expect(plain(when.text)).toBe("2026年11月1日週日 上午12:00（GMT-4） – 上午3:00（GMT-5）");
+  });
+
+  it("names every zone by its offset, never by an English abbreviation (EST, PST, BST)", () => {
+    const evening = event({ startTime: "2026-07-05T23:00:00Z", endTime: "2026-07-06T01:00:00Z" });
+    for (const timeZone of ["America/New_York", "America/Los_Angeles", "Europe/London", "Asia/Taipei", "UTC"]) {
+      const zones = [...formatEventWhen(evening, zh(timeZone)).text.matchAll(/（([^）]*)）/g)].map((match) => match[1]);
+      expect(zones.length).toBeGreaterThan(0);
+      for (const zone of zones) expect(zone).toMatch(/^(GMT|UTC)([+-]\d{1,2}(:\d\d)?)?$/);
+    }
+    expect(plain(formatEventWhen(evening, zh("America/Los_Angeles")).text)).toBe("2026年7月5日週日 下午4:00至6:00（GMT-7）");
   });
 
   it("leaves English as Intl writes it", () => {
