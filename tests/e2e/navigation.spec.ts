@@ -314,6 +314,15 @@ test("an online event is joined by a link named after it; a past event offers no
   await expect(page.locator('a[href="https://meet.example.com/demo-academy/python-office-hours"]')).toHaveCount(0);
 });
 
+test("Settings: the site's link is a target of its own, 24 px tall on a desktop and 44 px on a phone", async ({ page }) => {
+  await signIn(page, "maya@example.com", { from: "/settings" });
+  const site = page.getByRole("link", { name: "Demo Academy (sandbox)", exact: true });
+  await expect(site).toHaveAttribute("href", /^http:\/\/127\.0\.0\.1:\d+\/?$/);
+  expect((await site.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect((await site.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+});
+
 for (const locale of ["en", "zh-TW"] as const) {
   test(`signed in, no page scrolls sideways at any width from 320 to 1280 px (${locale})`, async ({ page }) => {
     await signIn(page, "maya@example.com");
