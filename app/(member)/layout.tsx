@@ -7,7 +7,7 @@ import { AccountMenu } from "@/components/layout/account-menu";
 import { AppShell } from "@/components/layout/app-shell";
 import { DashboardProviders } from "@/components/layout/dashboard-providers";
 import { SiteInfoProvider } from "@/components/layout/site-info";
-import { getSiteName } from "@/lib/auth/site-name";
+import { getSiteNameForRender } from "@/lib/auth/site-name";
 import { getConfig } from "@/lib/config";
 import { renderClock } from "@/lib/i18n/clock";
 import { getPageSession } from "@/lib/auth/page-session";
@@ -29,7 +29,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     getRequestLocale(),
     getPageSession(),
     isFramedRender(),
-    getSiteName(),
+    getSiteNameForRender(),
   ]);
   // Read once per request and handed to the browser, so both agree on "now" (to the minute: lib/i18n/clock.ts).
   const now = renderClock();

@@ -1,8 +1,11 @@
 import "server-only";
 
+import { headers } from "next/headers";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { requestIdOf } from "@/lib/http/request-id";
+import { runWithRequestId } from "@/lib/log/logger";
 import { processWide } from "@/lib/server/process-wide";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
 
@@ -47,6 +50,15 @@ export function getSiteName(now = Date.now()): Promise<string | null> {
     if (value === null && known.cache?.name === name) known.cache = { expiresAt: Date.now() + FAILURE_TTL_MS, name };
   });
   return name;
+}
+
+/**
+ * The site's name for a page's layout. The call it may make is the page request's: a failure's `site_error`
+ * line carries the id the proxy handed to the render (X-Request-Id), as the page's own prefetch does.
+ */
+export async function getSiteNameForRender(): Promise<string | null> {
+  const requestId = requestIdOf(await headers());
+  return runWithRequestId(requestId, () => getSiteName());
 }
 
 /** Tests only. */

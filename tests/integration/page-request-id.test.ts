@@ -8,6 +8,7 @@ import { NextRequest } from "next/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import CoursesPage from "@/app/(member)/courses/page";
+import { getSiteNameForRender, resetSiteNameCacheForTests } from "@/lib/auth/site-name";
 import { saveSession, sessionCookieName } from "@/lib/session/session";
 import { proxy } from "@/proxy";
 
@@ -86,6 +87,17 @@ describe("a page request's id", () => {
     const failed = log.events().find((event) => event.event === "site_error");
     expect(refreshed?.requestId).toBe("lb-4711");
     expect(failed).toMatchObject({ requestId: "lb-4711", errorCode: "query_failed" });
+  });
+
+  it("is on what the layout's read of the site's name logs", async () => {
+    resetSiteNameCacheForTests();
+    // An answer over the cap of an OAuth answer: the site call fails and leaves its one site_error line.
+    site.handlers.set("GET /.well-known/oauth-protected-resource", () => ({ json: { resource: site.url, padding: "x".repeat(100_000) } }));
+    const log = captureLog();
+    requestHeaders.current = new Headers({ cookie: await sessionCookie(), "x-request-id": "lb-4712" });
+    expect(await getSiteNameForRender()).toBeNull();
+    const failed = log.events().filter((event) => event.event === "site_error");
+    expect(failed).toEqual([expect.objectContaining({ endpoint: "/.well-known/oauth-protected-resource", requestId: "lb-4712" })]);
   });
 
   it.each([
