@@ -119,11 +119,20 @@ function joinedWithZoneAsWritten(parts: readonly Intl.DateTimeFormatPart[], inst
  * all-day events as dates only ("Sat, 5 Dec 2026" or "Sat, 5 Dec – Sun, 6 Dec 2026"), never shifted by
  * the zone; timed events with the zone's name ("Sun, 1 Nov 2026, 19:00–21:00 GMT+8" in en-GB,
  * "Sun, Nov 1, 2026, 7:00 – 9:00 PM GMT+8" in en-US, "2026年11月1日週日 晚上7:00至9:00（GMT+8）" in zh-TW). When
- * a DST change falls inside the event, each end carries its own offset ("00:00 GMT-4 – 03:00 GMT-5").
+ * a DST change falls inside the event, each end carries its own offset ("00:00 GMT−4 – 03:00 GMT−5").
  */
 export function formatEventWhen(event: DashboardEvent, options: ZonedFormatOptions): EventWhen {
   const when = eventWhen(event, options);
-  return { ...when, text: withPlainSpaces(when.text) };
+  return { ...when, text: withUnbrokenOffsets(withPlainSpaces(when.text)) };
+}
+
+/**
+ * A zone's negative offset with the minus sign (GMT−5, U+2212) instead of Intl's hyphen: a browser may end
+ * a line after a hyphen (Chromium wrote "（GMT-" and "5）" on two lines at 390 px), never inside "GMT−5"
+ * (UAX 14: no break before or after a numeric prefix). Screen readers read it as "minus".
+ */
+function withUnbrokenOffsets(text: string): string {
+  return text.replace(/\b(GMT|UTC)-(?=\d)/g, "$1\u2212");
 }
 
 function eventWhen(event: DashboardEvent, { formatLocale, timeZone }: ZonedFormatOptions): EventWhen {

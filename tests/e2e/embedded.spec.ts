@@ -12,7 +12,16 @@ import {
 import { completeSiteSignIn } from "../journeys/member-journey";
 
 import { playwrightDriver } from "./playwright-driver";
-import { APP_URL, expectNoSeriousAxeViolations, HOST_PAGE, resetSandbox, SITE_URL, SITE_URL_AS_LOCALHOST } from "./support";
+import {
+  APP_URL,
+  expectNoSeriousAxeViolations,
+  HOST_PAGE,
+  lineLengths,
+  lineTexts,
+  resetSandbox,
+  SITE_URL,
+  SITE_URL_AS_LOCALHOST,
+} from "./support";
 
 const DASHBOARD = APP_URL;
 
@@ -230,34 +239,6 @@ async function expectFrameFitsContent(page: Page): Promise<number> {
     )
     .toBe(true);
   return (await frameFit(page)).outer;
-}
-
-/** Each line of a short text (a link's name, a heading: one text node), as the browser wrapped it. */
-async function lineTexts(element: Locator): Promise<string[]> {
-  const text = (await element.textContent())!.trim();
-  const lines: string[] = [];
-  let start = 0;
-  for (const length of await lineLengths(element)) {
-    lines.push(text.slice(start, start + length));
-    start += length;
-  }
-  return lines;
-}
-
-/** How many characters each line of a short text (a link's name, one text node) holds, as the browser wrapped it. */
-function lineLengths(element: Locator): Promise<number[]> {
-  return element.evaluate((link) => {
-    const text = [...link.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== "")!;
-    const lines = new Map<number, number>();
-    for (let index = 0; index < text.textContent!.length; index++) {
-      const range = document.createRange();
-      range.setStart(text, index);
-      range.setEnd(text, index + 1);
-      const top = Math.round(range.getBoundingClientRect().top);
-      lines.set(top, (lines.get(top) ?? 0) + 1);
-    }
-    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, count]) => count);
-  });
 }
 
 /** Landmarks with nothing in them (an empty banner once signed out) confuse screen-reader navigation. */

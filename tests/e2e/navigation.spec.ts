@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
 import { accountNavigation } from "./account-menu";
-import { chooseLanguage, postSandboxControl, resetSandbox, signIn } from "./support";
+import { chooseLanguage, lineTexts, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /** Each page, the link that opens it (a tab, or Settings in the account menu at the header's right end) and its URL. */
 const PAGES = [
@@ -321,6 +321,27 @@ test("Settings: the site's link is a target of its own, 24 px tall on a desktop 
   expect((await site.boundingBox())!.height).toBeGreaterThanOrEqual(24);
   await page.setViewportSize({ width: 390, height: 844 });
   expect((await site.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+});
+
+test.describe("Events in 繁體中文, in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("an event's zone, （GMT−5）, is never split over two lines, at any width from 320 to 420 px", async ({ page, context }) => {
+    await signIn(page, "maya@example.com", { from: "/events" });
+    await chooseLanguage(context, "zh-TW");
+    await page.goto("/events");
+    await expect(page.getByRole("heading", { level: 1, name: "活動" })).toBeVisible();
+    const zoned = page.getByRole("main").locator("time").filter({ hasText: "（GMT" });
+    await expect(zoned.first()).toBeVisible();
+    for (let width = 320; width <= 420; width += 10) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const time of await zoned.all()) {
+        const lines = await lineTexts(time);
+        // No line ends inside the parentheses, and none starts with their tail.
+        for (const line of lines) expect(line, `${width} px: ${lines.join(" | ")}`).not.toMatch(/（[^）]*$|^[^（]*）/);
+      }
+    }
+  });
 });
 
 for (const locale of ["en", "zh-TW"] as const) {

@@ -60,7 +60,7 @@ const LANGUAGES: Language[] = ["en", "zh-TW"];
 
 /** The sandbox's own names (course titles, the site's name, people) that may stay as written in a zh-TW page. */
 const PROPER_NAMES =
-  /Demo Academy \(sandbox\)|Demo Academy|Maya Chen|Kai Lin|Ben Okafor|[a-z0-9.]+@example\.com|MCP|GMT[+-]\d+|DA\d{8}[A-Z0-9]{4}/g;
+  /Demo Academy \(sandbox\)|Demo Academy|Maya Chen|Kai Lin|Ben Okafor|[a-z0-9.]+@example\.com|MCP|GMT[+−-]\d+|DA\d{8}[A-Z0-9]{4}/g;
 
 /** The member's language choice (the cookie Settings' language switch writes), then the page again in it. */
 async function chooseLanguage(page: Page, context: BrowserContext, language: Language): Promise<void> {

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
@@ -94,4 +94,32 @@ export async function gotoWithScriptsHeld(page: Page, path: string): Promise<() 
   });
   await page.goto(path, { waitUntil: "domcontentloaded" });
   return releaseScripts;
+}
+
+/** Each line of a short text (a link's name, a heading: one text node), as the browser wrapped it. */
+export async function lineTexts(element: Locator): Promise<string[]> {
+  const text = (await element.textContent())!.trim();
+  const lines: string[] = [];
+  let start = 0;
+  for (const length of await lineLengths(element)) {
+    lines.push(text.slice(start, start + length));
+    start += length;
+  }
+  return lines;
+}
+
+/** How many characters each line of a short text (a link's name, one text node) holds, as the browser wrapped it. */
+export function lineLengths(element: Locator): Promise<number[]> {
+  return element.evaluate((link) => {
+    const text = [...link.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== "")!;
+    const lines = new Map<number, number>();
+    for (let index = 0; index < text.textContent!.length; index++) {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      lines.set(top, (lines.get(top) ?? 0) + 1);
+    }
+    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, count]) => count);
+  });
 }

@@ -48,7 +48,7 @@ describe("formatEventWhen", () => {
       formatLocale: "en-GB",
       timeZone: "America/New_York",
     });
-    expect(plain(when.text)).toBe("Sun, 1 Nov 2026, 00:00 GMT-4 – 03:00 GMT-5");
+    expect(plain(when.text)).toBe("Sun, 1 Nov 2026, 00:00 GMT−4 – 03:00 GMT−5");
   });
 
   it("gives each end its own offset when London springs forward during the event", () => {
@@ -120,7 +120,7 @@ describe("the zone's name in 繁體中文", () => {
 
   it("gives each end its own offset, each in its parentheses, when New York falls back during the event", () => {
     const when = formatEventWhen(event({ startTime: "2026-11-01T04:00:00Z", endTime: "2026-11-01T08:00:00Z" }), zh("America/New_York"));
-    expect(plain(when.text)).toBe("2026年11月1日週日 上午12:00（GMT-4） – 上午3:00（GMT-5）");
+    expect(plain(when.text)).toBe("2026年11月1日週日 上午12:00（GMT−4） – 上午3:00（GMT−5）");
   });
 
   it("names every zone by its offset, never by an English abbreviation (EST, PST, BST)", () => {
@@ -128,9 +128,9 @@ describe("the zone's name in 繁體中文", () => {
     for (const timeZone of ["America/New_York", "America/Los_Angeles", "Europe/London", "Asia/Taipei", "UTC"]) {
       const zones = [...formatEventWhen(evening, zh(timeZone)).text.matchAll(/（([^）]*)）/g)].map((match) => match[1]);
       expect(zones.length).toBeGreaterThan(0);
-      for (const zone of zones) expect(zone).toMatch(/^(GMT|UTC)([+-]\d{1,2}(:\d\d)?)?$/);
+      for (const zone of zones) expect(zone).toMatch(/^(GMT|UTC)([+−]\d{1,2}(:\d\d)?)?$/);
     }
-    expect(plain(formatEventWhen(evening, zh("America/Los_Angeles")).text)).toBe("2026年7月5日週日 下午4:00至6:00（GMT-7）");
+    expect(plain(formatEventWhen(evening, zh("America/Los_Angeles")).text)).toBe("2026年7月5日週日 下午4:00至6:00（GMT−7）");
   });
 
   it("leaves English as Intl writes it", () => {
