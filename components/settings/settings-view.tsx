@@ -13,6 +13,7 @@ import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
+import { TextKeptTogether } from "@/components/ui/text-kept-together";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
@@ -58,10 +59,9 @@ function AccessDetails({ session }: { session: SessionView }) {
   const words = useWords(SETTINGS_WORDS);
   const site = useSiteInfo();
   const siteName = site?.name ?? session.site.replace(/^https?:\/\//, "");
-  const granted = interpolate(words.timeInZone, {
-    time: formatDateTime(session.grantedAt, { formatLocale, timeZone }),
-    zone: describeTimeZone(timeZone, formatLocale, now),
-  });
+  const grantedTime = formatDateTime(session.grantedAt, { formatLocale, timeZone });
+  const zone = describeTimeZone(timeZone, formatLocale, now);
+  const granted = interpolate(words.timeInZone, { time: grantedTime, zone });
   return (
     <div className="flex flex-col gap-4">
       <ul className="flex flex-col gap-2">
@@ -103,7 +103,14 @@ function AccessDetails({ session }: { session: SessionView }) {
               </a>
             ),
           },
-          { label: words.grantedAt, value: <time dateTime={session.grantedAt}>{granted}</time> },
+          {
+            label: words.grantedAt,
+            value: (
+              <time dateTime={session.grantedAt}>
+                <TextKeptTogether text={granted} pieces={[grantedTime, zone]} />
+              </time>
+            ),
+          },
         ]}
       />
     </div>

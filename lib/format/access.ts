@@ -18,6 +18,8 @@ export interface AccessDescription {
   tone: AccessTone;
   /** The state in words, e.g. "Access ends in 3 days". */
   text: string;
+  /** Pieces of `text` a line should not break inside: the date and the time from now ("in 3 months"). */
+  keepTogether: readonly string[];
 }
 
 export interface AccessFormatOptions extends ZonedFormatOptions {
@@ -44,10 +46,10 @@ export function isAccessEndingSoon(access: CourseAccess, now: Date): boolean {
  */
 export function describeAccess(access: CourseAccess, options: AccessFormatOptions): AccessDescription {
   const messages = getMessages(languageOf(options.formatLocale));
-  if (access.kind === "lifetime") return { tone: "lifetime", text: messages.access.lifetime };
+  if (access.kind === "lifetime") return { tone: "lifetime", text: messages.access.lifetime, keepTogether: [] };
   const date = formatDate(access.expiresAt, options);
   if (hasAccessEnded(access, options.now)) {
-    return { tone: "ended", text: interpolate(messages.access.ended, { date }) };
+    return { tone: "ended", text: interpolate(messages.access.ended, { date }), keepTogether: [date] };
   }
   if (isAccessEndingSoon(access, options.now)) {
     const days = Math.max(0, calendarDaysBetween(options.now, access.expiresAt, options.timeZone));
@@ -57,10 +59,10 @@ export function describeAccess(access: CourseAccess, options: AccessFormatOption
         : days === 1
           ? messages.access.endsTomorrow
           : interpolate(messages.access.endsInDays, { count: days });
-    return { tone: "warning", text };
+    return { tone: "warning", text, keepTogether: [] };
   }
   const relative = formatRelativeTime(access.expiresAt, options.now, options.formatLocale);
-  return { tone: "ok", text: interpolate(messages.access.until, { date, relative }) };
+  return { tone: "ok", text: interpolate(messages.access.until, { date, relative }), keepTogether: [date, relative] };
 }
 
 /**

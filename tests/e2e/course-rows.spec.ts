@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { chooseLanguage, resetSandbox, screenshotPage, signIn } from "./support";
+import { chooseLanguage, lineTexts, resetSandbox, screenshotPage, signIn } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -142,5 +142,44 @@ for (const locale of ["en", "zh-TW"] as const) {
     await expect(page).toHaveURL(/\/courses\?show=ending-soon$/);
     await expect(show.getByRole("option", { selected: true })).toHaveText(t.endingSoon);
     await expect(show).toHaveValue("ending-soon");
+  });
+}
+
+/** A badge's date and its time from now, as each language writes them in "Access until …" and "Access ended on …". */
+const KEPT_TOGETHER = {
+  en: [/[A-Z][a-z]{2} \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}/, /\(in [^)]+\)/],
+  "zh-TW": [/\d{4}年\d{1,2}月\d{1,2}日/, /（[^）]+後）/],
+} as const;
+
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`an access badge wraps between its date and its time from now, never inside either, from 320 to 420 px (${locale})`, async ({
+    page,
+    context,
+  }) => {
+    await signIn(page, "maya@example.com", { from: "/courses" });
+    await chooseLanguage(context, locale);
+    await page.goto("/courses");
+    const badges = page.getByRole("main").getByText(/^(Access until|Access ended on|可觀看至|觀看權限已於)/);
+    await expect(badges.first()).toBeVisible();
+    let wrapped = 0;
+    for (let width = 320; width <= 420; width += 10) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const badge of await badges.all()) {
+        const lines = await lineTexts(badge);
+        if (lines.length > 1) wrapped += 1;
+        const text = (await badge.textContent())!;
+        const [date, fromNow] = KEPT_TOGETHER[locale].map((piece) => piece.exec(text)?.[0]);
+        expect(date, text).toBeDefined();
+        for (const piece of [date, fromNow]) {
+          if (piece)
+            expect(
+              lines.some((line) => line.includes(piece)),
+              `${width} px: ${lines.join(" | ")}`,
+            ).toBe(true);
+        }
+      }
+    }
+    // The widths tried do wrap some badges: the check above had something to check.
+    expect(wrapped).toBeGreaterThan(0);
   });
 }

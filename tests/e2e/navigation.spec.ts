@@ -342,6 +342,24 @@ test.describe("Events in 繁體中文, in New York", () => {
       }
     }
   });
+
+  test("Settings' access granted wraps between its time and its zone, (Eastern Time), never inside either, from 320 to 420 px", async ({
+    page,
+  }) => {
+    await signIn(page, "maya@example.com", { from: "/settings" });
+    const granted = page.getByRole("main").locator("time").filter({ hasText: "(Eastern Time)" });
+    await expect(granted).toBeVisible();
+    const [, time, zone] = /^(.+) \((.+)\)$/.exec((await granted.textContent())!)!;
+    for (let width = 320; width <= 420; width += 10) {
+      await page.setViewportSize({ width, height: 900 });
+      const lines = await lineTexts(granted);
+      for (const piece of [time!, zone!])
+        expect(
+          lines.some((line) => line.includes(piece)),
+          `${width} px: ${lines.join(" | ")}`,
+        ).toBe(true);
+    }
+  });
 });
 
 for (const locale of ["en", "zh-TW"] as const) {

@@ -96,30 +96,38 @@ export async function gotoWithScriptsHeld(page: Page, path: string): Promise<() 
   return releaseScripts;
 }
 
-/** Each line of a short text (a link's name, a heading: one text node), as the browser wrapped it. */
+/** Each line of a short text (a link's name, a heading, a badge), as the browser wrapped it, trimmed. */
 export async function lineTexts(element: Locator): Promise<string[]> {
-  const text = (await element.textContent())!.trim();
+  const text = (await element.textContent())!;
   const lines: string[] = [];
   let start = 0;
   for (const length of await lineLengths(element)) {
-    lines.push(text.slice(start, start + length));
+    lines.push(text.slice(start, start + length).trim());
     start += length;
   }
-  return lines;
+  return lines.filter((line) => line !== "");
 }
 
-/** How many characters each line of a short text (a link's name, one text node) holds, as the browser wrapped it. */
+/**
+ * How many characters of a short text's text nodes, in document order, each line holds, as the browser
+ * wrapped it. A character starts a new line when its middle is below the line before it (two fonts on one
+ * line, Geist and a CJK face, do not put their glyphs' boxes at the same top).
+ */
 export function lineLengths(element: Locator): Promise<number[]> {
-  return element.evaluate((link) => {
-    const text = [...link.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== "")!;
-    const lines = new Map<number, number>();
-    for (let index = 0; index < text.textContent!.length; index++) {
-      const range = document.createRange();
-      range.setStart(text, index);
-      range.setEnd(text, index + 1);
-      const top = Math.round(range.getBoundingClientRect().top);
-      lines.set(top, (lines.get(top) ?? 0) + 1);
+  return element.evaluate((root) => {
+    const lines: { bottom: number; count: number }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      for (let index = 0; index < text.textContent!.length; index++) {
+        const range = document.createRange();
+        range.setStart(text, index);
+        range.setEnd(text, index + 1);
+        const box = range.getBoundingClientRect();
+        const last = lines.at(-1);
+        if (last && box.top + box.height / 2 <= last.bottom) last.count += 1;
+        else lines.push({ bottom: box.bottom, count: 1 });
+      }
     }
-    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, count]) => count);
+    return lines.map((line) => line.count);
   });
 }

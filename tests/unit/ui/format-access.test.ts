@@ -9,20 +9,29 @@ describe("describeAccess", () => {
     expect(describeAccess({ kind: "lifetime" }, { ...taipei, now: new Date("2026-12-10T00:00:00Z") })).toEqual({
       tone: "lifetime",
       text: "Lifetime access",
+      keepTogether: [],
     });
   });
 
   it("gives the date and the distance for access ending months away", () => {
     const result = describeAccess(until("2027-03-12T10:00:00+08:00"), { ...taipei, now: new Date("2026-12-10T00:00:00Z") });
-    expect(result).toEqual({ tone: "ok", text: "Access until 12 Mar 2027 (in 3 months)" });
+    expect(result).toEqual({ tone: "ok", text: "Access until 12 Mar 2027 (in 3 months)", keepTogether: ["12 Mar 2027", "in 3 months"] });
   });
 
   it("warns when access ends later today, counting days in the member's time zone", () => {
     // 09:00 in Taipei; access ends 23:30 the same Taipei day (15:30Z).
     const now = new Date("2026-12-10T01:00:00Z");
-    expect(describeAccess(until("2026-12-10T15:30:00Z"), { ...taipei, now })).toEqual({ tone: "warning", text: "Access ends today" });
+    expect(describeAccess(until("2026-12-10T15:30:00Z"), { ...taipei, now })).toEqual({
+      tone: "warning",
+      text: "Access ends today",
+      keepTogether: [],
+    });
     // The same instant is already 11 Dec in Taipei if it is after 16:00Z, so it reads "tomorrow".
-    expect(describeAccess(until("2026-12-10T16:30:00Z"), { ...taipei, now })).toEqual({ tone: "warning", text: "Access ends tomorrow" });
+    expect(describeAccess(until("2026-12-10T16:30:00Z"), { ...taipei, now })).toEqual({
+      tone: "warning",
+      text: "Access ends tomorrow",
+      keepTogether: [],
+    });
   });
 
   it("counts calendar days, not 24-hour periods", () => {
@@ -35,6 +44,7 @@ describe("describeAccess", () => {
     expect(describeAccess(until("2026-12-31T00:00:00Z"), { formatLocale: "en-GB", timeZone: "UTC", now })).toEqual({
       tone: "warning",
       text: "Access ends in 30 days",
+      keepTogether: [],
     });
     expect(describeAccess(until("2026-12-31T00:00:01Z"), { formatLocale: "en-GB", timeZone: "UTC", now }).tone).toBe("ok");
   });
@@ -44,6 +54,7 @@ describe("describeAccess", () => {
     expect(describeAccess(until("2026-11-02T09:00:00+08:00"), { ...taipei, now })).toEqual({
       tone: "ended",
       text: "Access ended on 2 Nov 2026",
+      keepTogether: ["2 Nov 2026"],
     });
     expect(hasAccessEnded(until("2026-11-03T04:00:00Z"), now)).toBe(true);
     expect(isAccessEndingSoon(until("2026-11-03T04:00:00Z"), now)).toBe(false);
