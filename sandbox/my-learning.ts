@@ -82,7 +82,7 @@ export function registerMyLearningPage(app: Hono, state: SandboxState): void {
       src="${dashboard}"
       title="Member dashboard"
       sandbox="${FRAME_SANDBOX}"
-      allow="storage-access"
+      allow="storage-access; clipboard-write"
       loading="eager"></iframe>
   </section>
 </div>
