@@ -100,13 +100,15 @@ function CopyableUrl({ url }: { url: string }) {
 }
 
 function AvailablePanel({ data }: { data: AvailableConnections }) {
+  const { locale } = useI18n();
   const t = useWords(CONNECTIONS_WORDS);
   const mine = data.tools.filter((tool) => tool.access === "member");
   const catalog = data.tools.filter((tool) => tool.access === "public");
   return (
     <div className="flex flex-col gap-5">
       <p className="text-fg">
-        <span className="font-medium text-fg-muted">{t.server}: </span>
+        <span className="font-medium text-fg-muted">{t.server}</span>
+        {locale === "en" ? " " : ""}
         {data.serverVersion ? interpolate(t.serverVersion, { name: data.serverName, version: data.serverVersion }) : data.serverName}
       </p>
       {data.tools.length === 0 ? <p className="text-fg-muted">{t.noTools}</p> : null}
