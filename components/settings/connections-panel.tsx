@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
@@ -17,6 +17,20 @@ function humanize(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** "list_my_event_" / "registrations" in a narrow panel, not "list_my_event_regis" / "trations": a line may end after `_` or `.`. */
+function ToolName({ name }: { name: string }) {
+  return (
+    <code className="text-sm text-fg-muted">
+      {name.split(/(?<=[_.])/).map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </code>
+  );
+}
+
 function ToolList({ id, title, help, tools }: { id: string; title: string; help: string; tools: ConnectionTool[] }) {
   if (tools.length === 0) return null;
   return (
@@ -27,10 +41,10 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
       <p className="text-fg-muted">{help}</p>
       <ul className="grid gap-2 sm:grid-cols-2">
         {tools.map((tool) => (
-          <li key={tool.name} className="flex flex-col gap-1 rounded-xl border border-line p-3">
+          <li key={tool.name} className="flex flex-col gap-1 rounded-xl border border-line p-3 wrap-anywhere">
             <span className="font-medium text-fg">{tool.title ?? humanize(tool.name)}</span>
             {tool.description ? <span className="text-fg">{tool.description}</span> : null}
-            <code className="break-all text-sm text-fg-muted">{tool.name}</code>
+            <ToolName name={tool.name} />
           </li>
         ))}
       </ul>
@@ -38,11 +52,14 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
   );
 }
 
+/** The address's box and the hidden copy of it that gives the box its height: the same text, wrapped alike. */
+const URL_BOX = "col-start-1 row-start-1 whitespace-pre-wrap break-all rounded-lg border px-3 py-2 font-mono text-sm";
+
 function CopyableUrl({ url }: { url: string }) {
   const t = useWords(CONNECTIONS_WORDS);
-  const inputId = useId();
+  const fieldId = useId();
   const helpId = useId();
-  const input = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const [state, setState] = useState<"idle" | "copied" | "fallback">("idle");
 
   useEffect(() => {
@@ -58,8 +75,8 @@ function CopyableUrl({ url }: { url: string }) {
       await clipboard.writeText(url);
       setState("copied");
     } catch {
-      input.current?.focus();
-      input.current?.select();
+      field.current?.focus();
+      field.current?.select();
       setState("fallback");
     }
   }
@@ -67,20 +84,28 @@ function CopyableUrl({ url }: { url: string }) {
   const status = state === "copied" ? t.copied : state === "fallback" ? t.copyFallback : "";
   return (
     <div className="flex flex-col gap-2">
-      <label htmlFor={inputId} className="font-medium text-fg">
+      <label htmlFor={fieldId} className="font-medium text-fg">
         {t.url}
       </label>
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          id={inputId}
-          ref={input}
-          type="text"
-          readOnly
-          value={url}
-          aria-describedby={helpId}
-          onFocus={(event) => event.currentTarget.select()}
-          className="min-w-0 flex-1 rounded-lg border border-line bg-surface-muted px-3 py-2 font-mono text-sm text-fg"
-        />
+      <div className="flex flex-wrap items-start gap-2">
+        {/* The whole address at every width, to read or type on another device: it wraps anywhere, and the
+            field grows with it (a one-line field cut it off in the panel, with nothing to say it went on). */}
+        <div className="grid min-w-0 flex-1 basis-56">
+          <span aria-hidden="true" className={`${URL_BOX} invisible border-transparent`}>
+            {url}
+          </span>
+          <textarea
+            id={fieldId}
+            ref={field}
+            readOnly
+            rows={1}
+            spellCheck={false}
+            value={url}
+            aria-describedby={helpId}
+            onFocus={(event) => event.currentTarget.select()}
+            className={`${URL_BOX} resize-none border-line bg-surface-muted text-fg`}
+          />
+        </div>
         <button type="button" className="btn btn-secondary" aria-label={t.copyLabel} onClick={() => void copy()}>
           {t.copy}
         </button>

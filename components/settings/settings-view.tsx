@@ -143,7 +143,8 @@ function AssistantDisclosure() {
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
     <details className="group card p-4 sm:p-6">
-      <summary className="inline-flex min-h-11 cursor-pointer items-center gap-2 text-lg font-semibold text-fg">
+      {/* keep-all: in a narrow panel zh-TW breaks before "（測試版）", never inside 測試版. */}
+      <summary className="inline-flex min-h-11 cursor-pointer items-center gap-2 text-lg font-semibold break-keep text-fg wrap-anywhere">
         <OpensArrow />
         {words.connectAssistant}
       </summary>

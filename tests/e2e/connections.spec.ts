@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
 import { openSettingsFromMenu } from "./account-menu";
-import { expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import { cutOffIn, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
 
 const MCP_URL = `${SITE_URL}/mcp`;
 
@@ -53,6 +53,11 @@ test("Settings tells the member what an AI assistant can do for them, and how to
     window.scrollBy(0, -96);
   });
   await screenshotPage(page, "settings-connections");
+  // On a 320 px phone too, the whole URL shows (Copy moves below it), and nothing is cut or sticks out.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await expect(panel.getByRole("textbox", { name: "MCP URL" })).toBeVisible();
+  expect(await cutOffIn(panel)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
   await copy.click();
@@ -63,10 +68,9 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await page.evaluate(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
   await copy.click();
   await expect(panel.getByText(/press Ctrl\+C/)).toBeVisible();
-  await expect(panel.getByRole("textbox", { name: "MCP URL" })).toBeFocused();
-  expect(await page.evaluate(() => window.getSelection()?.toString() || (document.activeElement as HTMLInputElement | null)?.value)).toBe(
-    MCP_URL,
-  );
+  const url = panel.getByRole("textbox", { name: "MCP URL" });
+  await expect(url).toBeFocused();
+  expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(MCP_URL);
 
   // The answer the browser got carries no token.
   const answer = await page.request.get("/api/account/connections");

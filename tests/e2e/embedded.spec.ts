@@ -14,10 +14,12 @@ import { completeSiteSignIn } from "../journeys/member-journey";
 import { playwrightDriver } from "./playwright-driver";
 import {
   APP_URL,
+  cutOffIn,
   expectNoSeriousAxeViolations,
   HOST_PAGE,
   lineLengths,
   lineTexts,
+  postSandboxControl,
   resetSandbox,
   SITE_URL,
   SITE_URL_AS_LOCALHOST,
@@ -486,6 +488,107 @@ test("on a 320 px phone the panel's Show and Sort selects show their choices who
     expect(await wordsCutOff(select)).toEqual([]);
   }
 });
+
+test("on a 320 px phone the panel's AI assistant connection shows its whole MCP URL, copies it, and selects it all when it cannot", async ({
+  page,
+  context,
+}) => {
+  // The site's page gives the panel 256 px: the URL sat in a one-line field beside Copy, 10 of its 25
+  // characters in view ("http://127"), and nothing said that it went on.
+  const mcpUrl = `${SITE_URL}/mcp`;
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
+  await frame.getByRole("link", { name: "Settings" }).click();
+  await frame.getByText("Connect an AI assistant (beta)").click();
+  const panel = frame.getByRole("region", { name: "AI assistants" });
+  const url = panel.getByRole("textbox", { name: "MCP URL" });
+  await expect(url).toHaveValue(mcpUrl);
+  await expect(url).toHaveAccessibleDescription(/Paste this address into your assistant/);
+  expect(
+    await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((panelFrame) => panelFrame.getBoundingClientRect().width),
+  ).toBe(256);
+  expect(await cutOffIn(panel)).toEqual([]);
+  // Tool names break after an underscore, never inside a word ("list_my_event_regis" / "trations").
+  const names = panel.getByRole("listitem").getByRole("code");
+  await expect(names).toHaveCount(6);
+  for (const name of await names.all()) {
+    const lines = await wrappedLines(name);
+    expect(
+      lines.slice(0, -1).filter((line) => !/[_.]$/.test(line)),
+      lines.join(" / "),
+    ).toEqual([]);
+  }
+
+  // One click selects the whole address, to copy by hand.
+  await url.click();
+  expect(await selectionIn(url)).toBe(mcpUrl);
+
+  // Copy copies it, in the panel too (the site's frame allows clipboard-write).
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP_URL });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: SITE_URL });
+  const copy = panel.getByRole("button", { name: "Copy MCP URL" });
+  await copy.click();
+  await expect(panel.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(mcpUrl);
+
+  // Without a clipboard, the whole address is selected and the member is told how to copy it.
+  await url.evaluate(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
+  await url.evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(0, 0));
+  await expect(url).not.toBeFocused();
+  await copy.click();
+  await expect(panel.getByText(/press Ctrl\+C/)).toBeVisible();
+  await expect(url).toBeFocused();
+  expect(await selectionIn(url)).toBe(mcpUrl);
+
+  // The same in zh-TW: the address whole, and the disclosure breaks before 「（測試版）」, never inside 測試版.
+  await frame.getByText("繁體中文").click();
+  await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+  const zhPanel = frame.getByRole("region", { name: "AI 助理" });
+  await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toBeVisible();
+  await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toHaveValue(mcpUrl);
+  expect(await cutOffIn(zhPanel)).toEqual([]);
+  const title = await wrappedLines(frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" }));
+  expect(title.length, title.join(" / ")).toBeGreaterThan(1);
+  expect(
+    title.some((line) => line.includes("測試版")),
+    title.join(" / "),
+  ).toBe(true);
+  await expectNoSeriousAxeViolations(page);
+});
+
+/** The text selected in a field. */
+function selectionIn(field: Locator): Promise<string> {
+  return field.evaluate((element: HTMLTextAreaElement | HTMLInputElement) =>
+    element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
+  );
+}
+
+/**
+ * Each line of an element's words as the browser wrapped them, every text node inside it counted (a name with
+ * <wbr>s), an arrow hidden from assistive technology left out.
+ */
+function wrappedLines(element: Locator): Promise<string[]> {
+  return element.evaluate((root) => {
+    const lines = new Map<number, string>();
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest("[aria-hidden='true']")) continue;
+      const text = node.textContent ?? "";
+      for (let index = 0; index < text.length; index++) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        lines.set(top, (lines.get(top) ?? "") + text[index]);
+      }
+    }
+    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, line]) => line.trim());
+  });
+}
 
 /** The options of a select whose words are wider than the room the select gives them (its padding and arrow aside). */
 function wordsCutOff(select: Locator): Promise<string[]> {
