@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 
 import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
@@ -21,6 +21,49 @@ function useDeviceName(): (session: SignedInSessionView) => string {
   };
 }
 
+/** Where a press is answered: the row of the sign-in it named, or "Sign out everywhere else". */
+const EVERYWHERE_ELSE = "others";
+
+function placeOf(target: EndSessionsRequest): string {
+  return "id" in target ? target.id : EVERYWHERE_ELSE;
+}
+
+/**
+ * The answer to a press, under the control pressed: "too soon", or why ending failed. Its live region is
+ * on the page before an answer is put in it, so a screen reader announces the answer; scrolled into view
+ * when it lands under the phone's tab bar.
+ */
+function PressAnswer({
+  tooSoon,
+  error,
+  className,
+  children,
+}: {
+  tooSoon: boolean;
+  error: unknown;
+  className?: string;
+  children?: ReactNode;
+}) {
+  const { messages } = useI18n();
+  const words = useWords(SESSIONS_WORDS);
+  const region = useRef<HTMLDivElement>(null);
+  const answered = tooSoon || (error !== null && error !== undefined);
+  useEffect(() => {
+    if (answered) region.current?.scrollIntoView({ block: "nearest" });
+  }, [answered, error]);
+  return (
+    <div aria-live="polite" ref={region}>
+      {tooSoon ? (
+        <p role="status" className={className}>
+          {messages.sessions.signOutTooSoon}
+        </p>
+      ) : null}
+      {children}
+      <ActionFailedAlert error={error} message={words.failed} className={className ? `${className} text-sm` : "text-sm"} />
+    </div>
+  );
+}
+
 /**
  * "Where you're signed in": this device first, then the member's other sessions, each of which can be signed out.
  *
@@ -29,16 +72,18 @@ function useDeviceName(): (session: SignedInSessionView) => string {
  * ARMING_DELAY_MS, so a double-click staged in another window that opens or raises Settings under the
  * pointer cannot end a session (double-clickjacking; OWASP Clickjacking Defense Cheat Sheet; ASVS 5
  * V3.4.6). The buttons keep their normal look meanwhile (aria-disabled, not faded): a press in that moment
- * ends nothing, is not queued, and the status line says so, in the sentence the panel's sign-out
+ * ends nothing, is not queued, and a status line says so, in the sentence the panel's sign-out
  * confirmation uses (it is in the dictionaries already, so Settings' first-load JavaScript carries no more words).
+ * That line, and the alert when ending fails, sit under the control pressed: on a phone a long list puts
+ * its foot out of view of a row near the top.
  */
 export function SignedInSessions() {
-  const { formatLocale, now, messages } = useI18n();
+  const { formatLocale, now } = useI18n();
   const words = useWords(SESSIONS_WORDS);
   const query = useSignedInSessions();
   const end = useEndSessions();
   const { armed, isArmedNow } = useDeliberateClick();
-  const [tooSoon, setTooSoon] = useState(false);
+  const [tooSoonAt, setTooSoonAt] = useState<string | null>(null);
   const deviceName = useDeviceName();
   const result = useRef<HTMLParagraphElement>(null);
   // The button pressed leaves with its row (or with the last other row): focus goes to what happened, not
@@ -60,49 +105,57 @@ export function SignedInSessions() {
   const endDeliberately = (target: EndSessionsRequest) => {
     // A press before the page has been in view for ARMING_DELAY_MS ends nothing (ASVS 5 V3.4.6).
     const early = !isArmedNow();
-    setTooSoon(early);
+    setTooSoonAt(early ? placeOf(target) : null);
     if (!early) end.mutate(target);
   };
+  // A failure for a row the list no longer has (it ended meanwhile) is said under "Sign out everywhere else".
+  const failedPlace = end.isError && end.variables ? placeOf(end.variables) : null;
+  const failedAt = failedPlace === null || others.some((session) => session.id === failedPlace) ? failedPlace : EVERYWHERE_ELSE;
   return (
     <div className="flex flex-col gap-3">
       <p className="text-fg-muted">{words.intro}</p>
       <ul className="flex flex-col divide-y divide-line">
         {sessions.map((session) => (
-          <li key={session.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-            <div className="min-w-0">
-              <p className="font-medium break-words text-fg">
-                {deviceName(session)}
-                {session.current ? <span className="ml-2 text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
-              </p>
-              <p className="text-sm text-fg-muted">
-                {session.embedded ? words.embedded : words.ownTab} ·{" "}
-                <time dateTime={session.signedInAt} className="whitespace-nowrap">
-                  {interpolate(words.signedInAt, { time: relative(session.signedInAt) })}
-                </time>
-                {session.current ? null : (
-                  <>
-                    {" · "}
-                    <time dateTime={lastActive(session)} className="whitespace-nowrap">
-                      {interpolate(words.lastActive, { time: relative(lastActive(session)) })}
-                    </time>
-                  </>
-                )}
-              </p>
+          <li key={session.id} className="py-3">
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-medium break-words text-fg">
+                  {deviceName(session)}
+                  {session.current ? <span className="ml-2 text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
+                </p>
+                <p className="text-sm text-fg-muted">
+                  {session.embedded ? words.embedded : words.ownTab} ·{" "}
+                  <time dateTime={session.signedInAt} className="whitespace-nowrap">
+                    {interpolate(words.signedInAt, { time: relative(session.signedInAt) })}
+                  </time>
+                  {session.current ? null : (
+                    <>
+                      {" · "}
+                      <time dateTime={lastActive(session)} className="whitespace-nowrap">
+                        {interpolate(words.lastActive, { time: relative(lastActive(session)) })}
+                      </time>
+                    </>
+                  )}
+                </p>
+              </div>
+              {session.current ? null : (
+                <button
+                  type="button"
+                  className="btn btn-secondary self-start sm:self-auto"
+                  aria-label={interpolate(words.signOutThereLabel, {
+                    device: deviceName(session),
+                    time: relative(session.signedInAt),
+                  })}
+                  disabled={end.isPending}
+                  aria-disabled={armed ? undefined : true}
+                  onClick={() => endDeliberately({ id: session.id })}
+                >
+                  {words.signOutThere}
+                </button>
+              )}
             </div>
             {session.current ? null : (
-              <button
-                type="button"
-                className="btn btn-secondary self-start sm:self-auto"
-                aria-label={interpolate(words.signOutThereLabel, {
-                  device: deviceName(session),
-                  time: relative(session.signedInAt),
-                })}
-                disabled={end.isPending}
-                aria-disabled={armed ? undefined : true}
-                onClick={() => endDeliberately({ id: session.id })}
-              >
-                {words.signOutThere}
-              </button>
+              <PressAnswer tooSoon={tooSoonAt === session.id} error={failedAt === session.id ? end.error : null} className="mt-2" />
             )}
           </li>
         ))}
@@ -119,16 +172,13 @@ export function SignedInSessions() {
           {words.signOutEverywhereElse}
         </button>
       ) : null}
-      <div aria-live="polite">
-        {tooSoon && !end.isPending ? (
-          <p role="status">{messages.sessions.signOutTooSoon}</p>
-        ) : end.isSuccess ? (
+      <PressAnswer tooSoon={tooSoonAt === EVERYWHERE_ELSE} error={failedAt === EVERYWHERE_ELSE ? end.error : null}>
+        {end.isSuccess ? (
           <p role="status" ref={result} tabIndex={-1} className="outline-none">
             {end.data.complete ? words.ended : words.endedIncomplete}
           </p>
         ) : null}
-        <ActionFailedAlert error={end.error} message={words.failed} className="text-sm" />
-      </div>
+      </PressAnswer>
     </div>
   );
 }

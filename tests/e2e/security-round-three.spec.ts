@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, request, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "../../lib/contract/csrf";
+import { authorizeWithoutBrowser } from "../../sandbox/testing";
 import { expectPageSecurityHeaders } from "../journeys/security";
 
 import { APP_URL, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
@@ -213,3 +214,140 @@ test("Where you're signed in: Sign out there and Sign out everywhere else look r
   expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
   await laptop.close();
 });
+
+/** Maya's other devices, one sign-in each: enough rows that, on a phone, the list's foot is out of view of its top. */
+const OTHER_DEVICES = [
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+  "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 Edg/130.0.0.0",
+  "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+];
+
+/** Maya signed in on a device with `userAgent` over HTTP, through the sandbox's real pages: that device's cookies. */
+async function signedInElsewhere(userAgent: string): Promise<APIRequestContext> {
+  const device = await request.newContext({ userAgent });
+  const login = await device.get(`${APP_URL}/api/auth/login?returnTo=%2F`, { maxRedirects: 0 });
+  expect(login.status()).toBe(303);
+  const callback = await authorizeWithoutBrowser(login.headers().location!, { email: "maya@example.com" });
+  expect((await device.get(callback.href, { maxRedirects: 0 })).status()).toBe(303);
+  return device;
+}
+
+/** Maya signed in here and on each of OTHER_DEVICES, nowhere else; this page on Settings, with the first other sign-in's row. */
+async function signedInOnManyDevices(page: Page) {
+  await signIn(page, "maya@example.com");
+  await endEveryOtherSignIn(page);
+  const devices: APIRequestContext[] = [];
+  for (const userAgent of OTHER_DEVICES) devices.push(await signedInElsewhere(userAgent));
+  await page.goto("/settings");
+  const list = page.getByRole("region", { name: "Where you're signed in" });
+  const signOutThere = list.getByRole("button", { name: /^Sign out there: / });
+  await expect(signOutThere).toHaveCount(OTHER_DEVICES.length);
+  // Near the top: the row just under this device's.
+  await expect(list.getByRole("listitem").first().getByText("This device")).toBeVisible();
+  const row = list.getByRole("listitem").nth(1);
+  const there = row.getByRole("button", { name: /^Sign out there: / });
+  return { devices, list, there, row, everywhereElse: list.getByRole("button", { name: "Sign out everywhere else" }) };
+}
+
+/** `answer` sits just under `pressed`: the next thing below it, not beside another row. */
+async function expectJustUnder(answer: Locator, pressed: Locator) {
+  const [above, below] = [(await pressed.boundingBox())!, (await answer.boundingBox())!];
+  expect(below.y).toBeGreaterThanOrEqual(above.y + above.height);
+  expect(below.y - (above.y + above.height)).toBeLessThan(24);
+}
+
+/** What GET /api/session answers each device: 200 while it is signed in. */
+async function stillSignedIn(devices: APIRequestContext[]): Promise<number[]> {
+  return Promise.all(devices.map(async (device) => (await device.get(`${APP_URL}/api/session`)).status()));
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 320, height: 640 },
+]) {
+  test.describe(`Where you're signed in on a ${viewport.width} px phone`, () => {
+    test.use({ viewport });
+
+    test("an early press is answered in view under what was pressed: a row near the top of a long list, Sign out everywhere else", async ({
+      page,
+    }) => {
+      const { devices, list, there, row, everywhereElse } = await signedInOnManyDevices(page);
+      await there.scrollIntoViewIfNeeded();
+      // The list's foot is out of view: an answer there would go unseen.
+      await expect(everywhereElse).not.toBeInViewport();
+      // Settings regains focus (another window raised it under the finger) and the tap lands at once.
+      await there.evaluate(() => window.dispatchEvent(new Event("focus")));
+      await there.click({ force: true });
+      const tooSoon = row.getByRole("status");
+      await expect(tooSoon).toHaveText("That press came just as this appeared, so nothing was signed out. Press again if you meant it.");
+      await expect(tooSoon).toBeInViewport();
+      await expect(list.getByRole("status")).toHaveCount(1);
+      await expectJustUnder(tooSoon, there);
+      // Nothing ended.
+      await expect(list.getByRole("button", { name: /^Sign out there: / })).toHaveCount(OTHER_DEVICES.length);
+      expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+
+      // An early Sign out everywhere else is answered under it, and the row's answer goes.
+      await everywhereElse.scrollIntoViewIfNeeded();
+      await everywhereElse.evaluate(() => window.dispatchEvent(new Event("focus")));
+      await everywhereElse.click({ force: true });
+      const tooSoonThere = list.getByRole("status");
+      await expect(tooSoonThere).toHaveCount(1);
+      await expect(tooSoonThere).toBeInViewport();
+      await expectJustUnder(tooSoonThere, everywhereElse);
+      await expect(row.getByRole("status")).toHaveCount(0);
+      expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+      for (const device of devices) await device.dispose();
+    });
+
+    test("an early Sign out there just above the tab bar is answered clear of the bar", async ({ page }) => {
+      const { devices, list } = await signedInOnManyDevices(page);
+      const tabBar = page.getByRole("navigation", { name: "Main" });
+      const lower = list.getByRole("listitem").nth(3);
+      const lowerThere = lower.getByRole("button", { name: /^Sign out there: / });
+      await lowerThere.scrollIntoViewIfNeeded();
+      const tabBarTop = (await tabBar.boundingBox())!.y;
+      const before = (await lowerThere.boundingBox())!;
+      await page.evaluate((by) => window.scrollBy(0, by), before.y + before.height - (tabBarTop - 4));
+      const tapped = (await lowerThere.boundingBox())!;
+      expect(tapped.y + tapped.height).toBeCloseTo(tabBarTop - 4, 0);
+      // Tapped where it is, as Safari on iOS taps: the button does not take focus, so nothing scrolls it.
+      await lowerThere.evaluate((button: HTMLButtonElement) => {
+        window.dispatchEvent(new Event("focus"));
+        button.click();
+      });
+      const tooSoon = lower.getByRole("status");
+      await expect(tooSoon).toBeVisible();
+      await expect(async () => {
+        const answer = (await tooSoon.boundingBox())!;
+        expect(answer.y + answer.height).toBeLessThanOrEqual((await tabBar.boundingBox())!.y);
+      }).toPass();
+      await expect(lowerThere).toBeInViewport();
+      expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+      for (const device of devices) await device.dispose();
+    });
+
+    test("when Sign out there fails, the alert is under that row, in view, and the row stays", async ({ page }) => {
+      const { devices, list, there, row } = await signedInOnManyDevices(page);
+      await page.route("**/api/sessions/end", (route) =>
+        route.fulfill({ status: 503, json: { error: { code: "site_unavailable", message: "The site did not answer." } } }),
+      );
+      await expect(there).toBeEnabled();
+      await there.click();
+      const alert = row.getByRole("alert");
+      await expect(alert).toHaveText("That could not be done. The site is not available right now. Please try again in a moment.");
+      await expect(alert).toBeInViewport();
+      await expectJustUnder(alert, there);
+      await expect(list.getByRole("alert")).toHaveCount(1);
+      await expect(list.getByRole("button", { name: /^Sign out there: / })).toHaveCount(OTHER_DEVICES.length);
+      await expect(row.getByRole("button")).toBeVisible();
+      expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+      for (const device of devices) await device.dispose();
+    });
+  });
+}

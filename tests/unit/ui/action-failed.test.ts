@@ -11,8 +11,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AccountMenu } from "@/components/layout/account-menu";
 import { RevokeConfirmation } from "@/components/settings/revoke-confirmation";
 import { SignOutButton } from "@/components/settings/sign-out-button";
+import { SignedInSessions } from "@/components/settings/signed-in-sessions";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";
+import type { SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
 import type { Locale } from "@/lib/i18n/locales";
 
 import { renderInLocale } from "../../support/render-ui";
@@ -76,6 +78,48 @@ describe("a failed action says why, where it was pressed", () => {
     expect(screen.getByRole("alert").textContent).toBe(
       "Access could not be revoked. The site is not available right now. Please try again in a moment.",
     );
+  });
+
+  it("Sign out there in Where you're signed in: under the row pressed, as its too-soon line is", async () => {
+    const session = (id: string, browser: string, current = false) => ({
+      id,
+      current,
+      browser,
+      system: "Android",
+      embedded: false,
+      signedInAt: "1970-01-01T00:00:00.000Z",
+      lastActiveAt: "1970-01-01T00:00:00.000Z",
+    });
+    const list: SignedInSessionsBody = {
+      sessions: [session("here", "Chrome", true), session("phone", "Firefox"), session("tablet", "Samsung Internet")],
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((path: string) => Promise.resolve(path === "/api/sessions" ? Response.json(list) : siteUnavailable())),
+    );
+    renderWithQueries(createElement(SignedInSessions));
+    await settle();
+    const [, phone, tablet] = screen.getAllByRole("listitem");
+    const foot = screen.getByRole("button", { name: "Sign out everywhere else" }).nextElementSibling!;
+    fireEvent.click(screen.getByRole("button", { name: /^Sign out there: Firefox/ }));
+    expect(screen.getByRole("status").textContent).toBe(
+      "That press came just as this appeared, so nothing was signed out. Press again if you meant it.",
+    );
+    expect(phone!.contains(screen.getByRole("status"))).toBe(true);
+    expect(screen.getByRole("status").closest("[aria-live]")).not.toBeNull();
+    await settle(ARMING_DELAY_MS);
+    fireEvent.click(screen.getByRole("button", { name: /^Sign out there: Samsung Internet/ }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(
+      "That could not be done. The site is not available right now. Please try again in a moment.",
+    );
+    expect(tablet!.contains(screen.getByRole("alert"))).toBe(true);
+    expect(screen.queryByRole("status")).toBeNull();
+    expect(foot.textContent).toBe("");
+    fireEvent.click(screen.getByRole("button", { name: "Sign out everywhere else" }));
+    await settle();
+    expect(foot.contains(screen.getByRole("alert"))).toBe(true);
+    expect(tablet!.querySelector("[role=alert]")).toBeNull();
   });
 
   it("says nothing while the action has not failed", () => {
