@@ -17,7 +17,6 @@ import {
   cutOffIn,
   expectNoSeriousAxeViolations,
   HOST_PAGE,
-  lineLengths,
   lineTexts,
   postSandboxControl,
   resetSandbox,
@@ -337,8 +336,8 @@ test("the language chosen in the panel applies there and the panel stays a panel
   // On a 320 px phone (the panel 256 px wide) "訂單與活動" takes two lines: never one character left alone ("活動" is a word).
   await page.setViewportSize({ width: 320, height: 640 });
   const ordersAndEvents = frame.getByRole("link", { name: "訂單與活動", exact: true });
-  await expect.poll(() => lineLengths(ordersAndEvents)).toHaveLength(2);
-  expect(Math.min(...(await lineLengths(ordersAndEvents)))).toBeGreaterThan(1);
+  await expect.poll(() => lineTexts(ordersAndEvents)).toHaveLength(2);
+  expect(Math.min(...(await lineTexts(ordersAndEvents)).map((line) => line.length))).toBeGreaterThan(1);
   await page.setViewportSize({ width: 1280, height: 900 });
   await expect(frame.getByRole("banner").getByRole("link", { name: "學員儀表板" })).toHaveCount(0);
   await expect(frame.getByRole("link", { name: "在新分頁開啟儀表板" })).toBeVisible();
@@ -516,7 +515,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   const names = panel.getByRole("listitem").getByRole("code");
   await expect(names).toHaveCount(6);
   for (const name of await names.all()) {
-    const lines = await wrappedLines(name);
+    const lines = await lineTexts(name);
     expect(
       lines.slice(0, -1).filter((line) => !/[_.]$/.test(line)),
       lines.join(" / "),
@@ -551,7 +550,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toBeVisible();
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toHaveValue(mcpUrl);
   expect(await cutOffIn(zhPanel)).toEqual([]);
-  const title = await wrappedLines(frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" }));
+  const title = await lineTexts(frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" }));
   expect(title.length, title.join(" / ")).toBeGreaterThan(1);
   expect(
     title.some((line) => line.includes("測試版")),
@@ -565,29 +564,6 @@ function selectionIn(field: Locator): Promise<string> {
   return field.evaluate((element: HTMLTextAreaElement | HTMLInputElement) =>
     element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
   );
-}
-
-/**
- * Each line of an element's words as the browser wrapped them, every text node inside it counted (a name with
- * <wbr>s), an arrow hidden from assistive technology left out.
- */
-function wrappedLines(element: Locator): Promise<string[]> {
-  return element.evaluate((root) => {
-    const lines = new Map<number, string>();
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest("[aria-hidden='true']")) continue;
-      const text = node.textContent ?? "";
-      for (let index = 0; index < text.length; index++) {
-        const range = document.createRange();
-        range.setStart(node, index);
-        range.setEnd(node, index + 1);
-        const top = Math.round(range.getBoundingClientRect().top);
-        lines.set(top, (lines.get(top) ?? "") + text[index]);
-      }
-    }
-    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, line]) => line.trim());
-  });
 }
 
 /** The options of a select whose words are wider than the room the select gives them (its padding and arrow aside). */

@@ -124,38 +124,29 @@ export async function gotoWithScriptsHeld(page: Page, path: string): Promise<() 
   return releaseScripts;
 }
 
-/** Each line of a short text (a link's name, a heading, a badge), as the browser wrapped it, trimmed. */
-export async function lineTexts(element: Locator): Promise<string[]> {
-  const text = (await element.textContent())!;
-  const lines: string[] = [];
-  let start = 0;
-  for (const length of await lineLengths(element)) {
-    lines.push(text.slice(start, start + length).trim());
-    start += length;
-  }
-  return lines.filter((line) => line !== "");
-}
-
 /**
- * How many characters of a short text's text nodes, in document order, each line holds, as the browser
- * wrapped it. A character starts a new line when its middle is below the line before it (two fonts on one
- * line, Geist and a CJK face, do not put their glyphs' boxes at the same top).
+ * Each line of a short text (a link's name, a heading, a badge) as the browser wrapped it, trimmed: every
+ * text node inside it counted (a name with <wbr>s), text hidden from assistive technology (an arrow, a
+ * badge's mark) left out. A character starts a new line when its middle is below the line before it (Geist
+ * and a CJK face on one line do not put their glyphs' boxes at the same top).
  */
-export function lineLengths(element: Locator): Promise<number[]> {
+export function lineTexts(element: Locator): Promise<string[]> {
   return element.evaluate((root) => {
-    const lines: { bottom: number; count: number }[] = [];
+    const lines: { bottom: number; text: string }[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-      for (let index = 0; index < text.textContent!.length; index++) {
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest("[aria-hidden='true']")) continue;
+      const text = node.textContent ?? "";
+      for (let index = 0; index < text.length; index++) {
         const range = document.createRange();
-        range.setStart(text, index);
-        range.setEnd(text, index + 1);
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
         const box = range.getBoundingClientRect();
         const last = lines.at(-1);
-        if (last && box.top + box.height / 2 <= last.bottom) last.count += 1;
-        else lines.push({ bottom: box.bottom, count: 1 });
+        if (last && box.top + box.height / 2 <= last.bottom) last.text += text[index];
+        else lines.push({ bottom: box.bottom, text: text[index]! });
       }
     }
-    return lines.map((line) => line.count);
+    return lines.map((line) => line.text.trim()).filter((line) => line !== "");
   });
 }
