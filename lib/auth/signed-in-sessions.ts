@@ -98,7 +98,9 @@ export async function recordSignIn(session: SessionData, variant: SessionVariant
   });
   if (size <= MAX_SESSIONS_PER_MEMBER) return;
   const records = [...(await readRecords(session.claims.sub)).entries()].filter(([, record]) => record.sid !== session.sid);
-  records.sort(([, a], [, b]) => a.lastActiveAt - b.lastActiveAt);
+  // Activity is kept to five minutes, so ties are common: the older sign-in goes first (Redis gives a hash's
+  // fields in no set order).
+  records.sort(([, a], [, b]) => a.lastActiveAt - b.lastActiveAt || a.createdAt - b.createdAt);
   for (const [id, record] of records.slice(0, size - MAX_SESSIONS_PER_MEMBER)) {
     await endRecord(session.claims.sub, id, record);
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as sessionsRoute } from "@/app/api/sessions/route";
 import { POST as endSessionsRoute } from "@/app/api/sessions/end/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
-import type { SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
+import { MAX_SESSIONS_PER_MEMBER, type SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
 import { InMemoryBackend, InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
@@ -111,6 +111,21 @@ describe("Where you're signed in", () => {
     );
     expect((await sessionRoute(kai.request("/api/session"))).status).toBe(200);
     expect((await sessionRoute(phone.request("/api/session"))).status).toBe(200);
+  });
+
+  it(`keeps ${MAX_SESSIONS_PER_MEMBER} sign-ins: one more ends the least recently active other one, its grant revoked, never the new one`, async () => {
+    const devices: Device[] = [];
+    for (let count = 0; count < MAX_SESSIONS_PER_MEMBER; count += 1) devices.push(await signedIn(LAPTOP));
+    expect(await listOf(devices.at(-1)!)).toHaveLength(MAX_SESSIONS_PER_MEMBER);
+    sandbox.resetRequests();
+    const newest = await signedIn(PHONE);
+    const list = await listOf(newest);
+    expect(list).toHaveLength(MAX_SESSIONS_PER_MEMBER);
+    expect(list[0]).toMatchObject({ current: true, browser: "Chrome" });
+    // All were last active in the same five minutes: the oldest sign-in is the one ended.
+    expect((await sessionRoute(devices[0]!.request("/api/session"))).status).toBe(401);
+    for (const device of devices.slice(1)) expect((await sessionRoute(device.request("/api/session"))).status).toBe(200);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
   });
 
   it("answers 401 without a session", async () => {
