@@ -502,7 +502,11 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await signInFromFrame(page);
   await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
   await frame.getByRole("link", { name: "Settings" }).click();
-  await frame.getByText("Connect an AI assistant (beta)").click();
+  // Settings has loaded all it loads (the sign-in list last, which resizes the frame) before the press.
+  await expect(frame.getByText("This device", { exact: true })).toBeVisible();
+  const disclosure = frame.getByText("Connect an AI assistant (beta)");
+  await disclosure.click();
+  await expect(frame.locator("details").filter({ has: disclosure })).toHaveAttribute("open", "");
   const panel = frame.getByRole("region", { name: "AI assistants" });
   const url = panel.getByRole("textbox", { name: "MCP URL" });
   await expect(url).toHaveValue(mcpUrl);
