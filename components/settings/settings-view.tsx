@@ -143,8 +143,9 @@ function AssistantDisclosure() {
   if (!connections.isSuccess || !connections.data.available) return null;
   return (
     <details className="group card p-4 sm:p-6">
-      {/* keep-all: in a narrow panel zh-TW breaks before "（測試版）", never inside 測試版. */}
-      <summary className="inline-flex min-h-11 cursor-pointer items-center gap-2 text-lg font-semibold break-keep text-fg wrap-anywhere">
+      {/* keep-all: in a narrow panel zh-TW breaks before "（測試版）", never inside 測試版. The arrow sits on the
+          title's first line when it wraps (baseline, not centre); py-2 on its 28 px line keeps the 44 px target. */}
+      <summary className="inline-flex cursor-pointer items-baseline gap-2 py-2 text-lg font-semibold break-keep text-fg wrap-anywhere">
         <OpensArrow />
         {words.connectAssistant}
       </summary>

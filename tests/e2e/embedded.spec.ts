@@ -554,8 +554,21 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toBeVisible();
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toHaveValue(mcpUrl);
   expect(await cutOffIn(zhPanel)).toEqual([]);
-  const title = await lineTexts(frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" }));
+  const summary = frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" });
+  const title = await lineTexts(summary);
   expect(title.length, title.join(" / ")).toBeGreaterThan(1);
+  // Its arrow is on the first line, not centred between the two, and the summary stays a 44 px target.
+  const arrowOffFirstLine = await summary.evaluate((element) => {
+    const arrow = element.querySelector("[aria-hidden='true']")!.getBoundingClientRect();
+    const words = [...element.childNodes].find((node) => node.nodeType === Node.TEXT_NODE)!;
+    const range = document.createRange();
+    range.setStart(words, 0);
+    range.setEnd(words, 1);
+    const firstLine = range.getBoundingClientRect();
+    return Math.abs(arrow.top + arrow.height / 2 - (firstLine.top + firstLine.height / 2));
+  });
+  expect(arrowOffFirstLine).toBeLessThan(6);
+  expect((await summary.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   expect(
     title.some((line) => line.includes("測試版")),
     title.join(" / "),
