@@ -113,7 +113,7 @@ describe("Where you're signed in", () => {
     expect((await sessionRoute(phone.request("/api/session"))).status).toBe(200);
   });
 
-  it(`keeps ${MAX_SESSIONS_PER_MEMBER} sign-ins: one more ends the least recently active other one, its grant revoked, never the new one`, async () => {
+  it(`keeps ${MAX_SESSIONS_PER_MEMBER} sign-ins: one more ends the least recently active other, grant revoked, never the new`, async () => {
     const devices: Device[] = [];
     for (let count = 0; count < MAX_SESSIONS_PER_MEMBER; count += 1) devices.push(await signedIn(LAPTOP));
     expect(await listOf(devices.at(-1)!)).toHaveLength(MAX_SESSIONS_PER_MEMBER);
