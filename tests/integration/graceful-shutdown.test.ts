@@ -43,6 +43,18 @@ async function startServer(): Promise<Started> {
   return { child, url: `http://127.0.0.1:${/listening (\d+)/.exec(output)![1]}`, output: () => output, exited };
 }
 
+/**
+ * Waits until the server has a slow request in hand: on a busy machine a fixed pause may end before the
+ * request is parsed, and a connection with no request yet is idle, which a closing server ends at once.
+ */
+async function slowRequestArrived(server: Started): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!server.output().includes("slow request")) {
+    if (Date.now() > deadline) throw new Error(`the slow request did not arrive:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function shutdownFinished(output: string): Record<string, unknown> | undefined {
   return output
     .split("\n")
@@ -55,7 +67,7 @@ describe("clean shutdown", () => {
   it("on SIGTERM refuses new connections, finishes the request in flight and exits 0", async () => {
     const server = await startServer();
     const inFlight = fetch(`${server.url}/slow?ms=1500`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await slowRequestArrived(server);
     server.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(fetch(`${server.url}/`)).rejects.toThrow();
@@ -71,7 +83,7 @@ describe("clean shutdown", () => {
   it("stops waiting for a request after the grace period and still exits 0", { timeout: SHUTDOWN_GRACE_MS + 30_000 }, async () => {
     const server = await startServer();
     const inFlight = fetch(`${server.url}/slow?ms=${SHUTDOWN_GRACE_MS * 3}`).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await slowRequestArrived(server);
     const signalled = Date.now();
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
