@@ -31,13 +31,18 @@ function writtenDate(locale: string, date: Date): string {
   return new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", year: "numeric", timeZone: TIME_ZONE }).format(date);
 }
 
-/** The text of the page's HTML as the server writes it for a browser asking for `locale` (before any script runs). */
+/**
+ * The text of the page's HTML as the server writes it for a browser asking for `locale` (before any script
+ * runs), each run of spaces as one: a tag counts as a space, and a date kept whole in a span of its own
+ * ("Access ended on <span>Nov 25, 2026</span>") reads as the sentence it is.
+ */
 async function serverText(page: Page, path: string, locale: string): Promise<string> {
   const html = await (await page.request.get(path, { headers: { "accept-language": locale } })).text();
   return html
     .replace(/<script[\s\S]*?<\/script>/g, "")
     .replace(/<[^>]+>/g, " ")
-    .replace(/&amp;/g, "&");
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 }
 
 /** Collects what React reports when the HTML and the first client render disagree. */
