@@ -73,9 +73,7 @@ export function SignedOutLanding({
       {/* Chinese breaks between any two characters: keep-all breaks the title only after its punctuation
           ("課程、" / "訂單與活動，" / "一次看清楚" in the panel on a phone, not "…訂單與活" / "動，…"); a line with
           no such place still wraps rather than overflow. English is unchanged. */}
-      <h1 className="text-3xl font-semibold tracking-tight text-fg break-keep [overflow-wrap:anywhere] sm:text-4xl">
-        {messages.landing.title}
-      </h1>
+      <h1 className="text-3xl font-semibold tracking-tight text-fg break-keep wrap-anywhere sm:text-4xl">{messages.landing.title}</h1>
       <p className="text-lg text-fg-muted">{messages.landing.body}</p>
       {embedded ? (
         <EmbeddedSignIn returnTo={returnTo} />

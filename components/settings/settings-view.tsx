@@ -95,7 +95,7 @@ function AccessDetails({ session }: { session: SessionView }) {
             value: (
               // A target of its own: 44 px tall on a phone, 24 px from sm up (WCAG 2.2, 2.5.8), as the events' links.
               <a
-                className="inline-flex min-h-11 items-center text-accent underline [overflow-wrap:anywhere] sm:min-h-6"
+                className="inline-flex min-h-11 items-center text-accent underline wrap-anywhere sm:min-h-6"
                 href={session.site}
                 target="_top"
               >

@@ -17,6 +17,7 @@ import {
   cutOffIn,
   expectNoSeriousAxeViolations,
   HOST_PAGE,
+  lastResumableOf72,
   lineTexts,
   postSandboxControl,
   resetSandbox,
@@ -451,13 +452,7 @@ test("in the panel, Back from a lecture far down Courses brings the site's page 
   const total = (await status.textContent())!.replace(/^Showing 72 of /, "");
 
   // The last course with Resume among the 72, far below the panel's first screen.
-  const rows = frame.getByRole("main").getByRole("article");
-  const row = rows.filter({ has: frame.getByRole("link", { name: /^Resume/ }) }).last();
-  const name = (await row.getByRole("heading").textContent())!;
-  const sameRow = rows.filter({ has: frame.getByRole("heading", { name, exact: true }) });
-  expect(
-    await rows.evaluateAll((all, wanted) => all.findIndex((article) => article.querySelector("h2, h3")?.textContent === wanted), name),
-  ).toBeGreaterThanOrEqual(48);
+  const { row, sameRow } = await lastResumableOf72(frame);
   // Resume leaves the panel for the top window: the site's lecture page.
   await row.getByRole("link", { name: /^Resume/ }).click();
   await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/courses/[^/]+/lectures/`));

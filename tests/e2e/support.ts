@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type FrameLocator, type Locator, type Page } from "@playwright/test";
 
 import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
@@ -149,4 +149,18 @@ export function lineTexts(element: Locator): Promise<string[]> {
     }
     return lines.map((line) => line.text.trim()).filter((line) => line !== "");
   });
+}
+
+/**
+ * The last course with Resume among the 72 Courses shows after two "Show 24 more" (its row at 48 or later, far
+ * below the first screen), its name, and its row found again by that name (after Back, a reload).
+ */
+export async function lastResumableOf72(scope: Page | FrameLocator): Promise<{ row: Locator; name: string; sameRow: Locator }> {
+  const rows = scope.getByRole("main").getByRole("article");
+  const row = rows.filter({ has: scope.getByRole("link", { name: /^Resume/ }) }).last();
+  const name = (await row.getByRole("heading").textContent())!;
+  expect(
+    await rows.evaluateAll((all, wanted) => all.findIndex((article) => article.querySelector("h2, h3")?.textContent === wanted), name),
+  ).toBeGreaterThanOrEqual(48);
+  return { row, name, sameRow: rows.filter({ has: scope.getByRole("heading", { name, exact: true }) }) };
 }
