@@ -106,7 +106,9 @@ export function SignedInSessions() {
     // A press before the page has been in view for ARMING_DELAY_MS ends nothing (ASVS 5 V3.4.6).
     const early = !isArmedNow();
     setTooSoonAt(early ? placeOf(target) : null);
-    if (!early) end.mutate(target);
+    // The newest press is the one answered: an earlier failure or "Signed out there." goes.
+    if (early) end.reset();
+    else end.mutate(target);
   };
   // A failure for a row the list no longer has (it ended meanwhile) is said under "Sign out everywhere else".
   const failedPlace = end.isError && end.variables ? placeOf(end.variables) : null;

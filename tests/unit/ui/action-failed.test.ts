@@ -120,6 +120,12 @@ describe("a failed action says why, where it was pressed", () => {
     await settle();
     expect(foot.contains(screen.getByRole("alert"))).toBe(true);
     expect(tablet!.querySelector("[role=alert]")).toBeNull();
+    // An early press after the failure is answered alone: the alert, now outdated, goes.
+    act(() => void window.dispatchEvent(new Event("focus")));
+    fireEvent.click(screen.getByRole("button", { name: /^Sign out there: Firefox/ }));
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(phone!.contains(screen.getByRole("status"))).toBe(true);
+    expect(foot.textContent).toBe("");
   });
 
   it("says nothing while the action has not failed", () => {
