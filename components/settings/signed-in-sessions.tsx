@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 
 import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
@@ -28,19 +28,65 @@ function placeOf(target: EndSessionsRequest): string {
   return "id" in target ? target.id : EVERYWHERE_ELSE;
 }
 
+/** The heights of the answers above `pressed` (by their place), which its press takes away. */
+function answersAbove(root: HTMLElement | null, pressed: HTMLElement): Record<string, number> {
+  const above: Record<string, number> = {};
+  for (const region of root?.querySelectorAll<HTMLElement>("[data-answer-for]") ?? []) {
+    const height = region.getBoundingClientRect().height;
+    if (height > 0 && region.compareDocumentPosition(pressed) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      above[region.dataset.answerFor!] = height;
+    }
+  }
+  return above;
+}
+
+/**
+ * Keeps the control pressed where it is on screen (under the finger, for a second press) when the answers
+ * above it go: the page scrolls up by what they took when it can; otherwise (near the page's top, or in
+ * the site's panel, whose frame is sized to its content and never scrolls) their places stay, empty
+ * (`held`, a height by place), until a press above them or a sign-in ended.
+ */
+function useSteadyPress(list: RefObject<HTMLElement | null>) {
+  const [held, setHeld] = useState<Readonly<Record<string, number>>>({});
+  const pressedAt = useRef<{ control: HTMLElement; top: number } | null>(null);
+  useLayoutEffect(() => {
+    const pressed = pressedAt.current;
+    pressedAt.current = null;
+    if (!pressed) return;
+    const moved = pressed.control.getBoundingClientRect().top - pressed.top;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  });
+  const steady = (pressed: HTMLElement) => {
+    const above = answersAbove(list.current, pressed);
+    const taken = Object.values(above).reduce((sum, height) => sum + height, 0);
+    if (taken > 0 && window.scrollY >= taken) {
+      pressedAt.current = { control: pressed, top: pressed.getBoundingClientRect().top };
+      setHeld({});
+    } else {
+      setHeld(above);
+    }
+  };
+  return { held, steady };
+}
+
 /**
  * The answer to a press, under the control pressed: "too soon", or why ending failed. Its live region is
  * on the page before an answer is put in it, so a screen reader announces the answer; scrolled into view
- * when it lands under the phone's tab bar.
+ * when it lands under the phone's tab bar. A later press further down empties it, keeping its height
+ * (`heldHeight`) when the page cannot scroll to make up for it.
  */
 function PressAnswer({
+  place,
   tooSoon,
   error,
+  heldHeight,
   className,
   children,
 }: {
+  place: string;
   tooSoon: boolean;
   error: unknown;
+  heldHeight: number | undefined;
   className?: string;
   children?: ReactNode;
 }) {
@@ -52,7 +98,13 @@ function PressAnswer({
     if (answered) region.current?.scrollIntoView({ block: "nearest" });
   }, [answered, error]);
   return (
-    <div aria-live="polite" ref={region}>
+    <div
+      aria-live="polite"
+      ref={region}
+      data-answer-for={place}
+      className="flow-root"
+      style={heldHeight === undefined ? undefined : { minHeight: heldHeight }}
+    >
       {tooSoon ? (
         <p role="status" className={className}>
           {messages.sessions.signOutTooSoon}
@@ -75,7 +127,8 @@ function PressAnswer({
  * ends nothing, is not queued, and a status line says so, in the sentence the panel's sign-out
  * confirmation uses (it is in the dictionaries already, so Settings' first-load JavaScript carries no more words).
  * That line, and the alert when ending fails, sit under the control pressed: on a phone a long list puts
- * its foot out of view of a row near the top.
+ * its foot out of view of a row near the top. Only the newest press is answered, and the control pressed
+ * stays under the finger when an answer above it goes (useSteadyPress).
  */
 export function SignedInSessions() {
   const { formatLocale, now } = useI18n();
@@ -84,6 +137,8 @@ export function SignedInSessions() {
   const end = useEndSessions();
   const { armed, isArmedNow } = useDeliberateClick();
   const [tooSoonAt, setTooSoonAt] = useState<string | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const { held, steady } = useSteadyPress(list);
   const deviceName = useDeviceName();
   const result = useRef<HTMLParagraphElement>(null);
   // The button pressed leaves with its row (or with the last other row): focus goes to what happened, not
@@ -102,19 +157,22 @@ export function SignedInSessions() {
   // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
     session.lastActiveAt < session.signedInAt ? session.signedInAt : session.lastActiveAt;
-  const endDeliberately = (target: EndSessionsRequest) => {
+  const endDeliberately = (target: EndSessionsRequest, pressed: HTMLElement) => {
     // A press before the page has been in view for ARMING_DELAY_MS ends nothing (ASVS 5 V3.4.6).
     const early = !isArmedNow();
+    steady(pressed);
     setTooSoonAt(early ? placeOf(target) : null);
     // The newest press is the one answered: an earlier failure or "Signed out there." goes.
     if (early) end.reset();
     else end.mutate(target);
   };
+  // Once a sign-in has ended, its row has gone and the list has changed anyway: no empty place is kept.
+  const heldHeight = (place: string) => (end.isSuccess ? undefined : held[place]);
   // A failure for a row the list no longer has (it ended meanwhile) is said under "Sign out everywhere else".
   const failedPlace = end.isError && end.variables ? placeOf(end.variables) : null;
   const failedAt = failedPlace === null || others.some((session) => session.id === failedPlace) ? failedPlace : EVERYWHERE_ELSE;
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex flex-col gap-3" ref={list}>
       <p className="text-fg-muted">{words.intro}</p>
       <ul className="flex flex-col divide-y divide-line">
         {sessions.map((session) => (
@@ -150,14 +208,20 @@ export function SignedInSessions() {
                   })}
                   disabled={end.isPending}
                   aria-disabled={armed ? undefined : true}
-                  onClick={() => endDeliberately({ id: session.id })}
+                  onClick={(event) => endDeliberately({ id: session.id }, event.currentTarget)}
                 >
                   {words.signOutThere}
                 </button>
               )}
             </div>
             {session.current ? null : (
-              <PressAnswer tooSoon={tooSoonAt === session.id} error={failedAt === session.id ? end.error : null} className="mt-2" />
+              <PressAnswer
+                place={session.id}
+                tooSoon={tooSoonAt === session.id}
+                error={failedAt === session.id ? end.error : null}
+                heldHeight={heldHeight(session.id)}
+                className="mt-2"
+              />
             )}
           </li>
         ))}
@@ -169,12 +233,17 @@ export function SignedInSessions() {
           className="btn btn-secondary self-start"
           disabled={end.isPending}
           aria-disabled={armed ? undefined : true}
-          onClick={() => endDeliberately({ others: true })}
+          onClick={(event) => endDeliberately({ others: true }, event.currentTarget)}
         >
           {words.signOutEverywhereElse}
         </button>
       ) : null}
-      <PressAnswer tooSoon={tooSoonAt === EVERYWHERE_ELSE} error={failedAt === EVERYWHERE_ELSE ? end.error : null}>
+      <PressAnswer
+        place={EVERYWHERE_ELSE}
+        tooSoon={tooSoonAt === EVERYWHERE_ELSE}
+        error={failedAt === EVERYWHERE_ELSE ? end.error : null}
+        heldHeight={heldHeight(EVERYWHERE_ELSE)}
+      >
         {end.isSuccess ? (
           <p role="status" ref={result} tabIndex={-1} className="outline-none">
             {end.data.complete ? words.ended : words.endedIncomplete}

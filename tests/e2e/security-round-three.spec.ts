@@ -1,10 +1,22 @@
-import { expect, request, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import {
+  expect,
+  request,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type FrameLocator,
+  type JSHandle,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "../../lib/contract/csrf";
 import { authorizeWithoutBrowser } from "../../sandbox/testing";
+import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 import { expectPageSecurityHeaders } from "../journeys/security";
 
-import { APP_URL, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
+import { playwrightDriver } from "./playwright-driver";
+import { APP_URL, HOST_PAGE, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -351,3 +363,140 @@ for (const viewport of [
     });
   });
 }
+
+const TOO_SOON = "That press came just as this appeared, so nothing was signed out. Press again if you meant it.";
+const FAILED = "That could not be done. The site is not available right now. Please try again in a moment.";
+
+/** A tap the moment Settings regains focus (another window raised it under the finger), where the button is: too soon. */
+async function tapTooSoon(button: Locator) {
+  await button.evaluate((element: HTMLButtonElement) => {
+    window.dispatchEvent(new Event("focus"));
+    element.click();
+  });
+}
+
+/** A tap where the button is, once the buttons are armed. */
+async function tapArmed(button: Locator) {
+  await expect(button).toBeEnabled();
+  await button.evaluate((element: HTMLButtonElement) => element.click());
+}
+
+/** Scrolls the site's or the dashboard's page so that `control` is mid-screen: clear of the phone's tab bar, with room under it. */
+async function bringToMiddle(page: Page, control: Locator) {
+  const box = (await control.boundingBox())!;
+  await page.evaluate((by) => window.scrollBy(0, by), box.y + box.height / 2 - page.viewportSize()!.height / 2);
+}
+
+/** The live region just after `control`: where its answer is put. */
+function liveRegionAfter(control: Locator): Promise<JSHandle<Element | undefined>> {
+  return control.evaluateHandle((element) =>
+    [...element.ownerDocument.querySelectorAll("[aria-live]")].find(
+      (region) => element.compareDocumentPosition(region) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ),
+  );
+}
+
+/**
+ * Taps `pressed` (in `list`) as `tap` does and expects it not to move on screen while the answer moves to it: the
+ * answer (`role`, `text`) is the list's only one, just under it, put into the live region that was already there
+ * (so it is read, once), and no other place in the list still says anything.
+ */
+async function expectAnsweredWhereItStays(
+  page: Page,
+  list: Locator,
+  pressed: Locator,
+  tap: (button: Locator) => Promise<void>,
+  role: "status" | "alert",
+  text: string,
+) {
+  await bringToMiddle(page, pressed);
+  const region = await liveRegionAfter(pressed);
+  expect(await region.evaluate((element) => element?.textContent)).toBe("");
+  const before = (await pressed.boundingBox())!.y;
+  await tap(pressed);
+  const answer = list.getByRole(role);
+  await expect(answer).toHaveText(text);
+  expect(Math.abs((await pressed.boundingBox())!.y - before)).toBeLessThanOrEqual(2);
+  await expectJustUnder(answer, pressed);
+  await expect(answer).toBeInViewport();
+  expect(await answer.evaluate((element, live) => live?.contains(element) ?? false, region)).toBe(true);
+  await expect(list.getByRole(role === "status" ? "alert" : "status")).toHaveCount(0);
+  expect((await list.ariaSnapshot()).split(text.slice(0, 40))).toHaveLength(2);
+  await region.dispose();
+}
+
+/**
+ * One answer after another down and up the list, each under what was pressed, which stays under the finger:
+ * too soon on the first other sign-in, then on the second, a failure on the third, too soon on Sign out
+ * everywhere else, and back on the first.
+ */
+async function expectEachTapStaysUnderTheFinger(page: Page, list: Locator) {
+  const there = (row: number) =>
+    list
+      .getByRole("listitem")
+      .nth(row)
+      .getByRole("button", { name: /^Sign out there: / });
+  const everywhereElse = list.getByRole("button", { name: "Sign out everywhere else" });
+  await bringToMiddle(page, there(1));
+  await tapTooSoon(there(1));
+  await expect(list.getByRole("listitem").nth(1).getByRole("status")).toHaveText(TOO_SOON);
+
+  await expectAnsweredWhereItStays(page, list, there(2), tapTooSoon, "status", TOO_SOON);
+  await expect(list.getByRole("listitem").nth(2).getByRole("status")).toHaveText(TOO_SOON);
+
+  await page.route("**/api/sessions/end", (route) =>
+    route.fulfill({ status: 503, json: { error: { code: "site_unavailable", message: "The site did not answer." } } }),
+  );
+  await expectAnsweredWhereItStays(page, list, there(3), tapArmed, "alert", FAILED);
+  await expect(list.getByRole("listitem").nth(3).getByRole("alert")).toHaveText(FAILED);
+  await page.unroute("**/api/sessions/end");
+
+  await expectAnsweredWhereItStays(page, list, everywhereElse, tapTooSoon, "status", TOO_SOON);
+  await expectAnsweredWhereItStays(page, list, there(1), tapTooSoon, "status", TOO_SOON);
+  await expect(list.getByRole("listitem").nth(1).getByRole("status")).toHaveText(TOO_SOON);
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 320, height: 640 },
+  { width: 1280, height: 900 },
+]) {
+  test(`Where you're signed in at ${viewport.width} px: a tap further down the list after an answer stays under the finger`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    const { devices, list } = await signedInOnManyDevices(page);
+    await expectEachTapStaysUnderTheFinger(page, list);
+    expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+    for (const device of devices) await device.dispose();
+  });
+}
+
+test("Where you're signed in, in the site's 256 px panel: a tap further down the list after an answer stays under the finger", async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto(HOST_PAGE);
+  const panel: FrameLocator = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInThroughPopup(playwrightDriver(page, panel), "maya@example.com");
+  await expectSignedInFrame(playwrightDriver(page, panel), "Maya");
+  // The panel's own sign-in, its cookie replayed as the frame sends it: every other sign-in of Maya's ends.
+  const embedded = (await context.cookies(APP_URL)).find((cookie) => cookie.name === "__Host-dash_embedded");
+  const ended = await page.request.post(`${APP_URL}/api/sessions/end`, {
+    data: { others: true },
+    headers: { cookie: `__Host-dash_embedded=${embedded!.value}`, origin: APP_URL, [CSRF_HEADER]: CSRF_HEADER_VALUE },
+  });
+  expect(ended.status()).toBe(200);
+  const devices: APIRequestContext[] = [];
+  for (const userAgent of OTHER_DEVICES.slice(0, 3)) devices.push(await signedInElsewhere(userAgent));
+  await panel.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
+  await panel.getByRole("link", { name: "Settings" }).click();
+  const list = panel.getByRole("region", { name: "Where you're signed in" });
+  await expect(list.getByRole("button", { name: /^Sign out there: / })).toHaveCount(3);
+  await expect(list.getByRole("listitem").first().getByText("This device")).toBeVisible();
+  expect(await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((frame) => frame.getBoundingClientRect().width)).toBe(256);
+  await expectEachTapStaysUnderTheFinger(page, list);
+  expect(await stillSignedIn(devices)).toEqual([200, 200, 200]);
+  for (const device of devices) await device.dispose();
+});
