@@ -2,6 +2,7 @@
 
 import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
+import { urlPieces } from "@/lib/format/url-lines";
 import { interpolate } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { useI18n, useWords } from "@/lib/i18n/provider";
@@ -52,15 +53,59 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
   );
 }
 
-/** The address's box and the hidden copy of it that gives the box its height: the same text, wrapped alike. */
-const URL_BOX = "col-start-1 row-start-1 whitespace-pre-wrap break-all rounded-lg border px-3 py-2 font-mono text-sm";
+/**
+ * The address's box: a read-only field, for the label, focus, selection and copying, drawn transparent over a
+ * copy of the address that shows it. A field wraps its text by the browser's own rules, which know nothing of
+ * URLs ("http://127" / ".0.0.1", "…:47" / "00/mcp"), and it cannot hold a <wbr>. The copy breaks only between
+ * the pieces `urlPieces` cuts, each an inline block so that the browser's own breaks inside it (after the "-"
+ * of "northwind-academy", after a "?") go unused; a piece wider than the box takes its width and wraps inside
+ * it, at a "-" or anywhere. The field breaks anywhere, so it never needs more lines than the copy, which gives
+ * both their height.
+ */
+const URL_BOX = "col-start-1 row-start-1 whitespace-pre-wrap rounded-lg border px-3 py-2 font-mono text-sm";
 
-function CopyableUrl({ url }: { url: string }) {
+/** The field over the shown address: its text, caret and selection transparent, even in forced colours. */
+const URL_FIELD =
+  `${URL_BOX} resize-none overflow-hidden break-all border-transparent bg-transparent text-transparent caret-transparent ` +
+  "forced-color-adjust-none selection:bg-transparent selection:text-transparent";
+
+/** The address as it shows, with the field's selection drawn on it (the field's own is transparent). */
+function ShownUrl({ url, selection }: { url: string; selection: readonly [number, number] | null }) {
+  const pieces = urlPieces(url);
+  return (
+    <span aria-hidden="true" className={`${URL_BOX} border-line bg-surface-muted text-fg wrap-anywhere`}>
+      {pieces.map((piece, index) => {
+        const from = pieces.slice(0, index).join("").length;
+        const within = (at: number) => Math.min(Math.max(at - from, 0), piece.length);
+        const start = selection ? within(selection[0]) : 0;
+        const end = selection ? within(selection[1]) : 0;
+        return (
+          <Fragment key={index}>
+            {index > 0 ? <wbr /> : null}
+            <span className="inline-block max-w-full">
+              {piece.slice(0, start)}
+              {start < end ? (
+                <mark className="bg-accent text-accent-fg forced-colors:bg-[Highlight] forced-colors:text-[HighlightText]">
+                  {piece.slice(start, end)}
+                </mark>
+              ) : null}
+              {piece.slice(end)}
+            </span>
+          </Fragment>
+        );
+      })}
+    </span>
+  );
+}
+
+/** The MCP URL to give an assistant: the whole address at every width, a Copy button, and what to do when copying fails. */
+export function CopyableUrl({ url }: { url: string }) {
   const t = useWords(CONNECTIONS_WORDS);
   const fieldId = useId();
   const helpId = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   const [state, setState] = useState<"idle" | "copied" | "fallback">("idle");
+  const [selection, setSelection] = useState<readonly [number, number] | null>(null);
 
   useEffect(() => {
     if (state !== "copied") return;
@@ -81,6 +126,10 @@ function CopyableUrl({ url }: { url: string }) {
     }
   }
 
+  function showSelection(element: HTMLTextAreaElement) {
+    setSelection(document.activeElement === element ? [element.selectionStart, element.selectionEnd] : null);
+  }
+
   const status = state === "copied" ? t.copied : state === "fallback" ? t.copyFallback : "";
   return (
     <div className="flex flex-col gap-2">
@@ -88,12 +137,10 @@ function CopyableUrl({ url }: { url: string }) {
         {t.url}
       </label>
       <div className="flex flex-wrap items-start gap-2">
-        {/* The whole address at every width, to read or type on another device: it wraps anywhere, and the
-            field grows with it (a one-line field cut it off in the panel, with nothing to say it went on). */}
+        {/* The whole address at every width, to read or type on another device: it wraps, and the box grows
+            with it (a one-line field cut it off in the panel, with nothing to say it went on). */}
         <div className="grid min-w-0 flex-1 basis-56">
-          <span aria-hidden="true" className={`${URL_BOX} invisible border-transparent`}>
-            {url}
-          </span>
+          <ShownUrl url={url} selection={selection} />
           <textarea
             id={fieldId}
             ref={field}
@@ -102,8 +149,13 @@ function CopyableUrl({ url }: { url: string }) {
             spellCheck={false}
             value={url}
             aria-describedby={helpId}
-            onFocus={(event) => event.currentTarget.select()}
-            className={`${URL_BOX} resize-none border-line bg-surface-muted text-fg`}
+            onFocus={(event) => {
+              event.currentTarget.select();
+              showSelection(event.currentTarget);
+            }}
+            onSelect={(event) => showSelection(event.currentTarget)}
+            onBlur={() => setSelection(null)}
+            className={URL_FIELD}
           />
         </div>
         <button type="button" className="btn btn-secondary" aria-label={t.copyLabel} onClick={() => void copy()}>

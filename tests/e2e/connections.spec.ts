@@ -1,7 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
 
 import { openSettingsFromMenu } from "./account-menu";
-import { cutOffIn, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, screenshotPage, signIn, SITE_URL } from "./support";
+import {
+  breaksInsideUrlParts,
+  cutOffIn,
+  expectNoSeriousAxeViolations,
+  postSandboxControl,
+  resetSandbox,
+  screenshotPage,
+  shownLines,
+  signIn,
+  SITE_URL,
+} from "./support";
 
 const MCP_URL = `${SITE_URL}/mcp`;
 
@@ -53,10 +63,14 @@ test("Settings tells the member what an AI assistant can do for them, and how to
     window.scrollBy(0, -96);
   });
   await screenshotPage(page, "settings-connections");
-  // On a 320 px phone too, the whole URL shows (Copy moves below it), and nothing is cut or sticks out.
+  // On a 320 px phone too, the whole URL shows (Copy moves below it), and nothing is cut or sticks out. Were
+  // it to take two lines, it would go on after a "/" or a ".", or before the port's ":", never inside a
+  // number of the host or the port ("http://127" / ".0.0.1"); it fits on one line here, and takes two in the
+  // 256 px panel (embedded.spec.ts).
   await page.setViewportSize({ width: 320, height: 640 });
   await expect(panel.getByRole("textbox", { name: "MCP URL" })).toBeVisible();
   expect(await cutOffIn(panel)).toEqual([]);
+  expect(breaksInsideUrlParts(MCP_URL, await shownLines(panel.getByRole("textbox", { name: "MCP URL" })))).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
@@ -78,6 +92,33 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   const answer = await page.request.get("/api/account/connections");
   expect(answer.status()).toBe(200);
   expect(await answer.text()).not.toMatch(/access_?token|refresh_?token|bearer/i);
+});
+
+test("a long MCP URL shows whole at 320 and 390 px, and goes on to a new line only between the parts of its address", async ({ page }) => {
+  // The URL is the dashboard's SITE_URL's (the sandbox's 127.0.0.1 here), and no knob makes it longer: the
+  // panel gets the answer the dashboard gives for a site at a long address. Each label fits a 320 px line;
+  // the browser's own rules broke after the "-" of "northwind-academy".
+  const longUrl = "https://learn.northwind-academy.example.com:8443/api/v2/mcp?tenant=north-campus&lang=zh-TW#tools";
+  await page.route("**/api/account/connections", async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...((await response.json()) as object), mcpUrl: longUrl } });
+  });
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await signIn(page, "maya@example.com");
+  await openSettings(page);
+  await page.getByText("Connect an AI assistant (beta)").click();
+  const panel = page.getByRole("region", { name: "AI assistants" });
+  const url = panel.getByRole("textbox", { name: "MCP URL" });
+  await expect(url).toHaveValue(longUrl);
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    expect(await cutOffIn(panel)).toEqual([]);
+    const lines = await shownLines(url);
+    expect(lines.length, lines.join(" / ")).toBeGreaterThan(2);
+    expect(breaksInsideUrlParts(longUrl, lines), `${width} px`).toEqual([]);
+  }
+  await url.click();
+  expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(longUrl);
 });
 
 test("a site without an MCP server (its beta off) shows no AI assistant disclosure, and the rest of Settings still works", async ({

@@ -14,6 +14,7 @@ import { completeSiteSignIn } from "../journeys/member-journey";
 import { playwrightDriver } from "./playwright-driver";
 import {
   APP_URL,
+  breaksInsideUrlParts,
   cutOffIn,
   expectNoSeriousAxeViolations,
   HOST_PAGE,
@@ -22,6 +23,7 @@ import {
   postSandboxControl,
   resetSandbox,
   SITE_URL,
+  shownLines,
   SITE_URL_AS_LOCALHOST,
 } from "./support";
 
@@ -510,6 +512,11 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
     await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((panelFrame) => panelFrame.getBoundingClientRect().width),
   ).toBe(256);
   expect(await cutOffIn(panel)).toEqual([]);
+  // It takes two lines or more, and goes on after a "/" or a ".", or before the port's ":", never inside a
+  // number of the host or the port: `break-all` left "…:47" / "00/mcp" there.
+  const lines = await shownLines(url);
+  expect(lines.length, lines.join(" / ")).toBeGreaterThan(1);
+  expect(breaksInsideUrlParts(mcpUrl, lines)).toEqual([]);
   // Tool names break after an underscore, never inside a word ("list_my_event_regis" / "trations").
   const names = panel.getByRole("listitem").getByRole("code");
   await expect(names).toHaveCount(6);
@@ -549,6 +556,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toBeVisible();
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toHaveValue(mcpUrl);
   expect(await cutOffIn(zhPanel)).toEqual([]);
+  expect(breaksInsideUrlParts(mcpUrl, await shownLines(zhPanel.getByRole("textbox", { name: "MCP 網址" })))).toEqual([]);
   const summary = frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" });
   const title = await lineTexts(summary);
   expect(title.length, title.join(" / ")).toBeGreaterThan(1);

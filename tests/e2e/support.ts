@@ -164,3 +164,56 @@ export async function lastResumableOf72(scope: Page | FrameLocator): Promise<{ r
   ).toBeGreaterThanOrEqual(48);
   return { row, name, sameRow: rows.filter({ has: scope.getByRole("heading", { name, exact: true }) }) };
 }
+
+/**
+ * Each line of the address a field shows, as the browser wrapped it: the text beside the field that reads
+ * the same as its value (the copy that gives the MCP URL's box its height and, drawn under the transparent
+ * field, shows the address with its breaks). Unlike `lineTexts`, it reads that copy though it is hidden from
+ * assistive technology (the field gives the address to them).
+ */
+export function shownLines(field: Locator): Promise<string[]> {
+  return field.evaluate((element: HTMLTextAreaElement) => {
+    const copy = [...element.parentElement!.children].find((other) => other !== element && other.textContent === element.value);
+    if (!copy) throw new Error(`nothing beside the field reads ${element.value}`);
+    const lines: { bottom: number; text: string }[] = [];
+    const walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (let index = 0; index < text.length; index++) {
+        const range = document.createRange();
+        range.setStart(node, index);
+        range.setEnd(node, index + 1);
+        const box = range.getBoundingClientRect();
+        const last = lines.at(-1);
+        if (last && box.top + box.height / 2 <= last.bottom) last.text += text[index];
+        else lines.push({ bottom: box.bottom, text: text[index]! });
+      }
+    }
+    return lines.map((line) => line.text);
+  });
+}
+
+/**
+ * Where `lines` of `url` break where no reader expects a URL to go on: inside its scheme ("http://"), inside
+ * a label of its host ("127" / ".0.0.1", "exam" / "ple.com") or inside its port's digits ("…:47" / "00/mcp").
+ * Empty when every break falls between those parts.
+ */
+export function breaksInsideUrlParts(url: string, lines: string[]): string[] {
+  expect(lines.join("")).toBe(url);
+  const { protocol, hostname, port } = new URL(url);
+  const parts: { name: string; start: number; end: number }[] = [{ name: "the scheme", start: 0, end: protocol.length + 2 }];
+  let at = protocol.length + 2;
+  for (const label of hostname.split(".")) {
+    parts.push({ name: `the host's label ${label}`, start: at, end: at + label.length });
+    at += label.length + 1;
+  }
+  if (port) parts.push({ name: `the port ${port}`, start: at, end: at + port.length });
+  const found: string[] = [];
+  let offset = 0;
+  for (const [index, line] of lines.slice(0, -1).entries()) {
+    offset += line.length;
+    const inside = parts.find((part) => part.start < offset && offset < part.end);
+    if (inside) found.push(`${JSON.stringify(line)} / ${JSON.stringify(lines[index + 1])} breaks inside ${inside.name}`);
+  }
+  return found;
+}
