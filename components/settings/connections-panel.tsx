@@ -98,13 +98,18 @@ function ShownUrl({ url, selection }: { url: string; selection: readonly [number
   );
 }
 
+/** Whether the device's main pointer is a finger (a phone, a tablet): no Ctrl+C to press there. */
+function touchFirst(): boolean {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 /** The MCP URL to give an assistant: the whole address at every width, a Copy button, and what to do when copying fails. */
 export function CopyableUrl({ url }: { url: string }) {
   const t = useWords(CONNECTIONS_WORDS);
   const fieldId = useId();
   const helpId = useId();
   const field = useRef<HTMLTextAreaElement>(null);
-  const [state, setState] = useState<"idle" | "copied" | "fallback">("idle");
+  const [state, setState] = useState<"idle" | "copied" | "fallback-touch" | "fallback-keyboard">("idle");
   const [selection, setSelection] = useState<readonly [number, number] | null>(null);
 
   useEffect(() => {
@@ -122,7 +127,7 @@ export function CopyableUrl({ url }: { url: string }) {
     } catch {
       field.current?.focus();
       field.current?.select();
-      setState("fallback");
+      setState(touchFirst() ? "fallback-touch" : "fallback-keyboard");
     }
   }
 
@@ -130,7 +135,14 @@ export function CopyableUrl({ url }: { url: string }) {
     setSelection(document.activeElement === element ? [element.selectionStart, element.selectionEnd] : null);
   }
 
-  const status = state === "copied" ? t.copied : state === "fallback" ? t.copyFallback : "";
+  const status =
+    state === "copied"
+      ? t.copied
+      : state === "fallback-touch"
+        ? t.copyFallback.touch
+        : state === "fallback-keyboard"
+          ? t.copyFallback.keyboard
+          : "";
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={fieldId} className="font-medium text-fg">
@@ -168,7 +180,7 @@ export function CopyableUrl({ url }: { url: string }) {
       <p
         role="status"
         aria-live="polite"
-        className={state === "fallback" ? "text-sm font-medium text-warning-fg" : "text-sm font-medium text-ok-fg"}
+        className={state.startsWith("fallback") ? "text-sm font-medium text-warning-fg" : "text-sm font-medium text-ok-fg"}
       >
         {status}
       </p>

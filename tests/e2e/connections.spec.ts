@@ -1,8 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 
 import { openSettingsFromMenu } from "./account-menu";
 import {
   breaksInsideUrlParts,
+  chooseLanguage,
   cutOffIn,
   expectNoSeriousAxeViolations,
   postSandboxControl,
@@ -14,6 +15,24 @@ import {
 } from "./support";
 
 const MCP_URL = `${SITE_URL}/mcp`;
+
+/** What the panel says when the clipboard refuses, on a device with a keyboard and on one held in the hand. */
+const COPY_BY_KEYBOARD = {
+  en: "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac).",
+  "zh-TW": "你的瀏覽器不允許複製。網址已選取，請按 Ctrl+C（Mac 請按 ⌘C）複製。",
+};
+const COPY_BY_TOUCH = {
+  en:
+    "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears, " +
+    "or touch and hold the address, then choose Copy.",
+  "zh-TW": "你的瀏覽器不允許複製。網址已選取，請在出現的選單中點選「複製」（iPhone 為「拷貝」）；沒有看到選單時，請長按網址。",
+};
+
+/** The words a student finds the panel's disclosure, field and Copy button by. */
+const PANEL_WORDS = {
+  en: { open: "Connect an AI assistant (beta)", url: "MCP URL", copy: "Copy MCP URL" },
+  "zh-TW": { open: "連接 AI 助理（測試版）", url: "MCP 網址", copy: "複製 MCP 網址" },
+};
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -78,12 +97,10 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   await expect(panel.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MCP_URL);
 
-  // Without a clipboard, the address is selected and the member is told how to copy it, with a keyboard or on a phone.
+  // Without a clipboard, the address is selected and the member is told how to copy it with the keyboard.
   await page.evaluate(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
   await copy.click();
-  await expect(panel.getByRole("status")).toHaveText(
-    "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac), or on a phone choose Copy.",
-  );
+  await expect(panel.getByRole("status")).toHaveText(COPY_BY_KEYBOARD.en);
   const url = panel.getByRole("textbox", { name: "MCP URL" });
   await expect(url).toBeFocused();
   expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(MCP_URL);
@@ -119,6 +136,61 @@ test("a long MCP URL shows whole at 320 and 390 px, and goes on to a new line on
   }
   await url.click();
   expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(longUrl);
+});
+
+/**
+ * Opens the AI assistant panel in Settings in `locale`, with a clipboard that refuses to be written (as a
+ * browser does without the permission), presses Copy as the device does (a tap on a touch screen), and
+ * returns what the panel then says, once it has checked that the whole address is selected in its field.
+ */
+async function refusedCopy(page: Page, context: BrowserContext, locale: "en" | "zh-TW", touch: boolean): Promise<string> {
+  await chooseLanguage(context, locale);
+  await page.goto("/settings");
+  const words = PANEL_WORDS[locale];
+  await page.getByText(words.open).click();
+  const url = page.getByRole("textbox", { name: words.url });
+  await expect(url).toHaveValue(MCP_URL);
+  const copy = page.getByRole("button", { name: words.copy });
+  await (touch ? copy.tap() : copy.click());
+  const status = page.getByRole("status").filter({ hasText: /\S/ });
+  await expect(status).toHaveCount(1);
+  await expect(url).toBeFocused();
+  expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(MCP_URL);
+  return (await status.textContent())!;
+}
+
+async function refuseClipboard(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Clipboard.prototype.writeText = () => Promise.reject(new DOMException("Write permission denied.", "NotAllowedError"));
+  });
+}
+
+test.describe("on a phone, held in the hand", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("when the clipboard refuses, the student is told to choose Copy in the phone's menu, not to press Ctrl+C", async ({
+    page,
+    context,
+  }) => {
+    await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+    await refuseClipboard(page);
+    await signIn(page, "maya@example.com");
+    expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+    expect(await refusedCopy(page, context, "en", true)).toBe(COPY_BY_TOUCH.en);
+    expect(await refusedCopy(page, context, "zh-TW", true)).toBe(COPY_BY_TOUCH["zh-TW"]);
+  });
+});
+
+test("at a computer, when the clipboard refuses, the student is told to press Ctrl+C (⌘C on a Mac), not to look for a menu", async ({
+  page,
+  context,
+}) => {
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await refuseClipboard(page);
+  await signIn(page, "maya@example.com");
+  expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(false);
+  expect(await refusedCopy(page, context, "en", false)).toBe(COPY_BY_KEYBOARD.en);
+  expect(await refusedCopy(page, context, "zh-TW", false)).toBe(COPY_BY_KEYBOARD["zh-TW"]);
 });
 
 test("a site without an MCP server (its beta off) shows no AI assistant disclosure, and the rest of Settings still works", async ({

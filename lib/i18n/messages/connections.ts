@@ -25,7 +25,13 @@ const en = {
   copy: "Copy",
   copyLabel: "Copy MCP URL",
   copied: "Copied. Paste it into your assistant.",
-  copyFallback: "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac), or on a phone choose Copy.",
+  /** What to do with the selected address, for a keyboard or for a finger (a device whose main pointer is coarse). */
+  copyFallback: {
+    keyboard: "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac).",
+    touch:
+      "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears, " +
+      "or touch and hold the address, then choose Copy.",
+  },
   howTo: "How to connect",
   howToAdd: "In your AI assistant, add an MCP server (sometimes called a connector) and paste the MCP URL.",
   howToSignIn: "The assistant will ask you to sign in to {site} and approve access. Approve only an assistant you trust.",
@@ -64,7 +70,11 @@ const zhTW: ConnectionsWords = {
   copy: "複製",
   copyLabel: "複製 MCP 網址",
   copied: "已複製，請貼到你的助理中。",
-  copyFallback: "你的瀏覽器不允許複製。網址已選取，請按 Ctrl+C（Mac 請按 ⌘C）複製；在手機上請點選「複製」。",
+  copyFallback: {
+    keyboard: "你的瀏覽器不允許複製。網址已選取，請按 Ctrl+C（Mac 請按 ⌘C）複製。",
+    // An iPhone's menu says 拷貝 where Android's says 複製.
+    touch: "你的瀏覽器不允許複製。網址已選取，請在出現的選單中點選「複製」（iPhone 為「拷貝」）；沒有看到選單時，請長按網址。",
+  },
   howTo: "如何連接",
   howToAdd: "在你的 AI 助理中新增 MCP 伺服器（有時稱為連接器），並貼上 MCP 網址。",
   howToSignIn: "助理會請你登入 {site} 並核准存取。請只核准你信任的助理。",
