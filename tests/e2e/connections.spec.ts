@@ -23,8 +23,8 @@ const COPY_BY_KEYBOARD = {
 };
 const COPY_BY_TOUCH = {
   en:
-    "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears, " +
-    "or touch and hold the address, then choose Copy.",
+    "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears. " +
+    "If no menu appears, touch and hold the address, then choose Copy.",
   "zh-TW": "你的瀏覽器不允許複製。網址已選取，請在出現的選單中點選「複製」（iPhone 為「拷貝」）；沒有看到選單時，請長按網址。",
 };
 

@@ -29,8 +29,8 @@ const en = {
   copyFallback: {
     keyboard: "Your browser did not allow copying. The address is selected: press Ctrl+C (⌘C on a Mac).",
     touch:
-      "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears, " +
-      "or touch and hold the address, then choose Copy.",
+      "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears. " +
+      "If no menu appears, touch and hold the address, then choose Copy.",
   },
   howTo: "How to connect",
   howToAdd: "In your AI assistant, add an MCP server (sometimes called a connector) and paste the MCP URL.",

@@ -100,8 +100,8 @@ describe("CopyableUrl", () => {
     [
       "en",
       "coarse",
-      "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears, " +
-        "or touch and hold the address, then choose Copy.",
+      "Your browser did not allow copying. The address is selected: choose Copy in the menu that appears. " +
+        "If no menu appears, touch and hold the address, then choose Copy.",
     ],
     ["zh-TW", "fine", "你的瀏覽器不允許複製。網址已選取，請按 Ctrl+C（Mac 請按 ⌘C）複製。"],
     [
