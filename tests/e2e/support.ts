@@ -127,15 +127,15 @@ export async function gotoWithScriptsHeld(page: Page, path: string): Promise<() 
 /**
  * Each line of a short text (a link's name, a heading, a badge) as the browser wrapped it, trimmed: every
  * text node inside it counted (a name with <wbr>s), text hidden from assistive technology (an arrow, a
- * badge's mark) left out. A character starts a new line when its middle is below the line before it (Geist
+ * badge's mark) left out unless `hiddenToo`. A character starts a new line when its middle is below the line before it (Geist
  * and a CJK face on one line do not put their glyphs' boxes at the same top).
  */
-export function lineTexts(element: Locator): Promise<string[]> {
-  return element.evaluate((root) => {
+export function lineTexts(element: Locator, options: { hiddenToo?: boolean } = {}): Promise<string[]> {
+  return element.evaluate((root, hiddenToo) => {
     const lines: { bottom: number; text: string }[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest("[aria-hidden='true']")) continue;
+      if (!hiddenToo && node.parentElement?.closest("[aria-hidden='true']")) continue;
       const text = node.textContent ?? "";
       for (let index = 0; index < text.length; index++) {
         const range = document.createRange();
@@ -148,7 +148,7 @@ export function lineTexts(element: Locator): Promise<string[]> {
       }
     }
     return lines.map((line) => line.text.trim()).filter((line) => line !== "");
-  });
+  }, options.hiddenToo ?? false);
 }
 
 /**
@@ -166,31 +166,15 @@ export async function lastResumableOf72(scope: Page | FrameLocator): Promise<{ r
 }
 
 /**
- * Each line of the address a field shows, as the browser wrapped it: the text beside the field that reads
- * the same as its value (the copy that gives the MCP URL's box its height and, drawn under the transparent
- * field, shows the address with its breaks). Unlike `lineTexts`, it reads that copy though it is hidden from
- * assistive technology (the field gives the address to them).
+ * Each line of the address a field shows, as the browser wrapped it: the copy beside the field that reads
+ * the same as its value (it gives the MCP URL's box its height and, drawn under the transparent field, shows
+ * the address with its breaks), read though it is hidden from assistive technology (the field gives the
+ * address to them).
  */
-export function shownLines(field: Locator): Promise<string[]> {
-  return field.evaluate((element: HTMLTextAreaElement) => {
-    const copy = [...element.parentElement!.children].find((other) => other !== element && other.textContent === element.value);
-    if (!copy) throw new Error(`nothing beside the field reads ${element.value}`);
-    const lines: { bottom: number; text: string }[] = [];
-    const walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? "";
-      for (let index = 0; index < text.length; index++) {
-        const range = document.createRange();
-        range.setStart(node, index);
-        range.setEnd(node, index + 1);
-        const box = range.getBoundingClientRect();
-        const last = lines.at(-1);
-        if (last && box.top + box.height / 2 <= last.bottom) last.text += text[index];
-        else lines.push({ bottom: box.bottom, text: text[index]! });
-      }
-    }
-    return lines.map((line) => line.text);
-  });
+export async function shownLines(field: Locator): Promise<string[]> {
+  const copy = field.locator("xpath=../*[@aria-hidden='true']");
+  await expect(copy).toHaveText(await field.inputValue());
+  return lineTexts(copy, { hiddenToo: true });
 }
 
 /**
