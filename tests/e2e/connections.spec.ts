@@ -165,6 +165,15 @@ async function refuseClipboard(page: Page): Promise<void> {
   });
 }
 
+/** What Copy says in each language with the clipboard refused, signed in on a device whose main pointer is (not) a finger. */
+async function refusedCopyInBothLanguages(page: Page, context: BrowserContext, touch: boolean): Promise<Record<"en" | "zh-TW", string>> {
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await refuseClipboard(page);
+  await signIn(page, "maya@example.com");
+  expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(touch);
+  return { en: await refusedCopy(page, context, "en", touch), "zh-TW": await refusedCopy(page, context, "zh-TW", touch) };
+}
+
 test.describe("on a phone, held in the hand", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -172,12 +181,7 @@ test.describe("on a phone, held in the hand", () => {
     page,
     context,
   }) => {
-    await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
-    await refuseClipboard(page);
-    await signIn(page, "maya@example.com");
-    expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
-    expect(await refusedCopy(page, context, "en", true)).toBe(COPY_BY_TOUCH.en);
-    expect(await refusedCopy(page, context, "zh-TW", true)).toBe(COPY_BY_TOUCH["zh-TW"]);
+    expect(await refusedCopyInBothLanguages(page, context, true)).toEqual(COPY_BY_TOUCH);
   });
 });
 
@@ -185,12 +189,7 @@ test("at a computer, when the clipboard refuses, the student is told to press Ct
   page,
   context,
 }) => {
-  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
-  await refuseClipboard(page);
-  await signIn(page, "maya@example.com");
-  expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(false);
-  expect(await refusedCopy(page, context, "en", false)).toBe(COPY_BY_KEYBOARD.en);
-  expect(await refusedCopy(page, context, "zh-TW", false)).toBe(COPY_BY_KEYBOARD["zh-TW"]);
+  expect(await refusedCopyInBothLanguages(page, context, false)).toEqual(COPY_BY_KEYBOARD);
 });
 
 test("a site without an MCP server (its beta off) shows no AI assistant disclosure, and the rest of Settings still works", async ({
