@@ -16,7 +16,7 @@ import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "
 import { expectPageSecurityHeaders } from "../journeys/security";
 
 import { playwrightDriver } from "./playwright-driver";
-import { APP_URL, HOST_PAGE, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
+import { APP_URL, chooseLanguage, HOST_PAGE, lineTexts, markSiteRequests, resetSandbox, signIn, SITE_URL } from "./support";
 
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
@@ -359,6 +359,29 @@ for (const viewport of [
       await expect(list.getByRole("button", { name: /^Sign out there: / })).toHaveCount(OTHER_DEVICES.length);
       await expect(row.getByRole("button")).toBeVisible();
       expect(await stillSignedIn(devices)).toEqual(OTHER_DEVICES.map(() => 200));
+      for (const device of devices) await device.dispose();
+    });
+
+    test("in Traditional Chinese the failure alert never leaves one character and its full stop alone on its last line", async ({
+      page,
+      context,
+    }) => {
+      const { devices } = await signedInOnManyDevices(page);
+      await chooseLanguage(context, "zh-TW");
+      await page.reload();
+      const row = page.getByRole("region", { name: "你在哪裡登入" }).getByRole("listitem").nth(1);
+      await page.route("**/api/sessions/end", (route) =>
+        route.fulfill({ status: 503, json: { error: { code: "site_unavailable", message: "The site did not answer." } } }),
+      );
+      const there = row.getByRole("button", { name: /^在該處登出：/ });
+      await expect(there).toBeEnabled();
+      await there.click();
+      const alert = row.getByRole("alert");
+      await expect(alert).toHaveText("無法完成這項操作。網站目前無法使用，請稍後再試。");
+      // Without `text-wrap: pretty` on zh-TW paragraphs (app/globals.css) it read "…請稍後再" / "試。" at 390 px.
+      const lines = await lineTexts(alert);
+      expect(lines.length, lines.join(" / ")).toBeGreaterThan(1);
+      expect(lines.at(-1)!.replace(/[。，、：；！？）」]/g, "").length, lines.join(" / ")).toBeGreaterThan(1);
       for (const device of devices) await device.dispose();
     });
   });
