@@ -179,9 +179,11 @@ export function SignedInSessions() {
           <li key={session.id} className="py-3">
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="font-medium break-words text-fg">
-                  {deviceName(session)}
-                  {session.current ? <span className="ml-2 text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
+                {/* "This device" goes under the name when both do not fit on one line, flush with it (a margin
+                    put it 8 px in). */}
+                <p className="flex flex-wrap items-baseline gap-x-2 font-medium text-fg">
+                  <span className="min-w-0 break-words">{deviceName(session)}</span>
+                  {session.current ? <span className="text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
                 </p>
                 <p className="text-sm text-fg-muted">
                   {session.embedded ? words.embedded : words.ownTab} ·{" "}

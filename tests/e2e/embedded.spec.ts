@@ -557,6 +557,11 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await expect(zhPanel.getByRole("textbox", { name: "MCP 網址" })).toHaveValue(mcpUrl);
   expect(await cutOffIn(zhPanel)).toEqual([]);
   expect(breaksInsideUrlParts(mcpUrl, await shownLines(zhPanel.getByRole("textbox", { name: "MCP 網址" })))).toEqual([]);
+  // "這個裝置" does not fit beside its device's name: it goes under it, flush with it (a margin put it 8 px in).
+  const thisDevice = frame.getByText("這個裝置", { exact: true });
+  const [badge, nameLine] = [(await thisDevice.boundingBox())!, (await thisDevice.locator("xpath=..").boundingBox())!];
+  expect(badge.y).toBeGreaterThan(nameLine.y + 4);
+  expect(Math.abs(badge.x - nameLine.x)).toBeLessThan(1);
   const summary = frame.locator("summary").filter({ hasText: "連接 AI 助理（測試版）" });
   const title = await lineTexts(summary);
   expect(title.length, title.join(" / ")).toBeGreaterThan(1);
