@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 
-import { expect, test, type Download, type Page } from "@playwright/test";
+import { expect, test, type Download, type Page } from "./test";
 
 import { canRemindBeforeAccessEnds } from "../../lib/format/access";
 import { accessReminderTiming } from "../../lib/format/access-reminder";

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
 import { expectNoSeriousAxeViolations, resetSandbox, signIn } from "./support";

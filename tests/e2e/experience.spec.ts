@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 
 import { openSettingsFromMenu } from "./account-menu";
 import { expectNoSeriousAxeViolations, gotoWithScriptsHeld, resetSandbox, signIn } from "./support";

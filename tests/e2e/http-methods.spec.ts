@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { computeCacheBustingSearchParam } from "next/dist/shared/lib/router/utils/cache-busting-search-param.js";
 
 import { APP_URL } from "./support";

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
 
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";

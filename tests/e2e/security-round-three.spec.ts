@@ -8,7 +8,7 @@ import {
   type JSHandle,
   type Locator,
   type Page,
-} from "@playwright/test";
+} from "./test";
 
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "../../lib/contract/csrf";
 import { authorizeWithoutBrowser } from "../../sandbox/testing";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 
 import { signOutFromHeaderMenu } from "../journeys/member-journey";
 import {

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
 import { endsWithin30Days, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";

@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
 import { APP_URL, expectNoSeriousAxeViolations, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";

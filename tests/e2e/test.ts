@@ -1,0 +1,99 @@
+import { test as base, type BrowserContext, type Frame, type Page, type TestInfo } from "@playwright/test";
+
+export * from "@playwright/test";
+
+/**
+ * Playwright's `test`, with one automatic addition: when a journey fails, its report says where each page of
+ * the test's browser context was and what led there (document loads, in-app navigations, answers of 400 and
+ * above, failed requests, script errors), so a failure in a CI log whose traces are out of reach can still
+ * be read. The list reporter prints a text attachment in the failure's summary, up to 300 characters each:
+ * the notes come as a few of them, newest last.
+ */
+export const test = base.extend<{ failureNotes: void }>({
+  failureNotes: [
+    async ({ context }, use, testInfo) => {
+      const notes = watchContext(context);
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus) await attachNotes(testInfo, context, notes);
+    },
+    { auto: true },
+  ],
+});
+
+const ATTACHMENT_CHARS = 290;
+const EVENT_ATTACHMENTS = 4;
+
+function watchContext(context: BrowserContext): string[] {
+  const notes: string[] = [];
+  const started = Date.now();
+  let pages = 0;
+  context.on("page", (page) => {
+    const name = pages++ === 0 ? "page" : `page${pages}`;
+    const note = (text: string) => notes.push(`${((Date.now() - started) / 1000).toFixed(1)} ${name} ${text}`);
+    page.on("request", (request) => {
+      if (request.isNavigationRequest()) note(`${inFrame(page, request.frame())}loads ${request.method()} ${shortUrl(request.url())}`);
+    });
+    page.on("framenavigated", (frame) => note(`${inFrame(page, frame)}at ${shortUrl(frame.url())}`));
+    page.on("response", (response) => {
+      if (response.status() >= 400) note(`${response.status()} ${response.request().method()} ${shortUrl(response.url())}`);
+    });
+    page.on("requestfailed", (request) => note(`failed ${shortUrl(request.url())} ${request.failure()?.errorText ?? ""}`));
+    page.on("pageerror", (error) => note(`script error: ${error.message.slice(0, 120)}`));
+    page.on("close", () => note("closed"));
+  });
+  return notes;
+}
+
+function inFrame(page: Page, frame: Frame): string {
+  return frame === page.mainFrame() ? "" : "frame ";
+}
+
+/** An address without its query's values (codes, states) or fragment: the origin as app or site, the path, the query's names. */
+function shortUrl(address: string): string {
+  try {
+    const url = new URL(address);
+    const names = [...new Set(url.searchParams.keys())];
+    return `${url.host}${url.pathname}${names.length > 0 ? `?${names.join("&")}` : ""}`;
+  } catch {
+    return address.slice(0, 80);
+  }
+}
+
+async function attachNotes(testInfo: TestInfo, context: BrowserContext, notes: string[]): Promise<void> {
+  const where = await Promise.all(context.pages().map((page, index) => describePage(page, index)));
+  await testInfo.attach("where the pages stopped", { body: where.join("\n").slice(0, ATTACHMENT_CHARS), contentType: "text/plain" });
+  const chunks: string[] = [];
+  let chunk = "";
+  for (const note of [...notes].reverse()) {
+    if (chunk.length + note.length + 1 > ATTACHMENT_CHARS) {
+      chunks.unshift(chunk);
+      if (chunks.length === EVENT_ATTACHMENTS) break;
+      chunk = "";
+    }
+    chunk = chunk ? `${note.slice(0, ATTACHMENT_CHARS)}\n${chunk}` : note.slice(0, ATTACHMENT_CHARS);
+  }
+  if (chunk && chunks.length < EVENT_ATTACHMENTS) chunks.unshift(chunk);
+  for (const [index, body] of chunks.entries()) {
+    await testInfo.attach(`what happened (${index + 1} of ${chunks.length}, seconds since the start)`, { body, contentType: "text/plain" });
+  }
+}
+
+/** Each frame's address, its level-one headings and what its alerts and status lines say. */
+async function describePage(page: Page, index: number): Promise<string> {
+  if (page.isClosed()) return `page ${index + 1}: closed`;
+  const frames = await Promise.all(
+    page.frames().map(async (frame) => {
+      const said = await frame
+        .evaluate(() =>
+          [...document.querySelectorAll("h1, [role=alert], [role=status], output")]
+            .map((element) => (element as HTMLElement).innerText.trim())
+            .filter(Boolean)
+            .join(" | ")
+            .slice(0, 120),
+        )
+        .catch(() => "(not readable)");
+      return `${frame === page.mainFrame() ? "" : "frame "}${shortUrl(frame.url())}: ${said}`;
+    }),
+  );
+  return `page ${index + 1}: ${frames.join("; ")}`;
+}
