@@ -20,6 +20,7 @@ import {
   HOST_PAGE,
   lastResumableOf72,
   lineTexts,
+  markSiteRequests,
   postSandboxControl,
   resetSandbox,
   SITE_URL,
@@ -124,6 +125,8 @@ test("a forged postMessage from another origin is ignored", async ({ page }) => 
 test("a cross-site POST without the custom header changes nothing in embedded mode", async ({ page, context, playwright }) => {
   await page.goto(HOST_PAGE);
   await signInFromFrame(page);
+  // From here on (the sign-in itself may have ended the member's oldest session, with its revoke).
+  const siteRequestsSince = await markSiteRequests(page);
   // A page of the site tries to end the session from the browser: refused, nothing changes.
   const attacker = await context.newPage();
   await attacker.goto(`${SITE_URL}/`);
@@ -154,8 +157,7 @@ test("a cross-site POST without the custom header changes nothing in embedded mo
   const stillSignedIn = await http.get(`${DASHBOARD}/api/session`, { headers: { cookie } });
   expect(stillSignedIn.status()).toBe(200);
   await http.dispose();
-  const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
-  expect(log.filter((entry) => entry.endpoint === "revoke")).toHaveLength(0);
+  expect((await siteRequestsSince()).filter((entry) => entry.endpoint === "revoke")).toEqual([]);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
   await frame.getByRole("navigation").getByRole("link", { name: "Orders & events", exact: true }).click();
   await expect(frame.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
@@ -171,8 +173,7 @@ test("revoking from the frame confirms in a popup that is never framed", async (
   await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
   await frame.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Settings", exact: true }).click();
   await expect(frame.getByRole("button", { name: "Revoke access" })).toBeVisible();
-  // The site resizes the frame to the page as it arrives: click once it has its final size.
-  await expectFrameFitsContent(page);
+  await expectPanelSettingsSettled(page);
   const popupPromise = page.waitForEvent("popup");
   await frame.getByRole("button", { name: "Revoke access" }).click();
   const popup = await popupPromise;
@@ -243,6 +244,17 @@ async function expectFrameFitsContent(page: Page): Promise<number> {
     )
     .toBe(true);
   return (await frameFit(page)).outer;
+}
+
+/**
+ * Settings in the panel has loaded all it loads (the sign-in list last) and the site has sized the frame to
+ * it. Until then the frame is as tall as the page it left or the skeleton: a control below that height is
+ * reached by scrolling inside the frame, and the resize that follows moves it from under a click.
+ */
+async function expectPanelSettingsSettled(page: Page): Promise<void> {
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await expect(frame.getByText(/^(This device|這個裝置)$/)).toBeVisible();
+  await expectFrameFitsContent(page);
 }
 
 /** Landmarks with nothing in them (an empty banner once signed out) confuse screen-reader navigation. */
@@ -330,6 +342,7 @@ test("the language chosen in the panel applies there and the panel stays a panel
   await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
   await frame.getByRole("link", { name: "Settings" }).click();
   await expect(frame.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expectPanelSettingsSettled(page);
   // The switch applies once the server renders again in the new language: a plain click, then the result.
   await frame.getByText("繁體中文").click();
   await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
@@ -423,6 +436,7 @@ test("Sign out in the panel: focus on the question, a button that looks ready, a
   // question, Cancel back to Sign out.
   await account.getByRole("link", { name: "Settings" }).click();
   await expect(frame.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expectPanelSettingsSettled(page);
   const settingsSignOut = frame.getByRole("main").getByRole("button", { name: "Sign out", exact: true });
   await settingsSignOut.click();
   await expect(frame.getByRole("main").getByText("Sign out of the dashboard in this panel?")).toBeFocused();
@@ -499,8 +513,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await signInFromFrame(page);
   await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
   await frame.getByRole("link", { name: "Settings" }).click();
-  // Settings has loaded all it loads (the sign-in list last, which resizes the frame) before the press.
-  await expect(frame.getByText("This device", { exact: true })).toBeVisible();
+  await expectPanelSettingsSettled(page);
   const disclosure = frame.getByText("Connect an AI assistant (beta)");
   await disclosure.click();
   await expect(frame.locator("details").filter({ has: disclosure })).toHaveAttribute("open", "");
