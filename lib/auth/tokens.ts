@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { processWide } from "@/lib/server/process-wide";
 import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
@@ -189,6 +190,15 @@ export const ROTATION_SETTLE_MS = 1_000;
 const REPUBLISH_INTERVAL_MS = 200;
 
 /**
+ * Rotations this process got from the site that the shared state has not taken yet (it went down mid-refresh:
+ * a failover), by the fingerprint of the refresh token they replaced, until the background offer lands. A
+ * request here still carrying the pre-rotation cookie takes these tokens: the promoted replica may have
+ * neither the refresh lock nor the record, and refreshing again would replay a spent refresh token, which
+ * a rotating site answers by revoking the whole grant (RFC 9700 section 4.14.2).
+ */
+const unpublishedRotations = processWide("unpublished-rotations", () => new Map<string, { rotated: RotatedTokens; until: number }>());
+
+/**
  * Refreshes once per refresh token, whatever the number of parallel callers on however many instances
  * (RFC 9700 section 4.14.2: a rotated refresh token replayed makes the site revoke the whole grant).
  * In this process, parallel callers share one run; across instances, a lock in the shared store elects
@@ -260,7 +270,9 @@ async function publishRotation(key: string, rotated: RotatedTokens): Promise<Rot
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
     logEvent("shared_state_error", { operation: "publish_rotation", outcome: "retrying_in_background" }, "error");
-    void republishUntilTaken(key, sealed, Date.now() + ROTATION_MEMORY_MS);
+    const deadline = Date.now() + ROTATION_MEMORY_MS;
+    unpublishedRotations.set(key, { rotated, until: deadline });
+    void republishUntilTaken(key, sealed, deadline).finally(() => unpublishedRotations.delete(key));
     return rotated;
   }
 }
@@ -301,7 +313,10 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
 }
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
-  const remembered = await getSharedState().recall(`rotated:${fingerprint(refreshToken)}`);
+  const key = fingerprint(refreshToken);
+  const unpublished = unpublishedRotations.get(key);
+  if (unpublished && unpublished.until > Date.now()) return markJoinedRefresh({ ...unpublished.rotated });
+  const remembered = await getSharedState().recall(`rotated:${key}`);
   return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }
 

@@ -269,6 +269,30 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     // The old cookie found the new tokens: rt-0 was never replayed.
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
+
+  it("while its rotation is unpublished, this instance never replays the spent refresh token (a failover lost the lock)", async () => {
+    // The promoted replica answers, but it has neither the lock nor the record the old primary took with it.
+    class NewPrimaryBeforeTheOffer extends InMemorySharedState {
+      refusing = true;
+      override publishOnce(key: string, value: string, ttlMs: number) {
+        if (this.refusing) return Promise.reject(new SharedStateUnavailableError("Redis did not answer (publish_once)."));
+        return super.publishOnce(key, value, ttlMs);
+      }
+    }
+    const store = new NewPrimaryBeforeTheOffer();
+    setSharedStateForTests(store);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const staleCookies = Object.fromEntries(jar.cookies);
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+    // A request with the pre-rotation cookie: the lock is free and no record exists, yet rt-0 stays spent.
+    expect(await callWithMemberSession(memoryJar(staleCookies), (token) => Promise.resolve(token))).toBe("at-1");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    // The offer lands once the store takes it (and this process's memory of it ends there).
+    store.refusing = false;
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    await vi.waitFor(async () => expect(await store.recall(record)).toBeDefined(), { timeout: 2_000 });
+  });
 });
 
 describe("Account API chokepoint", () => {
