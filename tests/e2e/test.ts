@@ -4,10 +4,11 @@ export * from "@playwright/test";
 
 /**
  * Playwright's `test`, with one automatic addition: when a journey fails, its report says where each page of
- * the test's browser context was and what led there (document loads, in-app navigations, answers of 400 and
- * above, failed requests, script errors), so a failure in a CI log whose traces are out of reach can still
- * be read. The list reporter prints a text attachment in the failure's summary, up to 300 characters each:
- * the notes come as a few of them, newest last.
+ * the test's browser context was and what led there (each frame's navigations, failed requests, script
+ * errors, and the answers of 400 and above its document received), so a failure in a CI log whose traces are
+ * out of reach can still be read. The list reporter prints a text attachment in the failure's summary, up to
+ * 300 characters each: the notes come as a few of them, newest last. Nothing listens to every request (that
+ * slowed the journeys by a tenth): the answers' statuses are read from the documents' resource timings.
  */
 export const test = base.extend<{ failureNotes: void }>({
   failureNotes: [
@@ -30,14 +31,12 @@ function watchContext(context: BrowserContext): string[] {
   context.on("page", (page) => {
     const name = pages++ === 0 ? "page" : `page${pages}`;
     const note = (text: string) => notes.push(`${((Date.now() - started) / 1000).toFixed(1)} ${name} ${text}`);
-    page.on("request", (request) => {
-      if (request.isNavigationRequest()) note(`${inFrame(page, request.frame())}loads ${request.method()} ${shortUrl(request.url())}`);
-    });
     page.on("framenavigated", (frame) => note(`${inFrame(page, frame)}at ${shortUrl(frame.url())}`));
-    page.on("response", (response) => {
-      if (response.status() >= 400) note(`${response.status()} ${response.request().method()} ${shortUrl(response.url())}`);
+    page.on("requestfailed", (request) => {
+      // Aborted: what a page was still loading when it was left (every navigation does it).
+      const reason = request.failure()?.errorText ?? "";
+      if (reason !== "net::ERR_ABORTED") note(`failed ${shortUrl(request.url())} ${reason}`);
     });
-    page.on("requestfailed", (request) => note(`failed ${shortUrl(request.url())} ${request.failure()?.errorText ?? ""}`));
     page.on("pageerror", (error) => note(`script error: ${error.message.slice(0, 120)}`));
     page.on("close", () => note("closed"));
   });
@@ -78,19 +77,27 @@ async function attachNotes(testInfo: TestInfo, context: BrowserContext, notes: s
   }
 }
 
-/** Each frame's address, its level-one headings and what its alerts and status lines say. */
+/**
+ * Each frame's address and its document's status, its level-one headings, what its alerts and status lines
+ * say, and the addresses (paths) its requests were answered 400 or above.
+ */
 async function describePage(page: Page, index: number): Promise<string> {
   if (page.isClosed()) return `page ${index + 1}: closed`;
   const frames = await Promise.all(
     page.frames().map(async (frame) => {
       const said = await frame
-        .evaluate(() =>
-          [...document.querySelectorAll("h1, [role=alert], [role=status], output")]
+        .evaluate(() => {
+          const status = (entry: PerformanceEntry) => (entry as PerformanceResourceTiming).responseStatus;
+          const documentStatus = performance.getEntriesByType("navigation").map(status)[0] ?? 0;
+          const refused = performance
+            .getEntriesByType("resource")
+            .filter((entry) => status(entry) >= 400)
+            .map((entry) => `${status(entry)} ${new URL(entry.name).pathname}`);
+          const words = [...document.querySelectorAll("h1, [role=alert], [role=status], output")]
             .map((element) => (element as HTMLElement).innerText.trim())
-            .filter(Boolean)
-            .join(" | ")
-            .slice(0, 120),
-        )
+            .filter(Boolean);
+          return [`(${documentStatus})`, ...words, ...refused].join(" | ").slice(0, 160);
+        })
         .catch(() => "(not readable)");
       return `${frame === page.mainFrame() ? "" : "frame "}${shortUrl(frame.url())}: ${said}`;
     }),
