@@ -244,18 +244,22 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     expect(new Set(tokens).size).toBe(1);
   });
 
-  it("a rotation the shared state could not take is published once it answers again, for requests with the old cookie", async () => {
-    class PublishFailsTwice extends InMemorySharedState {
-      failures = 2;
-      override publishOnce(key: string, value: string, ttlMs: number) {
-        if (this.failures > 0) {
-          this.failures -= 1;
-          return Promise.reject(new SharedStateUnavailableError("Redis did not answer (publish_once)."));
-        }
-        return super.publishOnce(key, value, ttlMs);
-      }
+  /** A store that does not take the next `failures` rotation records (publishOnce), as Redis mid-failover. */
+  class PublishRefused extends InMemorySharedState {
+    constructor(public failures: number) {
+      super();
     }
-    const store = new PublishFailsTwice();
+    override publishOnce(key: string, value: string, ttlMs: number) {
+      if (this.failures > 0) {
+        this.failures -= 1;
+        return Promise.reject(new SharedStateUnavailableError("Redis did not answer (publish_once)."));
+      }
+      return super.publishOnce(key, value, ttlMs);
+    }
+  }
+
+  it("a rotation the shared state could not take is published once it answers again, for requests with the old cookie", async () => {
+    const store = new PublishRefused(2);
     setSharedStateForTests(store);
     const jar = memoryJar();
     await saveSession(jar, expiringSession());
@@ -272,14 +276,7 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
 
   it("while its rotation is unpublished, this instance never replays the spent refresh token (a failover lost the lock)", async () => {
     // The promoted replica answers, but it has neither the lock nor the record the old primary took with it.
-    class NewPrimaryBeforeTheOffer extends InMemorySharedState {
-      refusing = true;
-      override publishOnce(key: string, value: string, ttlMs: number) {
-        if (this.refusing) return Promise.reject(new SharedStateUnavailableError("Redis did not answer (publish_once)."));
-        return super.publishOnce(key, value, ttlMs);
-      }
-    }
-    const store = new NewPrimaryBeforeTheOffer();
+    const store = new PublishRefused(Number.POSITIVE_INFINITY);
     setSharedStateForTests(store);
     const jar = memoryJar();
     await saveSession(jar, expiringSession());
@@ -289,7 +286,7 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     expect(await callWithMemberSession(memoryJar(staleCookies), (token) => Promise.resolve(token))).toBe("at-1");
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
     // The offer lands once the store takes it (and this process's memory of it ends there).
-    store.refusing = false;
+    store.failures = 0;
     const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
     await vi.waitFor(async () => expect(await store.recall(record)).toBeDefined(), { timeout: 2_000 });
   });
