@@ -188,6 +188,11 @@ async function checkRefreshedIdToken(
 export const ROTATION_SETTLE_MS = 1_000;
 /** A rotation the shared state could not take (Redis down, a failover) is offered to it again this often. */
 const REPUBLISH_INTERVAL_MS = 200;
+/**
+ * How long a holder of a lock no replica acknowledged waits for another instance's offer before it refreshes:
+ * two and a half offers, as every refresh on a primary without a replica pays it (bounded, logged as unreplicated).
+ */
+const UNREPLICATED_LOCK_SETTLE_MS = (REPUBLISH_INTERVAL_MS * 5) / 2;
 
 /**
  * Rotations this process got from the site that the shared state has not taken yet (it went down mid-refresh:
@@ -231,6 +236,13 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
         lockHeld();
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
+        // No replica has this lock (a primary just promoted): another instance may hold a rotation of this very
+        // token that the old primary took with it, and offers it again every REPUBLISH_INTERVAL_MS. Spending
+        // the token before that offer lands would replay it (RFC 9700 section 4.14.2).
+        if (lease.unreplicated) {
+          const offered = await rotationOfferedWithin(refreshToken, UNREPLICATED_LOCK_SETTLE_MS);
+          if (offered) return offered;
+        }
         let rotated: RotatedTokens;
         try {
           rotated = await refreshAtSite(refreshToken, scopes, signedInAs, lease);
@@ -309,6 +321,16 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
     }
     if (Date.now() >= deadline) return undefined;
     await sleep(Math.min(100, 10 * 2 ** attempt));
+  }
+}
+
+/** The tokens `refreshToken` was rotated into, once some instance publishes them within `withinMs`. */
+async function rotationOfferedWithin(refreshToken: string, withinMs: number): Promise<RotatedTokens | undefined> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const published = await recallRotation(refreshToken);
+    if (published || Date.now() >= deadline) return published;
+    await sleep(REPUBLISH_INTERVAL_MS / 2);
   }
 }
 

@@ -223,17 +223,17 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     const owner = randomUUID();
     const requestedAt = Date.now();
     let acquired: boolean;
+    let unreplicated: boolean;
     try {
       // SET NX PX: exclusive, and freed by Redis itself when the lease ends, whatever happens to the holder.
       // Durable: a lock lost in a failover would let a second holder spend the same refresh token.
-      acquired =
-        (
-          await this.durably(
-            "lock",
-            (commands) => commands.set(lockKey, owner, { condition: "NX", expiration: { type: "PX", value: options.leaseMs } }),
-            (reply) => reply === "OK",
-          )
-        ).value === "OK";
+      const taken = await this.durably(
+        "lock",
+        (commands) => commands.set(lockKey, owner, { condition: "NX", expiration: { type: "PX", value: options.leaseMs } }),
+        (reply) => reply === "OK",
+      );
+      acquired = taken.value === "OK";
+      unreplicated = taken.durability === "unreplicated";
     } catch (error) {
       // The SET may still reach a hung Redis later: free it then, so the lock does not wait out its lease.
       void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs);
@@ -244,7 +244,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       return { acquired: false };
     }
     try {
-      return { acquired: true, value: await task({ remainingMs: () => requestedAt + options.leaseMs - Date.now() }) };
+      return { acquired: true, value: await task({ remainingMs: () => requestedAt + options.leaseMs - Date.now(), unreplicated }) };
     } finally {
       await this.release(lockKey, owner).catch(() => void this.releaseEventually(lockKey, owner, requestedAt + options.leaseMs));
     }

@@ -81,6 +81,11 @@ export interface LockOptions {
 export interface Lease {
   /** Milliseconds before the lock frees itself, measured from before it was requested (so never optimistic). */
   remainingMs(): number;
+  /**
+   * True when no replica acknowledged the lock (Sentinel: a primary just promoted, or its replica down): a
+   * holder on the old primary may still be at work, its lock lost with it (docs/architecture.md section 8).
+   */
+  unreplicated?: boolean;
 }
 
 export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
+import { sealWithSessionSecret } from "@/lib/session/seal";
 import { loadSession, saveSession } from "@/lib/session/session";
 import {
   InMemoryBackend,
@@ -289,6 +290,30 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     store.failures = 0;
     const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
     await vi.waitFor(async () => expect(await store.recall(record)).toBeDefined(), { timeout: 2_000 });
+  });
+
+  it("on a lock no replica acknowledged (a primary just promoted), another instance's late offer is awaited, not replayed", async () => {
+    class JustPromoted extends InMemorySharedState {
+      override withLock<T>(key: string, options: LockOptions, task: (lease: Lease) => Promise<T>) {
+        return super.withLock(key, options, (lease) => task({ remainingMs: () => lease.remainingMs(), unreplicated: true }));
+      }
+    }
+    const store = new JustPromoted();
+    setSharedStateForTests(store);
+    // Another instance spent rt-0 on the old primary; its background offer reaches the new one 300 ms later.
+    const elsewhere = {
+      accessToken: "at-elsewhere",
+      refreshToken: "rt-elsewhere",
+      accessTokenExpiresAt: Date.now() + 3_600_000,
+      scopes: ["openid", "account:read"],
+      tokenType: undefined,
+    };
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    setTimeout(() => void sealWithSessionSecret(elsewhere, 0).then((sealed) => store.publishOnce(record, sealed, 60_000)), 300);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-elsewhere");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
   });
 });
 
