@@ -47,7 +47,7 @@ function inFrame(page: Page, frame: Frame): string {
   return frame === page.mainFrame() ? "" : "frame ";
 }
 
-/** An address without its query's values (codes, states) or fragment: the origin as app or site, the path, the query's names. */
+/** An address without its query's values (codes, states) or fragment: its host and port, its path, its query's names. */
 function shortUrl(address: string): string {
   try {
     const url = new URL(address);
