@@ -9,7 +9,14 @@ import { processWide } from "@/lib/server/process-wide";
 import { countedRefresh, markJoinedRefresh, timeRefreshLockWait } from "@/lib/metrics/record";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
-import { getSharedState, isSharedStateUnavailable, sleep, type Lease, type LockOutcome } from "@/lib/session/shared-state";
+import {
+  getSharedState,
+  isSharedStateUnavailable,
+  sleep,
+  type Lease,
+  type LockOutcome,
+  type SharedStateStore,
+} from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
@@ -189,19 +196,41 @@ export const ROTATION_SETTLE_MS = 1_000;
 /** A rotation the shared state could not take (Redis down, a failover) is offered to it again this often. */
 const REPUBLISH_INTERVAL_MS = 200;
 /**
- * How long a holder of a lock no replica acknowledged waits for another instance's offer before it refreshes:
- * two and a half offers, as every refresh on a primary without a replica pays it (bounded, logged as unreplicated).
+ * How long at most a holder of a lock no replica acknowledged waits for another instance's offer before it
+ * refreshes. It stops as soon as every instance of the former primary has reached this one (each offers what
+ * it holds first), so the bound is paid only while one of them is slow to come or gone.
  */
 const UNREPLICATED_LOCK_SETTLE_MS = (REPUBLISH_INTERVAL_MS * 5) / 2;
+/** How often the holder of such a lock looks for the offer and for the other instances' arrival. */
+const SETTLE_POLL_MS = 25;
 
 /**
- * Rotations this process got from the site that the shared state has not taken yet (it went down mid-refresh:
- * a failover), by the fingerprint of the refresh token they replaced, until the background offer lands. A
- * request here still carrying the pre-rotation cookie takes these tokens: the promoted replica may have
- * neither the refresh lock nor the record, and refreshing again would replay a spent refresh token, which
- * a rotating site answers by revoking the whole grant (RFC 9700 section 4.14.2).
+ * Rotations this process got from the site that a failover may take from the shared state, by the fingerprint
+ * of the refresh token they replaced, for as long as the record would live: those the shared state did not
+ * take (it went down mid-refresh), offered again in the background until it does, and those no replica
+ * acknowledged, offered again on the next primary this instance reaches. A request here still carrying the
+ * pre-rotation cookie takes these tokens: the promoted replica may have neither the refresh lock nor the
+ * record, and refreshing again would replay a spent refresh token, which a rotating site answers by revoking
+ * the whole grant (RFC 9700 section 4.14.2).
  */
-const unpublishedRotations = processWide("unpublished-rotations", () => new Map<string, { rotated: RotatedTokens; until: number }>());
+const unconfirmedByStore = processWide("unconfirmed-rotations", () => new WeakMap<SharedStateStore, Map<string, UnconfirmedRotation>>());
+
+interface UnconfirmedRotation {
+  rotated: RotatedTokens;
+  sealed: string;
+  until: number;
+}
+
+/** The rotations kept for `store`; the first call also has them offered on every new primary it reaches. */
+function unconfirmedRotationsOf(store: SharedStateStore): Map<string, UnconfirmedRotation> {
+  let kept = unconfirmedByStore.get(store);
+  if (!kept) {
+    const rotations = new Map<string, UnconfirmedRotation>();
+    unconfirmedByStore.set(store, (kept = rotations));
+    store.onPrimaryReached?.(() => offerUnconfirmedRotations(store, rotations));
+  }
+  return kept;
+}
 
 /**
  * Refreshes once per refresh token, whatever the number of parallel callers on however many instances
@@ -240,7 +269,7 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
         // token that the old primary took with it, and offers it again every REPUBLISH_INTERVAL_MS. Spending
         // the token before that offer lands would replay it (RFC 9700 section 4.14.2).
         if (lease.unreplicated) {
-          const offered = await rotationOfferedWithin(refreshToken, UNREPLICATED_LOCK_SETTLE_MS);
+          const offered = await rotationOfferedOnceOthersArrive(refreshToken, UNREPLICATED_LOCK_SETTLE_MS);
           if (offered) return offered;
         }
         let rotated: RotatedTokens;
@@ -276,16 +305,43 @@ async function publishRotation(key: string, rotated: RotatedTokens): Promise<Rot
   const sealed = await sealWithSessionSecret(rotated, 0);
   try {
     const outcome = await store.publishOnce(`rotated:${key}`, sealed, ROTATION_MEMORY_MS);
-    if (outcome.stored) return rotated;
-    logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
-    return await openSessionSeal<RotatedTokens>(outcome.value, 0);
+    if (!outcome.stored) {
+      logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
+      return await openSessionSeal<RotatedTokens>(outcome.value, 0);
+    }
+    // No replica has the record: a failover now would lose it (docs/architecture.md section 8).
+    if (outcome.durability === "unreplicated") keepUnconfirmed(store, key, rotated, sealed);
+    return rotated;
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
     logEvent("shared_state_error", { operation: "publish_rotation", outcome: "retrying_in_background" }, "error");
-    const deadline = Date.now() + ROTATION_MEMORY_MS;
-    unpublishedRotations.set(key, { rotated, until: deadline });
-    void republishUntilTaken(key, sealed, deadline).finally(() => unpublishedRotations.delete(key));
+    const deadline = keepUnconfirmed(store, key, rotated, sealed);
+    void republishUntilTaken(key, sealed, deadline).finally(() => unconfirmedRotationsOf(store).delete(key));
     return rotated;
+  }
+}
+
+/** Keeps a rotation a failover may lose, until its record would have expired; returns that moment. */
+function keepUnconfirmed(store: SharedStateStore, key: string, rotated: RotatedTokens, sealed: string): number {
+  const kept = unconfirmedRotationsOf(store);
+  const now = Date.now();
+  // Kept in the order they came, each as long as the others: the expired ones are at the front.
+  for (const [earlier, { until }] of kept) {
+    if (until > now) break;
+    kept.delete(earlier);
+  }
+  const until = now + ROTATION_MEMORY_MS;
+  kept.delete(key);
+  kept.set(key, { rotated, sealed, until });
+  return until;
+}
+
+/** On a primary this instance just reached: every rotation it keeps, offered before it says it arrived. */
+async function offerUnconfirmedRotations(store: SharedStateStore, kept: Map<string, UnconfirmedRotation>): Promise<void> {
+  for (const [key, { sealed, until }] of kept) {
+    const ttlMs = until - Date.now();
+    if (ttlMs <= 0) kept.delete(key);
+    else await store.publishOnce(`rotated:${key}`, sealed, ttlMs);
   }
 }
 
@@ -324,20 +380,25 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
   }
 }
 
-/** The tokens `refreshToken` was rotated into, once some instance publishes them within `withinMs`. */
-async function rotationOfferedWithin(refreshToken: string, withinMs: number): Promise<RotatedTokens | undefined> {
+/**
+ * The tokens `refreshToken` was rotated into, if another instance offers them: looked for until every instance
+ * of the former primary has reached this one (each offers what it keeps first), for `withinMs` at most.
+ */
+async function rotationOfferedOnceOthersArrive(refreshToken: string, withinMs: number): Promise<RotatedTokens | undefined> {
+  const store = getSharedState();
   const deadline = Date.now() + withinMs;
   for (;;) {
     const published = await recallRotation(refreshToken);
     if (published || Date.now() >= deadline) return published;
-    await sleep(REPUBLISH_INTERVAL_MS / 2);
+    if (await store.othersReachedPrimary?.()) return recallRotation(refreshToken);
+    await sleep(SETTLE_POLL_MS);
   }
 }
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const key = fingerprint(refreshToken);
-  const unpublished = unpublishedRotations.get(key);
-  if (unpublished && unpublished.until > Date.now()) return markJoinedRefresh({ ...unpublished.rotated });
+  const unconfirmed = unconfirmedRotationsOf(getSharedState()).get(key);
+  if (unconfirmed && unconfirmed.until > Date.now()) return markJoinedRefresh({ ...unconfirmed.rotated });
   const remembered = await getSharedState().recall(`rotated:${key}`);
   return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }

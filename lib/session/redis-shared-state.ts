@@ -51,6 +51,17 @@ const REPLICA_COUNT_TTL_MS = 1_000;
 const SENTINEL_SCAN_INTERVAL_MS = 250;
 /** A Sentinel client that could not reach any Sentinel at start-up is created again after this long. */
 const SENTINEL_RESTART_DELAY_MS = 1_000;
+/**
+ * Each instance says it is at work on the current primary this often (`instances:<replication id>`, its id and
+ * the time), and counts as gone once it has not for three times as long.
+ */
+const PRESENCE_INTERVAL_MS = 10_000;
+const PRESENCE_FRESH_MS = 3 * PRESENCE_INTERVAL_MS;
+/** After a primary change, this instance tries to say it arrived this often until it could. */
+const ARRIVAL_RETRY_MS = 100;
+const ARRIVAL_ATTEMPTS = 100;
+/** The replication id a server reports as its former one when it has none (never a replica promoted). */
+const NO_FORMER_REPLICATION = /^0+$/;
 
 /** Deletes the lock only if this owner still holds it (a lock that expired and was taken by another stays). */
 const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
@@ -94,12 +105,13 @@ export interface RedisSharedStateOptions {
   sentinel?: RedisSentinelConfig | undefined;
   /** Prepended to every key, so one Redis (and one ACL) can serve several deployments. */
   prefix: string;
+  /** Tests only: this instance's id among those sharing the store (a fresh random one otherwise). */
+  instanceId?: string;
 }
 
 /** The commands the store sends, as both a client and a Sentinel client (or a lease of one) offer them. */
-type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval" | "hGetAll" | "hDel">;
+type Commands = Pick<RedisClientType, "set" | "get" | "exists" | "eval" | "hGetAll" | "hDel" | "info">;
 
-/** The Sentinel client's lease of one connection to the primary (RedisSentinel.use). */
 /** The durable-write connections to one primary (`host:port`), replaced when Sentinel names another. */
 interface DurableConnections {
   primary: string;
@@ -139,11 +151,19 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   private closed = false;
   private readonly readiness = new EventEmitter();
   private durable: DurableConnections | undefined;
+  private readonly instanceId: string;
+  /** The replication id of the primary this instance last said it works on. */
+  private arrivedOn: string | undefined;
+  private announcing: Promise<boolean> | undefined;
+  private readonly primaryReachedTasks: (() => Promise<void>)[] = [];
+  private readonly presenceTimer: NodeJS.Timeout;
 
   constructor(options: RedisSharedStateOptions) {
     super();
     this.prefix = options.prefix;
     this.sentinelConfig = options.sentinel;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.presenceTimer = setInterval(() => void this.announce(), PRESENCE_INTERVAL_MS).unref();
     if (options.sentinel) {
       this.startSentinel(options.sentinel);
       return;
@@ -198,6 +218,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
       // Opened now, not by the first durable write after a promotion (which would wait for them).
       const node = (event as { node?: { host: string; port: number } }).node;
       if (node && !this.closed) this.openDurableConnections(node, config);
+      void this.arriveSoon();
     });
     sentinel.connect().catch((error: unknown) => {
       this.noteConnectionLost(error);
@@ -296,9 +317,63 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     await this.run("ping", () => this.commands.exists(this.key("readiness-probe")));
   }
 
+  onPrimaryReached(task: () => Promise<void>): void {
+    this.primaryReachedTasks.push(task);
+  }
+
+  /**
+   * A promoted replica keeps its former primary's replication id (`master_replid2`) and, replicated from it, the
+   * instances that were at work there: each of them that is still alive must have arrived here too.
+   */
+  async othersReachedPrimary(): Promise<boolean> {
+    const { current, former } = await this.replicationIds();
+    if (NO_FORMER_REPLICATION.test(former)) return true;
+    const [before, here] = await Promise.all([this.readFields(`instances:${former}`), this.readFields(`instances:${current}`)]);
+    const aliveSince = Date.now() - PRESENCE_FRESH_MS;
+    return Object.entries(before).every(([id, seenAt]) => id === this.instanceId || Number(seenAt) < aliveSince || id in here);
+  }
+
+  /**
+   * Says this instance is at work on the current primary; on a primary new to it, only after its
+   * `onPrimaryReached` tasks ran (the rotations it could not publish there are offered first). False when
+   * Redis did not answer or a task failed: the next call tries again.
+   */
+  private announce(): Promise<boolean> {
+    this.announcing ??= (async () => {
+      try {
+        const { current } = await this.replicationIds();
+        if (current !== this.arrivedOn) for (const task of this.primaryReachedTasks) await task();
+        await this.setField(`instances:${current}`, this.instanceId, String(Date.now()), 2 * PRESENCE_FRESH_MS);
+        this.arrivedOn = current;
+        return true;
+      } catch {
+        return false;
+      } finally {
+        this.announcing = undefined;
+      }
+    })();
+    return this.announcing;
+  }
+
+  /** After a primary change or a reconnection: announces as soon as the primary answers (bounded retries). */
+  private async arriveSoon(): Promise<void> {
+    for (let attempt = 0; attempt < ARRIVAL_ATTEMPTS && !this.closed; attempt += 1) {
+      // Not counted as failures while the connection is still down: only an answered primary is tried.
+      if (this.isReady && (await this.announce())) return;
+      await sleep(ARRIVAL_RETRY_MS);
+    }
+  }
+
+  private async replicationIds(): Promise<{ current: string; former: string }> {
+    const replication = await this.run("replication_ids", () => this.commands.info("replication"));
+    const field = (name: string) => new RegExp(`^${name}:(\\w+)`, "m").exec(replication)?.[1] ?? "";
+    return { current: field("master_replid"), former: field("master_replid2") };
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.presenceTimer);
     for (const client of this.durable?.clients ?? []) client.destroy();
     const connection = this.sentinel ?? this.client;
     if (!connection?.isOpen) return;
@@ -476,6 +551,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   private noteReady(): void {
     this.everReady = true;
     this.readiness.emit("ready");
+    void this.arriveSoon();
     if (!this.connectionLost) return;
     this.connectionLost = false;
     logEvent("shared_state_error", { state: "recovered" }, "info");

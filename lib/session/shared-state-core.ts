@@ -58,6 +58,16 @@ export interface SharedStateStore {
    * Resolves with what the key holds afterwards: this value (`stored: true`) or the one an earlier writer stored.
    */
   publishOnce(key: string, value: string, ttlMs: number): Promise<PublishOutcome>;
+  /**
+   * Redis: runs `task` each time this instance reaches a primary it has not worked on yet (a promoted replica),
+   * before it tells the other instances it is there (`othersReachedPrimary`). A task that fails is run again.
+   */
+  onPrimaryReached?(task: () => Promise<void>): void;
+  /**
+   * Redis, after a failover: true once every instance that was at work on the former primary has reached
+   * this one (each having run its `onPrimaryReached` tasks first); true as well when no failover came before.
+   */
+  othersReachedPrimary?(): Promise<boolean>;
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * Debian's `redis-sentinel` for tests: Sentinel processes on free loopback ports, each with its own
  * configuration file in a temporary directory (Sentinel rewrites it), watching one primary under `name`.
- * Stopped by PID. `askAll` sends one command to a server or Sentinel with the official client.
+ * Stopped by PID. `ask` sends one command to a server or Sentinel with the official client.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createClient } from "redis";
+import { createClient, type RedisClientType } from "redis";
 
 import { freePort } from "./redis-server";
 
@@ -20,16 +20,43 @@ export interface SentinelTimings {
   failoverTimeoutMs: number;
 }
 
-/** One command to the server or Sentinel on `port`, with a fresh connection. */
+/**
+ * The open connection `ask` reuses per server or Sentinel. The failover test polls several times a second
+ * while the dashboards recover, and each new node-redis client costs milliseconds of CPU (its commands are
+ * attached to every client): made per question, they took most of a core on a two-core machine, away from
+ * the processes being timed. Dropped when the server closes it (a killed primary), made again on the next question.
+ */
+const connections = new Map<number, Promise<RedisClientType>>();
+
+function connectionTo(port: number): Promise<RedisClientType> {
+  const open = connections.get(port);
+  if (open) return open;
+  const client: RedisClientType = createClient({ socket: { host: "127.0.0.1", port, connectTimeout: 1_000, reconnectStrategy: false } });
+  const connecting = client.connect().then(() => client);
+  const forget = () => {
+    if (connections.get(port) === connecting) connections.delete(port);
+  };
+  client.on("error", forget);
+  client.on("end", forget);
+  connecting.catch(forget);
+  connections.set(port, connecting);
+  return connecting;
+}
+
+/** One command to the server or Sentinel on `port`, over the connection kept for it. */
 export async function ask(port: number, args: string[]): Promise<unknown> {
-  const client = createClient({ socket: { host: "127.0.0.1", port, connectTimeout: 1_000, reconnectStrategy: false } });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    return await client.sendCommand(args);
-  } finally {
-    client.destroy();
-  }
+  const client = await connectionTo(port);
+  return client.sendCommand(args);
+}
+
+/** Closes every connection `ask` kept (a suite's end). */
+export function closeAskConnections(): void {
+  for (const connecting of connections.values())
+    void connecting.then(
+      (client) => client.destroy(),
+      () => undefined,
+    );
+  connections.clear();
 }
 
 export class RedisSentinels {

@@ -205,6 +205,41 @@ function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedState
   };
 }
 
+/**
+ * A primary whose replica acknowledges nothing (every lock and record unreplicated), and the failover that loses
+ * what it held: the promoted replica starts empty, and the instance runs its arrival tasks there.
+ */
+function primaryWithoutReplica(): { store: SharedStateStore; promoteReplica: () => Promise<void> } {
+  let primary = new InMemorySharedState();
+  const arrivalTasks: (() => Promise<void>)[] = [];
+  const store: SharedStateStore = {
+    singleFlight: (key, task) => primary.singleFlight(key, task),
+    withLock: (key, options, task) =>
+      primary.withLock(key, options, (lease) => task({ remainingMs: () => lease.remainingMs(), unreplicated: true })),
+    remember: (key, value, ttlMs) => primary.remember(key, value, ttlMs),
+    recall: (key) => primary.recall(key),
+    claim: (key, ttlMs) => primary.claim(key, ttlMs),
+    ping: () => primary.ping(),
+    close: () => Promise.resolve(),
+    rememberDurably: (key, value, ttlMs) => primary.rememberDurably(key, value, ttlMs),
+    publishOnce: async (key, value, ttlMs) => {
+      const outcome = await primary.publishOnce(key, value, ttlMs);
+      return outcome.stored ? { ...outcome, durability: "unreplicated" } : outcome;
+    },
+    countInWindow: (key, windowMs) => primary.countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => primary.setField(key, field, value, ttlMs),
+    readFields: (key) => primary.readFields(key),
+    deleteField: (key, field) => primary.deleteField(key, field),
+    onPrimaryReached: (task) => void arrivalTasks.push(task),
+    othersReachedPrimary: () => Promise.resolve(true),
+  };
+  const promoteReplica = async () => {
+    primary = new InMemorySharedState();
+    for (const task of arrivalTasks) await task();
+  };
+  return { store, promoteReplica };
+}
+
 async function stormWithOneCookie(size: number): Promise<string[]> {
   const jar = memoryJar();
   await saveSession(jar, expiringSession());
@@ -294,8 +329,13 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
 
   it("on a lock no replica acknowledged (a primary just promoted), another instance's late offer is awaited, not replayed", async () => {
     class JustPromoted extends InMemorySharedState {
+      /** The instance of the former primary arrives with its offer. */
+      arrived = false;
       override withLock<T>(key: string, options: LockOptions, task: (lease: Lease) => Promise<T>) {
         return super.withLock(key, options, (lease) => task({ remainingMs: () => lease.remainingMs(), unreplicated: true }));
+      }
+      othersReachedPrimary() {
+        return Promise.resolve(this.arrived);
       }
     }
     const store = new JustPromoted();
@@ -309,11 +349,32 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
       tokenType: undefined,
     };
     const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
-    setTimeout(() => void sealWithSessionSecret(elsewhere, 0).then((sealed) => store.publishOnce(record, sealed, 60_000)), 300);
+    setTimeout(
+      () =>
+        void sealWithSessionSecret(elsewhere, 0)
+          .then((sealed) => store.publishOnce(record, sealed, 60_000))
+          .then(() => (store.arrived = true)),
+      300,
+    );
     const jar = memoryJar();
     await saveSession(jar, expiringSession());
     expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-elsewhere");
     expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+  });
+
+  it("a rotation no replica acknowledged is offered again on the next primary this instance reaches", async () => {
+    const failingOver = primaryWithoutReplica();
+    setSharedStateForTests(failingOver.store);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    // Every other instance is already on this primary: the holder refreshes without waiting out the bound.
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    expect(await failingOver.store.recall(record)).toBeDefined();
+    // The primary dies before a replica has the record; the promoted one starts without it.
+    await failingOver.promoteReplica();
+    expect(await failingOver.store.recall(record)).toBeDefined();
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@
  * instances), against a real redis-server started by the test. "Two instances" are two store objects:
  * two in-memory stores over one backend, or two Redis clients to one server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { CAPACITY_WARNING_INTERVAL_MS } from "@/lib/session/memory-shared-state";
 import { InMemoryBackend, InMemorySharedState, SharedStateUnavailableError, type SharedStateStore } from "@/lib/session/shared-state";
@@ -11,6 +11,7 @@ import { RedisSharedState } from "@/lib/session/redis-shared-state";
 
 import { captureLog } from "../../support/captured-log";
 import { freePort, RedisServer } from "../../support/redis-server";
+import { ask, closeAskConnections } from "../../support/redis-sentinels";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -361,5 +362,56 @@ describe("redis store failures", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("redis store after a failover (docs/architecture.md section 8)", () => {
+  const servers: RedisServer[] = [];
+  const stores: RedisSharedState[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    closeAskConnections();
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  const instance = (server: RedisServer, instanceId: string) => {
+    const store = new RedisSharedState({ url: server.url, prefix: "arrival:", instanceId });
+    stores.push(store);
+    return store;
+  };
+  /** The instances that said they are at work on the server on `port` (one primary so far). */
+  const presence = async (port: number) => {
+    const [key] = (await ask(port, ["KEYS", "arrival:instances:*"])) as string[];
+    return key ? ((await ask(port, ["HKEYS", key])) as string[]).sort() : [];
+  };
+
+  it("tells a lock holder when every instance of the former primary has reached the promoted one, each after its offers", async () => {
+    const primary = await RedisServer.start();
+    const replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(primary.port)]);
+    servers.push(primary, replica);
+    // Instances a and b at work on the primary; what they say there reaches the replica.
+    instance(primary, "a");
+    instance(primary, "b");
+    await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["a", "b"]), { timeout: 5_000 });
+
+    await ask(replica.port, ["REPLICAOF", "NO", "ONE"]);
+    const bPromoted = instance(replica, "b");
+    await vi.waitFor(() => bPromoted.ping(), { timeout: 5_000 });
+    // a was at work on the former primary and has not come: b must not take the lock for granted.
+    expect(await bPromoted.othersReachedPrimary()).toBe(false);
+
+    const aPromoted = instance(replica, "a");
+    aPromoted.onPrimaryReached(() => aPromoted.remember("rotated:offered-by-a", "sealed tokens", 60_000));
+    await vi.waitFor(async () => expect(await bPromoted.othersReachedPrimary()).toBe(true), { timeout: 5_000 });
+    // a offered what it kept before it said it arrived.
+    expect(await bPromoted.recall("rotated:offered-by-a")).toBe("sealed tokens");
+  });
+
+  it("has nothing to wait for on a primary that was never a replica", async () => {
+    const server = await RedisServer.start();
+    servers.push(server);
+    const alone = instance(server, "alone");
+    await vi.waitFor(() => alone.ping(), { timeout: 5_000 });
+    expect(await alone.othersReachedPrimary()).toBe(true);
   });
 });
