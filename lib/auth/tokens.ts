@@ -266,8 +266,8 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
         const meanwhile = await recallRotation(refreshToken);
         if (meanwhile) return meanwhile;
         // No replica has this lock (a primary just promoted): another instance may hold a rotation of this very
-        // token that the old primary took with it, and offers it again every REPUBLISH_INTERVAL_MS. Spending
-        // the token before that offer lands would replay it (RFC 9700 section 4.14.2).
+        // token that the old primary took with it, and offers it again as soon as it reaches the new one.
+        // Spending the token before that offer lands would replay it (RFC 9700 section 4.14.2).
         if (lease.unreplicated) {
           const offered = await rotationOfferedOnceOthersArrive(refreshToken, UNREPLICATED_LOCK_SETTLE_MS);
           if (offered) return offered;

@@ -374,6 +374,11 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.presenceTimer);
+    // Gone on purpose (a deploy): after a failover, no lock holder waits for this instance to arrive.
+    if (this.arrivedOn !== undefined) {
+      const leaving = this.commands.hDel(this.key(`instances:${this.arrivedOn}`), this.instanceId);
+      await answeredWithin(leaving, REDIS_COMMAND_TIMEOUT_MS).catch(() => undefined);
+    }
     for (const client of this.durable?.clients ?? []) client.destroy();
     const connection = this.sentinel ?? this.client;
     if (!connection?.isOpen) return;

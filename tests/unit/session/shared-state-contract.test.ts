@@ -389,9 +389,13 @@ describe("redis store after a failover (docs/architecture.md section 8)", () => 
     const primary = await RedisServer.start();
     const replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(primary.port)]);
     servers.push(primary, replica);
-    // Instances a and b at work on the primary; what they say there reaches the replica.
+    // Instances a, b and c at work on the primary; what they say there reaches the replica.
     instance(primary, "a");
     instance(primary, "b");
+    const leaving = instance(primary, "c");
+    await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["a", "b", "c"]), { timeout: 5_000 });
+    // c is stopped (a deploy): it leaves the list, and nobody will wait for it.
+    await leaving.close();
     await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["a", "b"]), { timeout: 5_000 });
 
     await ask(replica.port, ["REPLICAOF", "NO", "ONE"]);
