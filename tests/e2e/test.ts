@@ -59,8 +59,11 @@ function shortUrl(address: string): string {
 }
 
 async function attachNotes(testInfo: TestInfo, context: BrowserContext, notes: string[]): Promise<void> {
+  // One attachment per page, so that a host page, its frame and a popup each get their own 300 characters.
   const where = await Promise.all(context.pages().map((page, index) => describePage(page, index)));
-  await testInfo.attach("where the pages stopped", { body: where.join("\n").slice(0, ATTACHMENT_CHARS), contentType: "text/plain" });
+  for (const [index, body] of where.entries()) {
+    await testInfo.attach(`where page ${index + 1} stopped`, { body: body.slice(0, ATTACHMENT_CHARS), contentType: "text/plain" });
+  }
   const chunks: string[] = [];
   let chunk = "";
   for (const note of [...notes].reverse()) {
