@@ -111,20 +111,25 @@ function twoInstancesTakingTurns(): SharedStateStore {
   const backend = new InMemoryBackend();
   const [first, second] = [new InMemorySharedState(backend), new InMemorySharedState(backend)];
   let turn = 0;
+  return { ...delegatingTo(() => first), singleFlight: (key, task) => ((turn += 1) % 2 === 0 ? first : second).singleFlight(key, task) };
+}
+
+/** Every operation of the store `current()` names at the time of the call: a fake overrides only what it changes. */
+function delegatingTo(current: () => SharedStateStore): SharedStateStore {
   return {
-    singleFlight: (key, task) => ((turn += 1) % 2 === 0 ? first : second).singleFlight(key, task),
-    withLock: (key, options, task) => first.withLock(key, options, task),
-    remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
-    recall: (key) => first.recall(key),
-    claim: (key, ttlMs) => first.claim(key, ttlMs),
-    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
-    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
-    readFields: (key) => first.readFields(key),
-    deleteField: (key, field) => first.deleteField(key, field),
-    ping: () => first.ping(),
+    singleFlight: (key, task) => current().singleFlight(key, task),
+    withLock: (key, options, task) => current().withLock(key, options, task),
+    remember: (key, value, ttlMs) => current().remember(key, value, ttlMs),
+    recall: (key) => current().recall(key),
+    claim: (key, ttlMs) => current().claim(key, ttlMs),
+    countInWindow: (key, windowMs) => current().countInWindow(key, windowMs),
+    setField: (key, field, value, ttlMs) => current().setField(key, field, value, ttlMs),
+    readFields: (key) => current().readFields(key),
+    deleteField: (key, field) => current().deleteField(key, field),
+    ping: () => current().ping(),
     close: () => Promise.resolve(),
-    rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
-    publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
+    rememberDurably: (key, value, ttlMs) => current().rememberDurably(key, value, ttlMs),
+    publishOnce: (key, value, ttlMs) => current().publishOnce(key, value, ttlMs),
   };
 }
 
@@ -189,19 +194,9 @@ function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedState
   const [first, second] = [new InMemorySharedState(backend), new InMemorySharedState(backend)];
   let turn = 0;
   return {
+    ...delegatingTo(() => first),
     singleFlight: (key, task) => ((turn += 1) % 2 === 0 ? first : second).singleFlight(key, task),
     withLock: async (_key, options, task) => ({ acquired: true, value: await task({ remainingMs: () => options.leaseMs }) }),
-    remember: (key, value, ttlMs) => first.remember(key, value, ttlMs),
-    recall: (key) => first.recall(key),
-    claim: (key, ttlMs) => first.claim(key, ttlMs),
-    ping: () => first.ping(),
-    close: () => Promise.resolve(),
-    rememberDurably: (key, value, ttlMs) => first.rememberDurably(key, value, ttlMs),
-    publishOnce: (key, value, ttlMs) => first.publishOnce(key, value, ttlMs),
-    countInWindow: (key, windowMs) => first.countInWindow(key, windowMs),
-    setField: (key, field, value, ttlMs) => first.setField(key, field, value, ttlMs),
-    readFields: (key) => first.readFields(key),
-    deleteField: (key, field) => first.deleteField(key, field),
   };
 }
 
@@ -213,23 +208,13 @@ function primaryWithoutReplica(): { store: SharedStateStore; promoteReplica: () 
   let primary = new InMemorySharedState();
   const arrivalTasks: (() => Promise<void>)[] = [];
   const store: SharedStateStore = {
-    singleFlight: (key, task) => primary.singleFlight(key, task),
+    ...delegatingTo(() => primary),
     withLock: (key, options, task) =>
       primary.withLock(key, options, (lease) => task({ remainingMs: () => lease.remainingMs(), unreplicated: true })),
-    remember: (key, value, ttlMs) => primary.remember(key, value, ttlMs),
-    recall: (key) => primary.recall(key),
-    claim: (key, ttlMs) => primary.claim(key, ttlMs),
-    ping: () => primary.ping(),
-    close: () => Promise.resolve(),
-    rememberDurably: (key, value, ttlMs) => primary.rememberDurably(key, value, ttlMs),
     publishOnce: async (key, value, ttlMs) => {
       const outcome = await primary.publishOnce(key, value, ttlMs);
       return outcome.stored ? { ...outcome, durability: "unreplicated" } : outcome;
     },
-    countInWindow: (key, windowMs) => primary.countInWindow(key, windowMs),
-    setField: (key, field, value, ttlMs) => primary.setField(key, field, value, ttlMs),
-    readFields: (key) => primary.readFields(key),
-    deleteField: (key, field) => primary.deleteField(key, field),
     onPrimaryReached: (task) => void arrivalTasks.push(task),
     othersReachedPrimary: () => Promise.resolve(true),
   };
