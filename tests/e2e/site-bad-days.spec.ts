@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Locator, type Page } from "./test";
+import { expect, test, type Browser, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
-import { endsWithin30Days, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
+import { endsWithin30Days, hydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a list that
@@ -25,11 +25,6 @@ async function setKnobs(page: Page, knobs: Record<string, unknown>): Promise<voi
 async function accountApiRequests(page: Page): Promise<number> {
   const log = (await (await page.request.get(`${SITE_URL}/__sandbox/requests`)).json()) as { endpoint: string }[];
   return log.filter((entry) => entry.endpoint === "graphql").length;
-}
-
-/** Waits until React has hydrated `element` (its props are on it), so one press is one request. */
-async function hydrated(element: Locator): Promise<void> {
-  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
 }
 
 async function signedInPage(browser: Browser, email: string): Promise<Page> {

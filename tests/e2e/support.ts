@@ -27,6 +27,14 @@ export async function completeSiteSignIn(page: Page, email: string): Promise<voi
   await completeSiteSignInSteps(playwrightDriver(page), email);
 }
 
+/**
+ * Waits until React has hydrated `element` (its props are on it): a press before that is lost, as a
+ * student's early tap on a slow phone is, and one press is then one request.
+ */
+export async function hydrated(element: Locator): Promise<void> {
+  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
+}
+
 /** Fails on any serious or critical accessibility violation. */
 export async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
