@@ -397,9 +397,10 @@ async function rotationOfferedOnceOthersArrive(refreshToken: string, withinMs: n
 
 async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
   const key = fingerprint(refreshToken);
-  const unconfirmed = unconfirmedRotationsOf(getSharedState()).get(key);
+  const store = getSharedState();
+  const unconfirmed = unconfirmedRotationsOf(store).get(key);
   if (unconfirmed && unconfirmed.until > Date.now()) return markJoinedRefresh({ ...unconfirmed.rotated });
-  const remembered = await getSharedState().recall(`rotated:${key}`);
+  const remembered = await store.recall(`rotated:${key}`);
   return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
 }
 

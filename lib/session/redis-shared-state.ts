@@ -120,6 +120,11 @@ interface DurableConnections {
   replicas?: { count: number; checkedAt: number };
 }
 
+/** One field of an `INFO` answer (`name:value` lines), or "" when it is not there. */
+function infoField(info: string, name: string): string {
+  return new RegExp(`^${name}:(\\w+)`, "m").exec(info)?.[1] ?? "";
+}
+
 /**
  * Resolves at the next "ready" of `source` or after `timeoutMs`, whichever comes first; the caller then asks
  * whether it is ready. Errors meanwhile do not end the wait: the client keeps reconnecting until the time is up.
@@ -366,8 +371,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
 
   private async replicationIds(): Promise<{ current: string; former: string }> {
     const replication = await this.run("replication_ids", () => this.commands.info("replication"));
-    const field = (name: string) => new RegExp(`^${name}:(\\w+)`, "m").exec(replication)?.[1] ?? "";
-    return { current: field("master_replid"), former: field("master_replid2") };
+    return { current: infoField(replication, "master_replid"), former: infoField(replication, "master_replid2") };
   }
 
   async close(): Promise<void> {
@@ -490,7 +494,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
     const known = connections.replicas;
     if (known && Date.now() - known.checkedAt < REPLICA_COUNT_TTL_MS) return known.count;
     const replication = await client.info("replication");
-    const count = Number(/^connected_slaves:(\d+)/m.exec(replication)?.[1] ?? 0);
+    const count = Number(infoField(replication, "connected_slaves") || 0);
     connections.replicas = { count, checkedAt: Date.now() };
     return count;
   }
