@@ -21,7 +21,7 @@ async function reveal(page: Page, entry: (typeof PAGES)[number]): Promise<void> 
   if (entry.nav !== "Account") return;
   const menu = accountNavigation(page).getByRole("button", { name: "Maya Chen" });
   await expectInsideViewport(page, menu);
-  if ((await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+  if (!(await pageLink(page, entry).isVisible())) await menu.click();
 }
 
 async function horizontalOverflow(page: Page): Promise<number> {

@@ -32,7 +32,12 @@ export async function completeSiteSignIn(page: Page, email: string): Promise<voi
  * student's early tap on a slow phone is, and one press is then one request.
  */
 export async function hydrated(element: Locator): Promise<void> {
-  await expect.poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))).toBe(true);
+  await expect.poll(() => isHydrated(element)).toBe(true);
+}
+
+/** Whether React has hydrated `element` yet (its props are on it). */
+export function isHydrated(element: Locator): Promise<boolean> {
+  return element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")));
 }
 
 /** Fails on any serious or critical accessibility violation. */

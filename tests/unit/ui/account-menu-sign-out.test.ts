@@ -33,8 +33,10 @@ afterEach(() => {
 
 function renderMenu() {
   const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  // The menu's panel is a popover, drawn or not by the browser (happy-dom draws it always): its entries are
+  // pressed here as they are once it is open. Opening and closing it is tested in Chromium
+  // (tests/e2e/account-menu.spec.ts).
   renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(AccountMenu, { name: "Maya Chen" })));
-  fireEvent.click(screen.getByRole("button", { name: /Maya Chen/ }));
 }
 
 /** Lets the mutation start (it is scheduled, not run in the click). */
@@ -105,23 +107,5 @@ describe("Sign out in the header's account menu", () => {
     expect(screen.queryByRole("button", { name: "Yes, sign out" })).toBeNull();
     await settle();
     expect(logoutCalls()).toHaveLength(1);
-  });
-});
-
-describe("the account menu", () => {
-  it("closes when focus moves on past it (Tab from its last item), not while it moves within it", () => {
-    renderMenu();
-    const toggle = screen.getByRole("button", { name: /Maya Chen/ });
-    const signOut = screen.getByRole("button", { name: "Sign out" });
-    const settings = screen.getByRole("link", { name: "Settings" });
-    fireEvent.focusOut(settings, { relatedTarget: signOut });
-    expect(toggle.getAttribute("aria-expanded")).toBe("true");
-    // A click on something that takes no focus (relatedTarget null) is the pointer handler's to judge.
-    fireEvent.focusOut(signOut, { relatedTarget: null });
-    expect(toggle.getAttribute("aria-expanded")).toBe("true");
-    const after = document.body.appendChild(document.createElement("a"));
-    fireEvent.focusOut(signOut, { relatedTarget: after });
-    expect(toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(signOut.closest("[hidden]")).not.toBeNull();
   });
 });

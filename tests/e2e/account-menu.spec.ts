@@ -1,0 +1,113 @@
+import { expect, test, type Locator, type Page } from "./test";
+
+import { accountNavigation } from "./account-menu";
+import { hydrated, isHydrated, resetSandbox, signIn } from "./support";
+
+/** The header's account menu button and the two entries of its panel. */
+function menu(page: Page): { button: Locator; settings: Locator; signOut: Locator } {
+  const account = accountNavigation(page);
+  return {
+    button: account.getByRole("button", { name: "Maya Chen" }),
+    settings: account.getByRole("link", { name: "Settings" }),
+    signOut: account.getByRole("button", { name: "Sign out", exact: true }),
+  };
+}
+
+/**
+ * Whether Chromium tells assistive technology the menu's button is expanded. The button has no aria-expanded
+ * of its own (it would be wrong before hydration): the browser derives it from the popover it opens.
+ */
+async function expandedForAssistiveTechnology(page: Page): Promise<boolean | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = (await cdp.send("DOM.getDocument", { depth: 0 })) as { root: { nodeId: number } };
+    const { nodes } = await cdp.send("Accessibility.queryAXTree", { nodeId: root.nodeId, accessibleName: "Maya Chen", role: "button" });
+    expect(nodes).toHaveLength(1);
+    const expanded = nodes[0]?.properties?.find((property) => property.name === "expanded");
+    return expanded?.value.value as boolean | undefined;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+});
+
+test("a tap on the account menu before the page is interactive opens it, and it still works once React has hydrated", async ({ page }) => {
+  // A slow phone: the page's scripts (not its stylesheet) arrive only once the student has tapped.
+  let releaseScripts!: () => void;
+  const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/_next\/static\/chunks\/.*\.js$/, async (route) => {
+    await scriptsReleased;
+    await route.continue();
+  });
+  await page.goto("/courses", { waitUntil: "commit" });
+  const { button, settings } = menu(page);
+  await button.click();
+  expect(await isHydrated(button), "the tap came before hydration").toBe(false);
+  await expect(settings).toBeVisible();
+  await expect.poll(() => expandedForAssistiveTechnology(page)).toBe(true);
+
+  releaseScripts();
+  await hydrated(button);
+  await expect(settings).toBeVisible();
+  await settings.click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+  await expect(settings).toBeHidden();
+});
+
+test("the account menu: Escape and a click elsewhere close it, focus returns to its button, Tab past its last entry closes it", async ({
+  page,
+}) => {
+  const { button, settings, signOut } = menu(page);
+  await hydrated(button);
+
+  await button.click();
+  await expect(settings).toBeVisible();
+  await expect.poll(() => expandedForAssistiveTechnology(page)).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(settings).toBeHidden();
+  await expect.poll(() => expandedForAssistiveTechnology(page)).toBe(false);
+  await expect(button).toBeFocused();
+
+  await button.click();
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(settings).toBeHidden();
+
+  // Keyboard: into the panel, along it (it stays open), then on past its last entry (it closes).
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(settings).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(settings).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(signOut).toBeFocused();
+  await expect(settings).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(settings).toBeHidden();
+  await expect(button).not.toBeFocused();
+});
+
+for (const width of [320, 1280]) {
+  test(`at ${width} px the account menu opens just below its button, its right edge on the button's, inside the screen`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 740 });
+    const { button, signOut } = menu(page);
+    await hydrated(button);
+    await button.click();
+    const panel = accountNavigation(page).locator("[popover]");
+    await expect(panel).toBeVisible();
+    const buttonBox = (await button.boundingBox())!;
+    const panelBox = (await panel.boundingBox())!;
+    expect(Math.abs(panelBox.x + panelBox.width - (buttonBox.x + buttonBox.width))).toBeLessThanOrEqual(1);
+    expect(panelBox.y).toBeGreaterThanOrEqual(buttonBox.y + buttonBox.height);
+    expect(panelBox.y).toBeLessThanOrEqual(buttonBox.y + buttonBox.height + 8);
+    expect(panelBox.x).toBeGreaterThanOrEqual(0);
+    await expect(signOut).toBeInViewport({ ratio: 1 });
+  });
+}
