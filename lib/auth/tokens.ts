@@ -13,6 +13,7 @@ import {
   getSharedState,
   isSharedStateUnavailable,
   sleep,
+  type Durability,
   type Lease,
   type LockOutcome,
   type SharedStateStore,
@@ -208,10 +209,10 @@ const SETTLE_POLL_MS = 25;
  * Rotations this process got from the site that a failover may take from the shared state, by the fingerprint
  * of the refresh token they replaced, for as long as the record would live: those the shared state did not
  * take (it went down mid-refresh), offered again in the background until it does, and those no replica
- * acknowledged, offered again on the next primary this instance reaches. A request here still carrying the
- * pre-rotation cookie takes these tokens: the promoted replica may have neither the refresh lock nor the
- * record, and refreshing again would replay a spent refresh token, which a rotating site answers by revoking
- * the whole grant (RFC 9700 section 4.14.2).
+ * acknowledged (at once, or when it took them late), offered again on the next primary this instance
+ * reaches. A request here still carrying the pre-rotation cookie takes these tokens: the promoted replica
+ * may have neither the refresh lock nor the record, and refreshing again would replay a spent refresh token,
+ * which a rotating site answers by revoking the whole grant (RFC 9700 section 4.14.2).
  */
 const unconfirmedByStore = processWide("unconfirmed-rotations", () => new WeakMap<SharedStateStore, Map<string, UnconfirmedRotation>>());
 
@@ -316,7 +317,10 @@ async function publishRotation(key: string, rotated: RotatedTokens): Promise<Rot
     if (!isSharedStateUnavailable(error)) throw error;
     logEvent("shared_state_error", { operation: "publish_rotation", outcome: "retrying_in_background" }, "error");
     const deadline = keepUnconfirmed(store, key, rotated, sealed);
-    void republishUntilTaken(key, sealed, deadline).finally(() => unconfirmedRotationsOf(store).delete(key));
+    void republishUntilTaken(key, sealed, deadline).then((durability) => {
+      // Taken late, and by no replica: kept as one stored unreplicated at once is, for the next primary.
+      if (durability !== "unreplicated") unconfirmedRotationsOf(store).delete(key);
+    });
     return rotated;
   }
 }
@@ -345,17 +349,22 @@ async function offerUnconfirmedRotations(store: SharedStateStore, kept: Map<stri
   }
 }
 
-async function republishUntilTaken(key: string, sealed: string, deadline: number): Promise<void> {
+/**
+ * Offers a rotation record to the shared state until it answers (or the record would have expired). The
+ * durability of the write that took it; undefined when none did, or a record was already there.
+ */
+async function republishUntilTaken(key: string, sealed: string, deadline: number): Promise<Durability | undefined> {
   while (Date.now() < deadline) {
     await sleep(REPUBLISH_INTERVAL_MS);
     try {
-      await getSharedState().publishOnce(`rotated:${key}`, sealed, Math.max(1, deadline - Date.now()));
+      const outcome = await getSharedState().publishOnce(`rotated:${key}`, sealed, Math.max(1, deadline - Date.now()));
       logEvent("shared_state_error", { operation: "publish_rotation", state: "published_late" }, "info");
-      return;
+      return outcome.stored ? outcome.durability : undefined;
     } catch (error) {
-      if (!isSharedStateUnavailable(error)) return;
+      if (!isSharedStateUnavailable(error)) return undefined;
     }
   }
+  return undefined;
 }
 
 /**

@@ -202,16 +202,22 @@ function twoInstancesWithALostLock(backend = new InMemoryBackend()): SharedState
 
 /**
  * A primary whose replica acknowledges nothing (every lock and record unreplicated), and the failover that loses
- * what it held: the promoted replica starts empty, and the instance runs its arrival tasks there.
+ * what it held: the promoted replica starts empty, and the instance runs its arrival tasks there. The first
+ * `refusedPublishes` rotation records are refused (Redis did not answer), as in the midst of a failover.
  */
-function primaryWithoutReplica(): { store: SharedStateStore; promoteReplica: () => Promise<void> } {
+function primaryWithoutReplica(refusedPublishes = 0): { store: SharedStateStore; promoteReplica: () => Promise<void> } {
   let primary = new InMemorySharedState();
+  let refusals = refusedPublishes;
   const arrivalTasks: (() => Promise<void>)[] = [];
   const store: SharedStateStore = {
     ...delegatingTo(() => primary),
     withLock: (key, options, task) =>
       primary.withLock(key, options, (lease) => task({ remainingMs: () => lease.remainingMs(), unreplicated: true })),
     publishOnce: async (key, value, ttlMs) => {
+      if (refusals > 0) {
+        refusals -= 1;
+        throw new SharedStateUnavailableError("Redis did not answer (publish_once).");
+      }
       const outcome = await primary.publishOnce(key, value, ttlMs);
       return outcome.stored ? { ...outcome, durability: "unreplicated" } : outcome;
     },
@@ -357,6 +363,20 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
     expect(await failingOver.store.recall(record)).toBeDefined();
     // The primary dies before a replica has the record; the promoted one starts without it.
+    await failingOver.promoteReplica();
+    expect(await failingOver.store.recall(record)).toBeDefined();
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
+  it("a rotation taken late, by a primary no replica acknowledged, is offered again on the next primary too", async () => {
+    const failingOver = primaryWithoutReplica(1);
+    setSharedStateForTests(failingOver.store);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+    // The first offer was refused; the one in the background lands, unreplicated.
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    await vi.waitFor(async () => expect(await failingOver.store.recall(record)).toBeDefined(), { timeout: 2_000 });
     await failingOver.promoteReplica();
     expect(await failingOver.store.recall(record)).toBeDefined();
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
