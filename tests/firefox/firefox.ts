@@ -60,6 +60,22 @@ export async function freshPage(firefox: Firefox): Promise<{ context: BrowserCon
   return { context, page };
 }
 
+/**
+ * Opens `url` as a link followed by the page would (its load event awaited), not with BiDi's
+ * `browsingContext.navigate` (puppeteer's `page.goto`). In Firefox 153 that command fails with "Address
+ * rejected" when a frame of the page shows an error page before the page is interactive: its remote agent
+ * (Navigate.sys.mjs, onLocationChange) takes the frame's error page, here a frame it refuses, for the
+ * page's own. A page whose `<script>` outlasts the frame's answer fails this way every time.
+ */
+export async function openPageWithRefusedFrame(page: Page, url: string): Promise<void> {
+  await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.evaluate((target) => {
+      window.location.href = target;
+    }, url),
+  ]);
+}
+
 /** The sandbox's state back to its seed, as the Chromium suite does before every test. */
 export async function resetSandbox(): Promise<void> {
   const response = await postSandboxControl(SITE_URL, "/__sandbox/reset");

@@ -15,7 +15,7 @@ import { APP_URL, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 import { SetCookieJar } from "../../sandbox/cookie-jar";
 import { authorizeWithoutBrowser } from "../../sandbox/testing";
 
-import { firefoxForThisFile, freshPage } from "./firefox";
+import { firefoxForThisFile, freshPage, openPageWithRefusedFrame } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
 
 const firefox = firefoxForThisFile();
@@ -52,7 +52,7 @@ test("Firefox runs the prerendered signed-out page's own scripts by their hashes
 test("Firefox refuses to frame the dashboard in a page outside EMBED_ORIGINS", async () => {
   const { context, page } = await freshPage(firefox());
   // The load event waits for the frame, blocked or not.
-  await page.goto(`${SITE_URL_AS_LOCALHOST}/my-learning`, { waitUntil: "load" });
+  await openPageWithRefusedFrame(page, `${SITE_URL_AS_LOCALHOST}/my-learning`);
   const frame = await (await page.waitForSelector(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`))!.contentFrame();
   expect(await frame.$('::-p-aria([name="Sign in"][role="button"])')).toBeNull();
   await context.close();
