@@ -9,6 +9,7 @@ import { formatTimeAgo } from "@/lib/format/relative";
 import { interpolate } from "@/lib/i18n";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { useI18n, useWords } from "@/lib/i18n/provider";
+import { focusOnMount } from "@/components/settings/sign-out-button";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
@@ -19,6 +20,33 @@ function useDeviceName(): (session: SignedInSessionView) => string {
     if (!session.browser) return words.unknownBrowser;
     return session.system ? interpolate(words.browserOn, { browser: session.browser, system: session.system }) : session.browser;
   };
+}
+
+/**
+ * A sign-in ended from its own row ("Sign out there"). Its row stays where it was for as long as the list is
+ * shown, the answer in place of its button and as tall: the rows below do not move up under the finger, where a
+ * quick second tap would end the next sign-in.
+ */
+interface EndedInPlace {
+  session: SignedInSessionView;
+  /** Its place in the list as shown when it was pressed. */
+  index: number;
+  complete: boolean;
+}
+
+/** The rows to show: the sign-ins the list has, with those ended from their rows back in their places. */
+function withEndedInPlace(
+  sessions: readonly SignedInSessionView[],
+  ended: readonly EndedInPlace[],
+): { session: SignedInSessionView; ended?: EndedInPlace }[] {
+  const endedIds = new Set(ended.map((entry) => entry.session.id));
+  const rows: { session: SignedInSessionView; ended?: EndedInPlace }[] = sessions
+    .filter((session) => !endedIds.has(session.id))
+    .map((session) => ({ session }));
+  for (const entry of [...ended].sort((a, b) => a.index - b.index)) {
+    rows.splice(Math.min(entry.index, rows.length), 0, { session: entry.session, ended: entry });
+  }
+  return rows;
 }
 
 /** Where a press is answered: the row of the sign-in it named, or "Sign out everywhere else". */
@@ -128,7 +156,8 @@ function PressAnswer({
  * confirmation uses (it is in the dictionaries already, so Settings' first-load JavaScript carries no more words).
  * That line, and the alert when ending fails, sit under the control pressed: on a phone a long list puts
  * its foot out of view of a row near the top. Only the newest press is answered, and the control pressed
- * stays under the finger when an answer above it goes (useSteadyPress).
+ * stays under the finger when an answer above it goes (useSteadyPress). A sign-in ended from its row keeps
+ * its row (EndedInPlace).
  */
 export function SignedInSessions() {
   const { formatLocale, now } = useI18n();
@@ -141,18 +170,20 @@ export function SignedInSessions() {
   const { held, steady } = useSteadyPress(list);
   const deviceName = useDeviceName();
   const result = useRef<HTMLParagraphElement>(null);
-  // The button pressed leaves with its row (or with the last other row): focus goes to what happened, not
-  // to <body> (WCAG 2.4.3).
+  const [endedInPlace, setEndedInPlace] = useState<readonly EndedInPlace[]>([]);
+  const endedEverywhereElse = end.isSuccess && end.variables !== undefined && !("id" in end.variables);
+  // "Sign out everywhere else" leaves with the last other row: focus goes to what happened, not to <body>
+  // (WCAG 2.4.3). A row's own answer takes focus where its button was (focusOnMount).
   useEffect(() => {
-    if (end.isSuccess) result.current?.focus();
-  }, [end.isSuccess, end.data]);
+    if (endedEverywhereElse) result.current?.focus();
+  }, [endedEverywhereElse, end.data]);
 
   if (query.isPending) return <LoadingState label={words.loading} />;
   if (query.isError)
     return <ErrorPanel title={words.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
 
-  const sessions = query.data.sessions;
-  const others = sessions.filter((session) => !session.current);
+  const rows = withEndedInPlace(query.data.sessions, endedInPlace);
+  const others = rows.filter((row) => !row.session.current && !row.ended).map((row) => row.session);
   const relative = (time: string) => formatTimeAgo(time, now, formatLocale, words.justNow);
   // Never active before signing in.
   const lastActive = (session: SignedInSessionView) =>
@@ -162,12 +193,24 @@ export function SignedInSessions() {
     const early = !isArmedNow();
     steady(pressed);
     setTooSoonAt(early ? placeOf(target) : null);
-    // The newest press is the one answered: an earlier failure or "Signed out there." goes.
-    if (early) end.reset();
-    else end.mutate(target);
+    // The newest press is the one answered: an earlier failure, or the answer under Sign out everywhere else, goes.
+    if (early) {
+      end.reset();
+      return;
+    }
+    const index = rows.findIndex((row) => "id" in target && row.session.id === target.id);
+    end.mutate(target, {
+      onSuccess: ({ complete }) =>
+        setEndedInPlace((earlier) => {
+          const row = rows[index];
+          // Everywhere else: every other row goes, and the answer is said under its button.
+          if (!row) return [];
+          return [...earlier, { session: row.session, index, complete }];
+        }),
+    });
   };
-  // Once a sign-in has ended, its row has gone and the list has changed anyway: no empty place is kept.
-  const heldHeight = (place: string) => (end.isSuccess ? undefined : held[place]);
+  // Once every other sign-in has ended, their rows have gone and the list has changed anyway: no empty place is kept.
+  const heldHeight = (place: string) => (endedEverywhereElse ? undefined : held[place]);
   // A failure for a row the list no longer has (it ended meanwhile) is said under "Sign out everywhere else".
   const failedPlace = end.isError && end.variables ? placeOf(end.variables) : null;
   const failedAt = failedPlace === null || others.some((session) => session.id === failedPlace) ? failedPlace : EVERYWHERE_ELSE;
@@ -175,7 +218,7 @@ export function SignedInSessions() {
     <div className="flex flex-col gap-3" ref={list}>
       <p className="text-fg-muted">{words.intro}</p>
       <ul className="flex flex-col divide-y divide-line">
-        {sessions.map((session) => (
+        {rows.map(({ session, ended }) => (
           <li key={session.id} className="py-3">
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
@@ -200,7 +243,11 @@ export function SignedInSessions() {
                   )}
                 </p>
               </div>
-              {session.current ? null : (
+              {ended ? (
+                <p role="status" ref={focusOnMount} tabIndex={-1} className="flex min-h-11 items-center text-fg outline-none">
+                  {ended.complete ? words.ended : words.endedIncomplete}
+                </p>
+              ) : session.current ? null : (
                 <button
                   type="button"
                   className="btn btn-secondary self-start sm:self-auto"
@@ -216,7 +263,7 @@ export function SignedInSessions() {
                 </button>
               )}
             </div>
-            {session.current ? null : (
+            {session.current || ended ? null : (
               <PressAnswer
                 place={session.id}
                 tooSoon={tooSoonAt === session.id}
@@ -246,7 +293,7 @@ export function SignedInSessions() {
         error={failedAt === EVERYWHERE_ELSE ? end.error : null}
         heldHeight={heldHeight(EVERYWHERE_ELSE)}
       >
-        {end.isSuccess ? (
+        {endedEverywhereElse ? (
           <p role="status" ref={result} tabIndex={-1} className="outline-none">
             {end.data.complete ? words.ended : words.endedIncomplete}
           </p>

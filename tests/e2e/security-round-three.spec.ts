@@ -164,10 +164,11 @@ test("Where you're signed in: this device first; Sign out there ends the other s
   // Only what the press asks of the site: a sign-in past the member's cap also revokes (her oldest one's grant).
   const siteRequestsSincePress = await markSiteRequests(page);
   await list.getByRole("button", { name: /^Sign out there: Firefox on Windows/ }).click();
-  await expect(list.getByText("Signed out there.")).toBeVisible();
-  await expect(list.getByText("Firefox on Windows")).toHaveCount(0);
-  // The button pressed left with its row: focus is on what happened, not lost to <body>.
-  await expect(list.getByRole("status").filter({ hasText: "Signed out there." })).toBeFocused();
+  // Its row stays, the answer in place of the button, which took focus with it (not lost to <body>).
+  const row = list.getByRole("listitem").filter({ hasText: "Firefox on Windows" });
+  await expect(row.getByRole("status")).toHaveText("Signed out there.");
+  await expect(row.getByRole("status")).toBeFocused();
+  await expect(row.getByRole("button")).toHaveCount(0);
   expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
   // Its grant is revoked at the site: the refresh token and the access token.
   const revocations = (await siteRequestsSincePress()).filter((entry) => entry.endpoint === "revoke");
@@ -222,7 +223,7 @@ test("Where you're signed in: Sign out there and Sign out everywhere else look r
   // A press once the list has been in view ends that sign-in.
   await there.click();
   await expect(list.getByRole("status").filter({ hasText: "Signed out there." })).toBeVisible();
-  await expect(list.getByText("Firefox on macOS")).toHaveCount(0);
+  await expect(there).toHaveCount(0);
   expect((await other.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
   await laptop.close();
 });
@@ -284,6 +285,33 @@ for (const viewport of [
 ]) {
   test.describe(`Where you're signed in on a ${viewport.width} px phone`, () => {
     test.use({ viewport });
+
+    test("Sign out there keeps its row, answered where its button was: the next row's button does not move under the finger", async ({
+      page,
+    }) => {
+      const { devices, list, there, row } = await signedInOnManyDevices(page);
+      await bringToMiddle(page, there);
+      // That very button (two devices may have the same name), wherever it goes.
+      const next = list
+        .getByRole("listitem")
+        .nth(2)
+        .getByRole("button", { name: /^Sign out there: / });
+      const nextButton = await next.elementHandle();
+      const before = (await nextButton.boundingBox())!.y;
+      const listedAgain = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/sessions");
+      await expect(there).not.toHaveAttribute("aria-disabled");
+      await tapArmed(there);
+      await expect(row.getByRole("status")).toHaveText("Signed out there.");
+      await expect(row.getByRole("status")).toBeFocused();
+      // The list as the site has it now, without that sign-in: the row is still shown, ended.
+      await listedAgain;
+      await expect(list.getByRole("button", { name: /^Sign out there: / })).toHaveCount(OTHER_DEVICES.length - 1);
+      await expect(row.getByRole("status")).toHaveText("Signed out there.");
+      expect(Math.abs((await nextButton.boundingBox())!.y - before)).toBeLessThanOrEqual(1);
+      await nextButton.dispose();
+      expect((await stillSignedIn(devices)).filter((status) => status === 401)).toHaveLength(1);
+      for (const device of devices) await device.dispose();
+    });
 
     test("an early press is answered in view under what was pressed: a row near the top of a long list, Sign out everywhere else", async ({
       page,
