@@ -18,6 +18,7 @@ import type { SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
 import type { Locale } from "@/lib/i18n/locales";
 
 import { renderInLocale } from "../../support/render-ui";
+import { signedInSessionView } from "../../support/signed-in-session-view";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
 
@@ -81,17 +82,12 @@ describe("a failed action says why, where it was pressed", () => {
   });
 
   it("Sign out there in Where you're signed in: under the row pressed, as its too-soon line is", async () => {
-    const session = (id: string, browser: string, current = false) => ({
-      id,
-      current,
-      browser,
-      system: "Android",
-      embedded: false,
-      signedInAt: "1970-01-01T00:00:00.000Z",
-      lastActiveAt: "1970-01-01T00:00:00.000Z",
-    });
     const list: SignedInSessionsBody = {
-      sessions: [session("here", "Chrome", true), session("phone", "Firefox"), session("tablet", "Samsung Internet")],
+      sessions: [
+        signedInSessionView("here", "Chrome", true),
+        signedInSessionView("phone", "Firefox"),
+        signedInSessionView("tablet", "Samsung Internet"),
+      ],
     };
     vi.stubGlobal(
       "fetch",

@@ -10,22 +10,14 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 
 import { SignedInSessions } from "@/components/settings/signed-in-sessions";
 import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";
-import type { SignedInSessionsBody, SignedInSessionView } from "@/lib/contract/signed-in-sessions";
+import type { SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
 
 import { renderInLocale } from "../../support/render-ui";
+import { signedInSessionView } from "../../support/signed-in-session-view";
 
-const session = (id: string, browser: string, current = false): SignedInSessionView => ({
-  id,
-  current,
-  browser,
-  system: "Android",
-  embedded: false,
-  signedInAt: "1970-01-01T00:00:00.000Z",
-  lastActiveAt: "1970-01-01T00:00:00.000Z",
-});
-const here = session("here", "Chrome", true);
-const phone = session("phone", "Firefox");
-const tablet = session("tablet", "Samsung Internet");
+const here = signedInSessionView("here", "Chrome", true);
+const phone = signedInSessionView("phone", "Firefox");
+const tablet = signedInSessionView("tablet", "Samsung Internet");
 
 let ended: string[];
 
