@@ -41,7 +41,7 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
       queryFn: () =>
         loadForPage(() => {
           requireGrantedScope(session);
-          return withMemberBinding(session, () => loadAccountPage(key, session.accessToken));
+          return withMemberBinding(session, () => loadAccountPage(key, session));
         }),
     });
 }
@@ -54,7 +54,7 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
       queryFn: ({ pageParam }) =>
         loadForPage(() => {
           requireGrantedScope(session);
-          return withMemberBinding(session, () => loadAccountPage(key, session.accessToken, pageParam));
+          return withMemberBinding(session, () => loadAccountPage(key, session, pageParam));
         }),
     });
 }

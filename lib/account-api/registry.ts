@@ -1,8 +1,12 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+import { RequestError } from "@/lib/http/request-errors";
+import type { SessionClaims } from "@/lib/session/session";
+import type { Page } from "@/lib/types/account";
 
 import type { AccountPageRequest } from "./page";
+import { openPageCursor, sealPageCursor } from "./page-cursor";
 import { loadCourses } from "./pages/courses";
 import { loadEvents } from "./pages/events";
 import { loadOrders } from "./pages/orders";
@@ -30,13 +34,42 @@ export function isAccountPageKey(value: string): value is AccountPageKey {
   return Object.hasOwn(ACCOUNT_PAGES, value);
 }
 
-/** One page's data, in its UI type: for the BFF data route and the pages' server prefetch alike. */
+/** `value` as an account page's key, or a RequestError "not_found". */
+export function accountPageKeyOf(value: string): AccountPageKey {
+  if (!isAccountPageKey(value)) throw new RequestError("not_found", "There is no such account page.");
+  return value;
+}
+
+/** Whose page is loaded: the member's access token, and their subject at the site (what cursors are bound to). */
+export interface AccountPageMember {
+  accessToken: string;
+  claims: Pick<SessionClaims, "sub">;
+}
+
+function isPage(data: object): data is Page<unknown> {
+  return "nextCursor" in data;
+}
+
+/**
+ * One page's data, in its UI type: for the BFF data route and the pages' server prefetch alike. `after`
+ * is a cursor this function handed out earlier (`nextCursor`), for this page and this member: it is
+ * opened before the site is asked, and the site's next cursor is sealed the same way (./page-cursor.ts).
+ */
 export async function loadAccountPage<K extends AccountPageKey>(
   key: K,
-  accessToken: string,
+  member: AccountPageMember,
   after: string | null = null,
 ): Promise<AccountPageData[K]> {
   const { siteUrl, lectureUrlTemplate, courseUrlTemplate } = getConfig();
+  const binding = { page: key, member: member.claims.sub };
+  const siteAfter = after === null ? null : await openPageCursor(after, binding);
   const load = ACCOUNT_PAGES[key];
-  return load({ accessToken, after, resume: { siteUrl, lectureUrlTemplate, courseUrlTemplate }, now: new Date() });
+  const data = await load({
+    accessToken: member.accessToken,
+    after: siteAfter,
+    resume: { siteUrl, lectureUrlTemplate, courseUrlTemplate },
+    now: new Date(),
+  });
+  if (!isPage(data) || data.nextCursor === null) return data;
+  return { ...data, nextCursor: await sealPageCursor(data.nextCursor, binding) };
 }

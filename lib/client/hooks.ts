@@ -4,7 +4,7 @@ import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
-import { ApiError, errorKindOf, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
+import { ApiError, asApiError, errorKindOf, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
 import { leaveAfterSignOut, readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
@@ -13,14 +13,21 @@ export function useAccountPage<K extends WholeAccountPageKey>(key: K) {
   return useQuery(accountPageQueryOptions(key));
 }
 
+/** The site refused the next page's cursor (`query_failed`), or the dashboard did (`invalid_cursor`). */
+function isRefusedCursor(error: unknown): boolean {
+  return errorKindOf(error) === "query_failed" || asApiError(error)?.code === "invalid_cursor";
+}
+
 /**
  * An account page read in pages ("Show more"), e.g. `usePagedAccountPage("orders")`.
  *
- * When the site refuses the next page's query (`query_failed`), `fetchNextPage` reads the loaded pages
- * again from the top, once, and then the next page: a site may stop taking a cursor it handed out (its
- * cursors expire, the list changed; the site documents no error that says so), and only the list read
- * from the start gives fresh ones. Otherwise the member would meet the same refusal on every Retry until
- * they reloaded the page. If it fails again, the error shows in place of "Show more", with Retry.
+ * When the next page's cursor is refused, `fetchNextPage` reads the loaded pages again from the top,
+ * once, and then the next page. The site may refuse it (`query_failed`): a site may stop taking a cursor
+ * it handed out (its cursors expire, the list changed; the site documents no error that says so). The
+ * dashboard may refuse it (`invalid_cursor`): the page was loaded before SESSION_SECRET rotated, or for
+ * a member who has since signed out and another signed in. Only the list read from the start gives fresh
+ * ones; otherwise the member would meet the same refusal on every Retry until they reloaded the page. If
+ * it fails again, the error shows in place of "Show more", with Retry.
  */
 export function usePagedAccountPage<K extends PagedAccountPageKey>(key: K) {
   const query = useInfiniteQuery(pagedAccountPageQueryOptions(key));
@@ -30,7 +37,7 @@ export function usePagedAccountPage<K extends PagedAccountPageKey>(key: K) {
   const fetchNextPage = useCallback(async () => {
     setRestart("none");
     const next = await readNextPage();
-    if (!next.isFetchNextPageError || errorKindOf(next.error) !== "query_failed") return next;
+    if (!next.isFetchNextPageError || !isRefusedCursor(next.error)) return next;
     setRestart("reading");
     const fromTheTop = await refetch();
     setRestart(fromTheTop.isError ? "failed" : "none");

@@ -98,7 +98,11 @@ function describeRequestError(error: RequestError): DescribedApiError {
     case "not_found":
       return { status: 404, code: "not_found", message: "There is no such account page." };
     case "invalid_cursor":
-      return { status: 400, code: "invalid_cursor", message: "The page cursor is not valid." };
+      return {
+        status: 400,
+        code: "invalid_cursor",
+        message: "This list's page cursor is not one the dashboard gave out for it. Load the list again from the start.",
+      };
   }
 }
 

@@ -1,6 +1,5 @@
 import "server-only";
 
-import { isAccountPageKey, type AccountPageKey } from "@/lib/account-api/registry";
 import { LayerError } from "@/lib/errors/layer-error";
 
 /**
@@ -14,10 +13,13 @@ export class RequestError extends LayerError<RequestErrorCode> {
 }
 
 /**
- * The longest `?after=` cursor read. A site's cursors may be signed or encrypted and run to hundreds of
- * characters (the sandbox's `cursorMinLength` knob); anything longer than this is not one.
+ * The longest `?after=` cursor read, before it is opened (lib/account-api/page-cursor.ts). A site's
+ * cursors may be signed or encrypted and run to thousands of characters (the sandbox's `cursorMinLength`
+ * knob); sealed, they grow by a third and about 200 characters, so this takes a site's cursor of up to
+ * about 7,000. It stays well under Node's 16 KiB for a request's line and headers, the member's cookie
+ * included. Anything longer is not one of the dashboard's cursors.
  */
-const MAX_CURSOR_LENGTH = 4096;
+const MAX_CURSOR_LENGTH = 10_000;
 
 /** The `after` cursor of a paged data request (null: from the start), or a RequestError "invalid_cursor". */
 export function pageCursorOf(searchParams: URLSearchParams): string | null {
@@ -26,10 +28,4 @@ export function pageCursorOf(searchParams: URLSearchParams): string | null {
     throw new RequestError("invalid_cursor", "The page cursor is not valid.");
   }
   return after;
-}
-
-/** `value` as an account page's key, or a RequestError "not_found". */
-export function accountPageKeyOf(value: string): AccountPageKey {
-  if (!isAccountPageKey(value)) throw new RequestError("not_found", "There is no such account page.");
-  return value;
 }

@@ -119,7 +119,7 @@ describe("a site whose cap is below the dashboard's page size", () => {
 });
 
 describe("a site whose cursors are long (signed or encrypted)", () => {
-  it.each([600, 3000])("Orders goes on page after page with cursors of %i characters", async (length) => {
+  it.each([600, 3000, 7000])("Orders goes on page after page with cursors of %i characters", async (length) => {
     // Pages of two: Maya's orders take three, the second and third asked for with the cursor the browser holds.
     sandbox.setKnobs({ maxPageSize: 2, cursorMinLength: length });
     const orders: OrdersPage["items"] = [];

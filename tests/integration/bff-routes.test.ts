@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { GET as callbackRoute } from "@/app/api/auth/callback/route";
@@ -187,8 +187,61 @@ describe("data routes", () => {
     await signIn(browser);
     sandbox.resetRequests();
     expect((await accountRoute(browser.request("/api/account/graphql"), params("graphql"))).status).toBe(404);
-    expect((await accountRoute(browser.request(`/api/account/courses?after=${"x".repeat(4097)}`), params("courses"))).status).toBe(400);
+    expect((await accountRoute(browser.request(`/api/account/courses?after=${"x".repeat(10_001)}`), params("courses"))).status).toBe(400);
     expect(sandbox.requests().filter((entry) => entry.endpoint === "graphql")).toHaveLength(0);
+  });
+
+  describe("a Show more cursor is the dashboard's own, for one list and one member", () => {
+    const siteAsked = () => sandbox.requests().filter((entry) => entry.endpoint === "graphql").length;
+    async function ordersCursorOf(browser: Browser): Promise<string> {
+      const first = await accountRoute(browser.request("/api/account/orders"), params("orders"));
+      const { nextCursor } = (await first.json()) as { nextCursor: string | null };
+      if (nextCursor === null) throw new Error("expected a second page of orders");
+      return nextCursor;
+    }
+    async function refusal(browser: Browser, page: string, cursor: string) {
+      const response = await accountRoute(browser.request(`/api/account/${page}?after=${encodeURIComponent(cursor)}`), params(page));
+      return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } };
+    }
+
+    beforeEach(() => sandbox.setKnobs({ maxPageSize: 2 }));
+    afterEach(() => sandbox.reset());
+
+    it("takes its own cursor and goes on", async () => {
+      const maya = new Browser();
+      await signInThroughRoutes(maya, { email: "maya@example.com" });
+      const cursor = await ordersCursorOf(maya);
+      const next = await accountRoute(maya.request(`/api/account/orders?after=${encodeURIComponent(cursor)}`), params("orders"));
+      expect(next.status).toBe(200);
+      expect(((await next.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+    });
+
+    it("refuses, before asking the site, a cursor it did not give out, one for another list, and one given to another member", async () => {
+      const maya = new Browser();
+      const kai = new Browser();
+      await signInThroughRoutes(maya, { email: "maya@example.com" });
+      await signInThroughRoutes(kai, { email: "kai@example.com" });
+      const mayasCursor = await ordersCursorOf(maya);
+      sandbox.resetRequests();
+
+      const junk = await refusal(maya, "orders", "junk");
+      expect(junk).toEqual({
+        status: 400,
+        body: { error: { code: "invalid_cursor", message: expect.stringContaining("not one the dashboard gave out") as string } },
+      });
+      // A cursor in the sandbox site's own form, which the site would take, is not the dashboard's: the browser never holds one.
+      const siteForm = Buffer.from(`cursor:v1:1:${Date.now()}`).toString("base64url");
+      expect((await refusal(maya, "orders", siteForm)).status).toBe(400);
+      // The same cursor on another list (OWASP ASVS 5 V2.2.1: input checked against what is expected of it).
+      expect((await refusal(maya, "events", mayasCursor)).body.error.code).toBe("invalid_cursor");
+      expect((await refusal(maya, "overview", mayasCursor)).body.error.code).toBe("invalid_cursor");
+      // Handed to another member.
+      expect((await refusal(kai, "orders", mayasCursor)).body.error.code).toBe("invalid_cursor");
+      // Tampered with: one character changed inside the seal.
+      const tampered = `${mayasCursor.slice(0, 60)}${mayasCursor[60] === "A" ? "B" : "A"}${mayasCursor.slice(61)}`;
+      expect((await refusal(maya, "orders", tampered)).body.error.code).toBe("invalid_cursor");
+      expect(siteAsked()).toBe(0);
+    });
   });
 
   it("fails one page when the site's schema lacks its field, and keeps the others", async () => {

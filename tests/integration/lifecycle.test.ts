@@ -57,9 +57,9 @@ describe.each([
   it("keeps working across access-token expiry, rotating the refresh token once per renewal", async () => {
     const jar = await signIn("maya@example.com");
     sandbox.resetRequests();
-    const first = await callWithMemberSession(jar, (token) => loadAccountPage("courses", token));
+    const first = await callWithMemberSession(jar, (_token, session) => loadAccountPage("courses", session));
     expect(first.items.length).toBeGreaterThan(0);
-    const second = await callWithMemberSession(jar, (token) => loadAccountPage("orders", token));
+    const second = await callWithMemberSession(jar, (_token, session) => loadAccountPage("orders", session));
     expect(second.items.length).toBeGreaterThan(0);
     const refreshes = sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
     expect(refreshes.length).toBe(2);
@@ -71,7 +71,7 @@ describe.each([
     sandbox.resetRequests();
     const cookies = Object.fromEntries(jar.cookies);
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => callWithMemberSession(memoryJar(cookies), (token) => loadAccountPage("courses", token))),
+      Array.from({ length: 50 }, () => callWithMemberSession(memoryJar(cookies), (_token, session) => loadAccountPage("courses", session))),
     );
     expect(results.every((page) => page.totalCount === 130)).toBe(true);
     expect(sandbox.requests().filter((entry) => entry.grantType === "refresh_token")).toHaveLength(1);
@@ -83,7 +83,7 @@ describe.each([
     let after: string | null = null;
     const slugs = new Set<string>();
     for (let page = 0; page < 10; page += 1) {
-      const result = await callWithMemberSession(jar, (token) => loadAccountPage("courses", token, after));
+      const result = await callWithMemberSession(jar, (_token, session) => loadAccountPage("courses", session, after));
       for (const course of result.items) slugs.add(course.slug);
       after = result.nextCursor;
       if (!after) break;
@@ -100,7 +100,7 @@ describe.each([
         expect(setCookieBytes(name, value, (jar.options.get(name) ?? {}) as CookieAttributes)).toBeLessThanOrEqual(4096);
       const session = (await loadSession(jar))!.data;
       expect(session.accessToken.length).toBeGreaterThanOrEqual(2048);
-      const overview = await callWithMemberSession(jar, (token) => loadAccountPage("overview", token));
+      const overview = await callWithMemberSession(jar, (_token, session) => loadAccountPage("overview", session));
       expect(overview.name).toBe("Maya Chen");
     } finally {
       sandbox.setKnobs({ accessTokenPadding: 0 });

@@ -74,7 +74,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(session.dpopKey !== undefined).toBe(dpop);
     sandbox.resetRequests();
     for (const page of ["overview", "courses", "orders", "events"] as const) {
-      const data = await callWithMemberSession(jar, (token) => loadAccountPage(page, token));
+      const data = await callWithMemberSession(jar, (_token, session) => loadAccountPage(page, session));
       expect(data, page).toBeDefined();
     }
     const connections = await callWithMemberSession(jar, connectionsLoader());
@@ -115,7 +115,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
   it("keeps the session's key through refreshes: the renewed tokens stay bound to it", async () => {
     const jar = await signIn("kai@example.com");
     const before = (await loadSession(jar))!.data;
-    await callWithMemberSession(jar, (token) => loadAccountPage("orders", token));
+    await callWithMemberSession(jar, (_token, session) => loadAccountPage("orders", session));
     const after = (await loadSession(jar))!.data;
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.dpopKey).toEqual(before.dpopKey);
@@ -164,6 +164,6 @@ describe("DPOP=off against a site that offers DPoP", () => {
     const session = (await loadSession(jar))!.data;
     expect(session.tokenType).toBeUndefined();
     expect(session.dpopKey).toBeUndefined();
-    expect((await callWithMemberSession(jar, (token) => loadAccountPage("courses", token))).items.length).toBeGreaterThan(0);
+    expect((await callWithMemberSession(jar, (_token, session) => loadAccountPage("courses", session))).items.length).toBeGreaterThan(0);
   });
 });

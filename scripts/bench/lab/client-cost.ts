@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       },
     ],
     ["the app's client (runAccountOperation)", () => runAccountOperation(token, COURSES_OPERATION, variables)],
-    ["the page's loader (loadAccountPage)", () => loadAccountPage("courses", token)],
+    ["the page's loader (loadAccountPage)", () => loadAccountPage("courses", { accessToken: token, claims: { sub: "maya" } })],
     [
       "the data route's handler",
       async () => {

@@ -22,6 +22,7 @@ beforeAll(() => {
   resetConfigForTests();
 });
 
+const MEMBER = { accessToken: "at-member", claims: { sub: "member-1" } };
 const PAGES: AccountPageKey[] = ["overview", "courses", "orders", "events"];
 /** A value the log must never show. */
 const MARK = "value-from-the-answer-7f3a";
@@ -79,7 +80,7 @@ describe("an answer in another form than the query asks for", () => {
     async (_label, page, answer) => {
       site.handlers.set("POST /account/graphql", () => ({ json: answer }));
       const log = captureLog();
-      const error: unknown = await loadAccountPage(page, "at-member").then(
+      const error: unknown = await loadAccountPage(page, MEMBER).then(
         () => null,
         (thrown: unknown) => thrown,
       );
@@ -105,7 +106,7 @@ describe("an answer in another form than the query asks for", () => {
         registration: { ...registration, event: { ...registration.event, endTime: null } },
       }),
     }));
-    for (const page of PAGES) await expect(loadAccountPage(page, "at-member")).resolves.toBeDefined();
+    for (const page of PAGES) await expect(loadAccountPage(page, MEMBER)).resolves.toBeDefined();
   });
 
   it("identifiers a site types as numbers are read as strings", async () => {
@@ -116,9 +117,9 @@ describe("an answer in another form than the query asks for", () => {
         registration: { ...registration, id: 8, event: { ...registration.event, id: 9 } },
       }),
     }));
-    const courses = await loadAccountPage("courses", "at-member");
+    const courses = await loadAccountPage("courses", MEMBER);
     expect(courses.items[0]?.lastWatched).toMatchObject({ lectureId: "42", resumeUrl: expect.stringContaining("42") as unknown });
-    expect((await loadAccountPage("orders", "at-member")).items[0]?.id).toBe("7");
-    expect((await loadAccountPage("events", "at-member")).items[0]).toMatchObject({ id: "8", event: { id: "9" } });
+    expect((await loadAccountPage("orders", MEMBER)).items[0]?.id).toBe("7");
+    expect((await loadAccountPage("events", MEMBER)).items[0]).toMatchObject({ id: "8", event: { id: "9" } });
   });
 });

@@ -4,6 +4,7 @@ import { COURSES_OPERATION } from "@/lib/account-api/pages/courses";
 import { EVENTS_OPERATION } from "@/lib/account-api/pages/events";
 import { ORDERS_OPERATION } from "@/lib/account-api/pages/orders";
 import { OVERVIEW_OPERATION } from "@/lib/account-api/pages/overview";
+import { sealPageCursor } from "@/lib/account-api/page-cursor";
 import { forgetPageCapForTests } from "@/lib/account-api/paging";
 import { ACCOUNT_PAGES, loadAccountPage, type AccountPageKey } from "@/lib/account-api/registry";
 
@@ -85,8 +86,9 @@ function sentRequests(): { variables: Record<string, unknown>; pageSizeVariables
 
 describe("page sizes the dashboard asks the site for", () => {
   it.each(Object.keys(ACCOUNT_PAGES) as AccountPageKey[])("%s: every number sent is a declared page size between 1 and 50", async (key) => {
-    await loadAccountPage(key, "access-token");
-    await loadAccountPage(key, "access-token", "1");
+    const member = { accessToken: "access-token", claims: { sub: "member-1" } };
+    await loadAccountPage(key, member);
+    await loadAccountPage(key, member, await sealPageCursor("1", { page: key, member: member.claims.sub }));
     const sent = sentRequests();
     expect(sent.length).toBeGreaterThanOrEqual(2);
     // Every request is one of the pages' named operations (none unknown, none sent without a page size).

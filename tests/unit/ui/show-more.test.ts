@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 /**
  * "Show more" on a site that is not our sandbox. When the site no longer takes the cursor it handed out
- * (its cursors expire, the list changed), the list is read again from the top, once, and goes on from
+ * (its cursors expire, the list changed), or the dashboard no longer takes its own (SESSION_SECRET
+ * rotated), the list is read again from the top, once, and goes on from
  * there, instead of the same refusal on every Retry until the member reloads. Any other failure is shown
  * as it is, and a refusal that outlasts the fresh read is shown with Retry, never asked again on its own.
  * And when the list changed between two pages of a site that pages by position, the item repeated at the
@@ -37,6 +38,17 @@ const OLDEST = [order("T-1", "2026-11-01T00:00:00Z")];
 const page = (items: Order[], nextCursor: string | null): OrdersPage => ({ items, totalCount: 3, nextCursor });
 const refused = () =>
   Response.json({ error: { code: "query_failed", message: "The site could not answer this request." } }, { status: 502 });
+/** The dashboard's own refusal: a cursor from before SESSION_SECRET rotated, or given to another member. */
+const notOurs = () =>
+  Response.json(
+    {
+      error: {
+        code: "invalid_cursor",
+        message: "This list's page cursor is not one the dashboard gave out for it. Load the list again from the start.",
+      },
+    },
+    { status: 400 },
+  );
 const down = () =>
   Response.json(
     { error: { code: "site_unavailable", message: "The site is not available right now. Please try again in a moment." } },
@@ -83,10 +95,13 @@ afterEach(() => {
 });
 
 describe("Show more when the site refuses the next page", () => {
-  it("reads the list again from the top, then the next page with the fresh cursor", async () => {
+  it.each([
+    ["the site", refused],
+    ["the dashboard", notOurs],
+  ])("refused by %s: reads the list again from the top, then the next page with the fresh cursor", async (_by, refusal) => {
     const asked = serveOrders({
       "/api/account/orders": [() => Response.json(page(NEWEST, "expired")), () => Response.json(page(NEWEST, "fresh"))],
-      "/api/account/orders?after=expired": [refused],
+      "/api/account/orders?after=expired": [refusal],
       "/api/account/orders?after=fresh": [() => Response.json(page(OLDEST, null))],
     });
     renderOrders();

@@ -1,7 +1,7 @@
 import { requireGrantedScope } from "@/lib/auth/granted-scopes";
-import { loadAccountPage } from "@/lib/account-api/registry";
+import { accountPageKeyOf, loadAccountPage } from "@/lib/account-api/registry";
 import { memberJsonRoute } from "@/lib/http/member-route";
-import { accountPageKeyOf, pageCursorOf } from "@/lib/http/request-errors";
+import { pageCursorOf } from "@/lib/http/request-errors";
 
 export const dynamic = "force-dynamic";
 
@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const GET = memberJsonRoute("/api/account/[resource]", async (request, { params }: { params: Promise<{ resource: string }> }) => {
   const key = accountPageKeyOf((await params).resource);
   const after = pageCursorOf(request.nextUrl.searchParams);
-  return (accessToken, session) => {
+  return (_accessToken, session) => {
     requireGrantedScope(session);
-    return loadAccountPage(key, accessToken, after);
+    return loadAccountPage(key, session, after);
   };
 });
