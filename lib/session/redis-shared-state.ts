@@ -161,14 +161,21 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
   private arrivedOn: string | undefined;
   private announcing: Promise<boolean> | undefined;
   private readonly primaryReachedTasks: (() => Promise<void>)[] = [];
-  private readonly presenceTimer: NodeJS.Timeout;
+  /**
+   * Whether this instance keeps the instance list: only where writes wait for a replica (Sentinel). Without
+   * that wait no write is ever unreplicated, so no record is kept for a next primary and no lock holder waits
+   * for the others to arrive; the list would cost a write every 10 s and the ACL `+info` for nothing.
+   */
+  private readonly keepsPresence: boolean;
+  private readonly presenceTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RedisSharedStateOptions) {
     super();
     this.prefix = options.prefix;
     this.sentinelConfig = options.sentinel;
     this.instanceId = options.instanceId ?? randomUUID();
-    this.presenceTimer = setInterval(() => void this.announce(), PRESENCE_INTERVAL_MS).unref();
+    this.keepsPresence = options.sentinel !== undefined && !options.sentinel.skipReplicaWait;
+    this.presenceTimer = this.keepsPresence ? setInterval(() => void this.announce(), PRESENCE_INTERVAL_MS).unref() : undefined;
     if (options.sentinel) {
       this.startSentinel(options.sentinel);
       return;
@@ -331,6 +338,8 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
    * instances that were at work there: each of them that is still alive must have arrived here too.
    */
   async othersReachedPrimary(): Promise<boolean> {
+    // Without replica waits no lock is unreplicated and nobody asks; were it asked, nobody is kept waiting for.
+    if (!this.keepsPresence) return true;
     const { current, former } = await this.replicationIds();
     if (NO_FORMER_REPLICATION.test(former)) return true;
     const [before, here] = await Promise.all([this.readFields(`instances:${former}`), this.readFields(`instances:${current}`)]);
@@ -362,6 +371,7 @@ export class RedisSharedState extends SharedStateBase implements SharedStateStor
 
   /** After a primary change or a reconnection: announces as soon as the primary answers (bounded retries). */
   private async arriveSoon(): Promise<void> {
+    if (!this.keepsPresence) return;
     for (let attempt = 0; attempt < ARRIVAL_ATTEMPTS && !this.closed; attempt += 1) {
       // Not counted as failures while the connection is still down: only an answered primary is tried.
       if (this.isReady && (await this.announce())) return;

@@ -59,13 +59,15 @@ export interface SharedStateStore {
    */
   publishOnce(key: string, value: string, ttlMs: number): Promise<PublishOutcome>;
   /**
-   * Redis: runs `task` each time this instance reaches a primary it has not worked on yet (a promoted replica),
-   * before it tells the other instances it is there (`othersReachedPrimary`). A task that fails is run again.
+   * Redis with replica waits (Sentinel): runs `task` each time this instance reaches a primary it has not worked
+   * on yet (a promoted replica), before it tells the other instances it is there (`othersReachedPrimary`). A task
+   * that fails is run again. Without replica waits no write is unreplicated, so nothing is kept to offer: never run.
    */
   onPrimaryReached?(task: () => Promise<void>): void;
   /**
    * Redis, after a failover: true once every instance that was at work on the former primary has reached
-   * this one (each having run its `onPrimaryReached` tasks first); true as well when no failover came before.
+   * this one (each having run its `onPrimaryReached` tasks first); true as well when no failover came before,
+   * and always without replica waits (REDIS_URL), where no instance list is kept.
    */
   othersReachedPrimary?(): Promise<boolean>;
 }

@@ -134,6 +134,25 @@ export class RedisSentinels {
     }, timeoutMs);
   }
 
+  /**
+   * Resolves once every Sentinel knows the replica on `port` as a healthy one, in sync with the primary. A Sentinel learns of replicas
+   * from the primary's INFO, every 10 s: a replica that connected after the first one is unknown until the next,
+   * and a `SENTINEL FAILOVER` asked before then finds no replica to promote.
+   */
+  async replicaKnown(port: number, timeoutMs: number): Promise<void> {
+    await this.waitUntil(async () => {
+      for (const sentinel of this.ports) {
+        // node-redis answers each replica as an object of its fields.
+        const replicas = (await ask(sentinel, ["SENTINEL", "REPLICAS", this.name])) as Record<string, string>[];
+        const known = replicas.some(
+          (fields) => fields.port === String(port) && fields.flags === "slave" && fields["master-link-status"] === "ok",
+        );
+        if (!known) return false;
+      }
+      return true;
+    }, timeoutMs);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(
       this.children.map(

@@ -11,7 +11,7 @@ import { RedisSharedState } from "@/lib/session/redis-shared-state";
 
 import { captureLog } from "../../support/captured-log";
 import { freePort, RedisServer } from "../../support/redis-server";
-import { ask, closeAskConnections } from "../../support/redis-sentinels";
+import { ask, closeAskConnections, RedisSentinels } from "../../support/redis-sentinels";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -366,56 +366,79 @@ describe("redis store failures", () => {
 });
 
 describe("redis store after a failover (docs/architecture.md section 8)", () => {
+  const PREFIX = "arrival:";
   const servers: RedisServer[] = [];
   const stores: RedisSharedState[] = [];
+  let sentinels: RedisSentinels | undefined;
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
     closeAskConnections();
+    await sentinels?.stop();
     await Promise.all(servers.map((server) => server.stop()));
   });
 
-  const instance = (server: RedisServer, instanceId: string) => {
-    const store = new RedisSharedState({ url: server.url, prefix: "arrival:", instanceId });
+  /** An instance of the dashboard configured with REDIS_SENTINELS (replica waits on, as in production). */
+  const sentinelInstance = (instanceId: string) => {
+    if (!sentinels) throw new Error("no Sentinel yet");
+    const sentinel = {
+      sentinels: sentinels.ports.map((port) => ({ host: "127.0.0.1", port })),
+      name: sentinels.name,
+      username: undefined,
+      password: undefined,
+      sentinelPassword: undefined,
+      tls: false,
+      skipReplicaWait: false,
+    };
+    const store = new RedisSharedState({ sentinel, prefix: PREFIX, instanceId });
     stores.push(store);
     return store;
   };
-  /** The instances that said they are at work on the server on `port` (one primary so far). */
-  const presence = async (port: number) => {
-    const [key] = (await ask(port, ["KEYS", "arrival:instances:*"])) as string[];
-    return key ? ((await ask(port, ["HKEYS", key])) as string[]).sort() : [];
-  };
+  const replicationIdOf = async (port: number) => /^master_replid:(\w+)/m.exec(String(await ask(port, ["INFO", "replication"])))?.[1] ?? "";
+  /** The instances that said they are at work on the primary whose replication id the server on `port` has now. */
+  const presence = async (port: number, replicationId?: string) =>
+    ((await ask(port, ["HKEYS", `${PREFIX}instances:${replicationId ?? (await replicationIdOf(port))}`])) as string[]).sort();
 
   it("tells a lock holder when every instance of the former primary has reached the promoted one, each after its offers", async () => {
-    const primary = await RedisServer.start();
+    // A replica synchronised at once, not after Redis's default 5 s wait for more replicas to share the transfer.
+    const primary = await RedisServer.start(["--repl-diskless-sync-delay", "0"]);
     const replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(primary.port)]);
     servers.push(primary, replica);
-    // Instances a, b and c at work on the primary; what they say there reaches the replica.
-    instance(primary, "a");
-    instance(primary, "b");
-    const leaving = instance(primary, "c");
-    await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["a", "b", "c"]), { timeout: 5_000 });
+    sentinels = await RedisSentinels.start(1, "arrival", primary.port, { downAfterMs: 1_000, failoverTimeoutMs: 60_000 });
+    const former = await replicationIdOf(primary.port);
+    // Instances b and c at work on the primary, and a, which is about to die: what they say there reaches the replica.
+    const b = sentinelInstance("b");
+    const leaving = sentinelInstance("c");
+    await ask(primary.port, ["HSET", `${PREFIX}instances:${former}`, "a", String(Date.now())]);
+    await vi.waitFor(async () => expect(await presence(replica.port, former)).toEqual(["a", "b", "c"]), { timeout: 5_000 });
+    // A primary that was never a replica: nobody to wait for.
+    expect(await b.othersReachedPrimary()).toBe(true);
     // c is stopped (a deploy): it leaves the list, and nobody will wait for it.
     await leaving.close();
-    await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["a", "b"]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await presence(replica.port, former)).toEqual(["a", "b"]), { timeout: 5_000 });
 
-    await ask(replica.port, ["REPLICAOF", "NO", "ONE"]);
-    const bPromoted = instance(replica, "b");
-    await vi.waitFor(() => bPromoted.ping(), { timeout: 5_000 });
-    // a was at work on the former primary and has not come: b must not take the lock for granted.
-    expect(await bPromoted.othersReachedPrimary()).toBe(false);
+    await sentinels.replicaKnown(replica.port, 15_000);
+    await ask(sentinels.ports[0]!, ["SENTINEL", "FAILOVER", "arrival"]);
+    await sentinels.promotionOf(replica.port, 15_000);
+    // b follows the promotion by itself and says it arrived; a was at work on the former primary and has not come.
+    await vi.waitFor(async () => expect(await presence(replica.port)).toEqual(["b"]), { timeout: 10_000 });
+    expect(await b.othersReachedPrimary()).toBe(false);
 
-    const aPromoted = instance(replica, "a");
-    aPromoted.onPrimaryReached(() => aPromoted.remember("rotated:offered-by-a", "sealed tokens", 60_000));
-    await vi.waitFor(async () => expect(await bPromoted.othersReachedPrimary()).toBe(true), { timeout: 5_000 });
+    const a = sentinelInstance("a");
+    a.onPrimaryReached(() => a.remember("rotated:offered-by-a", "sealed tokens", 60_000));
+    await vi.waitFor(async () => expect(await b.othersReachedPrimary()).toBe(true), { timeout: 10_000 });
     // a offered what it kept before it said it arrived.
-    expect(await bPromoted.recall("rotated:offered-by-a")).toBe("sealed tokens");
+    expect(await b.recall("rotated:offered-by-a")).toBe("sealed tokens");
   });
 
-  it("has nothing to wait for on a primary that was never a replica", async () => {
+  it("keeps no instance list with REDIS_URL, where no write waits for a replica, and has nobody to wait for", async () => {
     const server = await RedisServer.start();
     servers.push(server);
-    const alone = instance(server, "alone");
+    const alone = new RedisSharedState({ url: server.url, prefix: PREFIX, instanceId: "alone" });
+    stores.push(alone);
     await vi.waitFor(() => alone.ping(), { timeout: 5_000 });
     expect(await alone.othersReachedPrimary()).toBe(true);
+    // An instance that keeps the list says it arrived as soon as the server answers: give it the time to.
+    await sleep(500);
+    expect(await ask(server.port, ["KEYS", `${PREFIX}*`])).toEqual([]);
   });
 });
