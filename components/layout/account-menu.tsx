@@ -1,7 +1,7 @@
 "use client";
 
 import { PageLink } from "@/components/ui/page-link";
-import { useId, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 
 import { focusOnMount, FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
@@ -17,9 +17,10 @@ const BUTTON_CLASS = "inline-flex min-h-11 max-w-48 items-center gap-2 rounded-l
  * It is the browser's own popover (`popovertarget`), so it opens and closes before React has hydrated the
  * page (a student's early tap on a slow phone is not lost), and the browser gives it its behaviour: the
  * button is exposed as expanded or not, Escape and a click elsewhere close it, and focus returns to the
- * button. Focus moving on past it (Tab from its last item) closes it too. Inside the site's page (a frame
- * the site controls), Sign out asks first, and the confirmation cannot be double-clicked through (ASVS 5
- * V3.4.6; OWASP Clickjacking Defense Cheat Sheet), as in Settings.
+ * button. Focus moving on past it (Tab from its last item) closes it too, and inside the site's page so
+ * does a click on that page outside the frame. Inside the site's page (a frame the site controls), Sign out
+ * asks first, and the confirmation cannot be double-clicked through (ASVS 5 V3.4.6; OWASP Clickjacking
+ * Defense Cheat Sheet), as in Settings.
  */
 export function AccountMenu({ name }: { name: string }) {
   const { messages } = useI18n();
@@ -30,6 +31,17 @@ export function AccountMenu({ name }: { name: string }) {
   const signOut = useSignOutFlow();
   const { embedded } = useEmbedding();
   const close = () => panel.current?.hidePopover();
+
+  useEffect(() => {
+    if (!embedded) return;
+    // Inside the site's page, a click on that page outside the frame reaches no document the popover's
+    // light dismiss watches: the frame's window losing focus is its only trace here, and it closes the menu.
+    const closeWhenTheFrameIsLeft = () => {
+      if (panel.current?.matches(":popover-open")) panel.current.hidePopover();
+    };
+    window.addEventListener("blur", closeWhenTheFrameIsLeft);
+    return () => window.removeEventListener("blur", closeWhenTheFrameIsLeft);
+  }, [embedded]);
 
   return (
     <div

@@ -393,6 +393,31 @@ test("a section opened after the panel's session is gone offers the panel's own 
   await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
 });
 
+test("in the panel, a click on the site's page outside the frame closes the account menu, as a click elsewhere in the panel does", async ({
+  page,
+}) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  const account = frame.getByRole("navigation", { name: "Account" });
+  const menuButton = account.getByRole("button", { name: "Maya Chen" });
+  const settings = account.getByRole("link", { name: "Settings" });
+
+  await menuButton.click();
+  await expect(settings).toBeVisible();
+  await frame.getByRole("main").click({ position: { x: 5, y: 5 } });
+  await expect(settings).toBeHidden();
+
+  await menuButton.click();
+  await expect(settings).toBeVisible();
+  // The site's own heading above the frame: the frame sees no click, only that its window lost focus.
+  await page.getByRole("heading", { level: 1, name: "My learning" }).click();
+  await expect(settings).toBeHidden();
+  // It opens again with one press.
+  await menuButton.click();
+  await expect(settings).toBeVisible();
+});
+
 test("Sign out in the panel: focus on the question, a button that looks ready, an early press explained, Cancel returns focus", async ({
   page,
 }) => {
