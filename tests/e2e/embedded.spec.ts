@@ -393,13 +393,18 @@ test("a section opened after the panel's session is gone offers the panel's own 
   await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
 });
 
-test("in the panel, a click on the site's page outside the frame closes the account menu, as a click elsewhere in the panel does", async ({
-  page,
-}) => {
+/** The site's page with Maya signed in in its panel: the frame, and the panel's Account navigation (its menu). */
+async function signedInPanel(page: Page) {
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   await signInFromFrame(page);
-  const account = frame.getByRole("navigation", { name: "Account" });
+  return { frame, account: frame.getByRole("navigation", { name: "Account" }) };
+}
+
+test("in the panel, a click on the site's page outside the frame closes the account menu, as a click elsewhere in the panel does", async ({
+  page,
+}) => {
+  const { frame, account } = await signedInPanel(page);
   const menuButton = account.getByRole("button", { name: "Maya Chen" });
   const settings = account.getByRole("link", { name: "Settings" });
 
@@ -421,10 +426,7 @@ test("in the panel, a click on the site's page outside the frame closes the acco
 test("Sign out in the panel: focus on the question, a button that looks ready, an early press explained, Cancel returns focus", async ({
   page,
 }) => {
-  await page.goto(HOST_PAGE);
-  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
-  await signInFromFrame(page);
-  const account = frame.getByRole("navigation", { name: "Account" });
+  const { frame, account } = await signedInPanel(page);
   await account.getByRole("button", { name: "Maya Chen" }).click();
   const menuSignOut = account.getByRole("button", { name: "Sign out", exact: true });
   await menuSignOut.click();
