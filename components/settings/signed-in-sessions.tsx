@@ -34,15 +34,16 @@ interface EndedInPlace {
   complete: boolean;
 }
 
+/** A row of the list: a sign-in, and how it ended when it was ended from its row. */
+interface SessionRow {
+  session: SignedInSessionView;
+  ended?: EndedInPlace;
+}
+
 /** The rows to show: the sign-ins the list has, with those ended from their rows back in their places. */
-function withEndedInPlace(
-  sessions: readonly SignedInSessionView[],
-  ended: readonly EndedInPlace[],
-): { session: SignedInSessionView; ended?: EndedInPlace }[] {
+function withEndedInPlace(sessions: readonly SignedInSessionView[], ended: readonly EndedInPlace[]): SessionRow[] {
   const endedIds = new Set(ended.map((entry) => entry.session.id));
-  const rows: { session: SignedInSessionView; ended?: EndedInPlace }[] = sessions
-    .filter((session) => !endedIds.has(session.id))
-    .map((session) => ({ session }));
+  const rows: SessionRow[] = sessions.filter((session) => !endedIds.has(session.id)).map((session) => ({ session }));
   for (const entry of [...ended].sort((a, b) => a.index - b.index)) {
     rows.splice(Math.min(entry.index, rows.length), 0, { session: entry.session, ended: entry });
   }
