@@ -52,6 +52,7 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   userinfo_mismatch: "sign_in_failed",
   not_found: "request_refused",
   invalid_cursor: "request_refused",
+  invalid_request: "request_refused",
   temporarily_unavailable: "temporarily_unavailable",
   unexpected: "unknown",
   scope_not_granted: "sign_in_failed",

@@ -29,6 +29,7 @@ export const PUBLIC_ERROR_CODES = [
   "userinfo_mismatch",
   "not_found",
   "invalid_cursor",
+  "invalid_request",
   "unexpected",
   "scope_not_granted",
   "pushed_request_failed",

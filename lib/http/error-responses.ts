@@ -97,6 +97,12 @@ function describeRequestError(error: RequestError): DescribedApiError {
   switch (error.code) {
     case "not_found":
       return { status: 404, code: "not_found", message: "There is no such account page." };
+    case "invalid_session_choice":
+      return {
+        status: 400,
+        code: "invalid_request",
+        message: 'The request names no sign-in to end: send {"id": "…"} for one, or {"others": true} for every other one.',
+      };
     case "invalid_cursor":
       return {
         status: 400,
@@ -178,7 +184,13 @@ function describeAuthError(error: AuthError): DescribedApiError {
   }
 }
 
-const QUIET_CODES: ReadonlySet<string> = new Set(["unauthenticated", "temporarily_unavailable", "not_found", "invalid_cursor"]);
+const QUIET_CODES: ReadonlySet<string> = new Set([
+  "unauthenticated",
+  "temporarily_unavailable",
+  "not_found",
+  "invalid_cursor",
+  "invalid_request",
+]);
 
 /** The event of a failure whose code is not a site failure. */
 const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {

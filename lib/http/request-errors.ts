@@ -4,9 +4,10 @@ import { LayerError } from "@/lib/errors/layer-error";
 
 /**
  * What is wrong with a request itself, before anything is asked of the site: a page that does not exist,
- * a cursor that cannot be one. lib/http/error-responses.ts maps each code to its answer.
+ * a cursor that cannot be one, a body not in the form its route takes. lib/http/error-responses.ts maps
+ * each code to its answer.
  */
-export type RequestErrorCode = "not_found" | "invalid_cursor";
+export type RequestErrorCode = "not_found" | "invalid_cursor" | "invalid_session_choice";
 
 export class RequestError extends LayerError<RequestErrorCode> {
   override name = "RequestError";

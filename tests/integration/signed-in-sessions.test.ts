@@ -105,7 +105,22 @@ describe("Where you're signed in", () => {
     const kaisOwn = (await listOf(kai))[0]!;
     expect((await end(phone, { id: own.id })).status).toBe(404);
     expect((await end(phone, { id: kaisOwn.id })).status).toBe(404);
-    expect((await end(phone, { nothing: true })).status).toBe(404);
+    // A body that names no sign-in, or is no JSON, is the request's fault, and is answered as such, not as "already ended".
+    const notJson = await endSessionsRoute(
+      phone.request("/api/sessions/end", {
+        method: "POST",
+        headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json" },
+        body: "{id:",
+      }),
+    );
+    expect(notJson.status).toBe(400);
+    for (const malformed of [{ nothing: true }, { id: 5 }, { others: "yes" }, "junk", null]) {
+      const answer = await end(phone, malformed);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        error: { code: "invalid_request", message: expect.stringContaining("names no sign-in to end") as string },
+      });
+    }
     expect((await end(kai, { others: true }, { origin: "https://evil.example", "x-requested-with": "companion-dashboard" })).status).toBe(
       403,
     );

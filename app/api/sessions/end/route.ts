@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
-import { AuthError } from "@/lib/auth/errors";
 import { endOtherSessions } from "@/lib/auth/signed-in-sessions";
 import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { loggedRoute } from "@/lib/http/request-log";
+import { RequestError } from "@/lib/http/request-errors";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { SessionError } from "@/lib/session/errors";
 import { loadSession } from "@/lib/session/session";
@@ -28,12 +28,12 @@ async function handlePost(request: NextRequest) {
     try {
       body = JSON.parse(await readCappedText(request, 256));
     } catch (error) {
-      if (error instanceof SyntaxError) throw new AuthError("session_not_found", "The request names no session.");
+      if (error instanceof SyntaxError) throw new RequestError("invalid_session_choice", "The request's body is not JSON.");
       throw error;
     }
     const { id, others } = (body ?? {}) as { id?: unknown; others?: unknown };
     const which = others === true ? ({ others: true } as const) : typeof id === "string" ? { id } : undefined;
-    if (!which) throw new AuthError("session_not_found", "The request names no session.");
+    if (!which) throw new RequestError("invalid_session_choice", "The request names no session.");
     return NextResponse.json(await endOtherSessions(loaded.data, which), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     return apiErrorResponse(error);
