@@ -1,7 +1,7 @@
 "use client";
 
 import { PageLink } from "@/components/ui/page-link";
-import { useEffect, useId, useRef } from "react";
+import { useCallback, useEffect, useId, useRef } from "react";
 
 import { focusOnMount, FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
@@ -30,18 +30,16 @@ export function AccountMenu({ name }: { name: string }) {
   const panel = useRef<HTMLDivElement>(null);
   const signOut = useSignOutFlow();
   const { embedded } = useEmbedding();
-  const close = () => panel.current?.hidePopover();
+  // Does nothing when the menu is closed already.
+  const close = useCallback(() => panel.current?.hidePopover(), []);
 
   useEffect(() => {
     if (!embedded) return;
     // Inside the site's page, a click on that page outside the frame reaches no document the popover's
     // light dismiss watches: the frame's window losing focus is its only trace here, and it closes the menu.
-    const closeWhenTheFrameIsLeft = () => {
-      if (panel.current?.matches(":popover-open")) panel.current.hidePopover();
-    };
-    window.addEventListener("blur", closeWhenTheFrameIsLeft);
-    return () => window.removeEventListener("blur", closeWhenTheFrameIsLeft);
-  }, [embedded]);
+    window.addEventListener("blur", close);
+    return () => window.removeEventListener("blur", close);
+  }, [embedded, close]);
 
   return (
     <div

@@ -4,7 +4,7 @@ import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
-import { ApiError, asApiError, errorKindOf, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
+import { ApiError, asApiError, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
 import { leaveAfterSignOut, readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
 
@@ -15,7 +15,8 @@ export function useAccountPage<K extends WholeAccountPageKey>(key: K) {
 
 /** The site refused the next page's cursor (`query_failed`), or the dashboard did (`invalid_cursor`). */
 function isRefusedCursor(error: unknown): boolean {
-  return errorKindOf(error) === "query_failed" || asApiError(error)?.code === "invalid_cursor";
+  const code = asApiError(error)?.code;
+  return code === "query_failed" || code === "invalid_cursor";
 }
 
 /**

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createClient, type RedisClientType } from "redis";
 
+import type { RedisSentinelConfig } from "@/lib/config/env-schema";
+
 import { freePort } from "./redis-server";
 
 export const REDIS_SENTINEL_BINARY = process.env.REDIS_SENTINEL_PATH ?? "redis-sentinel";
@@ -97,6 +99,19 @@ export class RedisSentinels {
       return true;
     }, 10_000);
     return sentinels;
+  }
+
+  /** What a dashboard configured with these Sentinels is given (replica waits on, as in production). */
+  storeConfig(credentials: { username?: string; password?: string } = {}): RedisSentinelConfig {
+    return {
+      sentinels: this.ports.map((port) => ({ host: "127.0.0.1", port })),
+      name: this.name,
+      username: credentials.username,
+      password: credentials.password,
+      sentinelPassword: undefined,
+      tls: false,
+      skipReplicaWait: false,
+    };
   }
 
   /** REDIS_SENTINELS as the dashboard reads it. */

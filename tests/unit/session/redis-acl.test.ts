@@ -34,15 +34,7 @@ beforeAll(async () => {
   await ask(primary.port, ["ACL", "SETUSER", "dash-sentinel", "on", ">password", ...readmeRules, ...sentinelRules]);
   urlStore = new RedisSharedState({ url: `redis://dash:password@127.0.0.1:${primary.port}`, prefix: "dash:" });
   sentinelStore = new RedisSharedState({
-    sentinel: {
-      sentinels: [{ host: "127.0.0.1", port: sentinels.ports[0]! }],
-      name: "acl",
-      username: "dash-sentinel",
-      password: "password",
-      sentinelPassword: undefined,
-      tls: false,
-      skipReplicaWait: false,
-    },
+    sentinel: sentinels.storeConfig({ username: "dash-sentinel", password: "password" }),
     prefix: "dash:",
   });
   // Replica waits only mean something once the replica is in sync.

@@ -380,16 +380,7 @@ describe("redis store after a failover (docs/architecture.md section 8)", () => 
   /** An instance of the dashboard configured with REDIS_SENTINELS (replica waits on, as in production). */
   const sentinelInstance = (instanceId: string) => {
     if (!sentinels) throw new Error("no Sentinel yet");
-    const sentinel = {
-      sentinels: sentinels.ports.map((port) => ({ host: "127.0.0.1", port })),
-      name: sentinels.name,
-      username: undefined,
-      password: undefined,
-      sentinelPassword: undefined,
-      tls: false,
-      skipReplicaWait: false,
-    };
-    const store = new RedisSharedState({ sentinel, prefix: PREFIX, instanceId });
+    const store = new RedisSharedState({ sentinel: sentinels.storeConfig(), prefix: PREFIX, instanceId });
     stores.push(store);
     return store;
   };
