@@ -103,6 +103,12 @@ function describeRequestError(error: RequestError): DescribedApiError {
         code: "invalid_request",
         message: 'The request names no sign-in to end: send {"id": "…"} for one, or {"others": true} for every other one.',
       };
+    case "invalid_handoff_request":
+      return {
+        status: 400,
+        code: "invalid_request",
+        message: 'The request carries no sign-in handoff: send {"code": "…", "verifier": "…"} as JSON.',
+      };
     case "invalid_cursor":
       return {
         status: 400,
@@ -179,7 +185,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "scope_not_granted":
     case "pushed_request_failed":
     case "sign_in_too_large":
-      // Sign-in failures end on the sign-in problem page; an API route never raises them.
+      // Sign-in failures end on the sign-in problem page. Only the embedded handoff's route raises two of
+      // them (login_expired, login_state_mismatch), and its frame reads the status alone.
       return { status: 400, code: error.code, message: "This request could not be completed." };
   }
 }

@@ -7,7 +7,7 @@ import { LayerError } from "@/lib/errors/layer-error";
  * a cursor that cannot be one, a body not in the form its route takes. lib/http/error-responses.ts maps
  * each code to its answer.
  */
-export type RequestErrorCode = "not_found" | "invalid_cursor" | "invalid_session_choice";
+export type RequestErrorCode = "not_found" | "invalid_cursor" | "invalid_session_choice" | "invalid_handoff_request";
 
 export class RequestError extends LayerError<RequestErrorCode> {
   override name = "RequestError";

@@ -106,10 +106,35 @@ describe("sign-in from the embedded dashboard", () => {
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
+  it("answers a body that is not a handoff with 400 invalid_request, not as a sign-in that did not match", async () => {
+    const frame = new RouteBrowser();
+    const notJson = await embeddedRoute(
+      frame.request("/api/auth/embedded", {
+        method: "POST",
+        headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json" },
+        body: "{",
+      }),
+    );
+    for (const answer of [
+      notJson,
+      ...(await Promise.all(
+        [{ code: "c" }, { verifier: VERIFIER }, { code: 5, verifier: VERIFIER }, null].map((body) => redeemRequest(frame, body)),
+      )),
+    ]) {
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        error: { code: "invalid_request", message: expect.stringContaining("carries no sign-in handoff") as string },
+      });
+      expect(answer.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
   it("refuses an unknown code, a cross-site request, and a request without the custom header", async () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
-    expect((await redeemRequest(frame, { code: "unknown", verifier: VERIFIER })).status).toBe(400);
+    const unknown = await redeemRequest(frame, { code: "unknown", verifier: VERIFIER });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: "login_expired" } });
     expect(
       (await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status,
     ).toBe(403);

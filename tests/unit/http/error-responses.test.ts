@@ -59,6 +59,7 @@ describe("one mapping from every layer's error to the browser's answer", () => {
     ["an account page that does not exist", new RequestError("not_found", "no such page"), 404, "not_found", undefined],
     ["a cursor that cannot be one", new RequestError("invalid_cursor", "bad cursor"), 400, "invalid_cursor", undefined],
     ["a body that names no sign-in to end", new RequestError("invalid_session_choice", "no id"), 400, "invalid_request", undefined],
+    ["a body that carries no handoff", new RequestError("invalid_handoff_request", "no code"), 400, "invalid_request", undefined],
     ["a site that did not answer in time", new SiteFetchError("timeout", "graphql", "late"), 504, "site_timeout", undefined],
     ["a site that answered too much", new SiteFetchError("too_large", "graphql", "large"), 502, "answer_too_large", undefined],
     ["anything else", new Error("boom"), 500, "unexpected", undefined],

@@ -3,10 +3,10 @@ import { NextResponse, type NextRequest } from "next/server";
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { redeemHandoff } from "@/lib/auth/embedded-handoff";
 import { startNewSession } from "@/lib/auth/new-session";
-import { AuthError } from "@/lib/auth/errors";
 import { readCappedText } from "@/lib/http/capped-body";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { rateLimited } from "@/lib/http/rate-limit";
+import { RequestError } from "@/lib/http/request-errors";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -31,11 +31,11 @@ async function handlePost(request: NextRequest) {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new AuthError("login_state_mismatch", "The handoff request is not JSON.");
+      throw new RequestError("invalid_handoff_request", "The handoff request is not JSON.");
     }
     const { code, verifier } = (body ?? {}) as { code?: unknown; verifier?: unknown };
     if (typeof code !== "string" || typeof verifier !== "string")
-      throw new AuthError("login_state_mismatch", "The handoff request lacks its code.");
+      throw new RequestError("invalid_handoff_request", "The handoff request lacks its code or verifier.");
     const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
     await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded", request.headers.get("user-agent"));
