@@ -205,8 +205,8 @@ function isKeySetUnreadable(error: unknown): boolean {
 
 /** A short reason keyword: the failed claim's name, or what was wrong with the signature. */
 function describeJoseError(error: unknown): string {
-  if (error instanceof joseErrors.JWTExpired) return "exp";
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return error.claim;
+  // A token too old by its iat (maxTokenAge) is "expired" to jose too, but names the claim that failed.
+  if (error instanceof joseErrors.JWTExpired || error instanceof joseErrors.JWTClaimValidationFailed) return error.claim;
   if (error instanceof joseErrors.JOSEAlgNotAllowed) return "alg";
   if (error instanceof joseErrors.JWKSNoMatchingKey) return "kid";
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return "signature";

@@ -78,15 +78,18 @@ async function expectNoSession(attempt: SignInAttempt, promise: Promise<unknown>
 }
 
 describe("checklist 28 and 29: exp and iat are required, iat not too old, nbf not in the future", () => {
-  it.each<[string, (nonce: string) => Record<string, unknown>]>([
-    ["a missing exp", (nonce) => ({ ...claims(nonce), exp: undefined })],
-    ["a missing iat", (nonce) => ({ ...claims(nonce), iat: undefined })],
-    ["an iat 13 minutes old", (nonce) => claims(nonce, { iat: Math.floor(Date.now() / 1000) - 13 * 60 })],
-    ["an nbf 5 minutes ahead", (nonce) => claims(nonce, { nbf: Math.floor(Date.now() / 1000) + 300 })],
-  ])("checklist 28/29: refuses an id_token with %s", async (_name, build) => {
+  // The refusal is our own verification's (lib/auth/id-token.ts), naming the claim: oauth4webapi, which
+  // reads the same answer afterwards, would refuse some of these too, but only as "protocol".
+  it.each<[string, (nonce: string) => Record<string, unknown>, string]>([
+    ["a missing exp", (nonce) => ({ ...claims(nonce), exp: undefined }), "exp"],
+    ["a missing iat", (nonce) => ({ ...claims(nonce), iat: undefined }), "iat"],
+    ["an iat 13 minutes old", (nonce) => claims(nonce, { iat: Math.floor(Date.now() / 1000) - 13 * 60 }), "iat"],
+    ["an nbf 5 minutes ahead", (nonce) => claims(nonce, { nbf: Math.floor(Date.now() / 1000) + 300 }), "nbf"],
+  ])("checklist 28/29: refuses an id_token with %s", async (_name, build, claim) => {
     const attempt = await beginLogin("/");
     tokenAnswer({}, await site.signIdToken(build(attempt.nonce)));
-    await expectNoSession(attempt, finish(attempt), "id_token_invalid");
+    const error = await expectNoSession(attempt, finish(attempt), "id_token_invalid");
+    expect(error.detail).toBe(claim);
   });
 });
 
