@@ -11,7 +11,7 @@ import { createClient, type RedisClientType } from "redis";
 
 import type { RedisSentinelConfig } from "@/lib/config/env-schema";
 
-import { freePort } from "./redis-server";
+import { freePort, RedisServer } from "./redis-server";
 
 export const REDIS_SENTINEL_BINARY = process.env.REDIS_SENTINEL_PATH ?? "redis-sentinel";
 
@@ -49,6 +49,28 @@ function connectionTo(port: number): Promise<RedisClientType> {
 export async function ask(port: number, args: string[]): Promise<unknown> {
   const client = await connectionTo(port);
   return client.sendCommand(args);
+}
+
+/**
+ * A primary and a replica of it, once the primary names the replica online: a write's wait for a replica
+ * (WAIT) means something only then. The primary sends its data at once, not after Redis's default 5 s
+ * wait for more replicas to share the transfer.
+ */
+export async function startPrimaryWithReplica(): Promise<{ primary: RedisServer; replica: RedisServer }> {
+  const primary = await RedisServer.start(["--repl-diskless-sync-delay", "0"]);
+  const replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(primary.port)]).catch(async (error: unknown) => {
+    await primary.stop();
+    throw error;
+  });
+  const deadline = Date.now() + 10_000;
+  while (!/^slave0:.*state=online/m.test(String(await ask(primary.port, ["INFO", "replication"])))) {
+    if (Date.now() > deadline) {
+      await Promise.all([replica.stop(), primary.stop()]);
+      throw new Error(`The replica on port ${replica.port} did not come online within 10 s.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { primary, replica };
 }
 
 /** Closes every connection `ask` kept (a suite's end). */
@@ -150,9 +172,9 @@ export class RedisSentinels {
   }
 
   /**
-   * Resolves once every Sentinel knows the replica on `port` as a healthy one, in sync with the primary. A Sentinel learns of replicas
-   * from the primary's INFO, every 10 s: a replica that connected after the first one is unknown until the next,
-   * and a `SENTINEL FAILOVER` asked before then finds no replica to promote.
+   * Resolves once every Sentinel knows the replica on `port` as a healthy one, in sync with the primary.
+   * A Sentinel learns of replicas from the primary's INFO, every 10 s: a replica that connected after the
+   * first one is unknown until the next, and a `SENTINEL FAILOVER` asked before then finds no replica to promote.
    */
   async replicaKnown(port: number, timeoutMs: number): Promise<void> {
     await this.waitUntil(async () => {

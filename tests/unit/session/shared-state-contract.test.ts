@@ -11,7 +11,7 @@ import { RedisSharedState } from "@/lib/session/redis-shared-state";
 
 import { captureLog } from "../../support/captured-log";
 import { freePort, RedisServer } from "../../support/redis-server";
-import { ask, closeAskConnections, RedisSentinels } from "../../support/redis-sentinels";
+import { ask, closeAskConnections, RedisSentinels, startPrimaryWithReplica } from "../../support/redis-sentinels";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -390,9 +390,7 @@ describe("redis store after a failover (docs/architecture.md section 8)", () => 
     ((await ask(port, ["HKEYS", `${PREFIX}instances:${replicationId ?? (await replicationIdOf(port))}`])) as string[]).sort();
 
   it("tells a lock holder when every instance of the former primary has reached the promoted one, each after its offers", async () => {
-    // A replica synchronised at once, not after Redis's default 5 s wait for more replicas to share the transfer.
-    const primary = await RedisServer.start(["--repl-diskless-sync-delay", "0"]);
-    const replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(primary.port)]);
+    const { primary, replica } = await startPrimaryWithReplica();
     servers.push(primary, replica);
     sentinels = await RedisSentinels.start(1, "arrival", primary.port, { downAfterMs: 1_000, failoverTimeoutMs: 60_000 });
     const former = await replicationIdOf(primary.port);
