@@ -8,6 +8,7 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { logEvent } from "@/lib/log/logger";
+import { processWide } from "@/lib/server/process-wide";
 import { getSharedState } from "@/lib/session/shared-state";
 
 import { AuthError } from "./errors";
@@ -49,10 +50,13 @@ export async function newDpopKey(): Promise<DpopKey> {
   return exportJWK(pair.privateKey);
 }
 
-/** The site's latest nonces, per origin (RFC 9449 section 8): in this process, and in the shared state for the others. */
 const NONCE_TTL_MS = 5 * 60_000;
 const MAX_REMEMBERED_ORIGINS = 100;
-const nonces = new Map<string, string>();
+/**
+ * The site's latest nonces, per origin (RFC 9449 section 8): one map per process, so that a nonce a data
+ * route heard is the one the proxy's refresh proves with next; in the shared state for other instances.
+ */
+const nonces = processWide("dpop-nonces", () => new Map<string, string>());
 
 function nonceKey(origin: string): string {
   return `dpop-nonce:${origin}`;

@@ -1,12 +1,16 @@
 /**
  * What the dashboard reads of the site and keeps for a while (its metadata, its name, its id_token keys,
- * the anonymous MCP answer) is read once per process. Next.js bundles the proxy, the pages and the route
+ * the anonymous MCP answer, its latest DPoP nonce) is read once per process. Next.js bundles the proxy, the pages and the route
  * handlers apart, each with its own copy of a module; a fresh import here stands for another bundle's
  * copy, which must not ask the site again for what the first copy already holds.
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { decodeJwt } from "jose";
+import { customFetch } from "oauth4webapi";
+
 import type * as DiscoveryModule from "@/lib/auth/discovery";
+import type * as DpopModule from "@/lib/auth/dpop";
 import type * as IdTokenModule from "@/lib/auth/id-token";
 import type * as SiteNameModule from "@/lib/auth/site-name";
 import type * as McpClientModule from "@/lib/site/mcp-client";
@@ -67,5 +71,24 @@ describe("what is read of the site, once per process", () => {
     expect(route).not.toBe(page);
     await expect(route.probeMcpAnonymously()).resolves.toMatchObject({ on: false, reason: "not_offered" });
     expect(site.callsTo("/mcp")).toHaveLength(1);
+  });
+
+  it("the DPoP nonce the site gave a data route is the one the proxy's refresh proves with next (RFC 9449 section 8)", async () => {
+    // What a site call's fetch sees: an answer carrying the site's current nonce.
+    const hear = (copy: typeof DpopModule, nonce: string) => {
+      const answer = () => Promise.resolve(new Response(null, { status: 200, headers: { "dpop-nonce": nonce } }));
+      const observing = copy.rememberingDpopNonces<Record<typeof customFetch, (url: string, init: object) => Promise<Response>>>({
+        [customFetch]: answer,
+      });
+      return observing[customFetch](`${site.url}/api/oauth/token`, { method: "POST" });
+    };
+    const proxy = await anotherBundlesCopy<typeof DpopModule>("@/lib/auth/dpop");
+    await hear(proxy, "nonce-1");
+    // The site moves on to a new nonce, and a data route in another bundle hears it first.
+    const routes = await anotherBundlesCopy<typeof DpopModule>("@/lib/auth/dpop");
+    expect(routes).not.toBe(proxy);
+    await hear(routes, "nonce-2");
+    const proof = await proxy.dpopProof(await proxy.newDpopKey(), "POST", `${site.url}/api/oauth/token`);
+    expect(decodeJwt(proof).nonce).toBe("nonce-2");
   });
 });
