@@ -39,3 +39,20 @@ describe("a data route's path with a percent sign", () => {
     expect(matchedByProxy("/courses")).toBe(true);
   });
 });
+
+describe("the request headers a page's render gets", () => {
+  it("carry the proxy's own Content-Security-Policy, never one the request brought (CVE-2026-44581)", async () => {
+    // Next.js takes the nonce of its inline scripts from the request's CSP header: a client's would pass through.
+    const answer = await proxy(
+      new NextRequest(`${TEST_APP_URL}/courses`, {
+        headers: { "content-security-policy": "script-src 'nonce-evil'", "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" },
+      }),
+    );
+    // Next.js hands the render the request headers the proxy set as x-middleware-request-<name>.
+    expect(answer.headers.get("x-middleware-override-headers")?.split(",")).toContain("content-security-policy");
+    const forwarded = answer.headers.get("x-middleware-request-content-security-policy");
+    expect(forwarded).toBe(answer.headers.get("content-security-policy"));
+    expect(forwarded).not.toContain("nonce-evil");
+    expect(forwarded).toContain(`'nonce-${answer.headers.get("x-middleware-request-x-nonce")}'`);
+  });
+});
