@@ -88,7 +88,8 @@ describe("endpoints pinned to the issuer's origin (finding 7)", () => {
     }
   }
 
-  it.each(["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri"])(
+  // RFC 9126: the pushed authorization request carries the client secret too (RFC 9700 section 4.4).
+  it.each(["token_endpoint", "userinfo_endpoint", "revocation_endpoint", "jwks_uri", "pushed_authorization_request_endpoint"])(
     "refuses metadata whose %s is on another origin, unless SITE_ENDPOINT_ORIGINS lists it",
     async (name) => {
       const elsewhere = site.url.replace("127.0.0.1", "localhost");
@@ -105,4 +106,32 @@ describe("endpoints pinned to the issuer's origin (finding 7)", () => {
       }
     },
   );
+});
+
+describe("what the metadata must name", () => {
+  /** Serves both documents without `names`. */
+  function serveWithout(...names: string[]): void {
+    const document: Record<string, unknown> = { ...metadata, issuer: site.url };
+    for (const name of names) delete document[name];
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      site.handlers.set(`GET ${path}`, () => ({ json: document }));
+    }
+  }
+
+  // RFC 8414 section 2: the code flow needs both endpoints; without one no sign-in can start.
+  it.each(["authorization_endpoint", "token_endpoint"])("refuses metadata without %s", async (name) => {
+    serveWithout(name);
+    await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_misconfigured" });
+  });
+
+  // docs/architecture.md section 6.4: id_tokens are relied on only with both the algorithms and the keys to check them.
+  it("id_tokens are supported with id_token_signing_alg_values_supported and jwks_uri, not without jwks_uri", async () => {
+    serveWithout();
+    await expect(getSiteMetadata()).resolves.toMatchObject({ idTokenSupported: true });
+    resetDiscoveryCacheForTests();
+    serveWithout("jwks_uri");
+    const discovered = await getSiteMetadata();
+    expect(discovered.as.id_token_signing_alg_values_supported).toEqual(["ES256"]);
+    expect(discovered.idTokenSupported).toBe(false);
+  });
 });

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 
 import { decodeJwt, decodeProtectedHeader } from "jose";
+import * as oauth from "oauth4webapi";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { handleCallback } from "@/lib/auth/callback";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { dpopProof, newDpopKey, rememberingDpopNonces } from "@/lib/auth/dpop";
 import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
@@ -190,6 +192,18 @@ describe("a site that advertises ES256 DPoP proofs", () => {
     expect(proofOf(site.callsTo("/api/oauth/token").at(-1)!).claims).toMatchObject({ htm: "POST", htu: `${site.url}/api/oauth/token` });
   });
 
+  // RFC 9449 section 8: use_dpop_nonce comes with a 400 (token endpoint) or 401 (resource). Anything else
+  // is not a nonce challenge: re-sending it would replay a refresh token (RFC 9700 section 4.14).
+  it.each([200, 500])("a refresh answered %i with use_dpop_nonce and a DPoP-Nonce is sent once, never re-sent", async (status) => {
+    advertise(true);
+    const jar = await signIn();
+    await saveSession(jar, { ...(await loadSession(jar))!.data, accessTokenExpiresAt: Date.now() + 1_000 });
+    site.calls.length = 0;
+    site.handlers.set("POST /api/oauth/token", () => ({ status, headers: { "dpop-nonce": "n-500" }, json: { error: "use_dpop_nonce" } }));
+    await callWithMemberSession(jar, () => Promise.resolve("never")).catch((thrown: unknown) => thrown);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
   it("a refresh refused with invalid_dpop_proof ends the session without claiming access was withdrawn", async () => {
     advertise(true);
     const jar = await signIn();
@@ -253,6 +267,42 @@ describe("a site that advertises ES256 DPoP proofs", () => {
     expect(n).toBe(2);
   });
 
+  // RFC 9449 section 8: a nonce is an opaque printable-ASCII token; a malformed one is neither sent back
+  // in a proof nor shared with the other instances.
+  it.each([
+    ["a space", "bad nonce"],
+    ["300 characters", "n".repeat(300)],
+  ])("a DPoP-Nonce with %s is not used in the next proof nor written to the shared state", async (_name, bad) => {
+    advertise(true);
+    const jar = await signIn();
+    const session = (await loadSession(jar))!.data;
+    const shared = new InMemorySharedState();
+    setSharedStateForTests(shared);
+    site.calls.length = 0;
+    site.handlers.set("POST /api/oauth/revoke", () => ({ status: 200, headers: { "dpop-nonce": bad }, text: "" }));
+    await revokeAtSite(session);
+    const nonces = site.callsTo("/api/oauth/revoke").map((call) => proofOf(call).claims.nonce);
+    expect(nonces).toHaveLength(2);
+    // The access token's proof, after the refresh token's answer named the malformed nonce, keeps the one before.
+    expect(nonces[1]).not.toBe(bad);
+    expect(nonces[1]).toBe(nonces[0]);
+    expect(await shared.recall(`dpop-nonce:${new URL(site.url).origin}`)).not.toBe(bad);
+  });
+
+  it("a session holding a DPoP key with a Bearer token calls the Account API with Bearer and no proof", async () => {
+    advertise(true);
+    // The site advertises DPoP, so the sign-in makes a key, but it issues a Bearer token all the same.
+    const jar = await signIn("Bearer");
+    const session = (await loadSession(jar))!.data;
+    expect(session.dpopKey).toBeDefined();
+    expect(session.tokenType).toBeUndefined();
+    site.handlers.set("POST /account/graphql", () => ({ json: { data: { viewer: { id: "v" } } } }));
+    await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION));
+    const call = site.callsTo("/account/graphql")[0]!;
+    expect(call.headers.authorization).toBe("Bearer at-1");
+    expect(call.headers.dpop).toBeUndefined();
+  });
+
   it("DPOP=off: a site that advertises DPoP still gets today's requests", async () => {
     advertise(true);
     process.env.DPOP = "off";
@@ -266,5 +316,34 @@ describe("a site that advertises ES256 DPoP proofs", () => {
       delete process.env.DPOP;
       resetConfigForTests();
     }
+  });
+});
+
+describe("proofs and remembered nonces", () => {
+  // RFC 9449 section 4.2 and 4.3: htu is the target URI without query and fragment.
+  it("a proof's htu leaves out the query and the fragment", async () => {
+    const proof = await dpopProof(await newDpopKey(), "POST", "https://s.example/revoke?a=1#f");
+    expect(decodeJwt(proof)).toMatchObject({ htm: "POST", htu: "https://s.example/revoke" });
+  });
+
+  it("remembers the nonces of at most 100 origins: the 101st evicts the oldest", async () => {
+    // A shared state that forgets, so that only this instance's memory is what a proof reads.
+    class ForgetfulSharedState extends InMemorySharedState {
+      override recall(): Promise<string | undefined> {
+        return Promise.resolve(undefined);
+      }
+    }
+    setSharedStateForTests(new ForgetfulSharedState());
+    const options = rememberingDpopNonces({
+      [oauth.customFetch]: (url: string) =>
+        Promise.resolve(new Response(null, { headers: { "dpop-nonce": `nonce-${new URL(url).hostname}` } })),
+    });
+    const observing = options[oauth.customFetch] as (url: string, init: oauth.CustomFetchOptions<string, never>) => Promise<Response>;
+    for (let i = 1; i <= 101; i += 1) await observing(`https://o${i}.example/token`, {} as never);
+    const key = await newDpopKey();
+    const nonceFor = async (origin: string) => decodeJwt(await dpopProof(key, "POST", `${origin}/token`)).nonce;
+    expect(await nonceFor("https://o101.example")).toBe("nonce-o101.example");
+    expect(await nonceFor("https://o2.example")).toBe("nonce-o2.example");
+    expect(await nonceFor("https://o1.example")).toBeUndefined();
   });
 });
