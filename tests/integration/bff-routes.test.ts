@@ -139,9 +139,14 @@ describe("sign-in routes", () => {
     },
   );
 
-  it("sets nothing for a prefetch of the login route", async () => {
+  it.each<Record<string, string>>([
+    { "sec-purpose": "prefetch" },
+    { purpose: "prefetch" },
+    { "next-router-prefetch": "1" },
+    { "x-middleware-prefetch": "1" },
+  ])("sets nothing for a prefetch of the login route (%o)", async (headers) => {
     const browser = new Browser();
-    const response = await loginRoute(browser.request("/api/auth/login", { headers: { "sec-purpose": "prefetch" } }));
+    const response = await loginRoute(browser.request("/api/auth/login", { headers }));
     expect(response.status).toBe(204);
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(sandbox.requests()).toHaveLength(0);

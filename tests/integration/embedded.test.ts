@@ -142,9 +142,8 @@ describe("sign-in from the embedded dashboard", () => {
     expect(frame.cookies.size).toBe(0);
   });
 
-  it("expires the handoff after a minute", async () => {
-    const now = Date.now();
-    const session: SessionData = {
+  function handedOffSession(now = Date.now()): SessionData {
+    return {
       v: 1,
       sid: newSessionId(),
       accessToken: "a",
@@ -155,6 +154,26 @@ describe("sign-in from the embedded dashboard", () => {
       createdAt: now,
       lastSeenAt: now,
     };
+  }
+
+  it("takes only a secret of 43 to 128 characters, as a PKCE verifier (RFC 7636 section 4.1), even one that matches", async () => {
+    for (const length of [43, 128]) {
+      const verifier = "v".repeat(length);
+      const session = handedOffSession();
+      await expect(redeemHandoff(await createHandoff(session, await bindingFor(verifier)), verifier)).resolves.toMatchObject({
+        sid: session.sid,
+      });
+    }
+    for (const length of [42, 129]) {
+      const verifier = "v".repeat(length);
+      const code = await createHandoff(handedOffSession(), await bindingFor(verifier));
+      await expect(redeemHandoff(code, verifier)).rejects.toMatchObject({ code: "login_state_mismatch" });
+    }
+  });
+
+  it("expires the handoff after a minute", async () => {
+    const now = Date.now();
+    const session = handedOffSession(now);
     const code = await createHandoff(session, await bindingFor(VERIFIER));
     await expect(redeemHandoff(code, VERIFIER)).resolves.toMatchObject({ sid: session.sid });
     vi.useFakeTimers({ toFake: ["Date"], now: now + 61_000 });

@@ -94,9 +94,14 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
       changed,
       "x".repeat(3000),
       await sealWithSessionSecret({ purpose: "login", reason: "signed_out" }, 60),
+      // One of ours, but longer than any state the dashboard makes: refused before it is opened.
+      await sealWithSessionSecret({ purpose: "end_session", reason: "signed_out", padding: "x".repeat(2_000) }, 600),
     ]) {
       expect(await readEndSessionState(bad)).toBeNull();
     }
+    // Ten minutes at the site's sign-out page at most.
+    vi.useFakeTimers({ now: Date.now() + 11 * 60_000, toFake: ["Date"] });
+    expect(await readEndSessionState(state)).toBeNull();
   });
 
   it("follows only a ticket it made, unchanged, under a minute old: else the signed-out page, claiming nothing of the site", async () => {
@@ -112,6 +117,8 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
       `/api/auth/end-session?ticket=${encodeURIComponent(changed)}`,
       `/api/auth/end-session?ticket=${encodeURIComponent(notATicket)}`,
       `/api/auth/end-session?ticket=${"x".repeat(9000)}`,
+      // A ticket of ours, but longer than any the dashboard makes: refused before it is opened.
+      await endSessionTicketPath(`https://school.example.com/oauth/logout?padding=${"x".repeat(9_000)}`),
     ]) {
       expect((await followTicket(bad)).href, bad).toBe(`${TEST_APP_URL}/signed-out?reason=signed_out`);
     }

@@ -15,6 +15,7 @@ import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import CoursesPage from "@/app/(member)/courses/page";
 import { resetConfigForTests } from "@/lib/config";
+import { sealWithSessionSecret } from "@/lib/session/seal";
 import { saveSession, SESSION_IDLE_LIFETIME_MS, sessionCookieName, type SessionData } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { proxy } from "@/proxy";
@@ -120,6 +121,14 @@ describe("checklist 42: a session cookie that is not ours as it was sealed is no
     ["cut in half", (seal: string) => seal.slice(0, Math.floor(seal.length / 2))],
   ])("checklist 42: truncated (%s): 401, sign-in, never a 500", async (_name, truncate) => {
     await expectNoSession(truncate(valid));
+  });
+
+  it.each([
+    ["another version of the session's form", { v: 2 }],
+    ["no version", { v: undefined }],
+  ])("checklist 42: sealed by us with %s (a dashboard of another release): 401, sign-in, never a 500", async (_name, change) => {
+    // Sealed as the dashboard seals its cookie, but never opened by this process (so not remembered as opened).
+    await expectNoSession(await sealWithSessionSecret({ ...member(), ...change }, Math.ceil(SESSION_IDLE_LIFETIME_MS / 1000)));
   });
 
   it("checklist 42: sealed with another password under our password's id: 401, sign-in, never a 500", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { GET as sessionsRoute } from "@/app/api/sessions/route";
 import { POST as endSessionsRoute } from "@/app/api/sessions/end/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
@@ -98,6 +99,15 @@ describe("Where you're signed in", () => {
     expect(await listOf(phone)).toEqual([expect.objectContaining({ current: true })]);
   });
 
+  it("no longer lists a sign-in that signed out on its own device", async () => {
+    const laptop = await signedIn(LAPTOP);
+    const phone = await signedIn(PHONE);
+    expect(await listOf(phone)).toHaveLength(2);
+    const out = await logoutRoute(laptop.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS }));
+    expect(out.status).toBe(200);
+    expect(await listOf(phone)).toEqual([expect.objectContaining({ current: true, browser: "Chrome" })]);
+  });
+
   it("never ends this session, another member's, or one named by a cross-site request", async () => {
     const phone = await signedIn(PHONE);
     const kai = await signedIn(LAPTOP, "kai@example.com");
@@ -114,6 +124,10 @@ describe("Where you're signed in", () => {
       }),
     );
     expect(notJson.status).toBe(400);
+    // ASVS 5 V13.1.3: a body far larger than any choice of a sign-in is not read (and ends nothing).
+    const huge = await end(phone, { id: own.id, padding: "x".repeat(10_000) });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: { code: "body_too_large" } });
     for (const malformed of [{ nothing: true }, { id: 5 }, { others: "yes" }, "junk", null]) {
       const answer = await end(phone, malformed);
       expect(answer.status).toBe(400);

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { ensureFreshTokens, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
 import { sealWithSessionSecret } from "@/lib/session/seal";
-import { loadSession, saveSession } from "@/lib/session/session";
+import { loadSession, markSessionEnded, saveSession } from "@/lib/session/session";
 import {
   InMemoryBackend,
   InMemorySharedState,
@@ -61,6 +61,21 @@ describe("refresh", () => {
     expect(body.get("client_id")).toBe(TEST_CLIENT_ID);
     expect(body.get("client_secret")).toBe(TEST_CLIENT_SECRET);
     expect(body.get("resource")).toBe(site.url);
+  });
+
+  it("answers nothing when the session is ended (another device) while its request runs a refresh: sign in again", async () => {
+    const jar = memoryJar();
+    const data = expiringSession();
+    await saveSession(jar, data);
+    const error: unknown = await callWithMemberSession(jar, async () => {
+      // "Sign out there" from the member's phone while this request holds the renewed tokens.
+      await markSessionEnded(data);
+      return "the member's courses";
+    }).catch((thrown: unknown) => thrown);
+    // OWASP ASVS 5 V7.4.1: an ended session answers no data, and its renewed tokens are not written back.
+    expect(error).toMatchObject({ code: "unauthenticated" });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+    expect(await loadSession(jar)).toBeNull();
   });
 
   it("does not refresh a token far from expiry", async () => {
@@ -594,6 +609,25 @@ describe("the resource server's challenges (security checklist 54 and 58)", () =
     expect(JSON.parse(body)).toMatchObject({ error: { code: "insufficient_scope" } });
     expect(body).not.toMatch(/<|>|onerror|ask for admin/);
     expect([...response.headers.keys()].every((name) => OUR_HEADERS.includes(name))).toBe(true);
+  });
+
+  it.each<[string, string, string]>([
+    ["a bare Bearer challenge (no error code)", 'Bearer realm="account"', "account:read"],
+    [
+      "twenty scopes: eight are repeated",
+      `Bearer scope="${Array.from({ length: 20 }, (_, n) => `s${n}`).join(" ")}"`,
+      "s0 s1 s2 s3 s4 s5 s6 s7",
+    ],
+  ])("checklist 54: a 403 with %s is 'not permitted': no refresh, no retry", async (_name, challenge, detail) => {
+    const jar = await signedInJar();
+    site.handlers.set("POST /account/graphql", () => ({ status: 403, json: {}, headers: { "www-authenticate": challenge } }));
+    const error: unknown = await callWithMemberSession(jar, (token) => runAccountOperation(token, PROBE_OPERATION)).catch(
+      (thrown: unknown) => thrown,
+    );
+    // RFC 6750 section 3.1: a 403 is a token that lacks permission, whatever the challenge says; RFC 9700 section 2.3: no refresh for it.
+    expect(error).toMatchObject({ code: "insufficient_scope", detail });
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect(site.callsTo("/account/graphql")).toHaveLength(1);
   });
 
   const malformedChallenges: [string, Record<string, string>][] = [

@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
 
 import { sealData } from "iron-session";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { saveTransaction, TRANSACTION_TTL_SECONDS, transactionCookieName, type LoginTransaction } from "@/lib/auth/transaction";
 import { resetConfigForTests } from "@/lib/config";
-import { endSession, loadSession, saveSession, SESSION_ABSOLUTE_LIFETIME_MS, SESSION_IDLE_LIFETIME_MS } from "@/lib/session/session";
+import {
+  endSession,
+  loadSession,
+  remainingLifeMs,
+  saveSession,
+  SESSION_ABSOLUTE_LIFETIME_MS,
+  SESSION_IDLE_LIFETIME_MS,
+} from "@/lib/session/session";
 
 import { configureDashboard } from "../../support/env";
 import { sessionData } from "../../support/session-data";
@@ -95,8 +102,33 @@ describe("session cookie", () => {
     const inFlight = memoryJar(Object.fromEntries(jar.cookies));
     await endSession(jar, data);
     expect(jar.cookies.size).toBe(0);
+    // The browser is told to drop it at once, with the attributes it was set with (else it would not match).
+    expect(jar.options.get("dash_session")).toMatchObject({ maxAge: 0, httpOnly: true, path: "/" });
     expect(await saveSession(inFlight, { ...data, accessToken: "rotated" })).toBe(false);
     expect(await loadSession(inFlight)).toBeNull();
+  });
+});
+
+describe("an ended session's mark lasts as long as a copy of its cookie could", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a copy of the cookie taken before sign-out is still refused hours later, within the session's lifetimes", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const jar = memoryJar();
+    const data = session();
+    await saveSession(jar, data);
+    const copied = memoryJar(Object.fromEntries(jar.cookies));
+    await endSession(jar, data);
+    // OWASP ASVS 5 V7.4.1: the end holds for as long as the cookie's seal and the session's idle lifetime would let it in.
+    vi.setSystemTime(Date.now() + SESSION_IDLE_LIFETIME_MS - 60_000);
+    expect(await loadSession(copied)).toBeNull();
+  });
+
+  it("is kept for the idle lifetime, or what is left of the absolute one when that is shorter", () => {
+    const now = Date.now();
+    expect(remainingLifeMs({ createdAt: now }, now)).toBe(SESSION_IDLE_LIFETIME_MS);
+    expect(remainingLifeMs({ createdAt: now - SESSION_ABSOLUTE_LIFETIME_MS + 3_600_000 }, now)).toBe(3_600_000);
+    expect(remainingLifeMs({ createdAt: now - SESSION_ABSOLUTE_LIFETIME_MS }, now)).toBe(1_000);
   });
 });
 

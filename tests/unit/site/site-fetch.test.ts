@@ -5,7 +5,7 @@ import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { SITE_ANSWER_BYTE_CAPS, siteFailureOf, SiteFetchError, type SiteAnswerKind } from "@/lib/site/site-call-policy";
+import { failureOf, SITE_ANSWER_BYTE_CAPS, siteFailureOf, SiteFetchError, type SiteAnswerKind } from "@/lib/site/site-call-policy";
 import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 import { siteFetch, type SiteFetchInit } from "@/lib/site/site-fetch";
 
@@ -149,10 +149,23 @@ describe("siteFetch", () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const log = captureLog();
-    await expect(siteFetch(kind, `http://127.0.0.1:${port}/`, init)).rejects.toMatchObject({ code: "unreachable" });
+    await expect(siteFetch(kind, `http://127.0.0.1:${port}/oauth/token?code=the-code&state=the-state`, init)).rejects.toMatchObject({
+      code: "unreachable",
+    });
+    // The path names the endpoint; the query, which may carry a code or a state, is never logged.
     expect(log.events()).toContainEqual(
-      expect.objectContaining({ event: "site_error", reason: "unreachable", networkError: "ECONNREFUSED" }),
+      expect.objectContaining({ event: "site_error", endpoint: "/oauth/token", reason: "unreachable", networkError: "ECONNREFUSED" }),
     );
+    expect(log.text()).not.toMatch(/the-code|the-state/);
+  });
+
+  it("logs a network error's code only when it is a plain code, never text the network made up", () => {
+    const log = captureLog();
+    const url = new URL(`${base}/oauth/token`);
+    for (const code of ["ECONNRESET", 'EVIL\n{"event":"forged"}', "a sentence, not a code"]) {
+      failureOf(Object.assign(new Error("socket"), { code }), new AbortController().signal, "oauth", url, false);
+    }
+    expect(log.events().map((event) => event.networkError)).toEqual(["ECONNRESET", undefined, undefined]);
   });
 
   it("node:http: says the answer broke off when the site closes the connection mid-answer", async () => {
