@@ -616,3 +616,13 @@ describe("checklist 49, sign-in side", () => {
     }
   });
 });
+
+describe("the sign-in problem page's address", () => {
+  it("carries a panel sign-in's binding only in the binding's own form: nothing else from the attempt reaches the URL", () => {
+    const binding = "b".repeat(43);
+    const failed = (popupBinding: string) => Object.assign(new AuthError("login_expired", "expired"), { popupBinding });
+    const bindingOf = (error: AuthError) => new URL(signInProblemRedirect(error).headers.get("location")!).searchParams.get("binding");
+    expect(bindingOf(failed(binding))).toBe(binding);
+    for (const junk of ['"><script>alert(1)</script>', "b".repeat(44), "short"]) expect(bindingOf(failed(junk))).toBeNull();
+  });
+});
