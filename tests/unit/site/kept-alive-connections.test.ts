@@ -96,12 +96,14 @@ describe("a kept-alive connection the site closed", () => {
     ]);
   });
 
-  it("a reset on a new connection is not sent again: the site may have read it", async () => {
+  // An Account API query too, which a reset on a kept-alive connection would send once more.
+  it.each([
+    ["a token request", "oauth", { method: "POST", body: "grant_type=refresh_token" }],
+    ["an Account API query", "graphql", QUERY],
+  ] as const)("%s reset on a new connection is not sent again: the site may have read it", async (_name, kind, init) => {
     site = await startSite(() => "reset");
     captureLog();
-    const failure = await siteFetch("oauth", site.url, { method: "POST", body: "grant_type=refresh_token" }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await siteFetch(kind, site.url, init).catch((error: unknown) => error);
     expect(siteFailureOf(failure)?.code).toBe("unreachable");
     expect(site.requests).toEqual([[1, 1]]);
   });
