@@ -197,6 +197,7 @@ const QUIET_CODES: ReadonlySet<string> = new Set([
   "not_found",
   "invalid_cursor",
   "invalid_request",
+  "body_too_large",
 ]);
 
 /** The event of a failure whose code is not a site failure. */

@@ -7,8 +7,10 @@ import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { createHandoff, redeemHandoff } from "@/lib/auth/embedded-handoff";
 import { newSessionId, type SessionData } from "@/lib/session/session";
+import { getSharedState } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
+import { captureLog } from "../support/captured-log";
 import { TEST_APP_URL } from "../support/env";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
@@ -171,6 +173,16 @@ describe("sign-in from the embedded dashboard", () => {
     }
   });
 
+  it("looks up no code longer than the codes it hands out: the shared state is not asked", async () => {
+    const recall = vi.spyOn(getSharedState(), "recall");
+    try {
+      await expect(redeemHandoff("c".repeat(65), VERIFIER)).rejects.toMatchObject({ code: "login_expired" });
+      expect(recall).not.toHaveBeenCalled();
+    } finally {
+      recall.mockRestore();
+    }
+  });
+
   it("expires the handoff after a minute", async () => {
     const now = Date.now();
     const session = handedOffSession(now);
@@ -202,7 +214,8 @@ describe("the handoff body is capped", () => {
     });
   }
 
-  it("refuses a declared Content-Length over the cap before reading anything", async () => {
+  it("refuses a declared Content-Length over the cap before reading anything, and blames no site in the log", async () => {
+    const log = captureLog();
     let pulled = 0;
     const response = await embeddedRoute(
       streamedRequest(
@@ -216,6 +229,9 @@ describe("the handoff body is capped", () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
     expect(pulled).toBeLessThanOrEqual(1);
+    // The request's own fault: its request line (status 413) says it; nothing says the site failed.
+    expect(log.events().filter((event) => event.event === "site_error")).toEqual([]);
+    expect(log.events()).toContainEqual(expect.objectContaining({ event: "request", route: "/api/auth/embedded", status: 413 }));
   });
 
   it("stops reading a body without Content-Length at the cap", async () => {
