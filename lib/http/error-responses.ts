@@ -205,6 +205,9 @@ const EVENT_OF_CODE: Partial<Record<string, LogEventName>> = {
   unexpected: "unexpected_error",
   csrf_rejected: "csrf_refused",
   rate_limited: "rate_limited",
+  // The embedded frame's handoff is the end of a sign-in: an unknown code or another frame's secret fails it.
+  login_expired: "sign_in_failed",
+  login_state_mismatch: "sign_in_failed",
 };
 
 /**

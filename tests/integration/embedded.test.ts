@@ -99,12 +99,15 @@ describe("sign-in from the embedded dashboard", () => {
     expect(frame.cookies.get("__Host-dash_embedded")).not.toBe(before);
   });
 
-  it("redeems only with the frame's secret", async () => {
+  it("redeems only with the frame's secret, and logs a failed sign-in, not a site error", async () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
+    const log = captureLog();
     const wrong = await redeemRequest(frame, { code, verifier: "w".repeat(43) });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toMatchObject({ error: { code: "login_state_mismatch" } });
+    expect(log.events()).toContainEqual(expect.objectContaining({ event: "sign_in_failed", errorCode: "login_state_mismatch" }));
+    expect(log.events().filter((event) => event.event === "site_error")).toEqual([]);
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
@@ -134,9 +137,11 @@ describe("sign-in from the embedded dashboard", () => {
   it("refuses an unknown code, a cross-site request, and a request without the custom header", async () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
+    const log = captureLog();
     const unknown = await redeemRequest(frame, { code: "unknown", verifier: VERIFIER });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: "login_expired" } });
+    expect(log.events()).toContainEqual(expect.objectContaining({ event: "sign_in_failed", errorCode: "login_expired" }));
     expect(
       (await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status,
     ).toBe(403);
