@@ -6,7 +6,6 @@ import { POST as embeddedRoute } from "@/app/api/auth/embedded/route";
 import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { createHandoff, redeemHandoff } from "@/lib/auth/embedded-handoff";
-import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
@@ -14,6 +13,7 @@ import { captureLog } from "../support/captured-log";
 import { TEST_APP_URL } from "../support/env";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+import { sessionData } from "../support/session-data";
 
 let sandbox: RunningSandbox;
 
@@ -149,31 +149,17 @@ describe("sign-in from the embedded dashboard", () => {
     expect(frame.cookies.size).toBe(0);
   });
 
-  function handedOffSession(now = Date.now()): SessionData {
-    return {
-      v: 1,
-      sid: newSessionId(),
-      accessToken: "a",
-      refreshToken: "r",
-      accessTokenExpiresAt: now + 60_000,
-      scopes: [],
-      claims: { sub: "s", name: "n", email: "e@example.com", orgId: "o", roles: [] },
-      createdAt: now,
-      lastSeenAt: now,
-    };
-  }
-
   it("takes only a secret of 43 to 128 characters, as a PKCE verifier (RFC 7636 section 4.1), even one that matches", async () => {
     for (const length of [43, 128]) {
       const verifier = "v".repeat(length);
-      const session = handedOffSession();
+      const session = sessionData();
       await expect(redeemHandoff(await createHandoff(session, await bindingFor(verifier)), verifier)).resolves.toMatchObject({
         sid: session.sid,
       });
     }
     for (const length of [42, 129]) {
       const verifier = "v".repeat(length);
-      const code = await createHandoff(handedOffSession(), await bindingFor(verifier));
+      const code = await createHandoff(sessionData(), await bindingFor(verifier));
       await expect(redeemHandoff(code, verifier)).rejects.toMatchObject({ code: "login_state_mismatch" });
     }
   });
@@ -190,7 +176,7 @@ describe("sign-in from the embedded dashboard", () => {
 
   it("expires the handoff after a minute", async () => {
     const now = Date.now();
-    const session = handedOffSession(now);
+    const session = sessionData();
     const code = await createHandoff(session, await bindingFor(VERIFIER));
     await expect(redeemHandoff(code, VERIFIER)).resolves.toMatchObject({ sid: session.sid });
     vi.useFakeTimers({ toFake: ["Date"], now: now + 61_000 });
