@@ -14,7 +14,7 @@ import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** Where every sign-in failure ends: a readable page, identified by our stable code, never the site's text. */
 export function signInProblemRedirect(error: unknown): NextResponse {
-  const code = error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
+  const code = signInFailureCode(error);
   logFailure(error, code, "sign_in_failed");
   countSignInFailed(code);
   const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
@@ -23,6 +23,20 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.
   if (error instanceof AuthError && isValidBinding(error.popupBinding ?? null)) url.searchParams.set("binding", error.popupBinding!);
   return NextResponse.redirect(url, 303);
+}
+
+/** Our stable code for why a sign-in failed. */
+function signInFailureCode(error: unknown): string {
+  return error instanceof AuthError ? error.code : isSharedStateUnavailable(error) ? "temporarily_unavailable" : "unexpected";
+}
+
+/**
+ * Counts a sign-in that failed where no sign-in problem page is shown (the embedded frame's handoff, whose
+ * frame reads the status alone) and throws the error on to the route's answer.
+ */
+export function rethrowCountedSignInFailure(error: unknown): never {
+  countSignInFailed(signInFailureCode(error));
+  throw error;
 }
 
 /**

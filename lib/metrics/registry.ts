@@ -87,7 +87,7 @@ export const signInsSucceeded = counter({ name: "dashboard_sign_ins_succeeded_to
 
 export const signInsFailed = counter({
   name: "dashboard_sign_ins_failed_total",
-  help: "Sign-ins that ended on the sign-in problem page, by error code.",
+  help: "Sign-ins that failed (on the sign-in problem page, or at the embedded frame's handoff), by error code.",
   labelNames: ["code"],
 });
 

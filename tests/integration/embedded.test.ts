@@ -6,11 +6,13 @@ import { POST as embeddedRoute } from "@/app/api/auth/embedded/route";
 import { GET as loginRoute } from "@/app/api/auth/login/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { createHandoff, redeemHandoff } from "@/lib/auth/embedded-handoff";
+import { signInsFailed } from "@/lib/metrics/registry";
 import { getSharedState } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
 import { captureLog } from "../support/captured-log";
 import { TEST_APP_URL } from "../support/env";
+import { deltas } from "../support/metric-deltas";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 import { sessionData } from "../support/session-data";
@@ -99,11 +101,15 @@ describe("sign-in from the embedded dashboard", () => {
     expect(frame.cookies.get("__Host-dash_embedded")).not.toBe(before);
   });
 
-  it("redeems only with the frame's secret, and logs a failed sign-in, not a site error", async () => {
+  it("redeems only with the frame's secret, and logs and counts a failed sign-in, not a site error", async () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     const log = captureLog();
-    const wrong = await redeemRequest(frame, { code, verifier: "w".repeat(43) });
+    let wrong!: Response;
+    const counted = await deltas([[signInsFailed, { code: "login_state_mismatch" }]], async () => {
+      wrong = await redeemRequest(frame, { code, verifier: "w".repeat(43) });
+    });
+    expect(counted).toEqual([1]);
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toMatchObject({ error: { code: "login_state_mismatch" } });
     expect(log.events()).toContainEqual(expect.objectContaining({ event: "sign_in_failed", errorCode: "login_state_mismatch" }));
@@ -113,19 +119,26 @@ describe("sign-in from the embedded dashboard", () => {
 
   it("answers a body that is not a handoff with 400 invalid_request, not as a sign-in that did not match", async () => {
     const frame = new RouteBrowser();
-    const notJson = await embeddedRoute(
-      frame.request("/api/auth/embedded", {
-        method: "POST",
-        headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json" },
-        body: "{",
-      }),
+    let answers: Response[] = [];
+    // The request's own form is not a failed sign-in: nothing is counted, under any code.
+    const counted = await deltas(
+      ["unexpected", "invalid_handoff_request", "invalid_request"].map((code) => [signInsFailed, { code }]),
+      async () => {
+        const notJson = await embeddedRoute(
+          frame.request("/api/auth/embedded", {
+            method: "POST",
+            headers: { ...SAME_ORIGIN_HEADERS, "content-type": "application/json" },
+            body: "{",
+          }),
+        );
+        const others = [{ code: "c" }, { verifier: VERIFIER }, { code: 5, verifier: VERIFIER }, null].map((body) =>
+          redeemRequest(frame, body),
+        );
+        answers = [notJson, ...(await Promise.all(others))];
+      },
     );
-    for (const answer of [
-      notJson,
-      ...(await Promise.all(
-        [{ code: "c" }, { verifier: VERIFIER }, { code: 5, verifier: VERIFIER }, null].map((body) => redeemRequest(frame, body)),
-      )),
-    ]) {
+    expect(counted).toEqual([0, 0, 0]);
+    for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(await answer.json()).toEqual({
         error: { code: "invalid_request", message: expect.stringContaining("carries no sign-in handoff") as string },
@@ -138,14 +151,25 @@ describe("sign-in from the embedded dashboard", () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     const log = captureLog();
-    const unknown = await redeemRequest(frame, { code: "unknown", verifier: VERIFIER });
+    let unknown!: Response;
+    expect(
+      await deltas(
+        [[signInsFailed, { code: "login_expired" }]],
+        async () => (unknown = await redeemRequest(frame, { code: "unknown", verifier: VERIFIER })),
+      ),
+    ).toEqual([1]);
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: "login_expired" } });
     expect(log.events()).toContainEqual(expect.objectContaining({ event: "sign_in_failed", errorCode: "login_expired" }));
-    expect(
-      (await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" })).status,
-    ).toBe(403);
-    expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: TEST_APP_URL })).status).toBe(403);
+    // A forged request is refused before it is a sign-in, and is not counted as one.
+    const forged = await deltas([[signInsFailed, { code: "csrf_rejected" }]], async () => {
+      expect(
+        (await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: sandbox.url, "x-requested-with": "companion-dashboard" }))
+          .status,
+      ).toBe(403);
+      expect((await redeemRequest(frame, { code, verifier: VERIFIER }, { origin: TEST_APP_URL })).status).toBe(403);
+    });
+    expect(forged).toEqual([0]);
     expect(frame.cookies.size).toBe(0);
   });
 

@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import type { AddressInfo } from "node:net";
 
-import type { Metric } from "prom-client";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { GET as getMetricsRoute } from "@/app/api/metrics/route";
@@ -31,30 +30,12 @@ import { siteFetch } from "@/lib/site/site-fetch";
 import { NextRequest } from "next/server";
 
 import { captureLog } from "../../support/captured-log";
+import { deltas } from "../../support/metric-deltas";
 import { setUpDashboardOnFakeSite } from "../../support/dashboard-on-fake-site";
 import { memoryJar } from "../../support/memory-jar";
 import { expiringSession } from "../../support/session-fixture";
 
 const site = setUpDashboardOnFakeSite();
-
-/** The current value of one series (a histogram's by its `_count`). */
-async function valueOf(metric: Metric, labels: Record<string, string> = {}, suffix = ""): Promise<number> {
-  const { name, values } = await metric.get();
-  const matching = (values as { metricName?: string; labels: Record<string, string | number>; value: number }[]).find(
-    (value) =>
-      (suffix === "" ? value.metricName === undefined || value.metricName === name : value.metricName === `${name}${suffix}`) &&
-      Object.entries(labels).every(([label, wanted]) => String(value.labels[label]) === wanted),
-  );
-  return matching?.value ?? 0;
-}
-
-/** How much `action` changed each of `series`. */
-async function deltas(series: [Metric, Record<string, string>, string?][], action: () => unknown): Promise<number[]> {
-  const before = await Promise.all(series.map(([metric, labels, suffix]) => valueOf(metric, labels, suffix)));
-  await action();
-  const after = await Promise.all(series.map(([metric, labels, suffix]) => valueOf(metric, labels, suffix)));
-  return after.map((value, index) => value - before[index]!);
-}
 
 let issued = 0;
 beforeEach(() => {

@@ -4,6 +4,7 @@ import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { redeemHandoff } from "@/lib/auth/embedded-handoff";
 import { startNewSession } from "@/lib/auth/new-session";
 import { readCappedText } from "@/lib/http/capped-body";
+import { rethrowCountedSignInFailure } from "@/lib/http/auth-redirects";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { rateLimited } from "@/lib/http/rate-limit";
 import { RequestError } from "@/lib/http/request-errors";
@@ -36,11 +37,16 @@ async function handlePost(request: NextRequest) {
     const { code, verifier } = (body ?? {}) as { code?: unknown; verifier?: unknown };
     if (typeof code !== "string" || typeof verifier !== "string")
       throw new RequestError("invalid_handoff_request", "The handoff request lacks its code or verifier.");
-    const session = await redeemHandoff(code, verifier);
     const buffer = new CookieBuffer();
-    await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded", request.headers.get("user-agent"));
+    // From here the request is a well-formed handoff, and its failure is a failed sign-in.
+    await signInWithHandoff(request, buffer, code, verifier).catch(rethrowCountedSignInFailure);
     return buffer.applyTo(NextResponse.json({ signedIn: true }));
   } catch (error) {
     return apiErrorResponse(error);
   }
+}
+
+async function signInWithHandoff(request: NextRequest, buffer: CookieBuffer, code: string, verifier: string): Promise<void> {
+  const session = await redeemHandoff(code, verifier);
+  await startNewSession(requestResponseJar(request.cookies, buffer), session, "embedded", request.headers.get("user-agent"));
 }
