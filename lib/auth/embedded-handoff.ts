@@ -35,7 +35,10 @@ export async function createHandoff(session: SessionData, binding: string): Prom
 export async function redeemHandoff(code: string, verifier: string): Promise<SessionData> {
   const sealed = code.length <= 64 ? await getSharedState().recall(`handoff:${code}`) : undefined;
   if (!sealed) throw new AuthError("login_expired", "This sign-in handoff is unknown or expired.");
-  const { session, binding } = await openSessionSeal<{ session: SessionData; binding: string }>(sealed, HANDOFF_TTL_MS / 1000);
+  // The seal keeps its own minute, whatever the shared state does: one that kept the code longer (or a
+  // copy put back) yields a seal that opens empty.
+  const { session, binding } = await openSessionSeal<Partial<{ session: SessionData; binding: string }>>(sealed, HANDOFF_TTL_MS / 1000);
+  if (!session || !binding) throw new AuthError("login_expired", "This sign-in handoff is unknown or expired.");
   if (verifier.length < 43 || verifier.length > 128 || (await oauth.calculatePKCECodeChallenge(verifier)) !== binding) {
     throw new AuthError("login_state_mismatch", "This sign-in handoff belongs to another frame.");
   }

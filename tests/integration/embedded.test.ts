@@ -210,6 +210,25 @@ describe("sign-in from the embedded dashboard", () => {
       vi.useRealTimers();
     }
   });
+
+  it("expires the handoff's seal on its own even where the shared state still holds the code", async () => {
+    const now = Date.now();
+    const remember = vi.spyOn(getSharedState(), "remember");
+    const code = await createHandoff(sessionData(), await bindingFor(VERIFIER));
+    const sealed = remember.mock.calls.find(([key]) => key === `handoff:${code}`)?.[1];
+    remember.mockRestore();
+    expect(sealed).toEqual(expect.any(String));
+    // A store that outlives the entry's TTL: the code is still found after the minute, and after the
+    // minute more that iron allows for clocks that disagree.
+    const recall = vi.spyOn(getSharedState(), "recall").mockResolvedValue(sealed);
+    vi.useFakeTimers({ toFake: ["Date"], now: now + 121_000 });
+    try {
+      await expect(redeemHandoff(code, VERIFIER)).rejects.toMatchObject({ code: "login_expired" });
+    } finally {
+      vi.useRealTimers();
+      recall.mockRestore();
+    }
+  });
 });
 
 describe("the handoff body is capped", () => {

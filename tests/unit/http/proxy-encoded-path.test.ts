@@ -55,4 +55,19 @@ describe("the request headers a page's render gets", () => {
     expect(forwarded).not.toContain("nonce-evil");
     expect(forwarded).toContain(`'nonce-${answer.headers.get("x-middleware-request-x-nonce")}'`);
   });
+
+  it("carry no Content-Security-Policy the request brought on the way to the prerendered signed-out page either", async () => {
+    const answer = await proxy(
+      new NextRequest(`${TEST_APP_URL}/signed-out?reason=expired`, {
+        headers: { "content-security-policy": "script-src 'nonce-evil'", "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" },
+      }),
+    );
+    expect(answer.headers.get("x-middleware-rewrite")).toContain("/signed-out/en/page/expired/none");
+    // The headers the router reads are the ones listed here: the request's own, less its CSP.
+    const overridden = answer.headers.get("x-middleware-override-headers")?.split(",") ?? [];
+    expect(overridden).toContain("sec-fetch-dest");
+    expect(overridden).not.toContain("content-security-policy");
+    expect(answer.headers.get("x-middleware-request-content-security-policy")).toBeNull();
+    expect(answer.headers.get("content-security-policy")).not.toContain("nonce-");
+  });
 });
