@@ -57,8 +57,8 @@ function clientAddress(request: NextRequest): string | undefined {
   const header = getConfig().trustedProxyHeader;
   if (!header) return undefined;
   const value = request.headers.get(header);
-  const last = value?.split(",").at(-1)?.trim();
-  return last ? last.slice(0, 100) : undefined;
+  // Only its digest is stored, so its length is bounded by the header's, not here.
+  return value?.split(",").at(-1)?.trim() || undefined;
 }
 
 /** The session cookie(s) as sent, never opened: the same cookie is the same session. */

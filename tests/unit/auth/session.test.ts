@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { saveTransaction, TRANSACTION_TTL_SECONDS, transactionCookieName, type LoginTransaction } from "@/lib/auth/transaction";
 import { resetConfigForTests } from "@/lib/config";
+import { readOnlyJar } from "@/lib/session/cookie-jar";
 import {
   endSession,
   loadSession,
@@ -106,6 +107,21 @@ describe("session cookie", () => {
     expect(jar.options.get("dash_session")).toMatchObject({ maxAge: 0, httpOnly: true, path: "/" });
     expect(await saveSession(inFlight, { ...data, accessToken: "rotated" })).toBe(false);
     expect(await loadSession(inFlight)).toBeNull();
+  });
+});
+
+describe("a page render's cookie jar", () => {
+  it("opens the request's session and refuses to write one: a render cannot persist what it would rotate", async () => {
+    const browser = memoryJar();
+    await saveSession(browser, session());
+    const cookie = (name: string) => ({ name, value: browser.cookies.get(name)! });
+    const request = {
+      get: (name: string) => (browser.cookies.has(name) ? cookie(name) : undefined),
+      getAll: () => [...browser.cookies.keys()].map(cookie),
+    };
+    const render = readOnlyJar(request);
+    expect((await loadSession(render))?.data.claims.email).toBe("maya@example.com");
+    await expect(saveSession(render, session())).rejects.toThrow("A Server Component render cannot write cookies.");
   });
 });
 
