@@ -43,7 +43,11 @@ async function answerPage(request: NextRequest, pathname: string, requestId: str
   // refresh, and no nonce, since the page is not rendered per request (in development it is, with one).
   if (rewrite?.kind === "prerendered_copy" && !development) {
     const policy = prerenderedPagePolicy(prerenderedScriptHashes(rewrite.path), pathname);
-    return withPageHeaders(NextResponse.rewrite(rewrittenUrl(request, rewrite.path)), pathname, policy);
+    // Not rendered, so no nonce is read; still, no path hands Next.js a CSP the request brought (CVE-2026-44581).
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.delete("content-security-policy");
+    const copy = NextResponse.rewrite(rewrittenUrl(request, rewrite.path), { request: { headers: requestHeaders } });
+    return withPageHeaders(copy, pathname, policy);
   }
   const buffer = new CookieBuffer();
   // A prefetch gets the page's headers like any request; only the refresh waits for a real navigation.

@@ -53,7 +53,7 @@ function ownResourceMetadataUrls(): string[] {
  * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
  * A failure while an answer's body is read is told to `onBodyFailure` as it happens (siteFetch).
  */
-function mcpTransportFetch(
+export function mcpTransportFetch(
   endpoint: URL,
   accessToken: string | null,
   deadline: AbortSignal,

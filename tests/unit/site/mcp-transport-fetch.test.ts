@@ -1,0 +1,40 @@
+/**
+ * The fetch the MCP SDK's transport is given: whatever the SDK asks of it, only the site's MCP endpoint is
+ * called, with the member's token (or none) and never a credential the SDK put in the request.
+ */
+import { describe, expect, it } from "vitest";
+
+import { MCP_PATH, mcpTransportFetch } from "@/lib/site/mcp-client";
+
+import { setUpDashboardOnFakeSite } from "../../support/dashboard-on-fake-site";
+
+const site = setUpDashboardOnFakeSite();
+
+const FOREIGN_CREDENTIALS = { authorization: "Bearer not-the-members", cookie: "dash_session=browser-cookie" };
+
+function transportFetch(accessToken: string | null) {
+  return mcpTransportFetch(new URL(`${site.url}${MCP_PATH}`), accessToken, AbortSignal.timeout(5_000), () => undefined);
+}
+
+function post(headers: Record<string, string>) {
+  return { method: "POST", headers: { "content-type": "application/json", ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' };
+}
+
+describe("the MCP transport's fetch", () => {
+  it("calls no URL but the site's MCP endpoint, whatever the SDK asks for", async () => {
+    for (const other of [`${site.url}/api/oauth/token`, `${site.url}${MCP_PATH}?x=1`, `${site.url}${MCP_PATH}/`]) {
+      await expect(transportFetch("member-token")(other, post({}))).rejects.toThrow("another URL than the site's MCP endpoint");
+    }
+    expect(site.calls).toEqual([]);
+  });
+
+  it("sends no authorization or cookie the SDK put in its request: the member's token alone, or nothing", async () => {
+    site.handlers.set("POST /mcp", () => ({ json: { jsonrpc: "2.0", id: 1, result: {} } }));
+    expect((await transportFetch("member-token")(`${site.url}${MCP_PATH}`, post(FOREIGN_CREDENTIALS))).status).toBe(200);
+    expect((await transportFetch(null)(`${site.url}${MCP_PATH}`, post(FOREIGN_CREDENTIALS))).status).toBe(200);
+    const [asMember, anonymous] = site.callsTo(MCP_PATH);
+    expect(asMember?.headers.authorization).toBe("Bearer member-token");
+    expect(anonymous?.headers.authorization).toBeUndefined();
+    for (const call of [asMember, anonymous]) expect(call?.headers.cookie).toBeUndefined();
+  });
+});
