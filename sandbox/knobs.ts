@@ -158,6 +158,12 @@ export interface SandboxKnobs {
    * "with_metadata" with the challenge's `resource_metadata` (RFC 9728 section 5.1), "bare" without it.
    */
   mcpMemberTokenRefusal: "off" | "bare" | "with_metadata";
+  /**
+   * The MCP server's tool titles and descriptions come in the caller's language: English or 繁體中文, as
+   * its Accept-Language asks (RFC 9110 section 12.5.4), with a `Content-Language` naming the one given.
+   * Off mimics a site that writes them in one language and says nothing of it.
+   */
+  mcpLocalizedTools: boolean;
 }
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
@@ -190,6 +196,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   dpopRevocation: false,
   refreshRevocationEndsGrant: true,
   mcpMemberTokenRefusal: "off",
+  mcpLocalizedTools: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -254,6 +261,7 @@ export const knobsPatchSchema = z
     dpopRevocation: z.boolean(),
     refreshRevocationEndsGrant: z.boolean(),
     mcpMemberTokenRefusal: z.enum(["off", "bare", "with_metadata"]),
+    mcpLocalizedTools: z.boolean(),
   })
   .partial()
   .strict();

@@ -34,6 +34,62 @@ export const PUBLIC_MCP_TOOLS = ["list_courses", "search_courses", "get_course"]
 /** Tools a member token with `account:read` additionally gets. */
 export const MEMBER_MCP_TOOLS = ["list_my_enrollments", "list_my_orders", "list_my_event_registrations"] as const;
 
+/** The languages the tools' texts are written in when the `mcpLocalizedTools` knob is on; English otherwise. */
+type ToolLanguage = "en" | "zh-TW";
+type ToolName = (typeof PUBLIC_MCP_TOOLS)[number] | (typeof MEMBER_MCP_TOOLS)[number];
+
+const TOOL_TEXTS: Record<ToolLanguage, Record<ToolName, { title: string; description: string }>> = {
+  en: {
+    list_courses: { title: "List courses", description: `Lists the courses ${SCHOOL.name} sells, with prices, in catalog order.` },
+    search_courses: {
+      title: "Search courses",
+      description: "Finds courses whose name, description or lecture titles contain every word of the query.",
+    },
+    get_course: { title: "Get a course", description: "One course with its price and curriculum: sections and their lectures." },
+    list_my_enrollments: {
+      title: "List my enrollments",
+      description: "The signed-in member's enrolled courses: access expiry, progress and where to resume.",
+    },
+    list_my_orders: {
+      title: "List my orders",
+      description: "The signed-in member's orders, newest last, with their state, amounts and line items.",
+    },
+    list_my_event_registrations: {
+      title: "List my event registrations",
+      description: "The signed-in member's event registrations and the events' times and places.",
+    },
+  },
+  "zh-TW": {
+    list_courses: { title: "列出課程", description: `依目錄順序列出 ${SCHOOL.name} 販售的課程與價格。` },
+    search_courses: { title: "搜尋課程", description: "找出名稱、說明或單元標題包含查詢中每個字詞的課程。" },
+    get_course: { title: "查看課程", description: "一門課程的價格與課綱：各章節與其中的單元。" },
+    list_my_enrollments: { title: "列出我的課程", description: "已登入學員的課程：存取期限、學習進度，以及從哪裡繼續看。" },
+    list_my_orders: { title: "列出我的訂單", description: "已登入學員的訂單（最新的在最後），含狀態、金額與品項。" },
+    list_my_event_registrations: { title: "列出我的活動報名", description: "已登入學員報名的活動，以及活動的時間與地點。" },
+  },
+};
+
+/**
+ * The caller's language among the tools' (RFC 9110 section 12.5.4): the Accept-Language range with the highest
+ * q-value that one of them matches (zh, zh-TW and zh-Hant match 繁體中文), English when none does.
+ */
+export function toolLanguageFor(acceptLanguage: string | undefined): ToolLanguage {
+  const ranges = (acceptLanguage ?? "")
+    .split(",")
+    .map((part) => {
+      const [range = "", ...parameters] = part.trim().toLowerCase().split(";");
+      const q = parameters.map((parameter) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(parameter)?.[1]).find(Boolean);
+      return { range: range.trim(), q: q === undefined ? 1 : Number(q) };
+    })
+    .filter(({ range, q }) => range !== "" && q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { range } of ranges) {
+    if (range === "zh" || range === "zh-tw" || range.startsWith("zh-hant")) return "zh-TW";
+    if (range === "en" || range.startsWith("en-") || range === "*") return "en";
+  }
+  return "en";
+}
+
 const MAX_LIMIT = 100;
 const limitSchema = z.number().int().min(1).max(MAX_LIMIT).optional().describe(`How many items to return (1 to ${MAX_LIMIT}, default 20)`);
 const offsetSchema = z.number().int().min(0).max(100_000).optional().describe("How many items to skip (default 0)");
@@ -68,13 +124,12 @@ function courseSummary(state: SandboxState, course: Course) {
   };
 }
 
-function registerPublicTools(server: McpServer, state: SandboxState): void {
+function registerPublicTools(server: McpServer, state: SandboxState, texts: (typeof TOOL_TEXTS)[ToolLanguage]): void {
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   server.registerTool(
     "list_courses",
     {
-      title: "List courses",
-      description: `Lists the courses ${SCHOOL.name} sells, with prices, in catalog order.`,
+      ...texts.list_courses,
       inputSchema: { limit: limitSchema, offset: offsetSchema },
       annotations: readOnly,
     },
@@ -86,8 +141,7 @@ function registerPublicTools(server: McpServer, state: SandboxState): void {
   server.registerTool(
     "search_courses",
     {
-      title: "Search courses",
-      description: "Finds courses whose name, description or lecture titles contain every word of the query.",
+      ...texts.search_courses,
       inputSchema: { query: z.string().trim().min(1).max(200).describe("Words to look for, e.g. watercolor"), limit: limitSchema },
       annotations: readOnly,
     },
@@ -103,8 +157,7 @@ function registerPublicTools(server: McpServer, state: SandboxState): void {
   server.registerTool(
     "get_course",
     {
-      title: "Get a course",
-      description: "One course with its price and curriculum: sections and their lectures.",
+      ...texts.get_course,
       inputSchema: { slug: z.string().min(1).max(200).describe("The course slug, e.g. watercolor-foundations") },
       annotations: readOnly,
     },
@@ -129,15 +182,14 @@ function registerPublicTools(server: McpServer, state: SandboxState): void {
   );
 }
 
-function registerMemberTools(server: McpServer, state: SandboxState, member: DemoMember): void {
+function registerMemberTools(server: McpServer, state: SandboxState, member: DemoMember, texts: (typeof TOOL_TEXTS)[ToolLanguage]): void {
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   const data = () => getAccountData(member.email, state.now());
   const date = (value: Date | null) => (value === null ? null : formatDateTime(value));
   server.registerTool(
     "list_my_enrollments",
     {
-      title: "List my enrollments",
-      description: "The signed-in member's enrolled courses: access expiry, progress and where to resume.",
+      ...texts.list_my_enrollments,
       inputSchema: { limit: limitSchema, offset: offsetSchema },
       annotations: readOnly,
     },
@@ -169,8 +221,7 @@ function registerMemberTools(server: McpServer, state: SandboxState, member: Dem
   server.registerTool(
     "list_my_orders",
     {
-      title: "List my orders",
-      description: "The signed-in member's orders, newest last, with their state, amounts and line items.",
+      ...texts.list_my_orders,
       inputSchema: { limit: limitSchema, offset: offsetSchema },
       annotations: readOnly,
     },
@@ -189,8 +240,7 @@ function registerMemberTools(server: McpServer, state: SandboxState, member: Dem
   server.registerTool(
     "list_my_event_registrations",
     {
-      title: "List my event registrations",
-      description: "The signed-in member's event registrations and the events' times and places.",
+      ...texts.list_my_event_registrations,
       inputSchema: { limit: limitSchema, offset: offsetSchema },
       annotations: readOnly,
     },
@@ -213,7 +263,7 @@ function registerMemberTools(server: McpServer, state: SandboxState, member: Dem
 }
 
 /** A server for one request: public tools, plus the member tools when a member is known. */
-export function createMcpServer(state: SandboxState, member: DemoMember | undefined): McpServer {
+export function createMcpServer(state: SandboxState, member: DemoMember | undefined, language: ToolLanguage = "en"): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, title: `${SCHOOL.name} (sandbox)` },
     {
@@ -222,8 +272,9 @@ export function createMcpServer(state: SandboxState, member: DemoMember | undefi
         : `Public catalog tools of ${SCHOOL.name}. Send a member access token for the member's own data.`,
     },
   );
-  registerPublicTools(server, state);
-  if (member) registerMemberTools(server, state, member);
+  const texts = TOOL_TEXTS[language];
+  registerPublicTools(server, state, texts);
+  if (member) registerMemberTools(server, state, member, texts);
   return server;
 }
 
@@ -304,7 +355,8 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   } catch {
     return jsonRpcError(c, 400, -32700, "Parse error: Invalid JSON");
   }
-  const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined);
+  const language = state.knobs.mcpLocalizedTools ? toolLanguageFor(c.req.header("accept-language")) : "en";
+  const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined, language);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
@@ -315,6 +367,10 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
     // Responses are per-caller (member data): never cached.
     const headers = new Headers(response.headers);
     headers.set("Cache-Control", "no-store");
+    if (state.knobs.mcpLocalizedTools) {
+      headers.set("Content-Language", language);
+      headers.append("Vary", "Accept-Language");
+    }
     return new Response(response.body, { status: response.status, headers });
   } finally {
     await server.close();

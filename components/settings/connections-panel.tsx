@@ -32,7 +32,20 @@ function ToolName({ name }: { name: string }) {
   );
 }
 
-function ToolList({ id, title, help, tools }: { id: string; title: string; help: string; tools: ConnectionTool[] }) {
+function ToolList({
+  id,
+  title,
+  help,
+  tools,
+  language,
+}: {
+  id: string;
+  title: string;
+  help: string;
+  tools: ConnectionTool[];
+  /** The language the site says it wrote the tools' texts in, so that a screen reader reads them in it. */
+  language: string | undefined;
+}) {
   if (tools.length === 0) return null;
   return (
     <section aria-labelledby={id} className="flex flex-col gap-2">
@@ -43,8 +56,18 @@ function ToolList({ id, title, help, tools }: { id: string; title: string; help:
       <ul className="grid gap-2 sm:grid-cols-2">
         {tools.map((tool) => (
           <li key={tool.name} className="flex flex-col gap-1 rounded-xl border border-line p-3 wrap-anywhere">
-            <span className="font-medium text-fg">{tool.title ?? humanize(tool.name)}</span>
-            {tool.description ? <span className="text-fg">{tool.description}</span> : null}
+            {tool.title ? (
+              <span lang={language} className="font-medium text-fg">
+                {tool.title}
+              </span>
+            ) : (
+              <span className="font-medium text-fg">{humanize(tool.name)}</span>
+            )}
+            {tool.description ? (
+              <span lang={language} className="text-fg">
+                {tool.description}
+              </span>
+            ) : null}
             <ToolName name={tool.name} />
           </li>
         ))}
@@ -201,8 +224,8 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
         {data.serverVersion ? interpolate(t.serverVersion, { name: data.serverName, version: data.serverVersion }) : data.serverName}
       </p>
       {data.tools.length === 0 ? <p className="text-fg-muted">{t.noTools}</p> : null}
-      <ToolList id="connections-for-you" title={t.forYou} help={t.forYouHelp} tools={mine} />
-      <ToolList id="connections-catalog" title={t.catalog} help={t.catalogHelp} tools={catalog} />
+      <ToolList id="connections-for-you" title={t.forYou} help={t.forYouHelp} tools={mine} language={data.toolsLanguage} />
+      <ToolList id="connections-catalog" title={t.catalog} help={t.catalogHelp} tools={catalog} language={data.toolsLanguage} />
       <section aria-labelledby="connections-how-to" className="flex flex-col gap-3 border-t border-line pt-4">
         <h3 id="connections-how-to" className="font-semibold text-fg">
           {t.howTo}

@@ -4,6 +4,7 @@ import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
 import { keepingPreferenceCookies } from "@/lib/i18n/cookies";
+import { useI18n } from "@/lib/i18n/provider";
 import { ApiError, asApiError, leaveForSignedOutPage, postAction, sessionEndedHere } from "./api";
 import { leaveAfterSignOut, readSignOutOutcome, type SignOutOutcome } from "./sign-out";
 import { accountPageQueryOptions, connectionsQueryOptions, pagedAccountPageQueryOptions, sessionQueryOptions } from "./queries";
@@ -63,8 +64,9 @@ export function useSession() {
   return useQuery(sessionQueryOptions());
 }
 
+/** The AI-assistant panel's answer, in the page's language (a language switch asks again). */
 export function useConnections() {
-  return useQuery(connectionsQueryOptions());
+  return useQuery(connectionsQueryOptions(useI18n().locale));
 }
 
 /**

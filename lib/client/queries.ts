@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import type { Locale } from "@/lib/i18n/locales";
 import type { Connections } from "@/lib/types/account";
 import { accountDataPath, type AccountPageData, type PagedAccountPageKey, type WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -44,9 +45,9 @@ export function sessionQueryOptions() {
  * The Settings page's AI-assistant panel. Browser only: the server never prefetches it, so a slow or
  * absent MCP server cannot delay Settings.
  */
-export function connectionsQueryOptions() {
+export function connectionsQueryOptions(locale: Locale) {
   return queryOptions({
-    queryKey: accountKeys.connections(),
+    queryKey: accountKeys.connections(locale),
     queryFn: ({ signal }) => getJson<Connections>(API_ROUTES.connections, signal),
   });
 }

@@ -10,7 +10,7 @@ import { getConfig } from "@/lib/config";
 import { isSignedOutReason, PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { signedOutCopyPath, signedOutNotice } from "@/lib/contract/signed-out-copies";
-import { LOCALE_COOKIE, negotiateLocale } from "@/lib/i18n/locales";
+import { localeOfRequest } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, loadSession } from "@/lib/session/session";
@@ -56,7 +56,7 @@ async function signedOutCopyFor(request: NextRequest, query: URLSearchParams) {
   const notice = signedOutNotice(isSignedOutReason(reason) ? reason : null, state === null ? undefined : await readEndSessionState(state));
   return {
     ...notice,
-    locale: negotiateLocale(request.headers.get("accept-language"), request.cookies.get(LOCALE_COOKIE)?.value),
+    locale: localeOfRequest(request),
     framing: isFramedRequest(request.headers) ? ("framed" as const) : ("page" as const),
   };
 }

@@ -10,6 +10,14 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
+/**
+ * The Accept-Language the dashboard sends where the site writes text the member reads (the MCP server's
+ * tool texts): the member's language, then English, which every site is assumed to write.
+ */
+export function acceptLanguageFor(locale: Locale): string {
+  return locale === "en" ? "en" : `${locale}, en;q=0.5`;
+}
+
 /** Maps any language tag to one of ours, or null when we do not speak it. */
 function matchTag(tag: string): Locale | null {
   const lower = tag.trim().toLowerCase();
@@ -46,6 +54,11 @@ export function rankLanguageRanges(acceptLanguageHeader: string | null | undefin
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map(({ tag, q }) => ({ tag, q }));
+}
+
+/** The member's language for a request the proxy or a route handler reads: its `locale` cookie, then its Accept-Language. */
+export function localeOfRequest(request: { headers: Headers; cookies: { get(name: string): { value: string } | undefined } }): Locale {
+  return negotiateLocale(request.headers.get("accept-language"), request.cookies.get(LOCALE_COOKIE)?.value);
 }
 
 /**

@@ -8,6 +8,7 @@ import * as oauth from "oauth4webapi";
 
 import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
+import { acceptLanguageFor, type Locale } from "@/lib/i18n/locales";
 import { processWide } from "@/lib/server/process-wide";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
 
@@ -32,8 +33,23 @@ const MAX_SERVER_TEXT_LENGTH = 200;
 
 /** What one connection to the MCP server found out. */
 export type McpInspection =
-  | { available: true; serverName: string; serverVersion: string; tools: Omit<ConnectionTool, "access">[] }
+  | { available: true; serverName: string; serverVersion: string; tools: Omit<ConnectionTool, "access">[]; toolsLanguage?: string }
   | { available: false; reason: ConnectionsUnavailableReason };
+
+/** The language the tools' texts are asked in (Accept-Language) and the one the server says it wrote them in. */
+interface ToolTextLanguage {
+  readonly accept: string;
+  /** From the last answer's Content-Language (RFC 9110 section 8.5), when it names one language. */
+  declared?: string;
+}
+
+/** A single language tag (RFC 5646's form, loosely): anything else, a list included, says nothing we can use. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
+
+function declaredLanguage(response: Response): string | undefined {
+  const value = response.headers.get("content-language")?.trim();
+  return value && LANGUAGE_TAG.test(value) ? value : undefined;
+}
 
 /** `${SITE_URL}/mcp`: the URL an assistant connects to, and the only URL this module calls. */
 export function mcpServerUrl(): string {
@@ -58,6 +74,7 @@ export function mcpTransportFetch(
   accessToken: string | null,
   deadline: AbortSignal,
   onBodyFailure: (error: unknown) => void,
+  language?: ToolTextLanguage,
 ): FetchLike {
   return async (input, init) => {
     const url = new URL(input.toString());
@@ -67,16 +84,21 @@ export function mcpTransportFetch(
     const headers = new Headers(init?.headers);
     headers.delete("authorization");
     headers.delete("cookie");
+    if (language) headers.set("accept-language", language.accept);
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal }, onBodyFailure);
-    // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
-    const options = await resourceRequestOptions(url, {
-      ...siteRequestOptions(),
-      signal,
-      [oauth.customFetch]: siteFetchFor("mcp", onBodyFailure),
-    });
-    return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
+    const response = await (async () => {
+      if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal }, onBodyFailure);
+      // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
+      const options = await resourceRequestOptions(url, {
+        ...siteRequestOptions(),
+        signal,
+        [oauth.customFetch]: siteFetchFor("mcp", onBodyFailure),
+      });
+      return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
+    })();
+    if (language) language.declared = declaredLanguage(response);
+    return response;
   };
 }
 
@@ -105,7 +127,7 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
  * invalid_token, so callWithMemberSession refreshes once and retries), `insufficient_scope` (403) and
  * `token_audience_mismatch` (a challenge pointing at another resource's metadata).
  */
-export async function inspectMcpServer(accessToken: string | null): Promise<McpInspection> {
+export async function inspectMcpServer(accessToken: string | null, locale?: Locale): Promise<McpInspection> {
   const endpoint = new URL(mcpServerUrl());
   // Cleared when the listing is done: a timer left to fire would keep this request's state alive for 8 s.
   const { signal: deadline, clear: clearDeadline } = clearableTimeout(SITE_CALL_TIMEOUT_MS);
@@ -120,8 +142,9 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
     reject(error);
   };
   const untilBroken = <T>(work: Promise<T>): Promise<T> => Promise.race([work, broken]);
+  const language: ToolTextLanguage | undefined = locale ? { accept: acceptLanguageFor(locale) } : undefined;
   const transport = new StreamableHTTPClientTransport(endpoint, {
-    fetch: mcpTransportFetch(endpoint, accessToken, deadline, fail),
+    fetch: mcpTransportFetch(endpoint, accessToken, deadline, fail, language),
     requestInit: { redirect: "manual" },
     // A reconnect would outlive this request: never.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
@@ -154,6 +177,7 @@ export async function inspectMcpServer(accessToken: string | null): Promise<McpI
       serverName: clip(server?.name, MAX_SERVER_TEXT_LENGTH) ?? endpoint.host,
       serverVersion: clip(server?.version, MAX_SERVER_TEXT_LENGTH) ?? "",
       tools,
+      ...(language?.declared ? { toolsLanguage: language.declared } : {}),
     };
   } catch (error) {
     const failure = toMcpFailure(firstFailure ?? error);
@@ -231,7 +255,7 @@ export function resetPublicToolsCacheForTests(): void {
  * is "refused", and the session stays. Ending it there made Settings, which asks for this on every
  * view, a loop back to sign-in.
  */
-export function connectionsLoader(): (accessToken: string) => Promise<Connections> {
+export function connectionsLoader(locale: Locale): (accessToken: string) => Promise<Connections> {
   let anonymousAnswer: Promise<AnonymousMcpAnswer> | undefined;
   let attempts = 0;
   return async (accessToken) => {
@@ -242,7 +266,7 @@ export function connectionsLoader(): (accessToken: string) => Promise<Connection
     if (!anonymous.on) return { available: false, mcpUrl, reason: anonymous.reason };
     let member: McpInspection;
     try {
-      member = await inspectMcpServer(accessToken);
+      member = await inspectMcpServer(accessToken, locale);
     } catch (error) {
       // The second attempt is callWithMemberSession's, with a token refreshed just now.
       if (attempts < 2 || !isSiteError(error, "token_refused")) throw error;
@@ -260,6 +284,7 @@ export function connectionsLoader(): (accessToken: string) => Promise<Connection
       serverName: member.serverName,
       serverVersion: member.serverVersion,
       tools,
+      ...(member.toolsLanguage ? { toolsLanguage: member.toolsLanguage } : {}),
       memberTools: tools.some((tool) => tool.access === "member"),
     };
   };

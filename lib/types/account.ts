@@ -176,6 +176,11 @@ export type Connections =
       serverName: string;
       serverVersion: string;
       tools: ConnectionTool[];
+      /**
+       * The language the server says it wrote the tools' titles and descriptions in (its Content-Language),
+       * asked for in the member's; absent when it does not say.
+       */
+      toolsLanguage?: string;
       /** True when the member's sign-in unlocks tools of their own (at least one tool has access "member"). */
       memberTools: boolean;
     }

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COURSES } from "../data/catalog";
-import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS } from "../mcp";
+import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, toolLanguageFor } from "../mcp";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { obtainTokens, postForm } from "./helpers";
@@ -18,17 +18,19 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  sandbox.setKnobs({ failures: { mcp: null } });
+  sandbox.setKnobs({ failures: { mcp: null }, mcpLocalizedTools: false });
 });
 afterAll(async () => {
   await sandbox.close();
 });
 
-async function connect(token?: string): Promise<Client> {
+async function connect(token?: string, acceptLanguage?: string): Promise<Client> {
   const client = new Client({ name: "sandbox-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, sandbox.url), {
-    ...(token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
-  });
+  const headers = {
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    ...(acceptLanguage ? { "Accept-Language": acceptLanguage } : {}),
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, sandbox.url), { requestInit: { headers } });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -233,6 +235,40 @@ describe("MCP transport details", () => {
     expect(failed.status).toBe(503);
     expect(sandbox.requests().at(-1)).toMatchObject({ endpoint: "mcp", injectedFailure: "status", status: 503 });
     expect((await rawInitialize()).status).toBe(200);
+  });
+});
+
+describe("MCP tool texts in the caller's language (mcpLocalizedTools)", () => {
+  it("picks 繁體中文 or English from Accept-Language by q-value, English when it names neither", () => {
+    expect(toolLanguageFor("zh-TW, en;q=0.5")).toBe("zh-TW");
+    expect(toolLanguageFor("zh-Hant-HK")).toBe("zh-TW");
+    expect(toolLanguageFor("en;q=0.4, zh;q=0.9")).toBe("zh-TW");
+    expect(toolLanguageFor("zh-TW;q=0.3, en-GB")).toBe("en");
+    expect(toolLanguageFor("fr, de;q=0.8")).toBe("en");
+    expect(toolLanguageFor("zh-TW;q=0, en")).toBe("en");
+    expect(toolLanguageFor(undefined)).toBe("en");
+  });
+
+  it("writes every tool's title and description in the language asked for, and says which", async () => {
+    sandbox.setKnobs({ mcpLocalizedTools: true });
+    const tokens = await obtainTokens(sandbox, { email: "maya@example.com" });
+    const english = await (await connect(tokens.accessToken, "en")).listTools();
+    const chinese = await (await connect(tokens.accessToken, "zh-TW, en;q=0.5")).listTools();
+    expect(chinese.tools.map((tool) => tool.name)).toEqual(english.tools.map((tool) => tool.name));
+    expect(chinese.tools.find((tool) => tool.name === "list_my_orders")).toMatchObject({ title: "列出我的訂單" });
+    for (const [index, tool] of chinese.tools.entries()) {
+      expect(tool.title, tool.name).not.toBe(english.tools[index]!.title);
+      expect(tool.description, tool.name).not.toBe(english.tools[index]!.description);
+    }
+    const answer = await rawInitialize({ "accept-language": "zh-TW" });
+    expect(answer.headers.get("content-language")).toBe("zh-TW");
+    expect(answer.headers.get("vary")).toMatch(/accept-language/i);
+  });
+
+  it("is off by default: English whatever is asked, and no Content-Language", async () => {
+    const chinese = await (await connect(undefined, "zh-TW")).listTools();
+    expect(chinese.tools.find((tool) => tool.name === "list_courses")).toMatchObject({ title: "List courses" });
+    expect((await rawInitialize({ "accept-language": "zh-TW" })).headers.get("content-language")).toBeNull();
   });
 });
 

@@ -143,6 +143,29 @@ test("a long MCP URL shows whole at 320 and 390 px, and goes on to a new line on
  * browser does without the permission), presses Copy as the device does (a tap on a touch screen), and
  * returns what the panel then says, once it has checked that the whole address is selected in its field.
  */
+test("a site that writes its tools in the student's language shows them in it, marked as such, and again after a language switch", async ({
+  page,
+}) => {
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await postSandboxControl(page, "/__sandbox/knobs", { mcpLocalizedTools: true });
+  await signIn(page, "maya@example.com");
+  await openSettings(page);
+  await page.getByText(PANEL_WORDS.en.open).click();
+  const english = page.getByRole("region", { name: "For you" });
+  await expect(english.getByText("List my orders")).toHaveAttribute("lang", "en");
+
+  // The language switch renders Settings again in 繁體中文, its disclosures closed; the tools are asked
+  // for again, in it.
+  await page.getByRole("radio", { name: "繁體中文" }).check();
+  await page.getByText(PANEL_WORDS["zh-TW"].open).click();
+  const chinese = page.getByRole("region", { name: "你的資料" });
+  await expect(chinese.getByText("列出我的訂單")).toHaveAttribute("lang", "zh-TW");
+  await expect(chinese.getByText(/已登入學員的訂單/)).toHaveAttribute("lang", "zh-TW");
+  await expect(page.getByRole("region", { name: "課程目錄" }).getByText("搜尋課程")).toBeVisible();
+  await expect(chinese.getByText("List my orders")).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page);
+});
+
 async function refusedCopy(page: Page, context: BrowserContext, locale: "en" | "zh-TW", touch: boolean): Promise<string> {
   await chooseLanguage(context, locale);
   await page.goto("/settings");

@@ -24,7 +24,7 @@ beforeEach(() => {
   sandbox.resetRequests();
   resetPublicToolsCacheForTests();
 });
-afterEach(() => sandbox.setKnobs({ failures: { mcp: null }, mcpMemberTokenRefusal: "off" }));
+afterEach(() => sandbox.setKnobs({ failures: { mcp: null }, mcpMemberTokenRefusal: "off", mcpLocalizedTools: false }));
 
 async function signIn(email = "maya@example.com"): Promise<Browser> {
   const browser = new Browser();
@@ -40,8 +40,11 @@ async function tokensOf(browser: Browser): Promise<{ accessToken: string; refres
   return { accessToken: loaded.data.accessToken, refreshToken: loaded.data.refreshToken };
 }
 
-async function getConnections(browser: Browser): Promise<{ status: number; text: string; body: unknown }> {
-  const response = browser.absorb(await connectionsRoute(browser.request("/api/account/connections")));
+async function getConnections(
+  browser: Browser,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; body: unknown }> {
+  const response = browser.absorb(await connectionsRoute(browser.request("/api/account/connections", { headers })));
   const text = await response.text();
   // Personal: never stored by a cache.
   expect(response.headers.get("cache-control")).toBe("no-store");
@@ -82,6 +85,36 @@ describe("GET /api/account/connections", () => {
     expect(mcpRequests().map((entry) => entry.method)).toEqual(Array.from({ length: 6 }, () => "POST"));
     expect(mcpRequests().every((entry) => entry.status === 200 || entry.status === 202)).toBe(true);
     expect(refreshGrants()).toHaveLength(0);
+  });
+
+  it("asks for the tools' texts in the member's language, and says the language the site wrote them in", async () => {
+    sandbox.setKnobs({ mcpLocalizedTools: true });
+    const browser = await signIn();
+    const toolsOf = async ({ locale, ...headers }: { locale?: string; "accept-language": string }) => {
+      if (locale) browser.cookies.set("locale", locale);
+      else browser.cookies.delete("locale");
+      const { status, body } = await getConnections(browser, headers);
+      expect(status).toBe(200);
+      const connections = body as Connections;
+      if (!connections.available) throw new Error("unreachable");
+      return { language: connections.toolsLanguage, orders: connections.tools.find((tool) => tool.name === "list_my_orders") };
+    };
+    // The language switch's cookie, then the browser's Accept-Language, as every page.
+    for (const headers of [{ locale: "zh-TW", "accept-language": "en" }, { "accept-language": "zh-Hant-TW, en;q=0.5" }]) {
+      expect(await toolsOf(headers)).toMatchObject({ language: "zh-TW", orders: { title: "列出我的訂單", access: "member" } });
+    }
+    expect(await toolsOf({ "accept-language": "en-GB" })).toMatchObject({ language: "en", orders: { title: "List my orders" } });
+  });
+
+  it("shows a site's tools as it writes them, and claims no language, when it says none", async () => {
+    const browser = await signIn();
+    browser.cookies.set("locale", "zh-TW");
+    const { body } = await getConnections(browser);
+    expect(body).toMatchObject({
+      available: true,
+      tools: expect.arrayContaining([expect.objectContaining({ title: "List my orders" })]) as unknown,
+    });
+    expect(body).not.toHaveProperty("toolsLanguage");
   });
 
   it("clears the listing's deadline when it is done: no timer left to keep the request alive for 8 s", async () => {

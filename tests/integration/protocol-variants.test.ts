@@ -77,7 +77,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
       const data = await callWithMemberSession(jar, (_token, session) => loadAccountPage(page, session));
       expect(data, page).toBeDefined();
     }
-    const connections = await callWithMemberSession(jar, connectionsLoader());
+    const connections = await callWithMemberSession(jar, connectionsLoader("en"));
     expect(connections.available).toBe(true);
     const log = sandbox.requests();
     expect(log.filter((entry) => entry.grantType === "refresh_token" && entry.status === 200).length).toBeGreaterThanOrEqual(4);

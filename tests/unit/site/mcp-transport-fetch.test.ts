@@ -12,8 +12,8 @@ const site = setUpDashboardOnFakeSite();
 
 const FOREIGN_CREDENTIALS = { authorization: "Bearer not-the-members", cookie: "dash_session=browser-cookie" };
 
-function transportFetch(accessToken: string | null) {
-  return mcpTransportFetch(new URL(`${site.url}${MCP_PATH}`), accessToken, AbortSignal.timeout(5_000), () => undefined);
+function transportFetch(accessToken: string | null, language?: { accept: string; declared?: string }) {
+  return mcpTransportFetch(new URL(`${site.url}${MCP_PATH}`), accessToken, AbortSignal.timeout(5_000), () => undefined, language);
 }
 
 function post(headers: Record<string, string>) {
@@ -36,5 +36,22 @@ describe("the MCP transport's fetch", () => {
     expect(asMember?.headers.authorization).toBe("Bearer member-token");
     expect(anonymous?.headers.authorization).toBeUndefined();
     for (const call of [asMember, anonymous]) expect(call?.headers.cookie).toBeUndefined();
+  });
+
+  it("asks in the member's language, and keeps the answer's language only when it names a single one", async () => {
+    const answers = ["zh-TW", " en-GB ", "en, zh-TW", "zh_TW", "", "x".repeat(9), "zh-Hant-TW"];
+    let next = 0;
+    site.handlers.set("POST /mcp", () => ({
+      json: { jsonrpc: "2.0", id: 1, result: {} },
+      headers: { "content-language": answers[next++]! },
+    }));
+    const declared: (string | undefined)[] = [];
+    for (const token of answers.map((_, index) => (index % 2 === 0 ? "member-token" : null))) {
+      const language: { accept: string; declared?: string } = { accept: "zh-TW, en;q=0.5" };
+      await transportFetch(token, language)(`${site.url}${MCP_PATH}`, post({ "accept-language": "fr" }));
+      declared.push(language.declared);
+    }
+    expect(declared).toEqual(["zh-TW", "en-GB", undefined, undefined, undefined, undefined, "zh-Hant-TW"]);
+    expect(site.callsTo(MCP_PATH).map((call) => call.headers["accept-language"])).toEqual(answers.map(() => "zh-TW, en;q=0.5"));
   });
 });
