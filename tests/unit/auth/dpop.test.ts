@@ -334,12 +334,10 @@ describe("proofs and remembered nonces", () => {
       }
     }
     setSharedStateForTests(new ForgetfulSharedState());
-    const options = rememberingDpopNonces({
-      [oauth.customFetch]: (url: string) =>
-        Promise.resolve(new Response(null, { headers: { "dpop-nonce": `nonce-${new URL(url).hostname}` } })),
+    const options = rememberingDpopNonces<Record<typeof oauth.customFetch, (url: string, init: object) => Promise<Response>>>({
+      [oauth.customFetch]: (url) => Promise.resolve(new Response(null, { headers: { "dpop-nonce": `nonce-${new URL(url).hostname}` } })),
     });
-    const observing = options[oauth.customFetch] as (url: string, init: oauth.CustomFetchOptions<string, never>) => Promise<Response>;
-    for (let i = 1; i <= 101; i += 1) await observing(`https://o${i}.example/token`, {} as never);
+    for (let i = 1; i <= 101; i += 1) await options[oauth.customFetch](`https://o${i}.example/token`, {});
     const key = await newDpopKey();
     const nonceFor = async (origin: string) => decodeJwt(await dpopProof(key, "POST", `${origin}/token`)).nonce;
     expect(await nonceFor("https://o101.example")).toBe("nonce-o101.example");
