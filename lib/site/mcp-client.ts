@@ -67,7 +67,9 @@ function ownResourceMetadataUrls(): string[] {
  * oauth4webapi (which also parses WWW-Authenticate challenges), never anything from the browser's request,
  * no redirects, and bounded by the inspection's deadline. The standalone server-to-client SSE stream (GET)
  * is answered locally with 405, which the transport reads as "not offered": listing tools never needs it.
- * A failure while an answer's body is read is told to `onBodyFailure` as it happens (siteFetch).
+ * A failure while an answer's body is read is told to `onBodyFailure` as it happens (siteFetch). With
+ * `language`, the texts are asked for in the member's language and the answer's language is kept in it.
+ * (Exported for its test.)
  */
 export function mcpTransportFetch(
   endpoint: URL,
@@ -87,19 +89,27 @@ export function mcpTransportFetch(
     if (language) headers.set("accept-language", language.accept);
     const body = typeof init?.body === "string" ? init.body : null;
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    const response = await (async () => {
-      if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal }, onBodyFailure);
-      // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
-      const options = await resourceRequestOptions(url, {
-        ...siteRequestOptions(),
-        signal,
-        [oauth.customFetch]: siteFetchFor("mcp", onBodyFailure),
-      });
-      return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
-    })();
+    const response = await sendToMcpServer(url, accessToken, { method, headers, body, signal }, onBodyFailure);
     if (language) language.declared = declaredLanguage(response);
     return response;
   };
+}
+
+/** One request to the MCP endpoint: anonymous, or with the member's token (and a DPoP proof when it is bound). */
+async function sendToMcpServer(
+  url: URL,
+  accessToken: string | null,
+  { method, headers, body, signal }: { method: string; headers: Headers; body: string | null; signal: AbortSignal },
+  onBodyFailure: (error: unknown) => void,
+): Promise<Response> {
+  if (accessToken === null) return siteFetch("mcp", url, { method, headers, body, redirect: "manual", signal }, onBodyFailure);
+  // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.
+  const options = await resourceRequestOptions(url, {
+    ...siteRequestOptions(),
+    signal,
+    [oauth.customFetch]: siteFetchFor("mcp", onBodyFailure),
+  });
+  return retryOnceOnDpopNonce(() => oauth.protectedResourceRequest(accessToken, method, url, headers, body, options));
 }
 
 function clip(value: unknown, max: number): string | undefined {
