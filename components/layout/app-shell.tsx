@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useRef, useState, type ReactNode } from "react";
 import { useI18n } from "@/lib/i18n/provider";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { AppIcon } from "./app-icon";
 import { EmbeddingProvider } from "./embedding-context";
 import { MainNav, PanelNav } from "./main-nav";
 import { OfflineBanner } from "./offline-banner";
@@ -68,13 +69,8 @@ export function AppShell({
                     href={PAGE_PATHS.overview}
                     className="inline-flex min-h-11 shrink-0 items-center gap-2 font-semibold text-fg no-underline"
                   >
-                    {/* The app's icon (public/icon.svg), a mortarboard: alone below 400 px, it must read as the app. */}
-                    <svg aria-hidden="true" viewBox="0 0 64 64" className="size-6 shrink-0">
-                      <rect width="64" height="64" rx="14" className="fill-accent" />
-                      <path d="M14 22 32 13l18 9-18 9z" fill="#fff" />
-                      <path d="M21 28v9c0 4 5 8 11 8s11-4 11-8v-9l-11 5.5z" fill="#fff" />
-                      <rect x="47" y="22" width="3" height="14" rx="1.5" fill="#fff" />
-                    </svg>
+                    {/* The app's icon: alone below 400 px, it must read as the app. */}
+                    <AppIcon className="size-6 shrink-0" />
                     {/* Signed in, the account menu needs the room below 400 px, and the tabs from 640 px (where they
                         move up into the header) to 768 px: the name stays the link's name. Signed out, there is no menu,
                         and the name says which app this is. */}
