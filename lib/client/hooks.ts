@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { Page } from "@/lib/types/account";
 import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
@@ -64,9 +64,12 @@ export function useSession() {
   return useQuery(sessionQueryOptions());
 }
 
-/** The AI-assistant panel's answer, in the page's language (a language switch asks again). */
+/**
+ * The AI-assistant panel's answer, in the page's language. A language switch asks again, and the answer in
+ * the other language stays shown meanwhile: Settings' disclosure, shown only with an answer, stays open.
+ */
 export function useConnections() {
-  return useQuery(connectionsQueryOptions(useI18n().locale));
+  return useQuery({ ...connectionsQueryOptions(useI18n().locale), placeholderData: keepPreviousData });
 }
 
 /**
