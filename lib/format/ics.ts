@@ -13,6 +13,16 @@ export interface BuildIcsOptions {
 /** The ics package takes its DTSTAMP as `timestamp`, which its types do not declare. */
 type EventAttributesWithStamp = EventAttributes & { timestamp?: number };
 
+/**
+ * A TEXT value as RFC 5545 section 3.3.11 allows it: no control characters, line breaks only as `\n`.
+ * The package escapes `\n` and `\r\n` but lets a lone CR through, which a parser that ends lines at CR
+ * would read as the start of a property of the site's text (`SUMMARY:x` CR `ATTENDEE:…`).
+ */
+function calendarText(value: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what is removed
+  return value.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+
 function toDateArray(date: CalendarDate): DateArray {
   return [date.year, date.month, date.day];
 }
@@ -27,11 +37,11 @@ function toDateArray(date: CalendarDate): DateArray {
 export function buildIcs(registration: EventRegistration, options: BuildIcsOptions = {}): string {
   const { event } = registration;
   const common = {
-    uid: `event-${event.id}@companion-dashboard`,
-    title: event.title,
+    uid: calendarText(`event-${event.id}@companion-dashboard`),
+    title: calendarText(event.title),
     productId: "companion-dashboard/ics",
     status: registration.state === "cancelled" ? "CANCELLED" : "CONFIRMED",
-    ...(event.location ? { location: event.location } : {}),
+    ...(event.location ? { location: calendarText(event.location) } : {}),
     ...(event.url ? { url: event.url } : {}),
     ...(options.now ? { timestamp: options.now.getTime() } : {}),
   } satisfies Partial<EventAttributesWithStamp>;
@@ -103,13 +113,13 @@ export function buildAccessReminderIcs(course: CourseEnrollment, options: Access
   if (course.access.kind !== "until") throw new Error("A course with lifetime access needs no reminder.");
   const messages = getMessages(languageOf(options.formatLocale)).courses;
   const date = formatDate(course.access.expiresAt, options);
-  const title = interpolate(messages.reminderTitle, { course: course.name, date });
+  const title = calendarText(interpolate(messages.reminderTitle, { course: course.name, date }));
   const timing = accessReminderTiming(course.access.expiresAt, options);
   if (!timing) throw new Error("Access ends too soon for a reminder to come in time.");
   const common = {
     uid: `access-${fileSlug(course.slug) || "course"}-${dayNumber(zonedCalendarDate(course.access.expiresAt, "UTC"))}@companion-dashboard`,
     title,
-    description: interpolate(messages.reminderBody, { course: course.name, date }),
+    description: calendarText(interpolate(messages.reminderBody, { course: course.name, date })),
     productId: "companion-dashboard/ics",
     status: "CONFIRMED",
     busyStatus: "FREE",

@@ -70,6 +70,15 @@ describe("buildIcs", () => {
     expect(lines).toContain("DURATION:PT1H");
   });
 
+  it("lets no line break of the site's text start a property of its own: a lone CR included", () => {
+    const injected = "\rATTENDEE:mailto:x@evil.example\r\nDTSTART:19700101T000000Z\nX-A:1\u0000";
+    const ics = buildIcs(registration({ id: `ev-1${injected}`, title: `Hi${injected}`, location: `Room${injected}` }), { now });
+    expect(ics).not.toMatch(/\r(?!\n)|\n(?<!\r\n)|\u0000/);
+    const lines = contentLines(ics);
+    expect(lines.filter((line) => /^(ATTENDEE|X-A)|^DTSTART:1970/.test(line))).toEqual([]);
+    expect(lines).toContain("SUMMARY:Hi\\nATTENDEE:mailto:x@evil.example\\nDTSTART:19700101T000000Z\\nX-A:1");
+  });
+
   it("marks a cancelled registration's event as cancelled", () => {
     expect(contentLines(buildIcs(registration({}, "cancelled"), { now }))).toContain("STATUS:CANCELLED");
   });
@@ -83,6 +92,15 @@ describe("icsFileName", () => {
 
   it("falls back to the event id when the title has no Latin letters", () => {
     expect(icsFileName(registration({ title: "水彩工作坊" }))).toBe("event-ev-42.ics");
+  });
+
+  it("is a plain name whatever the site's title or id: no path, at most 60 characters before .ics", () => {
+    expect(icsFileName(registration({ title: "../A b" }))).toBe("a-b.ics");
+    expect(icsFileName(registration({ title: "日本", id: "A/../B" }))).toBe("event-a-b.ics");
+    const long = icsFileName(registration({ title: `${"word ".repeat(30)}end` }));
+    expect(long).toMatch(/^[a-z0-9-]{1,60}\.ics$/);
+    expect(long).not.toMatch(/-\.ics$/);
+    expect(accessReminderFileName({ ...WATERCOLOUR_COURSE, slug: "../x" })).toBe("access-ends-x.ics");
   });
 });
 
@@ -139,6 +157,12 @@ describe("buildAccessReminderIcs", () => {
     const lines = contentLines(buildAccessReminderIcs({ ...course, courseUrl: null }, { ...taipei, formatLocale: "zh-TW" }));
     expect(lines).toContain("SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日到期");
     expect(lines.some((line) => line.startsWith("URL:"))).toBe(false);
+  });
+
+  it("lets no line break of the course's name start a property of its own", () => {
+    const ics = buildAccessReminderIcs({ ...course, name: "Watercolour\rATTENDEE:mailto:x@evil.example" }, taipei);
+    expect(ics).not.toMatch(/\r(?!\n)|\n(?<!\r\n)/);
+    expect(contentLines(ics).filter((line) => line.startsWith("ATTENDEE"))).toEqual([]);
   });
 
   it("refuses a course with lifetime access", () => {
