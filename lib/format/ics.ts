@@ -19,7 +19,6 @@ type EventAttributesWithStamp = EventAttributes & { timestamp?: number };
  * would read as the start of a property of the site's text (`SUMMARY:x` CR `ATTENDEE:…`).
  */
 function calendarText(value: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what is removed
   return value.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
 

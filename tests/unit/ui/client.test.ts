@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, asApiError, errorKindOf, getJson, postAction } from "@/lib/client/api";
+import { ApiError, asApiError, errorKindOf, getJson, postAction, postJsonAction } from "@/lib/client/api";
 import { PUBLIC_ERROR_CODES } from "@/lib/contract/errors";
 import { loginPath } from "@/lib/contract/paths";
 import { accountKeys } from "@/lib/client/keys";
@@ -93,15 +93,16 @@ describe("makeQueryClient on the server", () => {
 });
 
 describe("postAction", () => {
-  it("sends the custom header with same-origin credentials", async () => {
-    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() =>
-      Promise.resolve(new Response(null, { status: 204 })),
-    );
+  it("sends the custom header with same-origin credentials, with a JSON body too (OWASP ASVS 5 V3.5.2)", async () => {
+    const fetchMock = vi.fn<(input: string, init?: RequestInit) => Promise<Response>>(() => Promise.resolve(jsonResponse(200, {})));
     vi.stubGlobal("fetch", fetchMock);
     await postAction("/api/auth/revoke");
-    const init = fetchMock.mock.calls[0]?.[1];
-    expect(init).toMatchObject({ method: "POST", credentials: "same-origin" });
-    expect(new Headers(init?.headers).get("X-Requested-With")).toBe("companion-dashboard");
+    await postJsonAction("/api/sessions/end", { sid: "s" });
+    for (const [, init] of fetchMock.mock.calls) {
+      expect(init).toMatchObject({ method: "POST", credentials: "same-origin", cache: "no-store" });
+      expect(new Headers(init?.headers).get("X-Requested-With")).toBe("companion-dashboard");
+    }
+    expect(fetchMock.mock.calls[1]?.[1]?.body).toBe('{"sid":"s"}');
   });
 
   it("rejects with the BFF's code when the action fails", async () => {

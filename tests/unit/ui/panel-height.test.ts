@@ -22,6 +22,13 @@ describe("pickParentOrigin", () => {
     expect(pickParentOrigin([SITE], { ancestorOrigin: "https://evil.example" })).toBeNull();
     expect(pickParentOrigin([SITE, SISTER], { referrer: "https://evil.example/" })).toBeNull();
     expect(pickParentOrigin([], { ancestorOrigin: SITE })).toBeNull();
+    // An origin that only begins like a configured one is another site.
+    expect(pickParentOrigin([SITE], { ancestorOrigin: `${SITE}.evil.example` })).toBeNull();
+  });
+
+  it("without the browser's list of ancestors (not Chromium), a referrer of another site leaves the one configured origin", () => {
+    // postMessage delivers nothing to a parent of another origin than the one it is sent to.
+    expect(pickParentOrigin([SITE], { referrer: "https://other.example/" })).toBe(SITE);
   });
 
   it("with one configured origin and no clue (no referrer), uses that origin, never `*`", () => {
