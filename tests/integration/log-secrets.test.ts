@@ -5,7 +5,7 @@ import { GET as callbackRoute } from "@/app/api/auth/callback/route";
 import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { prettyLineFormatter } from "@/lib/log/log-format";
-import { logEvent } from "@/lib/log/logger";
+import { logEvent, truncateForLog } from "@/lib/log/logger";
 import { loadSession } from "@/lib/session/session";
 import { type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
@@ -72,5 +72,23 @@ describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.
     expect(log.text()).not.toMatch(/secret-\d/);
     expect(log.lines.map(prettyLineFormatter({ colorize: true })).join("")).not.toMatch(/secret-\d/);
     expect(log.events()[0]).toMatchObject({ event: "site_error", detail: { access_token: "[redacted]" } });
+  });
+
+  it("redacts every secret-named field, in an event's fields and one level below", () => {
+    const names = ["access_token", "accessToken", "refresh_token", "refreshToken", "id_token", "idToken", "code", "code_verifier"];
+    names.push("codeVerifier", "verifier", "client_secret", "clientSecret", "password", "cookie", "authorization", "set-cookie");
+    for (const name of names) {
+      const log = captureLog();
+      logEvent("site_error", { [name]: `${name}-s3cret`, detail: { [name]: `${name}-s3cret` } }, "warn");
+      expect(log.text(), name).not.toContain("s3cret");
+      expect(log.events()[0], name).toMatchObject({ [name]: "[redacted]", detail: { [name]: "[redacted]" } });
+    }
+  });
+
+  it("writes a foreign string as one short line: control characters as spaces, cut after 200 characters", () => {
+    expect(truncateForLog("a\r\nb\u007fc\u0000d")).toBe("a b c d");
+    expect(truncateForLog("x".repeat(200))).toBe("x".repeat(200));
+    expect(truncateForLog("x".repeat(201))).toBe(`${"x".repeat(200)}…`);
+    expect(truncateForLog(undefined)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import type { AddressInfo } from "node:net";
 
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { GET as getMetricsRoute } from "@/app/api/metrics/route";
 import { callWithMemberSession } from "@/lib/auth/member-session";
@@ -259,6 +259,10 @@ describe("the metrics endpoint on the app's port", () => {
     expect(isAuthorizedScrape(`Bearer ${token.slice(0, -1)}`, token)).toBe(false);
     expect(isAuthorizedScrape(`Bearer ${token}`, undefined)).toBe(false);
     expect(isAuthorizedScrape(null, token)).toBe(false);
+    // The whole header is "Bearer <token>": nothing before it, nothing after, and not the token alone.
+    for (const header of [`xBearer ${token}`, `Bearer ${token} junk`, token, `Basic ${token}`]) {
+      expect(isAuthorizedScrape(header, token), header).toBe(false);
+    }
   });
 });
 
@@ -276,6 +280,18 @@ describe("the metrics port (METRICS_PORT)", () => {
       expect((await fetch(`${base}/`)).status).toBe(404);
       expect((await fetch(`${base}/api/session`)).status).toBe(404);
       expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(405);
+      // A query does not change the path; HEAD is a GET without the body; nothing is cached.
+      expect((await fetch(`${base}/metrics?x=1`)).status).toBe(200);
+      const head = await fetch(`${base}/metrics`, { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("cache-control")).toBe("no-store");
+      expect(scraped.headers.get("cache-control")).toBe("no-store");
+      // A collection that fails is a plain 500, never a stack trace.
+      const failing = vi.spyOn(metricsRegistry, "metrics").mockRejectedValueOnce(new Error("a collector threw at /srv/app.js:1"));
+      const failed = await fetch(`${base}/metrics`);
+      failing.mockRestore();
+      expect(failed.status).toBe(500);
+      expect(await failed.text()).toBe("The metrics could not be collected.\n");
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
