@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { sanitizeReturnTo } from "@/lib/contract/return-to";
+import { MAX_RETURN_TO_LENGTH, sanitizeReturnTo } from "@/lib/contract/return-to";
 import { resetConfigForTests } from "@/lib/config";
 import { appRedirect } from "@/lib/http/auth-redirects";
 
@@ -43,8 +43,19 @@ describe("returnTo", () => {
     "/a/.%2E//evil.example",
     "/%2e/..//evil.example",
     "/courses/%2E%2E//evil.example#top",
+    // Triple encoding, malformed encoding after a leading "/", a DEL, no leading "/".
+    "/%25252Fevil.example",
+    "/%E0%A4%A",
+    "/a\u007fb",
+    "courses",
   ])("falls back to / for %s", (input) => {
     expect(sanitizeReturnTo(input, APP)).toBe("/");
+  });
+
+  it(`keeps a path of up to ${MAX_RETURN_TO_LENGTH} characters, no longer`, () => {
+    const path = (length: number) => `/${"a".repeat(length - 1)}`;
+    expect(sanitizeReturnTo(path(MAX_RETURN_TO_LENGTH), APP)).toBe(path(MAX_RETURN_TO_LENGTH));
+    expect(sanitizeReturnTo(path(MAX_RETURN_TO_LENGTH + 1), APP)).toBe("/");
   });
 });
 
