@@ -7,7 +7,7 @@ import { reshapeOrders, type OrdersResult } from "@/lib/account-api/pages/orders
 import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/overview";
 import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
 import { FIELD_UNKNOWN } from "@/lib/account-api/partial-answer";
-import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
+import { reshapeEnrolledCourse, reshapePage } from "@/lib/account-api/reshape";
 
 const config = {
   siteUrl: "https://school.example.com",
@@ -146,6 +146,26 @@ describe("reshapeCourses", () => {
       config,
     ).items;
     expect(item).toMatchObject({ name: "watercolour-101", imageUrl: null, completionPercentage: 100, lastWatched: null });
+  });
+
+  it("gives lifetime access precedence over a date, a Resume only with a safe URL, and a whole, non-negative position", () => {
+    expect(reshapeEnrolledCourse(course({ hasLifetimeAccess: true, expireDate: "2026-01-01T00:00:00Z" }), config).access).toEqual({
+      kind: "lifetime",
+    });
+    expect(reshapeEnrolledCourse(course({}), { ...config, lectureUrlTemplate: "javascript:alert('{slug}')" }).lastWatched).toBeNull();
+    const at = (positionSeconds: number) =>
+      reshapeEnrolledCourse(course({ lastWatchedLecture: { lectureId: "L1", positionSeconds, title: null, watchedAt: null } }), config)
+        .lastWatched?.positionSeconds;
+    expect([at(-3.7), at(12.9)]).toEqual([0, 12]);
+  });
+
+  it("counts a page's items when the site tells no total", () => {
+    const node = { id: "o1" };
+    expect(reshapePage({ nodes: [node, node], totalCount: null, pageInfo: null }, (raw) => raw.id)).toEqual({
+      items: ["o1", "o1"],
+      totalCount: 2,
+      nextCursor: null,
+    });
   });
 
   it("counts what it read when the site tells no total, and keeps where to go on", () => {
