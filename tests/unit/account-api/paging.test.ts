@@ -107,6 +107,25 @@ describe("collectPages", () => {
     expect(collected).toMatchObject({ totalCount: 130, moreCount: 130 - read, nextCursor: String(read - 1) });
   });
 
+  it("asks at most as many times as the bound, even when every page repeats the same node with a new cursor", async () => {
+    let calls = 0;
+    const sameNode = () => {
+      calls += 1;
+      return Promise.resolve({ nodes: [7], totalCount: 999, pageInfo: { hasNextPage: true, endCursor: `c${calls}` } });
+    };
+    const collected = await collectPages({ keyOf: String, fetchPage: sameNode, maxItems: 5 });
+    expect(calls).toBe(5);
+    expect(collected.nodes).toEqual([7]);
+  });
+
+  it("from a cursor, knows nothing of how many more there are; a total under what it read is none", async () => {
+    const site = pagedSite(100, 100);
+    expect((await collectPages({ keyOf: String, fetchPage: site.fetchPage, maxItems: 10, after: "9" })).moreCount).toBeNull();
+    const shrinking = () =>
+      Promise.resolve({ nodes: [1, 2, 3], totalCount: 2, pageInfo: { hasNextPage: true, endCursor: "c3" } } as RawConnection<number>);
+    expect((await collectPages({ keyOf: String, fetchPage: shrinking, maxItems: 3 })).moreCount).toBe(0);
+  });
+
   it("reads one page from a site without pageInfo and says more may exist", async () => {
     const collected = await collectPages({ keyOf: String, fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
     expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null });
@@ -135,6 +154,10 @@ describe("learnPageCapFromRefusal", () => {
     expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 100" }], 20)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: 'Cannot query field "name" on type "Viewer".' }], 50)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: "firstName is required" }], 50)).toBe(false);
+    // Asked for one, nothing smaller helps; a later, larger maximum does not raise what was learned.
+    expect(learnPageCapFromRefusal([{ message: "Argument first is too large" }], 1)).toBe(false);
+    expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 40" }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(25);
   });
 });
 
