@@ -71,7 +71,8 @@ describe("getJson", () => {
     const client = makeQueryClient();
     await client.fetchInfiniteQuery({ ...pagedAccountPageQueryOptions("courses"), initialPageParam: "abc/=" });
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/account/courses?after=abc%2F%3D");
-    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: "GET", credentials: "same-origin" });
+    // Never from the browser's HTTP cache: the answer is the member's, as of now.
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: "GET", credentials: "same-origin", cache: "no-store" });
   });
 });
 
@@ -134,6 +135,28 @@ describe("error kinds", () => {
     expect(errorKindOf(new ApiError(504, "site_timeout", ""))).toBe("site_timeout");
     expect(errorKindOf(new ApiError(502, "answer_too_large", ""))).toBe("answer_too_large");
     expect(errorKindOf(new ApiError(503, "site_unavailable", ""))).toBe("site_unavailable");
+  });
+
+  it("judges an answer that is not the BFF's own (a proxy in between) by its status", async () => {
+    expect(["401", "504", "502", "503", "418"].map((status) => new ApiError(Number(status), `http_${status}`, "").kind)).toEqual([
+      "unauthenticated",
+      "site_timeout",
+      "site_unavailable",
+      "site_unavailable",
+      "unknown",
+    ]);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }))),
+    );
+    const error = await getJson("/api/account/orders").catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 502, code: "http_502", kind: "site_unavailable" });
+  });
+
+  it("tells a refresh or revocation the site could not do from one it refused", () => {
+    expect(new ApiError(503, "refresh_unavailable", "").kind).toBe("site_unavailable");
+    expect(new ApiError(503, "revocation_unavailable", "").kind).toBe("site_unavailable");
+    expect(new ApiError(502, "revocation_refused", "").kind).toBe("site_misconfigured");
   });
 
   it("reads an error the server serialised into the page like the ApiError it was", () => {
