@@ -190,4 +190,28 @@ describe("fields the site lacks", () => {
     expect(fieldsMissingAtSite()).toEqual([]);
     expect(documentForSite(overview.document, optional)).toBe(overview.document);
   });
+
+  it("learns nothing from a required field named missing beside an optional one, nor from another error about a field", () => {
+    const imageUrl = new Set(["EnrolledCourse.imageUrl"]);
+    const both = [
+      { message: 'Cannot query field "imageUrl" on type "EnrolledCourse".' },
+      { message: 'Cannot query field "slug" on type "EnrolledCourse".' },
+    ];
+    expect(learnMissingFieldsFromRefusal(both, imageUrl)).toBe(false);
+    expect(
+      learnMissingFieldsFromRefusal([{ message: 'Unknown argument "size" on field "imageUrl" on type "EnrolledCourse".' }], imageUrl),
+    ).toBe(false);
+    expect(fieldsMissingAtSite()).toEqual([]);
+  });
+
+  it("leaves out a field only on its own type, only where the operation takes it as optional, and a selection left empty with it", () => {
+    const document = "query Q { viewer { name enrolledCourses(first: 1) { nodes { slug name lastWatchedLecture { title } } } } }";
+    const fitted = documentForSite(
+      document,
+      new Set(["EnrolledCourse.name", "LastWatchedLecture.title"]),
+      new Set(["EnrolledCourse.name", "LastWatchedLecture.title", "Viewer.name"]),
+    );
+    // Viewer.name was named as lacking, but this operation does not take it as optional: it stays.
+    expect(fitted.replace(/\s+/g, " ")).toBe("query Q { viewer { name enrolledCourses(first: 1) { nodes { slug } } } }");
+  });
 });
