@@ -10,7 +10,7 @@ import { runAccountOperation } from "@/lib/account-api/client";
 import { optionalFields, type AccountOperation } from "@/lib/account-api/operation";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
 import { RAW_ENROLLED_COURSE } from "@/lib/account-api/fragments";
-import { FIELD_UNKNOWN, keptPartialAnswer, MAX_FIELD_PATH_LENGTH } from "@/lib/account-api/partial-answer";
+import { FIELD_UNKNOWN, keptPartialAnswer, MAX_FIELD_PATH_LENGTH, optionalFieldsOnErrorPaths } from "@/lib/account-api/partial-answer";
 import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
 import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
 import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
@@ -142,6 +142,12 @@ describe("a partial answer", () => {
     expect(reads).toBeLessThanOrEqual(MAX_FIELD_PATH_LENGTH);
   });
 
+  it("refuses an error naming a field the schema lacks under a field that is null", () => {
+    const data = courses(course("a", { lastWatchedLecture: null }));
+    const error = failedAt("viewer", "enrolledCourses", "nodes", 0, "lastWatchedLecture", "noSuchField");
+    expect(keptPartialAnswer(data, [error], OPTIONAL)).toBeUndefined();
+  });
+
   it("is no partial answer without errors", () => {
     expect(keptPartialAnswer(courses(course("a")), [], OPTIONAL)).toBeUndefined();
   });
@@ -185,5 +191,26 @@ describe("a partial answer that teaches something", () => {
     expect(answer.viewer.eventRegistrations?.nodes).toEqual([{ id: "r1" }]);
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
     expect(learnedPageCap()).toBe(5);
+  });
+});
+
+describe("the optional fields on a failed answer's error paths", () => {
+  const events = optionalFields("Viewer.eventRegistrations");
+
+  it("names the shallowest optional field of each error, once", () => {
+    const deep = failedAt("viewer", "eventRegistrations", "nodes", 0, "event", "title");
+    expect(optionalFieldsOnErrorPaths([deep, failedAt("viewer", "eventRegistrations")], events)).toEqual(["Viewer.eventRegistrations"]);
+  });
+
+  it("names none when one error's path goes through no optional field, or reads as no field of the schema", () => {
+    const optional = failedAt("viewer", "eventRegistrations", "nodes", 0, "event", "title");
+    expect(optionalFieldsOnErrorPaths([optional, failedAt("viewer", "enrolledCourses", "nodes", 0, "slug")], events)).toBeUndefined();
+    expect(optionalFieldsOnErrorPaths([failedAt("viewer", "bogus", "eventRegistrations")], events)).toBeUndefined();
+    expect(optionalFieldsOnErrorPaths([], events)).toBeUndefined();
+  });
+
+  it("names none for a path longer than any field asked for", () => {
+    const long = failedAt("viewer", "eventRegistrations", ...Array.from({ length: MAX_FIELD_PATH_LENGTH }, () => 0));
+    expect(optionalFieldsOnErrorPaths([long], events)).toBeUndefined();
   });
 });

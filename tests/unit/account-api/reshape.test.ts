@@ -49,6 +49,12 @@ describe("buildResumeUrl", () => {
     expect(new URL(url ?? "").searchParams.get("t")).toBe("12");
   });
 
+  it("writes a position as whole seconds, never below 0", () => {
+    expect(buildResumeUrl({ slug: "w", lectureId: "L1", positionSeconds: -5 }, config)).toBe(
+      "https://school.example.com/courses/w/lectures/L1?t=0",
+    );
+  });
+
   it("encodes non-ASCII slugs and tolerates a trailing slash on the site", () => {
     expect(
       buildResumeUrl({ slug: "水彩", lectureId: "7", positionSeconds: 0 }, { ...config, siteUrl: "https://school.example.com/" }),
