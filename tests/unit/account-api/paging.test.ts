@@ -154,6 +154,13 @@ describe("learnPageCapFromRefusal", () => {
     expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 100" }], 20)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: 'Cannot query field "name" on type "Viewer".' }], 50)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: "firstName is required" }], 50)).toBe(false);
+    // A maximum in the extensions under another common name; one that is no positive whole number is no maximum.
+    forgetPageCapForTests();
+    expect(learnPageCapFromRefusal([{ message: "Argument FIRST too big", extensions: { maximum: 20 } }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(20);
+    forgetPageCapForTests();
+    expect(learnPageCapFromRefusal([{ message: "$first refused", extensions: { maxPageSize: 0, limit: 2.5 } }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(25);
     // Asked for one, nothing smaller helps; a later, larger maximum does not raise what was learned.
     expect(learnPageCapFromRefusal([{ message: "Argument first is too large" }], 1)).toBe(false);
     expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 40" }], 50)).toBe(true);

@@ -75,3 +75,12 @@ describe("a page whose session is gone", () => {
     expect(navigations).toEqual([]);
   });
 });
+
+describe("the signed-out page's address", () => {
+  it("names the page to sign in again to, unless it is the Overview, where Sign in leads anyway", async () => {
+    const { signedOutPath } = await import("@/lib/contract/paths");
+    expect(signedOutPath("expired", "/orders?page=2")).toBe("/signed-out?reason=expired&returnTo=%2Forders%3Fpage%3D2");
+    expect(signedOutPath("expired", "/")).toBe("/signed-out?reason=expired");
+    expect(signedOutPath("revoked")).toBe("/signed-out?reason=revoked");
+  });
+});
