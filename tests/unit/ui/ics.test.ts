@@ -70,6 +70,16 @@ describe("buildIcs", () => {
     expect(lines).toContain("DURATION:PT1H");
   });
 
+  it("gives an event whose end the site put before its start one hour too, never an end before the start", () => {
+    const lines = contentLines(buildIcs(registration({ endTime: "2026-12-05T10:00:00Z" }), { now }));
+    expect(lines).toContain("DURATION:PT1H");
+    expect(lines.filter((line) => line.startsWith("DTEND"))).toEqual([]);
+  });
+
+  it("throws for an event the package cannot write, rather than giving a broken file", () => {
+    expect(() => buildIcs(registration({ startTime: "not a time" }), { now })).toThrow(/Could not build the calendar file|Invalid/);
+  });
+
   it("lets no line break of the site's text start a property of its own: a lone CR included", () => {
     const injected = "\rATTENDEE:mailto:x@evil.example\r\nDTSTART:19700101T000000Z\nX-A:1\u0000";
     const ics = buildIcs(registration({ id: `ev-1${injected}`, title: `Hi${injected}`, location: `Room${injected}` }), { now });
@@ -126,6 +136,16 @@ describe("buildAccessReminderIcs", () => {
       ),
     );
     expect(accessReminderFileName(course)).toBe("access-ends-watercolour-101.ics");
+    // A reminder takes no time in the calendar, and says what it is about.
+    expect(lines).toContain("X-MICROSOFT-CDO-BUSYSTATUS:FREE");
+    expect(lines.find((line) => line.startsWith("DESCRIPTION:"))).toContain("Watercolour 101");
+  });
+
+  it("gives a reminder for another expiry another UID, made of the course's slug as a plain name", () => {
+    const uidOf = (changes: Partial<CourseEnrollment>) =>
+      contentLines(buildAccessReminderIcs({ ...course, ...changes }, taipei)).find((line) => line.startsWith("UID:"));
+    expect(uidOf({ access: { kind: "until", expiresAt: "2026-12-20T00:00:00Z" } })).not.toBe(uidOf({}));
+    expect(uidOf({ slug: "../x y" })).toMatch(/^UID:access-x-y-\d+@companion-dashboard$/);
   });
 
   it("counts the day before in the member's time zone", () => {
