@@ -6,24 +6,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { recordNavigations, type RecordedNavigation } from "../../support/recorded-navigations";
+
 /** The client's modules afresh: how the page has begun to leave is the state of one page load. */
 async function freshPage() {
   vi.resetModules();
   return import("@/lib/client/api");
 }
 
-let navigations: string[];
+let navigations: RecordedNavigation[];
 
 beforeEach(() => {
-  navigations = [];
-  vi.spyOn(window, "location", "get").mockReturnValue({
-    origin: "http://localhost:3000",
-    pathname: "/orders",
-    search: "",
-    assign: (url: string) => navigations.push(`assign ${url}`),
-    replace: (url: string) => navigations.push(`replace ${url}`),
-    reload: () => navigations.push("reload"),
-  } as unknown as Location);
+  navigations = recordNavigations("/orders");
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -49,7 +43,7 @@ describe("a page whose session is gone", () => {
     const { getJson } = await freshPage();
     answers(UNAUTHENTICATED, UNAUTHENTICATED);
     await Promise.all([getJson("/api/account/orders").catch(() => undefined), getJson("/api/account/events").catch(() => undefined)]);
-    expect(navigations).toEqual(["assign /api/auth/login?returnTo=%2Forders"]);
+    expect(navigations).toEqual([{ how: "assign", url: "/api/auth/login?returnTo=%2Forders" }]);
   });
 
   it("in the site's panel, reloads into the panel's own sign-in instead (the site's sign-in page is never framed)", async () => {
@@ -57,7 +51,7 @@ describe("a page whose session is gone", () => {
     const { getJson } = await freshPage();
     answers(UNAUTHENTICATED);
     await getJson("/api/account/orders").catch(() => undefined);
-    expect(navigations).toEqual(["reload"]);
+    expect(navigations).toEqual([{ how: "reload", url: "reload" }]);
   });
 
   it("says the access was withdrawn, once, even when a plain 401 of another query follows", async () => {
@@ -65,7 +59,7 @@ describe("a page whose session is gone", () => {
     answers(WITHDRAWN, UNAUTHENTICATED);
     await getJson("/api/account/orders").catch(() => undefined);
     await getJson("/api/account/events").catch(() => undefined);
-    expect(navigations).toEqual(["replace http://localhost:3000/signed-out?reason=access_withdrawn&returnTo=%2Forders"]);
+    expect(navigations).toEqual([{ how: "replace", url: "http://localhost:3000/signed-out?reason=access_withdrawn&returnTo=%2Forders" }]);
   });
 
   it("does not leave for a refusal that only carries the same detail (a 403)", async () => {

@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { API_ROUTES } from "@/lib/contract/paths";
 
+import { recordNavigations, type RecordedNavigation } from "../../support/recorded-navigations";
+
 /**
  * The modules a page runs, loaded afresh for each test: how the page has begun to leave is the state of
  * one page load (a module variable), and every test is a page load of its own.
@@ -31,18 +33,10 @@ async function freshPage() {
 const END_SESSION_URL = "/api/auth/end-session?ticket=Fe26.2*x";
 const SIGNED_OUT = (reason: string) => `http://localhost:3000/signed-out?reason=${reason}`;
 
-let navigations: { how: "assign" | "replace"; url: string }[];
+let navigations: RecordedNavigation[];
 
 beforeEach(() => {
-  navigations = [];
-  vi.spyOn(window, "location", "get").mockReturnValue({
-    origin: "http://localhost:3000",
-    pathname: "/settings",
-    search: "",
-    assign: (url: string) => navigations.push({ how: "assign", url }),
-    replace: (url: string) => navigations.push({ how: "replace", url }),
-    reload: () => navigations.push({ how: "replace", url: "reload" }),
-  } as unknown as Location);
+  navigations = recordNavigations("/settings");
 });
 afterEach(async () => {
   (await import("@testing-library/react")).cleanup();
