@@ -56,13 +56,10 @@ function ToolList({
       <ul className="grid gap-2 sm:grid-cols-2">
         {tools.map((tool) => (
           <li key={tool.name} className="flex flex-col gap-1 rounded-xl border border-line p-3 wrap-anywhere">
-            {tool.title ? (
-              <span lang={language} className="font-medium text-fg">
-                {tool.title}
-              </span>
-            ) : (
-              <span className="font-medium text-fg">{humanize(tool.name)}</span>
-            )}
+            {/* A title made of the tool's name is ours, in no language of the site's. */}
+            <span lang={tool.title ? language : undefined} className="font-medium text-fg">
+              {tool.title ?? humanize(tool.name)}
+            </span>
             {tool.description ? (
               <span lang={language} className="text-fg">
                 {tool.description}
