@@ -16,9 +16,16 @@ const nextConfig = {
   output: "standalone",
   // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
   outputFileTracingRoot: import.meta.dirname,
+  // The method guard (scripts/method-guard.ts, loaded before server.js) reads an RSC request's router state
+  // with Next.js's own parser, which requires Next.js's compiled superstruct: since Next.js 16.5 the trace of
+  // its server leaves that module out, so it is named here (every route: the guard serves them all).
+  outputFileTracingIncludes: { "/**": ["./node_modules/next/dist/compiled/superstruct/**"] },
   // Nothing uses next/image: the optimizer (and its image decoders, GHSA-2xp9-vwfh-vxw4) is never reached.
   images: { unoptimized: true },
   poweredByHeader: false,
+  // `next dev` (Next.js 16.5) would otherwise write an AGENTS.md of its own into the checkout on every start
+  // (and, with experimental.agentUpgrade, its upgrade instructions into it).
+  agentRules: false,
   // Loaded by Node once per process, not bundled into each route: one metrics registry (lib/metrics/registry.ts).
   serverExternalPackages: ["prom-client"],
   reactStrictMode: true,
@@ -26,7 +33,7 @@ const nextConfig = {
   typescript: { tsconfigPath: "tsconfig.next.json" },
   // A path no page has gets app/global-not-found.tsx, rendered on the server: with two root layouts there is
   // no app-wide layout for Next.js to render its not-found.js in.
-  experimental: { globalNotFound: true },
+  experimental: { globalNotFound: true, agentUpgrade: false },
 };
 
 export default nextConfig;

@@ -143,7 +143,7 @@ async function checkBeforeRender(request: NextRequest, buffer: CookieBuffer): Pr
 /**
  * A data route's path with a percent sign (the only API paths the matcher sends here). Next.js's router
  * decodes a dynamic segment before any handler runs, and answers a malformed encoding (`%ZZ`, a cut-off
- * UTF-8 sequence) with a plain-text 500 (Next.js 16.4: its router renders the DecodeError as a "/400"
+ * UTF-8 sequence) with a plain-text 500 (Next.js 16.4 and 16.5: its router renders the DecodeError as a "/400"
  * page, which an App Router app does not have). Such a path names no page, so it gets the data routes'
  * own "no such page" answer (OWASP ASVS 5 V16.5, no 500 on bad input); a well-formed one goes on to the
  * route unchanged.

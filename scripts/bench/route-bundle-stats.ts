@@ -1,5 +1,5 @@
 /**
- * Each page route's first-load JavaScript, gzip. `next build` (Turbopack, Next.js 16.4) writes
+ * Each page route's first-load JavaScript, gzip. `next build` (Turbopack, since Next.js 16.4) writes
  * `.next/diagnostics/route-bundle-stats.json`: per route, the uncompressed size of the JavaScript a
  * first load needs and the chunk files it is made of (the root layout's and the page's client
  * references plus the shared main files). Browsers get them compressed, so each chunk is gzipped here

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, appendFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, appendFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -336,8 +336,25 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       // The guard answers what Next.js cannot represent (a Fetch Request refuses TRACE): 405, never 500.
       expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
       expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
+      // ...and an RSC request whose router state Next.js cannot read, with Next.js's own parser, which the
+      // bundle carries (next.config.mjs, outputFileTracingIncludes): 400, never 500.
+      const unreadable = { RSC: "1", "Next-Router-State-Tree": encodeURIComponent(JSON.stringify({ children: [] })) };
+      expect((await browser.request("/courses?_rsc=x", { headers: unreadable })).status).toBe(400);
       expect(await server.stop()).toBe(0);
     });
+  });
+
+  it("npm run dev serves a signed-in member and writes nothing into the checkout", async () => {
+    const before = readdirSync(app).sort();
+    const [appPort, sitePort] = [await freePort(), await freePort()];
+    const appUrl = `http://localhost:${appPort}`;
+    const dev = npm(["run", "dev"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
+    await waitForHealth(appUrl, dev);
+    const browser = await expectSignedInMember(appUrl);
+    expect((await browser.get("/courses")).status).toBe(200);
+    expect(await dev.stop()).toBe(0);
+    // Next.js 16.5's `next dev` writes an AGENTS.md unless next.config.mjs says `agentRules: false`.
+    expect(readdirSync(app).sort()).toEqual(before);
   });
 
   it("after a source change, npm start rebuilds once", async () => {
