@@ -6,7 +6,7 @@ import { redirect } from "next/navigation";
 import { after } from "next/server";
 import type { ReactNode } from "react";
 
-import { SignedOutLanding } from "@/components/layout/signed-out-landing";
+import { SignedOutLandingOnDemand } from "@/components/layout/signed-out-landing-on-demand";
 import { ServiceUnavailable } from "@/components/ui/service-unavailable";
 import { readPageSession } from "@/lib/auth/page-session";
 import type { PublicError } from "@/lib/contract/errors";
@@ -18,6 +18,8 @@ import { requestIdOf } from "@/lib/http/request-id";
 import { logPageViewLine, millisecondsSince, runWithRequestId, type PageViewOutcome } from "@/lib/log/logger";
 import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, type SessionData } from "@/lib/session/session";
+
+import { getRequestLocale } from "./request-locale";
 
 /**
  * Renders a member page: the signed-out landing without a session (or sign-in and back, when the
@@ -47,7 +49,7 @@ export async function renderMemberPage(
   const page = await readPageSession();
   if (page.kind === "unavailable") {
     logPageView("unavailable");
-    return <ServiceUnavailable retryPath={path} />;
+    return <ServiceUnavailable retryPath={path} locale={(await getRequestLocale()).locale} />;
   }
   if (page.kind === "none") {
     const embedded = await isFramedRender();
@@ -57,7 +59,7 @@ export async function renderMemberPage(
       redirect(loginPath(path));
     }
     logPageView("signed_out");
-    return <SignedOutLanding returnTo={path} />;
+    return <SignedOutLandingOnDemand returnTo={path} />;
   }
   const { session } = page;
   const queryClient = makeQueryClient();

@@ -187,6 +187,9 @@ describe.each([
     }
     const page = await browser.snapshot().get(proxy.url, "/courses");
     expect(await page.text()).toContain("The service is temporarily unavailable");
+    // In the member's language, from the server alone (components/ui/service-unavailable.tsx ships no script).
+    const inChinese = await browser.snapshot().fetch(`${proxy.url}/courses`, { headers: { "accept-language": "zh-TW" } });
+    expect(await inChinese.text()).toContain("服務暫時無法使用");
     expect(page.status).toBe(503);
     expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(page.headers.getSetCookie().filter((line) => line.startsWith("dash_session"))).toEqual([]);

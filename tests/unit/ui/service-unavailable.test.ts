@@ -1,11 +1,9 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { ServiceUnavailable } from "@/components/ui/service-unavailable";
-
-import { renderInLocale } from "../../support/render-ui";
 
 afterEach(cleanup);
 
@@ -14,7 +12,7 @@ describe("ServiceUnavailable", () => {
     ["en", "The service is temporarily unavailable", "Retry"],
     ["zh-TW", "服務暫時無法使用", "重試"],
   ] as const)("in %s: an alert whose heading says so, with a Retry link to the same page", (locale, heading, retry) => {
-    renderInLocale(createElement(ServiceUnavailable, { retryPath: "/courses" }), locale);
+    render(createElement(ServiceUnavailable, { retryPath: "/courses", locale }));
     expect(within(screen.getByRole("alert")).getByRole("heading", { level: 1, name: heading })).toBeDefined();
     expect(screen.getByRole("link", { name: retry }).getAttribute("href")).toBe("/courses");
   });
