@@ -17,14 +17,14 @@ const nextConfig = {
   // The bundle's root is this folder, whatever lockfiles sit above it: server.js lands in .next/standalone/.
   outputFileTracingRoot: import.meta.dirname,
   // The method guard (scripts/method-guard.ts, loaded before server.js) reads an RSC request's router state
-  // with Next.js's own parser, which requires Next.js's compiled superstruct: since Next.js 16.5 the trace of
-  // its server leaves that module out, so it is named here (every route: the guard serves them all).
+  // with Next.js's own parser, which requires Next.js's compiled superstruct: named here rather than left to
+  // the trace of Next.js's server, which leaves it out since Next.js 16.5 (every route: the guard serves them all).
   outputFileTracingIncludes: { "/**": ["./node_modules/next/dist/compiled/superstruct/**"] },
   // Nothing uses next/image: the optimizer (and its image decoders, GHSA-2xp9-vwfh-vxw4) is never reached.
   images: { unoptimized: true },
   poweredByHeader: false,
-  // `next dev` (Next.js 16.5) would otherwise write an AGENTS.md of its own into the checkout on every start
-  // (and, with experimental.agentUpgrade, its upgrade instructions into it).
+  // `next dev` would otherwise write an AGENTS.md of its own into the checkout (16.4 when it detects a coding
+  // agent, 16.5 on every start), and, with experimental.agentUpgrade, its upgrade instructions into it.
   agentRules: false,
   // Loaded by Node once per process, not bundled into each route: one metrics registry (lib/metrics/registry.ts).
   serverExternalPackages: ["prom-client"],
@@ -33,11 +33,7 @@ const nextConfig = {
   typescript: { tsconfigPath: "tsconfig.next.json" },
   // A path no page has gets app/global-not-found.tsx, rendered on the server: with two root layouts there is
   // no app-wide layout for Next.js to render its not-found.js in.
-  //
-  // Chunks sized and minified as up to Next.js 16.4: 16.5 minifies each module before chunking by default,
-  // which builds faster and compresses "slightly worse" (its own words): 0.8 KB more of gzip in every member
-  // page's first-load JavaScript, which a student's phone pays on every first visit (docs/performance.md).
-  experimental: { globalNotFound: true, agentUpgrade: false, turbopackMinifyBeforeChunking: false },
+  experimental: { globalNotFound: true, agentUpgrade: false },
 };
 
 export default nextConfig;

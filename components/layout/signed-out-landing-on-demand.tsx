@@ -9,8 +9,7 @@ const Landing = lazy(() => import("./signed-out-landing").then((module) => ({ de
 /**
  * The signed-out landing as a member page shows it without a session (app/_lib/member-page.tsx), in a
  * chunk of its own: a signed-in member, who never sees it, no longer loads it with every member page
- * (2.4 KB of gzip, which took the member pages over the 180 KB first-load target with Next.js 16.5;
- * docs/performance.md, First-load JavaScript). The server renders it into the HTML as before; the browser
+ * (docs/performance.md, First-load JavaScript). The server renders it into the HTML as before; the browser
  * fetches the chunk while it hydrates such a page.
  */
 export function SignedOutLandingOnDemand(props: ComponentProps<typeof SignedOutLanding>) {

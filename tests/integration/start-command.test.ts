@@ -348,12 +348,15 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     const before = readdirSync(app).sort();
     const [appPort, sitePort] = [await freePort(), await freePort()];
     const appUrl = `http://localhost:${appPort}`;
-    const dev = npm(["run", "dev"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
+    // As a developer's terminal with a coding agent has it (Next.js 16.4 writes its AGENTS.md only for an agent
+    // it detects, by AI_AGENT among others; 16.5 on every start).
+    const env = { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort), AI_AGENT: "a-coding-agent" };
+    const dev = npm(["run", "dev"], env);
     await waitForHealth(appUrl, dev);
     const browser = await expectSignedInMember(appUrl);
     expect((await browser.get("/courses")).status).toBe(200);
     expect(await dev.stop()).toBe(0);
-    // Next.js 16.5's `next dev` writes an AGENTS.md unless next.config.mjs says `agentRules: false`.
+    // `next dev` writes an AGENTS.md unless next.config.mjs says `agentRules: false`.
     expect(readdirSync(app).sort()).toEqual(before);
   });
 

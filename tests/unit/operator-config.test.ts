@@ -41,7 +41,7 @@ describe("LOG_FORMAT", () => {
       '{"level":"warn","time":"2026-11-24T06:00:00.000Z","service":"dashboard","event":"site_error","kind":"oauth","reason":"timeout"}';
     expect(isJsonLogLine(line)).toBe(true);
     expect(format(line)).toMatch(/^\[\d\d:\d\d:\d\d\] WARN: site_error \{"kind":"oauth","reason":"timeout"\}\n$/);
-    expect(isJsonLogLine("   ▲ Next.js 16.5.0")).toBe(false);
+    expect(isJsonLogLine("   ▲ Next.js 16.4.6")).toBe(false);
   });
 });
 
