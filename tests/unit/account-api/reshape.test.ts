@@ -91,6 +91,8 @@ describe("buildResumeUrl", () => {
     ).toBeNull();
     expect(safeHttpUrl("javascript:alert(1)")).toBeNull();
     expect(safeHttpUrl("https://meet.example.com/x")).toBe("https://meet.example.com/x");
+    // What leaves is the URL as parsed, not the site's string: no space, tab or line break the parser dropped.
+    expect(safeHttpUrl(" HTTPS://Meet.Example.com/a b\n/c\t")).toBe("https://meet.example.com/a%20b/c");
   });
 });
 

@@ -9,7 +9,7 @@ import { ensureFreshTokens } from "@/lib/auth/tokens";
 import { resetConfigForTests } from "@/lib/config";
 import { signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { AuthError } from "@/lib/auth/errors";
-import { logEvent, logRequestLine } from "@/lib/log/logger";
+import { logEvent, logRequestLine, millisecondsSince } from "@/lib/log/logger";
 import { isAuthorizedScrape } from "@/lib/metrics/exposition";
 import { startMetricsServer } from "@/lib/metrics/metrics-server";
 import {
@@ -71,6 +71,18 @@ describe("metrics derived from the log events", () => {
     } finally {
       delete process.env.LOG_LEVEL;
       captureLog();
+    }
+  });
+
+  it("give durations in milliseconds to a tenth, as the request and page-view lines print them", () => {
+    const now = vi.spyOn(performance, "now").mockReturnValue(1_012.349);
+    try {
+      expect(millisecondsSince(1_000)).toBe(12.3);
+      expect(millisecondsSince(1_012.3)).toBe(0);
+      now.mockReturnValue(1_000.06);
+      expect(millisecondsSince(1_000)).toBe(0.1);
+    } finally {
+      now.mockRestore();
     }
   });
 
@@ -267,11 +279,14 @@ describe("the metrics endpoint on the app's port", () => {
 });
 
 describe("the metrics port (METRICS_PORT)", () => {
-  it("binds to the address given, serves GET /metrics only, and nothing else", async () => {
+  it("binds to the address given, says where in the log, serves GET /metrics only, and nothing else", async () => {
+    const log = captureLog();
     const server = await startMetricsServer({ port: 0, host: "127.0.0.1" });
     try {
       const address = server.address() as AddressInfo;
       expect(address.address).toBe("127.0.0.1");
+      // With METRICS_PORT=0 the port is the system's choice: the operator learns it from this line alone.
+      expect(log.events()).toContainEqual(expect.objectContaining({ event: "metrics_listening", host: "127.0.0.1", port: address.port }));
       const base = `http://127.0.0.1:${address.port}`;
       const scraped = await fetch(`${base}/metrics`);
       expect(scraped.status).toBe(200);

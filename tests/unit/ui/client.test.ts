@@ -165,4 +165,21 @@ describe("error kinds", () => {
     expect(errorKindOf(serialised)).toBe("insufficient_scope");
     expect(errorKindOf({ message: "plain" })).toBe("unknown");
   });
+
+  it("reads as an ApiError only what has a numeric status and a string code, and drops fields of another type", () => {
+    for (const notAnError of [
+      null,
+      undefined,
+      "insufficient_scope",
+      403,
+      { status: "403", code: "insufficient_scope" },
+      { status: 403, code: 403 },
+    ]) {
+      expect(asApiError(notAnError), JSON.stringify(notAnError)).toBeUndefined();
+    }
+    const odd = asApiError({ status: 403, code: "insufficient_scope", message: { text: "no" }, detail: ["account:read"] });
+    expect(odd).toBeInstanceOf(ApiError);
+    expect(odd).toMatchObject({ status: 403, code: "insufficient_scope", message: "" });
+    expect(odd?.detail).toBeUndefined();
+  });
 });
