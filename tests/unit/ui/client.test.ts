@@ -86,6 +86,7 @@ describe("makeQueryClient on the server", () => {
       queryKey: accountKeys.page("courses"),
       queryFn: () => Promise.resolve({ items: ["a course"], totalCount: 1, nextCursor: null }),
       initialPageParam: null,
+      getNextPageParam: () => undefined,
     });
     expect(client.getQueryData(accountKeys.page("courses"))).toMatchObject({ pages: [{ items: ["a course"] }] });
     // A timer would hold the client and the member's data for its whole gcTime after the answer was sent.
