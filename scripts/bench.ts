@@ -78,7 +78,7 @@ function readOptions(): { options: BenchOptions; only?: Set<string>; lab?: strin
     soak: values.soak || values["soak-seconds"] !== undefined,
     soakSeconds: number(values["soak-seconds"], quick ? 60 : 300),
     soakConnections: 20,
-    soakSessions: quick ? 40 : 80,
+    soakSessions: quick ? 40 : 76,
     pageWarmUpRequests: number(values["page-warm-up"], quick ? 200 : 1000),
     lighthouseRuns: number(values["lighthouse-runs"], quick ? 1 : 3),
   };
@@ -101,6 +101,9 @@ async function main(): Promise<void> {
     siteUrl: `http://127.0.0.1:${sitePort}`,
   };
 
+  // A server left on a port (another bench, an app started by hand) would be measured instead, or break the start.
+  for (const url of [target.appUrl, target.siteUrl])
+    if (await answers(url)) throw new Error(`${url} already answers: stop what runs there, or set BENCH_APP_PORT and BENCH_SITE_PORT`);
   phase(`starting the dashboard and the sandbox (20 ms latency) on ports ${appPort} and ${sitePort}; a stale build is rebuilt first`);
   const server = spawn(
     process.execPath,
@@ -162,17 +165,32 @@ async function main(): Promise<void> {
       results[section.name] = outcome.results;
       summary.push(...outcome.summary);
       for (const line of outcome.summary) console.info(line);
+      // After every section, so that a later section's failure keeps the figures already measured.
+      context.writeArtifact("bench.json", `${JSON.stringify(results, null, 2)}\n`);
     }
     phase("done");
     console.info(`\n${summary.join("\n")}`);
-    context.writeArtifact("bench.json", `${JSON.stringify(results, null, 2)}\n`);
   } finally {
     (await inspector?.catch(() => undefined))?.close();
     if (server.pid) process.kill(-server.pid, "SIGTERM");
   }
 }
 
+/** Whether anything answers HTTP at `url`. */
+function answers(url: string): Promise<boolean> {
+  return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    async (response) => (await response.arrayBuffer(), true),
+    () => false,
+  );
+}
+
+/** An error's message, then each cause's, as far as they go. */
+function messages(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause === undefined ? error.message : `${error.message}\n  because: ${messages(error.cause)}`;
+}
+
 void main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(messages(error));
   process.exit(1);
 });

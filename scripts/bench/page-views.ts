@@ -101,9 +101,13 @@ export async function recordBrowserRequests(
     const document = await asSent(navigation.request());
     const sentOnClick: BrowserRequest[] = [];
     for (const { link, pathname } of clicks) {
-      const sent = page.waitForRequest((request) => isTabClick(request, pathname), { timeout: 60_000 });
-      await page.getByRole("link", { name: link, exact: true }).first().click();
-      const request = await sent;
+      // Together, so that a failed click is the error reported, not the wait left behind when the browser closes.
+      const [request] = await Promise.all([
+        page.waitForRequest((request) => isTabClick(request, pathname), { timeout: 60_000 }),
+        page.getByRole("link", { name: link, exact: true }).first().click({ timeout: 15_000 }),
+      ]).catch((error: unknown) => {
+        throw new Error(`clicking "${link}" on ${page.url()} in Chromium sent no RSC request for ${pathname}`, { cause: error });
+      });
       await page.waitForURL(`${origin}${pathname}`);
       await page.waitForLoadState("networkidle");
       sentOnClick.push(await asSent(request));
