@@ -18,15 +18,6 @@ const WARM_UP_SECONDS = 60;
 const ROUND_SECONDS = 30;
 const MiB = 1024 * 1024;
 
-/**
- * How many sessions the soak may sign in, one demo member after another, and still end none: past its cap
- * a member's least recently active session ends, which would measure refusals, and the bench's own
- * session (one member's, kept for the sections after the soak) would be the one to end.
- */
-function mostSoakSessions(members: number, sessionsPerMember: number): number {
-  return members * (sessionsPerMember - 1);
-}
-
 /** What the rounds ask for, in turn: a data request, and a page view (whose render keeps nothing either). */
 const SOAKED_PATHS = ["/api/account/courses", PAGE_PATHS.courses];
 
@@ -36,7 +27,9 @@ export const soak: BenchSection = {
   enabled: (options) => options.soak,
   async run(context) {
     const { soakSessions, soakConnections, soakSeconds } = context.options;
-    const mostSessions = mostSoakSessions(DEMO_MEMBERS.length, MAX_SESSIONS_PER_MEMBER);
+    // Past its cap a member's least recently active session ends, which would measure refusals; one place
+    // per member stays free for the bench's own session, which the sections after the soak still use.
+    const mostSessions = DEMO_MEMBERS.length * (MAX_SESSIONS_PER_MEMBER - 1);
     if (soakSessions > mostSessions)
       throw new Error(
         `the soak can keep at most ${mostSessions} sessions alive beside the bench's own` +
