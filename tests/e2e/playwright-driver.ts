@@ -23,11 +23,26 @@ export function playwrightDriver(page: Page, scope: Page | FrameLocator = page):
       return find(target).first().getAttribute(name);
     },
     async clickOpeningPopup(target) {
+      // Only the page's script opens the popup: a press before hydration would open nothing.
+      await hydrated(find(target).first());
       const opened = page.waitForEvent("popup");
       await find(target).first().click();
       return popupDriver(await opened);
     },
   };
+}
+
+/**
+ * Waits until React has hydrated `element` (its props are on it): a press before that is lost, as a
+ * student's early tap on a slow phone is, and one press is then one request.
+ */
+export async function hydrated(element: Locator): Promise<void> {
+  await expect.poll(() => isHydrated(element)).toBe(true);
+}
+
+/** Whether React has hydrated `element` yet (its props are on it). */
+export function isHydrated(element: Locator): Promise<boolean> {
+  return element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")));
 }
 
 function popupDriver(popup: Page): PopupDriver {

@@ -9,6 +9,8 @@ import { APP_URL, SITE_URL } from "../journeys/urls";
 
 import { playwrightDriver } from "./playwright-driver";
 
+export { hydrated, isHydrated } from "./playwright-driver";
+
 export { APP_URL, HOST_PAGE, SITE_URL, SITE_URL_AS_LOCALHOST } from "../journeys/urls";
 
 /** The language the dashboard speaks from the next request on, as the switch in Settings leaves it. */
@@ -25,19 +27,6 @@ export async function signIn(page: Page, email: string, options: { from?: string
 /** On the site's pages: signs in when asked, then allows the dashboard. */
 export async function completeSiteSignIn(page: Page, email: string): Promise<void> {
   await completeSiteSignInSteps(playwrightDriver(page), email);
-}
-
-/**
- * Waits until React has hydrated `element` (its props are on it): a press before that is lost, as a
- * student's early tap on a slow phone is, and one press is then one request.
- */
-export async function hydrated(element: Locator): Promise<void> {
-  await expect.poll(() => isHydrated(element)).toBe(true);
-}
-
-/** Whether React has hydrated `element` yet (its props are on it). */
-export function isHydrated(element: Locator): Promise<boolean> {
-  return element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")));
 }
 
 /** Fails on any serious or critical accessibility violation. */
