@@ -1,10 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type MouseEvent } from "react";
 
 import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
-import { API_ROUTES } from "@/lib/contract/paths";
+import { API_ROUTES, signInLinkPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 
 type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "failed";
@@ -19,6 +19,10 @@ interface Handoff {
  * (lib/auth/embedded-handoff.ts), which keeps it in its own partitioned cookie. A browser that keeps
  * even that cookie out of the frame is asked for storage access (Storage Access API) on a second click. A link to open the
  * dashboard in its own tab always remains.
+ *
+ * "Sign in" is a link to the top-level sign-in in a new tab, which the script turns into the popup once the
+ * page is hydrated: a tap before that (a phone still loading the scripts) still starts a sign-in, in a tab
+ * of its own, rather than doing nothing. A ctrl-, shift- or middle-click keeps the link's own new tab.
  */
 export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   const { messages } = useI18n();
@@ -38,6 +42,12 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
     if (!session.ok) return false;
     window.location.replace(returnTo);
     return true;
+  }
+
+  function onSignInClick(event: MouseEvent<HTMLAnchorElement>) {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void signIn();
   }
 
   async function signIn() {
@@ -90,9 +100,17 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
           {messages.embedded.continue}
         </button>
       ) : (
-        <button type="button" className="btn btn-primary" onClick={() => void signIn()} aria-busy={status === "waiting"}>
+        <a
+          href={signInLinkPath(returnTo)}
+          target="_blank"
+          rel="noopener"
+          referrerPolicy="same-origin"
+          className="btn btn-primary"
+          onClick={onSignInClick}
+          aria-busy={status === "waiting"}
+        >
           {messages.landing.signIn}
-        </button>
+        </a>
       )}
       {notice ? (
         <p role="status" className="text-fg">

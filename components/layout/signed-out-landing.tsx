@@ -1,6 +1,6 @@
 "use client";
 
-import { API_ROUTES, loginPath, PAGE_PATHS, type SignedOutReason } from "@/lib/contract/paths";
+import { signInLinkPath, type SignedOutReason } from "@/lib/contract/paths";
 import type { SiteSessionAfterSignOut } from "@/lib/contract/signed-out-copies";
 import { interpolate, siteCalled, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -78,14 +78,9 @@ export function SignedOutLanding({
       {embedded ? (
         <EmbeddedSignIn returnTo={returnTo} />
       ) : (
-        // The prerendered signed-out page knows its returnTo only once its scripts run: until then the
-        // sign-in route reads it from this page's address, which this link alone sends (the document's
-        // policy is no-referrer), and only to this origin (lib/auth/login.ts, returnToOfSignedOutPage).
-        <a
-          className="btn btn-primary"
-          href={returnTo === PAGE_PATHS.overview ? API_ROUTES.login : loginPath(returnTo)}
-          referrerPolicy="same-origin"
-        >
+        // The page's address goes to the sign-in route (signInLinkPath) from this link alone (the
+        // document's policy is no-referrer), and only to this origin.
+        <a className="btn btn-primary" href={signInLinkPath(returnTo)} referrerPolicy="same-origin">
           {messages.landing.signIn}
         </a>
       )}

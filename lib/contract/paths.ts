@@ -38,6 +38,16 @@ export function loginPath(returnTo: string): string {
 }
 
 /**
+ * The address of a signed-out landing's "Sign in" link. For the overview it is the bare sign-in route: the
+ * prerendered signed-out page knows its own `returnTo` only once its scripts have run, so a link tapped
+ * before then sends nothing and lets the route read it from the Referer (lib/auth/login.ts,
+ * returnToOfSignedOutPage); the link's referrerPolicy must then be "same-origin".
+ */
+export function signInLinkPath(returnTo: string): string {
+  return returnTo === PAGE_PATHS.overview ? API_ROUTES.login : loginPath(returnTo);
+}
+
+/**
  * Why the member lands on the signed-out page. `signed_out_locally`: signed out here, but the site did
  * not confirm the revocation; `revoke_refused`: signed out here, but the site refused to revoke;
  * `access_withdrawn`: the site refused to renew access (its token endpoint answered 400 or 401).

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
 
-import { completeSiteSignIn, expectNoSeriousAxeViolations, HOST_PAGE, resetSandbox } from "./support";
+import { completeSiteSignIn, expectNoSeriousAxeViolations, HOST_PAGE, hydrated, resetSandbox } from "./support";
 
 const PATHS = ["/", "/courses", "/orders", "/events", "/settings"] as const;
 const WIDTHS = [320, 1280] as const;
@@ -51,12 +51,13 @@ for (const language of LANGUAGES) {
     test("no violation in the panel, signed out and signed in, at 320 and 1280 px", async ({ page }) => {
       await page.goto(HOST_PAGE);
       const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
-      const signIn = frame.getByRole("button", { name: language.signIn });
+      const signIn = frame.getByRole("link", { name: language.signIn, exact: true });
       await expect(signIn).toBeVisible();
       for (const width of WIDTHS) {
         await setWidth(page, width);
         await expectNoSeriousAxeViolations(page);
       }
+      await hydrated(signIn);
       const popup = page.waitForEvent("popup");
       await signIn.click();
       const window = await popup;

@@ -18,6 +18,8 @@ import {
   cutOffIn,
   expectNoSeriousAxeViolations,
   HOST_PAGE,
+  hydrated,
+  isHydrated,
   lastResumableOf72,
   lineTexts,
   markSiteRequests,
@@ -76,7 +78,7 @@ test("the site's page embeds the dashboard, and sign-in through a popup fills th
 test("a sign-in finished after the site reloaded the panel says so in the popup, which stays open", async ({ page }) => {
   await page.goto(HOST_PAGE);
   await expectSignedOutFrame(dashboardFrame(page));
-  const popup = await dashboardFrame(page).clickOpeningPopup({ role: "button", name: "Sign in" });
+  const popup = await dashboardFrame(page).clickOpeningPopup({ role: "link", name: "Sign in" });
   // The site's page reloads its panel while the member signs in: the page waiting for the popup is gone.
   await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((frame) => {
     const element = frame as HTMLIFrameElement;
@@ -91,13 +93,38 @@ test("a sign-in finished after the site reloaded the panel says so in the popup,
   await expectSignedOutFrame(dashboardFrame(page));
 });
 
+test("a tap on the panel's Sign in before its scripts have run still signs in, in a tab of its own", async ({ page }) => {
+  // A slow phone: the dashboard's scripts arrive only once the student has tapped Sign in.
+  let releaseScripts!: () => void;
+  const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(/\/_next\/static\/chunks\/.*\.js$/, async (route) => {
+    await scriptsReleased;
+    await route.continue();
+  });
+  await page.goto(HOST_PAGE, { waitUntil: "commit" });
+  const signIn = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).getByRole("link", { name: "Sign in" });
+  await expect(signIn).toBeVisible();
+  const tabPromise = page.waitForEvent("popup");
+  await signIn.click();
+  expect(await isHydrated(signIn), "the tap came before hydration").toBe(false);
+  // The sign-in runs top-level in the new tab (the site's pages refuse to be framed) and ends there, signed in.
+  const tab = await tabPromise;
+  await completeSiteSignIn(playwrightDriver(tab), "maya@example.com");
+  await expect(tab).toHaveURL(`${DASHBOARD}/`);
+  await expect(tab.getByRole("heading", { level: 1 })).toContainText("Maya");
+  // Once hydrated, the panel's own Sign in is the popup again.
+  releaseScripts();
+  await expectSignedOutFrame(dashboardFrame(page));
+  await signInFromFrame(page);
+});
+
 test("a page on an origin outside EMBED_ORIGINS cannot frame the dashboard", async ({ page }) => {
   // Same server, other origin: localhost is not the site's origin 127.0.0.1.
   const blocked = page.waitForEvent("console", { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 10_000 });
   await page.goto(`${SITE_URL_AS_LOCALHOST}/my-learning`);
   await blocked;
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await expect(frame.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+  await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
 });
 
 test("a forged postMessage from another origin is ignored", async ({ page }) => {
@@ -107,8 +134,10 @@ test("a forged postMessage from another origin is ignored", async ({ page }) => 
   });
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
+  const signIn = frame.getByRole("link", { name: "Sign in" });
+  await hydrated(signIn);
   const popupPromise = page.waitForEvent("popup");
-  await frame.getByRole("button", { name: "Sign in" }).click();
+  await signIn.click();
   const popup = await popupPromise;
   await expect(frame.getByText("Finish signing in in the window that opened")).toBeVisible();
   // The site's page (another origin) posts a well-formed but forged message into the frame.
@@ -389,8 +418,9 @@ test("a section opened after the panel's session is gone offers the panel's own 
   // rendered by a client navigation, whose request does not say it is for a frame.
   await context.clearCookies();
   await frame.getByRole("link", { name: "Orders & events", exact: true }).click();
-  await expect(frame.getByRole("button", { name: "Sign in" })).toBeVisible();
-  await expect(frame.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+  // The panel's Sign in opens a popup, or a tab of its own, never the sign-in inside the frame.
+  await expect(frame.getByRole("link", { name: "Sign in" })).toHaveAttribute("target", "_blank");
+  await expect(frame.getByRole("main").getByRole("link", { name: "Open the dashboard in a new tab" })).toBeVisible();
 });
 
 /** The site's page with Maya signed in in its panel: the frame, and the panel's Account navigation (its menu). */

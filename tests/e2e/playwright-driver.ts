@@ -23,7 +23,8 @@ export function playwrightDriver(page: Page, scope: Page | FrameLocator = page):
       return find(target).first().getAttribute(name);
     },
     async clickOpeningPopup(target) {
-      // Only the page's script opens the popup: a press before hydration would open nothing.
+      // Only the page's script opens the popup: before hydration a press opens something else (the panel's
+      // Sign in: a new tab) or nothing.
       await hydrated(find(target).first());
       const opened = page.waitForEvent("popup");
       await find(target).first().click();

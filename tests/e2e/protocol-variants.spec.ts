@@ -8,7 +8,7 @@ import { expect, test, type Page } from "./test";
 import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";
 
-import { HOST_PAGE, postSandboxControl, resetSandbox, signIn } from "./support";
+import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /*
  * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400) and
@@ -118,8 +118,10 @@ test.describe("with the shared app", () => {
     await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
     await page.goto(HOST_PAGE);
     const frame = page.frameLocator('iframe[title="Member dashboard"]');
+    const panelSignIn = frame.getByRole("link", { name: "Sign in" });
+    await hydrated(panelSignIn);
     const popupPromise = page.waitForEvent("popup");
-    await frame.getByRole("button", { name: "Sign in" }).click();
+    await panelSignIn.click();
     const popup = await popupPromise;
     await popup.getByLabel("Email").fill("ben@example.com");
     await popup.getByLabel("Password").fill("demo");

@@ -75,6 +75,12 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
       const context = page.browserContext();
       const before = new Set(context.targets());
       const element = await firstVisible(target);
+      // Only the page's script opens the popup: before hydration a press opens something else (the panel's
+      // Sign in: a new tab) or nothing. Hydrated once React's props are on the element.
+      await eventually(async () => {
+        const isHydrated = await element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")));
+        if (!isHydrated) throw new Error(`${describe(target)} is not hydrated yet`);
+      }, EXPECT_TIMEOUT_MS);
       // Firefox over BiDi: the page's "popup" event does not fire for a window opened by a cross-site
       // frame, so the popup is the browser context's next new page.
       const opened = context.waitForTarget((candidate) => candidate.type() === TargetType.PAGE && !before.has(candidate), {

@@ -2,6 +2,8 @@
  * Embedded mode as page-object steps, shared by tests/e2e/embedded.spec.ts (Chromium) and
  * tests/firefox/embedded.test.ts (Firefox): the frame on the site's "My learning" page, driven as a person would.
  */
+import assert from "node:assert/strict";
+
 import { type JourneyDriver } from "./driver";
 import { ACCOUNT_MENU, completeSiteSignIn } from "./member-journey";
 
@@ -9,12 +11,17 @@ export const DASHBOARD_FRAME_TITLE = "Member dashboard";
 export const NEEDS_STORAGE_ACCESS = "Your browser asks before this panel may remember you on this site.";
 export const COOKIES_BLOCKED =
   "Your browser does not let this panel remember you inside the site. Open the dashboard in a new tab instead.";
-const SIGN_IN = { role: "button", name: "Sign in" } as const;
+const SIGN_IN = { role: "link", name: "Sign in" } as const;
 const NEW_TAB = { role: "link", name: "Open the dashboard in a new tab" } as const;
 
-/** Signed out in the frame: the Sign in button, the compact layout (no second brand header), the new-tab link. */
+/**
+ * Signed out in the frame: the panel's own Sign in (a popup once hydrated; without scripts, a new tab, never
+ * the frame itself, which the site's sign-in refuses), the compact layout (no second brand header), the
+ * new-tab link.
+ */
 export async function expectSignedOutFrame(frame: JourneyDriver): Promise<void> {
   await frame.expectVisible(SIGN_IN);
+  assert.equal(await frame.attribute(SIGN_IN, "target"), "_blank");
   await frame.expectNone({ role: "link", name: DASHBOARD_FRAME_TITLE });
   await frame.expectVisible(NEW_TAB);
 }
@@ -33,7 +40,7 @@ export async function expectSignedInFrame(frame: JourneyDriver, firstName: strin
 
 /**
  * Signed in, the panel has two sections and the account menu; the menu's Sign out, once confirmed, ends on
- * the panel's own signed-out state (its Sign in button, not the top-level link).
+ * the panel's own signed-out state (its Sign in, not the top-level one).
  */
 export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
   await frame.expectVisible(NEW_TAB);
@@ -43,7 +50,6 @@ export async function signOutInFrame(frame: JourneyDriver): Promise<void> {
   // Inside the site's page Sign out asks first; the confirmation arms itself once the page has been in view.
   await frame.click({ role: "button", name: "Yes, sign out", within: { role: "navigation", name: "Account" } });
   await expectSignedOutFrame(frame);
-  await frame.expectNone({ role: "link", name: "Sign in" });
   // Still signed in at the site, which is the page around the panel (its pages refuse to be framed): the
   // panel says to sign out there, with no link that would open the site in here.
   await frame.expectVisible({ text: /also sign out of Demo Academy \(sandbox\) itself, on the page around this panel/ });

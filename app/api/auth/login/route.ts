@@ -20,7 +20,8 @@ async function handleGet(request: NextRequest) {
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
   const limited = await rateLimited(request);
   if (limited) return limited;
-  // The site's authorization page is never framed: inside a frame, sign-in starts from the popup button.
+  // The site's authorization page is never framed: inside a frame, sign-in starts in a popup or a new tab
+  // (components/layout/embedded-sign-in.tsx).
   if (isFramedRequest(request.headers)) return appRedirect("/");
   const params = request.nextUrl.searchParams;
   const binding = params.get("display") === "popup" ? params.get("binding") : null;

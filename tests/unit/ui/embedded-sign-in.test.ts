@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+/**
+ * The panel's "Sign in" is a link to the top-level sign-in in a new tab, turned into the popup sign-in by the
+ * script: a tap before hydration still signs in (tests/e2e/embedded.spec.ts shows it in Chromium), a plain
+ * click once hydrated opens the popup instead, and a ctrl- or shift-click keeps the link's own new tab.
+ */
+import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { createElement } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { EmbeddedSignIn } from "@/components/layout/embedded-sign-in";
+
+import { renderInLocale } from "../../support/render-ui";
+
+let openSpy: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  // The popup is refused here: the test looks only at whether, and where, the script opened one.
+  openSpy = vi.fn(() => null);
+  vi.stubGlobal("open", openSpy);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderSignIn(returnTo: string): HTMLElement {
+  renderInLocale(createElement(EmbeddedSignIn, { returnTo }));
+  return screen.getByRole("link", { name: "Sign in" });
+}
+
+describe("the embedded panel's Sign in", () => {
+  it.each([
+    ["/courses", "/api/auth/login?returnTo=%2Fcourses"],
+    // The prerendered signed-out page knows its returnTo only once hydrated: before, the route reads its Referer.
+    ["/", "/api/auth/login"],
+  ])("without its script, is a same-origin-referring link to the sign-in in a new tab (returnTo %s)", (returnTo, href) => {
+    const link = renderSignIn(returnTo);
+    expect(link.getAttribute("href")).toBe(href);
+    expect(link.getAttribute("target")).toBe("_blank");
+    expect(link.getAttribute("rel")).toBe("noopener");
+    expect(link.getAttribute("referrerpolicy")).toBe("same-origin");
+  });
+
+  it("opens the popup sign-in, bound to this frame's handoff, on a plain click", async () => {
+    const link = renderSignIn("/courses");
+    const followed = fireEvent.click(link);
+    expect(followed, "the link's own new tab was not prevented").toBe(false);
+    await vi.waitFor(() => expect(openSpy).toHaveBeenCalledTimes(1));
+    expect(openSpy.mock.calls[0]?.[0]).toMatch(/^\/api\/auth\/login\?display=popup&binding=[\w-]{43}$/);
+    // The window was refused here: the panel says so, and how to go on.
+    expect((await screen.findByRole("status")).textContent).toBe(
+      "Your browser blocked the sign-in window. Allow pop-ups for this site, or open the dashboard in a new tab.",
+    );
+  });
+
+  it.each([{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }])(
+    "leaves a modified click (%o) to the browser's new tab",
+    async (modifier) => {
+      const link = renderSignIn("/courses");
+      // Seen after the page's own handler, then stopped here: happy-dom would follow the link.
+      let preventedByThePage: boolean | null = null;
+      window.addEventListener(
+        "click",
+        (event) => {
+          preventedByThePage = event.defaultPrevented;
+          event.preventDefault();
+        },
+        { once: true },
+      );
+      fireEvent.click(link, modifier);
+      expect(preventedByThePage).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(openSpy).not.toHaveBeenCalled();
+    },
+  );
+});
