@@ -1,5 +1,6 @@
 /**
- * Loaded before Next.js's standalone server (`node --import ./scripts/method-guard.ts server.js`): every
+ * Loaded before Next.js's server (`node --import ./scripts/method-guard.ts server.js`, and so before
+ * `next dev` by `npm run dev`, so that development answers every URL as production does): every
  * HTTP server the process creates first asks lib/http/method-policy.ts whether the path answers the
  * request's method, and answers 405 with `Allow` (or 404) itself when it does not. Next.js turns each
  * request into a Fetch `Request`, which cannot carry TRACE, TRACK or CONNECT, so without this those
@@ -13,10 +14,33 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 
-import { readRouteTable, refuseMethod, type RouteMethods } from "../lib/http/method-policy.ts";
+import { isRepresentable, readRouteTable, refuseMethod, routeMethodsOf, type RouteMethods } from "../lib/http/method-policy.ts";
 
 /** The bundle's (or the project's) root: this file sits in its scripts/ folder. */
-const routeTable: readonly RouteMethods[] = readRouteTable(path.resolve(import.meta.dirname, ".."));
+const root = path.resolve(import.meta.dirname, "..");
+
+/**
+ * Under `next dev` route files come and go while the server runs: the table is derived from them again
+ * for each API request, and Next.js's own development endpoints (its overlay's, source maps', HMR's,
+ * under /_next/ and /__nextjs_) are left to it. Everywhere else the table is read once.
+ */
+const development = process.env.NODE_ENV === "development";
+const builtTable: readonly RouteMethods[] | null = development ? null : readRouteTable(root);
+
+function routeTableFor(pathname: string): readonly RouteMethods[] {
+  if (builtTable) return builtTable;
+  return pathname === "/api" || pathname.startsWith("/api/") ? routeMethodsOf(root) : [];
+}
+
+function isDevelopmentEndpoint(pathname: string): boolean {
+  return development && (pathname.startsWith("/_next/") || pathname.startsWith("/__nextjs_"));
+}
+
+/** The guard's answer to `method` on `pathname`: null to hand the request to Next.js. */
+function refusalOf(method: string, pathname: string): NonNullable<ReturnType<typeof refuseMethod>> | null {
+  if (isDevelopmentEndpoint(pathname) && isRepresentable(method)) return null;
+  return refuseMethod(method, pathname, routeTableFor(pathname));
+}
 
 /**
  * Next.js's own reading of the `Next-Router-State-Tree` header of an RSC request (a tab click). Next.js
@@ -66,8 +90,7 @@ function refuse(response: ServerResponse, refusal: Refusal): void {
 export function guardRequests(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     const refusal: Refusal | null =
-      refuseMethod(request.method ?? "", pathnameOf(request.url), routeTable) ??
-      (hasUnreadableRouterState(request.headers) ? { status: 400 } : null);
+      refusalOf(request.method ?? "", pathnameOf(request.url)) ?? (hasUnreadableRouterState(request.headers) ? { status: 400 } : null);
     if (refusal) refuse(response, refusal);
     else listener(request, response);
   };
@@ -75,7 +98,7 @@ export function guardRequests(listener: RequestListener): RequestListener {
 
 /** CONNECT never reaches a request listener: Node.js hands it over as a tunnel, which is never opened. */
 export function refuseTunnel(request: IncomingMessage, socket: Duplex): void {
-  const refusal = refuseMethod("CONNECT", pathnameOf(request.url), routeTable) ?? { status: 405, allow: "GET, HEAD" };
+  const refusal = refusalOf("CONNECT", pathnameOf(request.url)) ?? { status: 405, allow: "GET, HEAD" };
   const allow = refusal.status === 405 ? `Allow: ${refusal.allow}\r\n` : "";
   const status = refusal.status === 405 ? "405 Method Not Allowed" : "404 Not Found";
   socket.end(`HTTP/1.1 ${status}\r\n${allow}Content-Length: 0\r\nConnection: close\r\n\r\n`);

@@ -51,9 +51,10 @@ function newestChange(target: string): number {
 /**
  * The method guard, copied into the bundle beside server.js and loaded before it with `node --import`
  * (scripts/method-guard.ts and the module it reads; Node.js runs their TypeScript as it is). The route
- * table it reads (lib/http/method-policy.ts) is written into the bundle by the build.
+ * table it reads (lib/http/method-policy.ts) is written into the bundle by the build. The same path,
+ * from the project's root, loads it before `next dev`.
  */
-export const STANDALONE_METHOD_GUARD = "./scripts/method-guard.ts";
+export const METHOD_GUARD = "./scripts/method-guard.ts";
 export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
 
 /** The standalone bundle's server; `root` is the project's root (tests give another). */

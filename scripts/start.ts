@@ -24,7 +24,7 @@ import { loadSandboxConfig } from "../sandbox/config";
 import { SEEDED_DASHBOARD_CLIENT, DEMO_MEMBERS } from "../sandbox/seed";
 import { startSandbox } from "../sandbox/server";
 
-import { buildIsCurrent, prepareStandalone, projectRoot, STANDALONE_METHOD_GUARD, standaloneServer } from "./standalone";
+import { buildIsCurrent, METHOD_GUARD, prepareStandalone, projectRoot, standaloneServer } from "./standalone";
 
 const development = process.argv.includes("--dev");
 /** The dashboard finishes its requests within 10 s of SIGTERM; past this, the launcher stops waiting for it. */
@@ -134,13 +134,14 @@ async function main(): Promise<void> {
   const appUrl = new URL(config.appUrl);
   const host = isLoopbackHost(appUrl.hostname) ? await loopbackBindName(appUrl.hostname, logger) : "0.0.0.0";
   const dashboard = development
-    ? spawn(process.execPath, [nextBin, "dev", "-p", String(config.port), "-H", host], {
+    ? // `next dev` with the same method guard (scripts/method-guard.ts): its server process inherits it.
+      spawn(process.execPath, ["--import", METHOD_GUARD, nextBin, "dev", "-p", String(config.port), "-H", host], {
         cwd: projectRoot(),
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...childEnv, NODE_ENV: "development" },
       })
     : // Next.js's standalone server, with the method guard loaded first (scripts/method-guard.ts).
-      spawn(process.execPath, ["--import", STANDALONE_METHOD_GUARD, standaloneServer()], {
+      spawn(process.execPath, ["--import", METHOD_GUARD, standaloneServer()], {
         cwd: projectRoot(".next", "standalone"),
         stdio: ["ignore", "pipe", "pipe"],
         // The dashboard's own clean shutdown handles SIGTERM (lib/server/graceful-shutdown.ts).

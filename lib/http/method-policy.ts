@@ -2,7 +2,7 @@
  * Which HTTP methods each path of the dashboard answers. Next.js builds a Fetch `Request` for every
  * request, and the Fetch standard forbids TRACE, TRACK and CONNECT: Next.js then throws and answers
  * 500, for pages and API routes alike. It also renders a page for DELETE or PROPFIND. The production
- * server (scripts/method-guard.ts, loaded before Next.js's standalone server) asks this policy first and
+ * server (scripts/method-guard.ts, loaded before Next.js's server, standalone or dev) asks this policy first and
  * answers anything else 405 with `Allow` (RFC 9110 sections 9.1 and 15.5.6; OWASP ASVS 5 V13.4, unused HTTP
  * methods refused).
  *
@@ -97,6 +97,11 @@ export function readRouteTable(root: string): RouteMethods[] {
 
 const PAGE_METHODS = ["GET", "HEAD"];
 
+/** Whether Next.js can turn a request of `method` into a Fetch `Request` (TRACE, TRACK, CONNECT and others it cannot). */
+export function isRepresentable(method: string): boolean {
+  return HANDLER_METHODS.includes(method);
+}
+
 const patterns = new Map<string, RegExp>();
 function compiled(pattern: string): RegExp {
   let regExp = patterns.get(pattern);
@@ -127,6 +132,6 @@ export function refuseMethod(
 ): { status: 405; allow: string } | { status: 404 } | null {
   const allowed = allowedMethods(pathname, table);
   // The methods Next.js can represent as a Fetch Request: for an unknown API path it answers 404 itself.
-  if (allowed === null) return HANDLER_METHODS.includes(method) ? null : { status: 404 };
+  if (allowed === null) return isRepresentable(method) ? null : { status: 404 };
   return allowed.includes(method) ? null : { status: 405, allow: allowed.join(", ") };
 }

@@ -167,6 +167,19 @@ function statusAndAllow(url: string, method: string): Promise<{ status: number; 
   });
 }
 
+/**
+ * The method guard (scripts/method-guard.ts) in front of the server at `appUrl`: what Next.js cannot
+ * represent (a Fetch Request refuses TRACE) and a method a path does not take are 405 with `Allow`, and an
+ * RSC request whose router state Next.js cannot read is 400, never 500.
+ */
+async function expectMethodGuard(appUrl: string, browser: SandboxBrowser): Promise<void> {
+  expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
+  expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
+  expect(await statusAndAllow(`${appUrl}/api/account/courses`, "DELETE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
+  const unreadable = { RSC: "1", "Next-Router-State-Tree": encodeURIComponent(JSON.stringify({ children: [] })) };
+  expect((await browser.request("/courses?_rsc=x", { headers: unreadable })).status).toBe(400);
+}
+
 describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_MS }, () => {
   let workspace: string;
   let app: string;
@@ -333,13 +346,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
         expect(courses.headers.get("vary") ?? "").toMatch(/\brsc\b/);
         expect(((await courses.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
       }
-      // The guard answers what Next.js cannot represent (a Fetch Request refuses TRACE): 405, never 500.
-      expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
-      expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
-      // ...and an RSC request whose router state Next.js cannot read, with Next.js's own parser, which the
-      // bundle carries (next.config.mjs, outputFileTracingIncludes): 400, never 500.
-      const unreadable = { RSC: "1", "Next-Router-State-Tree": encodeURIComponent(JSON.stringify({ children: [] })) };
-      expect((await browser.request("/courses?_rsc=x", { headers: unreadable })).status).toBe(400);
+      // The bundle carries Next.js's own router-state parser (next.config.mjs, outputFileTracingIncludes).
+      await expectMethodGuard(appUrl, browser);
       expect(await server.stop()).toBe(0);
     });
   });
@@ -355,6 +363,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     await waitForHealth(appUrl, dev);
     const browser = await expectSignedInMember(appUrl);
     expect((await browser.get("/courses")).status).toBe(200);
+    // Development answers every URL as production does: the same method guard is loaded before `next dev`.
+    await expectMethodGuard(appUrl, browser);
     expect(await dev.stop()).toBe(0);
     // `next dev` writes an AGENTS.md unless next.config.mjs says `agentRules: false`.
     expect(readdirSync(app).sort()).toEqual(before);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { describe, expect, it } from "vitest";
 
-import { METHOD_GUARD_FILES, STANDALONE_METHOD_GUARD } from "@/scripts/standalone";
+import { METHOD_GUARD_FILES, METHOD_GUARD } from "@/scripts/standalone";
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
 /** The runtime stage's `COPY --from=build <from> <to>` lines. */
@@ -38,6 +38,6 @@ describe("the Dockerfile", () => {
   });
 
   it("starts server.js with the method guard loaded first", () => {
-    expect(dockerfile).toContain(`CMD ["node", "--import", "${STANDALONE_METHOD_GUARD}", "server.js"]`);
+    expect(dockerfile).toContain(`CMD ["node", "--import", "${METHOD_GUARD}", "server.js"]`);
   });
 });
