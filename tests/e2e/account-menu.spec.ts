@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "./test";
 
 import { accountNavigation } from "./account-menu";
-import { hydrated, isHydrated, resetSandbox, signIn } from "./support";
+import { gotoWithScriptsHeld, hydrated, isHydrated, resetSandbox, signIn } from "./support";
 
 /** The header's account menu button and the two entries of its panel. */
 function menu(page: Page): { button: Locator; settings: Locator; signOut: Locator } {
@@ -38,13 +38,7 @@ test.beforeEach(async ({ page }) => {
 
 test("a tap on the account menu before the page is interactive opens it, and it still works once React has hydrated", async ({ page }) => {
   // A slow phone: the page's scripts (not its stylesheet) arrive only once the student has tapped.
-  let releaseScripts!: () => void;
-  const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\/_next\/static\/chunks\/.*\.js$/, async (route) => {
-    await scriptsReleased;
-    await route.continue();
-  });
-  await page.goto("/courses", { waitUntil: "commit" });
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses");
   const { button, settings } = menu(page);
   await button.click();
   expect(await isHydrated(button), "the tap came before hydration").toBe(false);

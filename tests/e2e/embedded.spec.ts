@@ -17,6 +17,7 @@ import {
   breaksInsideUrlParts,
   cutOffIn,
   expectNoSeriousAxeViolations,
+  gotoWithScriptsHeld,
   HOST_PAGE,
   hydrated,
   isHydrated,
@@ -95,13 +96,7 @@ test("a sign-in finished after the site reloaded the panel says so in the popup,
 
 test("a tap on the panel's Sign in before its scripts have run still signs in, in a tab of its own", async ({ page }) => {
   // A slow phone: the dashboard's scripts arrive only once the student has tapped Sign in.
-  let releaseScripts!: () => void;
-  const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route(/\/_next\/static\/chunks\/.*\.js$/, async (route) => {
-    await scriptsReleased;
-    await route.continue();
-  });
-  await page.goto(HOST_PAGE, { waitUntil: "commit" });
+  const releaseScripts = await gotoWithScriptsHeld(page, HOST_PAGE);
   const signIn = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).getByRole("link", { name: "Sign in" });
   await expect(signIn).toBeVisible();
   const tabPromise = page.waitForEvent("popup");
