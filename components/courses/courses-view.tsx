@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo } from "react";
+import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { COURSE_CARDS_STEP, countCoursesByShow, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
-import { interpolate } from "@/lib/i18n";
+import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -53,6 +54,7 @@ export function CoursesView() {
       <PagedQueryBody
         query={query}
         items={courses}
+        keyOf={(course) => course.slug}
         showMore="children"
         texts={{
           error: messages.errors.courses,
@@ -76,13 +78,19 @@ export function CoursesView() {
               choice={choice}
               courses={selected}
               query={query}
-              noMatchBody={counts.all === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody}
+              noMatchBody={noMatchBodyOf(searching, counts.all, messages)}
             />
           </>
         )}
       </PagedQueryBody>
     </div>
   );
+}
+
+/** What might find a course when none is shown: other words, another Show option, or both. */
+function noMatchBodyOf(searching: boolean, matchingAnyShow: number, messages: Messages): string {
+  if (!searching) return messages.courses.noMatchShowBody;
+  return matchingAnyShow === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody;
 }
 
 /**
@@ -106,14 +114,14 @@ function ChosenCourses({
   const { messages } = useI18n();
   const { embedded } = useEmbedding();
   const [visible, setVisible] = useShownCount(choice);
-  const [firstNew, setFirstNew] = useState<number | null>(null);
-  const firstNewItem = useRef<HTMLLIElement>(null);
   const shown = Math.min(visible, courses.length);
   const left = courses.length - shown;
-
-  useEffect(() => {
-    if (firstNew !== null) firstNewItem.current?.focus();
-  }, [firstNew]);
+  const shownCourses = courses.slice(0, shown);
+  // Past the loaded courses, the first one Show more adds arrives with the site's next page.
+  const { markShown, focusProps } = useFirstNewItemFocus(shownCourses.map((course) => course.slug));
+  // A search reads the courses beyond the bound too (its busy "Loading more…" below): until it has, saying
+  // that no course has these words would be said too early.
+  const stillSearching = choice.q.trim() !== "" && query.hasNextPage && !query.isFetchNextPageError;
 
   return (
     <>
@@ -121,16 +129,13 @@ function ChosenCourses({
         {interpolate(messages.courses.showing, { shown, count: courses.length })}
       </p>
       {courses.length === 0 ? (
-        <EmptyState title={messages.courses.noMatch} body={noMatchBody} />
+        stillSearching ? null : (
+          <EmptyState title={messages.courses.noMatch} body={noMatchBody} />
+        )
       ) : (
         <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
-          {courses.slice(0, shown).map((course, index) => (
-            <li
-              key={course.slug}
-              ref={index === firstNew ? firstNewItem : undefined}
-              tabIndex={index === firstNew ? -1 : undefined}
-              className="rounded-xl outline-offset-4"
-            >
+          {shownCourses.map((course) => (
+            <li key={course.slug} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
               <CourseCard course={course} rowOnly={embedded} remindersInRows={choice.show === "ending-soon"} />
             </li>
           ))}
@@ -148,7 +153,7 @@ function ChosenCourses({
       ) : left > 0 ? (
         <ShowMoreButton
           onClick={() => {
-            setFirstNew(shown);
+            markShown();
             setVisible(shown + COURSE_CARDS_STEP);
           }}
           loading={false}
@@ -158,7 +163,7 @@ function ChosenCourses({
       ) : query.hasNextPage ? (
         <ShowMoreButton
           onClick={() => {
-            setFirstNew(shown);
+            markShown();
             setVisible(shown + COURSE_CARDS_STEP);
             void query.fetchNextPage();
           }}

@@ -1,5 +1,6 @@
 "use client";
 
+import type { NewItemFocusProps } from "@/lib/client/first-new-item-focus";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { splitRegistrations } from "@/lib/format/events";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
@@ -17,38 +18,48 @@ function RegistrationSection({
   title,
   empty,
   registrations,
+  focusProps,
 }: {
   id: string;
   title: string;
   empty: string;
   registrations: EventRegistration[];
+  focusProps: (registration: EventRegistration) => NewItemFocusProps;
 }) {
   return (
     <PageSection id={id} title={title}>
-      {registrations.length === 0 ? <p className="text-fg-muted">{empty}</p> : <RegistrationList registrations={registrations} />}
+      {registrations.length === 0 ? (
+        <p className="text-fg-muted">{empty}</p>
+      ) : (
+        <RegistrationList registrations={registrations} focusProps={focusProps} />
+      )}
     </PageSection>
   );
 }
 
-/** The Events page: upcoming registrations (soonest first) and past ones (latest first). */
+/** The Events page: upcoming registrations (soonest first) and past ones (latest first), in that order. */
 export function EventsView() {
   const { messages, now, timeZone, formatLocale } = useI18n();
   const query = usePagedAccountPage("events");
-  const registrations = flattenPages(query.data?.pages, (registration) => registration.id);
+  const { upcoming, past } = splitRegistrations(
+    flattenPages(query.data?.pages, (registration) => registration.id),
+    now,
+  );
 
   return (
     <div>
       <PageHeader
         title={messages.events.title}
         description={
-          registrations.length > 0
+          upcoming.length + past.length > 0
             ? interpolate(messages.events.timeZoneNote, { timeZone: describeTimeZone(timeZone, formatLocale, now) })
             : undefined
         }
       />
       <PagedQueryBody
         query={query}
-        items={registrations}
+        items={[...upcoming, ...past]}
+        keyOf={(registration) => registration.id}
         texts={{
           error: messages.errors.events,
           empty: messages.events.empty,
@@ -58,20 +69,16 @@ export function EventsView() {
         }}
         emptyAction={<SiteLink page="events" label={messages.emptyStates.seeEvents} />}
       >
-        {(items) => {
-          const { upcoming, past } = splitRegistrations(items, now);
-          return (
-            <div className="flex flex-col gap-8">
-              <RegistrationSection
-                id="events-upcoming"
-                title={messages.events.upcoming}
-                empty={messages.events.noUpcoming}
-                registrations={upcoming}
-              />
-              <RegistrationSection id="events-past" title={messages.events.past} empty={messages.events.noPast} registrations={past} />
-            </div>
-          );
-        }}
+        {(_items, focusProps) => (
+          <div className="flex flex-col gap-8">
+            {[
+              { id: "events-upcoming", title: messages.events.upcoming, empty: messages.events.noUpcoming, registrations: upcoming },
+              { id: "events-past", title: messages.events.past, empty: messages.events.noPast, registrations: past },
+            ].map((section) => (
+              <RegistrationSection key={section.id} {...section} focusProps={focusProps} />
+            ))}
+          </div>
+        )}
       </PagedQueryBody>
     </div>
   );

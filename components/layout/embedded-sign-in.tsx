@@ -112,11 +112,11 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
           {messages.landing.signIn}
         </a>
       )}
-      {notice ? (
-        <p role="status" className="text-fg">
-          {notice}
-        </p>
-      ) : null}
+      {/* Always there, empty while idle: a live region that appears with its words already in it is often
+          not read out. Empty, it takes back the gap it adds. */}
+      <p role="status" className="text-fg empty:-mb-3">
+        {notice}
+      </p>
       <a href={returnTo} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center text-accent underline">
         {messages.embedded.openInNewTab}
       </a>

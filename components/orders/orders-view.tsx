@@ -22,6 +22,7 @@ export function OrdersView() {
       <PagedQueryBody
         query={query}
         items={orders}
+        keyOf={(order) => order.id}
         texts={{
           error: messages.errors.orders,
           empty: words.empty,
@@ -31,10 +32,10 @@ export function OrdersView() {
         }}
         emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}
       >
-        {(items) => (
+        {(items, focusProps) => (
           <ul className="flex flex-col gap-4">
             {items.map((order) => (
-              <li key={order.id}>
+              <li key={order.id} {...focusProps(order)} className="rounded-xl outline-offset-4">
                 <OrderCard order={order} />
               </li>
             ))}

@@ -3,12 +3,13 @@
 import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
 import { urlPieces } from "@/lib/format/url-lines";
-import { interpolate } from "@/lib/i18n";
+import { interpolate, siteCalled } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { Connections, ConnectionTool } from "@/lib/types/account";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
+import { useSiteInfo } from "@/components/layout/site-info";
 
 type AvailableConnections = Extract<Connections, { available: true }>;
 
@@ -209,8 +210,10 @@ export function CopyableUrl({ url }: { url: string }) {
 }
 
 function AvailablePanel({ data }: { data: AvailableConnections }) {
-  const { locale } = useI18n();
+  const { locale, messages } = useI18n();
   const t = useWords(CONNECTIONS_WORDS);
+  // The member signs in at the site, by its name: the MCP server's own name may be its software's.
+  const siteName = siteCalled(messages, useSiteInfo()?.name ?? null);
   const mine = data.tools.filter((tool) => tool.access === "member");
   const catalog = data.tools.filter((tool) => tool.access === "public");
   return (
@@ -230,7 +233,7 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
         <CopyableUrl url={data.mcpUrl} />
         <ol className="flex list-decimal flex-col gap-1 pl-6 text-fg">
           <li>{t.howToAdd}</li>
-          <li>{interpolate(t.howToSignIn, { site: data.serverName })}</li>
+          <li>{interpolate(t.howToSignIn, { site: siteName })}</li>
         </ol>
         <p className="text-sm text-fg-muted">{t.howToSeparate}</p>
       </section>

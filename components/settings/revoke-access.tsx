@@ -25,6 +25,7 @@ export function RevokeAccess() {
   const words = useWords(SETTINGS_WORDS);
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
+  const [popupBlocked, setPopupBlocked] = useState(false);
   const [offline, setOffline] = useState<ApiError | null>(null);
   const router = useRouter();
   const button = useRef<HTMLButtonElement>(null);
@@ -41,11 +42,13 @@ export function RevokeAccess() {
       return;
     }
     setWaiting(true);
+    setPopupBlocked(false);
     try {
       await openPopupAndAwait(`${PAGE_PATHS.revoke}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
       revoke.mutate();
-    } catch {
-      // Closed or cancelled: nothing changes.
+    } catch (error) {
+      // The browser refused the window: said, with the way on. Closed or cancelled: nothing changes.
+      setPopupBlocked(error instanceof Error && error.message === "popup_blocked");
     } finally {
       setWaiting(false);
     }
@@ -66,6 +69,11 @@ export function RevokeAccess() {
         {revoke.isPending ? words.revoking : words.revoke}
       </button>
       {waiting ? <p role="status">{messages.embedded.revokeInWindow}</p> : null}
+      {popupBlocked ? (
+        <p role="alert" className="font-medium text-danger-fg">
+          {messages.embedded.revokePopupBlocked}
+        </p>
+      ) : null}
     </div>
   );
 }

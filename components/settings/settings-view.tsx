@@ -144,10 +144,12 @@ function AssistantDisclosure() {
   return (
     <details className="group card p-4 sm:p-6">
       {/* keep-all: in a narrow panel zh-TW breaks before "（測試版）", never inside 測試版. The arrow sits on the
-          title's first line when it wraps (baseline, not centre); py-2 on its 28 px line keeps the 44 px target. */}
+          title's first line when it wraps (baseline, not centre); py-2 on its 28 px line keeps the 44 px target.
+          The title is a heading (HTML allows one in a summary), so the panel's own headings sit under it in
+          the page's outline, not under "What this app may do". */}
       <summary className="inline-flex cursor-pointer items-baseline gap-2 py-2 text-lg font-semibold break-keep text-fg wrap-anywhere">
         <OpensArrow />
-        {words.connectAssistant}
+        <h2>{words.connectAssistant}</h2>
       </summary>
       <Suspense>
         <AssistantConnections />

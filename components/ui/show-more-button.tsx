@@ -1,6 +1,9 @@
 "use client";
 
-/** Loads the next page of a list; says when it is busy. */
+/**
+ * Loads the next page of a list; says when it is busy. While it loads the button stays focusable
+ * (aria-disabled, not disabled: a disabled button loses focus to the top of the page) and a press does nothing.
+ */
 export function ShowMoreButton({
   onClick,
   loading,
@@ -14,7 +17,13 @@ export function ShowMoreButton({
 }) {
   return (
     <div className="mt-6 flex justify-center">
-      <button type="button" className="btn btn-secondary w-full sm:w-auto" onClick={onClick} disabled={loading} aria-busy={loading}>
+      <button
+        type="button"
+        className="btn btn-secondary w-full aria-disabled:cursor-progress aria-disabled:opacity-70 sm:w-auto"
+        onClick={loading ? undefined : onClick}
+        aria-disabled={loading || undefined}
+        aria-busy={loading}
+      >
         {loading ? loadingLabel : label}
       </button>
     </div>

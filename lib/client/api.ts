@@ -174,7 +174,7 @@ async function send(input: string, init: RequestInit): Promise<Response> {
 
 /**
  * GETs a BFF route and returns its JSON. A 401 sends the browser to sign in (and back) before throwing,
- * so the page never shows stale private data.
+ * so the page never shows stale private data (leavingWhenSignedOut).
  */
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   const response = await send(path, {
@@ -184,17 +184,25 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     cache: "no-store",
     signal,
   });
-  if (!response.ok) {
-    const error = await toApiError(response);
-    // The site withdrew the app's access: the member is told so on the signed-out page, not sent to sign in.
-    if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForAccessWithdrawn();
-    else if (error.kind === "unauthenticated") redirectToSignIn();
-    throw error;
-  }
+  if (!response.ok) throw leavingWhenSignedOut(await toApiError(response));
   return (await response.json()) as T;
 }
 
-/** POSTs to a state-changing BFF route with the custom header and same-origin credentials. */
+/**
+ * A 401 means the session is gone (ended elsewhere, or expired): the page leaves, as its words say
+ * ("Taking you to sign in…"), for sign-in and back; or, when the site withdrew the app's access, for the
+ * signed-out page, which says so. Returns the error, for the caller to throw.
+ */
+function leavingWhenSignedOut(error: ApiError): ApiError {
+  if (error.kind === "unauthenticated" && error.detail === "access_withdrawn") leaveForAccessWithdrawn();
+  else if (error.kind === "unauthenticated") redirectToSignIn();
+  return error;
+}
+
+/**
+ * POSTs to a state-changing BFF route with the custom header and same-origin credentials. A 401 (Revoke
+ * access or "Sign out there" after the session ended elsewhere) leaves the page as a GET's does.
+ */
 export async function postAction(path: string): Promise<unknown> {
   const response = await send(path, {
     method: "POST",
@@ -202,7 +210,7 @@ export async function postAction(path: string): Promise<unknown> {
     headers: { Accept: "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
     cache: "no-store",
   });
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) throw leavingWhenSignedOut(await toApiError(response));
   return response.json().catch(() => undefined);
 }
 
@@ -215,7 +223,7 @@ export async function postJsonAction<T>(path: string, body: unknown): Promise<T>
     body: JSON.stringify(body),
     cache: "no-store",
   });
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) throw leavingWhenSignedOut(await toApiError(response));
   return (await response.json()) as T;
 }
 

@@ -57,8 +57,18 @@ test("Settings tells the member what an AI assistant can do for them, and how to
     await expect(summary).toHaveCount(1);
     await expect(summary.getByText("▸")).toBeVisible();
   }
-  await page.getByText("Connect an AI assistant (beta)").click();
+  // Its title is a heading of the page's outline, so the panel's own headings sit under it.
+  const title = page.getByRole("heading", { level: 2, name: "Connect an AI assistant (beta)" });
+  await expect(title).toBeVisible();
+  await title.click();
   await expect(panel.getByText("Demo Academy", { exact: false }).first()).toBeVisible();
+  const outline = await page
+    .getByRole("main")
+    .getByRole("heading")
+    .evaluateAll((headings) => headings.map((h) => `${h.tagName} ${h.textContent}`));
+  expect(
+    outline.slice(outline.indexOf("H2 Connect an AI assistant (beta)"), outline.indexOf("H2 Connect an AI assistant (beta)") + 4),
+  ).toEqual(["H2 Connect an AI assistant (beta)", "H3 For you", "H3 From the catalog", "H3 How to connect"]);
   await expect(panel.getByText("Demo Academy, version 1.0.0")).toBeVisible();
 
   // The member's own tools, described in words, apart from the public catalog's.
@@ -72,7 +82,8 @@ test("Settings tells the member what an AI assistant can do for them, and how to
 
   // The URL to paste, and a Copy button that copies it and says so.
   await expect(panel.getByRole("textbox", { name: "MCP URL" })).toHaveValue(MCP_URL);
-  await expect(panel.getByText(/sign in to Demo Academy and approve access/)).toBeVisible();
+  // Where the assistant will have the member sign in: the site, by its name (not the MCP server's "Demo Academy").
+  await expect(panel.getByText(/sign in to Demo Academy \(sandbox\) and approve access/)).toBeVisible();
   const copy = panel.getByRole("button", { name: "Copy MCP URL" });
   await expect(copy).toBeVisible();
   await expectNoSeriousAxeViolations(page);
@@ -163,6 +174,7 @@ test("a site that writes its tools in the student's language shows them in it, m
   await expect(chinese.getByText(/已登入學員的訂單/)).toHaveAttribute("lang", "zh-TW");
   await expect(page.getByRole("region", { name: "課程目錄" }).getByText("搜尋課程")).toBeVisible();
   await expect(chinese.getByText("List my orders")).toHaveCount(0);
+  await expect(page.getByText("助理會請你登入「Demo Academy (sandbox)」並核准存取。請只核准你信任的助理。")).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 });
 

@@ -635,7 +635,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   // Its arrow is on the first line, not centred between the two, and the summary stays a 44 px target.
   const arrowOffFirstLine = await summary.evaluate((element) => {
     const arrow = element.querySelector("[aria-hidden='true']")!.getBoundingClientRect();
-    const words = [...element.childNodes].find((node) => node.nodeType === Node.TEXT_NODE)!;
+    const words = element.querySelector("h2")!.firstChild!;
     const range = document.createRange();
     range.setStart(words, 0);
     range.setEnd(words, 1);

@@ -104,9 +104,15 @@ test("a site whose cursors expire: Show more reads the orders again from the top
     // Eleven minutes later by the site's clock: with a ten-minute lifetime, the cursor Orders holds has expired.
     await setKnobs(page, { clockOffsetMs: 11 * 60 * 1000 });
     const before = await accountApiRequests(page);
+    const shownBefore = await orders.getByRole("heading", { level: 2 }).allTextContents();
+    await more.focus();
     await more.click();
     await expect(orders, `cursorTtlSeconds ${cursorTtlSeconds}`).toHaveCount(orderCount);
     await expect(more).toHaveCount(0);
+    // Focus is on the order Show more added, not back at the top of the page with the button gone.
+    const focused = page.locator("li:focus").getByRole("heading", { level: 2 });
+    await expect(focused).toHaveCount(1);
+    expect(shownBefore).not.toContain(await focused.textContent());
     await expect(page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." })).toHaveCount(0);
     // Good for ever: the next page. Expired: refused, the first page again, the next page with its fresh cursor.
     expect(await accountApiRequests(page), `cursorTtlSeconds ${cursorTtlSeconds}`).toBe(before + (cursorTtlSeconds === 0 ? 1 : 3));

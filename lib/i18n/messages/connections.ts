@@ -77,7 +77,7 @@ const zhTW: ConnectionsWords = {
   },
   howTo: "如何連接",
   howToAdd: "在你的 AI 助理中新增 MCP 伺服器（有時稱為連接器），並貼上 MCP 網址。",
-  howToSignIn: "助理會請你登入 {site} 並核准存取。請只核准你信任的助理。",
+  howToSignIn: "助理會請你登入{site}並核准存取。請只核准你信任的助理。",
   howToSeparate: "助理會取得自己的存取權，與此儀表板分開：在下方撤銷此儀表板的存取權，並不會中斷助理的連線。",
   unavailableTitle: "AI 助理目前還無法連接此網站",
   unavailable: {

@@ -54,6 +54,8 @@ export const en = {
       "The page that opened this window was closed or moved on. Sign in again from the panel on your site, or open the dashboard here.",
     popupDoneFallback: "Open the dashboard here",
     revokeInWindow: "The confirmation opens in a small window, outside your site's page.",
+    revokePopupBlocked:
+      "Your browser blocked the confirmation window. Allow pop-ups for this site, or revoke access in the dashboard in a new tab.",
     revokeNoOpener: "Open Settings in the dashboard to revoke access.",
   },
   landing: {
@@ -131,6 +133,7 @@ export const en = {
     noMatch: "No course here",
     noMatchBody: "Try other words, or choose another option under Show.",
     noMatchWordsBody: "No course has these words in its name. Try other words.",
+    noMatchShowBody: "Choose another option under Show.",
     bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
     findCourse: "Find a course",
     showing: "Showing {shown} of {count}",

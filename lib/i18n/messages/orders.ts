@@ -51,7 +51,7 @@ const zhTW: OrdersWords = {
     not_paid: "等待付款",
     refunded: "已退款",
     failed: "付款失敗",
-    expired: "已逾期",
+    expired: "已失效",
     manual_enrolled: "由學校開通",
   },
   itemType: {

@@ -48,6 +48,7 @@ export const zhTW: Messages = {
     popupLostBody: "開啟這個視窗的頁面已關閉或已離開。請從網站上的面板重新登入，或在這裡開啟儀表板。",
     popupDoneFallback: "在這裡開啟儀表板",
     revokeInWindow: "確認畫面會在網站頁面之外的小視窗中開啟。",
+    revokePopupBlocked: "瀏覽器封鎖了確認視窗。請允許此網站開啟彈出式視窗，或在新分頁開啟儀表板後撤銷存取權。",
     revokeNoOpener: "請在儀表板的設定中撤銷存取權。",
   },
   landing: {
@@ -120,6 +121,7 @@ export const zhTW: Messages = {
     noMatch: "這裡沒有課程",
     noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     noMatchWordsBody: "沒有課程的名稱含有這些字，請換個關鍵字。",
+    noMatchShowBody: "請在「顯示」中選擇其他選項。",
     bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
     findCourse: "尋找課程",
     showing: "顯示 {count} 門中的 {shown} 門",

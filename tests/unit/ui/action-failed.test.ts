@@ -13,7 +13,9 @@ import { RevokeConfirmation } from "@/components/settings/revoke-confirmation";
 import { SignOutButton } from "@/components/settings/sign-out-button";
 import { SignedInSessions } from "@/components/settings/signed-in-sessions";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { RevokeAccess } from "@/components/settings/revoke-access";
 import { ARMING_DELAY_MS } from "@/lib/client/deliberate-click";
+import type * as Embedding from "@/lib/client/embedding";
 import type { SignedInSessionsBody } from "@/lib/contract/signed-in-sessions";
 import type { Locale } from "@/lib/i18n/locales";
 
@@ -21,6 +23,12 @@ import { renderInLocale } from "../../support/render-ui";
 import { signedInSessionView } from "../../support/signed-in-session-view";
 
 vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn() }) }));
+// Whether the dashboard is inside the site's page (a frame): at the top level unless a test says otherwise.
+const frame = vi.hoisted(() => ({ inside: false }));
+vi.mock("@/lib/client/embedding", async (importOriginal) => ({
+  ...(await importOriginal<typeof Embedding>()),
+  isInFrame: () => frame.inside,
+}));
 
 /** The BFF's answer when the site does not answer: the public error as JSON. */
 const siteUnavailable = () =>
@@ -40,6 +48,7 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  frame.inside = false;
 });
 
 function renderWithQueries(node: ReactElement, locale: Locale = "en") {
@@ -79,6 +88,39 @@ describe("a failed action says why, where it was pressed", () => {
     expect(screen.getByRole("alert").textContent).toBe(
       "Access could not be revoked. The site is not available right now. Please try again in a moment.",
     );
+  });
+
+  it.each([
+    [
+      "en",
+      "Revoke access",
+      "Your browser blocked the confirmation window. Allow pop-ups for this site, or revoke access in the dashboard in a new tab.",
+    ],
+    ["zh-TW", "撤銷存取權", "瀏覽器封鎖了確認視窗。請允許此網站開啟彈出式視窗，或在新分頁開啟儀表板後撤銷存取權。"],
+  ] as const)("Revoke access in the site's panel, its confirmation window blocked by the browser (%s)", async (locale, button, words) => {
+    frame.inside = true;
+    vi.stubGlobal(
+      "open",
+      vi.fn(() => null),
+    );
+    renderWithQueries(createElement(RevokeAccess), locale);
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: button }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toBe(words);
+  });
+
+  it("Revoke access in the site's panel, its confirmation window closed by the member: nothing is said", async () => {
+    frame.inside = true;
+    vi.stubGlobal(
+      "open",
+      vi.fn(() => ({ closed: true, postMessage: vi.fn() })),
+    );
+    renderWithQueries(createElement(RevokeAccess));
+    fireEvent.click(screen.getByRole("button", { name: "Revoke access" }));
+    await settle(1_000);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByRole("status")).toBeNull();
   });
 
   it("Sign out there in Where you're signed in: under the row pressed, as its too-soon line is", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError, asApiError, errorKindOf, getJson, postAction, postJsonAction } from "@/lib/client/api";
+import type * as ClientApi from "@/lib/client/api";
 import { PUBLIC_ERROR_CODES } from "@/lib/contract/errors";
 import { loginPath } from "@/lib/contract/paths";
 import { accountKeys } from "@/lib/client/keys";
@@ -105,6 +106,24 @@ describe("postAction", () => {
       expect(new Headers(init?.headers).get("X-Requested-With")).toBe("companion-dashboard");
     }
     expect(fetchMock.mock.calls[1]?.[1]?.body).toBe('{"sid":"s"}');
+  });
+
+  it.each([
+    ["Revoke access", (api: typeof ClientApi) => api.postAction("/api/auth/revoke")],
+    ["Sign out there", (api: typeof ClientApi) => api.postJsonAction("/api/sessions/end", { sid: "s" })],
+  ])("%s after the session ended elsewhere: a 401 sends the browser to sign in and back, as its words say", async (_action, act) => {
+    // A module of its own: a page leaves once (the getJson test above already left).
+    vi.resetModules();
+    const api = await import("@/lib/client/api");
+    const assign = vi.fn();
+    vi.stubGlobal("window", { location: { pathname: "/settings", search: "", assign } });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(jsonResponse(401, { error: { code: "unauthenticated", message: "" } }))),
+    );
+    const error = await act(api).catch((caught: unknown) => caught);
+    expect(api.errorKindOf(error)).toBe("unauthenticated");
+    expect(assign).toHaveBeenCalledWith("/api/auth/login?returnTo=%2Fsettings");
   });
 
   it("rejects with the BFF's code when the action fails", async () => {

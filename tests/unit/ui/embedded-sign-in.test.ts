@@ -44,6 +44,8 @@ describe("the embedded panel's Sign in", () => {
 
   it("opens the popup sign-in, bound to this frame's handoff, on a plain click", async () => {
     const link = renderSignIn("/courses");
+    // The live region is there, empty, before anything is said in it, so that what is said is read out.
+    expect(screen.getByRole("status").textContent).toBe("");
     const followed = fireEvent.click(link);
     expect(followed, "the link's own new tab was not prevented").toBe(false);
     await vi.waitFor(() => expect(openSpy).toHaveBeenCalledTimes(1));

@@ -16,25 +16,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { OrdersView } from "@/components/orders/orders-view";
 import type { Order, OrdersPage } from "@/lib/types/account";
 
+import { paidOrder } from "../../support/order-fixture";
 import { renderInLocale } from "../../support/render-ui";
 
-function order(id: string, createdAt: string): Order {
-  return {
-    id,
-    tradeNo: id,
-    state: "paid",
-    currency: "TWD",
-    amount: 100,
-    refundedAmount: null,
-    paidAt: createdAt,
-    createdAt,
-    paymentUrl: null,
-    lineItems: [],
-  };
-}
-
-const NEWEST = [order("T-3", "2026-11-03T00:00:00Z"), order("T-2", "2026-11-02T00:00:00Z")];
-const OLDEST = [order("T-1", "2026-11-01T00:00:00Z")];
+const NEWEST = [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")];
+const OLDEST = [paidOrder("T-1", "2026-11-01T00:00:00Z")];
 const page = (items: Order[], nextCursor: string | null): OrdersPage => ({ items, totalCount: 3, nextCursor });
 const refused = () =>
   Response.json({ error: { code: "query_failed", message: "The site could not answer this request." } }, { status: 502 });
@@ -162,7 +148,7 @@ describe("Show more when the site refuses the next page", () => {
 
 describe("Show more on a list that changed between its pages", () => {
   it("an order repeated at the seam (one placed meanwhile, on a site that pages by position) is shown once", async () => {
-    const placedMeanwhile = [order("T-2", "2026-11-02T00:00:00Z"), ...OLDEST];
+    const placedMeanwhile = [paidOrder("T-2", "2026-11-02T00:00:00Z"), ...OLDEST];
     serveOrders({
       "/api/account/orders": [() => Response.json(page(NEWEST, "c"))],
       "/api/account/orders?after=c": [() => Response.json(page(placedMeanwhile, null))],

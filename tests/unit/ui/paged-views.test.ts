@@ -1,0 +1,208 @@
+// @vitest-environment happy-dom
+/**
+ * The paged lists as the browser renders them from the BFF's answers.
+ *
+ * Keyboard focus after "Show more" (WCAG 2.2 SC 2.4.3): while the next page loads the button keeps focus
+ * (aria-disabled, never disabled), and once it arrives the first item it added, in the order the page shows
+ * them, takes focus, including when the button then goes away because nothing is left to load. Orders,
+ * Events (where a new registration may sort into Upcoming, above the older ones) and Courses past the
+ * courses the server loaded.
+ *
+ * Courses with none to show says what might find one, and not before a search has read every course.
+ */
+import { act, cleanup, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement, type FunctionComponent } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { CoursesView } from "@/components/courses/courses-view";
+import { EventsView } from "@/components/events/events-view";
+import { OrdersView } from "@/components/orders/orders-view";
+import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
+import type { EventRegistration } from "@/lib/types/account";
+
+import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
+import { paidOrder } from "../../support/order-fixture";
+import { renderInLocale } from "../../support/render-ui";
+
+// Courses keeps its choice in the URL's query, which the router gives; here the page's address has none.
+const navigation = vi.hoisted(() => ({ query: new URLSearchParams() }));
+vi.mock("next/navigation", () => ({
+  useSearchParams: () => navigation.query,
+  usePathname: () => "/courses",
+  useRouter: () => ({ push: () => undefined }),
+}));
+
+const NOW = Date.parse("2026-12-10T00:00:00Z");
+
+function registration(id: string, startTime: string): EventRegistration {
+  return {
+    id,
+    state: "enrolled",
+    registeredAt: null,
+    event: { id: `e-${id}`, title: `Event ${id}`, startTime, endTime: null, isAllDay: false, location: null, url: null },
+  };
+}
+
+const course = (slug: string) => ({ ...WATERCOLOUR_COURSE, slug, name: `Course ${slug}` });
+
+/** The BFF's route as the browser meets it: each path asked for answers its page; the next page waits for `release`. */
+function serve(pages: Record<string, unknown>, heldPath: string): { release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string) => {
+      const page = pages[input];
+      if (page === undefined) throw new Error(`unexpected request ${input}`);
+      if (input === heldPath) await held;
+      return Response.json(page);
+    }),
+  );
+  return { release };
+}
+
+function renderView(view: FunctionComponent) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(view)), "en", { now: NOW });
+}
+
+/** Presses "Show more" from the keyboard's point of view: focused, then clicked. */
+async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLElement> {
+  const button = await screen.findByRole("button", { name });
+  button.focus();
+  fireEvent.click(button);
+  return button;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("focus after Show more", () => {
+  it("Orders: the button keeps focus while the last page loads, then the first order it added takes it", async () => {
+    const { release } = serve(
+      {
+        "/api/account/orders": {
+          items: [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")],
+          totalCount: 3,
+          nextCursor: "c",
+        },
+        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 3, nextCursor: null },
+      },
+      "/api/account/orders?after=c",
+    );
+    renderView(OrdersView);
+    await pressShowMore();
+    const loading = await screen.findByRole("button", { name: "Loading more…" });
+    expect(loading.getAttribute("aria-disabled")).toBe("true");
+    expect(loading.hasAttribute("disabled")).toBe(false);
+    expect(document.activeElement).toBe(loading);
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await waitFor(() => expect(screen.queryByRole("button", { name: /Show more|Loading more/ })).toBeNull());
+    expect(document.activeElement?.tagName).toBe("LI");
+    expect(document.activeElement?.textContent).toContain("Order T-1");
+  });
+
+  it("Events: a registration the next page adds to Upcoming, shown first, takes focus", async () => {
+    const { release } = serve(
+      {
+        "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 3, nextCursor: "c" },
+        // As the site lists them: an older past one first, then one still to come.
+        "/api/account/events?after=c": {
+          items: [registration("older", "2026-10-01T10:00:00Z"), registration("soon", "2026-12-20T10:00:00Z")],
+          totalCount: 3,
+          nextCursor: null,
+        },
+      },
+      "/api/account/events?after=c",
+    );
+    renderView(EventsView);
+    await pressShowMore(/^Show more/);
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await waitFor(() => expect(document.activeElement?.tagName).toBe("LI"));
+    expect(document.activeElement?.textContent).toContain("Event soon");
+    expect(screen.getByRole("region", { name: "Upcoming" }).contains(document.activeElement)).toBe(true);
+  });
+
+  it("Courses past the loaded courses: the first course of the site's next page takes focus once it arrives", async () => {
+    const firstPage = Array.from({ length: 3 }, (_, index) => course(`a${index}`));
+    const { release } = serve(
+      {
+        "/api/account/courses": { items: firstPage, totalCount: 4, nextCursor: "c" },
+        "/api/account/courses?after=c": { items: [course("b0")], totalCount: 4, nextCursor: null },
+      },
+      "/api/account/courses?after=c",
+    );
+    renderView(CoursesView);
+    await pressShowMore();
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await waitFor(() => expect(document.activeElement?.tagName).toBe("LI"));
+    expect(document.activeElement?.textContent).toContain("Course b0");
+  });
+});
+
+describe("useFirstNewItemFocus", () => {
+  const takesFocus = (focus: ReturnType<typeof useFirstNewItemFocus>, key: string) => focus.focusProps(key).tabIndex === -1;
+
+  it("gives focus to nothing until a press, and never to an item that appears later on its own", () => {
+    const { result, rerender } = renderHook(({ keys }) => useFirstNewItemFocus(keys), { initialProps: { keys: ["a", "b"] } });
+    // A refetch brings a new item, unasked: no focus moves.
+    rerender({ keys: ["new", "a", "b"] });
+    expect(["new", "a", "b"].filter((key) => takesFocus(result.current, key))).toEqual([]);
+    act(() => result.current.markShown());
+    rerender({ keys: ["new", "a", "b", "c", "d"] });
+    expect(["new", "a", "b", "c", "d"].filter((key) => takesFocus(result.current, key))).toEqual(["c"]);
+    // Another item the site adds afterwards, above: focus stays where the press put it.
+    rerender({ keys: ["newer", "new", "a", "b", "c", "d"] });
+    expect(["newer", "new", "a", "b", "c", "d"].filter((key) => takesFocus(result.current, key))).toEqual(["c"]);
+  });
+});
+
+describe("Courses with none to show", () => {
+  afterEach(() => {
+    navigation.query = new URLSearchParams();
+  });
+
+  it("with no words typed, points to the other options under Show, not to other words", async () => {
+    navigation.query = new URLSearchParams("show=ended");
+    serve({ "/api/account/courses": { items: [course("a0")], totalCount: 1, nextCursor: null } }, "");
+    renderView(CoursesView);
+    expect(await screen.findByText("Choose another option under Show.")).toBeTruthy();
+    expect(screen.queryByText(/Try other words/)).toBeNull();
+  });
+
+  it("while a search still reads the courses past the loaded ones, says nothing of no match; then shows the one found", async () => {
+    navigation.query = new URLSearchParams("q=b0");
+    const { release } = serve(
+      {
+        "/api/account/courses": { items: [course("a0")], totalCount: 2, nextCursor: "c" },
+        "/api/account/courses?after=c": { items: [course("b0")], totalCount: 2, nextCursor: null },
+      },
+      "/api/account/courses?after=c",
+    );
+    renderView(CoursesView);
+    await screen.findByRole("button", { name: "Loading more…" });
+    expect(screen.queryByText("No course here")).toBeNull();
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    expect(await screen.findByRole("heading", { name: "Course b0" })).toBeTruthy();
+  });
+});
