@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, screen } from "@testing-library/react";
 import { createElement, type ReactNode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { CourseCard } from "@/components/courses/course-card";
 import { ContinueWatching } from "@/components/overview/continue-watching";
@@ -12,19 +12,13 @@ import type { Locale } from "@/lib/i18n/locales";
 import type { EventRegistration, Order } from "@/lib/types/account";
 
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
+import { atFixedTime } from "../../support/fixed-clock";
 import { renderInLocale } from "../../support/render-ui";
 
 const NOW = Date.parse("2026-12-10T00:00:00Z");
 
 // The provider's `now` is the server's moment; once mounted, the views read the clock: the same moment.
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+atFixedTime(NOW);
 
 function render(node: ReactNode, locale: Locale = "en"): HTMLElement {
   return renderInLocale(node, locale, { timeZone: "Asia/Taipei", now: NOW }).container;

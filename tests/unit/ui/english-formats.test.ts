@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup } from "@testing-library/react";
 import { createElement } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { AccessBadge } from "@/components/courses/access-badge";
 import { EventItem } from "@/components/events/event-item";
@@ -20,6 +20,7 @@ import type { Order } from "@/lib/types/account";
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
 import { renderInLocale } from "../../support/render-ui";
 import { eventFixture as event, plainSpaces as plain } from "../../support/event-fixture";
+import { atFixedTime } from "../../support/fixed-clock";
 
 const NOW = new Date("2026-12-10T00:00:00Z");
 const taipei = (formatLocale: FormatLocale) => ({ formatLocale, timeZone: "Asia/Taipei" });
@@ -143,14 +144,7 @@ describe("English regions", () => {
 });
 
 describe("components follow the format tag the server chose", () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(NOW);
-  });
-  afterEach(() => {
-    cleanup();
-    vi.useRealTimers();
-  });
+  atFixedTime(NOW);
 
   const order: Order = {
     id: "o1",

@@ -10,10 +10,10 @@
  *
  * Courses with none to show says what might find one, and not before a search has read every course.
  */
-import { act, cleanup, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createElement, type FunctionComponent } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { CoursesView } from "@/components/courses/courses-view";
 import { EventsView } from "@/components/events/events-view";
@@ -22,6 +22,7 @@ import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
 import type { EventRegistration } from "@/lib/types/account";
 
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
+import { atFixedTime } from "../../support/fixed-clock";
 import { paidOrder } from "../../support/order-fixture";
 import { renderInLocale } from "../../support/render-ui";
 
@@ -75,13 +76,8 @@ async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLE
   return button;
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(NOW);
-});
+atFixedTime(NOW);
 afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
