@@ -6,6 +6,7 @@ import { useCallback, useEffect, useId, useRef } from "react";
 import { focusOnMount, FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { Mark } from "@/components/ui/mark";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 
@@ -56,9 +57,7 @@ export function AccountMenu({ name }: { name: string }) {
         </span>
         {/* The panel's header has a third of its width for the menu: the initial alone, the name for screen readers. */}
         <span className={embedded ? "sr-only" : "truncate"}>{name}</span>
-        <span aria-hidden="true" className="text-fg-muted">
-          ▾
-        </span>
+        <Mark shape="chevronDown" className="text-fg-muted" />
       </button>
       <div
         ref={panel}

@@ -10,6 +10,7 @@ import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { SessionView } from "@/lib/contract/session";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
+import { Mark } from "@/components/ui/mark";
 import { PageHeader } from "@/components/ui/page-header";
 import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
@@ -67,9 +68,7 @@ function AccessDetails({ session }: { session: SessionView }) {
       <ul className="flex flex-col gap-2">
         {session.scopes.map((scope) => (
           <li key={scope} className="flex items-start gap-2 text-fg">
-            <span aria-hidden="true" className="mt-0.5 text-ok-fg">
-              ✓
-            </span>
+            <Mark shape="check" className="mt-[0.25em] text-ok-fg" />
             <span>{describeScope(scope, messages)}</span>
           </li>
         ))}
@@ -123,11 +122,7 @@ function AccessDetails({ session }: { session: SessionView }) {
  * announces the disclosure itself.
  */
 function OpensArrow() {
-  return (
-    <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
-      ▸
-    </span>
-  );
+  return <Mark shape="chevronRight" className="transition-transform group-open:rotate-90 motion-reduce:transition-none" />;
 }
 
 /**

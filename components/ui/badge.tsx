@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 
+import { Mark } from "./mark";
+
 export type BadgeTone = "neutral" | "success" | "ok" | "warning" | "danger" | "muted" | "lifetime";
 
 const TONE_CLASSES: Record<BadgeTone, string> = {
@@ -13,12 +15,12 @@ const TONE_CLASSES: Record<BadgeTone, string> = {
 };
 
 /** Marker shapes differ per tone, so the state never rests on colour alone (the words carry it too). */
-const TONE_MARKERS: Record<BadgeTone, string> = {
+const TONE_MARKERS: Record<BadgeTone, ReactNode> = {
   neutral: "•",
-  success: "✓",
-  ok: "✓",
+  success: <Mark shape="check" />,
+  ok: <Mark shape="check" />,
   warning: "!",
-  danger: "✕",
+  danger: <Mark shape="cross" />,
   muted: "–",
   lifetime: "∞",
 };

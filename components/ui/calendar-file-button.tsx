@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import { whenIdle } from "@/lib/client/when-idle";
 import { useI18n } from "@/lib/i18n/provider";
+import { Mark } from "./mark";
 import { VisuallyHidden } from "./visually-hidden";
 
 /**
@@ -60,7 +61,7 @@ export function CalendarFileButton({
   return (
     <div className="flex flex-col items-start gap-1">
       <button type="button" className="btn btn-secondary" onClick={() => void download()}>
-        <span aria-hidden="true">＋</span>
+        <Mark shape="plus" />
         {label}
         <VisuallyHidden>{` – ${subject}`}</VisuallyHidden>
       </button>

@@ -55,7 +55,7 @@ test("Settings tells the member what an AI assistant can do for them, and how to
   for (const words of ["Connect an AI assistant (beta)", "Details"]) {
     const summary = page.getByRole("main").locator("summary").filter({ hasText: words });
     await expect(summary).toHaveCount(1);
-    await expect(summary.getByText("▸")).toBeVisible();
+    await expect(summary.locator('svg[data-mark="chevronRight"]')).toBeVisible();
   }
   // Its title is a heading of the page's outline, so the panel's own headings sit under it.
   const title = page.getByRole("heading", { level: 2, name: "Connect an AI assistant (beta)" });

@@ -2,7 +2,8 @@ import { expect, test, type Page } from "./test";
 
 import { getMessages, LOCALES } from "../../lib/i18n";
 
-import { chooseLanguage, signIn } from "./support";
+import { accountNavigation } from "./account-menu";
+import { chooseLanguage, hydrated, signIn } from "./support";
 
 /** The interface font's files the page asks for (app/fonts: Geist's Latin face, preloaded; its extended face, on demand). */
 function recordFontFiles(page: Page): string[] {
@@ -32,4 +33,69 @@ test("a page in either language downloads Geist's Latin face alone, and text bey
   await search.fill("Łukasz Наталья");
   await expect.poll(() => extendedFaces(fonts).length).toBe(1);
   await expect.poll(() => page.evaluate(() => document.fonts.check("16px geistExtended", "Ł"))).toBe(true);
+});
+
+/**
+ * Each English text of the page whose characters the browser drew with a font of the system's rather than the
+ * page's own (Chromium's DevTools protocol names the fonts each element's text was drawn with). Text marked as
+ * another language (the language switch's 繁體中文) is drawn with its script's fonts, as it should be, and code
+ * (a scope's name, an address to copy) with the system's monospace font.
+ */
+async function englishTextInSystemFonts(page: Page): Promise<string[]> {
+  const [ELEMENT_NODE, TEXT_NODE] = [1, 3];
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send("DOM.enable");
+  await devtools.send("CSS.enable");
+  const { root } = await devtools.send("DOM.getDocument", { depth: -1 });
+  const found: string[] = [];
+  let checked = 0;
+  const visit = async (node: typeof root, language: string): Promise<void> => {
+    if (["code", "kbd", "pre", "samp"].includes(node.localName)) return;
+    const attributes = node.attributes ?? [];
+    const langAt = attributes.findIndex((name, index) => index % 2 === 0 && name === "lang");
+    const ownLanguage = langAt === -1 ? language : attributes[langAt + 1]!;
+    const ownText = (node.children ?? []).filter((child) => child.nodeType === TEXT_NODE && child.nodeValue.trim() !== "");
+    if (node.nodeType === ELEMENT_NODE && ownText.length > 0 && ownLanguage.startsWith("en")) {
+      const { fonts } = await devtools.send("CSS.getPlatformFontsForNode", { nodeId: node.nodeId });
+      checked += 1;
+      for (const font of fonts.filter((used) => !used.isCustomFont)) {
+        found.push(
+          `<${node.localName}> ${JSON.stringify(
+            ownText
+              .map((child) => child.nodeValue.trim())
+              .join(" ")
+              .slice(0, 40),
+          )}: ${font.familyName}`,
+        );
+      }
+    }
+    for (const child of node.children ?? []) await visit(child, ownLanguage);
+  };
+  try {
+    await visit(root, "");
+  } finally {
+    await devtools.detach();
+  }
+  // The document says it is in English (else nothing above was looked at).
+  if (checked < 10) throw new Error(`only ${checked} English texts on ${page.url()}`);
+  return found;
+}
+
+test("every page in English is drawn in Geist alone: no mark of the interface falls to a font of the system's", async ({ page }) => {
+  // A character Geist lacks (＋, ✓, ▾ were) makes the browser search the system's fonts during the first layout,
+  // which held the first paint, and draws it in another typeface (tests/unit/ui/geist-faces.test.ts).
+  await signIn(page, "maya@example.com");
+  for (const path of ["/", "/courses", "/orders", "/events", "/settings"]) {
+    await page.goto(path);
+    // Hydrated: the walk below reads the document as it stays.
+    await hydrated(page.getByRole("heading", { level: 1 }));
+    await page.evaluate(() => document.fonts.ready);
+    expect(await englishTextInSystemFonts(page), path).toEqual([]);
+  }
+  // What opens on the Settings page: the access's details and the account menu.
+  await page.getByRole("main").locator("summary").filter({ hasText: "Details" }).click();
+  const account = accountNavigation(page);
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await expect(account.getByRole("link", { name: "Settings" })).toBeVisible();
+  expect(await englishTextInSystemFonts(page)).toEqual([]);
 });

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 import { getMessages, LOCALES } from "@/lib/i18n";
@@ -29,6 +30,25 @@ const faces = splitCharacters(source.codePoints, interfaceCharacters());
 type Tree = { readonly [key: string]: string | Tree };
 const texts = (tree: Tree): string[] => Object.values(tree).flatMap((value) => (typeof value === "string" ? [value] : texts(value)));
 
+/** The text a source file can put on a page: its JSX text and string and template literals (comments aside). */
+function literalTexts(file: string): string[] {
+  const sourceFile = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node) || ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found;
+}
+
+/** The components' and pages' source files. */
+const componentFiles = ["app", "components"].flatMap((directory) =>
+  readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name)),
+);
+
 describe("the interface font's two faces (app/fonts, written by `npm run fonts`)", () => {
   it("are declared as the generator writes them from the package's font and the interface's characters", () => {
     // Fails when the interface gains a character or `geist` changes without `npm run fonts`.
@@ -52,6 +72,25 @@ describe("the interface font's two faces (app/fonts, written by `npm run fonts`)
       .filter((codePoint) => geist.has(codePoint) && !preloaded.has(codePoint));
     expect(missing.map((codePoint) => String.fromCodePoint(codePoint))).toEqual([]);
     for (const mark of ["▶", "∞", "·", "…"]) expect(preloaded.has(mark.codePointAt(0)!)).toBe(true);
+  });
+
+  it("draw every character of a page in English: none is left to the system's fonts", () => {
+    // A character Geist lacks makes the browser search the system's fonts during the page's first layout
+    // (on Debian, ＋ loaded a CJK font of many megabytes: the first layout of Overview went from about 32 to
+    // 65 ms, which let the framework's scripts run before the first paint), and draws it in another typeface.
+    // The components draw such marks instead (components/ui/mark.tsx).
+    const geist = new Set(source.codePoints);
+    // The Mac's Command key is named by the symbol printed on it, in one rare message (copying refused).
+    const keyNames = new Set(["⌘"]);
+    const drawn = [...texts(getMessages("en")), ...componentFiles.flatMap(literalTexts)];
+    const missing = new Set(
+      drawn
+        .flatMap((text) => [...text])
+        .filter((character) => !/[\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(character))
+        .filter((character) => !geist.has(character.codePointAt(0)!) && !keyNames.has(character)),
+    );
+    expect([...missing]).toEqual([]);
+    expect(componentFiles.length).toBeGreaterThan(50);
   });
 
   it("travel with the font's licence, as the SIL Open Font License requires of every copy", () => {
