@@ -76,9 +76,9 @@ describe("the interface font's two faces (app/fonts, written by `npm run fonts`)
 
   it("draw every character of a page in English: none is left to the system's fonts", () => {
     // A character Geist lacks makes the browser search the system's fonts during the page's first layout
-    // (on Debian, ＋ loaded a CJK font of many megabytes: the first layout of Overview went from about 32 to
-    // 65 ms, which let the framework's scripts run before the first paint), and draws it in another typeface.
-    // The components draw such marks instead (components/ui/mark.tsx).
+    // (on Debian, ＋ loaded a CJK font of many megabytes: with ＋ and ▾, the first layout of Overview took a
+    // median 65 ms against 32 ms without), and draws it in another typeface. The components draw such marks
+    // instead (components/ui/mark.tsx).
     const geist = new Set(source.codePoints);
     // The Mac's Command key is named by the symbol printed on it, in one rare message (copying refused).
     const keyNames = new Set(["⌘"]);
