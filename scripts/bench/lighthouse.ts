@@ -17,7 +17,7 @@ import { round, type BenchSection } from "./context";
 import { verdict } from "./interleaved";
 import { progress } from "./progress";
 import { readRouteBundleStats, type RouteFirstLoad } from "./route-bundle-stats";
-import { scriptsEvaluatedBetween, type TraceEventLike } from "./scripts-before-paint";
+import { scriptsCountedForLcp, type TraceEventLike } from "./scripts-before-paint";
 
 /** A run Lighthouse itself could not complete (its report's `runtimeError`), as opposed to a page that failed. */
 class LighthouseRuntimeError extends Error {}
@@ -29,9 +29,9 @@ const SIGNED_IN_PAGES = [PAGE_PATHS.overview, PAGE_PATHS.courses, PAGE_PATHS.ord
 export interface PageAudit {
   score: number;
   lcpMs: number;
-  /** Each run's LCP, in run order: Lantern's estimate moves with the main thread's tasks before the observed first paint. */
+  /** Each run's LCP, in run order: Lantern's estimate moves with the requests that ended before the observed first paint. */
   lcpMsPerRun?: number[];
-  /** The bytes (as transferred) of the scripts that ran before the observed first paint, which the LCP estimate counts. */
+  /** The bytes (as transferred) of the scripts the LCP estimate counts: downloaded before the first paint, not seen to run after it. */
   scriptBytesBeforePaint?: number;
   /** The same, each run's, in run order. */
   scriptBytesBeforePaintPerRun?: number[];
@@ -41,21 +41,21 @@ export interface PageAudit {
   finalUrl: string;
 }
 
-/** The transfer size of the scripts that ran before the observed LCP (see scripts-before-paint.ts). */
+/** The transfer size of the scripts the LCP estimate counted (see scripts-before-paint.ts). */
 function scriptBytesBeforePaint(lhr: RunnerResult["lhr"], traceEvents: readonly TraceEventLike[]): number {
   type ObservedTimes = { observedTimeOriginTs?: number; observedLargestContentfulPaintTs?: number };
   const observed = (lhr.audits.metrics?.details as { items?: ObservedTimes[] } | undefined)?.items?.[0];
   if (observed?.observedTimeOriginTs === undefined || observed.observedLargestContentfulPaintTs === undefined) return Number.NaN;
-  const transferSizes = new Map(
-    ((lhr.audits["network-requests"]?.details as { items?: { url: string; transferSize?: number }[] })?.items ?? []).map((request) => [
-      request.url,
-      request.transferSize ?? 0,
-    ]),
-  );
-  return scriptsEvaluatedBetween(traceEvents, observed.observedTimeOriginTs, observed.observedLargestContentfulPaintTs).reduce(
-    (sum, url) => sum + (transferSizes.get(url) ?? 0),
-    0,
-  );
+  type Request = { url: string; resourceType?: string; transferSize?: number; networkEndTime?: number };
+  const requests = (lhr.audits["network-requests"]?.details as { items?: Request[] } | undefined)?.items ?? [];
+  const scripts = requests.filter((request) => request.resourceType === "Script" && request.networkEndTime !== undefined);
+  const transferSizes = new Map(scripts.map((request) => [request.url, request.transferSize ?? 0]));
+  return scriptsCountedForLcp(
+    traceEvents,
+    scripts.map((request) => ({ url: request.url, networkEndMs: request.networkEndTime! })),
+    observed.observedTimeOriginTs,
+    observed.observedLargestContentfulPaintTs,
+  ).reduce((sum, url) => sum + (transferSizes.get(url) ?? 0), 0);
 }
 
 /** Lighthouse on Debian's Chromium, kept open for several audits (this section's, and the lab's `floorPhone`). */
@@ -150,12 +150,12 @@ export async function openPhoneAuditor(writeArtifact: (name: string, content: st
   };
 }
 
-/** One page's line: medians, and each run's LCP with the scripts that ran before its first paint. */
+/** One page's line: medians, and each run's LCP with the scripts its estimate counted. */
 export function auditLine(label: string, audit: PageAudit): string {
   return (
     `    ${label.padEnd(13)} score ${audit.score}, LCP ${round(audit.lcpMs / 1000, 2)} s,` +
     ` TBT ${audit.tbtMs} ms, CLS ${audit.cls}` +
-    " (LCP of each run, with the scripts that ran before its first paint: " +
+    " (LCP of each run, with the scripts its estimate counted, downloaded before the first paint: " +
     (audit.lcpMsPerRun ?? [])
       .map((lcpMs, run) => `${round(lcpMs / 1000, 2)} s [${round((audit.scriptBytesBeforePaintPerRun?.[run] ?? Number.NaN) / 1024)} KB]`)
       .join(", ") +
