@@ -68,13 +68,18 @@ export function isLatin(codePoint: number): boolean {
 const INTERFACE_SOURCES = ["app", "components", "lib"];
 const INTERFACE_SOURCE_FILE = /\.(tsx?|json|css)$/;
 
-/** The text of every file the interface's own text is written in. */
-export function interfaceSourceTexts(): string[] {
-  return INTERFACE_SOURCES.flatMap((directory) =>
+/** The paths of the files the interface's own text is written in, in `directories` (all of them by default). */
+export function interfaceSourceFiles(directories: readonly string[] = INTERFACE_SOURCES): string[] {
+  return directories.flatMap((directory) =>
     readdirSync(path.join(PROJECT_ROOT, directory), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && INTERFACE_SOURCE_FILE.test(entry.name))
-      .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), "utf8")),
+      .map((entry) => path.join(entry.parentPath, entry.name)),
   );
+}
+
+/** The text of every file the interface's own text is written in. */
+export function interfaceSourceTexts(): string[] {
+  return interfaceSourceFiles().map((file) => readFileSync(file, "utf8"));
 }
 
 /** Every character beyond ASCII that the interface's source files hold (comments included: a few glyphs more). */

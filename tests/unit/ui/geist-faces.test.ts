@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import ts from "typescript";
@@ -11,6 +11,7 @@ import {
   EXTENDED_FILE,
   FONT_DIRECTORY,
   interfaceCharacters,
+  interfaceSourceFiles,
   interfaceSourceTexts,
   LATIN_FILE,
   LICENSE_FILE,
@@ -43,11 +44,7 @@ function literalTexts(file: string): string[] {
 }
 
 /** The components' and pages' source files. */
-const componentFiles = ["app", "components"].flatMap((directory) =>
-  readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name)),
-);
+const componentFiles = interfaceSourceFiles(["app", "components"]).filter((file) => /\.tsx?$/.test(file));
 
 describe("the interface font's two faces (app/fonts, written by `npm run fonts`)", () => {
   it("are declared as the generator writes them from the package's font and the interface's characters", () => {
