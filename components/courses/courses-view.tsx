@@ -3,7 +3,8 @@
 import { useEffect, useMemo } from "react";
 import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
-import { COURSE_CARDS_STEP, countCoursesByShow, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
+import { PAGE_PATHS } from "@/lib/contract/paths";
+import { COURSE_CARDS_STEP, countCoursesByShow, courseListQuery, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
 import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
@@ -93,12 +94,19 @@ function noMatchBodyOf(searching: boolean, matchingAnyShow: number, messages: Me
   return matchingAnyShow === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody;
 }
 
+/** The id of the list's item at `position` (1 for the first): where "Show 24 more" lands before the page is interactive. */
+function courseAnchorId(position: number): string {
+  return `course-${position}`;
+}
+
 /**
  * The chosen courses, a step at a time, with "Showing N of M" (M: those matching); when none, `noMatchBody`
  * says what might find some (other words when no Show option holds a course with them). "Show 24 more (82 left)"
  * moves focus to the first course it adds (the status line announces the new count); past the last loaded
  * course, "Show more" loads the enrollments beyond the bound. How many are shown is kept in the URL
  * (useShownCount), so Back from a lecture and a reload find the list, and the course, where they were.
+ * Pressed before the page is interactive, "Show 24 more" loads that URL, and the browser scrolls to the first
+ * course it adds.
  */
 function ChosenCourses({
   choice,
@@ -134,8 +142,8 @@ function ChosenCourses({
         )
       ) : (
         <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
-          {shownCourses.map((course) => (
-            <li key={course.slug} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
+          {shownCourses.map((course, index) => (
+            <li key={course.slug} id={courseAnchorId(index + 1)} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
               <CourseCard course={course} rowOnly={embedded} remindersInRows={choice.show === "ending-soon"} />
             </li>
           ))}
@@ -159,6 +167,10 @@ function ChosenCourses({
           loading={false}
           label={interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })}
           loadingLabel={messages.courses.loadingMore}
+          opensBeforeHydration={{
+            action: `${PAGE_PATHS.courses}#${courseAnchorId(shown + 1)}`,
+            query: courseListQuery(choice, shown + COURSE_CARDS_STEP),
+          }}
         />
       ) : query.hasNextPage ? (
         <ShowMoreButton

@@ -1,31 +1,60 @@
 "use client";
 
 /**
+ * Where a press opens while the page is not interactive yet (a slow phone): a GET form's `action` (a path
+ * with the fragment to land on) and the query it sends.
+ */
+export interface OpensBeforeHydration {
+  action: string;
+  query: string;
+}
+
+/**
  * Loads the next page of a list; says when it is busy. While it loads the button stays focusable
  * (aria-disabled, not disabled: a disabled button loses focus to the top of the page) and a press does nothing.
+ * With `opensBeforeHydration`, the button submits a GET form to that address, so a press before the page's
+ * scripts have run loads the longer list from the server; once they have, the form never leaves the page.
  */
 export function ShowMoreButton({
   onClick,
   loading,
   label,
   loadingLabel,
+  opensBeforeHydration,
 }: {
   onClick: () => void;
   loading: boolean;
   label: string;
   loadingLabel: string;
+  opensBeforeHydration?: OpensBeforeHydration;
 }) {
+  const press = loading ? undefined : onClick;
+  const button = (
+    <button
+      type={opensBeforeHydration ? "submit" : "button"}
+      className="btn btn-secondary w-full aria-disabled:cursor-progress aria-disabled:opacity-70 sm:w-auto"
+      onClick={opensBeforeHydration ? undefined : press}
+      aria-disabled={loading || undefined}
+      aria-busy={loading}
+    >
+      {loading ? loadingLabel : label}
+    </button>
+  );
+  if (!opensBeforeHydration) return <div className="mt-6 flex justify-center">{button}</div>;
   return (
-    <div className="mt-6 flex justify-center">
-      <button
-        type="button"
-        className="btn btn-secondary w-full aria-disabled:cursor-progress aria-disabled:opacity-70 sm:w-auto"
-        onClick={loading ? undefined : onClick}
-        aria-disabled={loading || undefined}
-        aria-busy={loading}
-      >
-        {loading ? loadingLabel : label}
-      </button>
-    </div>
+    <form
+      method="get"
+      action={opensBeforeHydration.action}
+      className="mt-6 flex justify-center"
+      onSubmit={(event) => {
+        event.preventDefault();
+        press?.();
+      }}
+    >
+      {[...new URLSearchParams(opensBeforeHydration.query)].map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {button}
+    </form>
   );
 }

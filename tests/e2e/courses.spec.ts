@@ -10,6 +10,7 @@ import {
   endsWithin30Days,
   expectNoSeriousAxeViolations,
   gotoWithScriptsHeld,
+  hydrated,
   lastResumableOf72,
   resetSandbox,
   screenshotPage,
@@ -313,6 +314,41 @@ test("a choice made before the page is interactive (a slow phone) is kept once i
   await page.getByLabel("Find a course").fill("zzqx");
   await expect(page.getByText("No course has these words in its name. Try other words.")).toBeVisible();
   await expect(page.getByText(/choose another option under Show/)).toHaveCount(0);
+});
+
+test("on a phone, Show 24 more pressed before the page is interactive loads the longer list at the first course it adds", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await expect(page).toHaveURL(/\/courses$/);
+  const byName = enrollmentsOf("kai@example.com")
+    .map(({ enrollment }) => enrollment.name)
+    .sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base", numeric: true }));
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  const cards = page.getByRole("main").getByRole("article");
+
+  // The page's JavaScript held back: the press is the server's HTML alone, a form that asks the server for 48.
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses?sort=name");
+  await expect(status).toHaveText(`Showing 24 of ${byName.length}`);
+  await page.getByRole("button", { name: `Show 24 more (${byName.length - 24} left)` }).click();
+  await expect(page).toHaveURL(/\/courses\?sort=name&shown=48#course-25$/);
+  await expect(status).toHaveText(`Showing 48 of ${byName.length}`);
+  await expect(cards.getByRole("heading")).toHaveText(byName.slice(0, 48));
+  // The browser lands on the first course the press added, below the sticky header.
+  await expect(cards.nth(24)).toBeInViewport({ ratio: 1 });
+  await expect(cards.nth(0)).not.toBeInViewport();
+
+  // Once the page is interactive, the same button stays on the page: no new document, focus on the first course added.
+  releaseScripts();
+  const showMore = page.getByRole("button", { name: `Show 24 more (${byName.length - 48} left)` });
+  await hydrated(showMore);
+  await page.evaluate(() => document.documentElement.setAttribute("data-before-press", ""));
+  await showMore.click();
+  await expect(status).toHaveText(`Showing 72 of ${byName.length}`);
+  await expect(page).toHaveURL(/\/courses\?sort=name&shown=72(#|$)/);
+  await expect(page.locator("html[data-before-press]")).toHaveCount(1);
+  await expect(page.getByRole("main").getByRole("listitem").nth(48)).toBeFocused();
 });
 
 test("on a phone, the keyboard's Search key closes the keyboard and goes to the results", async ({ page }) => {
