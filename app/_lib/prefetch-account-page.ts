@@ -15,14 +15,15 @@ import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;
 
 /**
- * A prefetch's query function: loads at the site with the page view's one deadline (PAGE_VIEW_DEADLINE_MS)
- * and, when that fails, rejects with the public error as plain data, what the BFF route would have
- * answered. The browser is handed it and shows the page's own error with Retry at once, without asking
- * the site a second time; the server's error (its cause chain) never leaves the server.
+ * A prefetch's query function: loads at the site within what is left of the page view's one deadline
+ * (`deadlineMs`, by default all of PAGE_VIEW_DEADLINE_MS) and, when that fails, rejects with the public
+ * error as plain data, what the BFF route would have answered. The browser is handed it and shows the
+ * page's own error with Retry at once, without asking the site a second time; the server's error (its
+ * cause chain) never leaves the server.
  */
-async function loadForPage<T>(load: () => Promise<T>): Promise<T> {
+async function loadForPage<T>(load: () => Promise<T>, deadlineMs = PAGE_VIEW_DEADLINE_MS): Promise<T> {
   try {
-    return await withSiteDeadline(PAGE_VIEW_DEADLINE_MS, load);
+    return await withSiteDeadline(deadlineMs, load);
   } catch (error) {
     // Plain data, not an Error: the one thing that survives serialisation into the page.
     // eslint-disable-next-line @typescript-eslint/only-throw-error
@@ -46,15 +47,31 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
     });
 }
 
-/** Prefetches the first page of an account page read in pages, like {@link prefetchAccountPage}. */
-export function prefetchPagedAccountPage(key: PagedAccountPageKey): Prefetch {
-  return (queryClient, session) =>
-    queryClient.prefetchInfiniteQuery({
-      ...pagedAccountPageQueryOptions(key),
-      queryFn: ({ pageParam }) =>
-        loadForPage(() => {
-          requireGrantedScope(session);
-          return withMemberBinding(session, () => loadAccountPage(key, session, pageParam));
-        }),
-    });
+/**
+ * Prefetches the first `pages` pages of an account page read in pages (the URL's `?pages=`,
+ * lib/contract/shown-pages.ts), like {@link prefetchAccountPage}, all within the page view's one deadline.
+ * A page after the first that fails ends the list there: the pages already read are shown, with Show more.
+ */
+export function prefetchPagedAccountPage(key: PagedAccountPageKey, pages = 1): Prefetch {
+  return async (queryClient, session) => {
+    const endsAt = performance.now() + PAGE_VIEW_DEADLINE_MS;
+    const options = pagedAccountPageQueryOptions(key);
+    const load = (after: string | null) =>
+      loadForPage(() => {
+        requireGrantedScope(session);
+        return withMemberBinding(session, () => loadAccountPage(key, session, after));
+      }, endsAt - performance.now());
+    await queryClient.prefetchInfiniteQuery({ ...options, queryFn: ({ pageParam }) => load(pageParam) });
+    for (let read = 1; read < pages; read += 1) {
+      const data = queryClient.getQueryData(options.queryKey);
+      const after = data?.pages.at(-1)?.nextCursor;
+      if (!data || !after) return;
+      try {
+        const next = await load(after);
+        queryClient.setQueryData(options.queryKey, { pages: [...data.pages, next], pageParams: [...data.pageParams, after] });
+      } catch {
+        return;
+      }
+    }
+  };
 }

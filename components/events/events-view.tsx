@@ -1,6 +1,5 @@
 "use client";
 
-import type { NewItemFocusProps } from "@/lib/client/first-new-item-focus";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { splitRegistrations } from "@/lib/format/events";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
@@ -8,7 +7,7 @@ import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { PageHeader } from "@/components/ui/page-header";
-import { PagedQueryBody } from "@/components/ui/paged-query-body";
+import { PagedQueryBody, type PagedItemProps } from "@/components/ui/paged-query-body";
 import { PageSection } from "@/components/ui/page-section";
 import { SiteLink } from "@/components/layout/site-link";
 import { RegistrationList } from "./registration-list";
@@ -18,20 +17,20 @@ function RegistrationSection({
   title,
   empty,
   registrations,
-  focusProps,
+  itemProps,
 }: {
   id: string;
   title: string;
   empty: string;
   registrations: EventRegistration[];
-  focusProps: (registration: EventRegistration) => NewItemFocusProps;
+  itemProps: (registration: EventRegistration) => PagedItemProps;
 }) {
   return (
     <PageSection id={id} title={title}>
       {registrations.length === 0 ? (
         <p className="text-fg-muted">{empty}</p>
       ) : (
-        <RegistrationList registrations={registrations} focusProps={focusProps} />
+        <RegistrationList registrations={registrations} itemProps={itemProps} />
       )}
     </PageSection>
   );
@@ -69,13 +68,13 @@ export function EventsView() {
         }}
         emptyAction={<SiteLink page="events" label={messages.emptyStates.seeEvents} />}
       >
-        {(_items, focusProps) => (
+        {(_items, itemProps) => (
           <div className="flex flex-col gap-8">
             {[
               { id: "events-upcoming", title: messages.events.upcoming, empty: messages.events.noUpcoming, registrations: upcoming },
               { id: "events-past", title: messages.events.past, empty: messages.events.noPast, registrations: past },
             ].map((section) => (
-              <RegistrationSection key={section.id} {...section} focusProps={focusProps} />
+              <RegistrationSection key={section.id} {...section} itemProps={itemProps} />
             ))}
           </div>
         )}

@@ -32,10 +32,10 @@ export function OrdersView() {
         }}
         emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}
       >
-        {(items, focusProps) => (
+        {(items, itemProps) => (
           <ul className="flex flex-col gap-4">
             {items.map((order) => (
-              <li key={order.id} {...focusProps(order)} className="rounded-xl outline-offset-4">
+              <li key={order.id} {...itemProps(order)} className="rounded-xl outline-offset-4">
                 <OrderCard order={order} />
               </li>
             ))}

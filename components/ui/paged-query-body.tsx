@@ -1,8 +1,11 @@
 "use client";
 
+import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 
+import { usePageUrl } from "@/components/layout/offline-navigation";
 import { useFirstNewItemFocus, type NewItemFocusProps } from "@/lib/client/first-new-item-focus";
+import { MAX_SHOWN_PAGES, shownPagesQuery } from "@/lib/contract/shown-pages";
 import { useI18n } from "@/lib/i18n/provider";
 
 import { EmptyState } from "./empty-state";
@@ -21,13 +24,28 @@ export interface PagedQuery {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
+  /** The pages read so far. */
+  data?: { pages: readonly unknown[] };
+}
+
+/** What the element of one listed item takes: focus after "Show more", and its position as its id. */
+export interface PagedItemProps extends NewItemFocusProps {
+  id: string;
+}
+
+/** The id of the listed item at `position` (1 for the first): where "Show more" lands before the page is interactive. */
+function listedItemId(position: number): string {
+  return `item-${position}`;
 }
 
 /**
  * The body of a page that lists one paged query: loading, its own error with Retry, the empty state
  * (with its next step, `emptyAction`), or the items with "Show more" (and the next page's error with
  * Retry in its place when that fails). `items` come in the order shown, `keyOf` names each: "Show more"
- * moves focus to the first item it adds (children give each item's element `focusProps(item)`).
+ * moves focus to the first item it adds (children give each item's element `itemProps(item)`, which also
+ * carries its position as its id). The URL keeps how many pages are shown (`?pages=3`,
+ * lib/contract/shown-pages.ts), and "Show more" is a GET form to the next count, with the first item it
+ * adds as the fragment: a press before the page is interactive loads the longer list from the server.
  * `showMore: "children"`: the items' own view shows more (Courses steps through what it holds before it
  * asks the site for the rest).
  */
@@ -46,20 +64,28 @@ export function PagedQueryBody<T>({
   texts: { error: string; empty: string; emptyBody?: string; showMore: string; loadingMore: string };
   emptyAction?: ReactNode;
   showMore?: "pages" | "children";
-  children: (items: T[], focusProps: (item: T) => NewItemFocusProps) => ReactNode;
+  children: (items: T[], itemProps: (item: T) => PagedItemProps) => ReactNode;
 }) {
   const { messages } = useI18n();
-  const { markShown, focusProps } = useFirstNewItemFocus(items.map(keyOf));
-  const itemFocusProps = (item: T) => focusProps(keyOf(item));
+  const path = usePathname();
+  const { replaceQuery } = usePageUrl();
+  const keys = items.map(keyOf);
+  const { markShown, focusProps } = useFirstNewItemFocus(keys);
+  const positions = new Map(keys.map((key, index) => [key, index + 1]));
+  const itemProps = (item: T): PagedItemProps => {
+    const key = keyOf(item);
+    return { ...focusProps(key), id: listedItemId(positions.get(key) ?? 0) };
+  };
+  const nextPageCount = (query.data?.pages.length ?? 1) + 1;
   if (query.isPending) return <LoadingState label={messages.app.loading} />;
   if (query.isError && items.length === 0) {
     return <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   }
   if (items.length === 0) return <EmptyState title={texts.empty} body={texts.emptyBody} action={emptyAction} />;
-  if (showMore === "children") return children(items, itemFocusProps);
+  if (showMore === "children") return children(items, itemProps);
   return (
     <>
-      {children(items, itemFocusProps)}
+      {children(items, itemProps)}
       {query.isFetchNextPageError ? (
         <div className="mt-6">
           <ErrorPanel
@@ -73,11 +99,17 @@ export function PagedQueryBody<T>({
         <ShowMoreButton
           onClick={() => {
             markShown();
+            replaceQuery(shownPagesQuery(nextPageCount));
             void query.fetchNextPage();
           }}
           loading={query.isFetchingNextPage}
           label={texts.showMore}
           loadingLabel={texts.loadingMore}
+          opensBeforeHydration={
+            nextPageCount <= MAX_SHOWN_PAGES
+              ? { action: `${path}#${listedItemId(items.length + 1)}`, query: shownPagesQuery(nextPageCount) }
+              : undefined
+          }
         />
       ) : null}
     </>

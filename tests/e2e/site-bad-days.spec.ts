@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
-import { endsWithin30Days, hydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
+import { endsWithin30Days, gotoWithScriptsHeld, hydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a list that
@@ -144,6 +144,38 @@ test("an order placed while Orders is open: Show more shows each order once, and
   expect(new Set(shown).size).toBe(orderCount);
   await page.reload();
   await expect(headings.filter({ hasText: /NEW1$/ })).toHaveCount(1);
+});
+
+test("Orders: the URL keeps how many pages are shown; Show more pressed before the page is interactive asks the server", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const orderCount = getAccountData("maya@example.com", Date.now()).orders.length;
+  await setKnobs(page, { maxPageSize: orderCount - 1 });
+  const orders = page.getByRole("article");
+
+  // The page's JavaScript held back: the press is the server's HTML alone, a form asking the server for two pages.
+  const releaseScripts = await gotoWithScriptsHeld(page, "/orders");
+  await expect(orders).toHaveCount(orderCount - 1);
+  await page.getByRole("button", { name: "Show more" }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders\\?pages=2#item-${orderCount}$`));
+  await expect(orders).toHaveCount(orderCount);
+  await expect(showMoreUnderEitherName(page)).toHaveCount(0);
+  releaseScripts();
+
+  // Once the page is interactive, Show more stays on the page and writes the count: a reload shows as many.
+  await page.goto("/orders");
+  const more = page.getByRole("button", { name: "Show more" });
+  await hydrated(more);
+  await page.evaluate(() => document.documentElement.setAttribute("data-before-press", ""));
+  await more.click();
+  await expect(orders).toHaveCount(orderCount);
+  await expect(page).toHaveURL(/\/orders\?pages=2$/);
+  await expect(page.locator("html[data-before-press]")).toHaveCount(1);
+  await page.reload();
+  await expect(orders).toHaveCount(orderCount);
+  await expect(showMoreUnderEitherName(page)).toHaveCount(0);
 });
 
 test("a site that hangs: each page says the site did not answer in time, within 10 s, with Retry", async ({ page }) => {
