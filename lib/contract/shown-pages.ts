@@ -4,6 +4,8 @@
  * a press of "Show more" before the page is interactive (a GET form to that URL) find the list as long as it
  * was. Client-safe.
  */
+import { countInQuery, type QueryValues } from "./query-values";
+
 export const SHOWN_PAGES_PARAM = "pages";
 
 /**
@@ -13,10 +15,8 @@ export const SHOWN_PAGES_PARAM = "pages";
 export const MAX_SHOWN_PAGES = 5;
 
 /** The pages a URL's `pages` asks for: a whole number from 1 to {@link MAX_SHOWN_PAGES}; 1 when missing or not a number. */
-export function parseShownPages(value: string | readonly string[] | null | undefined): number {
-  const first = typeof value === "string" ? value : value?.[0];
-  if (first === undefined || !/^\d{1,6}$/.test(first)) return 1;
-  return Math.min(Math.max(Number(first), 1), MAX_SHOWN_PAGES);
+export function parseShownPages(query: QueryValues): number {
+  return countInQuery(query, SHOWN_PAGES_PARAM, 1, MAX_SHOWN_PAGES);
 }
 
 /** The query string of a page showing `pages` pages of its list: none for the first alone. */

@@ -1,3 +1,4 @@
+import { countInQuery, firstValue, type QueryValues } from "@/lib/contract/query-values";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { hasAccessEnded, isAccessEndingSoon } from "./access";
 import { toDate } from "./datetime";
@@ -22,15 +23,6 @@ export const DEFAULT_COURSE_CHOICE: CourseChoice = { show: "all", sort: "recent"
 
 /** The longest search text kept (a course name is shorter; a longer `q` in a URL is cut). */
 export const MAX_SEARCH_LENGTH = 100;
-
-/** What a URL's query string can hand us: URLSearchParams, or Next's `searchParams` object. */
-export type QueryValues = URLSearchParams | Readonly<Record<string, string | string[] | undefined>>;
-
-function firstValue(query: QueryValues, name: string): string | undefined {
-  if (query instanceof URLSearchParams) return query.get(name) ?? undefined;
-  const value = query[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function isOneOf<T extends string>(list: readonly T[], value: string | undefined): value is T {
   return value !== undefined && (list as readonly string[]).includes(value);
@@ -68,9 +60,7 @@ export const MAX_SHOWN_COURSES = 10_000;
  * number from one step to {@link MAX_SHOWN_COURSES}; one step when it is missing or not a number.
  */
 export function parseShownCount(query: QueryValues): number {
-  const shown = firstValue(query, "shown");
-  if (shown === undefined || !/^\d{1,6}$/.test(shown)) return COURSE_CARDS_STEP;
-  return Math.min(Math.max(Number(shown), COURSE_CARDS_STEP), MAX_SHOWN_COURSES);
+  return countInQuery(query, "shown", COURSE_CARDS_STEP, MAX_SHOWN_COURSES);
 }
 
 /** The query string for a choice listing `shown` courses: the choice's own (courseChoiceQuery), then `shown` when past one step. */

@@ -94,7 +94,7 @@ describe("the URL's `pages`", () => {
     ["99999", MAX_SHOWN_PAGES],
     [["2", "4"], 2],
   ])("%j asks for %i pages", (value, pages) => {
-    expect(parseShownPages(value)).toBe(pages);
+    expect(parseShownPages({ pages: value })).toBe(pages);
   });
 
   it("is left out of the URL for the first page alone", () => {

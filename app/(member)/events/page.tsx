@@ -1,6 +1,6 @@
 import { EventsView } from "@/components/events/events-view";
 import { PAGE_PATHS } from "@/lib/contract/paths";
-import { parseShownPages, SHOWN_PAGES_PARAM } from "@/lib/contract/shown-pages";
+import { parseShownPages } from "@/lib/contract/shown-pages";
 
 import { renderMemberPage } from "@/app/_lib/member-page";
 import { prefetchPagedAccountPage } from "@/app/_lib/prefetch-account-page";
@@ -10,6 +10,6 @@ export const generateMetadata = localizedTitle((m) => m.nav.events);
 
 /** The `pages` of its list the URL asks for (lib/contract/shown-pages.ts) are in the first HTML. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const pages = parseShownPages((await searchParams)[SHOWN_PAGES_PARAM]);
+  const pages = parseShownPages(await searchParams);
   return renderMemberPage(PAGE_PATHS.events, prefetchPagedAccountPage("events", pages), <EventsView />);
 }
