@@ -36,12 +36,13 @@ test("a page in either language downloads Geist's Latin face alone, and text bey
 });
 
 /**
- * Each English text of the page whose characters the browser drew with a font of the system's rather than the
- * page's own (Chromium's DevTools protocol names the fonts each element's text was drawn with). Text marked as
- * another language (the language switch's 繁體中文) is drawn with its script's fonts, as it should be, and code
- * (a scope's name, an address to copy) with the system's monospace font.
+ * Each text of the page in `language` (a `lang` prefix) that the browser drew, wholly or in part, with a font of
+ * the system's that `systemFontAllowed` does not accept (Chromium's DevTools protocol names the fonts each
+ * element's text was drawn with). Text marked as another language (the language switch's 繁體中文 or English)
+ * is drawn with its script's fonts, as it should be, and code (a scope's name, an address to copy) with the
+ * system's monospace font.
  */
-async function englishTextInSystemFonts(page: Page): Promise<string[]> {
+async function textInSystemFonts(page: Page, language: string, systemFontAllowed: (family: string) => boolean): Promise<string[]> {
   const [ELEMENT_NODE, TEXT_NODE] = [1, 3];
   const devtools = await page.context().newCDPSession(page);
   await devtools.send("DOM.enable");
@@ -49,16 +50,16 @@ async function englishTextInSystemFonts(page: Page): Promise<string[]> {
   const { root } = await devtools.send("DOM.getDocument", { depth: -1 });
   const found: string[] = [];
   let checked = 0;
-  const visit = async (node: typeof root, language: string): Promise<void> => {
+  const visit = async (node: typeof root, inherited: string): Promise<void> => {
     if (["code", "kbd", "pre", "samp"].includes(node.localName)) return;
     const attributes = node.attributes ?? [];
     const langAt = attributes.findIndex((name, index) => index % 2 === 0 && name === "lang");
-    const ownLanguage = langAt === -1 ? language : attributes[langAt + 1]!;
+    const ownLanguage = langAt === -1 ? inherited : attributes[langAt + 1]!;
     const ownText = (node.children ?? []).filter((child) => child.nodeType === TEXT_NODE && child.nodeValue.trim() !== "");
-    if (node.nodeType === ELEMENT_NODE && ownText.length > 0 && ownLanguage.startsWith("en")) {
+    if (node.nodeType === ELEMENT_NODE && ownText.length > 0 && ownLanguage.startsWith(language)) {
       const { fonts } = await devtools.send("CSS.getPlatformFontsForNode", { nodeId: node.nodeId });
       checked += 1;
-      for (const font of fonts.filter((used) => !used.isCustomFont)) {
+      for (const font of fonts.filter((used) => !used.isCustomFont && !systemFontAllowed(used.familyName))) {
         found.push(
           `<${node.localName}> ${JSON.stringify(
             ownText
@@ -76,10 +77,15 @@ async function englishTextInSystemFonts(page: Page): Promise<string[]> {
   } finally {
     await devtools.detach();
   }
-  // The document says it is in English (else nothing above was looked at).
-  if (checked < 10) throw new Error(`only ${checked} English texts on ${page.url()}`);
+  // The document says it is in that language (else nothing above was looked at).
+  if (checked < 10) throw new Error(`only ${checked} texts in ${language} on ${page.url()}`);
   return found;
 }
+
+const englishTextInSystemFonts = (page: Page) => textInSystemFonts(page, "en", () => false);
+
+/** The system's fonts for Han characters and CJK punctuation, which Geist does not have (Debian's fonts-noto-cjk here). */
+const isCjkFont = (family: string) => /\bCJK\b/.test(family);
 
 test("every page in English is drawn in Geist alone: no mark of the interface falls to a font of the system's", async ({ page }) => {
   // A character Geist lacks (＋, ✓, ▾ were) makes the browser search the system's fonts during the first layout,
@@ -98,4 +104,24 @@ test("every page in English is drawn in Geist alone: no mark of the interface fa
   await account.getByRole("button", { name: "Maya Chen" }).click();
   await expect(account.getByRole("link", { name: "Settings" })).toBeVisible();
   expect(await englishTextInSystemFonts(page)).toEqual([]);
+});
+
+test("every page in Traditional Chinese draws its Han text in the system's CJK font and every other mark in Geist", async ({ page }) => {
+  // Chromium picks a CJK face for lang="zh-TW" text; a digit, a Latin name or a mark of the interface (an arrow, a
+  // check, a separator) in a Chinese sentence stays in Geist, never in a third typeface the system happens to have.
+  await signIn(page, "maya@example.com");
+  await chooseLanguage(page.context(), "zh-TW");
+  const messages = getMessages("zh-TW");
+  for (const path of ["/", "/courses", "/orders", "/events", "/settings"]) {
+    await page.goto(path);
+    await hydrated(page.getByRole("heading", { level: 1 }));
+    await page.evaluate(() => document.fonts.ready);
+    expect(await textInSystemFonts(page, "zh", isCjkFont), path).toEqual([]);
+  }
+  // What opens on the Settings page: the access's details and the account menu.
+  await page.getByRole("main").locator("summary").filter({ hasText: "詳細資料" }).click();
+  const account = accountNavigation(page);
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await expect(account.getByRole("link", { name: messages.nav.settings })).toBeVisible();
+  expect(await textInSystemFonts(page, "zh", isCjkFont)).toEqual([]);
 });
