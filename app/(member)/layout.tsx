@@ -34,7 +34,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Read once per request and handed to the browser, so both agree on "now" (to the minute: lib/i18n/clock.ts).
   const now = renderClock();
   return (
-    <html lang={locale} className={`${geistLatin.variable} ${geistExtended.variable}`}>
+    // data-panel: the site's panel, whose header is taller (app/globals.css, the header's clearance).
+    <html lang={locale} className={`${geistLatin.variable} ${geistExtended.variable}`} data-panel={embedded ? "" : undefined}>
       <body>
         <DashboardProviders locale={locale} formatLocale={formatLocale} timeZone={timeZone} now={now}>
           <SiteInfoProvider site={{ name: siteName, url: getConfig().siteUrl }}>

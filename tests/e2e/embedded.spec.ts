@@ -537,6 +537,37 @@ test("in the panel, Back from a lecture far down Courses brings the site's page 
   await expect(sameRow).toBeInViewport();
 });
 
+test("in a frame the site keeps at a fixed height, a control reached with Shift+Tab is never under the panel's header", async ({
+  page,
+}) => {
+  // A site that ignores the height message keeps its frame's height (README, Sizing the frame), and the panel
+  // scrolls inside it, under its sticky header of two rows (WCAG 2.2, 2.4.11 Focus Not Obscured).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(HOST_PAGE);
+  await page.addStyleTag({ content: `iframe[title="${DASHBOARD_FRAME_TITLE}"] { height: 36rem !important; }` });
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInThroughPopup(dashboardFrame(page), "kai@example.com");
+  await expectSignedInFrame(dashboardFrame(page), "Kai");
+  await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
+  await hydrated(frame.getByRole("button", { name: /^Show 24 more/ }));
+  const panel = page.frames().find((candidate) => candidate.url().startsWith(`${DASHBOARD}/courses`))!;
+
+  // From the end of the list upwards, one Resume link at a time: each is scrolled in at the frame's top edge.
+  await frame.getByRole("button", { name: /^Show 24 more/ }).focus();
+  const obscured: string[] = [];
+  for (let step = 0; step < 10; step += 1) {
+    await page.keyboard.press("Shift+Tab");
+    const focused = await panel.evaluate(() => {
+      const header = document.querySelector("header")!.getBoundingClientRect();
+      const control = document.activeElement!;
+      return { name: control.textContent.trim().slice(0, 30), top: control.getBoundingClientRect().top, headerBottom: header.bottom };
+    });
+    if (focused.top < focused.headerBottom) obscured.push(`${focused.name}: top ${focused.top} under the header's ${focused.headerBottom}`);
+  }
+  expect(await panel.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  expect(obscured).toEqual([]);
+});
+
 test("on a 320 px phone the panel's Show and Sort selects show their choices whole", async ({ page }) => {
   // The site's page gives the panel 256 px of a 320 px phone: a select beside its label had about 120 px
   // for its words, and "Recently watched" read "Recently watche".
