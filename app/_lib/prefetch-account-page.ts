@@ -11,6 +11,8 @@ import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadlin
 import { withMemberBinding } from "@/lib/auth/dpop";
 import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 
+import { getRequestLocale } from "./request-locale";
+
 /** A member page's server prefetch (renderMemberPage's `prefetch`). */
 type Prefetch = (queryClient: QueryClient, session: SessionData) => Promise<void>;
 
@@ -40,9 +42,10 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
     queryClient.prefetchQuery({
       ...accountPageQueryOptions(key),
       queryFn: () =>
-        loadForPage(() => {
+        loadForPage(async () => {
           requireGrantedScope(session);
-          return withMemberBinding(session, () => loadAccountPage(key, session));
+          const { timeZone } = await getRequestLocale();
+          return withMemberBinding(session, () => loadAccountPage(key, session, null, timeZone));
         }),
     });
 }
@@ -57,9 +60,10 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey, pages = 1): P
     const endsAt = performance.now() + PAGE_VIEW_DEADLINE_MS;
     const options = pagedAccountPageQueryOptions(key);
     const load = (after: string | null) =>
-      loadForPage(() => {
+      loadForPage(async () => {
         requireGrantedScope(session);
-        return withMemberBinding(session, () => loadAccountPage(key, session, after));
+        const { timeZone } = await getRequestLocale();
+        return withMemberBinding(session, () => loadAccountPage(key, session, after, timeZone));
       }, endsAt - performance.now());
     await queryClient.prefetchInfiniteQuery({ ...options, queryFn: ({ pageParam }) => load(pageParam) });
     for (let read = 1; read < pages; read += 1) {

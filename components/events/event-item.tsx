@@ -18,7 +18,7 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
   const when = formatEventWhen(event, { formatLocale, timeZone });
   const state = describeRegistrationState(registration.state, locale);
   const cancelled = registration.state === "cancelled";
-  const upcoming = isUpcomingEvent(event, now);
+  const upcoming = isUpcomingEvent(event, now, timeZone);
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   return (

@@ -43,6 +43,7 @@ export function EventsView() {
   const { upcoming, past } = splitRegistrations(
     flattenPages(query.data?.pages, (registration) => registration.id),
     now,
+    timeZone,
   );
 
   return (

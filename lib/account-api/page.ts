@@ -14,4 +14,6 @@ export interface AccountPageRequest {
   resume: ResumeUrlConfig;
   /** The moment "upcoming" and "ending soon" are measured from. */
   now: Date;
+  /** The member's time zone (the browser's `tz` cookie), where an all-day event's last day ends. */
+  timeZone: string;
 }

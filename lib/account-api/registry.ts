@@ -2,6 +2,7 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 import { RequestError } from "@/lib/http/request-errors";
+import { DEFAULT_TIME_ZONE } from "@/lib/i18n/time-zone";
 import type { SessionClaims } from "@/lib/session/session";
 import type { Page } from "@/lib/types/account";
 
@@ -54,11 +55,13 @@ function isPage(data: object): data is Page<unknown> {
  * One page's data, in its UI type: for the BFF data route and the pages' server prefetch alike. `after`
  * is a cursor this function handed out earlier (`nextCursor`), for this page and this member: it is
  * opened before the site is asked, and the site's next cursor is sealed the same way (./page-cursor.ts).
+ * `timeZone` is the member's (the Overview's upcoming events: an all-day event's last day ends there).
  */
 export async function loadAccountPage<K extends AccountPageKey>(
   key: K,
   member: AccountPageMember,
   after: string | null = null,
+  timeZone: string = DEFAULT_TIME_ZONE,
 ): Promise<AccountPageData[K]> {
   const { siteUrl, lectureUrlTemplate, courseUrlTemplate } = getConfig();
   const binding = { page: key, member: member.claims.sub };
@@ -69,6 +72,7 @@ export async function loadAccountPage<K extends AccountPageKey>(
     after: siteAfter,
     resume: { siteUrl, lectureUrlTemplate, courseUrlTemplate },
     now: new Date(),
+    timeZone,
   });
   if (!isPage(data) || data.nextCursor === null) return data;
   return { ...data, nextCursor: await sealPageCursor(data.nextCursor, binding) };

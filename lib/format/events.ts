@@ -9,13 +9,12 @@ import {
   toDate,
   writtenCalendarDate,
   zonedCalendarDate,
+  zonedInstant,
   zoneOffsetAt,
   type CalendarDate,
   type ZonedFormatOptions,
 } from "./datetime";
 import { dateTimeFormat, withPlainSpaces } from "./intl-formatters";
-
-const MS_PER_DAY = 86_400_000;
 
 /** The dates an all-day event covers: `start` inclusive, `endExclusive` exclusive (as in iCalendar). */
 export interface AllDaySpan {
@@ -37,19 +36,20 @@ export function allDaySpan(event: Pick<DashboardEvent, "startTime" | "endTime">)
   return { start, endExclusive: calendarDateFromDayNumber(exclusive) };
 }
 
-/** The instant an event is over: its end, the end of its last day when all-day, else its start. */
-export function eventEndInstant(event: DashboardEvent): Date {
-  if (event.isAllDay) {
-    const span = allDaySpan(event);
-    const days = dayNumber(span.endExclusive) - dayNumber(span.start);
-    return new Date(toDate(event.startTime).getTime() + days * MS_PER_DAY);
-  }
+/**
+ * The instant an event is over: its end, else its start; for an all-day event, the end of its last day in
+ * the member's time zone. Its dates are shown as written ("5 Dec" in every time zone) and go into the
+ * calendar file as dates (./ics.ts), which a calendar shows on the member's own 5 Dec: the event stays
+ * upcoming through that day, not until midnight in the site's offset.
+ */
+export function eventEndInstant(event: DashboardEvent, timeZone: string): Date {
+  if (event.isAllDay) return zonedInstant(allDaySpan(event).endExclusive, 0, 0, timeZone);
   return toDate(event.endTime ?? event.startTime);
 }
 
 /** An event is upcoming until it is over, so one in progress still counts. */
-export function isUpcomingEvent(event: DashboardEvent, now: Date): boolean {
-  return eventEndInstant(event).getTime() > now.getTime();
+export function isUpcomingEvent(event: DashboardEvent, now: Date, timeZone: string): boolean {
+  return eventEndInstant(event, timeZone).getTime() > now.getTime();
 }
 
 export function isCancelledRegistration(registration: Pick<EventRegistration, "state">): boolean {
@@ -64,15 +64,21 @@ function byStart(a: EventRegistration, b: EventRegistration): number {
 export function splitRegistrations(
   registrations: readonly EventRegistration[],
   now: Date,
+  timeZone: string,
 ): { upcoming: EventRegistration[]; past: EventRegistration[] } {
-  const upcoming = registrations.filter((registration) => isUpcomingEvent(registration.event, now)).sort(byStart);
-  const past = registrations.filter((registration) => !isUpcomingEvent(registration.event, now)).sort((a, b) => byStart(b, a));
+  const upcoming = registrations.filter((registration) => isUpcomingEvent(registration.event, now, timeZone)).sort(byStart);
+  const past = registrations.filter((registration) => !isUpcomingEvent(registration.event, now, timeZone)).sort((a, b) => byStart(b, a));
   return { upcoming, past };
 }
 
 /** The upcoming, non-cancelled registrations, soonest first, at most `limit`. */
-export function pickUpcomingRegistrations(registrations: readonly EventRegistration[], now: Date, limit: number): EventRegistration[] {
-  return splitRegistrations(registrations, now)
+export function pickUpcomingRegistrations(
+  registrations: readonly EventRegistration[],
+  now: Date,
+  timeZone: string,
+  limit: number,
+): EventRegistration[] {
+  return splitRegistrations(registrations, now, timeZone)
     .upcoming.filter((registration) => !isCancelledRegistration(registration))
     .slice(0, limit);
 }

@@ -102,6 +102,8 @@ export interface OverviewInput {
 export interface ReshapeOverviewOptions extends ResumeUrlConfig {
   /** The moment "upcoming" and "ending soon" are measured from. */
   now: Date;
+  /** The member's time zone, where an all-day event's last day ends (lib/format/events.ts). */
+  timeZone: string;
 }
 
 function watchedAtMs(course: CourseEnrollment): number {
@@ -142,7 +144,8 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     continueWatchingUnknown,
     endingSoon,
     coursesLeftOut: input.enrollmentsLeftOut,
-    upcomingEvents: registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, OVERVIEW_EVENT_LIMIT),
+    upcomingEvents:
+      registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, options.timeZone, OVERVIEW_EVENT_LIMIT),
     ...(failed ? { upcomingEventsFailed: true as const } : {}),
   };
 }
@@ -197,6 +200,6 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
  * read with the Courses and Events operations up to the overview's bounds. It always starts at the
  * beginning (no cursor).
  */
-export async function loadOverview({ accessToken, resume, now }: AccountPageRequest): Promise<Overview> {
-  return reshapeOverview(await readOverview(accessToken), { ...resume, now });
+export async function loadOverview({ accessToken, resume, now, timeZone }: AccountPageRequest): Promise<Overview> {
+  return reshapeOverview(await readOverview(accessToken), { ...resume, now, timeZone });
 }

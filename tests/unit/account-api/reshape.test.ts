@@ -258,7 +258,7 @@ describe("reshapeOverview", () => {
   };
 
   it("picks the courses in progress with access, most recently watched first, ending-soon soonest first, and three upcoming events", () => {
-    const overview = reshapeOverview(data, { ...config, now });
+    const overview = reshapeOverview(data, { ...config, now, timeZone: "UTC" });
     expect(overview.name).toBe("Mei");
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
     expect(overview.endingSoon.map((c) => c.slug)).toEqual(["ends-today", "ends-in-10-days"]);
@@ -275,7 +275,7 @@ describe("reshapeOverview", () => {
       });
     const overview = reshapeOverview(
       { ...data, enrollments: [watched("a", 1), watched("b", 2), watched("done", 9, 100), watched("c", 3), watched("d", 4)] },
-      { ...config, now },
+      { ...config, now, timeZone: "UTC" },
     );
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["d", "c", "b"]);
   });
@@ -290,7 +290,7 @@ describe("reshapeOverview", () => {
       unknown("ended", { hasLifetimeAccess: false, expireDate: "2026-12-01T00:00:00Z" }),
       ...data.enrollments,
     ];
-    const overview = reshapeOverview({ ...data, enrollments }, { ...config, now });
+    const overview = reshapeOverview({ ...data, enrollments }, { ...config, now, timeZone: "UTC" });
     expect(overview.continueWatchingUnknown).toBe(2);
     // At 0 % the site says the course was never started: nowhere to have left off, nothing unknown.
     const atZero = reshapeEnrolledCourse(unknown("not-started", { completionPercentage: 0 }), config);
@@ -303,12 +303,12 @@ describe("reshapeOverview", () => {
       expect(course).not.toHaveProperty("lastWatchedUnknown");
     }
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newest", "older"]);
-    expect(reshapeOverview(data, { ...config, now }).continueWatchingUnknown).toBe(0);
+    expect(reshapeOverview(data, { ...config, now, timeZone: "UTC" }).continueWatchingUnknown).toBe(0);
   });
 
   it("greets by email when the site has no name, and copes with no data", () => {
     const empty: OverviewInput = { name: null, email: "mei@example.com", enrollments: [], enrollmentsLeftOut: 0, registrations: [] };
-    expect(reshapeOverview(empty, { ...config, now })).toEqual({
+    expect(reshapeOverview(empty, { ...config, now, timeZone: "UTC" })).toEqual({
       name: "mei@example.com",
       continueWatching: [],
       continueWatchingUnknown: 0,
@@ -327,7 +327,7 @@ describe("reshapeOverview", () => {
       enrollmentsLeftOut: null,
       registrations: null,
     };
-    const overview = reshapeOverview(seedOnly, { ...config, now });
+    const overview = reshapeOverview(seedOnly, { ...config, now, timeZone: "UTC" });
     expect(overview).toMatchObject({ name: "mei@example.com", upcomingEvents: null, coursesLeftOut: null });
     expect(overview.continueWatching[0]).toMatchObject({ slug: "intro", name: "intro", imageUrl: null, completionPercentage: null });
     expect(overview.continueWatching[0]?.lastWatched).toMatchObject({ lectureId: "7", positionSeconds: 42, title: null, watchedAt: null });

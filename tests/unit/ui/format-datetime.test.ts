@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { calendarDaysBetween, formatDate, formatDateTime, zonedCalendarDate } from "@/lib/format/datetime";
-import { allDaySpan, formatEventWhen, isUpcomingEvent, pickUpcomingRegistrations, splitRegistrations } from "@/lib/format/events";
+import {
+  allDaySpan,
+  eventEndInstant,
+  formatEventWhen,
+  isUpcomingEvent,
+  pickUpcomingRegistrations,
+  splitRegistrations,
+} from "@/lib/format/events";
 import type { DashboardEvent, EventRegistration } from "@/lib/types/account";
 import { eventFixture as event, plainSpaces as plain } from "../../support/event-fixture";
 
@@ -152,10 +159,26 @@ describe("upcoming and past", () => {
   const now = new Date("2026-12-05T12:00:00Z");
 
   it("keeps an event upcoming while it runs and an all-day event until its day is over", () => {
-    expect(isUpcomingEvent(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), now)).toBe(true);
-    expect(isUpcomingEvent(event({ startTime: "2026-12-05T10:00:00Z", endTime: "2026-12-05T11:00:00Z" }), now)).toBe(false);
-    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" }), now)).toBe(true);
-    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-04T00:00:00+08:00" }), now)).toBe(false);
+    expect(isUpcomingEvent(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), now, "UTC")).toBe(true);
+    expect(isUpcomingEvent(event({ startTime: "2026-12-05T10:00:00Z", endTime: "2026-12-05T11:00:00Z" }), now, "UTC")).toBe(false);
+    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" }), now, "UTC")).toBe(true);
+    expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-04T00:00:00+08:00" }), now, "UTC")).toBe(false);
+  });
+
+  it("ends an all-day event at the end of its last day where the member is, as the calendar file's dates do", () => {
+    // 5 December as the site writes it (+08:00); the member's own 5 December ends at their midnight.
+    const fifth = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
+    const threeDays = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-08T00:00:00+08:00" });
+    expect(eventEndInstant(fifth, "America/New_York").toISOString()).toBe("2026-12-06T05:00:00.000Z");
+    expect(eventEndInstant(fifth, "Asia/Taipei").toISOString()).toBe("2026-12-05T16:00:00.000Z");
+    expect(eventEndInstant(threeDays, "Europe/London").toISOString()).toBe("2026-12-08T00:00:00.000Z");
+    // Noon on 5 December in New York is 01:00 on the 6th in Taipei: still that day for the member in New York.
+    const noonInNewYork = new Date("2026-12-05T17:00:00Z");
+    expect(isUpcomingEvent(fifth, noonInNewYork, "America/New_York")).toBe(true);
+    expect(isUpcomingEvent(fifth, noonInNewYork, "Asia/Taipei")).toBe(false);
+    // 00:30 on the 6th in Tokyo is 23:30 on the 5th in Taipei: over for the member in Tokyo.
+    expect(isUpcomingEvent(fifth, new Date("2026-12-05T15:30:00Z"), "Asia/Tokyo")).toBe(false);
+    expect(isUpcomingEvent(fifth, new Date("2026-12-05T15:30:00Z"), "Asia/Taipei")).toBe(true);
   });
 
   it("sorts upcoming soonest first and past latest first, and picks three non-cancelled for the overview", () => {
@@ -168,9 +191,9 @@ describe("upcoming and past", () => {
       registration("later", "enrolled", { startTime: "2026-12-24T10:00:00Z" }),
       registration("latest", "enrolled", { startTime: "2026-12-31T10:00:00Z" }),
     ];
-    const { upcoming, past } = splitRegistrations(registrations, now);
+    const { upcoming, past } = splitRegistrations(registrations, now, "UTC");
     expect(upcoming.map((r) => r.id)).toEqual(["cancelled", "soon", "late", "later", "latest"]);
     expect(past.map((r) => r.id)).toEqual(["old", "older"]);
-    expect(pickUpcomingRegistrations(registrations, now, 3).map((r) => r.id)).toEqual(["soon", "late", "later"]);
+    expect(pickUpcomingRegistrations(registrations, now, "UTC", 3).map((r) => r.id)).toEqual(["soon", "late", "later"]);
   });
 });
