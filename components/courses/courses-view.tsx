@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagedQueryBody } from "@/components/ui/paged-query-body";
-import { ShowMoreButton } from "@/components/ui/show-more-button";
+import { listedItemId, ShowMoreButton } from "@/components/ui/show-more-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { SiteLink } from "@/components/layout/site-link";
 import { CourseCard } from "./course-card";
@@ -94,11 +94,6 @@ function noMatchBodyOf(searching: boolean, matchingAnyShow: number, messages: Me
   return matchingAnyShow === 0 ? messages.courses.noMatchWordsBody : messages.courses.noMatchBody;
 }
 
-/** The id of the list's item at `position` (1 for the first): where "Show 24 more" lands before the page is interactive. */
-function courseAnchorId(position: number): string {
-  return `course-${position}`;
-}
-
 /**
  * The chosen courses, a step at a time, with "Showing N of M" (M: those matching); when none, `noMatchBody`
  * says what might find some (other words when no Show option holds a course with them). "Show 24 more (82 left)"
@@ -143,7 +138,7 @@ function ChosenCourses({
       ) : (
         <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
           {shownCourses.map((course, index) => (
-            <li key={course.slug} id={courseAnchorId(index + 1)} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
+            <li key={course.slug} id={listedItemId(index + 1)} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
               <CourseCard course={course} rowOnly={embedded} remindersInRows={choice.show === "ending-soon"} />
             </li>
           ))}
@@ -168,7 +163,7 @@ function ChosenCourses({
           label={interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })}
           loadingLabel={messages.courses.loadingMore}
           opensBeforeHydration={{
-            action: `${PAGE_PATHS.courses}#${courseAnchorId(shown + 1)}`,
+            action: `${PAGE_PATHS.courses}#${listedItemId(shown + 1)}`,
             query: courseListQuery(choice, shown + COURSE_CARDS_STEP),
           }}
         />

@@ -11,7 +11,7 @@ import { useI18n } from "@/lib/i18n/provider";
 import { EmptyState } from "./empty-state";
 import { ErrorPanel } from "./error-panel";
 import { LoadingState } from "./loading-state";
-import { ShowMoreButton } from "./show-more-button";
+import { listedItemId, ShowMoreButton } from "./show-more-button";
 
 /** The parts of a React Query infinite query that a paged list reads. */
 export interface PagedQuery {
@@ -31,11 +31,6 @@ export interface PagedQuery {
 /** What the element of one listed item takes: focus after "Show more", and its position as its id. */
 export interface PagedItemProps extends NewItemFocusProps {
   id: string;
-}
-
-/** The id of the listed item at `position` (1 for the first): where "Show more" lands before the page is interactive. */
-function listedItemId(position: number): string {
-  return `item-${position}`;
 }
 
 /**

@@ -10,6 +10,14 @@ export interface OpensBeforeHydration {
 }
 
 /**
+ * The id of a list's item at `position` (1 for the first), on every list with Show more: the fragment of
+ * `opensBeforeHydration`'s action, where a press before the page is interactive lands.
+ */
+export function listedItemId(position: number): string {
+  return `item-${position}`;
+}
+
+/**
  * Loads the next page of a list; says when it is busy. While it loads the button stays focusable
  * (aria-disabled, not disabled: a disabled button loses focus to the top of the page) and a press does nothing.
  * With `opensBeforeHydration`, the button submits a GET form to that address, so a press before the page's

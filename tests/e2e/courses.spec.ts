@@ -332,7 +332,7 @@ test("on a phone, Show 24 more pressed before the page is interactive loads the 
   const releaseScripts = await gotoWithScriptsHeld(page, "/courses?sort=name");
   await expect(status).toHaveText(`Showing 24 of ${byName.length}`);
   await page.getByRole("button", { name: `Show 24 more (${byName.length - 24} left)` }).click();
-  await expect(page).toHaveURL(/\/courses\?sort=name&shown=48#course-25$/);
+  await expect(page).toHaveURL(/\/courses\?sort=name&shown=48#item-25$/);
   await expect(status).toHaveText(`Showing 48 of ${byName.length}`);
   await expect(cards.getByRole("heading")).toHaveText(byName.slice(0, 48));
   // The browser lands on the first course the press added, below the sticky header.
