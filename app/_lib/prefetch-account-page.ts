@@ -4,7 +4,7 @@ import type { QueryClient } from "@tanstack/react-query";
 
 import { loadAccountPage } from "@/lib/account-api/registry";
 import { accountPageQueryOptions, pagedAccountPageQueryOptions } from "@/lib/client/queries";
-import type { PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
+import type { AccountPageData, AccountPageKey, PagedAccountPageKey, WholeAccountPageKey } from "@/lib/contract/account-pages";
 import { publicErrorOf } from "@/lib/http/error-responses";
 import type { SessionData } from "@/lib/session/session";
 import { PAGE_VIEW_DEADLINE_MS, withSiteDeadline } from "@/lib/site/site-deadline";
@@ -33,6 +33,13 @@ async function loadForPage<T>(load: () => Promise<T>, deadlineMs = PAGE_VIEW_DEA
   }
 }
 
+/** One page of `key` for the member, as the data route would answer it, in the request's time zone. */
+async function loadForMember<K extends AccountPageKey>(key: K, session: SessionData, after: string | null): Promise<AccountPageData[K]> {
+  requireGrantedScope(session);
+  const { timeZone } = await getRequestLocale();
+  return withMemberBinding(session, () => loadAccountPage(key, session, after, timeZone));
+}
+
 /**
  * Prefetches an account page read whole: the browser's query options (same key), with a `queryFn` that
  * loads the page at the site directly instead of through the BFF route.
@@ -41,12 +48,7 @@ export function prefetchAccountPage(key: WholeAccountPageKey): Prefetch {
   return (queryClient, session) =>
     queryClient.prefetchQuery({
       ...accountPageQueryOptions(key),
-      queryFn: () =>
-        loadForPage(async () => {
-          requireGrantedScope(session);
-          const { timeZone } = await getRequestLocale();
-          return withMemberBinding(session, () => loadAccountPage(key, session, null, timeZone));
-        }),
+      queryFn: () => loadForPage(() => loadForMember(key, session, null)),
     });
 }
 
@@ -59,12 +61,7 @@ export function prefetchPagedAccountPage(key: PagedAccountPageKey, pages = 1): P
   return async (queryClient, session) => {
     const endsAt = performance.now() + PAGE_VIEW_DEADLINE_MS;
     const options = pagedAccountPageQueryOptions(key);
-    const load = (after: string | null) =>
-      loadForPage(async () => {
-        requireGrantedScope(session);
-        const { timeZone } = await getRequestLocale();
-        return withMemberBinding(session, () => loadAccountPage(key, session, after, timeZone));
-      }, endsAt - performance.now());
+    const load = (after: string | null) => loadForPage(() => loadForMember(key, session, after), endsAt - performance.now());
     await queryClient.prefetchInfiniteQuery({ ...options, queryFn: ({ pageParam }) => load(pageParam) });
     for (let read = 1; read < pages; read += 1) {
       const data = queryClient.getQueryData(options.queryKey);
