@@ -8,8 +8,7 @@ import {
   LOCALE_COOKIE,
   negotiateEnglishFormat,
   negotiateLocale,
-  resolveTimeZone,
-  TIME_ZONE_COOKIE,
+  timeZoneOfCookies,
   type FormatLocale,
   type Locale,
 } from "@/lib/i18n";
@@ -26,6 +25,6 @@ export const getRequestLocale = cache(async (): Promise<{ locale: Locale; format
   return {
     locale,
     formatLocale: formatLocaleFor(locale, negotiateEnglishFormat(acceptLanguage)),
-    timeZone: resolveTimeZone(cookieStore.get(TIME_ZONE_COOKIE)?.value),
+    timeZone: timeZoneOfCookies(cookieStore),
   };
 });

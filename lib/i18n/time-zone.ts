@@ -20,3 +20,8 @@ export function resolveTimeZone(value: string | null | undefined, fallback: stri
     return fallback;
   }
 }
+
+/** The member's time zone, from a request's cookies (the one the browser writes), else UTC: for pages and data routes alike. */
+export function timeZoneOfCookies(cookies: { get(name: string): { value: string } | undefined }): string {
+  return resolveTimeZone(cookies.get(TIME_ZONE_COOKIE)?.value);
+}

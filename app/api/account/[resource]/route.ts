@@ -2,7 +2,7 @@ import { requireGrantedScope } from "@/lib/auth/granted-scopes";
 import { accountPageKeyOf, loadAccountPage } from "@/lib/account-api/registry";
 import { memberJsonRoute } from "@/lib/http/member-route";
 import { pageCursorOf } from "@/lib/http/request-errors";
-import { resolveTimeZone, TIME_ZONE_COOKIE } from "@/lib/i18n/time-zone";
+import { timeZoneOfCookies } from "@/lib/i18n/time-zone";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,7 @@ export const GET = memberJsonRoute("/api/account/[resource]", async (request, { 
   const key = accountPageKeyOf((await params).resource);
   const after = pageCursorOf(request.nextUrl.searchParams);
   // The member's time zone, as the page that asks was rendered in (app/_lib/request-locale.ts).
-  const timeZone = resolveTimeZone(request.cookies.get(TIME_ZONE_COOKIE)?.value);
+  const timeZone = timeZoneOfCookies(request.cookies);
   return (_accessToken, session) => {
     requireGrantedScope(session);
     return loadAccountPage(key, session, after, timeZone);
