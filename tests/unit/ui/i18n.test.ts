@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
-import { describeScope, getMessages, interpolate, LOCALES, negotiateLocale, resolveTimeZone, siteCalled } from "@/lib/i18n";
+import {
+  checkedTimeZoneCount,
+  describeScope,
+  getMessages,
+  interpolate,
+  LOCALES,
+  MAX_CHECKED_TIME_ZONES,
+  negotiateLocale,
+  resolveTimeZone,
+  siteCalled,
+} from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
@@ -152,5 +162,19 @@ describe("interpolate and resolveTimeZone", () => {
     expect(resolveTimeZone("America/Sao_Paulo")).toBe("America/Sao_Paulo");
     expect(resolveTimeZone("Not/AZone")).toBe("UTC");
     expect(sharedFormatterCount()).toBe(before + 1);
+  });
+
+  it("remembers each cookie value it checked, refused ones too, and stays bounded whatever values arrive", () => {
+    const refused = "Not/Remembered";
+    const before = checkedTimeZoneCount();
+    expect(resolveTimeZone(refused)).toBe("UTC");
+    expect(checkedTimeZoneCount()).toBe(before + 1);
+    // Asked again, the value is not checked again: the same answer, nothing added.
+    expect(resolveTimeZone(refused, "Europe/London")).toBe("Europe/London");
+    expect(resolveTimeZone("America/Sao_Paulo")).toBe("America/Sao_Paulo");
+    expect(checkedTimeZoneCount()).toBe(before + 1);
+    for (let index = 0; index < MAX_CHECKED_TIME_ZONES * 2; index += 1) resolveTimeZone(`Invented/Zone_${index}`);
+    expect(checkedTimeZoneCount()).toBeLessThanOrEqual(MAX_CHECKED_TIME_ZONES);
+    expect(resolveTimeZone("Asia/Taipei")).toBe("Asia/Taipei");
   });
 });
