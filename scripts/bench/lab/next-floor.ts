@@ -2,7 +2,7 @@
  * Lab section (`npm run bench -- --lab=nextFloor`, issue 26): what Next.js itself costs per page view on
  * this machine, measured in the same interleaved rounds as the dashboard's pages and the direct call.
  * The app in `next-floor-app/` is the smallest one on the dashboard's own Next.js, React and Node: a
- * root layout with a nav and nothing else (no fonts, styles, providers or messages), and seven pages. Four
+ * root layout with a nav and nothing else (no fonts, styles, providers or messages), and ten pages. Four
  * have no proxy or CSP: one prerendered at build time, one rendered per request with one sentence, one
  * rendered per request with 24 courses after waiting as long as the sandbox's answer, and the same courses
  * behind a Suspense boundary (the shell streamed first). `/hashed-static` is the prerendered page behind
@@ -11,7 +11,12 @@
  * Two add, step by step, what a member's page cannot drop: `/csp-list`, the 24 courses behind a nonce
  * CSP set by a proxy (the floor app's proxy.ts), and `/member-list`, behind the same CSP, with one call to
  * the site per view instead of the timer: the bench's own direct call (same operation, same member's
- * token), its courses rendered as plain server markup. `next-floor-ppr-app/` serves the Suspense page
+ * token), its courses rendered as plain server markup. Two more render the same courses the way the
+ * dashboard must, for a view that filters and pages them in the browser: `/client-list` by a client
+ * component with the data as its props, and `/query-list` through React Query (prefetched on the server,
+ * dehydrated into the page, read from the cache by the client component), the dashboard's pattern
+ * (app/_lib/member-page.tsx); `/initial-data-list` hands React Query the courses as the query's initial
+ * data instead. `next-floor-ppr-app/` serves the Suspense page
  * built with Cache Components: its shell prerendered at build time, only the courses rendered per request
  * (Partial Prerendering). Both are built and started (`next start`, loopback) by this section and stopped
  * after it.
@@ -104,16 +109,19 @@ export const nextFloor: BenchSection = {
       throw error;
     });
     try {
-      // The member page must really have called the site: a 200 with the member's courses, not an error page.
-      const memberPage = await fetch(`${floor.url}/member-list`);
-      if (memberPage.status !== 200 || !(await memberPage.text()).includes("<article"))
-        throw new Error(`the floor app's /member-list answered ${memberPage.status} without the member's courses`);
+      // Each member page must really have called the site: a 200 with the member's courses, not an error page.
+      for (const memberPath of ["/member-list", "/client-list", "/query-list", "/initial-data-list"]) {
+        const memberPage = await fetch(`${floor.url}${memberPath}`);
+        if (memberPage.status !== 200 || !(await memberPage.text()).includes("<article"))
+          throw new Error(`the floor app's ${memberPath} answered ${memberPage.status} without the member's courses`);
+      }
       // The client router's requests when the "List" link is clicked on the prerendered page, then "Member list", as Chromium sends them.
       const {
-        clicks: [listClick, memberListClick],
+        clicks: [listClick, memberListClick, queryListClick],
       } = await recordBrowserRequests(`${floor.url}/static`, [
         { link: "List", pathname: "/dynamic-list" },
         { link: "Member list", pathname: "/member-list" },
+        { link: "Query list", pathname: "/query-list" },
       ]);
       // The prerendered page under its CSP of hashes must hydrate: its "List" link is a client navigation
       // (an RSC request), not a document one, which recordBrowserRequests waits for.
@@ -135,6 +143,10 @@ export const nextFloor: BenchSection = {
         floorSide("floorCspList", `${floor.url}/csp-list`, floor.pid),
         floorSide("floorMemberList", `${floor.url}/member-list`, floor.pid),
         floorSide("floorMemberListRsc", `${floor.url}${memberListClick!.path}`, floor.pid, memberListClick!.headers),
+        floorSide("floorClientList", `${floor.url}/client-list`, floor.pid),
+        floorSide("floorQueryList", `${floor.url}/query-list`, floor.pid),
+        floorSide("floorInitialDataList", `${floor.url}/initial-data-list`, floor.pid),
+        floorSide("floorQueryListRsc", `${floor.url}${queryListClick!.path}`, floor.pid, queryListClick!.headers),
         { name: "signedOut", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.signedOut, false, PAGE_HEADERS) },
         { name: "coursesHtml", share: 1, dashboard: true, spec: dashboardGet(PAGE_PATHS.courses, true, PAGE_HEADERS) },
         { name: "coursesRsc", share: 1, dashboard: true, spec: dashboardGet(dashboardClick.path, true, dashboardClick.headers) },
@@ -158,6 +170,10 @@ export const nextFloor: BenchSection = {
         floorCspList: "floor app, 24 courses behind a nonce CSP",
         floorMemberList: "floor app, nonce CSP and one site call",
         floorMemberListRsc: "floor app, same, a link click's RSC request",
+        floorClientList: "floor app, same, courses in a client component",
+        floorQueryList: "floor app, same, through React Query",
+        floorInitialDataList: "floor app, same, as the query's initial data",
+        floorQueryListRsc: "floor app, the React Query page's RSC request",
         signedOut: "dashboard, GET /signed-out",
         coursesHtml: "dashboard, GET /courses (signed in)",
         coursesRsc: "dashboard, tab click to /courses (RSC)",
@@ -168,7 +184,7 @@ export const nextFloor: BenchSection = {
         ...Object.entries(labels).map(([name, label]) => {
           const side = bySide[name]!;
           return (
-            `    ${label.padEnd(44)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
+            `    ${label.padEnd(48)} throughput ${round(side.requestsPerSecond / direct.requestsPerSecond, 3)} ×,` +
             ` p50 ${round(side.p50Ms / direct.p50Ms, 3)} ×, ${side.cpuMsPerRequest} CPU ms/view`
           );
         }),

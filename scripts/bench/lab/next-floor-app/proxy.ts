@@ -36,5 +36,5 @@ function hashedPage() {
   return response;
 }
 
-/** Only these three pages: the floor's other pages stay what they were (no proxy). */
-export const config = { matcher: ["/csp-list", "/member-list", "/hashed-static"] };
+/** Only these pages: the floor's other pages stay what they were (no proxy). */
+export const config = { matcher: ["/csp-list", "/member-list", "/client-list", "/query-list", "/initial-data-list", "/hashed-static"] };

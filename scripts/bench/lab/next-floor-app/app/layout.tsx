@@ -11,7 +11,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <nav aria-label="Pages">
           <Link href="/static">Static</Link> <Link href="/dynamic">Dynamic</Link> <Link href="/dynamic-list">List</Link>{" "}
-          <Link href="/member-list">Member list</Link>
+          <Link href="/member-list">Member list</Link> <Link href="/query-list">Query list</Link>
         </nav>
         <main>{children}</main>
       </body>
