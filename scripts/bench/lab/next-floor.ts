@@ -11,12 +11,12 @@
  * Two add, step by step, what a member's page cannot drop: `/csp-list`, the 24 courses behind a nonce
  * CSP set by a proxy (the floor app's proxy.ts), and `/member-list`, behind the same CSP, with one call to
  * the site per view instead of the timer: the bench's own direct call (same operation, same member's
- * token), its courses rendered as plain server markup. Two more render the same courses the way the
+ * token), its courses rendered as plain server markup. Three more render the same courses the way the
  * dashboard must, for a view that filters and pages them in the browser: `/client-list` by a client
- * component with the data as its props, and `/query-list` through React Query (prefetched on the server,
+ * component with the data as its props, `/query-list` through React Query (prefetched on the server,
  * dehydrated into the page, read from the cache by the client component), the dashboard's pattern
- * (app/_lib/member-page.tsx); `/initial-data-list` hands React Query the courses as the query's initial
- * data instead. `next-floor-ppr-app/` serves the Suspense page
+ * (app/_lib/member-page.tsx), and `/initial-data-list` with the courses as the query's initial data
+ * instead. `next-floor-ppr-app/` serves the Suspense page
  * built with Cache Components: its shell prerendered at build time, only the courses rendered per request
  * (Partial Prerendering). Both are built and started (`next start`, loopback) by this section and stopped
  * after it.
@@ -115,7 +115,8 @@ export const nextFloor: BenchSection = {
         if (memberPage.status !== 200 || !(await memberPage.text()).includes("<article"))
           throw new Error(`the floor app's ${memberPath} answered ${memberPage.status} without the member's courses`);
       }
-      // The client router's requests when the "List" link is clicked on the prerendered page, then "Member list", as Chromium sends them.
+      // The client router's requests when "List", "Member list" and "Query list" are clicked in turn from the
+      // prerendered page, as Chromium sends them.
       const {
         clicks: [listClick, memberListClick, queryListClick],
       } = await recordBrowserRequests(`${floor.url}/static`, [
