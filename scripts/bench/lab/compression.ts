@@ -1,6 +1,7 @@
 /**
  * Lab section (`npm run bench -- --lab=compression`, issue 26): what compressing an answer costs the
- * dashboard. Each page, and the data route, is asked for twice in the same interleaved rounds: as a
+ * dashboard. Each page, a tab click's RSC request (the headers Chromium sent) and the data route are asked
+ * for twice in the same interleaved rounds: as a
  * browser asks (its Accept-Encoding, which Next.js's compression answers with gzip) and uncompressed
  * (`identity`). The difference in the dashboard's CPU per answer is what compressing costs the process:
  * Next.js's `compression` middleware, Node's zlib, and their effect on the rest of its work. None of it
@@ -18,16 +19,30 @@ import { PAGE_PATHS } from "../../../lib/contract/paths";
 import { staticFilesNamedBy } from "../../../tests/support/static-files";
 import { round, type BenchContext, type BenchSection } from "../context";
 import { dashboardGet, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
+import { captureBrowserRequests, type CapturedRequests } from "../page-views";
+import { phase } from "../progress";
 import { DATA_ROUTE_PATH } from "../sequential";
 
-const DOCUMENT = "text/html,application/xhtml+xml";
+const DOCUMENT = { accept: "text/html,application/xhtml+xml" };
 
-const ANSWERS = [
-  { key: "overview", path: PAGE_PATHS.overview, withSession: true, accept: DOCUMENT },
-  { key: "courses", path: PAGE_PATHS.courses, withSession: true, accept: DOCUMENT },
-  { key: "signedOut", path: PAGE_PATHS.signedOut, withSession: false, accept: DOCUMENT },
-  { key: "dataRoute", path: DATA_ROUTE_PATH, withSession: true, accept: "application/json" },
-];
+interface Answer {
+  key: string;
+  /** How the summary names it. */
+  label: string;
+  path: string;
+  withSession: boolean;
+  headers: Record<string, string>;
+}
+
+function answers({ rscCourses }: CapturedRequests): Answer[] {
+  return [
+    { key: "overview", label: PAGE_PATHS.overview, path: PAGE_PATHS.overview, withSession: true, headers: DOCUMENT },
+    { key: "courses", label: PAGE_PATHS.courses, path: PAGE_PATHS.courses, withSession: true, headers: DOCUMENT },
+    { key: "coursesRsc", label: "tab click to /courses", path: rscCourses.path, withSession: true, headers: rscCourses.headers },
+    { key: "signedOut", label: PAGE_PATHS.signedOut, path: PAGE_PATHS.signedOut, withSession: false, headers: DOCUMENT },
+    { key: "dataRoute", label: DATA_ROUTE_PATH, path: DATA_ROUTE_PATH, withSession: true, headers: { accept: "application/json" } },
+  ];
+}
 
 const ENCODINGS = { compressed: "gzip, deflate, br, zstd", identity: "identity" };
 
@@ -42,19 +57,21 @@ export const compressionCost: BenchSection = {
   enabled: () => true,
   async run(context) {
     const coursesHtml = await fetch(`${context.target.appUrlIPv4}${PAGE_PATHS.courses}`, {
-      headers: { cookie: context.member.header(), accept: DOCUMENT },
+      headers: { cookie: context.member.header(), ...DOCUMENT },
     });
     const staticFiles = staticFilesNamedBy(await coursesHtml.text());
     if (!coursesHtml.ok || staticFiles.length === 0) {
       throw new Error(`no static files named by ${PAGE_PATHS.courses} (${coursesHtml.status})`);
     }
+    phase("opening Overview in Chromium to record the requests a browser sends (page load, tab clicks)");
+    const measured = answers(await captureBrowserRequests(context));
     const sides: Side[] = [
-      ...ANSWERS.flatMap(({ key, path, withSession, accept }) =>
+      ...measured.flatMap(({ key, path, withSession, headers }) =>
         Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
           name: `${key} ${encoding}`,
           share: 1,
           dashboard: true,
-          spec: dashboardGet(path, withSession, { accept, "accept-encoding": acceptEncoding }),
+          spec: dashboardGet(path, withSession, { ...headers, "accept-encoding": acceptEncoding }),
         })),
       ),
       ...Object.entries(ENCODINGS).map(([encoding, acceptEncoding]) => ({
@@ -77,12 +94,12 @@ export const compressionCost: BenchSection = {
     ).finally(gcPauses.stop);
     const summary = [
       `compression at ${context.options.connections} connections, ${secondsPerSide} s per side in ${rounds} interleaved rounds:`,
-      ...ANSWERS.map(({ key, path }) => {
+      ...measured.map(({ key, label }) => {
         const compressed = bySide[`${key} compressed`]!;
         const identity = bySide[`${key} identity`]!;
         const cost = (compressed.cpuMsPerRequest ?? Number.NaN) - (identity.cpuMsPerRequest ?? Number.NaN);
         return (
-          `    ${path.padEnd(22)} ${compressed.cpuMsPerRequest} CPU ms/answer compressed (${compressed.bytesPerAnswer} B),` +
+          `    ${label.padEnd(22)} ${compressed.cpuMsPerRequest} CPU ms/answer compressed (${compressed.bytesPerAnswer} B),` +
           ` ${identity.cpuMsPerRequest} uncompressed (${identity.bytesPerAnswer} B): compressing costs ${round(cost, 2)} ms an answer,` +
           ` ${round((cost / (compressed.cpuMsPerRequest ?? Number.NaN)) * 100)} % of it;` +
           ` paused for garbage collection ${compressed.gcPauseMsPerRequest} ms an answer compressed,` +
