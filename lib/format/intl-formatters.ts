@@ -1,3 +1,5 @@
+import { boundedMemory } from "./bounded-memory";
+
 /**
  * Intl formatters made once per locale and options, then shared. Constructing an Intl.DateTimeFormat
  * costs tens of microseconds (ICU resolves the locale, the calendar and the time zone), formatting with
@@ -9,7 +11,8 @@
  */
 export const MAX_FORMATTERS = 500;
 
-const formatters = new Map<string, Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTimeFormat>();
+// Keys name a kind, a locale and the options (with a time zone Intl checked): a few hundred characters at most.
+const formatters = boundedMemory<Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTimeFormat>(MAX_FORMATTERS, 1024);
 
 function shared<T extends Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTimeFormat>(
   kind: string,
@@ -17,15 +20,8 @@ function shared<T extends Intl.DateTimeFormat | Intl.Collator | Intl.RelativeTim
   options: object,
   make: () => T,
 ): T {
-  const key = `${kind} ${locale} ${JSON.stringify(options)}`;
-  let formatter = formatters.get(key) as T | undefined;
-  if (!formatter) {
-    // Made before it is stored: options Intl refuses (an unknown time zone) throw here, as `new` would, and store nothing.
-    formatter = make();
-    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
-    formatters.set(key, formatter);
-  }
-  return formatter;
+  // Options Intl refuses (an unknown time zone) throw in `make`, as `new` would, and store nothing.
+  return formatters.get(`${kind} ${locale} ${JSON.stringify(options)}`, make) as T;
 }
 
 export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

@@ -1,3 +1,5 @@
+import { boundedMemory } from "@/lib/format/bounded-memory";
+
 import { rankLanguageRanges, type Locale } from "./locales";
 
 /**
@@ -77,17 +79,34 @@ function englishRegionOf(tag: string): string | null {
   }
 }
 
+/** Past this many distinct Accept-Language values the memory of negotiated formats starts over. */
+export const MAX_NEGOTIATED_HEADERS = 500;
+
+/** Each Accept-Language value already negotiated (a browser sends the same one with every request). */
+const negotiatedFormats = boundedMemory<EnglishFormat>(MAX_NEGOTIATED_HEADERS);
+
 /**
  * How English is written for this browser: the highest-weighted English range of Accept-Language that names a
  * region Intl can format (RFC 9110 section 12.5.4 q-values), mapped by {@link englishFormatOfRegion}; a bare
  * "en" names no region and is passed over. Otherwise {@link DEFAULT_ENGLISH_FORMAT}. Independent of the
  * language: a browser asking for zh-TW first and en-US second gets en-US formats when the member picks English.
+ * Every page view asks; the first ask of a header value parses each range with `Intl.Locale`, about 20 µs of a
+ * tab click's CPU under load (docs/performance.md), later asks are a Map lookup.
  */
 export function negotiateEnglishFormat(acceptLanguageHeader: string | null | undefined): EnglishFormat {
+  return negotiatedFormats.get(acceptLanguageHeader ?? "", englishFormatOfHeader);
+}
+
+function englishFormatOfHeader(acceptLanguageHeader: string): EnglishFormat {
   for (const { tag } of rankLanguageRanges(acceptLanguageHeader)) {
     const region = englishRegionOf(tag);
     const format = region === null ? null : englishFormatOfRegion(region);
     if (format) return format;
   }
   return DEFAULT_ENGLISH_FORMAT;
+}
+
+/** How many Accept-Language values are remembered as negotiated (for tests). */
+export function negotiatedHeaderCount(): number {
+  return negotiatedFormats.size;
 }

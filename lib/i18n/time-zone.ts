@@ -1,3 +1,4 @@
+import { boundedMemory } from "@/lib/format/bounded-memory";
 import { dateTimeFormat } from "@/lib/format/intl-formatters";
 
 // Apart from the languages (locales.ts): the crash page negotiates the language, and every module it
@@ -11,7 +12,7 @@ export const DEFAULT_TIME_ZONE = "UTC";
 export const MAX_CHECKED_TIME_ZONES = 500;
 
 /** Each cookie value already checked: its zone as Intl names it, or null when Intl refused it. */
-const checkedTimeZones = new Map<string, string | null>();
+const checkedTimeZones = boundedMemory<string | null>(MAX_CHECKED_TIME_ZONES);
 
 /**
  * Returns `value` when it is an IANA time zone this runtime knows, otherwise the fallback. Every data request
@@ -21,13 +22,7 @@ const checkedTimeZones = new Map<string, string | null>();
  */
 export function resolveTimeZone(value: string | null | undefined, fallback: string = DEFAULT_TIME_ZONE): string {
   if (!value) return fallback;
-  let checked = checkedTimeZones.get(value);
-  if (checked === undefined) {
-    checked = intlTimeZoneOf(value);
-    if (checkedTimeZones.size >= MAX_CHECKED_TIME_ZONES) checkedTimeZones.clear();
-    checkedTimeZones.set(value, checked);
-  }
-  return checked ?? fallback;
+  return checkedTimeZones.get(value, intlTimeZoneOf) ?? fallback;
 }
 
 function intlTimeZoneOf(value: string): string | null {

@@ -6,7 +6,9 @@ import {
   formatLocaleFor,
   isFormatLocale,
   languageOf,
+  MAX_NEGOTIATED_HEADERS,
   negotiateEnglishFormat,
+  negotiatedHeaderCount,
   negotiateLocale,
   rankLanguageRanges,
 } from "@/lib/i18n";
@@ -42,6 +44,22 @@ describe("negotiateEnglishFormat", () => {
   ])("falls back to the default (en-GB) for %s", (_, header) => {
     expect(DEFAULT_ENGLISH_FORMAT).toBe("en-GB");
     expect(negotiateEnglishFormat(header)).toBe("en-GB");
+  });
+
+  it("remembers each header value it negotiated, answers a long one without remembering it, and stays bounded", () => {
+    const header = "en-CA,en;q=0.9,x-remembered";
+    const before = negotiatedHeaderCount();
+    expect(negotiateEnglishFormat(header)).toBe("en-US");
+    expect(negotiatedHeaderCount()).toBe(before + 1);
+    // Asked again, the header is not negotiated again: the same answer, nothing added.
+    expect(negotiateEnglishFormat(header)).toBe("en-US");
+    expect(negotiatedHeaderCount()).toBe(before + 1);
+    const long = `en-US,${"zz;q=0.1,".repeat(100)}`;
+    expect(negotiateEnglishFormat(long)).toBe("en-US");
+    expect(negotiatedHeaderCount()).toBe(before + 1);
+    for (let index = 0; index < MAX_NEGOTIATED_HEADERS * 2; index += 1) negotiateEnglishFormat(`en-AU,x-${index}`);
+    expect(negotiatedHeaderCount()).toBeLessThanOrEqual(MAX_NEGOTIATED_HEADERS);
+    expect(negotiateEnglishFormat(header)).toBe("en-US");
   });
 
   it("passes over an English range it cannot format to the next one", () => {
