@@ -33,6 +33,7 @@ COPY --from=build /app/public ./public
 # It reads route-methods.json, which `npm run build` wrote into the standalone folder copied above.
 COPY --from=build /app/scripts/method-guard.ts ./scripts/method-guard.ts
 COPY --from=build /app/lib/http/method-policy.ts ./lib/http/method-policy.ts
+COPY --from=build /app/lib/format/bounded-memory.ts ./lib/format/bounded-memory.ts
 RUN mkdir -p .next/cache && chown node:node .next/cache
 USER node
 EXPOSE 3000

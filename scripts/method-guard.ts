@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 
+import { boundedMemory } from "../lib/format/bounded-memory.ts";
 import { isRepresentable, readRouteTable, refuseMethod, routeMethodsOf, type RouteMethods } from "../lib/http/method-policy.ts";
 
 /** The bundle's (or the project's) root: this file sits in its scripts/ folder. */
@@ -52,16 +53,33 @@ const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)(
   "next/dist/server/app-render/parse-and-validate-flight-router-state.js",
 ) as { parseAndValidateFlightRouterState: (header: string | string[] | undefined) => unknown };
 
-/** Whether the request carries a router state Next.js could not read. */
-function hasUnreadableRouterState(headers: IncomingHttpHeaders): boolean {
-  const header = headers["next-router-state-tree"];
-  if (header === undefined) return false;
+function isUnreadableRouterState(header: string | string[]): boolean {
   try {
     parseAndValidateFlightRouterState(header);
     return false;
   } catch {
     return true;
   }
+}
+
+/**
+ * Each router state already checked, and whether Next.js could read it. A browser sends the same few again
+ * and again (one per page a tab is clicked from), and checking one again cost about 50 µs of a tab click's
+ * CPU under load (docs/performance.md). Bounded whatever values arrive: 500 of them, each up to 4 KB
+ * (a longer one is checked every time).
+ */
+const checkedRouterStates = boundedMemory<boolean>(500, 4096);
+
+/** Whether the request carries a router state Next.js could not read. */
+function hasUnreadableRouterState(headers: IncomingHttpHeaders): boolean {
+  const header = headers["next-router-state-tree"];
+  if (header === undefined) return false;
+  return typeof header === "string" ? checkedRouterStates.get(header, isUnreadableRouterState) : isUnreadableRouterState(header);
+}
+
+/** How many router states are remembered as checked (for tests). */
+export function checkedRouterStateCount(): number {
+  return checkedRouterStates.size;
 }
 
 function pathnameOf(url: string | undefined): string {

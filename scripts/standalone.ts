@@ -55,7 +55,7 @@ function newestChange(target: string): number {
  * from the project's root, loads it before `next dev`.
  */
 export const METHOD_GUARD = "./scripts/method-guard.ts";
-export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts"];
+export const METHOD_GUARD_FILES = ["scripts/method-guard.ts", "lib/http/method-policy.ts", "lib/format/bounded-memory.ts"];
 
 /** The standalone bundle's server; `root` is the project's root (tests give another). */
 export function standaloneServer(root = projectRoot()): string {

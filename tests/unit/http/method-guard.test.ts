@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Loaded as in production (`node --import ./scripts/method-guard.ts server.js`): from here on, every
 // server this worker creates is behind the method guard.
-import "@/scripts/method-guard";
+import { checkedRouterStateCount } from "@/scripts/method-guard";
 
 let server: http.Server;
 let port: number;
@@ -63,6 +63,21 @@ describe("the method guard", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\n[^]*Bad request\./);
     expect(answer).toMatch(/\r\ncache-control: no-store\r\n/i);
     expect(seen).toEqual([]);
+  });
+
+  it("checks each router state once: asked again, it gives the same answer without checking again", async () => {
+    const readable = encodeURIComponent(JSON.stringify(["", { children: ["orders", { children: ["__PAGE__", {}] }] }, null, null, 1]));
+    const unreadable = encodeURIComponent(JSON.stringify(["", { children: ["orders", 7] }]));
+    const tabClick = (tree: string) =>
+      rawRequest(`GET /orders?_rsc=y HTTP/1.1\r\nHost: 127.0.0.1\r\nRSC: 1\r\nNext-Router-State-Tree: ${tree}`);
+    const before = checkedRouterStateCount();
+    for (let round = 0; round < 2; round += 1) {
+      seen.length = 0;
+      expect(await tabClick(readable)).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(seen).toEqual(["GET /orders?_rsc=y"]);
+      expect(await tabClick(unreadable)).toMatch(/^HTTP\/1\.1 400 /);
+      expect(checkedRouterStateCount()).toBe(before + 2);
+    }
   });
 
   it.each([
