@@ -95,7 +95,7 @@ export function readRouteTable(root: string): RouteMethods[] {
   throw new Error(`No ${ROUTE_TABLE_FILE} and no app/ folder in ${root}: the method guard cannot know the routes.`);
 }
 
-const PAGE_METHODS = ["GET", "HEAD"];
+const PAGE_METHODS: readonly string[] = ["GET", "HEAD"];
 
 /** Whether Next.js can turn a request of `method` into a Fetch `Request` (TRACE, TRACK, CONNECT and others it cannot). */
 export function isRepresentable(method: string): boolean {
@@ -109,17 +109,37 @@ function compiled(pattern: string): RegExp {
   return regExp;
 }
 
+/** The methods a route answers, as an `Allow` header lists them: route handlers answer HEAD with GET and OPTIONS by themselves. */
+function allowOf(methods: readonly string[]): readonly string[] {
+  const allowed = new Set([...methods, "OPTIONS"]);
+  if (allowed.has("GET")) allowed.add("HEAD");
+  return [...allowed].sort();
+}
+
+interface CompiledRoute {
+  regExp: RegExp;
+  allow: readonly string[];
+}
+
+/** Each table compiled once (the guard reads its table once per process): not a RegExp lookup and a sort per request. */
+const compiledTables = new WeakMap<readonly RouteMethods[], readonly CompiledRoute[]>();
+
+function compiledTable(table: readonly RouteMethods[]): readonly CompiledRoute[] {
+  let routes = compiledTables.get(table);
+  if (!routes) {
+    routes = table.map((entry) => ({ regExp: compiled(entry.pattern), allow: allowOf(entry.methods) }));
+    compiledTables.set(table, routes);
+  }
+  return routes;
+}
+
 /**
  * The methods `pathname` answers, as an `Allow` header lists them, or null for a path that is no API
- * route (Next.js answers it 404). Route handlers answer HEAD with GET and OPTIONS by themselves.
+ * route (Next.js answers it 404).
  */
-export function allowedMethods(pathname: string, table: readonly RouteMethods[]): string[] | null {
+export function allowedMethods(pathname: string, table: readonly RouteMethods[]): readonly string[] | null {
   if (pathname === "/api" || pathname.startsWith("/api/")) {
-    const route = table.find((entry) => compiled(entry.pattern).test(pathname));
-    if (!route) return null;
-    const methods = new Set([...route.methods, "OPTIONS"]);
-    if (methods.has("GET")) methods.add("HEAD");
-    return [...methods].sort();
+    return compiledTable(table).find((route) => route.regExp.test(pathname))?.allow ?? null;
   }
   return PAGE_METHODS;
 }
