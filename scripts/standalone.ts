@@ -50,7 +50,7 @@ function newestChange(target: string): number {
 
 /**
  * The method guard, copied into the bundle beside server.js and loaded before it with `node --import`
- * (scripts/method-guard.ts and the module it reads; Node.js runs their TypeScript as it is). The route
+ * (scripts/method-guard.ts and the modules it imports; Node.js runs their TypeScript as it is). The route
  * table it reads (lib/http/method-policy.ts) is written into the bundle by the build. The same path,
  * from the project's root, loads it before `next dev`.
  */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
@@ -26,6 +27,15 @@ describe("the Dockerfile", () => {
 
   it("copies every file of the method guard, to the same place in the bundle", () => {
     for (const file of METHOD_GUARD_FILES) expect(copies, file).toContainEqual({ from: file, to: `./${file}` });
+  });
+
+  it("copies the files of the method guard that the README's Deploy section copies by hand", () => {
+    const deploySteps = /^## Deploy$([^]*?)^## /m.exec(readFileSync("README.md", "utf8"))?.[1] ?? "";
+    const copiedByHand = [...deploySteps.matchAll(/\bcp (\S+) \/srv\/dashboard\/(\S*)/g)].map(([, from, to]) => ({ from, to }));
+    for (const file of METHOD_GUARD_FILES) {
+      expect(copiedByHand, file).toContainEqual({ from: file, to: `${path.dirname(file)}/` });
+      expect(deploySteps, file).toMatch(new RegExp(`^mkdir -p .*/srv/dashboard/${path.dirname(file)}(\\s|$)`, "m"));
+    }
   });
 
   it("builds with npm run build, which writes the guard's route table and the prerendered pages' script hashes into the bundle", () => {
