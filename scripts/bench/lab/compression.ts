@@ -20,7 +20,6 @@ import { staticFilesNamedBy } from "../../../tests/support/static-files";
 import { round, type BenchContext, type BenchSection } from "../context";
 import { dashboardGet, runInterleaved, sideLine, type Side, type SideFigures } from "../interleaved";
 import { captureBrowserRequests, type CapturedRequests } from "../page-views";
-import { phase } from "../progress";
 import { DATA_ROUTE_PATH } from "../sequential";
 
 const DOCUMENT = { accept: "text/html,application/xhtml+xml" };
@@ -53,7 +52,7 @@ function perColdLoad(side: SideFigures, files: number): string {
 
 export const compressionCost: BenchSection = {
   name: "compression",
-  title: "What compressing an answer costs the dashboard: each page and the data route as a browser asks, and uncompressed",
+  title: "What compressing an answer costs the dashboard: each page, a tab click and the data route as a browser asks, and uncompressed",
   enabled: () => true,
   async run(context) {
     const coursesHtml = await fetch(`${context.target.appUrlIPv4}${PAGE_PATHS.courses}`, {
@@ -63,7 +62,6 @@ export const compressionCost: BenchSection = {
     if (!coursesHtml.ok || staticFiles.length === 0) {
       throw new Error(`no static files named by ${PAGE_PATHS.courses} (${coursesHtml.status})`);
     }
-    phase("opening Overview in Chromium to record the requests a browser sends (page load, tab clicks)");
     const measured = answers(await captureBrowserRequests(context));
     const sides: Side[] = [
       ...measured.flatMap(({ key, path, withSession, headers }) =>

@@ -8,7 +8,6 @@ import type { BenchContext, BenchSection } from "../context";
 import { topSelfFrames, topSelfModules, type CpuProfile } from "../dashboard-process";
 import { runLoad } from "../load";
 import { captureBrowserRequests, type BrowserRequest, type CapturedRequests } from "../page-views";
-import { phase } from "../progress";
 
 interface ProfiledSide {
   name: string;
@@ -50,7 +49,6 @@ export const cpuProfiles: BenchSection = {
   async run(context) {
     const summary: string[] = [];
     const results: Record<string, unknown> = {};
-    phase("opening Overview in Chromium to record the requests a browser sends (page load, tab clicks)");
     const captured = await captureBrowserRequests(context);
     for (const side of PROFILED) {
       const { file, top, modules } = await profiled(context, side, captured);
