@@ -8,7 +8,8 @@ import { RequestError } from "@/lib/http/request-errors";
 import { baseSecurityHeaders, contentSecurityPolicy, prerenderedPagePolicy } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes, signedOutRewrite } from "@/lib/http/signed-out-page";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
-import { loadSession } from "@/lib/session/session";
+import { handOffPageSession, PAGE_SESSION_TICKET_HEADER } from "@/lib/session/page-session-handoff";
+import { loadSession, type SessionData } from "@/lib/session/session";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { getConfig } from "@/lib/config";
 import { signedOutPath } from "@/lib/contract/paths";
@@ -56,7 +57,7 @@ async function answerPage(request: NextRequest, pathname: string, requestId: str
   // background, so the member's next page would say "signed out" without the reason. Their render prefetches
   // only with a token still valid (app/_lib/member-page.tsx); the browser's data routes refresh and end.
   const background = isPrefetch(request.headers) || !isDocumentNavigation(request.headers);
-  const refresh = background ? await checkBeforeRender(request, buffer) : await refreshBeforeRender(request, buffer);
+  const before = background ? await checkBeforeRender(request, buffer) : await refreshBeforeRender(request, buffer);
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
   const csp = contentSecurityPolicy(nonce, pathname, development);
@@ -66,15 +67,19 @@ async function answerPage(request: NextRequest, pathname: string, requestId: str
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);
+  // The session just checked, for the render to take rather than open again; never a ticket the request brought
+  // (OWASP ASVS 5 V4.1.3: a header the proxy sets for the render cannot be overridden by the end-user).
+  requestHeaders.delete(PAGE_SESSION_TICKET_HEADER);
+  if (before.kind === "member") requestHeaders.set(PAGE_SESSION_TICKET_HEADER, handOffPageSession(before.session));
 
   // While the shared state does not answer, a signed-in member's page says "temporarily unavailable"
   // (app/_lib/member-page.tsx) and answers 503 with Retry-After, as the API routes do (RFC 9110
   // sections 15.6.4 and 10.2.3): a load balancer or monitor sees the outage, the cookie stays.
-  const unavailable = refresh === "shared_state_unavailable";
+  const unavailable = before.kind === "shared_state_unavailable";
   const init = { request: { headers: requestHeaders }, ...(unavailable ? { status: 503 } : {}) };
   // The site refused to renew access (400 or 401 at its token endpoint): the member is told so.
   const response =
-    refresh === "access_withdrawn"
+    before.kind === "access_withdrawn"
       ? NextResponse.redirect(new URL(signedOutPath("access_withdrawn", `${pathname}${request.nextUrl.search}`), getConfig().appUrl), 303)
       : rewrite
         ? NextResponse.rewrite(rewrittenUrl(request, rewrite.path), init)
@@ -105,25 +110,28 @@ function withPageHeaders(response: NextResponse, pathname: string, csp: string):
 }
 
 /**
+ * What the proxy learned of the member's session before the render: the session itself when it opened
+ * (handed to the render, lib/session/page-session-handoff.ts), else what the page must say, or nothing
+ * (no session, or the site did not answer: the render opens the cookie itself and shows its own state).
+ */
+type BeforeRender =
+  { kind: "member"; session: SessionData } | { kind: "render_opens" } | { kind: "shared_state_unavailable" } | { kind: "access_withdrawn" };
+
+/**
  * The data routes' refresh path (refreshMemberSession): a rotated refresh token is persisted, and a
  * session the site no longer accepts is ended (unless the shared state cannot record the end: the cookie
  * then stays and the render says "temporarily unavailable"). Anything else that fails (no session, the
  * site or the shared state not answering) keeps the session: the page shows its own error with Retry.
- * Says whether the shared state did not answer.
  */
-async function refreshBeforeRender(
-  request: NextRequest,
-  buffer: CookieBuffer,
-): Promise<"done" | "shared_state_unavailable" | "access_withdrawn"> {
+async function refreshBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<BeforeRender> {
   const jar = requestResponseJar(request.cookies, buffer, request.cookies);
   try {
-    await refreshMemberSession(jar);
-    return "done";
+    return { kind: "member", session: await refreshMemberSession(jar) };
   } catch (error) {
     // By code and detail, not class: the proxy's bundle and the routes' may each hold their own error classes.
     const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
-    if (code === "unauthenticated" && detail === "access_withdrawn") return "access_withdrawn";
-    return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
+    if (code === "unauthenticated" && detail === "access_withdrawn") return { kind: "access_withdrawn" };
+    return isSharedStateUnavailable(error) ? { kind: "shared_state_unavailable" } : { kind: "render_opens" };
   }
 }
 
@@ -131,12 +139,12 @@ async function refreshBeforeRender(
  * A router fetch's check: the session is only read (its "ended" marker looked up in the shared state),
  * never refreshed or ended, so that an outage of the shared state still answers 503 with Retry-After.
  */
-async function checkBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<"done" | "shared_state_unavailable"> {
+async function checkBeforeRender(request: NextRequest, buffer: CookieBuffer): Promise<BeforeRender> {
   try {
-    await loadSession(requestResponseJar(request.cookies, buffer, request.cookies));
-    return "done";
+    const loaded = await loadSession(requestResponseJar(request.cookies, buffer, request.cookies));
+    return loaded ? { kind: "member", session: loaded.data } : { kind: "render_opens" };
   } catch (error) {
-    return isSharedStateUnavailable(error) ? "shared_state_unavailable" : "done";
+    return isSharedStateUnavailable(error) ? { kind: "shared_state_unavailable" } : { kind: "render_opens" };
   }
 }
 

@@ -67,10 +67,10 @@ export async function withFreshMemberSession<T>(
 /**
  * Refreshes the member's tokens when they are due and persists the rotated ones into the cookie (a page
  * render's refresh: proxy.ts, before a Server Component that cannot write cookies reads the session).
- * Throws as withFreshMemberSession does.
+ * Returns the session as persisted. Throws as withFreshMemberSession does.
  */
-export function refreshMemberSession(jar: CookieJar): Promise<void> {
-  return withFreshMemberSession(jar, () => Promise.resolve());
+export function refreshMemberSession(jar: CookieJar): Promise<SessionData> {
+  return withFreshMemberSession(jar, (session) => Promise.resolve(session));
 }
 
 /**

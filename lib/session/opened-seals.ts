@@ -26,6 +26,13 @@ export class BoundedTtlMap<V> {
     return entry.value;
   }
 
+  /** The value, once: it is forgotten as it is read. */
+  take(key: string): V | undefined {
+    const value = this.get(key);
+    this.entries.delete(key);
+    return value;
+  }
+
   set(key: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });

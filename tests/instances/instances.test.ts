@@ -4,6 +4,7 @@
  * dashboard processes with one SESSION_SECRET and one REDIS_URL, and a round-robin proxy in front whose
  * origin is APP_URL. Run by `npm run test:instances` (scripts/test-instances.ts).
  */
+import { createClient } from "redis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { RunningSandbox } from "@/sandbox/server";
@@ -64,6 +65,32 @@ async function signedIn(): Promise<HttpBrowser> {
   const { browser, done } = await signIn();
   expect(done.headers.get("location")).toBe(`${proxy.url}/courses`);
   return browser;
+}
+
+/**
+ * Counts, by Redis's MONITOR, the lookups of a session's "ended" mark (lib/session/session.ts) that a
+ * request makes, its answer read to the end.
+ */
+async function endedLookupsIn(server: RedisServer): Promise<{ during(request: () => Promise<Response>): Promise<number>; stop(): void }> {
+  const monitor = createClient({ url: server.url });
+  await monitor.connect();
+  let seen = 0;
+  await monitor.monitor((line) => {
+    if (line.includes('"GET"') && line.includes("session-ended:")) seen += 1;
+  });
+  return {
+    async during(request) {
+      const before = seen;
+      const answer = await request();
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      // MONITOR's lines arrive apart from the answer: give the last ones time to come in.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return seen - before;
+    },
+    // QUIT gets no answer in MONITOR mode: the connection is closed instead.
+    stop: () => monitor.destroy(),
+  };
 }
 
 async function statusOn(instance: { url: string }, browser: HttpBrowser, path = "/api/account/courses"): Promise<number> {
@@ -131,6 +158,30 @@ describe("three instances behind a round-robin proxy, one Redis", () => {
       401, 401,
     ]);
     expect(await listOn(instances[1]!)).toEqual([expect.objectContaining({ id: mine.id, current: true })]);
+  });
+
+  it("a page view and a tab click ask Redis whether the session ended once, not again for the render", async () => {
+    const browser = await signedIn();
+    const instance = instances[0]!;
+    const lookups = await endedLookupsIn(redis);
+    try {
+      // A document view refreshes when its token is due, and then also checks before it saves the session.
+      const grantsBefore = refreshGrants().length;
+      const documentView = await lookups.during(() =>
+        browser.fetch(`${instance.url}/courses`, { headers: { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" } }),
+      );
+      const refreshed = refreshGrants().length - grantsBefore;
+      // A tab click from Overview: the router's RSC request, which the proxy only checks.
+      const tree = ["", { children: ["(member)", { children: ["__PAGE__", {}, null, null, 0] }, null, null, 16] }, null, null, 16];
+      const headers = { rsc: "1", "next-router-state-tree": encodeURIComponent(JSON.stringify(tree)), "next-url": "/" };
+      // Next.js sends a request whose `_rsc` does not match its headers to the one that does, as the router asks.
+      const asked = (await browser.fetch(`${instance.url}/courses?_rsc=tab`, { headers })).headers.get("location");
+      expect(asked).toMatch(/^\/courses\?_rsc=/);
+      const tabClick = await lookups.during(() => browser.fetch(`${instance.url}${asked}`, { headers }));
+      expect({ documentView, tabClick }).toEqual({ documentView: 1 + refreshed, tabClick: 1 });
+    } finally {
+      lookups.stop();
+    }
   });
 
   it("a callback URL replayed on another instance is refused", async () => {

@@ -107,6 +107,14 @@ describe("BoundedTtlMap", () => {
     expect(map.get("d")).toBe("d".charCodeAt(0));
   });
 
+  it("take reads an entry once", () => {
+    const map = new BoundedTtlMap<string>(100, 5_000);
+    map.set("a", "1");
+    expect(map.take("a")).toBe("1");
+    expect(map.take("a")).toBeUndefined();
+    expect(map.size).toBe(0);
+  });
+
   it("forgets entries after their time to live, and frees them on the next write", () => {
     let now = 1_000;
     const map = new BoundedTtlMap<string>(100, 5_000, () => now);
