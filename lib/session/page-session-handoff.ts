@@ -16,7 +16,9 @@ import type { SessionData } from "./session";
  * memory, good for one read within `PAGE_SESSION_TICKET_TTL_MS`. A ticket a request brings is never
  * trusted: the proxy removes the header from every page request before it sets its own, and a value
  * that names nothing (guessed, replayed, expired, or from another process) is only a miss, after which
- * the render opens the cookie itself as it always could (lib/auth/page-session.ts).
+ * the render opens the cookie itself as it always could (lib/auth/page-session.ts). So a request that got
+ * past the proxy (CVE-2025-29927 was such a bypass) brings no session of its own into the render: there,
+ * the cookie is checked again.
  */
 export const PAGE_SESSION_TICKET_HEADER = "x-dashboard-page-session";
 

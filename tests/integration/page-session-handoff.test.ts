@@ -13,7 +13,9 @@ import type * as Handoff from "@/lib/session/page-session-handoff";
 import {
   handOffPageSession,
   PAGE_SESSION_TICKET_HEADER,
+  PAGE_SESSION_TICKET_MAX_ENTRIES,
   PAGE_SESSION_TICKET_TTL_MS,
+  pendingPageSessionTickets,
   takeHandedOffPageSession,
 } from "@/lib/session/page-session-handoff";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
@@ -151,6 +153,13 @@ describe("tickets", () => {
     const pages = await anotherBundlesCopy<typeof Handoff>("@/lib/session/page-session-handoff");
     expect(pages.takeHandedOffPageSession).not.toBe(takeHandedOffPageSession);
     expect(pages.takeHandedOffPageSession(ticket)?.accessToken).toBe("from the proxy's copy");
+  });
+
+  it("never read are at most PAGE_SESSION_TICKET_MAX_ENTRIES: the oldest go first", () => {
+    const oldest = handOffPageSession(sessionData());
+    for (let count = 0; count < PAGE_SESSION_TICKET_MAX_ENTRIES; count += 1) handOffPageSession(sessionData());
+    expect(pendingPageSessionTickets()).toBe(PAGE_SESSION_TICKET_MAX_ENTRIES);
+    expect(takeHandedOffPageSession(oldest)).toBeUndefined();
   });
 
   it("are random: no two alike", () => {
