@@ -121,7 +121,11 @@ interface CompiledRoute {
   allow: readonly string[];
 }
 
-/** Each table compiled once (the guard reads its table once per process): not a RegExp lookup and a sort per request. */
+/**
+ * Each table compiled once: not a RegExp lookup and a sort per request. In production the guard reads its
+ * table once per process; in development it derives a new one per request, and `compiled` still spares
+ * it the RegExps.
+ */
 const compiledTables = new WeakMap<readonly RouteMethods[], readonly CompiledRoute[]>();
 
 function compiledTable(table: readonly RouteMethods[]): readonly CompiledRoute[] {

@@ -96,7 +96,8 @@ describe("the session the proxy hands a page render", () => {
 
   it("is handed on a tab click's request too, which the proxy only checks", async () => {
     const session = sessionData();
-    const { ticket } = await throughTheProxy({ cookie: await sessionCookie(session), rsc: "1" });
+    // Chromium's headers on the router's fetch: not a navigation, so the proxy checks and never refreshes.
+    const { ticket } = await throughTheProxy({ cookie: await sessionCookie(session), "sec-fetch-dest": "empty", "sec-fetch-mode": "cors" });
     expect(takeHandedOffPageSession(ticket)?.sid).toBe(session.sid);
   });
 

@@ -1,10 +1,10 @@
 /**
  * Lab section (`npm run bench -- --lab=compression`, issue 26): what compressing an answer costs the
  * dashboard. Each page, a tab click's RSC request (the headers Chromium sent) and the data route are asked
- * for twice in the same interleaved rounds: as a
- * browser asks (its Accept-Encoding, which Next.js's compression answers with gzip) and uncompressed
- * (`identity`). The difference in the dashboard's CPU per answer is what compressing costs the process:
- * Next.js's `compression` middleware, Node's zlib, and their effect on the rest of its work. None of it
+ * for twice in the same interleaved rounds: as a browser asks (its Accept-Encoding, which Next.js's
+ * compression answers with gzip) and uncompressed (`identity`). The difference in the dashboard's CPU per
+ * answer is what compressing costs the process: Next.js's `compression` middleware, Node's zlib, and their
+ * effect on the rest of its work. None of it
  * is the dashboard's code; the floor app (next-floor.ts) pays it too. Each side's garbage-collection pause
  * per answer is read beside its CPU (through the inspector), since zlib's streams hold memory outside
  * the JavaScript heap and could have made the collector work more.
