@@ -4,10 +4,9 @@
  * for twice in the same interleaved rounds: as a browser asks (its Accept-Encoding, which Next.js's
  * compression answers with gzip) and uncompressed (`identity`). The difference in the dashboard's CPU per
  * answer is what compressing costs the process: Next.js's `compression` middleware, Node's zlib, and their
- * effect on the rest of its work. None of it
- * is the dashboard's code; the floor app (next-floor.ts) pays it too. Each side's garbage-collection pause
- * per answer is read beside its CPU (through the inspector), since zlib's streams hold memory outside
- * the JavaScript heap and could have made the collector work more.
+ * effect on the rest of its work. None of it is the dashboard's code; the floor app (next-floor.ts) pays it
+ * too. Each side's garbage-collection pause per answer is read beside its CPU (through the inspector), since
+ * zlib's streams hold memory outside the JavaScript heap and could have made the collector work more.
  *
  * Beside them, what a member's first visit costs on top of its page view: the static files the Courses
  * page's HTML names (its stylesheet, the preloaded font, its scripts and hydration's), which a browser
