@@ -79,6 +79,25 @@ describe("discovery's issuer (RFC 8414 section 3.3)", () => {
       await expect(getSiteMetadata(Date.now() + DISCOVERY_TTL_MS / 60)).resolves.toMatchObject({ as: { issuer: site.url } });
     },
   );
+
+  // The RFC 8414 document is ours; the OpenID configuration beside it, whose issuer passes oauth4webapi's
+  // normalised comparison, must not lend the dashboard its keys and id_token algorithms.
+  it.each([
+    ["a trailing slash", (url: string) => `${url}/`],
+    ["another letter case", (url: string) => url.replace("http://", "HTTP://")],
+  ])("checklist 1: takes nothing from an OpenID configuration whose issuer differs by %s", async (_name, change) => {
+    const oauthOnly: Record<string, unknown> = { ...metadata, issuer: site.url };
+    delete oauthOnly.jwks_uri;
+    delete oauthOnly.id_token_signing_alg_values_supported;
+    site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ json: oauthOnly }));
+    site.handlers.set("GET /.well-known/openid-configuration", () => ({ json: { ...metadata, issuer: change(site.url) } }));
+    const discovered = await getSiteMetadata();
+    expect(site.callsTo("/.well-known/openid-configuration").length).toBeGreaterThan(0);
+    expect(discovered.as.issuer).toBe(site.url);
+    expect(discovered.as.jwks_uri).toBeUndefined();
+    expect(discovered.as.id_token_signing_alg_values_supported).toBeUndefined();
+    expect(discovered.idTokenSupported).toBe(false);
+  });
 });
 
 describe("endpoints pinned to the issuer's origin (finding 7)", () => {
