@@ -386,8 +386,11 @@ describe("token endpoint failures", () => {
     it(`turns ${name} into ${code} without a session`, async () => {
       site.handlers.set("POST /api/oauth/token", answer);
       const attempt = await beginLogin();
+      const tokenRequests = site.callsTo("/api/oauth/token").length;
       await expectFailure(finish(attempt), code);
       expect(await loadSession(attempt.jar)).toBeNull();
+      // RFC 6749 section 4.1.2: the code is sent once; a refused or failed exchange is never retried with it.
+      expect(site.callsTo("/api/oauth/token").length - tokenRequests).toBe(1);
     });
   }
 });
