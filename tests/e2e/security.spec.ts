@@ -104,6 +104,22 @@ test("sign-in routes can never be framed", async ({ request }) => {
   }
 });
 
+// Checklist 16: anyone can link a member to the sign-in problem page with words of their own in its address
+// (a phishing text, a phone number); only the codes the dashboard itself sends get words, and none of the
+// address's text is shown (OWASP ASVS 5 V16.5.1: no text from elsewhere in an error message).
+test("the sign-in problem page shows our words for our codes only, never text from its address", async ({ page }) => {
+  const forged = "Account locked: call 555-0100";
+  await page.goto(`/sign-in-problem?${new URLSearchParams({ code: forged, detail: forged, binding: forged }).toString()}`);
+  const main = page.getByRole("main");
+  await expect(main.getByRole("alert")).toHaveText("Something went wrong on our side. Please try again.");
+  await expect(main).toContainText("Reference: unexpected");
+  await expect(main).not.toContainText("555-0100");
+  // One of ours, for contrast: its own words and its code as the reference.
+  await page.goto("/sign-in-problem?code=login_expired");
+  await expect(main.getByRole("alert")).toHaveText("This sign-in attempt expired or was started in another browser. Please start again.");
+  await expect(main).toContainText("Reference: login_expired");
+});
+
 test("encoded and trailing-slash spellings of never-framed routes are never framed either", async ({ request }) => {
   for (const path of [
     "/settings/revoke/",
