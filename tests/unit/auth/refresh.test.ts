@@ -161,6 +161,41 @@ describe("refresh across instances", () => {
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
 
+  it("checklist 51: a holder that takes the lock after another instance's whole refresh uses its rotation and spends nothing", async () => {
+    // Two instances on one backend. The first request (instance two) finds no rotation, then takes the lock
+    // only once the second request (instance one) has refreshed, published and released it: the lock was
+    // free all along, so only the holder's own look in the shared state keeps it from replaying rt-0.
+    const backend = new InMemoryBackend();
+    const [first, second] = [new InMemorySharedState(backend), new InMemorySharedState(backend)];
+    let reachedLock!: () => void;
+    const atLock = new Promise<void>((resolve) => (reachedLock = resolve));
+    let openLock!: () => void;
+    const lockOpen = new Promise<void>((resolve) => (openLock = resolve));
+    let flights = 0;
+    let locks = 0;
+    setSharedStateForTests({
+      ...delegatingTo(() => first),
+      singleFlight: (key, task) => ((flights += 1) === 1 ? second : first).singleFlight(key, task),
+      withLock: async (key, options, task) => {
+        if ((locks += 1) === 1) {
+          reachedLock();
+          await lockOpen;
+        }
+        return first.withLock(key, options, task);
+      },
+    });
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const cookies = Object.fromEntries(jar.cookies);
+    const waiting = callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token));
+    await atLock;
+    const refreshedFirst = await callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token));
+    openLock();
+    expect([refreshedFirst, await waiting]).toEqual(["at-1", "at-1"]);
+    // One grant: rt-0 went to the site once, so a rotating site never saw a replay (RFC 9700 section 4.14.2).
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
   it("never sends the grant when the refresh lock's lease is nearly spent", async () => {
     class NearlySpentLease extends InMemorySharedState {
       override withLock<T>(key: string, options: LockOptions, task: (lease: Lease) => Promise<T>) {
