@@ -10,6 +10,7 @@ import { GET as sessionRoute } from "@/app/api/session/route";
 import { GET as siteRoute } from "@/app/api/site/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { getConfig, resetConfigForTests } from "@/lib/config";
+import { sessionCookieName } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
 import { type RunningSandbox } from "@/sandbox/server";
 
@@ -304,6 +305,10 @@ describe("logout and revocation", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ signedOut: true, complete: true });
     expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+    // The session cookie itself is expired too, not left to Clear-Site-Data alone (checklist 59: the session is cleared).
+    const sessionCookies = (cookies: Map<string, string>) => [...cookies.keys()].filter((name) => name.startsWith(sessionCookieName()));
+    expect(sessionCookies(stale)).not.toEqual([]);
+    expect(sessionCookies(browser.cookies)).toEqual([]);
     // RFC 7009 section 2.1: the refresh token, then the access token.
     expect(sandbox.requests().filter((entry) => entry.endpoint === "revoke" && entry.status === 200)).toHaveLength(2);
     expect((await sessionRoute(browser.request("/api/session"))).status).toBe(401);
