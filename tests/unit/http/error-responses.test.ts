@@ -81,4 +81,14 @@ describe("one mapping from every layer's error to the browser's answer", () => {
     expect(response.headers.get("retry-after")).not.toBeNull();
     expect(JSON.stringify(await response.json())).not.toContain("Redis");
   });
+
+  it("checklist 69: answers an error no layer knows with its own words: never the error's message, stack or a token in it", async () => {
+    const unknown = new TypeError("Cannot read properties of undefined (reading 'at-7f3c9e1b2d4a6f8e0c5b7d9a1e3f5c7b')");
+    const response = apiErrorResponse(unknown);
+    expect(response.status).toBe(500);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body: unknown = await response.json();
+    expect(body).toEqual({ error: { code: "unexpected", message: "Something went wrong on our side. Please try again." } });
+    expect(JSON.stringify(body)).not.toContain("at-7f3c9e1b2d4a6f8e0c5b7d9a1e3f5c7b");
+  });
 });
