@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 
+import semver from "semver";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -26,13 +27,9 @@ function installedVersion(pkg: string): string {
   return (JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, "utf8")) as { version: string }).version;
 }
 
+/** Semantic Versioning's order: a pre-release of the floor (`16.3.3-canary.2`) comes before it, so it may lack the fix. */
 function atLeast(version: string, floor: string): boolean {
-  const parts = (value: string) => value.split("-")[0]!.split(".").map(Number);
-  const [a, b] = [parts(version), parts(floor)];
-  for (let index = 0; index < 3; index += 1) {
-    if ((a[index] ?? 0) !== (b[index] ?? 0)) return (a[index] ?? 0) > (b[index] ?? 0);
-  }
-  return true;
+  return semver.gte(version, floor);
 }
 
 describe("dependency floors", () => {
@@ -40,12 +37,14 @@ describe("dependency floors", () => {
     expect(atLeast(installedVersion(pkg), floor), `${pkg} ${installedVersion(pkg)} < ${floor}`).toBe(true);
   });
 
-  it("compares versions numerically", () => {
+  it("compares versions numerically, a pre-release below its release", () => {
     expect(atLeast("16.10.0", "16.2.11")).toBe(true);
     expect(atLeast("16.2.10", "16.2.11")).toBe(false);
     expect(atLeast("15.5.18", "16.2.11")).toBe(false);
     // The whole line the stale floor let through (16.2.11 to 16.3.2) is now refused.
     for (const stale of ["16.2.11", "16.2.12", "16.3.0", "16.3.2"]) expect(atLeast(stale, FLOOR_OF.next!)).toBe(false);
     expect(atLeast("0.35.3", FLOOR_OF.sharp!)).toBe(false);
+    expect(atLeast("16.3.3-canary.2", FLOOR_OF.next!)).toBe(false);
+    expect(atLeast("16.3.4-canary.0", FLOOR_OF.next!)).toBe(true);
   });
 });
