@@ -56,7 +56,7 @@ describe("the request headers a page's render gets", () => {
     expect(forwarded).toContain(`'nonce-${answer.headers.get("x-middleware-request-x-nonce")}'`);
   });
 
-  it("checklist 67: carry a nonce of at least 128 random bits, another on every request, never the one the request brought", async () => {
+  it("checklist 67: carry a nonce of at least 128 random bits, another on every request, never the one the request brought, and are never stored", async () => {
     const brought = Buffer.from("a nonce of mine!!!").toString("base64");
     const nonces = new Set<string>();
     for (let request = 0; request < 20; request += 1) {
@@ -65,6 +65,8 @@ describe("the request headers a page's render gets", () => {
       // At least 128 bits (CSP Level 3 section 7.1: a nonce should be at least that); the proxy draws 144.
       expect(Buffer.from(nonce, "base64").length).toBeGreaterThanOrEqual(16);
       expect(answer.headers.get("content-security-policy")).toContain(`'nonce-${nonce}'`);
+      // A page with a nonce of its own is never stored, by the browser or a shared cache (checklist 48).
+      expect(answer.headers.get("cache-control")).toBe("no-store");
       nonces.add(nonce);
     }
     expect(nonces.size).toBe(20);
