@@ -68,6 +68,11 @@ function renderView(view: FunctionComponent) {
   renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(view)), "en", { now: NOW });
 }
 
+/** How many times the page asked the BFF for `path`. */
+function requestsFor(path: string): number {
+  return vi.mocked(fetch).mock.calls.filter(([input]) => input === path).length;
+}
+
 /** Presses "Show more" from the keyboard's point of view: focused, then clicked. */
 async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLElement> {
   const button = await screen.findByRole("button", { name });
@@ -150,6 +155,47 @@ describe("focus after Show more", () => {
     });
     await waitFor(() => expect(document.activeElement?.tagName).toBe("LI"));
     expect(document.activeElement?.textContent).toContain("Course b0");
+  });
+});
+
+describe("a press while the next page loads", () => {
+  it("Orders (a form): asks the site for that page once, with the first press only", async () => {
+    const { release } = serve(
+      {
+        "/api/account/orders": { items: [paidOrder("T-2", "2026-11-02T00:00:00Z")], totalCount: 2, nextCursor: "c" },
+        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 2, nextCursor: null },
+      },
+      "/api/account/orders?after=c",
+    );
+    renderView(OrdersView);
+    await pressShowMore();
+    const loading = await screen.findByRole("button", { name: "Loading more…" });
+    fireEvent.click(loading);
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await screen.findByText(/Order T-1/);
+    expect(requestsFor("/api/account/orders?after=c")).toBe(1);
+  });
+
+  it("Courses past the loaded courses (a plain button): asks the site for that page once", async () => {
+    const { release } = serve(
+      {
+        "/api/account/courses": { items: [course("a0")], totalCount: 2, nextCursor: "c" },
+        "/api/account/courses?after=c": { items: [course("b0")], totalCount: 2, nextCursor: null },
+      },
+      "/api/account/courses?after=c",
+    );
+    renderView(CoursesView);
+    await pressShowMore();
+    fireEvent.click(await screen.findByRole("button", { name: "Loading more…" }));
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await screen.findByRole("heading", { name: "Course b0" });
+    expect(requestsFor("/api/account/courses?after=c")).toBe(1);
   });
 });
 
