@@ -19,6 +19,7 @@ import { CoursesView } from "@/components/courses/courses-view";
 import { EventsView } from "@/components/events/events-view";
 import { OrdersView } from "@/components/orders/orders-view";
 import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
+import { MAX_SHOWN_PAGES } from "@/lib/contract/shown-pages";
 import type { EventRegistration } from "@/lib/types/account";
 
 import { WATERCOLOUR_COURSE } from "../../support/course-fixture";
@@ -196,6 +197,58 @@ describe("a press while the next page loads", () => {
     });
     await screen.findByRole("heading", { name: "Course b0" });
     expect(requestsFor("/api/account/courses?after=c")).toBe(1);
+  });
+});
+
+describe("Show more before the page is interactive", () => {
+  it("Orders: a GET form to the next page count, landing on the first order it adds, which has that position as its id", async () => {
+    const { release } = serve(
+      {
+        "/api/account/orders": {
+          items: [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")],
+          totalCount: 3,
+          nextCursor: "c",
+        },
+        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 3, nextCursor: null },
+      },
+      "/api/account/orders?after=c",
+    );
+    renderView(OrdersView);
+    const form = (await screen.findByRole("button", { name: "Show more" })).closest("form");
+    expect(form?.getAttribute("method")).toBe("get");
+    // usePathname is mocked as "/courses" in this file: the fragment is what is looked at.
+    expect(form?.getAttribute("action")).toBe("/courses#item-3");
+    expect([...new FormData(form!)]).toEqual([["pages", "2"]]);
+    expect(document.getElementById("item-1")?.textContent).toContain("Order T-3");
+    await pressShowMore();
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await screen.findByText(/Order T-1/);
+    expect(document.getElementById("item-3")?.textContent).toContain("Order T-1");
+  });
+
+  it(`stays a form up to ${MAX_SHOWN_PAGES} pages, the most a URL asks for; past that, a plain button`, async () => {
+    const pages: Record<string, unknown> = {};
+    for (let page = 0; page <= MAX_SHOWN_PAGES; page++) {
+      pages[page === 0 ? "/api/account/orders" : `/api/account/orders?after=c${page}`] = {
+        items: [paidOrder(`T-${page}`, `2026-11-${String(20 - page).padStart(2, "0")}T00:00:00Z`)],
+        totalCount: MAX_SHOWN_PAGES + 1,
+        nextCursor: page < MAX_SHOWN_PAGES ? `c${page + 1}` : null,
+      };
+    }
+    serve(pages, "");
+    renderView(OrdersView);
+    for (let shown = 1; shown < MAX_SHOWN_PAGES; shown++) {
+      const button = await screen.findByRole("button", { name: "Show more" });
+      expect([...new FormData(button.closest("form")!)], `${shown} pages shown`).toEqual([["pages", String(shown + 1)]]);
+      fireEvent.click(button);
+      await screen.findByText(new RegExp(`Order T-${shown}$`));
+    }
+    const pastTheUrl = await screen.findByRole("button", { name: "Show more" });
+    expect(pastTheUrl.getAttribute("type")).toBe("button");
+    expect(pastTheUrl.closest("form")).toBeNull();
   });
 });
 
