@@ -10,7 +10,7 @@
  *
  * Courses with none to show says what might find one, and not before a search has read every course.
  */
-import { act, fireEvent, renderHook, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, renderHook, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createElement, type FunctionComponent } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -64,9 +64,9 @@ function serve(pages: Record<string, unknown>, heldPath: string): { release: () 
   return { release };
 }
 
-function renderView(view: FunctionComponent) {
+function renderView(view: FunctionComponent, timeZone?: string) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(view)), "en", { now: NOW });
+  renderInLocale(createElement(QueryClientProvider, { client: queryClient }, createElement(view)), "en", { now: NOW, timeZone });
 }
 
 /** How many times the page asked the BFF for `path`. */
@@ -85,6 +85,7 @@ async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLE
 atFixedTime(NOW);
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
 });
 
 describe("focus after Show more", () => {
@@ -249,6 +250,27 @@ describe("Show more before the page is interactive", () => {
     const pastTheUrl = await screen.findByRole("button", { name: "Show more" });
     expect(pastTheUrl.getAttribute("type")).toBe("button");
     expect(pastTheUrl.closest("form")).toBeNull();
+  });
+});
+
+describe("Events in the member's time zone", () => {
+  it("says which time zone times are in when only past registrations are listed", async () => {
+    serve({ "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 1, nextCursor: null } }, "");
+    renderView(EventsView);
+    await screen.findByRole("heading", { name: "Event past" });
+    expect(screen.getByText(/^Times are shown in /)).toBeTruthy();
+  });
+
+  it("lists an all-day event of the member's today under Upcoming, though that day is over in UTC", async () => {
+    // NOW is 10 December 00:00 UTC: 9 December, 16:00, in Los Angeles.
+    const today = { ...registration("today", "2026-12-09T00:00:00Z") };
+    today.event = { ...today.event, isAllDay: true };
+    serve({ "/api/account/events": { items: [today], totalCount: 1, nextCursor: null } }, "");
+    // The member's time zone is the browser's, once the page runs (I18nProvider).
+    vi.stubEnv("TZ", "America/Los_Angeles");
+    renderView(EventsView, "America/Los_Angeles");
+    await screen.findByRole("heading", { name: "Event today" });
+    expect(within(screen.getByRole("region", { name: "Upcoming" })).queryByRole("heading", { name: "Event today" })).not.toBeNull();
   });
 });
 
