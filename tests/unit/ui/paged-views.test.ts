@@ -304,6 +304,30 @@ describe("Courses with none to show", () => {
     expect(screen.queryByText(/Try other words/)).toBeNull();
   });
 
+  it("with no words typed and more enrollments at the site, still points to the other options under Show", async () => {
+    navigation.query = new URLSearchParams("show=ended");
+    serve({ "/api/account/courses": { items: [course("a0")], totalCount: 2, nextCursor: "c" } }, "");
+    renderView(CoursesView);
+    expect(await screen.findByText("Choose another option under Show.")).toBeTruthy();
+  });
+
+  it("a search whose reading of the courses past the loaded ones failed: says no loaded course matched, with Retry", async () => {
+    navigation.query = new URLSearchParams("q=zzqx");
+    vi.stubGlobal(
+      "fetch",
+      vi.fn((input: string) =>
+        Promise.resolve(
+          input === "/api/account/courses"
+            ? Response.json({ items: [course("a0")], totalCount: 2, nextCursor: "c" })
+            : Response.json({ error: { code: "site_unavailable", message: "The site did not answer." } }, { status: 503 }),
+        ),
+      ),
+    );
+    renderView(CoursesView);
+    expect(await screen.findByRole("button", { name: "Retry" })).toBeTruthy();
+    expect(screen.getByText("No course here")).toBeTruthy();
+  });
+
   it("while a search still reads the courses past the loaded ones, says nothing of no match; then shows the one found", async () => {
     navigation.query = new URLSearchParams("q=b0");
     const { release } = serve(
