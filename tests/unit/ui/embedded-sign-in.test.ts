@@ -56,8 +56,9 @@ describe("the embedded panel's Sign in", () => {
     );
   });
 
-  it.each([{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }])(
-    "leaves a modified click (%o) to the browser's new tab",
+  // A middle click (button 1) too, where a browser sends it as a click; alt-click is the browser's download.
+  it.each([{ ctrlKey: true }, { metaKey: true }, { shiftKey: true }, { altKey: true }, { button: 1 }])(
+    "leaves a modified or middle click (%o) to the browser",
     async (modifier) => {
       const link = renderSignIn("/courses");
       // Seen after the page's own handler, then stopped here: happy-dom would follow the link.
