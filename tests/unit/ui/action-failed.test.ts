@@ -110,6 +110,22 @@ describe("a failed action says why, where it was pressed", () => {
     expect(screen.getByRole("alert").textContent).toBe(words);
   });
 
+  it("Revoke access in the site's panel, pressed again once pop-ups are allowed: the blocked window is no longer said", async () => {
+    frame.inside = true;
+    // Blocked the first time; the second time the window opens and waits for the member.
+    const open = vi.fn().mockReturnValueOnce(null).mockReturnValue({ closed: false, postMessage: vi.fn() });
+    vi.stubGlobal("open", open);
+    renderWithQueries(createElement(RevokeAccess));
+    fireEvent.click(screen.getByRole("button", { name: "Revoke access" }));
+    await settle();
+    expect(screen.getByRole("alert").textContent).toMatch(/blocked the confirmation window/);
+    fireEvent.click(screen.getByRole("button", { name: "Revoke access" }));
+    await settle();
+    expect(open).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole("status").textContent).not.toBe("");
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
   it("Revoke access in the site's panel, its confirmation window closed by the member: nothing is said", async () => {
     frame.inside = true;
     vi.stubGlobal(
