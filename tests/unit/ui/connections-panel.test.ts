@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+/**
+ * Settings' AI-assistant panel as the browser renders it from the BFF's answer: the tools' texts carry the
+ * language the site says it wrote them in, except a title the dashboard made from a tool's name (ours, in
+ * no language of the site's); and the assistant's sign-in is at the site, by the site's name.
+ * (tests/e2e/connections.spec.ts shows the same against the sandbox, whose tools all have titles.)
+ */
+import { cleanup, screen, within } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement } from "react";
+import { afterEach, expect, it, vi } from "vitest";
+
+import { SiteInfoProvider } from "@/components/layout/site-info";
+import { AssistantConnections } from "@/components/settings/connections-panel";
+import type { Connections } from "@/lib/types/account";
+
+import { renderInLocale } from "../../support/render-ui";
+
+const CONNECTIONS: Connections = {
+  available: true,
+  mcpUrl: "https://school.example.com/mcp",
+  serverName: "Campus MCP",
+  serverVersion: "2.0.0",
+  toolsLanguage: "zh-TW",
+  memberTools: true,
+  tools: [
+    { name: "list_my_orders", title: "列出我的訂單", description: "已登入學員的訂單。", access: "member" },
+    { name: "list_my_badges", access: "member" },
+  ],
+};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+it("marks the site's tool texts with their language, not a title made from a tool's name; the sign-in step names the site", async () => {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn((input: string) =>
+      Promise.resolve(input === "/api/account/connections" ? Response.json(CONNECTIONS) : new Response(null, { status: 404 })),
+    ),
+  );
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const panel = createElement(QueryClientProvider, { client: queryClient }, createElement(AssistantConnections));
+  renderInLocale(createElement(SiteInfoProvider, { site: { name: "Northwind Academy", url: "https://school.example.com" } }, panel));
+
+  const forYou = await screen.findByRole("region", { name: "For you" });
+  expect(within(forYou).getByText("列出我的訂單").getAttribute("lang")).toBe("zh-TW");
+  expect(within(forYou).getByText("已登入學員的訂單。").getAttribute("lang")).toBe("zh-TW");
+  // No title from the site: the dashboard's own words for the tool's name, in the page's language.
+  expect(within(forYou).getByText("List my badges").hasAttribute("lang")).toBe(false);
+  expect(screen.getByText(/sign in to Northwind Academy and approve access/)).toBeTruthy();
+});
