@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, screen } from "@testing-library/react";
-import { createElement, type ReactNode } from "react";
+import { createElement, Suspense, type ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 
 import { CourseCard } from "@/components/courses/course-card";
@@ -275,6 +275,14 @@ describe("the signed-out page", () => {
     const { SignedOutLanding } = await import("@/components/layout/signed-out-landing");
     const page = render(createElement(SignedOutLanding, { reason }));
     expect(page.textContent).toContain(text);
+  });
+
+  it("as a member page shows it, loaded on demand: Sign in comes back to that page", async () => {
+    const { SignedOutLandingOnDemand } = await import("@/components/layout/signed-out-landing-on-demand");
+    render(createElement(Suspense, null, createElement(SignedOutLandingOnDemand, { returnTo: "/courses", reason: "revoked" })));
+    const signIn = await screen.findByRole("link", { name: "Sign in" });
+    expect(signIn.getAttribute("href")).toBe("/api/auth/login?returnTo=%2Fcourses");
+    expect(document.body.textContent).toContain("no longer grants this app access");
   });
 
   it.each([
