@@ -169,10 +169,13 @@ test("Orders: the URL keeps how many pages are shown; Show more pressed before t
   const more = page.getByRole("button", { name: "Show more" });
   await hydrated(more);
   await page.evaluate(() => document.documentElement.setAttribute("data-before-press", ""));
+  const historyBefore = await page.evaluate(() => history.length);
   await more.click();
   await expect(orders).toHaveCount(orderCount);
   await expect(page).toHaveURL(/\/orders\?pages=2$/);
   await expect(page.locator("html[data-before-press]")).toHaveCount(1);
+  // Nor a jump to the fragment the form names, which adds an entry: one Back still leaves Orders.
+  expect(await page.evaluate(() => history.length)).toBe(historyBefore);
   await page.reload();
   await expect(orders).toHaveCount(orderCount);
   await expect(showMoreUnderEitherName(page)).toHaveCount(0);
