@@ -123,8 +123,9 @@ function ChosenCourses({
   // Past the loaded courses, the first one Show more adds arrives with the site's next page.
   const { markShown, focusProps } = useFirstNewItemFocus(shownCourses.map((course) => course.slug));
   // A search reads the courses beyond the bound too (its busy "Loading more…" below): until it has, saying
-  // that no course has these words would be said too early.
-  const stillSearching = choice.q.trim() !== "" && query.hasNextPage && !query.isFetchNextPageError;
+  // that no course has these words would be said too early, and so it would when that read failed (its
+  // error with Retry stands in the list's place).
+  const stillSearching = choice.q.trim() !== "" && query.hasNextPage;
 
   return (
     <>

@@ -311,21 +311,30 @@ describe("Courses with none to show", () => {
     expect(await screen.findByText("Choose another option under Show.")).toBeTruthy();
   });
 
-  it("a search whose reading of the courses past the loaded ones failed: says no loaded course matched, with Retry", async () => {
-    navigation.query = new URLSearchParams("q=zzqx");
+  it("a search whose reading of the courses past the loaded ones failed: its error with Retry, no 'No course here'", async () => {
+    navigation.query = new URLSearchParams("q=b0");
+    let siteAnswers = false;
     vi.stubGlobal(
       "fetch",
       vi.fn((input: string) =>
         Promise.resolve(
           input === "/api/account/courses"
             ? Response.json({ items: [course("a0")], totalCount: 2, nextCursor: "c" })
-            : Response.json({ error: { code: "site_unavailable", message: "The site did not answer." } }, { status: 503 }),
+            : siteAnswers
+              ? Response.json({ items: [course("b0")], totalCount: 2, nextCursor: null })
+              : Response.json({ error: { code: "site_unavailable", message: "The site did not answer." } }, { status: 503 }),
         ),
       ),
     );
     renderView(CoursesView);
-    expect(await screen.findByRole("button", { name: "Retry" })).toBeTruthy();
-    expect(screen.getByText("No course here")).toBeTruthy();
+    const retry = await screen.findByRole("button", { name: "Retry" });
+    expect(screen.getByText("Your courses could not be loaded.")).toBeTruthy();
+    // Not every course was read: whether one has these words is not known yet.
+    expect(screen.queryByText("No course here")).toBeNull();
+    siteAnswers = true;
+    fireEvent.click(retry);
+    expect(await screen.findByRole("heading", { name: "Course b0" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 
   it("while a search still reads the courses past the loaded ones, says nothing of no match; then shows the one found", async () => {
