@@ -40,11 +40,8 @@ function RegistrationSection({
 export function EventsView() {
   const { messages, now, timeZone, formatLocale } = useI18n();
   const query = usePagedAccountPage("events");
-  const { upcoming, past } = splitRegistrations(
-    flattenPages(query.data?.pages, (registration) => registration.id),
-    now,
-    timeZone,
-  );
+  const registrations = flattenPages(query.data?.pages, (registration) => registration.id);
+  const { upcoming, past } = splitRegistrations(registrations, now, timeZone);
 
   return (
     <div>
@@ -59,6 +56,9 @@ export function EventsView() {
       <PagedQueryBody
         query={query}
         items={[...upcoming, ...past]}
+        // A registration the next page adds may sort above those already shown: "Show more" before the page
+        // is interactive lands on the first one the site sent.
+        siteOrder={registrations}
         keyOf={(registration) => registration.id}
         texts={{
           error: messages.errors.events,

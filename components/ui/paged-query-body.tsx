@@ -38,15 +38,17 @@ export interface PagedItemProps extends NewItemFocusProps {
  * (with its next step, `emptyAction`), or the items with "Show more" (and the next page's error with
  * Retry in its place when that fails). `items` come in the order shown, `keyOf` names each: "Show more"
  * moves focus to the first item it adds (children give each item's element `itemProps(item)`, which also
- * carries its position as its id). The URL keeps how many pages are shown (`?pages=3`,
- * lib/contract/shown-pages.ts), and "Show more" is a GET form to the next count, with the first item it
- * adds as the fragment: a press before the page is interactive loads the longer list from the server.
- * `showMore: "children"`: the items' own view shows more (Courses steps through what it holds before it
- * asks the site for the rest).
+ * carries its id: its place in the order the site sent the items, `siteOrder` when the view shows them in
+ * another). The URL keeps how many pages are shown (`?pages=3`, lib/contract/shown-pages.ts), and "Show
+ * more" is a GET form to the next count, with the first item it adds as the fragment: a press before the
+ * page is interactive loads the longer list from the server, which the browser shows at that item, wherever
+ * the view sorts it. `showMore: "children"`: the items' own view shows more (Courses steps through what it
+ * holds before it asks the site for the rest).
  */
 export function PagedQueryBody<T>({
   query,
   items,
+  siteOrder = items,
   keyOf,
   texts,
   emptyAction,
@@ -55,6 +57,7 @@ export function PagedQueryBody<T>({
 }: {
   query: PagedQuery;
   items: T[];
+  siteOrder?: T[];
   keyOf: (item: T) => string;
   texts: { error: string; empty: string; emptyBody?: string; showMore: string; loadingMore: string };
   emptyAction?: ReactNode;
@@ -66,7 +69,7 @@ export function PagedQueryBody<T>({
   const { replaceQuery } = usePageUrl();
   const keys = items.map(keyOf);
   const { markShown, focusProps } = useFirstNewItemFocus(keys);
-  const positions = new Map(keys.map((key, index) => [key, index + 1]));
+  const positions = new Map(siteOrder.map((item, index) => [keyOf(item), index + 1]));
   const itemProps = (item: T): PagedItemProps => {
     const key = keyOf(item);
     return { ...focusProps(key), id: listedItemId(positions.get(key) ?? 0) };

@@ -230,6 +230,32 @@ describe("Show more before the page is interactive", () => {
     expect(document.getElementById("item-3")?.textContent).toContain("Order T-1");
   });
 
+  it("Events: lands on a registration the next page adds, though it sorts above those already shown", async () => {
+    const { release } = serve(
+      {
+        "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 3, nextCursor: "c" },
+        "/api/account/events?after=c": {
+          items: [registration("older", "2026-10-01T10:00:00Z"), registration("soon", "2026-12-20T10:00:00Z")],
+          totalCount: 3,
+          nextCursor: null,
+        },
+      },
+      "/api/account/events?after=c",
+    );
+    renderView(EventsView);
+    const form = (await screen.findByRole("button", { name: /^Show more/ })).closest("form");
+    expect(form?.getAttribute("action")).toBe("/courses#item-2");
+    await pressShowMore(/^Show more/);
+    await act(() => {
+      release();
+      return Promise.resolve();
+    });
+    await screen.findByRole("heading", { name: "Event soon" });
+    // "Event soon" now heads Upcoming, above "Event past": the form's fragment names a registration the press added.
+    expect(document.getElementById("item-2")?.textContent).toContain("Event older");
+    expect(document.getElementById("item-1")?.textContent).toContain("Event past");
+  });
+
   it(`stays a form up to ${MAX_SHOWN_PAGES} pages, the most a URL asks for; past that, a plain button`, async () => {
     const pages: Record<string, unknown> = {};
     for (let page = 0; page <= MAX_SHOWN_PAGES; page++) {
