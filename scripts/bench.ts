@@ -105,26 +105,22 @@ async function main(): Promise<void> {
   for (const url of [target.appUrl, target.siteUrl])
     if (await answers(url)) throw new Error(`${url} already answers: stop what runs there, or set BENCH_APP_PORT and BENCH_SITE_PORT`);
   phase(`starting the dashboard and the sandbox (20 ms latency) on ports ${appPort} and ${sitePort}; a stale build is rebuilt first`);
-  const server = spawn(
-    process.execPath,
-    [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "start.ts")],
-    {
-      cwd: root,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        SITE_URL: "",
-        PORT: appPort,
-        APP_URL: target.appUrl,
-        SANDBOX_PORT: sitePort,
-        SANDBOX_CONTROL: "1",
-        SANDBOX_LATENCY_MS: "20",
-        LOG_LEVEL: "warn",
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--inspect-port=${inspectorHostPort}`].filter(Boolean).join(" "),
-      },
-      detached: true,
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "start.ts")], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      SITE_URL: "",
+      PORT: appPort,
+      APP_URL: target.appUrl,
+      SANDBOX_PORT: sitePort,
+      SANDBOX_CONTROL: "1",
+      SANDBOX_LATENCY_MS: "20",
+      LOG_LEVEL: "warn",
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--inspect-port=${inspectorHostPort}`].filter(Boolean).join(" "),
     },
-  );
+    detached: true,
+  });
   // Ctrl-C or a kill stops the servers too.
   const stopServers = () => {
     if (server.pid) process.kill(-server.pid, "SIGTERM");

@@ -23,7 +23,9 @@ afterEach(() => {
 async function startServer(): Promise<Started> {
   const child = spawn(
     process.execPath,
-    [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "tests/support/graceful-server.ts"],
+    // Node itself with tsx's loader, as `npm start` runs (tests/integration/run-commands.test.ts): tsx's own
+    // command line would relay the signal, and kill the server outright when it answers late.
+    ["--import", "tsx", "--conditions=react-server", "tests/support/graceful-server.ts"],
     {
       cwd: root,
       env: { ...process.env, NEXT_MANUAL_SIG_HANDLE: "1", LOG_LEVEL: "info" },

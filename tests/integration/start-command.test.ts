@@ -19,7 +19,7 @@ const BUILD_TIMEOUT_MS = 12 * 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 it("the run command refuses bad configuration with one message naming every bad variable, before building anything", () => {
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/start.ts"], {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -72,11 +72,11 @@ export async function startDashboardInstance(
 ): Promise<DashboardInstance> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group: tsx, the launcher and the server stop together.
+    // Its own process group: the launcher and the server stop together.
     detached: true,
   });
   let output = "";

@@ -1,6 +1,6 @@
 /**
  * A plain Node HTTP server with the dashboard's clean shutdown installed, for tests/integration/
- * graceful-shutdown.test.ts (run with `tsx --conditions=react-server`, as the server modules need).
+ * graceful-shutdown.test.ts (run with `node --import tsx --conditions=react-server`, as the server modules need).
  * `GET /slow?ms=N` answers after N milliseconds; anything else answers at once. Prints `listening <port>`,
  * and `slow request <N>` once a slow request is in the server's hands (the test signals only then).
  */
