@@ -97,6 +97,11 @@ describe("parseShownCount and courseListQuery: how many courses the list shows, 
     expect(parseCourseChoice(new URLSearchParams(courseListQuery(choice, 72)))).toEqual(choice);
   });
 
+  it("reads the first of a repeated count, from a URL's query as from Next's searchParams", () => {
+    expect(parseShownCount(new URLSearchParams("shown=48&shown=72"))).toBe(48);
+    expect(parseShownCount({ shown: ["48", "72"] })).toBe(48);
+  });
+
   it("leaves the first step out of the URL, so a choice's own URL stays as it was", () => {
     expect(courseListQuery(DEFAULT_COURSE_CHOICE, COURSE_CARDS_STEP)).toBe("");
     expect(courseListQuery({ show: "ended", sort: "recent", q: "" }, COURSE_CARDS_STEP)).toBe("?show=ended");
