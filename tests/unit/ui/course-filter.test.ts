@@ -113,6 +113,8 @@ describe("parseShownCount and courseListQuery: how many courses the list shows, 
     }
     expect(parseShownCount({ shown: "999999" })).toBe(MAX_SHOWN_COURSES);
     expect(parseShownCount({ shown: "9999999999" })).toBe(COURSE_CARDS_STEP);
+    // More than six digits is not read as a count at all: one step, not the most.
+    expect(parseShownCount({ shown: "1000000" })).toBe(COURSE_CARDS_STEP);
     expect(courseListQuery(DEFAULT_COURSE_CHOICE, 99_999)).toBe(`?shown=${MAX_SHOWN_COURSES}`);
   });
 });
