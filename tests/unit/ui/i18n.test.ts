@@ -155,6 +155,11 @@ describe("interpolate and resolveTimeZone", () => {
     expect(resolveTimeZone(undefined, "Europe/London")).toBe("Europe/London");
   });
 
+  it("gives a zone as Intl names it, whatever the cookie's spelling, as the browser's own zone is given", () => {
+    expect(resolveTimeZone("asia/taipei")).toBe("Asia/Taipei");
+    expect(resolveTimeZone("Etc/UTC")).toBe("UTC");
+  });
+
   it("checks a zone with its shared formatter: asking again makes no new one, and a refused zone stores none", () => {
     const before = sharedFormatterCount();
     expect(resolveTimeZone("America/Sao_Paulo")).toBe("America/Sao_Paulo");
