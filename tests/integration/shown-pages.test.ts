@@ -99,6 +99,8 @@ describe("the URL's `pages`", () => {
 
   it("is left out of the URL for the first page alone", () => {
     expect([shownPagesQuery(1), shownPagesQuery(2), shownPagesQuery(7)]).toEqual(["", "?pages=2", "?pages=7"]);
+    // A whole number, as `pages` is read back (parseShownPages refuses "2.5").
+    expect(shownPagesQuery(2.5)).toBe("?pages=2");
   });
 });
 
