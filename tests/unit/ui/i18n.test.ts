@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
 import {
+  acceptLanguageFor,
   checkedTimeZoneCount,
   describeScope,
   getMessages,
@@ -9,6 +10,7 @@ import {
   LOCALES,
   MAX_CHECKED_TIME_ZONES,
   negotiateLocale,
+  rankLanguageRanges,
   resolveTimeZone,
   siteCalled,
 } from "@/lib/i18n";
@@ -141,6 +143,14 @@ describe("negotiateLocale", () => {
     ["zh-TW", "de", "zh-TW"],
   ] as const)("Accept-Language %j with cookie %j → %s", (header, cookie, expected) => {
     expect(negotiateLocale(header, cookie)).toBe(expected);
+  });
+});
+
+describe("acceptLanguageFor", () => {
+  it.each(LOCALES)("asks the site for %s first, with English, which every site writes, among what it takes", (locale) => {
+    const ranked = rankLanguageRanges(acceptLanguageFor(locale)).map((range) => range.tag);
+    expect(ranked[0]).toBe(locale);
+    expect(ranked).toContain("en");
   });
 });
 
