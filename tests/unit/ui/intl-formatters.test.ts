@@ -13,6 +13,14 @@ describe("shared Intl formatters", () => {
     expect(relativeTimeFormat("en-GB", { numeric: "always" })).toBe(relativeTimeFormat("en-GB", { numeric: "always" }));
   });
 
+  it("keeps each kind apart: a collator and a relative-time format of the same locale and options are their own", () => {
+    const made = collator("en-GB", {});
+    expect(made).toBeInstanceOf(Intl.Collator);
+    expect(dateTimeFormat("en-GB", {})).toBeInstanceOf(Intl.DateTimeFormat);
+    expect(relativeTimeFormat("en-GB", {})).toBeInstanceOf(Intl.RelativeTimeFormat);
+    expect(collator("en-GB", {})).toBe(made);
+  });
+
   it("formats exactly as a fresh formatter does", () => {
     const instant = new Date("2027-03-12T23:30:00Z");
     const options: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", timeZone: "Asia/Taipei" };
