@@ -165,6 +165,12 @@ describe("upcoming and past", () => {
     expect(isUpcomingEvent(event({ isAllDay: true, startTime: "2026-12-04T00:00:00+08:00" }), now, "UTC")).toBe(false);
   });
 
+  it("counts an event as over at the very instant it ends", () => {
+    expect(isUpcomingEvent(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T12:00:00Z" }), now, "UTC")).toBe(false);
+    const fifth = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
+    expect(isUpcomingEvent(fifth, new Date("2026-12-06T00:00:00Z"), "UTC")).toBe(false);
+  });
+
   it("ends an all-day event at the end of its last day where the member is, as the calendar file's dates do", () => {
     // 5 December as the site writes it (+08:00); the member's own 5 December ends at their midnight.
     const fifth = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
