@@ -187,6 +187,14 @@ describe("upcoming and past", () => {
     expect(isUpcomingEvent(fifth, new Date("2026-12-05T15:30:00Z"), "Asia/Taipei")).toBe(true);
   });
 
+  it("lists an all-day event as upcoming or as past by the member's own day, never in both lists or in neither", () => {
+    const fifth = registration("fifth", "enrolled", { isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
+    // 21:00 on 5 December in New York, already the 6th in UTC: still the member's day.
+    expect(splitRegistrations([fifth], new Date("2026-12-06T02:00:00Z"), "America/New_York")).toEqual({ upcoming: [fifth], past: [] });
+    // 01:00 on the 6th in Taipei, still the 5th in UTC: over for the member.
+    expect(splitRegistrations([fifth], new Date("2026-12-05T17:00:00Z"), "Asia/Taipei")).toEqual({ upcoming: [], past: [fifth] });
+  });
+
   it("sorts upcoming soonest first and past latest first, and picks three non-cancelled for the overview", () => {
     const registrations = [
       registration("late", "enrolled", { startTime: "2026-12-20T10:00:00Z" }),
