@@ -80,10 +80,10 @@ describe("buildIcs", () => {
     expect(() => buildIcs(registration({ startTime: "not a time" }), { now })).toThrow(/Could not build the calendar file|Invalid/);
   });
 
-  it("lets no line break of the site's text start a property of its own: a lone CR included", () => {
-    const injected = "\rATTENDEE:mailto:x@evil.example\r\nDTSTART:19700101T000000Z\nX-A:1\u0000";
+  it("lets no line break of the site's text start a property of its own, a lone CR included, and no control character through", () => {
+    const injected = "\rATTENDEE:mailto:x@evil.example\r\nDTSTART:19700101T000000Z\nX-A:1\u0000\u007f";
     const ics = buildIcs(registration({ id: `ev-1${injected}`, title: `Hi${injected}`, location: `Room${injected}` }), { now });
-    expect(ics).not.toMatch(/\r(?!\n)|\n(?<!\r\n)|\u0000/);
+    expect(ics).not.toMatch(/\r(?!\n)|\n(?<!\r\n)|\u0000|\u007f/);
     const lines = contentLines(ics);
     expect(lines.filter((line) => /^(ATTENDEE|X-A)|^DTSTART:1970/.test(line))).toEqual([]);
     expect(lines).toContain("SUMMARY:Hi\\nATTENDEE:mailto:x@evil.example\\nDTSTART:19700101T000000Z\\nX-A:1");
