@@ -89,6 +89,10 @@ describe("buildIcs", () => {
     expect(lines).toContain("SUMMARY:Hi\\nATTENDEE:mailto:x@evil.example\\nDTSTART:19700101T000000Z\\nX-A:1");
   });
 
+  it("keeps a tab of the site's text, which RFC 5545 TEXT allows", () => {
+    expect(contentLines(buildIcs(registration({ title: "Q&A\twith tea" }), { now }))).toContain("SUMMARY:Q&A\twith tea");
+  });
+
   it("marks a cancelled registration's event as cancelled", () => {
     expect(contentLines(buildIcs(registration({}, "cancelled"), { now }))).toContain("STATUS:CANCELLED");
   });
