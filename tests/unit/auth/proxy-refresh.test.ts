@@ -1,7 +1,9 @@
 import { NextRequest } from "next/server";
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { loadSession, saveSession } from "@/lib/session/session";
+import { InMemorySharedState, setSharedStateForTests, SharedStateUnavailableError } from "@/lib/session/shared-state";
 import { proxy } from "@/proxy";
 
 import { setUpDashboardOnFakeSite, sharedStateDownFromTheGrant } from "../../support/dashboard-on-fake-site";
@@ -109,5 +111,27 @@ describe("the router's own fetches of a page (a Link prefetch, a client-side nav
     const browser = await signedInBrowser();
     await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), "sec-fetch-mode": "navigate" } }));
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+});
+
+describe("a page while the shared state does not answer", () => {
+  /** Redis gone: the session's "ended" mark cannot be looked up. */
+  class SharedStateDown extends InMemorySharedState {
+    override recall(): Promise<string | undefined> {
+      return Promise.reject(new SharedStateUnavailableError("Redis did not answer (recall)."));
+    }
+  }
+
+  it.each([
+    ["a document load", { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" }],
+    ["the router's fetch of a tab click", { "sec-fetch-dest": "empty", "sec-fetch-mode": "cors" }],
+  ])("answers %s 503 with Retry-After, keeps the cookie and asks the site for nothing", async (_, headers) => {
+    const browser = await signedInBrowser();
+    setSharedStateForTests(new SharedStateDown());
+    const response = await proxy(new NextRequest(`${TEST_APP_URL}/courses`, { headers: { cookie: browser.header(), ...headers } }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe(String(SHARED_STATE_RETRY_AFTER_SECONDS));
+    expect(response.cookies.getAll()).toEqual([]);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
   });
 });
