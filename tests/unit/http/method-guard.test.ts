@@ -52,6 +52,17 @@ describe("the method guard", () => {
     expect(seen).toEqual([]);
   });
 
+  it.each(["/_next/static/chunks/app.js", "/__nextjs_original-stack-frames"])(
+    "refuses a POST to %s like any page's: only under next dev are Next.js's own endpoints left to it",
+    async (path) => {
+      seen.length = 0;
+      expect(await rawRequest(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0`)).toMatch(
+        /^HTTP\/1\.1 405 [^]*\r\nallow: GET, HEAD\r\n/i,
+      );
+      expect(seen).toEqual([]);
+    },
+  );
+
   it.each([
     ["not percent-encoded", "%ZZ"],
     ["not JSON", encodeURIComponent('["", {')],
