@@ -54,4 +54,19 @@ describe("the MCP transport's fetch", () => {
     expect(declared).toEqual(["zh-TW", "en-GB", undefined, undefined, undefined, undefined, "zh-Hant-TW"]);
     expect(site.callsTo(MCP_PATH).map((call) => call.headers["accept-language"])).toEqual(answers.map(() => "zh-TW, en;q=0.5"));
   });
+
+  it("keeps the last answer's language: one that names none takes back what an earlier answer said", async () => {
+    const answers = ["zh-TW", ""];
+    let next = 0;
+    site.handlers.set("POST /mcp", () => ({
+      json: { jsonrpc: "2.0", id: 1, result: {} },
+      headers: { "content-language": answers[next++]! },
+    }));
+    const language: { accept: string; declared?: string } = { accept: "zh-TW, en;q=0.5" };
+    const send = transportFetch("member-token", language);
+    await send(`${site.url}${MCP_PATH}`, post({}));
+    expect(language.declared).toBe("zh-TW");
+    await send(`${site.url}${MCP_PATH}`, post({}));
+    expect(language.declared).toBeUndefined();
+  });
 });
