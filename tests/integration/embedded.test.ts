@@ -117,6 +117,20 @@ describe("sign-in from the embedded dashboard", () => {
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
+  it("counts a handoff whose session cannot be started as a failed sign-in, not only one it cannot redeem", async () => {
+    // A session that would need more than four cookies (checklist 46): redeemed, then refused as the frame's session.
+    const code = await createHandoff(sessionData({ accessToken: "a".repeat(20_000) }), await bindingFor(VERIFIER));
+    const frame = new RouteBrowser();
+    let answer!: Response;
+    const counted = await deltas([[signInsFailed, { code: "sign_in_too_large" }]], async () => {
+      answer = await redeemRequest(frame, { code, verifier: VERIFIER });
+    });
+    expect(counted).toEqual([1]);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { code: "sign_in_too_large" } });
+    expect(answer.headers.getSetCookie()).toEqual([]);
+  });
+
   it("answers a body that is not a handoff with 400 invalid_request, not as a sign-in that did not match", async () => {
     const frame = new RouteBrowser();
     let answers: Response[] = [];
