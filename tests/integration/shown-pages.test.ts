@@ -61,8 +61,13 @@ function siteOrders(answerOf: (page: number) => { status?: number; json?: unknow
   });
 }
 
-/** The Orders page for a signed-in member and the URL's query `query`: the ids of the orders on each page it holds. */
-async function ordersRendered(query: Record<string, string | string[]>): Promise<{ pages: string[][]; nextCursor: unknown }> {
+/**
+ * The Orders page for a signed-in member and the URL's query `query`: the ids of the orders on each page it
+ * holds, the last page's cursor, and the cursor each page was read with and each page's own (`pageParams`, `cursors`).
+ */
+async function ordersRendered(
+  query: Record<string, string | string[]>,
+): Promise<{ pages: string[][]; nextCursor: unknown; pageParams: unknown[]; cursors: unknown[] }> {
   const jar = memoryJar();
   await saveSession(jar, expiringSession());
   requestHeaders.current = new Headers({
@@ -71,7 +76,10 @@ async function ordersRendered(query: Record<string, string | string[]>): Promise
   });
   const element = (await OrdersPage({ searchParams: Promise.resolve(query) })) as ReactElement<{
     state: {
-      queries: { queryKey: unknown; state: { status: string; data?: { pages: { items: { id: string }[]; nextCursor: unknown }[] } } }[];
+      queries: {
+        queryKey: unknown;
+        state: { status: string; data?: { pages: { items: { id: string }[]; nextCursor: unknown }[]; pageParams: unknown[] } };
+      }[];
     };
   }>;
   await runAfterResponse();
@@ -79,7 +87,12 @@ async function ordersRendered(query: Record<string, string | string[]>): Promise
   expect(others).toEqual([]);
   expect(orders?.state.status).toBe("success");
   const pages = orders?.state.data?.pages ?? [];
-  return { pages: pages.map((page) => page.items.map((order) => order.id)), nextCursor: pages.at(-1)?.nextCursor };
+  return {
+    pages: pages.map((page) => page.items.map((order) => order.id)),
+    nextCursor: pages.at(-1)?.nextCursor,
+    pageParams: orders?.state.data?.pageParams ?? [],
+    cursors: pages.map((page) => page.nextCursor),
+  };
 }
 
 describe("the URL's `pages`", () => {
@@ -124,6 +137,12 @@ describe("Orders renders the pages the URL asks for", () => {
     // Sealed for the browser (lib/account-api/page-cursor.ts), never the site's own.
     expect(nextCursor).toEqual(expect.any(String));
     expect(nextCursor).not.toBe("c3");
+  });
+
+  it("keeps with each page the cursor it was read with, so that the browser reads the same pages again", async () => {
+    siteOrders();
+    const { pageParams, cursors } = await ordersRendered({ pages: "3" });
+    expect(pageParams).toEqual([null, cursors[0], cursors[1]]);
   });
 
   it(`asks the site for at most ${MAX_SHOWN_PAGES} pages, whatever the URL says`, async () => {
