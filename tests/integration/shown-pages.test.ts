@@ -37,7 +37,10 @@ function cursorsAsked(): (string | null)[] {
  * The site's orders, two a page over eight pages, page `n` (1 for the first) asked for with cursor `c{n-1}`;
  * `answerOf` may answer a page otherwise.
  */
-function siteOrders(answerOf: (page: number) => { status?: number; json?: unknown; delayMs?: number } | undefined = () => undefined) {
+function siteOrders(
+  answerOf: (page: number) => { status?: number; json?: unknown; delayMs?: number } | undefined = () => undefined,
+  sitePages = SITE_PAGES,
+) {
   site.handlers.set("POST /account/graphql", (call: RecordedCall) => {
     const after = (call.body as { variables: { after: string | null } }).variables.after;
     const page = after === null ? 1 : Number(after.slice(1)) + 1;
@@ -53,8 +56,8 @@ function siteOrders(answerOf: (page: number) => { status?: number; json?: unknow
       };
     });
     const orders = {
-      totalCount: SITE_PAGES * ORDERS_PER_PAGE,
-      pageInfo: { hasNextPage: page < SITE_PAGES, endCursor: page < SITE_PAGES ? `c${page}` : null },
+      totalCount: sitePages * ORDERS_PER_PAGE,
+      pageInfo: { hasNextPage: page < sitePages, endCursor: page < sitePages ? `c${page}` : null },
       nodes,
     };
     return { json: { data: { viewer: { orders } } }, ...answerOf(page) };
@@ -143,6 +146,17 @@ describe("Orders renders the pages the URL asks for", () => {
     siteOrders();
     const { pageParams, cursors } = await ordersRendered({ pages: "3" });
     expect(pageParams).toEqual([null, cursors[0], cursors[1]]);
+  });
+
+  it("a list shorter than the URL asks for: its pages once each, and no cursor to go on from", async () => {
+    siteOrders(undefined, 2);
+    const { pages, nextCursor } = await ordersRendered({ pages: "5" });
+    expect(pages).toEqual([
+      ["order-1", "order-2"],
+      ["order-3", "order-4"],
+    ]);
+    expect(cursorsAsked()).toEqual([null, "c1"]);
+    expect(nextCursor).toBeNull();
   });
 
   it(`asks the site for at most ${MAX_SHOWN_PAGES} pages, whatever the URL says`, async () => {
