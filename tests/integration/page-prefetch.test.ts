@@ -1,11 +1,14 @@
 /**
  * A member page's server prefetch (app/_lib/prefetch-account-page.ts) asks the site as the page's data route
- * would: a page whose scope the member did not grant is told so before the site is asked.
+ * would: a page whose scope the member did not grant is told so before the site is asked, and a member whose
+ * tokens are DPoP-bound proves possession of the session's key on the call.
  */
 import type { ReactElement } from "react";
+import { decodeJwt } from "jose";
 import { describe, expect, it, vi } from "vitest";
 
 import CoursesPage from "@/app/(member)/courses/page";
+import { newDpopKey } from "@/lib/auth/dpop";
 import { saveSession, sessionCookieName, type SessionData } from "@/lib/session/session";
 
 import { runAfterResponse } from "../support/after-response";
@@ -39,5 +42,14 @@ describe("a member page's server prefetch", () => {
     const state = await coursesPrefetchedFor(sessionData({ scopes: ["openid"] }));
     expect(state).toMatchObject({ status: "error", error: { code: "insufficient_scope" } });
     expect(site.callsTo("/account/graphql")).toEqual([]);
+  });
+
+  it("calls the site with the member's DPoP-bound token and a proof of the session's key", async () => {
+    site.handlers.set("POST /account/graphql", () => ({ status: 200, json: { errors: [{ message: "Internal server error" }] } }));
+    await coursesPrefetchedFor(sessionData({ accessToken: "at-bound", tokenType: "DPoP", dpopKey: await newDpopKey() }));
+    const [call] = site.callsTo("/account/graphql");
+    expect(call?.headers.authorization).toBe("DPoP at-bound");
+    expect(typeof call?.headers.dpop).toBe("string");
+    expect(decodeJwt(call!.headers.dpop as string)).toMatchObject({ htm: "POST", htu: `${site.url}/account/graphql` });
   });
 });
