@@ -10,7 +10,7 @@ export function firstValue(query: QueryValues, name: string): string | undefined
 
 /**
  * A count a URL keeps (`?shown=72`, `?pages=3`): the whole number `name` holds, brought within `min` and
- * `max`; `min` when it is missing or not a whole number.
+ * `max`; `min` when it is missing or not a whole number of at most six digits (no page writes a longer one).
  */
 export function countInQuery(query: QueryValues, name: string, min: number, max: number): number {
   const value = firstValue(query, name);
