@@ -56,7 +56,7 @@ describe("the request headers a page's render gets", () => {
     expect(forwarded).toContain(`'nonce-${answer.headers.get("x-middleware-request-x-nonce")}'`);
   });
 
-  it("checklist 67: carry a nonce of at least 128 random bits, another on every request, never the one the request brought, and are never stored", async () => {
+  it("checklist 67: carry a new nonce of 128 bits or more on each request, never one it brought, and are never stored", async () => {
     const brought = Buffer.from("a nonce of mine!!!").toString("base64");
     const nonces = new Set<string>();
     for (let request = 0; request < 20; request += 1) {
