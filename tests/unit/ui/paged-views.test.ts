@@ -74,6 +74,26 @@ function requestsFor(path: string): number {
   return vi.mocked(fetch).mock.calls.filter(([input]) => input === path).length;
 }
 
+/** Three orders, the last on the site's second page. */
+const ORDERS_IN_TWO_PAGES = {
+  "/api/account/orders": {
+    items: [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")],
+    totalCount: 3,
+    nextCursor: "c",
+  },
+  "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 3, nextCursor: null },
+};
+
+/** A past registration, then on the site's second page an older past one and one still to come (it sorts first). */
+const EVENTS_IN_TWO_PAGES = {
+  "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 3, nextCursor: "c" },
+  "/api/account/events?after=c": {
+    items: [registration("older", "2026-10-01T10:00:00Z"), registration("soon", "2026-12-20T10:00:00Z")],
+    totalCount: 3,
+    nextCursor: null,
+  },
+};
+
 /** Presses "Show more" from the keyboard's point of view: focused, then clicked. */
 async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLElement> {
   const button = await screen.findByRole("button", { name });
@@ -90,17 +110,7 @@ afterEach(() => {
 
 describe("focus after Show more", () => {
   it("Orders: the button keeps focus while the last page loads, then the first order it added takes it", async () => {
-    const { release } = serve(
-      {
-        "/api/account/orders": {
-          items: [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")],
-          totalCount: 3,
-          nextCursor: "c",
-        },
-        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 3, nextCursor: null },
-      },
-      "/api/account/orders?after=c",
-    );
+    const { release } = serve(ORDERS_IN_TWO_PAGES, "/api/account/orders?after=c");
     renderView(OrdersView);
     await pressShowMore();
     const loading = await screen.findByRole("button", { name: "Loading more…" });
@@ -117,18 +127,7 @@ describe("focus after Show more", () => {
   });
 
   it("Events: a registration the next page adds to Upcoming, shown first, takes focus", async () => {
-    const { release } = serve(
-      {
-        "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 3, nextCursor: "c" },
-        // As the site lists them: an older past one first, then one still to come.
-        "/api/account/events?after=c": {
-          items: [registration("older", "2026-10-01T10:00:00Z"), registration("soon", "2026-12-20T10:00:00Z")],
-          totalCount: 3,
-          nextCursor: null,
-        },
-      },
-      "/api/account/events?after=c",
-    );
+    const { release } = serve(EVENTS_IN_TWO_PAGES, "/api/account/events?after=c");
     renderView(EventsView);
     await pressShowMore(/^Show more/);
     await act(() => {
@@ -203,17 +202,7 @@ describe("a press while the next page loads", () => {
 
 describe("Show more before the page is interactive", () => {
   it("Orders: a GET form to the next page count, landing on the first order it adds, which has that position as its id", async () => {
-    const { release } = serve(
-      {
-        "/api/account/orders": {
-          items: [paidOrder("T-3", "2026-11-03T00:00:00Z"), paidOrder("T-2", "2026-11-02T00:00:00Z")],
-          totalCount: 3,
-          nextCursor: "c",
-        },
-        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 3, nextCursor: null },
-      },
-      "/api/account/orders?after=c",
-    );
+    const { release } = serve(ORDERS_IN_TWO_PAGES, "/api/account/orders?after=c");
     renderView(OrdersView);
     const form = (await screen.findByRole("button", { name: "Show more" })).closest("form");
     expect(form?.getAttribute("method")).toBe("get");
@@ -231,17 +220,7 @@ describe("Show more before the page is interactive", () => {
   });
 
   it("Events: lands on a registration the next page adds, though it sorts above those already shown", async () => {
-    const { release } = serve(
-      {
-        "/api/account/events": { items: [registration("past", "2026-11-01T10:00:00Z")], totalCount: 3, nextCursor: "c" },
-        "/api/account/events?after=c": {
-          items: [registration("older", "2026-10-01T10:00:00Z"), registration("soon", "2026-12-20T10:00:00Z")],
-          totalCount: 3,
-          nextCursor: null,
-        },
-      },
-      "/api/account/events?after=c",
-    );
+    const { release } = serve(EVENTS_IN_TWO_PAGES, "/api/account/events?after=c");
     renderView(EventsView);
     const form = (await screen.findByRole("button", { name: /^Show more/ })).closest("form");
     expect(form?.getAttribute("action")).toBe("/courses#item-2");
