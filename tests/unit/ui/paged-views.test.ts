@@ -49,9 +49,9 @@ function registration(id: string, startTime: string): EventRegistration {
 const course = (slug: string) => ({ ...WATERCOLOUR_COURSE, slug, name: `Course ${slug}` });
 
 /** The BFF's route as the browser meets it: each path asked for answers its page; the next page waits for `release`. */
-function serve(pages: Record<string, unknown>, heldPath: string): { release: () => void } {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
+function serve(pages: Record<string, unknown>, heldPath: string): { release: () => Promise<void> } {
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string) => {
@@ -61,6 +61,12 @@ function serve(pages: Record<string, unknown>, heldPath: string): { release: () 
       return Response.json(page);
     }),
   );
+  // The held answer arrives, and React has rendered what it brings.
+  const release = () =>
+    act(() => {
+      answer();
+      return Promise.resolve();
+    });
   return { release };
 }
 
@@ -117,10 +123,7 @@ describe("focus after Show more", () => {
     expect(loading.getAttribute("aria-disabled")).toBe("true");
     expect(loading.hasAttribute("disabled")).toBe(false);
     expect(document.activeElement).toBe(loading);
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await waitFor(() => expect(screen.queryByRole("button", { name: /Show more|Loading more/ })).toBeNull());
     expect(document.activeElement?.tagName).toBe("LI");
     expect(document.activeElement?.textContent).toContain("Order T-1");
@@ -130,10 +133,7 @@ describe("focus after Show more", () => {
     const { release } = serve(EVENTS_IN_TWO_PAGES, "/api/account/events?after=c");
     renderView(EventsView);
     await pressShowMore(/^Show more/);
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await waitFor(() => expect(document.activeElement?.tagName).toBe("LI"));
     expect(document.activeElement?.textContent).toContain("Event soon");
     expect(screen.getByRole("region", { name: "Upcoming" }).contains(document.activeElement)).toBe(true);
@@ -150,10 +150,7 @@ describe("focus after Show more", () => {
     );
     renderView(CoursesView);
     await pressShowMore();
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await waitFor(() => expect(document.activeElement?.tagName).toBe("LI"));
     expect(document.activeElement?.textContent).toContain("Course b0");
   });
@@ -161,21 +158,12 @@ describe("focus after Show more", () => {
 
 describe("a press while the next page loads", () => {
   it("Orders (a form): asks the site for that page once, with the first press only", async () => {
-    const { release } = serve(
-      {
-        "/api/account/orders": { items: [paidOrder("T-2", "2026-11-02T00:00:00Z")], totalCount: 2, nextCursor: "c" },
-        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z")], totalCount: 2, nextCursor: null },
-      },
-      "/api/account/orders?after=c",
-    );
+    const { release } = serve(ORDERS_IN_TWO_PAGES, "/api/account/orders?after=c");
     renderView(OrdersView);
     await pressShowMore();
     const loading = await screen.findByRole("button", { name: "Loading more…" });
     fireEvent.click(loading);
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await screen.findByText(/Order T-1/);
     expect(requestsFor("/api/account/orders?after=c")).toBe(1);
   });
@@ -191,10 +179,7 @@ describe("a press while the next page loads", () => {
     renderView(CoursesView);
     await pressShowMore();
     fireEvent.click(await screen.findByRole("button", { name: "Loading more…" }));
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await screen.findByRole("heading", { name: "Course b0" });
     expect(requestsFor("/api/account/courses?after=c")).toBe(1);
   });
@@ -211,10 +196,7 @@ describe("Show more before the page is interactive", () => {
     expect([...new FormData(form!)]).toEqual([["pages", "2"]]);
     expect(document.getElementById("item-1")?.textContent).toContain("Order T-3");
     await pressShowMore();
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await screen.findByText(/Order T-1/);
     expect(document.getElementById("item-3")?.textContent).toContain("Order T-1");
   });
@@ -225,10 +207,7 @@ describe("Show more before the page is interactive", () => {
     const form = (await screen.findByRole("button", { name: /^Show more/ })).closest("form");
     expect(form?.getAttribute("action")).toBe("/courses#item-2");
     await pressShowMore(/^Show more/);
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     await screen.findByRole("heading", { name: "Event soon" });
     // "Event soon" now heads Upcoming, above "Event past": the form's fragment names a registration the press added.
     expect(document.getElementById("item-2")?.textContent).toContain("Event older");
@@ -354,10 +333,7 @@ describe("Courses with none to show", () => {
     renderView(CoursesView);
     await screen.findByRole("button", { name: "Loading more…" });
     expect(screen.queryByText("No course here")).toBeNull();
-    await act(() => {
-      release();
-      return Promise.resolve();
-    });
+    await release();
     expect(await screen.findByRole("heading", { name: "Course b0" })).toBeTruthy();
   });
 });
