@@ -10,15 +10,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import OverviewPage from "@/app/(member)/page";
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { TIME_ZONE_COOKIE } from "@/lib/i18n/time-zone";
-import { saveSession, sessionCookieName } from "@/lib/session/session";
 import type { Overview } from "@/lib/types/account";
 
 import { runAfterResponse } from "../support/after-response";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
-import { memoryJar } from "../support/memory-jar";
 import { requestHeaders } from "../support/request-headers";
 import { RouteBrowser } from "../support/route-browser";
-import { expiringSession } from "../support/session-fixture";
+import { expiringSession, sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -66,9 +64,7 @@ function siteWithOneAllDayEvent(): void {
 
 /** The session cookie of a signed-in member (tokens good for an hour), and the time-zone cookie when `timeZone` is given. */
 async function cookieHeader(timeZone: string | undefined): Promise<string> {
-  const jar = memoryJar();
-  await saveSession(jar, expiringSession({ accessTokenExpiresAt: Date.now() + 60 * 60_000 }));
-  const session = `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`;
+  const session = await sessionCookie(expiringSession({ accessTokenExpiresAt: Date.now() + 60 * 60_000 }));
   return timeZone === undefined ? session : `${session}; ${TIME_ZONE_COOKIE}=${encodeURIComponent(timeZone)}`;
 }
 

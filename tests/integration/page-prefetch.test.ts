@@ -9,13 +9,13 @@ import { describe, expect, it, vi } from "vitest";
 
 import CoursesPage from "@/app/(member)/courses/page";
 import { newDpopKey } from "@/lib/auth/dpop";
-import { saveSession, sessionCookieName, type SessionData } from "@/lib/session/session";
+import type { SessionData } from "@/lib/session/session";
 
 import { runAfterResponse } from "../support/after-response";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
-import { memoryJar } from "../support/memory-jar";
 import { requestHeaders } from "../support/request-headers";
 import { sessionData } from "../support/session-data";
+import { sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -24,11 +24,9 @@ const site = setUpDashboardOnFakeSite();
 
 /** The Courses page rendered for `session` on a document load: the state of its one prefetched query. */
 async function coursesPrefetchedFor(session: SessionData): Promise<{ status: string; error?: unknown }> {
-  const jar = memoryJar();
-  await saveSession(jar, session);
   requestHeaders.current = new Headers({
     "sec-fetch-mode": "navigate",
-    cookie: `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`,
+    cookie: await sessionCookie(session),
   });
   const element = (await CoursesPage()) as ReactElement<{ state: { queries: { state: { status: string; error?: unknown } }[] } }>;
   await runAfterResponse();

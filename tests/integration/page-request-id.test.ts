@@ -9,16 +9,15 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import CoursesPage from "@/app/(member)/courses/page";
 import { getSiteNameForRender, resetSiteNameCacheForTests } from "@/lib/auth/site-name";
-import { saveSession, sessionCookieName } from "@/lib/session/session";
+import { sessionCookieName } from "@/lib/session/session";
 import { proxy } from "@/proxy";
 
 import { captureLog } from "../support/captured-log";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
 import { TEST_APP_URL } from "../support/env";
-import { memoryJar } from "../support/memory-jar";
 import { runAfterResponse } from "../support/after-response";
 import { requestHeaders } from "../support/request-headers";
-import { expiringSession } from "../support/session-fixture";
+import { sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -31,12 +30,6 @@ beforeEach(() => {
   }));
   site.handlers.set("POST /account/graphql", () => ({ status: 200, json: { errors: [{ message: "Internal server error" }] } }));
 });
-
-async function sessionCookie(): Promise<string> {
-  const jar = memoryJar();
-  await saveSession(jar, expiringSession());
-  return `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`;
-}
 
 /** The request headers the proxy hands to the page's render (Next.js carries them as x-middleware-request-*). */
 function forwardedRequestId(response: Response): string | null {

@@ -19,16 +19,14 @@ import {
   takeHandedOffPageSession,
 } from "@/lib/session/page-session-handoff";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
-import { saveSession, sessionCookieName, type SessionData } from "@/lib/session/session";
 import { proxy } from "@/proxy";
 
 import { anotherBundlesCopy } from "../support/another-bundle";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
 import { TEST_APP_URL } from "../support/env";
-import { memoryJar } from "../support/memory-jar";
 import { requestHeaders } from "../support/request-headers";
 import { sessionData } from "../support/session-data";
-import { expiringSession } from "../support/session-fixture";
+import { expiringSession, sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -57,12 +55,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-async function sessionCookie(session: SessionData): Promise<string> {
-  const jar = memoryJar();
-  await saveSession(jar, session);
-  return `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`;
-}
 
 /** What the proxy answers for /courses, and the ticket it hands the render (null when it hands none). */
 async function throughTheProxy(headers: Record<string, string>): Promise<{ response: Response; ticket: string | null }> {

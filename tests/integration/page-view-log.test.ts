@@ -10,15 +10,14 @@ import { describe, expect, it, vi } from "vitest";
 import CoursesPage from "@/app/(member)/courses/page";
 import SettingsPage from "@/app/(member)/settings/page";
 import { pageViewDuration, pageViews } from "@/lib/metrics/registry";
-import { saveSession, sessionCookieName, type SessionData } from "@/lib/session/session";
+import { sessionCookieName } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests, SharedStateUnavailableError } from "@/lib/session/shared-state";
 
 import { runAfterResponse } from "../support/after-response";
 import { captureLog } from "../support/captured-log";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
-import { memoryJar } from "../support/memory-jar";
 import { requestHeaders } from "../support/request-headers";
-import { expiringSession } from "../support/session-fixture";
+import { expiringSession, sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -27,12 +26,6 @@ const site = setUpDashboardOnFakeSite();
 
 /** What the last view logged. */
 let log: ReturnType<typeof captureLog>;
-
-async function sessionCookie(session: SessionData = expiringSession()): Promise<string> {
-  const jar = memoryJar();
-  await saveSession(jar, session);
-  return `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`;
-}
 
 /**
  * Renders a page for a request with `headers` (a document load unless they say otherwise), sends the answer

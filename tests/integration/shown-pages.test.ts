@@ -9,14 +9,12 @@ import { describe, expect, it, vi } from "vitest";
 
 import OrdersPage from "@/app/(member)/orders/page";
 import { MAX_SHOWN_PAGES, parseShownPages, shownPagesQuery } from "@/lib/contract/shown-pages";
-import { saveSession, sessionCookieName } from "@/lib/session/session";
 
 import { runAfterResponse } from "../support/after-response";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
 import type { RecordedCall } from "../support/fake-site";
-import { memoryJar } from "../support/memory-jar";
 import { requestHeaders } from "../support/request-headers";
-import { expiringSession } from "../support/session-fixture";
+import { sessionCookie } from "../support/session-fixture";
 
 vi.mock("next/headers", () => import("../support/request-headers"));
 vi.mock("next/server", async (real) => ({ ...(await real<object>()), ...(await import("../support/after-response")) }));
@@ -71,11 +69,9 @@ function siteOrders(
 async function ordersRendered(
   query: Record<string, string | string[]>,
 ): Promise<{ pages: string[][]; nextCursor: unknown; pageParams: unknown[]; cursors: unknown[] }> {
-  const jar = memoryJar();
-  await saveSession(jar, expiringSession());
   requestHeaders.current = new Headers({
     "sec-fetch-mode": "navigate",
-    cookie: `${sessionCookieName()}=${jar.cookies.get(sessionCookieName())}`,
+    cookie: await sessionCookie(),
   });
   const element = (await OrdersPage({ searchParams: Promise.resolve(query) })) as ReactElement<{
     state: {
