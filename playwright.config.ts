@@ -38,7 +38,9 @@ export default defineConfig({
     { name: "site-bad-days", use: desktop, testMatch: SITE_BAD_DAYS, dependencies: ["desktop"] },
   ],
   webServer: {
-    command: "node_modules/.bin/tsx scripts/start.ts",
+    // As `npm start` runs it: Node itself with tsx's loader, so the stop signal reaches the launcher
+    // (tests/integration/run-commands.test.ts).
+    command: `"${process.execPath}" --import tsx scripts/start.ts`,
     url: `${E2E_APP_URL}/api/health`,
     timeout: 300_000,
     reuseExistingServer: !process.env.CI,

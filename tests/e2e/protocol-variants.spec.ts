@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
-import path from "node:path";
 
 import { expect, test, type Page } from "./test";
 
 import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";
+import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { freePort } from "../support/free-port";
 
 import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from "./support";
 
@@ -19,51 +18,6 @@ import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from ".
  */
 
 test.describe.configure({ mode: "serial" });
-
-interface DashboardInstance {
-  url: string;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
-
-/** The README's run command with SITE_URL set (the dashboard alone), on `port`; stopped by its process group. */
-async function startDashboardInstance(env: Record<string, string>, port: number): Promise<DashboardInstance> {
-  const root = path.resolve(import.meta.dirname, "..", "..");
-  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-    detached: true,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || !child.pid) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(-child.pid, "SIGTERM");
-    await exited;
-  };
-  for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
-    if (child.exitCode !== null) throw new Error(`the dashboard exited with ${child.exitCode}`);
-    const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) return { url, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop();
-  throw new Error(`the dashboard at ${url} did not become healthy`);
-}
 
 test.describe("with the shared app", () => {
   test.beforeEach(async ({ page }) => {
@@ -218,6 +172,7 @@ for (const variant of OWN_VARIANTS) {
       const appUrl = `http://127.0.0.1:${port}`;
       sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs: variant.knobs });
       dashboard = await startDashboardInstance(
+        variant.name,
         {
           SITE_URL: sandbox.url,
           APP_URL: appUrl,
@@ -226,6 +181,7 @@ for (const variant of OWN_VARIANTS) {
           SESSION_SECRET: randomBytes(32).toString("base64url"),
           EMBED_ORIGINS: sandbox.url,
         },
+        300_000,
         port,
       );
     });

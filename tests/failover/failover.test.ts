@@ -13,12 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 
-import type { HttpBrowser } from "../support/dashboard-instances";
-import { signInOverHttp, sharedInstanceEnvironment, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { sharedInstanceEnvironment, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { signInOverHttp, type HttpBrowser } from "../support/http-browser";
 import { LaggingLink } from "../support/lagging-link";
 import { RedisServer } from "../support/redis-server";
 import { ask, closeAskConnections, RedisSentinels } from "../support/redis-sentinels";
 import { RoundRobinProxy } from "../support/round-robin-proxy";
+import { waitUntil } from "../support/wait-until";
 import { checkSentinels, probeSentinels } from "@/scripts/doctor/redis-sentinel";
 
 const SENTINEL_NAME = "dashboard";
@@ -52,34 +53,29 @@ let endedWithoutWait: HttpBrowser;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
 const info = async (port: number) => String(await ask(port, ["INFO", "replication"]));
 
 beforeAll(async () => {
   primary = await RedisServer.start();
   link = await LaggingLink.start(primary.port);
   replica = await RedisServer.start(["--replicaof", "127.0.0.1", String(link.port)]);
-  await waitUntil(async () => /master_link_status:up/.test(await info(replica.port)), 10_000, "the replica's link");
+  await waitUntil(async () => /master_link_status:up/.test(await info(replica.port)), { what: "the replica's link", timeoutMs: 10_000 });
   // failover-timeout is long so that no Sentinel "fixes" the replica to bypass the lagging link during the run.
   sentinels = await RedisSentinels.start(3, SENTINEL_NAME, primary.port, { downAfterMs: 1_000, failoverTimeoutMs: 600_000 });
   // Each Sentinel must know the replica and the two other Sentinels before a failover can be agreed.
-  await sentinels.waitUntil(async () => {
-    for (const port of sentinels.ports) {
-      const [known, replicas] = await Promise.all([
-        ask(port, ["SENTINEL", "SENTINELS", SENTINEL_NAME]) as Promise<unknown[]>,
-        ask(port, ["SENTINEL", "REPLICAS", SENTINEL_NAME]) as Promise<unknown[]>,
-      ]);
-      if (known.length < 2 || replicas.length < 1) return false;
-    }
-    return true;
-  }, 20_000);
+  await waitUntil(
+    async () => {
+      for (const port of sentinels.ports) {
+        const [known, replicas] = await Promise.all([
+          ask(port, ["SENTINEL", "SENTINELS", SENTINEL_NAME]) as Promise<unknown[]>,
+          ask(port, ["SENTINEL", "REPLICAS", SENTINEL_NAME]) as Promise<unknown[]>,
+        ]);
+        if (known.length < 2 || replicas.length < 1) return false;
+      }
+      return true;
+    },
+    { what: "every Sentinel knowing the replica and the other Sentinels", timeoutMs: 20_000, intervalMs: 25 },
+  );
 
   proxy = await RoundRobinProxy.start(() => instances.map((instance) => instance.port));
   sandbox = await startSandbox({
@@ -111,8 +107,7 @@ beforeAll(async () => {
   await waitUntil(
     async () =>
       (await Promise.all([...instances, unsafe!].map(async (instance) => (await fetch(`${instance.url}/api/ready`)).ok))).every(Boolean),
-    20_000,
-    "every instance ready",
+    { what: "every instance ready", timeoutMs: 20_000 },
   );
 }, 20 * 60_000);
 
@@ -280,11 +275,13 @@ describe("Redis with Sentinel: the primary fails over", () => {
           /role:slave/.test(replication) && replication.includes(`master_port:${replica.port}`) && /master_link_status:up/.test(replication)
         );
       },
-      45_000,
-      "the old primary rejoining as a replica",
+      { what: "the old primary rejoining as a replica", timeoutMs: 45_000 },
     );
     const keys = async (port: number) => ((await ask(port, ["KEYS", `${PREFIX}session-ended:*`])) as string[]).sort();
-    await waitUntil(async () => JSON.stringify(await keys(primary.port)) === JSON.stringify(await keys(replica.port)), 5_000, "resync");
+    await waitUntil(async () => JSON.stringify(await keys(primary.port)) === JSON.stringify(await keys(replica.port)), {
+      what: "resync",
+      timeoutMs: 5_000,
+    });
     const healed = await doctor();
     expect([healed.status, healed.detail]).toEqual(["PASS", expect.stringContaining(`127.0.0.1:${replica.port} primary`) as string]);
 

@@ -16,6 +16,7 @@ import { APP_URL, HOST_PAGE } from "../journeys/urls";
 
 import { COOKIES, freshPage, launchFirefox, resetSandbox, sessionStatus, type Firefox } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
+import { waitUntil } from "../support/wait-until";
 
 let firefox: Firefox | undefined;
 
@@ -42,15 +43,17 @@ async function frameHeight(page: Page): Promise<number> {
 /** The site sized the frame to the panel's content (the panel's height message): nothing scrolls inside it. */
 async function expectFrameFitsContent(page: Page): Promise<void> {
   let last = "";
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+  const fits = async () => {
     const outer = await frameHeight(page);
     const inner = await (
       await frameDocument(page)
     ).evaluate(() => ({ scroll: document.documentElement.scrollHeight, client: document.documentElement.clientHeight }));
     last = JSON.stringify({ outer, ...inner });
-    if (inner.scroll <= inner.client + 1 && Math.abs(outer - inner.client) <= 1) return;
-  }
-  throw new Error(`the frame does not fit its content: ${last}`);
+    return inner.scroll <= inner.client + 1 && Math.abs(outer - inner.client) <= 1;
+  };
+  await waitUntil(fits, { what: "the frame fitting its content", timeoutMs: 10_000, intervalMs: 200 }).catch(() => {
+    throw new Error(`the frame does not fit its content: ${last}`);
+  });
 }
 
 /** Firefox with that cookie behaviour, on the site's page, the dashboard's frame signed out. */

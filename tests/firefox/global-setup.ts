@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
 import { APP_URL, SITE_URL } from "../journeys/urls";
+import { ChildOutput } from "../support/child-output";
+import { waitUntil } from "../support/wait-until";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const STARTUP_TIMEOUT_MS = 300_000;
@@ -21,7 +23,8 @@ async function healthy(): Promise<boolean> {
 
 export default async function setup(): Promise<() => Promise<void>> {
   if (!process.env.CI && (await healthy())) return async () => {};
-  const server: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+  // As `npm start` runs it: Node itself with tsx's loader, so the SIGTERM below reaches the launcher.
+  const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: {
@@ -34,14 +37,16 @@ export default async function setup(): Promise<() => Promise<void>> {
     },
   });
   const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (!(await healthy())) {
-    if (server.exitCode !== null) throw new Error(`The app exited with ${server.exitCode} before it answered on ${APP_URL}.`);
-    if (Date.now() > deadline) {
-      server.kill("SIGTERM");
-      throw new Error(`The app did not answer on ${APP_URL} within ${STARTUP_TIMEOUT_MS / 1000} s.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+  try {
+    await waitUntil(healthy, {
+      what: `the app answering on ${APP_URL}`,
+      timeoutMs: STARTUP_TIMEOUT_MS,
+      intervalMs: 500,
+      process: new ChildOutput(server),
+    });
+  } catch (error) {
+    server.kill("SIGTERM");
+    throw error;
   }
   return async () => {
     if (server.exitCode === null) server.kill("SIGTERM");

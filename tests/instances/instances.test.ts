@@ -9,10 +9,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { RunningSandbox } from "@/sandbox/server";
 
-import { HttpBrowser, signInOverHttp, type DashboardInstance } from "../support/dashboard-instances";
+import type { DashboardInstance } from "../support/dashboard-instances";
+import { HttpBrowser, signInOverHttp } from "../support/http-browser";
 import type { RedisServer } from "../support/redis-server";
 import type { RoundRobinProxy } from "../support/round-robin-proxy";
 import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
+import { waitUntil } from "../support/wait-until";
 
 /** Below the dashboard's one-minute refresh margin: every access token is due for refresh as soon as it is issued. */
 const ACCESS_TOKEN_TTL_SECONDS = 30;
@@ -41,20 +43,11 @@ beforeEach(async () => {
   if (!redis.pid) await redis.launch();
   await waitUntil(
     async () => (await Promise.all(instances.map(async (instance) => (await fetch(`${instance.url}/api/health`)).ok))).every(Boolean),
-    10_000,
+    { what: "every instance healthy", timeoutMs: 10_000 },
   );
   sandbox.resetRequests();
   proxy.resetCounts();
 });
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await condition().catch(() => false)) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const refreshGrants = () => sandbox.requests().filter((entry) => entry.endpoint === "token" && entry.grantType === "refresh_token");
 
@@ -247,11 +240,12 @@ describe.each([
     expect(refreshGrants()).toHaveLength(0);
 
     await restore();
-    const recovery = await waitUntil(
+    const restored = Date.now();
+    await waitUntil(
       async () => (await Promise.all(instances.map((instance) => statusOn(instance, browser)))).every((status) => status === 200),
-      5_000,
+      { what: "every instance serving the member again", timeoutMs: 5_000 },
     );
-    expect(recovery).toBeLessThan(2_500);
+    expect(Date.now() - restored).toBeLessThan(2_500);
     // A session ended before the outage stays ended.
     for (const instance of instances) expect(await statusOn(instance, signedOutCopy, "/api/session")).toBe(401);
   });

@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
-import { signInOverHttp, startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
+import { signInOverHttp } from "../support/http-browser";
 import { PrometheusServer, valueOf, type PromSample } from "../support/prometheus-server";
-import { freePort } from "../support/redis-server";
+import { freePort } from "../support/free-port";
 
 const alertsFile = path.resolve(import.meta.dirname, "..", "..", "deploy", "prometheus", "alerts.yml");
 const METRICS_TOKEN = randomBytes(32).toString("base64url");

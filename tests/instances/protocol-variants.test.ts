@@ -14,7 +14,8 @@ import type { RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium";
-import { HttpBrowser, type DashboardInstance } from "../support/dashboard-instances";
+import type { DashboardInstance } from "../support/dashboard-instances";
+import { HttpBrowser } from "../support/http-browser";
 import type { RoundRobinProxy } from "../support/round-robin-proxy";
 import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
 

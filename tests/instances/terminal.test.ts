@@ -13,10 +13,11 @@ import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
 import { startDashboardInstance } from "../support/dashboard-instances";
-import { freePort } from "../support/redis-server";
+import { ChildOutput } from "../support/child-output";
+import { freePort } from "../support/free-port";
+import { waitUntil } from "../support/wait-until";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
-const tsx = path.join(root, "node_modules", ".bin", "tsx");
 
 let sandbox: RunningSandbox;
 
@@ -37,14 +38,6 @@ function dashboardEnv(port: number): Record<string, string> {
   };
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** The lines of `output` without the terminal's carriage returns and colours. */
 function linesOf(output: string): string[] {
   return output
@@ -60,34 +53,30 @@ describe("npm start's lines", () => {
     async () => {
       const port = await freePort();
       // `script -qec` gives the command a pseudo-terminal as stdout; its own stdout here is a pipe.
-      const child = spawn("script", ["-qec", `exec ${tsx} scripts/start.ts`, "/dev/null"], {
+      // As `npm start` runs it: Node itself with tsx's loader (package.json).
+      const child = spawn("script", ["-qec", `exec '${process.execPath}' --import tsx scripts/start.ts`, "/dev/null"], {
         cwd: root,
         env: { ...process.env, ...dashboardEnv(port), LOG_FORMAT: "", TERM: "dumb" },
         stdio: ["pipe", "pipe", "pipe"],
       });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const output = new ChildOutput(child);
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       try {
-        await until(
-          async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok,
-          5 * 60_000,
-          () => output,
-        );
+        await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/api/health`)).ok, {
+          what: "the dashboard healthy",
+          timeoutMs: 5 * 60_000,
+          intervalMs: 250,
+          process: output,
+        });
         expect((await fetch(`http://127.0.0.1:${port}/api/session`)).status).toBe(401);
-        await until(
-          () => Promise.resolve(output.includes("/api/session")),
-          10_000,
-          () => output,
-        );
+        await waitUntil(() => output.text().includes("/api/session"), { what: "the request's line", timeoutMs: 10_000, process: output });
       } finally {
         // Ctrl-C in the terminal: the launcher stops the dashboard and exits.
         child.stdin.write("\x03");
         const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20_000))]);
         if (!stopped) child.kill("SIGKILL");
       }
-      const lines = linesOf(output);
+      const lines = linesOf(output.text());
       expect(lines.filter((line) => line.trimStart().startsWith("{"))).toEqual([]);
       expect(lines).toContainEqual(
         expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: dashboard_starting \{"url":"http:\/\/127\.0\.0\.1:\d+"\}$/),
@@ -95,7 +84,7 @@ describe("npm start's lines", () => {
       expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: request .*"route":"\/api\/session","status":401/));
       // Next.js's start-up lines, unwrapped.
       expect(lines).toContainEqual(expect.stringMatching(/Ready in/));
-      expect(output).not.toContain("next_output");
+      expect(output.text()).not.toContain("next_output");
     },
     6 * 60_000,
   );
@@ -107,11 +96,7 @@ describe("npm start's lines", () => {
       const instance = await startDashboardInstance("pipe", { ...dashboardEnv(port), LOG_FORMAT: "" }, 5 * 60_000, port);
       try {
         expect((await fetch(`${instance.url}/api/session`)).status).toBe(401);
-        await until(
-          () => Promise.resolve(instance.output().includes('"route":"/api/session"')),
-          10_000,
-          () => instance.output(),
-        );
+        await waitUntil(() => instance.output().includes('"route":"/api/session"'), { what: "the request's line", timeoutMs: 10_000 });
       } finally {
         await instance.stop();
       }

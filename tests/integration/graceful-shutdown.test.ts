@@ -5,12 +5,15 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { SHUTDOWN_GRACE_MS } from "@/lib/server/graceful-shutdown";
 
+import { ChildOutput } from "../support/child-output";
+import { waitUntil } from "../support/wait-until";
+
 const root = path.resolve(import.meta.dirname, "..", "..");
 
 interface Started {
   child: ChildProcess;
   url: string;
-  output: () => string;
+  output: ChildOutput;
   exited: Promise<number | null>;
 }
 
@@ -33,16 +36,14 @@ async function startServer(): Promise<Started> {
     },
   );
   started.push(child);
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const output = new ChildOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const deadline = Date.now() + 30_000;
-  while (!/listening (\d+)/.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, url: `http://127.0.0.1:${/listening (\d+)/.exec(output)![1]}`, output: () => output, exited };
+  const [, port] = await waitUntil(() => /listening (\d+)/.exec(output.text()), {
+    what: "the server's start",
+    timeoutMs: 30_000,
+    process: output,
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output, exited };
 }
 
 /**
@@ -50,19 +51,12 @@ async function startServer(): Promise<Started> {
  * request is parsed, and a connection with no request yet is idle, which a closing server ends at once.
  */
 async function slowRequestArrived(server: Started): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!server.output().includes("slow request")) {
-    if (Date.now() > deadline) throw new Error(`the slow request did not arrive:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function shutdownFinished(output: string): Record<string, unknown> | undefined {
-  return output
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .find((line) => line.event === "shutdown_finished");
+  await waitUntil(() => server.output.text().includes("slow request"), {
+    what: "the slow request",
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    process: server.output,
+  });
 }
 
 describe("clean shutdown", () => {
@@ -79,7 +73,7 @@ describe("clean shutdown", () => {
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe("done");
     expect(await server.exited).toBe(0);
-    expect(shutdownFinished(server.output())).toMatchObject({ drained: true, requestsCutOff: 0 });
+    expect(server.output.events("shutdown_finished")).toMatchObject([{ drained: true, requestsCutOff: 0 }]);
   });
 
   it("stops waiting for a request after the grace period and still exits 0", { timeout: SHUTDOWN_GRACE_MS + 30_000 }, async () => {
@@ -93,6 +87,6 @@ describe("clean shutdown", () => {
     expect(waited).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 500);
     expect(waited).toBeLessThan(SHUTDOWN_GRACE_MS * 2);
     expect(await inFlight).toBeInstanceOf(Error);
-    expect(shutdownFinished(server.output())).toMatchObject({ drained: false, requestsCutOff: 1 });
+    expect(server.output.events("shutdown_finished")).toMatchObject([{ drained: false, requestsCutOff: 1 }]);
   });
 });

@@ -4,23 +4,21 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { ChildOutput } from "../support/child-output";
+import { waitUntil } from "../support/wait-until";
+
 const root = path.resolve(import.meta.dirname, "..", "..");
 const PROBE = "tests/support/busy-when-signalled.ts";
 
 /** Starts `args` with this Node, sends SIGTERM while its event loop is busy, and gives its exit code and output. */
 async function signalledWhileBusy(args: string[]): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const output = new ChildOutput(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  for (const deadline = Date.now() + 20_000; !output.includes("busy");) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the probe did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(() => output.text().includes("busy"), { what: "the probe's start", timeoutMs: 20_000, intervalMs: 20, process: output });
   // The probe's event loop is busy for two seconds from now.
   child.kill("SIGTERM");
-  return { code: await exited, output };
+  return { code: await exited, output: output.text() };
 }
 
 /**

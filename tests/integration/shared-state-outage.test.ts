@@ -23,6 +23,7 @@ import { authorizeWithoutBrowser } from "@/sandbox/testing";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RedisServer } from "../support/redis-server";
 import { RouteBrowser as Browser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+import { waitUntil } from "../support/wait-until";
 
 const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
 const PREFIX = "outage-test:";
@@ -55,16 +56,13 @@ beforeEach(async () => {
 });
 
 async function waitForStore(): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    try {
+  await waitUntil(
+    async () => {
       await store.ping();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+      return true;
+    },
+    { what: "the shared state answering", timeoutMs: 5_000 },
+  );
 }
 
 async function signedIn(): Promise<Browser> {

@@ -12,7 +12,9 @@ import { METHOD_GUARD_FILES } from "@/scripts/standalone";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 import type { SandboxBrowser } from "@/sandbox/testing";
 
+import { ChildOutput } from "../support/child-output";
 import { signInOverHttp } from "../support/http-sign-in";
+import { waitUntil } from "../support/wait-until";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const BUILD_TIMEOUT_MS = 12 * 60_000;
@@ -53,7 +55,7 @@ async function freePort(): Promise<number> {
 
 /** A command started in its own process group, so that a failed test can still stop all of it by its id. */
 class Running {
-  output = "";
+  readonly output: ChildOutput;
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
@@ -64,8 +66,7 @@ class Running {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    this.child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
-    this.child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString("utf8")));
+    this.output = new ChildOutput(this.child);
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
     running.add(this);
     void this.exited.then(() => running.delete(this));
@@ -89,15 +90,6 @@ class Running {
     this.terminate();
     return withTimeout(this.exited, STOP_TIMEOUT_MS, "the command did not exit after SIGTERM");
   }
-
-  /** The launcher's and the dashboard's events, by name. */
-  events(name: string): Record<string, unknown>[] {
-    return this.output
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.event === name);
-  }
 }
 
 const running = new Set<Running>();
@@ -116,19 +108,12 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, message: string):
 }
 
 async function waitForHealth(appUrl: string, command: Running): Promise<void> {
-  const deadline = Date.now() + BUILD_TIMEOUT_MS;
-  let exitCode: number | null | undefined;
-  void command.exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`the command exited with ${exitCode}:\n${command.output.slice(-3000)}`);
-    try {
-      if ((await fetch(`${appUrl}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${appUrl} did not come up:\n${command.output.slice(-3000)}`);
+  await waitUntil(async () => (await fetch(`${appUrl}/api/health`)).ok, {
+    what: `${appUrl}/api/health`,
+    timeoutMs: BUILD_TIMEOUT_MS,
+    intervalMs: 500,
+    process: command.output,
+  });
 }
 
 async function expectSignedInMember(appUrl: string): Promise<SandboxBrowser> {
@@ -236,11 +221,10 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
   it("npm start builds once and serves a signed-in member; stopped and started again, it serves without building", async () => {
     expect(existsSync(path.join(app, "public", "favicon.ico"))).toBe(true);
     const first = await demoStart();
-    expect(first.events("build_started")).toHaveLength(1);
+    expect(first.output.events("build_started")).toHaveLength(1);
     const second = await demoStart();
-    expect(second.events("build_started")).toHaveLength(0);
-    for (const line of second.output.split("\n").filter((text) => text.startsWith("{")))
-      expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(second.output.events("build_started")).toHaveLength(0);
+    expect(() => second.output.jsonLines()).not.toThrow();
   });
 
   describe("with the production variables, after npm run build", () => {
@@ -269,8 +253,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     it("npm start serves the standalone bundle without building again, and SIGTERM lets a request in flight finish", async () => {
       const start = npm(["start"], production());
       await waitForHealth(appUrl, start);
-      expect(start.events("build_started")).toHaveLength(0);
-      expect(start.events("sandbox_started")).toHaveLength(0);
+      expect(start.output.events("build_started")).toHaveLength(0);
+      expect(start.output.events("sandbox_started")).toHaveLength(0);
       const browser = await expectSignedInMember(appUrl);
       expect((await fetch(`${appUrl}/api/ready`)).status).toBe(200);
       // A page view is logged once its answer is sent (Next.js's after(), in the production build).
@@ -278,11 +262,13 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect(courses.status).toBe(200);
       await courses.text();
       const pageRequestId = courses.headers.get("x-request-id");
-      const pageView = () => start.events("page_view").find((line) => line.requestId === pageRequestId);
-      for (let waited = 0; pageView() === undefined && waited < 5_000; waited += 100)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const pageView = await waitUntil(() => start.output.events("page_view").find((line) => line.requestId === pageRequestId), {
+        what: "the page view's log line",
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
       // Node's fetch sends Sec-Fetch-Mode: cors, as the app router's fetch of a tab click does.
-      expect(pageView()).toMatchObject({
+      expect(pageView).toMatchObject({
         page: "/courses",
         navigation: "router",
         outcome: "shown",
@@ -300,11 +286,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect(answer.status).toBe(200);
       expect(await withTimeout(start.exited, STOP_TIMEOUT_MS, "npm start did not exit")).toBe(0);
       site.setKnobs({ latencyMs: 0 });
-      expect(start.events("shutdown_finished")).toEqual([expect.objectContaining({ drained: true, requestsCutOff: 0 })]);
-      const lines = start.output
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(start.output.events("shutdown_finished")).toEqual([expect.objectContaining({ drained: true, requestsCutOff: 0 })]);
+      const lines = start.output.jsonLines();
       // The request that was in flight is answered, and logged, after shutdown began.
       const shutdownStarted = lines.findIndex((line) => line.event === "shutdown_started");
       expect(shutdownStarted).toBeGreaterThan(0);
@@ -373,8 +356,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
   it("after a source change, npm start rebuilds once", async () => {
     appendFileSync(path.join(app, "lib", "format", "currency.ts"), "\n// changed after the last build\n");
     const changed = await demoStart();
-    expect(changed.events("build_started")).toHaveLength(1);
+    expect(changed.output.events("build_started")).toHaveLength(1);
     const again = await demoStart();
-    expect(again.events("build_started")).toHaveLength(0);
+    expect(again.output.events("build_started")).toHaveLength(0);
   });
 });

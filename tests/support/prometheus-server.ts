@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { freePort } from "./redis-server";
+import { ChildOutput } from "./child-output";
+import { freePort } from "./free-port";
+import { waitUntil } from "./wait-until";
 
 export interface PromSample {
   metric: Record<string, string>;
@@ -19,7 +21,7 @@ export class PrometheusServer {
     readonly url: string,
     private readonly child: ChildProcess,
     private readonly directory: string,
-    private readonly output: () => string,
+    private readonly output: ChildOutput,
   ) {}
 
   /** Starts Prometheus with `config` (YAML; `{dir}` stands for its temporary directory) and waits until it is ready. */
@@ -38,25 +40,20 @@ export class PrometheusServer {
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
-    let output = "";
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000));
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    const server = new PrometheusServer(`http://127.0.0.1:${port}`, child, directory, () => output);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${output}`);
-      const ready = await fetch(`${server.url}/-/ready`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ready) return server;
-      if (Date.now() > deadline) {
-        await server.stop();
-        throw new Error(`prometheus did not become ready:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    const output = new ChildOutput(child, 10_000);
+    const server = new PrometheusServer(`http://127.0.0.1:${port}`, child, directory, output);
+    try {
+      await waitUntil(async () => (await fetch(`${server.url}/-/ready`)).ok, {
+        what: "prometheus ready",
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        process: output,
+      });
+    } catch (error) {
+      await server.stop();
+      throw error;
     }
+    return server;
   }
 
   async query(promql: string): Promise<PromSample[]> {
@@ -68,13 +65,15 @@ export class PrometheusServer {
 
   /** Polls `promql` until `accept` holds for its result (Prometheus scrapes every second), or throws with the last result. */
   async waitFor(promql: string, accept: (samples: PromSample[]) => boolean, timeoutMs = 30_000): Promise<PromSample[]> {
-    const deadline = Date.now() + timeoutMs;
-    let last: PromSample[] = [];
-    for (;;) {
+    let last: PromSample[] | undefined;
+    const matched = async () => {
       last = await this.query(promql);
-      if (accept(last)) return last;
-      if (Date.now() > deadline) throw new Error(`${promql} never matched; last result: ${JSON.stringify(last)}\n${this.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      return accept(last) ? last : undefined;
+    };
+    try {
+      return await waitUntil(matched, { what: `${promql} matching`, timeoutMs, intervalMs: 500, process: this.output });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nlast result: ${JSON.stringify(last)}`);
     }
   }
 

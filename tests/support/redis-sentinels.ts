@@ -11,7 +11,9 @@ import { createClient, type RedisClientType } from "redis";
 
 import type { RedisSentinelConfig } from "@/lib/config/env-schema";
 
-import { freePort, RedisServer } from "./redis-server";
+import { freePort } from "./free-port";
+import { RedisServer } from "./redis-server";
+import { waitUntil } from "./wait-until";
 
 export const REDIS_SENTINEL_BINARY = process.env.REDIS_SENTINEL_PATH ?? "redis-sentinel";
 
@@ -116,10 +118,13 @@ export class RedisSentinels {
       const child = spawn(REDIS_SENTINEL_BINARY, [file], { stdio: "ignore" });
       sentinels.children.push(child);
     }
-    await sentinels.waitUntil(async () => {
-      for (const port of ports) if (!(await sentinels.primaryPortAt(port))) return false;
-      return true;
-    }, 10_000);
+    await waitUntil(
+      async () => {
+        for (const port of ports) if (!(await sentinels.primaryPortAt(port))) return false;
+        return true;
+      },
+      { what: "every Sentinel naming a primary", timeoutMs: 10_000, intervalMs: 25 },
+    );
     return sentinels;
   }
 
@@ -153,22 +158,24 @@ export class RedisSentinels {
 
   /** Resolves with the time (Date.now()) at which a majority of the Sentinels first names `port` as the primary. */
   async promotionOf(port: number, timeoutMs: number): Promise<number> {
-    let promotedAt = 0;
-    await this.waitUntil(async () => {
-      const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
-      if (named.filter((candidate) => candidate === port).length * 2 <= this.ports.length) return false;
-      promotedAt = Date.now();
-      return true;
-    }, timeoutMs);
-    return promotedAt;
+    return waitUntil(
+      async () => {
+        const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
+        return named.filter((candidate) => candidate === port).length * 2 > this.ports.length && Date.now();
+      },
+      { what: `a majority of the Sentinels naming ${port} primary`, timeoutMs, intervalMs: 25 },
+    );
   }
 
   /** Resolves once every Sentinel names `port` as the primary (the last learn of a promotion from the others' hellos). */
   async agreementOn(port: number, timeoutMs: number): Promise<void> {
-    await this.waitUntil(async () => {
-      const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
-      return named.every((candidate) => candidate === port);
-    }, timeoutMs);
+    await waitUntil(
+      async () => {
+        const named = await Promise.all(this.ports.map((sentinel) => this.primaryPortAt(sentinel)));
+        return named.every((candidate) => candidate === port);
+      },
+      { what: `every Sentinel naming ${port} primary`, timeoutMs, intervalMs: 25 },
+    );
   }
 
   /**
@@ -177,17 +184,20 @@ export class RedisSentinels {
    * first one is unknown until the next, and a `SENTINEL FAILOVER` asked before then finds no replica to promote.
    */
   async replicaKnown(port: number, timeoutMs: number): Promise<void> {
-    await this.waitUntil(async () => {
-      for (const sentinel of this.ports) {
-        // node-redis answers each replica as an object of its fields.
-        const replicas = (await ask(sentinel, ["SENTINEL", "REPLICAS", this.name])) as Record<string, string>[];
-        const known = replicas.some(
-          (fields) => fields.port === String(port) && fields.flags === "slave" && fields["master-link-status"] === "ok",
-        );
-        if (!known) return false;
-      }
-      return true;
-    }, timeoutMs);
+    await waitUntil(
+      async () => {
+        for (const sentinel of this.ports) {
+          // node-redis answers each replica as an object of its fields.
+          const replicas = (await ask(sentinel, ["SENTINEL", "REPLICAS", this.name])) as Record<string, string>[];
+          const known = replicas.some(
+            (fields) => fields.port === String(port) && fields.flags === "slave" && fields["master-link-status"] === "ok",
+          );
+          if (!known) return false;
+        }
+        return true;
+      },
+      { what: `every Sentinel knowing the replica on ${port}`, timeoutMs, intervalMs: 25 },
+    );
   }
 
   async stop(): Promise<void> {
@@ -202,13 +212,5 @@ export class RedisSentinels {
       ),
     );
     rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  async waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition().catch(() => false))) {
-      if (Date.now() > deadline) throw new Error(`Sentinel: condition not met within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   }
 }

@@ -6,23 +6,15 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_PATH ?? "redis-server";
+import { ChildOutput } from "./child-output";
+import { freePort } from "./free-port";
+import { waitUntil } from "./wait-until";
 
-/** A free TCP port on 127.0.0.1, from the OS. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_PATH ?? "redis-server";
 
 /**
  * Asks over a raw socket (no client library, so no reconnect logic to wait out) whether a key exists:
@@ -44,7 +36,6 @@ function answersCommands(port: number, timeoutMs = 500): Promise<boolean> {
 
 export class RedisServer {
   private child: ChildProcess | undefined;
-  private output = "";
 
   private constructor(
     readonly port: number,
@@ -94,20 +85,16 @@ export class RedisServer {
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     this.child = child;
-    this.output = "";
-    child.stdout?.on("data", (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4000)));
-    child.stderr?.on("data", (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4000)));
+    const output = new ChildOutput(child, 4000);
     child.once("exit", () => {
       if (this.child === child) this.child = undefined;
     });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (await answersCommands(this.port)) return;
-      if (!this.child) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      await waitUntil(() => answersCommands(this.port), { what: `redis-server on port ${this.port}`, timeoutMs: 10_000, process: output });
+    } catch (error) {
+      await this.kill();
+      throw error;
     }
-    await this.kill();
-    throw new Error(`redis-server did not answer on port ${this.port}:\n${this.output}`);
   }
 
   /** SIGSTOP: the server hangs; connections stay open and commands get no answer. */

@@ -8,13 +8,10 @@ import { randomBytes } from "node:crypto";
 
 import { SEEDED_DASHBOARD_CLIENT } from "../../../sandbox/seed";
 import { startSandbox } from "../../../sandbox/server";
-import {
-  signInOverHttp,
-  startDashboardInstance,
-  type DashboardInstance,
-  type HttpBrowser,
-} from "../../../tests/support/dashboard-instances";
-import { freePort, RedisServer } from "../../../tests/support/redis-server";
+import { startDashboardInstance, type DashboardInstance } from "../../../tests/support/dashboard-instances";
+import { freePort } from "../../../tests/support/free-port";
+import { signInOverHttp, type HttpBrowser } from "../../../tests/support/http-browser";
+import { RedisServer } from "../../../tests/support/redis-server";
 
 import type { BenchSection } from "../context";
 

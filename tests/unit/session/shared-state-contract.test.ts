@@ -10,7 +10,8 @@ import { InMemoryBackend, InMemorySharedState, SharedStateUnavailableError, type
 import { RedisSharedState } from "@/lib/session/redis-shared-state";
 
 import { captureLog } from "../../support/captured-log";
-import { freePort, RedisServer } from "../../support/redis-server";
+import { freePort } from "../../support/free-port";
+import { RedisServer } from "../../support/redis-server";
 import { ask, closeAskConnections, RedisSentinels, startPrimaryWithReplica } from "../../support/redis-sentinels";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
