@@ -161,6 +161,29 @@ describe("refresh across instances", () => {
     expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
   });
 
+  it("requests at expiry in one instance share its one refresh: one turn at the lock, not one a request", async () => {
+    // The lock and the rotation record alone would also give one grant; the process's single flight saves
+    // the other requests their round trips to the shared state, and their wait for the lock.
+    const store = new InMemorySharedState();
+    let locks = 0;
+    setSharedStateForTests({
+      ...delegatingTo(() => store),
+      withLock: (key, options, task) => {
+        locks += 1;
+        return store.withLock(key, options, task);
+      },
+    });
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const cookies = Object.fromEntries(jar.cookies);
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, () => callWithMemberSession(memoryJar(cookies), (token) => Promise.resolve(token))),
+    );
+    expect(new Set(tokens)).toEqual(new Set(["at-1"]));
+    expect(locks).toBe(1);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
   it("checklist 51: a holder that takes the lock after another instance's whole refresh uses its rotation and spends nothing", async () => {
     // Two instances on one backend. The first request (instance two) finds no rotation, then takes the lock
     // only once the second request (instance one) has refreshed, published and released it: the lock was

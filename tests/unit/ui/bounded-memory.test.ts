@@ -35,6 +35,17 @@ describe("boundedMemory", () => {
     expect(memory.size).toBe(1);
   });
 
+  it("by default remembers keys of up to 256 characters, so a long header or cookie value is not kept", () => {
+    const memory = boundedMemory<number>(3);
+    const compute = vi.fn((k: string) => k.length);
+    memory.get("x".repeat(257), compute);
+    memory.get("x".repeat(257), compute);
+    expect(compute).toHaveBeenCalledTimes(2);
+    expect(memory.size).toBe(0);
+    memory.get("x".repeat(256), compute);
+    expect(memory.size).toBe(1);
+  });
+
   it("remembers nothing for a key whose answer throws", () => {
     const memory = boundedMemory<number>(3);
     expect(() =>
