@@ -36,7 +36,7 @@ export function sealPageCursor(siteCursor: string, binding: PageCursorBinding): 
 
 /** The site's cursor inside a cursor from {@link sealPageCursor}, or a RequestError "invalid_cursor". */
 export async function openPageCursor(cursor: string, binding: PageCursorBinding): Promise<string> {
-  const opened = await openSessionSeal<Partial<SealedCursor>>(cursor, CURSOR_LIFETIME_SECONDS);
+  const opened = await openSessionSeal<Partial<SealedCursor>>(cursor);
   if (opened.page !== binding.page || opened.member !== binding.member || typeof opened.siteCursor !== "string") {
     throw new RequestError("invalid_cursor", "The page cursor was not given out by the dashboard for this list.");
   }

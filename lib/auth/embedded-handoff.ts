@@ -37,7 +37,7 @@ export async function redeemHandoff(code: string, verifier: string): Promise<Ses
   if (!sealed) throw new AuthError("login_expired", "This sign-in handoff is unknown or expired.");
   // The seal keeps its own minute, whatever the shared state does: one that kept the code longer (or a
   // copy put back) yields a seal that opens empty.
-  const { session, binding } = await openSessionSeal<Partial<{ session: SessionData; binding: string }>>(sealed, HANDOFF_TTL_MS / 1000);
+  const { session, binding } = await openSessionSeal<Partial<{ session: SessionData; binding: string }>>(sealed);
   if (!session || !binding) throw new AuthError("login_expired", "This sign-in handoff is unknown or expired.");
   if (verifier.length < 43 || verifier.length > 128 || (await oauth.calculatePKCECodeChallenge(verifier)) !== binding) {
     throw new AuthError("login_state_mismatch", "This sign-in handoff belongs to another frame.");

@@ -82,7 +82,7 @@ export async function endSessionTicketPath(endSessionUrl: string): Promise<strin
 export async function openEndSessionTicket(ticket: string | null): Promise<string | null> {
   if (!ticket || ticket.length > MAX_TICKET_LENGTH) return null;
   try {
-    const opened = await openSessionSeal<Partial<EndSessionTicket>>(ticket, END_SESSION_TICKET_TTL_SECONDS);
+    const opened = await openSessionSeal<Partial<EndSessionTicket>>(ticket);
     return opened.purpose === TICKET_PURPOSE && typeof opened.url === "string" ? opened.url : null;
   } catch {
     return null;
@@ -118,7 +118,7 @@ async function readEndSessionEndpoint(): Promise<string | undefined> {
 export async function readEndSessionState(state: string | undefined): Promise<SignedOutReason | null> {
   if (!state || state.length > 2048) return null;
   try {
-    const opened = await openSessionSeal<Partial<EndSessionState>>(state, END_SESSION_STATE_TTL_SECONDS);
+    const opened = await openSessionSeal<Partial<EndSessionState>>(state);
     return opened.purpose === STATE_PURPOSE && isSignedOutReason(opened.reason) ? opened.reason : null;
   } catch {
     return null;

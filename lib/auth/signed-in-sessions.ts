@@ -165,7 +165,7 @@ async function endRecord(subject: string, id: string, record: SessionRecord): Pr
   await markSessionEnded({ sid: record.sid, createdAt: record.createdAt });
   let revoked = true;
   try {
-    const grant = await openSessionSeal<Partial<Grant>>(record.grant, 0);
+    const grant = await openSessionSeal<Partial<Grant>>(record.grant);
     if (typeof grant.accessToken === "string") {
       const binding = grant.tokenType === "DPoP" && grant.dpopKey ? { dpopKey: grant.dpopKey, tokenType: "DPoP" as const } : {};
       await revokeAtSite({ accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? null, ...binding });

@@ -308,7 +308,7 @@ async function publishRotation(key: string, rotated: RotatedTokens): Promise<Rot
     const outcome = await store.publishOnce(`rotated:${key}`, sealed, ROTATION_MEMORY_MS);
     if (!outcome.stored) {
       logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
-      return await openSessionSeal<RotatedTokens>(outcome.value, 0);
+      return await openSessionSeal<RotatedTokens>(outcome.value);
     }
     // No replica has the record: a failover now would lose it (docs/architecture.md section 8).
     if (outcome.durability === "unreplicated") keepUnconfirmed(store, key, rotated, sealed);
@@ -410,7 +410,7 @@ async function recallRotation(refreshToken: string): Promise<RotatedTokens | und
   const unconfirmed = unconfirmedRotationsOf(store).get(key);
   if (unconfirmed && unconfirmed.until > Date.now()) return markJoinedRefresh({ ...unconfirmed.rotated });
   const remembered = await store.recall(`rotated:${key}`);
-  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered, 0)) : undefined;
+  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered)) : undefined;
 }
 
 /**

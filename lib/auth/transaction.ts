@@ -63,7 +63,7 @@ const TRANSACTION_COOKIE_ATTRIBUTE_BYTES = 80;
 
 async function openSealed(sealed: string | undefined): Promise<LoginTransaction | null> {
   if (!sealed) return null;
-  const data = await openSessionSeal<Partial<LoginTransaction>>(sealed, TRANSACTION_TTL_SECONDS);
+  const data = await openSessionSeal<Partial<LoginTransaction>>(sealed);
   if (typeof data.state !== "string" || typeof data.codeVerifier !== "string" || typeof data.nonce !== "string") return null;
   return data as LoginTransaction;
 }

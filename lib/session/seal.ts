@@ -54,10 +54,12 @@ export function sealWithSessionSecret(data: object, ttlSeconds: number): Promise
 }
 
 /**
- * Opens a seal made by `sealWithSessionSecret` with any configured secret. A seal past its `ttlSeconds`
- * (0: no limit), tampered with or sealed with another secret opens to an empty object: a caller that
- * reads it from the browser asks for a `Partial` and checks the fields.
+ * Opens a seal made by `sealWithSessionSecret` with any configured secret. A seal past the expiry sealed
+ * into it, tampered with or sealed with another secret opens to an empty object: a caller that reads it
+ * from the browser asks for a `Partial` and checks the fields. The expiry is the one written when it was
+ * sealed, with a minute of clock skew allowed: iron-webcrypto's `unseal` reads no time to live of its own, so
+ * none is passed here.
  */
-export function openSessionSeal<T extends object>(sealed: string, ttlSeconds: number): Promise<T> {
-  return unsealData<T>(sealed, { password: sealPasswords().opening, ttl: ttlSeconds });
+export function openSessionSeal<T extends object>(sealed: string): Promise<T> {
+  return unsealData<T>(sealed, { password: sealPasswords().opening });
 }

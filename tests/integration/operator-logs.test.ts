@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { TRANSACTION_TTL_SECONDS, type LoginTransaction } from "@/lib/auth/transaction";
+import type { LoginTransaction } from "@/lib/auth/transaction";
 import { setLogDestinationForTests } from "@/lib/log/logger";
 import { openSessionSeal } from "@/lib/session/seal";
 import { loadSession } from "@/lib/session/session";
@@ -82,7 +82,7 @@ describe("operator logs", () => {
     rememberCookies(browser);
     for (const [name, value] of browser.cookies) {
       if (!name.includes("dash_tx_")) continue;
-      const transaction = await openSessionSeal<LoginTransaction>(value, TRANSACTION_TTL_SECONDS);
+      const transaction = await openSessionSeal<LoginTransaction>(value);
       secrets.add(transaction.codeVerifier);
       secrets.add(transaction.nonce);
     }

@@ -106,7 +106,7 @@ describe("a new sign-in writes a fresh session (finding 3, checklist 43)", () =>
     );
     browser.cookies.set(sessionCookieName("top"), planted);
     await signInThroughRoutes(browser);
-    const fresh = await openSessionSeal<Record<string, unknown>>(browser.cookies.get(sessionCookieName("top"))!, 0);
+    const fresh = await openSessionSeal<Record<string, unknown>>(browser.cookies.get(sessionCookieName("top"))!);
     expect(fresh.sid).not.toBe("planted-sid");
     expect(fresh.idTokenNonce).not.toBe("planted-nonce");
     expect(fresh).not.toHaveProperty("planted");
