@@ -12,7 +12,7 @@ import { type RunningSandbox } from "@/sandbox/server";
 
 import { captureLog } from "../support/captured-log";
 import { TEST_APP_URL } from "../support/env";
-import { deltas } from "../support/metric-deltas";
+import { deltas, deltasAndResult } from "../support/metric-deltas";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 import { sessionData } from "../support/session-data";
@@ -105,10 +105,9 @@ describe("sign-in from the embedded dashboard", () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     const log = captureLog();
-    let wrong!: Response;
-    const counted = await deltas([[signInsFailed, { code: "login_state_mismatch" }]], async () => {
-      wrong = await redeemRequest(frame, { code, verifier: "w".repeat(43) });
-    });
+    const { changes: counted, result: wrong } = await deltasAndResult([[signInsFailed, { code: "login_state_mismatch" }]], () =>
+      redeemRequest(frame, { code, verifier: "w".repeat(43) }),
+    );
     expect(counted).toEqual([1]);
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toMatchObject({ error: { code: "login_state_mismatch" } });
@@ -121,10 +120,9 @@ describe("sign-in from the embedded dashboard", () => {
     // A session that would need more than four cookies (checklist 46): redeemed, then refused as the frame's session.
     const code = await createHandoff(sessionData({ accessToken: "a".repeat(20_000) }), await bindingFor(VERIFIER));
     const frame = new RouteBrowser();
-    let answer!: Response;
-    const counted = await deltas([[signInsFailed, { code: "sign_in_too_large" }]], async () => {
-      answer = await redeemRequest(frame, { code, verifier: VERIFIER });
-    });
+    const { changes: counted, result: answer } = await deltasAndResult([[signInsFailed, { code: "sign_in_too_large" }]], () =>
+      redeemRequest(frame, { code, verifier: VERIFIER }),
+    );
     expect(counted).toEqual([1]);
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ error: { code: "sign_in_too_large" } });
@@ -165,13 +163,10 @@ describe("sign-in from the embedded dashboard", () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     const log = captureLog();
-    let unknown!: Response;
-    expect(
-      await deltas(
-        [[signInsFailed, { code: "login_expired" }]],
-        async () => (unknown = await redeemRequest(frame, { code: "unknown", verifier: VERIFIER })),
-      ),
-    ).toEqual([1]);
+    const { changes, result: unknown } = await deltasAndResult([[signInsFailed, { code: "login_expired" }]], () =>
+      redeemRequest(frame, { code: "unknown", verifier: VERIFIER }),
+    );
+    expect(changes).toEqual([1]);
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toMatchObject({ error: { code: "login_expired" } });
     expect(log.events()).toContainEqual(expect.objectContaining({ event: "sign_in_failed", errorCode: "login_expired" }));

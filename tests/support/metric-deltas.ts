@@ -11,10 +11,17 @@ async function valueOf(metric: Metric, labels: Record<string, string> = {}, suff
   return matching?.value ?? 0;
 }
 
-/** How much `action` changed each of `series`. */
-export async function deltas(series: [Metric, Record<string, string>, string?][], action: () => unknown): Promise<number[]> {
+type Series = [Metric, Record<string, string>, string?][];
+
+/** How much `action` changed each of `series`, and what it gave (a route's answer, to check as well). */
+export async function deltasAndResult<T>(series: Series, action: () => T | Promise<T>): Promise<{ changes: number[]; result: T }> {
   const before = await Promise.all(series.map(([metric, labels, suffix]) => valueOf(metric, labels, suffix)));
-  await action();
+  const result = await action();
   const after = await Promise.all(series.map(([metric, labels, suffix]) => valueOf(metric, labels, suffix)));
-  return after.map((value, index) => value - before[index]!);
+  return { changes: after.map((value, index) => value - before[index]!), result };
+}
+
+/** How much `action` changed each of `series`. */
+export async function deltas(series: Series, action: () => unknown): Promise<number[]> {
+  return (await deltasAndResult(series, action)).changes;
 }
