@@ -16,7 +16,7 @@ import {
   visit,
 } from "graphql";
 import type { DocumentNode, GraphQLFieldResolver, GraphQLSchema } from "graphql";
-import { getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
+import { coverPath, getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
 import { authenticateResourceRequest } from "./dpop";
 import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS } from "./http-util";
@@ -205,6 +205,23 @@ function ordersPlacedMeanwhile(member: DemoMember, count: number, now: number): 
   }));
 }
 
+/**
+ * The `extraEnrollments` knob: enrollments beyond the member's own, each in a course of its own ("Elective
+ * 1", "Elective 2"...), with lifetime access and never started, as a member with an all-access pass has on
+ * a large catalog.
+ */
+function enrollmentsBeyondTheSeed(count: number): EnrollmentData[] {
+  return Array.from({ length: count }, (_, index) => ({
+    slug: `elective-${index + 1}`,
+    name: `Elective ${index + 1}`,
+    imagePath: coverPath(`elective-${index + 1}`),
+    expireDate: null,
+    hasLifetimeAccess: true,
+    completionPercentage: 0,
+    lastWatchedLecture: null,
+  }));
+}
+
 function viewerRoot(state: SandboxState, member: DemoMember) {
   let cached: ReturnType<typeof getAccountData> | undefined;
   const data = () => (cached ??= getAccountData(member.email, state.now()));
@@ -228,7 +245,8 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
       id: member.id,
       email: member.email,
       name: member.name,
-      enrolledCourses: (args: PageArgs) => paginate(data().enrollments.map(enrollment), args, cursorRules()),
+      enrolledCourses: (args: PageArgs) =>
+        paginate([...data().enrollments, ...enrollmentsBeyondTheSeed(state.knobs.extraEnrollments)].map(enrollment), args, cursorRules()),
       // Newest first, as a site lists a member's orders; a not-paid order links to where it is paid.
       orders: (args: PageArgs) =>
         paginate(

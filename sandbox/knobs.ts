@@ -92,6 +92,11 @@ export interface SandboxKnobs {
    */
   newOrders: number;
   /**
+   * Enrollments each member has beyond the seed's (default 0), after their own: a member with an all-access
+   * pass on a catalog larger than the sandbox's (each a course of its own, lifetime access, never started).
+   */
+  extraEnrollments: number;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -180,6 +185,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cursorTtlSeconds: 0,
   cursorMinLength: 0,
   newOrders: 0,
+  extraEnrollments: 0,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -243,6 +249,7 @@ export const knobsPatchSchema = z
       .max(10 * 365 * 24 * 3600),
     cursorMinLength: z.number().int().min(0).max(16_384),
     newOrders: z.number().int().min(0).max(1_000),
+    extraEnrollments: z.number().int().min(0).max(5_000),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -233,6 +233,37 @@ describe("knobs", () => {
     expect((await page(1, null)).nodes[0]?.tradeNo).toMatch(/NEW1$/);
   });
 
+  it("gives each member extraEnrollments beyond their own, after them, each a course of its own", async () => {
+    const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
+    type Courses = {
+      viewer: { enrolledCourses: { nodes: { slug: string; hasLifetimeAccess: boolean }[]; pageInfo: { endCursor: string | null } } };
+    };
+    /** Every enrollment, page after page. */
+    const all = async () => {
+      const nodes: { slug: string; hasLifetimeAccess: boolean }[] = [];
+      for (let after: string | null = null; ;) {
+        const { body } = await graphql(
+          sandbox,
+          tokens.accessToken,
+          "query($after: String) { viewer { enrolledCourses(first: 100, after: $after) { " +
+            "nodes { slug hasLifetimeAccess } pageInfo { endCursor } } } }",
+          { after },
+        );
+        const page = (body.data as Courses).viewer.enrolledCourses;
+        nodes.push(...page.nodes);
+        if (page.pageInfo.endCursor === null || page.nodes.length === 0) return nodes;
+        after = page.pageInfo.endCursor;
+      }
+    };
+    const own = await all();
+    sandbox.setKnobs({ extraEnrollments: 600 });
+    const withExtra = await all();
+    expect(withExtra).toHaveLength(own.length + 600);
+    expect(withExtra.slice(0, own.length)).toEqual(own);
+    expect(new Set(withExtra.map((node) => node.slug)).size).toBe(withExtra.length);
+    expect(withExtra.slice(own.length).every((node) => node.hasLifetimeAccess)).toBe(true);
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });
