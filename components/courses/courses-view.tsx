@@ -4,6 +4,7 @@ import { useEffect, useMemo } from "react";
 import { useFirstNewItemFocus } from "@/lib/client/first-new-item-focus";
 import { flattenPages, usePagedAccountPage } from "@/lib/client/hooks";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { MAX_SHOWN_PAGES } from "@/lib/contract/shown-pages";
 import { COURSE_CARDS_STEP, countCoursesByShow, courseListQuery, selectCourses, type CourseChoice } from "@/lib/format/course-filter";
 import { interpolate, type Messages } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
@@ -98,10 +99,10 @@ function noMatchBodyOf(searching: boolean, matchingAnyShow: number, messages: Me
  * The chosen courses, a step at a time, with "Showing N of M" (M: those matching); when none, `noMatchBody`
  * says what might find some (other words when no Show option holds a course with them). "Show 24 more (82 left)"
  * moves focus to the first course it adds (the status line announces the new count); past the last loaded
- * course, "Show more" loads the enrollments beyond the bound. How many are shown is kept in the URL
- * (useShownCount), so Back from a lecture and a reload find the list, and the course, where they were.
- * Pressed before the page is interactive, "Show 24 more" loads that URL, and the browser scrolls to the first
- * course it adds.
+ * course, "Show more" loads the next 500 enrollments. How many are shown, and how many loads of enrollments
+ * were read, are kept in the URL (useShownCount), so Back from a lecture and a reload find the list, and
+ * the course, where they were. Pressed before the page is interactive, either button loads that URL (the
+ * server reads as many loads, up to MAX_SHOWN_PAGES), and the browser scrolls to the first course it adds.
  */
 function ChosenCourses({
   choice,
@@ -120,6 +121,8 @@ function ChosenCourses({
   const shown = Math.min(visible, courses.length);
   const left = courses.length - shown;
   const shownCourses = courses.slice(0, shown);
+  // How many loads of enrollments the list holds (500 each): the URL keeps it with the count shown.
+  const pagesRead = query.data?.pages.length ?? 1;
   // Past the loaded courses, the first one Show more adds arrives with the site's next page.
   const { markShown, focusProps } = useFirstNewItemFocus(shownCourses.map((course) => course.slug));
   // A search reads the courses beyond the bound too (its busy "Loading more…" below): until it has, saying
@@ -158,26 +161,34 @@ function ChosenCourses({
         <ShowMoreButton
           onClick={() => {
             markShown();
-            setVisible(shown + COURSE_CARDS_STEP);
+            setVisible(shown + COURSE_CARDS_STEP, pagesRead);
           }}
           loading={false}
           label={interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })}
           loadingLabel={messages.courses.loadingMore}
           opensBeforeHydration={{
             action: `${PAGE_PATHS.courses}#${listedItemId(shown + 1)}`,
-            query: courseListQuery(choice, shown + COURSE_CARDS_STEP),
+            query: courseListQuery(choice, shown + COURSE_CARDS_STEP, pagesRead),
           }}
         />
       ) : query.hasNextPage ? (
         <ShowMoreButton
           onClick={() => {
             markShown();
-            setVisible(shown + COURSE_CARDS_STEP);
+            setVisible(shown + COURSE_CARDS_STEP, pagesRead + 1);
             void query.fetchNextPage();
           }}
           loading={query.isFetchingNextPage}
           label={messages.courses.showMore}
           loadingLabel={messages.courses.loadingMore}
+          opensBeforeHydration={
+            pagesRead + 1 <= MAX_SHOWN_PAGES
+              ? {
+                  action: `${PAGE_PATHS.courses}#${listedItemId(shown + 1)}`,
+                  query: courseListQuery(choice, shown + COURSE_CARDS_STEP, pagesRead + 1),
+                }
+              : undefined
+          }
         />
       ) : null}
     </>

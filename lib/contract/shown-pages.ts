@@ -1,8 +1,8 @@
 /**
- * How many pages of a list read in pages (Orders, Events) its page shows, kept in the URL (`?pages=3`, which
- * "Show more" leaves): the server renders that many in the first HTML, so a reload, Back from the site, and
- * a press of "Show more" before the page is interactive (a GET form to that URL) find the list as long as it
- * was. Client-safe.
+ * How many pages of a list read in pages (Orders, Events, and Courses past its first 500 enrollments) its
+ * page shows, kept in the URL (`?pages=3`, which "Show more" leaves): the server renders that many in the
+ * first HTML, so a reload, Back from the site, and a press of "Show more" before the page is interactive (a
+ * GET form to that URL) find the list as long as it was. Client-safe.
  */
 import { countInQuery, type QueryValues } from "./query-values";
 

@@ -1,4 +1,5 @@
 import { countInQuery, firstValue, type QueryValues } from "@/lib/contract/query-values";
+import { SHOWN_PAGES_PARAM } from "@/lib/contract/shown-pages";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { hasAccessEnded, isAccessEndingSoon } from "./access";
 import { toDate } from "./datetime";
@@ -63,11 +64,18 @@ export function parseShownCount(query: QueryValues): number {
   return countInQuery(query, "shown", COURSE_CARDS_STEP, MAX_SHOWN_COURSES);
 }
 
-/** The query string for a choice listing `shown` courses: the choice's own (courseChoiceQuery), then `shown` when past one step. */
-export function courseListQuery(choice: CourseChoice, shown: number): string {
-  const query = courseChoiceQuery(choice);
-  if (shown <= COURSE_CARDS_STEP) return query;
-  return `${query ? `${query}&` : "?"}shown=${Math.min(Math.floor(shown), MAX_SHOWN_COURSES)}`;
+/**
+ * The query string for a choice listing `shown` courses out of `pages` loads of enrollments (lib/contract/shown-pages.ts:
+ * past the first load, "Show more" reads the next): the choice's own (courseChoiceQuery), then `shown` when
+ * past one step, then `pages` when past the first, so the server renders as many courses, and reads as many
+ * loads, as the list had.
+ */
+export function courseListQuery(choice: CourseChoice, shown: number, pages = 1): string {
+  const params = new URLSearchParams(courseChoiceQuery(choice));
+  if (shown > COURSE_CARDS_STEP) params.set("shown", String(Math.min(Math.floor(shown), MAX_SHOWN_COURSES)));
+  if (pages > 1) params.set(SHOWN_PAGES_PARAM, String(Math.floor(pages)));
+  const query = params.toString();
+  return query ? `?${query}` : "";
 }
 
 /**

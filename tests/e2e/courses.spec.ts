@@ -12,6 +12,7 @@ import {
   gotoWithScriptsHeld,
   hydrated,
   lastResumableOf72,
+  postSandboxControl,
   resetSandbox,
   screenshotPage,
   signIn,
@@ -349,6 +350,40 @@ test("on a phone, Show 24 more pressed before the page is interactive loads the 
   await expect(page).toHaveURL(/\/courses\?sort=name&shown=72(#|$)/);
   await expect(page.locator("html[data-before-press]")).toHaveCount(1);
   await expect(page.getByRole("main").getByRole("listitem").nth(48)).toBeFocused();
+});
+
+test("past 500 courses, Show more pressed before the page is interactive reads the next load at the first course it adds", async ({
+  page,
+}) => {
+  // An all-access member on a catalog larger than the sandbox's: 610 enrollments, past the 500 of one load.
+  await postSandboxControl(page, "/__sandbox/knobs", { extraEnrollments: 480 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  const names = [
+    ...enrollmentsOf("kai@example.com").map(({ enrollment }) => enrollment.name),
+    ...Array.from({ length: 480 }, (_, index) => `Elective ${index + 1}`),
+  ];
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  const cards = page.getByRole("main").getByRole("article");
+
+  // Every course of the first load shown, the page's JavaScript held back: Show more is a form for the next load.
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses?sort=name&shown=500");
+  await expect(status).toHaveText("Showing 500 of 500");
+  await expect(page.getByText(`The counts cover the first 500 of your ${names.length} courses`)).toBeVisible();
+  await page.getByRole("button", { name: "Show more", exact: true }).click();
+  await expect(page).toHaveURL(/\/courses\?sort=name&shown=524&pages=2#item-501$/);
+  await expect(status).toHaveText(`Showing 524 of ${names.length}`);
+  await expect(page.getByText(/The counts cover the first/)).toHaveCount(0);
+  const byName = [...names].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base", numeric: true }));
+  await expect(cards.getByRole("heading")).toHaveText(byName.slice(0, 524));
+  // The browser lands on course 501, below the sticky header.
+  await expect(cards.nth(500)).toBeInViewport({ ratio: 1 });
+
+  // Once the page is interactive, a reload keeps both loads and the list as long as it was.
+  releaseScripts();
+  await hydrated(page.getByRole("button", { name: /^Show 24 more/ }));
+  await page.reload();
+  await expect(status).toHaveText(`Showing 524 of ${names.length}`);
 });
 
 test("on a phone, the keyboard's Search key closes the keyboard and goes to the results", async ({ page }) => {

@@ -28,7 +28,9 @@ async function coursesPrefetchedFor(session: SessionData): Promise<{ status: str
     "sec-fetch-mode": "navigate",
     cookie: await sessionCookie(session),
   });
-  const element = (await CoursesPage()) as ReactElement<{ state: { queries: { state: { status: string; error?: unknown } }[] } }>;
+  const element = (await CoursesPage({ searchParams: Promise.resolve({}) })) as ReactElement<{
+    state: { queries: { state: { status: string; error?: unknown } }[] };
+  }>;
   await runAfterResponse();
   const [courses, ...others] = element.props.state.queries;
   expect(others).toEqual([]);

@@ -52,7 +52,7 @@ async function viewCourses(incomingId?: string): Promise<{ answered: string | nu
     cookie: `${sessionCookieName()}=${refreshed ?? cookie.split("=")[1]}`,
     ...(forwarded ? { "x-request-id": forwarded } : {}),
   });
-  await CoursesPage();
+  await CoursesPage({ searchParams: Promise.resolve({}) });
   return { answered: response.headers.get("x-request-id"), forwarded };
 }
 
@@ -60,7 +60,7 @@ describe("a page request's id", () => {
   it("is checked again by the render: a malformed id that reached it is never logged", async () => {
     const log = captureLog();
     requestHeaders.current = new Headers({ cookie: await sessionCookie(), "x-request-id": "two words; level=error" });
-    await CoursesPage();
+    await CoursesPage({ searchParams: Promise.resolve({}) });
     await runAfterResponse();
     const ids = log
       .events()

@@ -81,7 +81,7 @@ describe("the session the proxy hands a page render", () => {
     const { ticket } = await throughTheProxy({ cookie, ...DOCUMENT });
     expect(sharedState.endedLookups).toBe(1);
     requestHeaders.current = new Headers({ cookie, [PAGE_SESSION_TICKET_HEADER]: ticket! });
-    await CoursesPage();
+    await CoursesPage({ searchParams: Promise.resolve({}) });
     expect(site.callsTo("/account/graphql")).toHaveLength(1);
     expect(sharedState.endedLookups).toBe(1);
   });

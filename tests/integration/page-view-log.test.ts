@@ -31,11 +31,14 @@ let log: ReturnType<typeof captureLog>;
  * Renders a page for a request with `headers` (a document load unless they say otherwise), sends the answer
  * (runs what the render left for after it), and returns the page views it logged.
  */
-async function view(page: () => Promise<ReactNode>, headers: Record<string, string>): Promise<Record<string, unknown>[]> {
+async function view(
+  page: (props: { searchParams: Promise<Record<string, string>> }) => Promise<ReactNode>,
+  headers: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
   log = captureLog();
   requestHeaders.current = new Headers({ "sec-fetch-mode": "navigate", "x-request-id": "view-1", ...headers });
   try {
-    await page();
+    await page({ searchParams: Promise.resolve({}) });
   } catch (error) {
     // A redirect (Next.js throws it): the page view is logged all the same.
     if (!String((error as { digest?: unknown }).digest).startsWith("NEXT_REDIRECT;")) throw error;

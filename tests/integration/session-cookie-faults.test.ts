@@ -62,7 +62,7 @@ function documentRequest(path: string, cookie: string): NextRequest {
 async function renderCoursesPage(cookie: string): Promise<string | null> {
   requestHeaders.current = new Headers({ cookie: `${sessionCookieName()}=${cookie}`, "sec-fetch-dest": "document" });
   try {
-    await CoursesPage();
+    await CoursesPage({ searchParams: Promise.resolve({}) });
     return null;
   } catch (error) {
     const digest = (error as { digest?: unknown }).digest;

@@ -1,5 +1,6 @@
 /**
- * Orders and Events render as many pages of their list as the URL's `pages` asks for (README, Data): a
+ * Orders, Events and Courses (past its first load of 500 enrollments) render as many pages of their list as
+ * the URL's `pages` asks for (README, Data): a
  * reload, Back from the site, and "Show more" pressed before the page is interactive (a GET form to
  * `?pages=N`) find the list as long as it was. At most MAX_SHOWN_PAGES, all within the page view's one
  * deadline; a page after the first that fails ends the list there, the pages read kept, with Show more.
@@ -7,7 +8,9 @@
 import type { ReactElement } from "react";
 import { describe, expect, it, vi } from "vitest";
 
+import CoursesPage from "@/app/(member)/courses/page";
 import OrdersPage from "@/app/(member)/orders/page";
+import { COURSES_BOUND } from "@/lib/account-api/pages/courses";
 import { MAX_SHOWN_PAGES, parseShownPages, shownPagesQuery } from "@/lib/contract/shown-pages";
 
 import { runAfterResponse } from "../support/after-response";
@@ -181,5 +184,52 @@ describe("Orders renders the pages the URL asks for", () => {
     expect(performance.now() - started).toBeLessThan(1_800);
     expect(pages.length).toBeGreaterThanOrEqual(1);
     expect(pages.length).toBeLessThan(MAX_SHOWN_PAGES);
+  });
+});
+
+describe("Courses reads the loads of enrollments the URL asks for", () => {
+  /** The site's enrollments, `total` of them, in pages of what the dashboard asks for; the cursor is the offset. */
+  function siteEnrollments(total: number) {
+    site.handlers.set("POST /account/graphql", (call: RecordedCall) => {
+      const { first, after } = (call.body as { variables: { first: number; after: string | null } }).variables;
+      const offset = after === null ? 0 : Number(after);
+      const end = Math.min(offset + first, total);
+      const nodes = Array.from({ length: end - offset }, (_, index) => ({
+        slug: `course-${offset + index + 1}`,
+        name: `Course ${offset + index + 1}`,
+        expireDate: null,
+        hasLifetimeAccess: true,
+        completionPercentage: 0,
+        lastWatchedLecture: null,
+      }));
+      const enrolledCourses = {
+        totalCount: total,
+        pageInfo: { hasNextPage: end < total, endCursor: end < total ? String(end) : null },
+        nodes,
+      };
+      return { json: { data: { viewer: { enrolledCourses } } } };
+    });
+  }
+
+  /** How many enrollments each load the Courses page holds has, for the URL's query `query`. */
+  async function coursesRendered(query: Record<string, string>): Promise<number[]> {
+    requestHeaders.current = new Headers({ "sec-fetch-mode": "navigate", cookie: await sessionCookie() });
+    const element = (await CoursesPage({ searchParams: Promise.resolve(query) })) as ReactElement<{
+      state: { queries: { state: { status: string; data?: { pages: { items: unknown[] }[] } } }[] };
+    }>;
+    await runAfterResponse();
+    const [courses] = element.props.state.queries;
+    expect(courses?.state.status).toBe("success");
+    return (courses?.state.data?.pages ?? []).map((page) => page.items.length);
+  }
+
+  it("without `pages`, the first load of its bound alone", async () => {
+    siteEnrollments(COURSES_BOUND + 30);
+    expect(await coursesRendered({})).toEqual([COURSES_BOUND]);
+  });
+
+  it("`pages=2` (left by Show more past the first load): the rest too, in the first HTML", async () => {
+    siteEnrollments(COURSES_BOUND + 30);
+    expect(await coursesRendered({ shown: "524", pages: "2" })).toEqual([COURSES_BOUND, 30]);
   });
 });

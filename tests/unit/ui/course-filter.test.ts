@@ -14,6 +14,7 @@ import {
   selectCourses,
 } from "@/lib/format/course-filter";
 import { sharedFormatterCount } from "@/lib/format/intl-formatters";
+import { parseShownPages } from "@/lib/contract/shown-pages";
 import type { CourseEnrollment } from "@/lib/types/account";
 
 const NOW = new Date("2026-12-10T00:00:00Z");
@@ -105,6 +106,16 @@ describe("parseShownCount and courseListQuery: how many courses the list shows, 
   it("leaves the first step out of the URL, so a choice's own URL stays as it was", () => {
     expect(courseListQuery(DEFAULT_COURSE_CHOICE, COURSE_CARDS_STEP)).toBe("");
     expect(courseListQuery({ show: "ended", sort: "recent", q: "" }, COURSE_CARDS_STEP)).toBe("?show=ended");
+  });
+
+  it("keeps how many loads of enrollments were read past the first, after the count, and the choice reads as before", () => {
+    const choice = { show: "all", sort: "name", q: "" } as const;
+    expect(courseListQuery(choice, 524, 2)).toBe("?sort=name&shown=524&pages=2");
+    expect(courseListQuery(choice, COURSE_CARDS_STEP, 3)).toBe("?sort=name&pages=3");
+    expect(courseListQuery(choice, 48, 1)).toBe("?sort=name&shown=48");
+    expect(parseShownPages(new URLSearchParams(courseListQuery(choice, 524, 2)))).toBe(2);
+    expect(parseShownCount(new URLSearchParams(courseListQuery(choice, 524, 2)))).toBe(524);
+    expect(parseCourseChoice(new URLSearchParams(courseListQuery(choice, 524, 2)))).toEqual(choice);
   });
 
   it("reads one step from a missing, unreadable or too small count, and cuts a huge one", () => {

@@ -168,7 +168,7 @@ describe("a press while the next page loads", () => {
     expect(requestsFor("/api/account/orders?after=c")).toBe(1);
   });
 
-  it("Courses past the loaded courses (a plain button): asks the site for that page once", async () => {
+  it("Courses past the loaded courses: asks the site for that page once", async () => {
     const { release } = serve(
       {
         "/api/account/courses": { items: [course("a0")], totalCount: 2, nextCursor: "c" },
@@ -230,6 +230,77 @@ describe("Show more before the page is interactive", () => {
       expect([...new FormData(button.closest("form")!)], `${shown} pages shown`).toEqual([["pages", String(shown + 1)]]);
       fireEvent.click(button);
       await screen.findByText(new RegExp(`Order T-${shown}$`));
+    }
+    const pastTheUrl = await screen.findByRole("button", { name: "Show more" });
+    expect(pastTheUrl.getAttribute("type")).toBe("button");
+    expect(pastTheUrl.closest("form")).toBeNull();
+  });
+});
+
+describe("Courses' Show more past the loaded courses, before and after the page is interactive", () => {
+  afterEach(() => window.history.replaceState(null, "", "/"));
+
+  it("is a GET form to one more load of enrollments, landing on the first course it adds; pressed, the URL keeps both", async () => {
+    window.history.replaceState(null, "", "/courses?sort=name");
+    navigation.query = new URLSearchParams("sort=name");
+    const firstLoad = Array.from({ length: 3 }, (_, index) => course(`a${index}`));
+    const { release } = serve(
+      {
+        "/api/account/courses": { items: firstLoad, totalCount: 4, nextCursor: "c" },
+        "/api/account/courses?after=c": { items: [course("b0")], totalCount: 4, nextCursor: null },
+      },
+      "/api/account/courses?after=c",
+    );
+    try {
+      renderView(CoursesView);
+      const form = (await screen.findByRole("button", { name: "Show more" })).closest("form");
+      expect(form?.getAttribute("method")).toBe("get");
+      expect(form?.getAttribute("action")).toBe("/courses#item-4");
+      // The server reads two loads for that URL (app/(member)/courses/page.tsx) and lists 27 courses at most.
+      expect([...new FormData(form!)]).toEqual([
+        ["sort", "name"],
+        ["shown", "27"],
+        ["pages", "2"],
+      ]);
+      await pressShowMore();
+      await release();
+      await screen.findByRole("heading", { name: "Course b0" });
+      expect(window.location.search).toBe("?sort=name&shown=27&pages=2");
+      expect(document.getElementById("item-4")?.textContent).toContain("Course b0");
+    } finally {
+      navigation.query = new URLSearchParams();
+    }
+  });
+
+  it("another choice starts again at one step of courses, and keeps the loads read", async () => {
+    window.history.replaceState(null, "", "/courses?shown=27&pages=2");
+    navigation.query = new URLSearchParams("shown=27&pages=2");
+    serve({ "/api/account/courses": { items: [course("a0")], totalCount: 1, nextCursor: null } }, "");
+    try {
+      renderView(CoursesView);
+      fireEvent.change(await screen.findByRole("combobox", { name: "Sort by" }), { target: { value: "name" } });
+      expect(window.location.search).toBe("?sort=name&pages=2");
+    } finally {
+      navigation.query = new URLSearchParams();
+    }
+  });
+
+  it(`stays a form up to ${MAX_SHOWN_PAGES} loads, the most a URL asks the server for; past that, a plain button`, async () => {
+    const pages: Record<string, unknown> = {};
+    for (let page = 0; page <= MAX_SHOWN_PAGES; page++) {
+      pages[page === 0 ? "/api/account/courses" : `/api/account/courses?after=c${page}`] = {
+        items: [course(`p${page}`)],
+        totalCount: MAX_SHOWN_PAGES + 1,
+        nextCursor: page < MAX_SHOWN_PAGES ? `c${page + 1}` : null,
+      };
+    }
+    serve(pages, "");
+    renderView(CoursesView);
+    for (let read = 1; read < MAX_SHOWN_PAGES; read++) {
+      const button = await screen.findByRole("button", { name: "Show more" });
+      expect(new FormData(button.closest("form")!).get("pages"), `${read} loads read`).toBe(String(read + 1));
+      fireEvent.click(button);
+      await screen.findByRole("heading", { name: `Course p${read}` });
     }
     const pastTheUrl = await screen.findByRole("button", { name: "Show more" });
     expect(pastTheUrl.getAttribute("type")).toBe("button");
