@@ -100,6 +100,16 @@ const EVENTS_IN_TWO_PAGES = {
   },
 };
 
+/** One more page than a URL may ask for (MAX_SHOWN_PAGES), each of one item, `itemOf(n)` on page n (0 for the first). */
+function pagesOfOne(path: string, itemOf: (page: number) => unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    Array.from({ length: MAX_SHOWN_PAGES + 1 }, (_, page) => [
+      page === 0 ? path : `${path}?after=c${page}`,
+      { items: [itemOf(page)], totalCount: MAX_SHOWN_PAGES + 1, nextCursor: page < MAX_SHOWN_PAGES ? `c${page + 1}` : null },
+    ]),
+  );
+}
+
 /** Presses "Show more" from the keyboard's point of view: focused, then clicked. */
 async function pressShowMore(name: string | RegExp = "Show more"): Promise<HTMLElement> {
   const button = await screen.findByRole("button", { name });
@@ -215,15 +225,10 @@ describe("Show more before the page is interactive", () => {
   });
 
   it(`stays a form up to ${MAX_SHOWN_PAGES} pages, the most a URL asks for; past that, a plain button`, async () => {
-    const pages: Record<string, unknown> = {};
-    for (let page = 0; page <= MAX_SHOWN_PAGES; page++) {
-      pages[page === 0 ? "/api/account/orders" : `/api/account/orders?after=c${page}`] = {
-        items: [paidOrder(`T-${page}`, `2026-11-${String(20 - page).padStart(2, "0")}T00:00:00Z`)],
-        totalCount: MAX_SHOWN_PAGES + 1,
-        nextCursor: page < MAX_SHOWN_PAGES ? `c${page + 1}` : null,
-      };
-    }
-    serve(pages, "");
+    serve(
+      pagesOfOne("/api/account/orders", (page) => paidOrder(`T-${page}`, `2026-11-${String(20 - page).padStart(2, "0")}T00:00:00Z`)),
+      "",
+    );
     renderView(OrdersView);
     for (let shown = 1; shown < MAX_SHOWN_PAGES; shown++) {
       const button = await screen.findByRole("button", { name: "Show more" });
@@ -286,15 +291,10 @@ describe("Courses' Show more past the loaded courses, before and after the page 
   });
 
   it(`stays a form up to ${MAX_SHOWN_PAGES} loads, the most a URL asks the server for; past that, a plain button`, async () => {
-    const pages: Record<string, unknown> = {};
-    for (let page = 0; page <= MAX_SHOWN_PAGES; page++) {
-      pages[page === 0 ? "/api/account/courses" : `/api/account/courses?after=c${page}`] = {
-        items: [course(`p${page}`)],
-        totalCount: MAX_SHOWN_PAGES + 1,
-        nextCursor: page < MAX_SHOWN_PAGES ? `c${page + 1}` : null,
-      };
-    }
-    serve(pages, "");
+    serve(
+      pagesOfOne("/api/account/courses", (page) => course(`p${page}`)),
+      "",
+    );
     renderView(CoursesView);
     for (let read = 1; read < MAX_SHOWN_PAGES; read++) {
       const button = await screen.findByRole("button", { name: "Show more" });
