@@ -121,8 +121,10 @@ function ChosenCourses({
   const shown = Math.min(visible, courses.length);
   const left = courses.length - shown;
   const shownCourses = courses.slice(0, shown);
-  // How many loads of enrollments the list holds (500 each): the URL keeps it with the count shown.
-  const pagesRead = query.data?.pages.length ?? 1;
+  // With every loaded course shown, Show more reads the next load of enrollments (500): the URL keeps how
+  // many loads the list holds beside the count shown, and the server reads that many (up to MAX_SHOWN_PAGES).
+  const readsNextLoad = left === 0;
+  const pagesAfterPress = (query.data?.pages.length ?? 1) + (readsNextLoad ? 1 : 0);
   // Past the loaded courses, the first one Show more adds arrives with the site's next page.
   const { markShown, focusProps } = useFirstNewItemFocus(shownCourses.map((course) => course.slug));
   // A search reads the courses beyond the bound too (its busy "Loading more…" below): until it has, saying
@@ -157,37 +159,27 @@ function ChosenCourses({
             retrying={query.isFetchingNextPage}
           />
         </div>
-      ) : left > 0 ? (
+      ) : left > 0 || query.hasNextPage ? (
         <ShowMoreButton
           onClick={() => {
             markShown();
-            setVisible(shown + COURSE_CARDS_STEP, pagesRead);
+            setVisible(shown + COURSE_CARDS_STEP, pagesAfterPress);
+            if (readsNextLoad) void query.fetchNextPage();
           }}
-          loading={false}
-          label={interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })}
-          loadingLabel={messages.courses.loadingMore}
-          opensBeforeHydration={{
-            action: `${PAGE_PATHS.courses}#${listedItemId(shown + 1)}`,
-            query: courseListQuery(choice, shown + COURSE_CARDS_STEP, pagesRead),
-          }}
-        />
-      ) : query.hasNextPage ? (
-        <ShowMoreButton
-          onClick={() => {
-            markShown();
-            setVisible(shown + COURSE_CARDS_STEP, pagesRead + 1);
-            void query.fetchNextPage();
-          }}
-          loading={query.isFetchingNextPage}
-          label={messages.courses.showMore}
+          loading={readsNextLoad && query.isFetchingNextPage}
+          label={
+            readsNextLoad
+              ? messages.courses.showMore
+              : interpolate(messages.courses.showMoreCounted, { count: Math.min(COURSE_CARDS_STEP, left), left })
+          }
           loadingLabel={messages.courses.loadingMore}
           opensBeforeHydration={
-            pagesRead + 1 <= MAX_SHOWN_PAGES
-              ? {
+            readsNextLoad && pagesAfterPress > MAX_SHOWN_PAGES
+              ? undefined
+              : {
                   action: `${PAGE_PATHS.courses}#${listedItemId(shown + 1)}`,
-                  query: courseListQuery(choice, shown + COURSE_CARDS_STEP, pagesRead + 1),
+                  query: courseListQuery(choice, shown + COURSE_CARDS_STEP, pagesAfterPress),
                 }
-              : undefined
           }
         />
       ) : null}
