@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "@/sandbox/server";
 import { METHOD_GUARD_FILES } from "@/scripts/standalone";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
-import type { SandboxBrowser } from "@/sandbox/testing";
 
 import { ChildOutput } from "../support/child-output";
-import { signInOverHttp } from "../support/http-sign-in";
+import { signInOverHttp, type HttpBrowser } from "../support/http-browser";
 import { waitUntil } from "../support/wait-until";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -116,14 +115,17 @@ async function waitForHealth(appUrl: string, command: Running): Promise<void> {
   });
 }
 
-async function expectSignedInMember(appUrl: string): Promise<SandboxBrowser> {
-  const browser = await signInOverHttp(appUrl);
-  const session = await browser.get("/api/session");
+/** Signs maya in over HTTP, as a browser would, and checks her session and data: her browser, bound to `appUrl`. */
+async function expectSignedInMember(appUrl: string): Promise<{ get: (path: string) => Promise<Response>; browser: HttpBrowser }> {
+  const { browser, done } = await signInOverHttp(appUrl, "/api/auth/login?returnTo=%2Fcourses");
+  expect(done.status).toBe(303);
+  expect(new URL(done.headers.get("location")!, appUrl).pathname).toBe("/courses");
+  const get = (path: string) => browser.get(appUrl, path);
+  const session = await get("/api/session");
   expect(session.status).toBe(200);
   expect(await session.json()).toMatchObject({ email: "maya@example.com" });
-  const courses = await browser.get("/api/account/courses");
-  expect(courses.status).toBe(200);
-  return browser;
+  expect((await get("/api/account/courses")).status).toBe(200);
+  return { get, browser };
 }
 
 async function refusesConnections(appUrl: string): Promise<boolean> {
@@ -135,11 +137,6 @@ async function refusesConnections(appUrl: string): Promise<boolean> {
   }
 }
 
-/**
- * The README's commands, run as a newcomer and an operator run them: from a copy of exactly the files git
- * tracks (an untracked folder on this machine cannot make them pass), with `npm`. Slow: it builds three
- * times (a fresh copy, `npm run build`, a source change).
- */
 /** One request with a method fetch() refuses to send (TRACE), through node:http. */
 function statusAndAllow(url: string, method: string): Promise<{ status: number; allow: string | undefined }> {
   return new Promise((resolve, reject) => {
@@ -157,14 +154,19 @@ function statusAndAllow(url: string, method: string): Promise<{ status: number; 
  * represent (a Fetch Request refuses TRACE) and a method a path does not take are 405 with `Allow`, and an
  * RSC request whose router state Next.js cannot read is 400, never 500.
  */
-async function expectMethodGuard(appUrl: string, browser: SandboxBrowser): Promise<void> {
+async function expectMethodGuard(appUrl: string, browser: HttpBrowser): Promise<void> {
   expect(await statusAndAllow(`${appUrl}/courses`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD" });
   expect(await statusAndAllow(`${appUrl}/api/session`, "TRACE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
   expect(await statusAndAllow(`${appUrl}/api/account/courses`, "DELETE")).toEqual({ status: 405, allow: "GET, HEAD, OPTIONS" });
   const unreadable = { RSC: "1", "Next-Router-State-Tree": encodeURIComponent(JSON.stringify({ children: [] })) };
-  expect((await browser.request("/courses?_rsc=x", { headers: unreadable })).status).toBe(400);
+  expect((await browser.fetch(`${appUrl}/courses?_rsc=x`, { headers: unreadable })).status).toBe(400);
 }
 
+/**
+ * The README's commands, run as a newcomer and an operator run them: from a copy of exactly the files git
+ * tracks (an untracked folder on this machine cannot make them pass), with `npm`. Slow: it builds three
+ * times (a fresh copy, `npm run build`, a source change).
+ */
 describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_MS }, () => {
   let workspace: string;
   let app: string;
@@ -255,10 +257,10 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       await waitForHealth(appUrl, start);
       expect(start.output.events("build_started")).toHaveLength(0);
       expect(start.output.events("sandbox_started")).toHaveLength(0);
-      const browser = await expectSignedInMember(appUrl);
+      const member = await expectSignedInMember(appUrl);
       expect((await fetch(`${appUrl}/api/ready`)).status).toBe(200);
       // A page view is logged once its answer is sent (Next.js's after(), in the production build).
-      const courses = await browser.get("/courses");
+      const courses = await member.get("/courses");
       expect(courses.status).toBe(200);
       await courses.text();
       const pageRequestId = courses.headers.get("x-request-id");
@@ -277,7 +279,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
 
       // A slow site: the request is still in flight when the process manager says stop.
       site.setKnobs({ latencyMs: 2_500 });
-      const inFlight = browser.get("/api/account/orders");
+      const inFlight = member.get("/api/account/orders");
       await new Promise((resolve) => setTimeout(resolve, 800));
       start.terminate();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -313,8 +315,8 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
         env: { PATH: process.env.PATH, ...production(), HOSTNAME: "127.0.0.1", NODE_ENV: "production", NEXT_MANUAL_SIG_HANDLE: "1" },
       });
       await waitForHealth(appUrl, server);
-      const browser = await expectSignedInMember(appUrl);
-      const page = await browser.get("/courses");
+      const member = await expectSignedInMember(appUrl);
+      const page = await member.get("/courses");
       expect(page.status).toBe(200);
       const html = await page.text();
       const script = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
@@ -324,13 +326,13 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       expect((await fetch(`${appUrl}/manifest.webmanifest`)).status).toBe(200);
       // Every request, the first and the later ones, goes through Next.js's router (whose Vary names rsc).
       for (const attempt of [1, 2]) {
-        const courses = await browser.get("/api/account/courses");
+        const courses = await member.get("/api/account/courses");
         expect(courses.status, `attempt ${attempt}`).toBe(200);
         expect(courses.headers.get("vary") ?? "").toMatch(/\brsc\b/);
         expect(((await courses.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
       }
       // The bundle carries Next.js's own router-state parser (next.config.mjs, outputFileTracingIncludes).
-      await expectMethodGuard(appUrl, browser);
+      await expectMethodGuard(appUrl, member.browser);
       expect(await server.stop()).toBe(0);
     });
   });
@@ -344,10 +346,10 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     const env = { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort), AI_AGENT: "a-coding-agent" };
     const dev = npm(["run", "dev"], env);
     await waitForHealth(appUrl, dev);
-    const browser = await expectSignedInMember(appUrl);
-    expect((await browser.get("/courses")).status).toBe(200);
+    const member = await expectSignedInMember(appUrl);
+    expect((await member.get("/courses")).status).toBe(200);
     // Development answers every URL as production does: the same method guard is loaded before `next dev`.
-    await expectMethodGuard(appUrl, browser);
+    await expectMethodGuard(appUrl, member.browser);
     expect(await dev.stop()).toBe(0);
     // `next dev` writes an AGENTS.md unless next.config.mjs says `agentRules: false`.
     expect(readdirSync(app).sort()).toEqual(before);
