@@ -9,8 +9,11 @@ import type { ReactNode } from "react";
 import { SignedOutLandingOnDemand } from "@/components/layout/signed-out-landing-on-demand";
 import { ServiceUnavailable } from "@/components/ui/service-unavailable";
 import { readPageSession } from "@/lib/auth/page-session";
+import type { PagedAccountPageKey } from "@/lib/contract/account-pages";
 import type { PublicError } from "@/lib/contract/errors";
-import { loginPath } from "@/lib/contract/paths";
+import { loginPath, PAGE_PATHS } from "@/lib/contract/paths";
+import type { QueryValues } from "@/lib/contract/query-values";
+import { parseShownPages } from "@/lib/contract/shown-pages";
 import { makeQueryClient } from "@/lib/client/query-client";
 import { isDocumentNavigation } from "@/lib/http/document-navigation";
 import { isFramedRender } from "@/lib/http/embedding";
@@ -19,6 +22,7 @@ import { logPageViewLine, millisecondsSince, runWithRequestId, type PageViewOutc
 import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, type SessionData } from "@/lib/session/session";
 
+import { prefetchPagedAccountPage } from "./prefetch-account-page";
 import { getRequestLocale } from "./request-locale";
 
 /**
@@ -76,6 +80,20 @@ export async function renderMemberPage(
     logPageView("not_prefetched");
   }
   return <HydrationBoundary state={dehydrate(queryClient)}>{view}</HydrationBoundary>;
+}
+
+/**
+ * The page of a list read in pages (Orders, Events, and Courses past its first load of enrollments): as
+ * many pages as the URL's `pages` asks for (lib/contract/shown-pages.ts) are read on the server and are in
+ * the first HTML.
+ */
+export async function renderPagedMemberPage(
+  key: PagedAccountPageKey,
+  searchParams: Promise<QueryValues>,
+  view: ReactNode,
+): Promise<ReactNode> {
+  const pages = parseShownPages(await searchParams);
+  return renderMemberPage(PAGE_PATHS[key], prefetchPagedAccountPage(key, pages), view);
 }
 
 /** The code of the public error a failed prefetch keeps as its query's error (prefetch-account-page.ts). */

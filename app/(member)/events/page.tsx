@@ -1,15 +1,10 @@
 import { EventsView } from "@/components/events/events-view";
-import { PAGE_PATHS } from "@/lib/contract/paths";
-import { parseShownPages } from "@/lib/contract/shown-pages";
 
-import { renderMemberPage } from "@/app/_lib/member-page";
-import { prefetchPagedAccountPage } from "@/app/_lib/prefetch-account-page";
+import { renderPagedMemberPage } from "@/app/_lib/member-page";
 import { localizedTitle } from "@/app/_lib/page-title";
 
 export const generateMetadata = localizedTitle((m) => m.nav.events);
 
-/** The `pages` of its list the URL asks for (lib/contract/shown-pages.ts) are in the first HTML. */
-export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const pages = parseShownPages(await searchParams);
-  return renderMemberPage(PAGE_PATHS.events, prefetchPagedAccountPage("events", pages), <EventsView />);
+export default function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  return renderPagedMemberPage("events", searchParams, <EventsView />);
 }
