@@ -17,6 +17,7 @@ import {
 } from "graphql";
 import type { DocumentNode, GraphQLFieldResolver, GraphQLSchema } from "graphql";
 import { coverPath, getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
+import { electiveCourse } from "./data/catalog";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
 import { authenticateResourceRequest } from "./dpop";
 import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS } from "./http-util";
@@ -211,10 +212,10 @@ function ordersPlacedMeanwhile(member: DemoMember, count: number, now: number): 
  * a large catalog.
  */
 function enrollmentsBeyondTheSeed(count: number): EnrollmentData[] {
-  return Array.from({ length: count }, (_, index) => ({
-    slug: `elective-${index + 1}`,
-    name: `Elective ${index + 1}`,
-    imagePath: coverPath(`elective-${index + 1}`),
+  return Array.from({ length: count }, (_, index) => electiveCourse(index + 1)).map((course) => ({
+    slug: course.slug,
+    name: course.name,
+    imagePath: coverPath(course.slug),
     expireDate: null,
     hasLifetimeAccess: true,
     completionPercentage: 0,

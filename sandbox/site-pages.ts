@@ -6,7 +6,7 @@
 import type { Hono } from "hono";
 import { currentSession, errorPage, logoutForm } from "./authorize";
 import { getAccountData } from "./data/account";
-import { COURSES, FEATURED_COURSE_COUNT, findCourse, findLecture } from "./data/catalog";
+import { COURSES, electiveCourse, FEATURED_COURSE_COUNT, findCourse, findLecture } from "./data/catalog";
 import { coursePlan, formatPrice } from "./data/pricing";
 import { escapeHtml, formatPosition, html, page } from "./html";
 import { DEMO_MEMBERS, DEMO_PASSWORD, SCHOOL } from "./seed";
@@ -35,6 +35,12 @@ ${shapes}
 }
 
 export function registerSitePages(app: Hono, state: SandboxState): void {
+  // The listed catalog, and the courses beyond it that the `extraEnrollments` knob enrols members in.
+  const siteCourse = (slug: string) => {
+    const elective = /^elective-([1-9]\d{0,3})$/.exec(slug);
+    const number = elective ? Number(elective[1]) : 0;
+    return findCourse(slug) ?? (number >= 1 && number <= state.knobs.extraEnrollments ? electiveCourse(number) : undefined);
+  };
   app.get("/", (c) => {
     const signedIn = currentSession(c, state);
     const body = html`<h1>Demo Academy</h1>
@@ -92,7 +98,7 @@ For agents: <a href="/llms.txt">/llms.txt</a>. Prices: <a href="/pricing.md">/pr
   });
 
   app.get("/courses/:slug", (c) => {
-    const course = findCourse(c.req.param("slug"));
+    const course = siteCourse(c.req.param("slug"));
     if (!course) return errorPage(c, "Course not found", "There is no course at this address.", 404);
     const lectureItems = course.lectures.map(
       (lecture) => html`<li><a href="/courses/${course.slug}/lectures/${lecture.id}">${lecture.title}</a> \
@@ -110,7 +116,7 @@ Buying it again renews access that ended. <span class="muted">(The sandbox takes
   });
 
   app.get("/courses/:slug/lectures/:lectureId", (c) => {
-    const course = findCourse(c.req.param("slug"));
+    const course = siteCourse(c.req.param("slug"));
     const lecture = course ? findLecture(course, c.req.param("lectureId")) : undefined;
     if (!course || !lecture) return errorPage(c, "Lecture not found", "There is no lecture at this address.", 404);
     const t = c.req.query("t");
@@ -126,7 +132,7 @@ align-items:center;justify-content:center;border-radius:.5rem">▶</div>
 
   app.get("/covers/:file", (c) => {
     const file = c.req.param("file");
-    const course = file.endsWith(".svg") ? findCourse(file.slice(0, -4)) : undefined;
+    const course = file.endsWith(".svg") ? siteCourse(file.slice(0, -4)) : undefined;
     if (!course) return c.text("Not found", 404);
     return c.body(coverSvg(course.name, course.palette), 200, {
       "Content-Type": "image/svg+xml; charset=utf-8",

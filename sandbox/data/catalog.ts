@@ -252,6 +252,23 @@ export function findCourse(slug: string): Course | undefined {
   return bySlug.get(slug);
 }
 
+/**
+ * Course `number` (from 1) of those beyond the listed catalog ("Elective 1", "Elective 2"...), which the
+ * `extraEnrollments` knob enrols every member in, as on a site whose catalog is larger than this one.
+ */
+export function electiveCourse(number: number): Course {
+  return buildCourse(
+    {
+      slug: `elective-${number}`,
+      name: `Elective ${number}`,
+      description: `Elective ${number}: short video lessons with exercises and a final project.`,
+      palette: PALETTES[number % PALETTES.length] ?? ["#2d3748", "#cbd5e0"],
+      lectures: GENERIC_LECTURES,
+    },
+    COURSES.length + number - 1,
+  );
+}
+
 export function findLecture(course: Course, lectureId: string): Lecture | undefined {
   return course.lectures.find((lecture) => lecture.id === lectureId);
 }

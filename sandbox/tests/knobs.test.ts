@@ -264,6 +264,16 @@ describe("knobs", () => {
     expect(withExtra.slice(own.length).every((node) => node.hasLifetimeAccess)).toBe(true);
   });
 
+  it("serves the extraEnrollments' courses as the site's own: a cover and a course page, only while the knob gives them", async () => {
+    const cover = () => fetch(`${sandbox.url}/covers/elective-3.svg`);
+    expect((await cover()).status).toBe(404);
+    sandbox.setKnobs({ extraEnrollments: 3 });
+    const answer = await cover();
+    expect([answer.status, answer.headers.get("content-type")]).toEqual([200, "image/svg+xml; charset=utf-8"]);
+    expect(await (await fetch(`${sandbox.url}/courses/elective-3`)).text()).toContain("<h1>Elective 3</h1>");
+    expect((await fetch(`${sandbox.url}/courses/elective-4`)).status).toBe(404);
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });
