@@ -25,11 +25,11 @@ const SHOW_CHIP_CLASS =
  * Show and Sort: on a phone, a row each, the label beside its select (their wrappers are `display: contents`);
  * narrower than 17rem (the panel on a 320 px phone), the label above its select (NARROW_CHOICE), so the select
  * has the row for its words;
- * from 640 px, the pills above the sort, side by side from 1024 px.
+ * from 640 px, the pills above the sort, both at the start of the row, side by side from 1024 px.
  */
 const CHOICES_CLASS =
   "grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 @max-[17rem]:grid-cols-1 @max-[17rem]:gap-y-3 " +
-  "sm:flex sm:flex-col sm:gap-4 lg:flex-row lg:items-end lg:justify-between";
+  "sm:flex sm:flex-col sm:items-start sm:gap-4 lg:flex-row lg:items-end lg:justify-between";
 
 /** A choice's wrapper narrower than 17rem: its label above its select. */
 const NARROW_CHOICE = "@max-[17rem]:flex @max-[17rem]:flex-col @max-[17rem]:gap-1";

@@ -145,6 +145,31 @@ for (const locale of ["en", "zh-TW"] as const) {
   });
 }
 
+for (const locale of ["en", "zh-TW"] as const) {
+  test(`from 640 px, Sort by starts where the Show pills start, and from 1024 px it ends their row (${locale})`, async ({ page }) => {
+    const t = FILTER_WORDS[locale];
+    await signIn(page, "maya@example.com", { from: "/courses" });
+    await chooseLanguage(page.context(), locale);
+    await page.goto("/courses");
+    const pills = page.getByRole("group", { name: t.show, exact: true });
+    const sort = page.getByRole("combobox", { name: t.sort, exact: true });
+    for (const width of [640, 700, 768, 900, 1023, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(pills).toBeVisible();
+      const [pillsBox, sortBox] = [(await pills.boundingBox())!, (await sort.boundingBox())!];
+      if (width < 1024) {
+        // Under the pills, at the start of the row: not floating in its middle.
+        expect(sortBox.y, `${width} px`).toBeGreaterThanOrEqual(pillsBox.y + pillsBox.height);
+        expect(Math.abs(sortBox.x - pillsBox.x), `${width} px`).toBeLessThanOrEqual(1);
+      } else {
+        // Beside the pills, their bottoms in line.
+        expect(sortBox.x, `${width} px`).toBeGreaterThanOrEqual(pillsBox.x + pillsBox.width);
+        expect(Math.abs(sortBox.y + sortBox.height - (pillsBox.y + pillsBox.height)), `${width} px`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+}
+
 /** A badge's date and its time from now, as each language writes them in "Access until …" and "Access ended on …". */
 const KEPT_TOGETHER = {
   en: [/[A-Z][a-z]{2} \d{1,2}, \d{4}|\d{1,2} [A-Z][a-z]{2} \d{4}/, /\(in [^)]+\)/],
