@@ -16,6 +16,8 @@ export const ENDPOINT_NAMES = [
   "register",
   "mcp",
   "par",
+  // A course's cover image (`/covers/<slug>.svg`), as a site's image CDN serves it.
+  "covers",
 ] as const;
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];

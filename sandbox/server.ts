@@ -83,6 +83,7 @@ function classify(path: string): RequestEndpoint {
   if (path === "/oauth/authorize" || path.startsWith("/oauth/authorize/")) return "authorize";
   if (path === "/logout") return "logout";
   if (path.startsWith("/__sandbox/")) return "control";
+  if (path.startsWith("/covers/")) return "covers";
   const api: Record<string, EndpointName> = {
     "/api/oauth/token": "token",
     "/api/oauth/userinfo": "userinfo",

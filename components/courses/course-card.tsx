@@ -6,6 +6,7 @@ import { useI18n } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "./access-badge";
 import { AccessReminderButton } from "./access-reminder-button";
+import { CourseCover } from "./course-cover";
 import { CourseMainAction } from "./course-main-action";
 import { CourseProgress } from "./course-progress";
 
@@ -46,19 +47,7 @@ export function CourseCard({
       };
   return (
     <article className={`card @container h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
-      {course.imageUrl ? (
-        // Course covers come from the site's own CDN, whose hosts are not known at build time for next/image.
-        // eslint-disable-next-line @next/next/no-img-element
-        <img
-          src={course.imageUrl}
-          alt=""
-          loading="lazy"
-          decoding="async"
-          className={`${card.cover} aspect-[16/9] w-full object-cover ${ended ? "grayscale" : ""}`}
-        />
-      ) : (
-        <div aria-hidden="true" className={`${card.cover} aspect-[16/9] w-full bg-gradient-to-br from-accent-soft to-surface-muted`} />
-      )}
+      <CourseCover src={course.imageUrl} className={`${card.cover} aspect-[16/9] w-full ${ended ? "grayscale" : ""}`} />
       <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
         <Heading className={`col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
         <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">

@@ -63,6 +63,18 @@ describe("knobs", () => {
     expect(() => sandbox.setKnobs({ failures: { token: { mode: "status", status: 429, error: 'say "hi"' } } })).toThrow();
   });
 
+  it("fails the covers alone, as a site's image host can, and logs their requests as covers", async () => {
+    sandbox.setKnobs({ failures: { covers: { mode: "status", status: 404 } } });
+    sandbox.resetRequests();
+    const cover = await fetch(`${sandbox.url}/covers/intermediate-typescript.svg`);
+    expect(cover.status).toBe(404);
+    expect(cover.headers.get("content-type")).not.toMatch(/^image\//);
+    expect((await fetch(`${sandbox.url}/courses/intermediate-typescript`)).status).toBe(200);
+    expect(sandbox.requests().map(({ endpoint }) => endpoint)).toEqual(["covers", "page"]);
+    sandbox.setKnobs({ failures: { covers: null } });
+    expect((await fetch(`${sandbox.url}/covers/intermediate-typescript.svg`)).headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+  });
+
   it("injects a malformed (non-JSON) 200 body", async () => {
     sandbox.setKnobs({ failures: { jwks: { mode: "malformed" } } });
     const response = await fetch(`${sandbox.url}/.well-known/jwks.json`);

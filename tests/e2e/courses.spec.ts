@@ -425,6 +425,47 @@ test("the server renders the chosen courses in the first HTML", async ({ page })
   expect(firstHeading?.replace(/&amp;/g, "&")).toBe(firstByName.enrollment.name);
 });
 
+test("a cover the site's image host does not serve gives way to the plain cover, failed before the page is interactive or after", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { covers: { mode: "status", status: 404 } } });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const main = page.getByRole("main");
+  const cards = main.getByRole("article");
+  const covers = main.locator("img");
+
+  // The server's HTML, its scripts held back: the covers fail with no one listening for their error.
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses");
+  await expect(cards.first()).toBeVisible();
+  await expect
+    .poll(() => covers.evaluateAll((images) => images.length > 0 && images.every((image) => (image as HTMLImageElement).complete)))
+    .toBe(true);
+  releaseScripts();
+  await hydrated(cards.first().getByRole("link").first());
+  await expect(covers).toHaveCount(0);
+  const cardCount = await cards.count();
+  expect(cardCount).toBeGreaterThan(0);
+  for (let index = 0; index < cardCount; index++) {
+    const cover = cards.nth(index).locator(":scope > [aria-hidden='true']");
+    await expect(cover).toBeVisible();
+    expect((await cover.boundingBox())?.height).toBeGreaterThan(100);
+  }
+
+  // Covers met after the page is interactive (a tab away and back) fail while React listens.
+  await page.getByRole("navigation").getByRole("link", { name: "Orders" }).click();
+  await expect(page).toHaveURL(/\/orders$/);
+  await page.getByRole("navigation").getByRole("link", { name: "Courses" }).click();
+  await expect(cards).toHaveCount(cardCount);
+  await expect(covers).toHaveCount(0);
+
+  // Once the host serves them again, a reload shows every course's cover.
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { covers: null } });
+  await page.reload();
+  await expect(covers).toHaveCount(cardCount);
+  await expect.poll(() => covers.evaluateAll((images) => images.every((image) => (image as HTMLImageElement).naturalWidth > 0))).toBe(true);
+});
+
 test("a quiet banner says when the browser is offline, and goes away on its own", async ({ page, context }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
