@@ -15,6 +15,8 @@ import {
   switchLanguageAndBack,
 } from "../journeys/member-journey";
 import { APP_URL, SITE_URL } from "../journeys/urls";
+import { postSandboxControl } from "../../sandbox/testing";
+import { waitUntil } from "../support/wait-until";
 
 import { firefoxForThisFile, freshPage, sessionStatus } from "./firefox";
 import { puppeteerDriver } from "./puppeteer-driver";
@@ -70,5 +72,50 @@ test("a student finds a course by name, then signs out from the header menu, at 
   expect(await sessionStatus(page)).toBe(401);
   await page.goto(SITE_URL);
   await driver.expectNone({ text: /You are signed in to the sandbox as/ });
+  await context.close();
+});
+
+test("a cover the site's image host does not serve gives way to the plain cover in Firefox too", async () => {
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  const covers = () =>
+    page.evaluate(() => {
+      const cards = [...document.querySelectorAll("main article")];
+      const images = [...document.querySelectorAll<HTMLImageElement>("main img")];
+      return {
+        cards: cards.length,
+        images: images.length,
+        loaded: images.filter((image) => image.naturalWidth > 0).length,
+        plain: cards.filter((card) => card.firstElementChild?.matches("div[aria-hidden='true']")).length,
+      };
+    });
+  const failing = await postSandboxControl(SITE_URL, "/__sandbox/knobs", { failures: { covers: { mode: "status", status: 404 } } });
+  expect(failing.ok).toBe(true);
+  await page.goto(`${APP_URL}/courses`);
+  await signInFromLanding(driver, "maya@example.com");
+  await driver.waitForUrl(/\/courses$/);
+
+  // The host does not serve them: the plain cover on every card, no broken image.
+  const failed = await waitUntil(
+    async () => {
+      const now = await covers();
+      return now.cards > 0 && now.images === 0 && now;
+    },
+    { what: "no broken cover left", timeoutMs: 15_000 },
+  );
+  expect(failed.plain).toBe(failed.cards);
+
+  // Once it serves them again, the page loaded again shows every card's cover.
+  const serving = await postSandboxControl(SITE_URL, "/__sandbox/knobs", { failures: { covers: null } });
+  expect(serving.ok).toBe(true);
+  await page.reload();
+  const served = await waitUntil(
+    async () => {
+      const now = await covers();
+      return now.cards > 0 && now.loaded === now.cards && now;
+    },
+    { what: "every card's cover loaded", timeoutMs: 15_000 },
+  );
+  expect(served).toEqual({ cards: failed.cards, images: failed.cards, loaded: failed.cards, plain: 0 });
   await context.close();
 });
