@@ -54,6 +54,8 @@ export default defineConfig({
       SITE_URL: "",
       // Journeys turn the sandbox's MCP beta on and off between pages: the dashboard asks anew on every view.
       MCP_PROBE_TTL_SECONDS: "0",
+      // The sandbox under its other loopback name stands for the site's image CDN (its knob coverOrigin).
+      SITE_IMAGE_ORIGINS: E2E_SITE_URL.replace("127.0.0.1", "localhost"),
     },
   },
 });

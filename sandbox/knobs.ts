@@ -99,6 +99,11 @@ export interface SandboxKnobs {
    */
   extraEnrollments: number;
   /**
+   * The origin the Account API's `imageUrl`s point at (default "": the site's own), as on a site whose course
+   * covers are on an image CDN of another host. The sandbox serves `/covers/` under any name it answers to.
+   */
+  coverOrigin: string;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -188,6 +193,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cursorMinLength: 0,
   newOrders: 0,
   extraEnrollments: 0,
+  coverOrigin: "",
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -252,6 +258,7 @@ export const knobsPatchSchema = z
     cursorMinLength: z.number().int().min(0).max(16_384),
     newOrders: z.number().int().min(0).max(1_000),
     extraEnrollments: z.number().int().min(0).max(5_000),
+    coverOrigin: z.union([z.literal(""), originSchema]),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -225,6 +225,8 @@ export const envSchema = z
     REDIS_ALLOW_PLAINTEXT: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
     /** Origins other than SITE_URL's that the site's metadata may name for token, UserInfo, revocation and JWKS. */
     SITE_ENDPOINT_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
+    /** Origins besides SITE_URL's that serve the course covers (the site's image CDN): the pages' img-src. */
+    SITE_IMAGE_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
     /** The header a trusted reverse proxy sets to the client's address (rate limits per client). Unset: no per-client limit. */
     TRUSTED_PROXY_HEADER: z.preprocess(emptyAsUndefined, headerName.optional()),
     /** Sign-in, callback, logout, revoke and embedded handoff requests allowed per client address per window. */
@@ -304,6 +306,8 @@ export interface AppConfig {
   dpop: DpopMode;
   /** Origins besides SITE_URL's allowed for the site's token, UserInfo, revocation endpoints and jwks_uri. */
   siteEndpointOrigins: string[];
+  /** Origins besides SITE_URL's whose images the pages may show (the course covers' CDN). */
+  siteImageOrigins: string[];
   /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
   trustedProxyHeader: string | undefined;
   rateLimit: { perClient: number; perSession: number; windowSeconds: number };
@@ -382,6 +386,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     metrics: { port: data.METRICS_PORT, host: data.METRICS_HOST, token: data.METRICS_TOKEN },
     dpop: data.DPOP,
     siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
+    siteImageOrigins: data.SITE_IMAGE_ORIGINS,
     trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
     rateLimit: {
       perClient: data.RATE_LIMIT_PER_CLIENT,

@@ -74,7 +74,8 @@ function pagePolicy(pathname: string, sources: { scripts: string; styleElements:
     `style-src-elem ${sources.styleElements}`,
     // Inline style attributes only (progress bars' widths); style elements still need the nonce.
     "style-src-attr 'unsafe-inline'",
-    `img-src 'self' data: blob: ${config.siteUrl}`,
+    // The site's own images and, when its covers are on a CDN of another host, exactly the origins listed.
+    ["img-src 'self' data: blob:", config.siteUrl, ...config.siteImageOrigins].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

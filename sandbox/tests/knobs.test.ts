@@ -286,6 +286,23 @@ describe("knobs", () => {
     expect((await fetch(`${sandbox.url}/courses/elective-4`)).status).toBe(404);
   });
 
+  it("points the covers' imageUrl at coverOrigin, as a site whose covers are on a CDN, and serves them under that name", async () => {
+    const tokens = await obtainTokens(sandbox);
+    const imageUrls = async () => {
+      const { body } = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses(first: 3) { nodes { slug imageUrl } } } }");
+      return (body.data as { viewer: { enrolledCourses: { nodes: { slug: string; imageUrl: string }[] } } }).viewer.enrolledCourses.nodes;
+    };
+    const cdn = sandbox.url.replace("127.0.0.1", "localhost");
+    expect(new URL(cdn).origin).not.toBe(new URL(sandbox.url).origin);
+    sandbox.setKnobs({ coverOrigin: cdn });
+    const nodes = await imageUrls();
+    expect(nodes.map(({ imageUrl }) => imageUrl)).toEqual(nodes.map(({ slug }) => `${cdn}/covers/${slug}.svg`));
+    expect((await fetch(nodes[0]!.imageUrl)).headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(() => sandbox.setKnobs({ coverOrigin: `${cdn}/covers` })).toThrow();
+    sandbox.setKnobs({ coverOrigin: "" });
+    expect((await imageUrls())[0]!.imageUrl).toBe(`${sandbox.url}/covers/${nodes[0]!.slug}.svg`);
+  });
+
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ graphqlSeedFieldsOnly: true });

@@ -17,6 +17,7 @@ import {
   screenshotPage,
   signIn,
   SITE_URL,
+  SITE_URL_AS_LOCALHOST,
 } from "./support";
 
 const DAY_MS = 86_400_000;
@@ -464,6 +465,46 @@ test("a cover the site's image host does not serve gives way to the plain cover,
   await page.reload();
   await expect(covers).toHaveCount(cardCount);
   await expect.poll(() => covers.evaluateAll((images) => images.every((image) => (image as HTMLImageElement).naturalWidth > 0))).toBe(true);
+});
+
+test("covers from the site's image CDN show when SITE_IMAGE_ORIGINS lists it; the page's policy refuses a host it does not list", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const refused: string[] = [];
+    Object.assign(window, { refusedImages: refused });
+    document.addEventListener("securitypolicyviolation", (event) => refused.push(`${event.effectiveDirective} ${event.blockedURI}`));
+  });
+  const refusedImages = () => page.evaluate(() => (window as unknown as { refusedImages: string[] }).refusedImages);
+  await signIn(page, "maya@example.com");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const main = page.getByRole("main");
+  const covers = main.locator("img");
+
+  // The playwright config lists the sandbox under its other name as the CDN.
+  await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: SITE_URL_AS_LOCALHOST });
+  await page.goto("/courses");
+  const cardCount = await main.getByRole("article").count();
+  expect(cardCount).toBeGreaterThan(0);
+  await expect(covers).toHaveCount(cardCount);
+  await expect
+    .poll(() =>
+      covers.evaluateAll(
+        (images, cdn) =>
+          images.every((image) => image.getAttribute("src")!.startsWith(cdn) && (image as HTMLImageElement).naturalWidth > 0),
+        SITE_URL_AS_LOCALHOST,
+      ),
+    )
+    .toBe(true);
+  expect(await refusedImages()).toEqual([]);
+
+  // A host it does not list: the browser never asks it, and every card shows the plain cover.
+  const unlisted = SITE_URL.replace("127.0.0.1", "127.0.0.2");
+  await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: unlisted });
+  await page.reload();
+  await expect(main.getByRole("article")).toHaveCount(cardCount);
+  await expect(covers).toHaveCount(0);
+  expect(await refusedImages()).toContain(`img-src ${unlisted}/covers/watercolor-foundations.svg`);
 });
 
 test("a quiet banner says when the browser is offline, and goes away on its own", async ({ page, context }) => {

@@ -138,6 +138,17 @@ describe("configuration", () => {
     expect(problemsOf({ ...valid, REDIS_ALLOW_PLAINTEXT: "yes" })).toEqual(["REDIS_ALLOW_PLAINTEXT must be true or false"]);
   });
 
+  it("reads SITE_IMAGE_ORIGINS as origins, https or loopback http, none by default", () => {
+    expect(parseEnv(valid).siteImageOrigins).toEqual([]);
+    expect(parseEnv({ ...valid, SITE_IMAGE_ORIGINS: "https://cdn.school.example/, http://localhost:4100" }).siteImageOrigins).toEqual([
+      "https://cdn.school.example",
+      "http://localhost:4100",
+    ]);
+    for (const bad of ["http://cdn.school.example", "https://cdn.school.example/covers", "*.school.example", "https:"]) {
+      expect(problemsOf({ ...valid, SITE_IMAGE_ORIGINS: bad }), bad).toEqual([expect.stringMatching(/^SITE_IMAGE_ORIGINS /)]);
+    }
+  });
+
   it("reads SITE_ENDPOINT_ORIGINS, TRUSTED_PROXY_HEADER and the rate limits, with defaults", () => {
     expect(parseEnv(valid)).toMatchObject({
       siteEndpointOrigins: [],

@@ -101,6 +101,29 @@ describe("the Content-Security-Policy of a page rendered per request", () => {
     expect(development["style-src-elem"]).toEqual(["'self'", "'nonce-n0nce'", "'unsafe-inline'"]);
   });
 
+  it("shows images from the origins SITE_IMAGE_ORIGINS lists (the site's image CDN) beside the site's own, and from no other", () => {
+    try {
+      process.env.SITE_IMAGE_ORIGINS = "https://cdn.school.example, https://images.school.example:8443/";
+      resetConfigForTests();
+      const imageSources = [
+        "'self'",
+        "data:",
+        "blob:",
+        "http://127.0.0.1:9",
+        "https://cdn.school.example",
+        "https://images.school.example:8443",
+      ];
+      expect(directivesOf(contentSecurityPolicy("n0nce", "/courses", false))["img-src"]).toEqual(imageSources);
+      expect(directivesOf(prerenderedPagePolicy(["sha256-AAAA"], "/signed-out"))["img-src"]).toEqual(imageSources);
+      // Only images: scripts, styles, fonts and the browser's requests stay on their own origins.
+      const policy = contentSecurityPolicy("n0nce", "/courses", false);
+      expect(policy.match(/cdn\.school\.example/g)).toHaveLength(1);
+    } finally {
+      delete process.env.SITE_IMAGE_ORIGINS;
+      resetConfigForTests();
+    }
+  });
+
   it("upgrades insecure requests when the dashboard is served over https, and only then", () => {
     expect(directivesOf(contentSecurityPolicy("n0nce", "/courses", false))).not.toHaveProperty("upgrade-insecure-requests");
     const appUrl = process.env.APP_URL;
