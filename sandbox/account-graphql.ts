@@ -235,7 +235,7 @@ function viewerRoot(state: SandboxState, member: DemoMember) {
   const enrollment = (item: EnrollmentData) => ({
     slug: item.slug,
     name: item.name,
-    imageUrl: `${state.knobs.coverOrigin || state.issuer}${item.imagePath}`,
+    imageUrl: state.knobs.relativeCoverUrls ? item.imagePath : `${state.knobs.coverOrigin || state.issuer}${item.imagePath}`,
     expireDate: item.expireDate,
     hasLifetimeAccess: item.hasLifetimeAccess,
     completionPercentage: item.completionPercentage,

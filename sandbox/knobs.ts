@@ -103,6 +103,8 @@ export interface SandboxKnobs {
    * covers are on an image CDN of another host. The sandbox serves `/covers/` under any name it answers to.
    */
   coverOrigin: string;
+  /** Gives `imageUrl` as a path on the site (`/covers/<slug>.svg`), as a site that serves its uploads itself may. */
+  relativeCoverUrls: boolean;
   /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
@@ -194,6 +196,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   newOrders: 0,
   extraEnrollments: 0,
   coverOrigin: "",
+  relativeCoverUrls: false,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -259,6 +262,7 @@ export const knobsPatchSchema = z
     newOrders: z.number().int().min(0).max(1_000),
     extraEnrollments: z.number().int().min(0).max(5_000),
     coverOrigin: z.union([z.literal(""), originSchema]),
+    relativeCoverUrls: z.boolean(),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

@@ -67,11 +67,15 @@ function templateParts(template: string): readonly TemplatePart[] {
   return parts;
 }
 
-/** Keeps only absolute http(s) URLs from the site (event links, images); anything else becomes null. */
-export function safeHttpUrl(value: string | null | undefined): string | null {
+/**
+ * Keeps only http(s) URLs from the site (event links, images); anything else becomes null. With `base` (the
+ * site's URL), a link the site gives relative to itself (`/uploads/cover.jpg`, `//cdn.example/x.jpg`) is
+ * read as the browser on the site's page would read it.
+ */
+export function safeHttpUrl(value: string | null | undefined, base?: string): string | null {
   if (!value) return null;
   try {
-    const url = new URL(value);
+    const url = new URL(value, base);
     return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
   } catch {
     return null;

@@ -25,7 +25,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
   return {
     slug: raw.slug,
     name: raw.name?.trim() || raw.slug,
-    imageUrl: safeHttpUrl(raw.imageUrl),
+    imageUrl: safeHttpUrl(raw.imageUrl, config.siteUrl),
     courseUrl: buildCourseUrl(raw.slug, config),
     access: raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
     completionPercentage,
@@ -44,7 +44,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
 }
 
 /** A registration in UI shape; event links other than http(s) are dropped. */
-export function reshapeEventRegistration(raw: RawEventRegistration): EventRegistration {
+export function reshapeEventRegistration(raw: RawEventRegistration, siteUrl: string): EventRegistration {
   return {
     id: raw.id,
     state: raw.state,
@@ -56,7 +56,7 @@ export function reshapeEventRegistration(raw: RawEventRegistration): EventRegist
       endTime: raw.event.endTime ?? null,
       isAllDay: raw.event.isAllDay ?? false,
       location: raw.event.location?.trim() || null,
-      url: safeHttpUrl(raw.event.url),
+      url: safeHttpUrl(raw.event.url, siteUrl),
     },
   };
 }

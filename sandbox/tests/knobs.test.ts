@@ -286,7 +286,7 @@ describe("knobs", () => {
     expect((await fetch(`${sandbox.url}/courses/elective-4`)).status).toBe(404);
   });
 
-  it("points the covers' imageUrl at coverOrigin, as a site whose covers are on a CDN, and serves them under that name", async () => {
+  it("points the covers' imageUrl at coverOrigin (a CDN) or gives it as a path on the site (relativeCoverUrls)", async () => {
     const tokens = await obtainTokens(sandbox);
     const imageUrls = async () => {
       const { body } = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses(first: 3) { nodes { slug imageUrl } } } }");
@@ -301,6 +301,8 @@ describe("knobs", () => {
     expect(() => sandbox.setKnobs({ coverOrigin: `${cdn}/covers` })).toThrow();
     sandbox.setKnobs({ coverOrigin: "" });
     expect((await imageUrls())[0]!.imageUrl).toBe(`${sandbox.url}/covers/${nodes[0]!.slug}.svg`);
+    sandbox.setKnobs({ relativeCoverUrls: true });
+    expect((await imageUrls())[0]!.imageUrl).toBe(`/covers/${nodes[0]!.slug}.svg`);
   });
 
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {

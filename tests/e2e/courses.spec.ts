@@ -467,7 +467,7 @@ test("a cover the site's image host does not serve gives way to the plain cover,
   await expect.poll(() => covers.evaluateAll((images) => images.every((image) => (image as HTMLImageElement).naturalWidth > 0))).toBe(true);
 });
 
-test("covers from the site's image CDN show when SITE_IMAGE_ORIGINS lists it; the page's policy refuses a host it does not list", async ({
+test("covers show from the image CDN SITE_IMAGE_ORIGINS lists and from paths on the site; a host not listed is refused", async ({
   page,
 }) => {
   await page.addInitScript(() => {
@@ -480,27 +480,38 @@ test("covers from the site's image CDN show when SITE_IMAGE_ORIGINS lists it; th
   await page.setViewportSize({ width: 1280, height: 900 });
   const main = page.getByRole("main");
   const covers = main.locator("img");
+  /** Every card shows its cover, loaded from `origin`. */
+  const expectCoversFrom = async (origin: string, cardCount: number) => {
+    await expect(covers).toHaveCount(cardCount);
+    await expect
+      .poll(() =>
+        covers.evaluateAll(
+          (images, from) =>
+            images.every(
+              (image) => image.getAttribute("src")!.startsWith(`${from}/covers/`) && (image as HTMLImageElement).naturalWidth > 0,
+            ),
+          origin,
+        ),
+      )
+      .toBe(true);
+  };
 
   // The playwright config lists the sandbox under its other name as the CDN.
   await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: SITE_URL_AS_LOCALHOST });
   await page.goto("/courses");
   const cardCount = await main.getByRole("article").count();
   expect(cardCount).toBeGreaterThan(0);
-  await expect(covers).toHaveCount(cardCount);
-  await expect
-    .poll(() =>
-      covers.evaluateAll(
-        (images, cdn) =>
-          images.every((image) => image.getAttribute("src")!.startsWith(cdn) && (image as HTMLImageElement).naturalWidth > 0),
-        SITE_URL_AS_LOCALHOST,
-      ),
-    )
-    .toBe(true);
+  await expectCoversFrom(SITE_URL_AS_LOCALHOST, cardCount);
+
+  // A site that gives its covers as paths on itself: read on the site, not on the dashboard.
+  await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: "", relativeCoverUrls: true });
+  await page.reload();
+  await expectCoversFrom(SITE_URL, cardCount);
   expect(await refusedImages()).toEqual([]);
 
   // A host it does not list: the browser never asks it, and every card shows the plain cover.
   const unlisted = SITE_URL.replace("127.0.0.1", "127.0.0.2");
-  await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: unlisted });
+  await postSandboxControl(page, "/__sandbox/knobs", { coverOrigin: unlisted, relativeCoverUrls: false });
   await page.reload();
   await expect(main.getByRole("article")).toHaveCount(cardCount);
   await expect(covers).toHaveCount(0);

@@ -47,8 +47,8 @@ export const EVENTS_OPERATION = connectionOperation(
   z.object({ viewer: z.object({ eventRegistrations: rawConnection(RAW_EVENT_REGISTRATION) }) }),
 );
 
-export function reshapeEvents(collected: CollectedConnection<RawEventRegistration>): EventsPage {
-  const items = collected.nodes.map(reshapeEventRegistration);
+export function reshapeEvents(collected: CollectedConnection<RawEventRegistration>, siteUrl: string): EventsPage {
+  const items = collected.nodes.map((node) => reshapeEventRegistration(node, siteUrl));
   return { items, totalCount: collected.totalCount ?? items.length, nextCursor: collected.nextCursor };
 }
 
@@ -63,9 +63,10 @@ export async function readRegistrations(
 }
 
 /** The Events page: registrations read page by page up to its bound; "Show more" goes on from there. */
-export async function loadEvents({ accessToken, after }: AccountPageRequest): Promise<EventsPage> {
+export async function loadEvents({ accessToken, after, resume }: AccountPageRequest): Promise<EventsPage> {
   const read = (first: number, cursor: string | null) => readRegistrations(accessToken, first, cursor);
   return reshapeEvents(
     await collectPages({ fetchPage: read, keyOf: registrationKey, maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }),
+    resume.siteUrl,
   );
 }

@@ -136,7 +136,9 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
 
   const failed = input.registrations === "failed";
   const registrations =
-    input.registrations === "failed" || input.registrations === null ? null : input.registrations.map(reshapeEventRegistration);
+    input.registrations === "failed" || input.registrations === null
+      ? null
+      : input.registrations.map((raw) => reshapeEventRegistration(raw, options.siteUrl));
 
   return {
     name: input.name?.trim() || input.email,

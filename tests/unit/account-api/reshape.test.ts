@@ -148,6 +148,22 @@ describe("reshapeCourses", () => {
     expect(ended?.lastWatched?.resumeUrl).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=754");
   });
 
+  it("reads a cover the site gives relative to itself as the browser on the site's page would, and refuses any other scheme", () => {
+    const imageOf = (imageUrl: string) => reshapeEnrolledCourse(course({ imageUrl }), config).imageUrl;
+    expect(imageOf("/uploads/covers/w.png")).toBe("https://school.example.com/uploads/covers/w.png");
+    expect(imageOf("uploads/w.png")).toBe("https://school.example.com/uploads/w.png");
+    expect(imageOf("//cdn.example.com/w.png")).toBe("https://cdn.example.com/w.png");
+    expect(imageOf("http://cdn.example.com/w.png")).toBe("http://cdn.example.com/w.png");
+    for (const refused of [
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "blob:https://school.example.com/1",
+      "ftp://cdn.example.com/w.png",
+    ]) {
+      expect(imageOf(refused), refused).toBeNull();
+    }
+  });
+
   it("falls back sensibly on missing fields and clamps progress", () => {
     const [item] = reshapeCourses(
       result([course({ name: "  ", imageUrl: "data:image/png;base64,AAAA", completionPercentage: 140, lastWatchedLecture: null })]),
@@ -213,14 +229,17 @@ describe("reshapeOrders and reshapeEvents", () => {
     expect(page.nextCursor).toBeNull();
   });
 
-  it("drops event links that are not http(s)", () => {
+  it("drops event links that are not http(s), and reads one relative to the site on the site", () => {
     const raw = registration("a", "enrolled", "2026-12-05T10:00:00Z");
-    const page = reshapeEvents({
-      totalCount: 1,
-      nextCursor: "e1",
-      nodes: [{ ...raw, event: { ...raw.event, url: "javascript:alert(1)", location: " Hall A " } }],
-    });
-    expect(page.items[0]?.event).toMatchObject({ url: null, location: "Hall A" });
+    const withUrl = (url: string) => ({ ...raw, event: { ...raw.event, url, location: " Hall A " } });
+    const page = reshapeEvents(
+      { totalCount: 2, nextCursor: "e1", nodes: [withUrl("javascript:alert(1)"), withUrl("/events/a/join")] },
+      config.siteUrl,
+    );
+    expect(page.items.map(({ event }) => event)).toMatchObject([
+      { url: null, location: "Hall A" },
+      { url: "https://school.example.com/events/a/join" },
+    ]);
     expect(page.nextCursor).toBe("e1");
   });
 });
@@ -264,6 +283,13 @@ describe("reshapeOverview", () => {
     expect(overview.endingSoon.map((c) => c.slug)).toEqual(["ends-today", "ends-in-10-days"]);
     expect(overview.upcomingEvents?.map((r) => r.id)).toEqual(["first", "second", "third"]);
     expect(overview.coursesLeftOut).toBe(0);
+  });
+
+  it("reads an upcoming event's link relative to the site on the site", () => {
+    const first = registration("first", "enrolled", "2026-12-12T10:00:00Z");
+    const relative = { ...first, event: { ...first.event, url: "/live/first" } };
+    const overview = reshapeOverview({ ...data, registrations: [relative] }, { ...config, now, timeZone: "UTC" });
+    expect(overview.upcomingEvents?.[0]?.event.url).toBe("https://school.example.com/live/first");
   });
 
   it("keeps at most three courses under Continue watching, never a finished one", () => {
