@@ -14,6 +14,7 @@ import type { Overview } from "@/lib/types/account";
 
 import { runAfterResponse } from "../support/after-response";
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
+import { onePageOf, siteAnswersWithViewer } from "../support/fake-viewer";
 import { requestHeaders } from "../support/request-headers";
 import { RouteBrowser } from "../support/route-browser";
 import { expiringSession, sessionCookie } from "../support/session-fixture";
@@ -32,34 +33,27 @@ afterEach(() => {
 
 /** The site: the member, no courses, and one registration for an all-day event on 5 December (+08:00). */
 function siteWithOneAllDayEvent(): void {
-  const connection = <T>(nodes: T[]) => ({ totalCount: nodes.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes });
-  site.handlers.set("POST /account/graphql", () => ({
-    json: {
-      data: {
-        viewer: {
-          name: "Maya",
-          email: "m@example.com",
-          enrolledCourses: connection([]),
-          eventRegistrations: connection([
-            {
-              id: "reg-1",
-              state: "enrolled",
-              registeredAt: "2026-11-01T00:00:00Z",
-              event: {
-                id: "event-1",
-                title: "Open studio day",
-                startTime: "2026-12-05T00:00:00+08:00",
-                endTime: null,
-                isAllDay: true,
-                location: "Taipei",
-                url: null,
-              },
-            },
-          ]),
+  siteAnswersWithViewer(site, {
+    name: "Maya",
+    email: "m@example.com",
+    enrolledCourses: onePageOf([]),
+    eventRegistrations: onePageOf([
+      {
+        id: "reg-1",
+        state: "enrolled",
+        registeredAt: "2026-11-01T00:00:00Z",
+        event: {
+          id: "event-1",
+          title: "Open studio day",
+          startTime: "2026-12-05T00:00:00+08:00",
+          endTime: null,
+          isAllDay: true,
+          location: "Taipei",
+          url: null,
         },
       },
-    },
-  }));
+    ]),
+  });
 }
 
 /** The session cookie of a signed-in member (tokens good for an hour), and the time-zone cookie when `timeZone` is given. */

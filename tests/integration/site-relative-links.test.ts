@@ -10,50 +10,44 @@ import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import type { CoursesPage, EventsPage, Overview } from "@/lib/types/account";
 
 import { setUpDashboardOnFakeSite } from "../support/dashboard-on-fake-site";
+import { onePageOf, siteAnswersWithViewer } from "../support/fake-viewer";
 import { RouteBrowser } from "../support/route-browser";
 import { expiringSession, sessionCookie } from "../support/session-fixture";
 
 const site = setUpDashboardOnFakeSite();
 
 function siteWithRelativeLinks(): void {
-  const connection = <T>(nodes: T[]) => ({ totalCount: nodes.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes });
-  site.handlers.set("POST /account/graphql", () => ({
-    json: {
-      data: {
-        viewer: {
-          name: "Maya",
-          email: "m@example.com",
-          enrolledCourses: connection([
-            {
-              slug: "watercolour-101",
-              name: "Watercolour 101",
-              imageUrl: "/uploads/covers/watercolour-101.png",
-              expireDate: null,
-              hasLifetimeAccess: true,
-              completionPercentage: 40,
-              lastWatchedLecture: { lectureId: "L1", positionSeconds: 60, title: "Wet on wet", watchedAt: "2026-12-01T10:00:00Z" },
-            },
-          ]),
-          eventRegistrations: connection([
-            {
-              id: "reg-1",
-              state: "enrolled",
-              registeredAt: "2026-11-01T00:00:00Z",
-              event: {
-                id: "event-1",
-                title: "Live Q&A",
-                startTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-                endTime: null,
-                isAllDay: false,
-                location: null,
-                url: "/live/event-1",
-              },
-            },
-          ]),
+  siteAnswersWithViewer(site, {
+    name: "Maya",
+    email: "m@example.com",
+    enrolledCourses: onePageOf([
+      {
+        slug: "watercolour-101",
+        name: "Watercolour 101",
+        imageUrl: "/uploads/covers/watercolour-101.png",
+        expireDate: null,
+        hasLifetimeAccess: true,
+        completionPercentage: 40,
+        lastWatchedLecture: { lectureId: "L1", positionSeconds: 60, title: "Wet on wet", watchedAt: "2026-12-01T10:00:00Z" },
+      },
+    ]),
+    eventRegistrations: onePageOf([
+      {
+        id: "reg-1",
+        state: "enrolled",
+        registeredAt: "2026-11-01T00:00:00Z",
+        event: {
+          id: "event-1",
+          title: "Live Q&A",
+          startTime: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+          endTime: null,
+          isAllDay: false,
+          location: null,
+          url: "/live/event-1",
         },
       },
-    },
-  }));
+    ]),
+  });
 }
 
 async function dataRoute<T>(resource: string): Promise<T> {
