@@ -63,12 +63,16 @@ export type OrdersResult = z.infer<typeof ORDERS_ANSWER>;
 
 export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT, ORDERS_ANSWER);
 
-/** A link the site gives, kept only when it is an https page of the site itself (http on a loopback site, as in the demo). */
+/**
+ * A link the site gives, kept only when it is a page of the site itself (https, or http on a loopback site as
+ * in the demo): a payment page elsewhere is not one the dashboard sends a member to. A path is read on the site.
+ */
 function sitePageUrlOrNull(value: string | null | undefined): string | null {
   if (typeof value !== "string") return null;
   try {
-    const url = new URL(value);
-    return url.origin === new URL(getConfig().siteUrl).origin ? url.toString() : null;
+    const site = new URL(getConfig().siteUrl);
+    const url = new URL(value, site);
+    return url.origin === site.origin ? url.toString() : null;
   } catch {
     return null;
   }

@@ -8,6 +8,9 @@ import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/ove
 import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
 import { FIELD_UNKNOWN } from "@/lib/account-api/partial-answer";
 import { reshapeEnrolledCourse, reshapePage } from "@/lib/account-api/reshape";
+import { resetConfigForTests } from "@/lib/config";
+
+import { configureDashboard } from "../../support/env";
 
 const config = {
   siteUrl: "https://school.example.com",
@@ -222,6 +225,44 @@ describe("reshapeOrders and reshapeEvents", () => {
       },
     };
     expect(reshapeOrders(data).items[0]).toMatchObject({ currency: "TWD", refundedAmount: null, tradeNo: "T2026-0001" });
+  });
+
+  it("offers the site's payment page for an order awaiting payment only, and never a page elsewhere", () => {
+    configureDashboard(config.siteUrl);
+    resetConfigForTests();
+    const order = (state: string, paymentUrl: string | null): OrdersResult["viewer"]["orders"]["nodes"][number] => ({
+      id: `${state}-${paymentUrl}`,
+      tradeNo: "T2026-0002",
+      state,
+      currency: "usd",
+      amount: 39,
+      createdAt: "2026-12-04T00:00:00Z",
+      lineItems: [{ name: "Sourdough starter guide", amount: 39, itemType: "Product" }],
+      paymentUrl,
+    });
+    const paymentUrlsOf = (nodes: OrdersResult["viewer"]["orders"]["nodes"]) =>
+      reshapeOrders({
+        viewer: { orders: { totalCount: nodes.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes } },
+      }).items.map((item) => item.paymentUrl);
+    expect(
+      paymentUrlsOf([
+        order("not_paid", "https://school.example.com/orders/T2026-0002/pay"),
+        order("not_paid", "/orders/T2026-0002/pay"),
+        order("not_paid", "https://pay.elsewhere.example/orders/T2026-0002"),
+        order("not_paid", "//pay.elsewhere.example/orders/T2026-0002"),
+        order("not_paid", "javascript:alert(1)"),
+        order("not_paid", null),
+        order("paid", "https://school.example.com/orders/T2026-0002/pay"),
+      ]),
+    ).toEqual([
+      "https://school.example.com/orders/T2026-0002/pay",
+      "https://school.example.com/orders/T2026-0002/pay",
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("has no next cursor on the last page, even when the site sends one", () => {
