@@ -6,6 +6,7 @@ import { COURSES_OPERATION } from "@/lib/account-api/pages/courses";
 import { EVENTS_OPERATION } from "@/lib/account-api/pages/events";
 import { ORDERS_OPERATION } from "@/lib/account-api/pages/orders";
 import { OVERVIEW_OPERATION } from "@/lib/account-api/pages/overview";
+import { accountPageKeyOf, isAccountPageKey } from "@/lib/account-api/registry";
 import { ASSUMED_ACCOUNT_SCHEMA_SDL } from "@/lib/account-api/schema";
 
 const schema = buildSchema(ASSUMED_ACCOUNT_SCHEMA_SDL);
@@ -48,6 +49,16 @@ describe("the account pages' operations", () => {
       const [type = "", name = ""] = field.split(".");
       const fields = (schema.getType(type) as { getFields?: () => Record<string, unknown> } | undefined)?.getFields?.() ?? {};
       expect(Object.keys(fields), field).toContain(name);
+    }
+  });
+});
+
+describe("the account pages' names", () => {
+  it("knows the four pages and nothing an object inherits (toString, constructor, __proto__)", () => {
+    expect(["overview", "courses", "orders", "events"].every(isAccountPageKey)).toBe(true);
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+      expect(isAccountPageKey(name)).toBe(false);
+      expect(() => accountPageKeyOf(name)).toThrow(expect.objectContaining({ code: "not_found" }) as Error);
     }
   });
 });

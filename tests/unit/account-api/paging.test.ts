@@ -126,6 +126,27 @@ describe("collectPages", () => {
     expect((await collectPages({ keyOf: String, fetchPage: shrinking, maxItems: 3 })).moreCount).toBe(0);
   });
 
+  it("stops at an empty page even when the site hands a new cursor with each one", async () => {
+    let calls = 0;
+    const emptyPages = () => {
+      calls += 1;
+      return Promise.resolve({ nodes: [] as number[], totalCount: 5, pageInfo: { hasNextPage: true, endCursor: `c${calls}` } });
+    };
+    const collected = await collectPages({ keyOf: String, fetchPage: emptyPages, maxItems: 500 });
+    expect(calls).toBe(1);
+    expect(collected).toMatchObject({ nodes: [], moreCount: 0, nextCursor: null });
+  });
+
+  it("keeps the site's total when a later page leaves it out", async () => {
+    const pages: Record<string, RawConnection<number>> = {
+      start: { nodes: [1, 2], totalCount: 3, pageInfo: { hasNextPage: true, endCursor: "after-2" } },
+      "after-2": { nodes: [3], pageInfo: { hasNextPage: false, endCursor: "after-3" } },
+    };
+    const fetchPage = (_first: number, after: string | null) => Promise.resolve(pages[after ?? "start"]!);
+    const collected = await collectPages({ keyOf: String, fetchPage, maxItems: 500 });
+    expect(collected).toMatchObject({ nodes: [1, 2, 3], totalCount: 3 });
+  });
+
   it("reads one page from a site without pageInfo and says more may exist", async () => {
     const collected = await collectPages({ keyOf: String, fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
     expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null });
@@ -166,6 +187,15 @@ describe("learnPageCapFromRefusal", () => {
     expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 40" }], 50)).toBe(true);
     expect(learnedPageCap()).toBe(25);
   });
+  it("asks no smaller page when the maximum the site names is the size that was asked for", () => {
+    expect(learnPageCapFromRefusal([{ message: "first must be between 1 and 20" }], 20)).toBe(false);
+    expect(learnedPageCap()).toBeUndefined();
+  });
+
+  it("reads a 0 in the message as no maximum, and halves the size", () => {
+    expect(learnPageCapFromRefusal([{ message: "Argument first at position 0 is too large" }], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(25);
+  });
 });
 
 describe("fields the site lacks", () => {
@@ -196,6 +226,12 @@ describe("fields the site lacks", () => {
     expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "slug" on type "EnrolledCourse".' }], optional)).toBe(false);
     expect(fieldsMissingAtSite()).toEqual([]);
     expect(documentForSite(overview.document, optional)).toBe(overview.document);
+  });
+
+  it("learns that a site lacks an order's payment link, and asks for orders without it", () => {
+    const orders = ORDERS_OPERATION.optionalFields ?? new Set<string>();
+    expect(learnMissingFieldsFromRefusal([{ message: 'Cannot query field "paymentUrl" on type "Order".' }], orders)).toBe(true);
+    expect(documentForSite(ORDERS_OPERATION.document, orders)).not.toContain("paymentUrl");
   });
 
   it("learns nothing from a required field named missing beside an optional one, nor from another error about a field", () => {

@@ -15,7 +15,8 @@ import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
 import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
 import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
 import { ORDERS_DOCUMENT } from "@/lib/account-api/pages/orders";
-import { OVERVIEW_DOCUMENT } from "@/lib/account-api/pages/overview";
+import { loadOverview, OVERVIEW_DOCUMENT } from "@/lib/account-api/pages/overview";
+import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
 import { resetConfigForTests } from "@/lib/config";
 
 import { configureDashboard } from "../../support/env";
@@ -191,6 +192,107 @@ describe("a partial answer that teaches something", () => {
     expect(answer.viewer.eventRegistrations?.nodes).toEqual([{ id: "r1" }]);
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
     expect(learnedPageCap()).toBe(5);
+  });
+});
+
+describe("asking the site again", () => {
+  afterEach(() => forgetMissingFieldsForTests());
+
+  // The member's id, name and registrations: the name and the registrations are fields the page can do without.
+  const operation: AccountOperation<{ viewer: { id: string; name?: string | null; eventRegistrations?: { nodes: { id: string }[] } } }> = {
+    document: "query DashboardProbeNamed($first: Int!) { viewer { id name eventRegistrations(first: $first) { nodes { id } } } }",
+    answer: z.object({
+      viewer: z.object({
+        id: z.string(),
+        name: z.string().nullish(),
+        eventRegistrations: z.object({ nodes: z.array(z.object({ id: z.string() })) }).optional(),
+      }),
+    }),
+    pageSizeVariables: ["first"],
+    optionalFields: optionalFields("Viewer.eventRegistrations"),
+  };
+  const asksForName = (call: { body: unknown }) => /\bname\b/.test((call.body as { query: string }).query);
+  const asksForEvents = (call: { body: unknown }) => (call.body as { query: string }).query.includes("eventRegistrations");
+
+  it("learns a missing field and then a page cap from two refusals in a row, and reads the answer on the third ask", async () => {
+    site.handlers.set("POST /account/graphql", (call) => {
+      if (asksForName(call)) return { json: { errors: [{ message: 'Cannot query field "name" on type "Viewer".' }] } };
+      if ((call.body as { variables: { first: number } }).variables.first > 5) {
+        return { json: { errors: [{ message: "first must be between 1 and 5" }] } };
+      }
+      return { json: { data: { viewer: { id: "m1", eventRegistrations: { nodes: [{ id: "r1" }] } } } } };
+    });
+    const answer = await runAccountOperation("access-token", operation, { first: 20 });
+    expect(answer.viewer).toEqual({ id: "m1", eventRegistrations: { nodes: [{ id: "r1" }] } });
+    expect(site.callsTo("/account/graphql")).toHaveLength(3);
+    expect(fieldsMissingAtSite()).toEqual(["Viewer.name"]);
+    expect(learnedPageCap()).toBe(5);
+  });
+
+  it("asks without failed optional fields once only: a second failure of another optional field fails the query", async () => {
+    site.handlers.set("POST /account/graphql", (call) => {
+      if (asksForEvents(call))
+        return { json: { data: { viewer: null }, errors: [failedAt("viewer", "eventRegistrations", "nodes", 0, "id")] } };
+      if (asksForName(call)) return { json: { data: { viewer: null }, errors: [failedAt("viewer", "name")] } };
+      return { json: { data: { viewer: { id: "m1" } } } };
+    });
+    await expect(runAccountOperation("access-token", operation, { first: 20 })).rejects.toMatchObject({
+      code: "account_api_failed",
+      detail: "graphql_error",
+    });
+    expect(site.callsTo("/account/graphql")).toHaveLength(2);
+  });
+
+  it("learns nothing from GraphQL errors in a 5xx answer and reports the site's failure, not the query's", async () => {
+    site.handlers.set("POST /account/graphql", () => ({ status: 500, json: { errors: [{ message: "first must be between 1 and 5" }] } }));
+    await expect(runAccountOperation("access-token", operation, { first: 20 })).rejects.toMatchObject({
+      code: "account_api_failed",
+      detail: "http_500",
+    });
+    expect(site.callsTo("/account/graphql")).toHaveLength(1);
+    expect(learnedPageCap()).toBeUndefined();
+  });
+});
+
+describe("the overview's later pages of events", () => {
+  const registration = (id: string) => ({
+    id,
+    state: "enrolled",
+    event: { id: `e-${id}`, title: "Event", startTime: "2027-01-01T10:00:00Z" },
+  });
+  const request = { accessToken: "access-token", after: null, resume: RESUME_URLS, now: new Date("2026-12-01T00:00:00Z"), timeZone: "UTC" };
+
+  it("shows the events when the overview was asked again without another optional field (the member's name)", async () => {
+    site.handlers.set("POST /account/graphql", (call) => {
+      if (/viewer\s*\{\s*name\b/.test((call.body as { query: string }).query))
+        return { json: { data: { viewer: null }, errors: [failedAt("viewer", "name")] } };
+      const events = { nodes: [registration("r1")], pageInfo: { hasNextPage: false, endCursor: "r1" }, totalCount: 1 };
+      const noCourses = { nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 };
+      return { json: { data: { viewer: { email: "mei@example.com", enrolledCourses: noCourses, eventRegistrations: events } } } };
+    });
+    const overview = await loadOverview(request);
+    expect(overview.name).toBe("mei@example.com");
+    expect(overview.upcomingEvents?.map((item) => item.id)).toEqual(["r1"]);
+    expect(overview).not.toHaveProperty("upcomingEventsFailed");
+    expect(site.callsTo("/account/graphql")).toHaveLength(2);
+  });
+
+  it("lets a refusal of the member's token through, rather than showing it as events that could not be loaded", async () => {
+    site.handlers.set("POST /account/graphql", (call) => {
+      if ((call.body as { query: string }).query.includes("DashboardOverview")) {
+        const events = { nodes: [registration("r1")], pageInfo: { hasNextPage: true, endCursor: "r1" }, totalCount: 2 };
+        const noCourses = { nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 };
+        return {
+          json: { data: { viewer: { name: "Mei", email: "mei@example.com", enrolledCourses: noCourses, eventRegistrations: events } } },
+        };
+      }
+      return {
+        status: 403,
+        json: { error: "insufficient_scope" },
+        headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="account:read"' },
+      };
+    });
+    await expect(loadOverview(request)).rejects.toMatchObject({ code: "insufficient_scope" });
   });
 });
 

@@ -195,9 +195,18 @@ describe("reshapeCourses", () => {
     });
   });
 
+  it("treats a course with neither lifetime access nor an expiry date as lifetime", () => {
+    const [item] = reshapeCourses(result([course({ hasLifetimeAccess: false, expireDate: null })]), config).items;
+    expect(item?.access).toEqual({ kind: "lifetime" });
+  });
+
   it("counts what it read when the site tells no total, and keeps where to go on", () => {
     const page = reshapeCourses({ nodes: [course({ slug: "a" }), course({ slug: "b" })], totalCount: null, nextCursor: "500" }, config);
     expect(page).toMatchObject({ totalCount: 2, nextCursor: "500", items: [{ slug: "a" }, { slug: "b" }] });
+  });
+  it("never counts fewer courses than it read when the site's total is behind", () => {
+    const page = reshapeCourses({ nodes: [course({ slug: "a" }), course({ slug: "b" })], totalCount: 1, nextCursor: null }, config);
+    expect(page.totalCount).toBe(2);
   });
 });
 
@@ -268,6 +277,15 @@ describe("reshapeOrders and reshapeEvents", () => {
   it("has no next cursor on the last page, even when the site sends one", () => {
     const page = reshapeOrders({ viewer: { orders: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } });
     expect(page.nextCursor).toBeNull();
+  });
+
+  it("reads an event without isAllDay as a timed one, and counts the registrations read when the site tells no total", () => {
+    const raw = registration("a", "enrolled", "2026-12-05T10:00:00Z");
+    const withoutAllDay: RawEventRegistration["event"] = { ...raw.event };
+    delete withoutAllDay.isAllDay;
+    const page = reshapeEvents({ totalCount: null, nextCursor: null, nodes: [{ ...raw, event: withoutAllDay }] }, config.siteUrl);
+    expect(page.items[0]?.event.isAllDay).toBe(false);
+    expect(page.totalCount).toBe(1);
   });
 
   it("drops event links that are not http(s), and reads one relative to the site on the site", () => {
@@ -347,6 +365,19 @@ describe("reshapeOverview", () => {
     expect(overview.continueWatching.map((c) => c.slug)).toEqual(["d", "c", "b"]);
   });
 
+  it("puts a course watched without a time after the courses watched at a known time", () => {
+    const watched = (slug: string, watchedAt: string | null) =>
+      course({ slug, lastWatchedLecture: { lectureId: "1", positionSeconds: 1, title: null, watchedAt } });
+    const overview = reshapeOverview(
+      {
+        ...data,
+        enrollments: [watched("untimed", null), watched("older", "2026-12-01T00:00:00Z"), watched("newer", "2026-12-05T00:00:00Z")],
+      },
+      { ...config, now, timeZone: "UTC" },
+    );
+    expect(overview.continueWatching.map((c) => c.slug)).toEqual(["newer", "older", "untimed"]);
+  });
+
   it("counts the courses that may be in progress where the site failed to say where they were left off", () => {
     const unknown = (slug: string, extra: Partial<RawEnrolledCourse> = {}) => course({ slug, lastWatchedLecture: FIELD_UNKNOWN, ...extra });
     const enrollments = [
@@ -383,6 +414,11 @@ describe("reshapeOverview", () => {
       coursesLeftOut: 0,
       upcomingEvents: [],
     });
+  });
+
+  it("greets by email when the site's name is only blanks", () => {
+    const blank: OverviewInput = { name: "   ", email: "mei@example.com", enrollments: [], enrollmentsLeftOut: 0, registrations: [] };
+    expect(reshapeOverview(blank, { ...config, now, timeZone: "UTC" }).name).toBe("mei@example.com");
   });
 
   it("on a site without names, registrations or the optional course fields, shows what it has", () => {
