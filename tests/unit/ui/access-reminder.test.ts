@@ -50,6 +50,13 @@ describe("accessReminderTiming", () => {
     expect(zonedInstant({ year: 2026, month: 3, day: 8 }, 9, 0, "America/New_York")).toEqual(new Date("2026-03-08T09:00:00-04:00"));
   });
 
+  it("keeps this evening's 19:00 on the evening before Auckland springs forward", () => {
+    // New Zealand moves from +12 to +13 at 02:00 on Sunday 27 Sep 2026; Saturday evening is still +12.
+    const auckland = { timeZone: "Pacific/Auckland", now: new Date("2026-09-26T10:00:00+12:00") };
+    expect(accessReminderTiming("2026-09-27T12:00:00+13:00", auckland)).toEqual(at("2026-09-26T19:00:00+12:00"));
+    expect(zonedInstant({ year: 2026, month: 9, day: 26 }, 19, 0, "Pacific/Auckland")).toEqual(new Date("2026-09-26T07:00:00Z"));
+  });
+
   it("is what decides whether Add a reminder is offered", () => {
     const now = new Date("2026-12-10T00:00:00Z");
     const until = (expiresAt: string) => ({ kind: "until", expiresAt }) as const;

@@ -228,6 +228,14 @@ describe("OrderCard", () => {
     expect(screen.getByRole("link", { name: "完成付款" })).toBeDefined();
   });
 
+  it("writes a state and an item type the site added later in words, in a neutral tone", () => {
+    const later = { ...order, state: "partially_refunded", lineItems: [{ name: "Voucher", amount: 1200, itemType: "GiftCard" }] };
+    const card = render(createElement(OrderCard, { order: later }));
+    expect(screen.getByText("Partially refunded").getAttribute("data-tone")).toBe("neutral");
+    expect(card.textContent).toContain("Gift card");
+    expect(card.textContent).not.toContain("partially_refunded");
+  });
+
   it("writes the US dollar with its country in English, beside NT$", () => {
     const usd = { ...order, currency: "USD", amount: 129, refundedAmount: null, lineItems: [] };
     expect(render(createElement(OrderCard, { order: usd })).textContent).toMatch(/Total\s*US\$129\.00/);
@@ -256,6 +264,11 @@ describe("EventItem", () => {
     expect(item.textContent).toContain("All day");
     expect(screen.getByRole("button", { name: /Add to calendar/ })).toBeDefined();
     expect(item.textContent).toContain("Registered");
+  });
+
+  it("writes a registration state the site added later in words, in a neutral tone", () => {
+    render(createElement(EventItem, { registration: { ...registration, state: "onWaitlist" } }));
+    expect(screen.getByText("On waitlist").getAttribute("data-tone")).toBe("neutral");
   });
 
   it("marks a cancelled registration and offers no calendar file", () => {

@@ -128,6 +128,12 @@ describe("parseShownCount and courseListQuery: how many courses the list shows, 
     expect(parseShownCount({ shown: "1000000" })).toBe(COURSE_CARDS_STEP);
     expect(courseListQuery(DEFAULT_COURSE_CHOICE, 99_999)).toBe(`?shown=${MAX_SHOWN_COURSES}`);
   });
+
+  it("writes whole numbers only, so a URL it wrote reads back as the same count and loads", () => {
+    expect(courseListQuery(DEFAULT_COURSE_CHOICE, 48.5, 2.5)).toBe("?shown=48&pages=2");
+    expect(parseShownCount(new URLSearchParams(courseListQuery(DEFAULT_COURSE_CHOICE, 48.5, 2.5)))).toBe(48);
+    expect(parseShownPages(new URLSearchParams(courseListQuery(DEFAULT_COURSE_CHOICE, 48.5, 2.5)))).toBe(2);
+  });
 });
 
 describe("Find a course", () => {
@@ -155,6 +161,11 @@ describe("Find a course", () => {
       "Dance",
     ]);
     expect(countCoursesByShow(courses, NOW, "clay")).toMatchObject({ all: 1, "not-started": 1, "ending-soon": 1, ended: 0 });
+  });
+
+  it("leaves out of the list every course whose name does not hold the search text", () => {
+    expect(selectCourses(courses, { show: "all", sort: "recent", q: "dance" }, NOW, "en").map((c) => c.name)).toEqual(["Dance"]);
+    expect(selectCourses(courses, { show: "all", sort: "name", q: "cooking" }, NOW, "en")).toEqual([]);
   });
 });
 
@@ -255,6 +266,23 @@ describe("selectCourses", () => {
       "ends-in-2-days-unwatched",
       "ends-in-30-days",
     ]);
+  });
+
+  it("puts Lesson 2 before Lesson 10, reading numbers in names as numbers", () => {
+    const lessons = [course("ten", { name: "Lesson 10" }), course("two", { name: "Lesson 2" })];
+    expect(slugs(selectCourses(lessons, { show: "all", sort: "name", q: "" }, NOW, "en"))).toEqual(["two", "ten"]);
+  });
+
+  it("orders courses whose access ends at the same moment by name", () => {
+    const sameEnd = [course("zither", { name: "Zither", expiresInDays: 5 }), course("art", { name: "Art", expiresInDays: 5 })];
+    expect(slugs(selectCourses(sameEnd, { show: "all", sort: "expiry", q: "" }, NOW, "en"))).toEqual(["art", "zither"]);
+  });
+
+  it("orders courses of the same name by their slug, whatever order the site listed them in", () => {
+    const twins = [course("watercolour-b", { name: "Watercolour" }), course("watercolour-a", { name: "Watercolour" })];
+    for (const listed of [twins, [...twins].reverse()]) {
+      expect(slugs(selectCourses(listed, { show: "all", sort: "name", q: "" }, NOW, "en"))).toEqual(["watercolour-a", "watercolour-b"]);
+    }
   });
 
   it("never changes its input", () => {

@@ -34,6 +34,12 @@ describe("describeAccess", () => {
     });
   });
 
+  it("says tomorrow only for the next calendar day, and counts the day after it as two days", () => {
+    const now = new Date("2026-12-10T01:00:00Z"); // 09:00 on 10 Dec in Taipei
+    expect(describeAccess(until("2026-12-11T20:00:00+08:00"), { ...taipei, now }).text).toBe("Access ends tomorrow");
+    expect(describeAccess(until("2026-12-12T08:00:00+08:00"), { ...taipei, now }).text).toBe("Access ends in 2 days");
+  });
+
   it("counts calendar days, not 24-hour periods", () => {
     const now = new Date("2026-12-10T15:00:00Z"); // 23:00 in Taipei
     expect(describeAccess(until("2026-12-13T01:00:00Z"), { ...taipei, now }).text).toBe("Access ends in 3 days");

@@ -39,6 +39,15 @@ describe("zoned dates", () => {
 });
 
 describe("formatEventWhen", () => {
+  it("shows only the start of a timed event whose end is not after it", () => {
+    const options = { formatLocale: "en-GB", timeZone: "Asia/Taipei" } as const;
+    const startOnly = formatEventWhen(event({ startTime: "2026-12-05T11:00:00Z" }), options);
+    expect(plain(startOnly.text)).toBe("Sat, 5 Dec 2026, 19:00 GMT+8");
+    for (const endTime of ["2026-12-05T11:00:00Z", "2026-12-05T10:00:00Z"]) {
+      expect(formatEventWhen(event({ startTime: "2026-12-05T11:00:00Z", endTime }), options), endTime).toEqual(startOnly);
+    }
+  });
+
   it("shows a timed event in the member's zone with the zone's name", () => {
     const when = formatEventWhen(event({ startTime: "2026-12-05T11:00:00Z", endTime: "2026-12-05T13:00:00Z" }), {
       formatLocale: "en-GB",
@@ -82,6 +91,30 @@ describe("formatEventWhen", () => {
     );
     const inclusiveEnd = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-06T23:59:59+08:00" });
     expect(allDaySpan(inclusiveEnd).endExclusive).toEqual({ year: 2026, month: 12, day: 7 });
+  });
+
+  it("reads a midnight end written with milliseconds as exclusive too", () => {
+    const twoDays = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-07T00:00:00.000+08:00" });
+    expect(allDaySpan(twoDays).endExclusive).toEqual({ year: 2026, month: 12, day: 7 });
+    expect(plain(formatEventWhen(twoDays, { formatLocale: "en-GB", timeZone: "UTC" }).text)).toBe("Sat, 5 Dec – Sun, 6 Dec 2026");
+  });
+
+  it("keeps an all-day event one day long when its end is its own start or lies before it", () => {
+    const fifth = { year: 2026, month: 12, day: 5 };
+    const sixth = { year: 2026, month: 12, day: 6 };
+    const endsAtItsStart = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-05T00:00:00+08:00" });
+    expect(allDaySpan(endsAtItsStart)).toEqual({ start: fifth, endExclusive: sixth });
+    const endsBefore = event({ isAllDay: true, startTime: "2026-12-05T00:00:00+08:00", endTime: "2026-12-03T12:00:00+08:00" });
+    expect(allDaySpan(endsBefore)).toEqual({ start: fifth, endExclusive: sixth });
+    for (const oneDay of [endsAtItsStart, endsBefore]) {
+      expect(formatEventWhen(oneDay, { formatLocale: "en-GB", timeZone: "UTC" }).text).toBe("Sat, 5 Dec 2026");
+    }
+  });
+
+  it("reads the date of a timestamp the site did not write in ISO 8601 from the instant it names", () => {
+    const allDay = event({ isAllDay: true, startTime: "Sat, 05 Dec 2026 10:00:00 GMT" });
+    expect(allDaySpan(allDay)).toEqual({ start: { year: 2026, month: 12, day: 5 }, endExclusive: { year: 2026, month: 12, day: 6 } });
+    expect(formatEventWhen(allDay, { formatLocale: "en-GB", timeZone: "Asia/Taipei" }).text).toBe("Sat, 5 Dec 2026");
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { currencyFractionDigits, formatCurrency } from "@/lib/format/currency";
-import { formatPosition } from "@/lib/format/position";
+import { formatPosition, isPastStart } from "@/lib/format/position";
 import { formatRelativeTime, formatTimeAgo } from "@/lib/format/relative";
 
 describe("formatPosition", () => {
@@ -19,6 +19,19 @@ describe("formatPosition", () => {
     [Number.NaN, "0:00"],
   ])("%s seconds reads %s", (seconds, expected) => {
     expect(formatPosition(seconds)).toBe(expected);
+  });
+});
+
+describe("isPastStart", () => {
+  it.each([
+    [0, false],
+    [0.5, false],
+    [1, true],
+    [754, true],
+    [Number.NaN, false],
+    [Number.POSITIVE_INFINITY, false],
+  ])("a position at %s s is past the start: %s", (seconds, named) => {
+    expect(isPastStart(seconds)).toBe(named);
   });
 });
 
@@ -72,6 +85,9 @@ describe("formatRelativeTime", () => {
     ["2028-12-10T00:00:00Z", "en-GB", "in 2 years"],
     ["2026-11-10T00:00:00Z", "en-US", "4 weeks ago"],
     ["2027-03-12T00:00:00Z", "zh-TW", "3 個月後"],
+    ["2026-12-10T01:00:00Z", "en-GB", "in 1 hour"],
+    ["2026-12-20T00:00:00Z", "en-GB", "in 10 days"],
+    ["2027-12-02T00:00:00Z", "en-GB", "in 1 year"],
   ] as const)("%s from now reads %s (%s)", (target, locale, expected) => {
     expect(formatRelativeTime(target, now, locale)).toBe(expected);
   });

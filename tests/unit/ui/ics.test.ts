@@ -115,6 +115,7 @@ describe("icsFileName", () => {
     expect(long).toMatch(/^[a-z0-9-]{1,60}\.ics$/);
     expect(long).not.toMatch(/-\.ics$/);
     expect(accessReminderFileName({ ...WATERCOLOUR_COURSE, slug: "../x" })).toBe("access-ends-x.ics");
+    expect(accessReminderFileName({ ...WATERCOLOUR_COURSE, slug: "水彩入門" })).toBe("access-ends-course.ics");
   });
 });
 
