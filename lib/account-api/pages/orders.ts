@@ -2,7 +2,6 @@ import "server-only";
 
 import { z } from "zod";
 
-import { getConfig } from "@/lib/config";
 import type { Order, OrdersPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
@@ -67,10 +66,10 @@ export const ORDERS_OPERATION = connectionOperation(ORDERS_DOCUMENT, ORDERS_ANSW
  * A link the site gives, kept only when it is a page of the site itself (https, or http on a loopback site as
  * in the demo): a payment page elsewhere is not one the dashboard sends a member to. A path is read on the site.
  */
-function sitePageUrlOrNull(value: string | null | undefined): string | null {
+function sitePageUrlOrNull(value: string | null | undefined, siteUrl: string): string | null {
   if (typeof value !== "string") return null;
   try {
-    const site = new URL(getConfig().siteUrl);
+    const site = new URL(siteUrl);
     const url = new URL(value, site);
     return url.origin === site.origin ? url.toString() : null;
   } catch {
@@ -78,7 +77,7 @@ function sitePageUrlOrNull(value: string | null | undefined): string | null {
   }
 }
 
-function reshapeOrder(raw: RawOrder): Order {
+function reshapeOrder(raw: RawOrder, siteUrl: string): Order {
   return {
     id: raw.id,
     tradeNo: raw.tradeNo,
@@ -88,16 +87,16 @@ function reshapeOrder(raw: RawOrder): Order {
     refundedAmount: typeof raw.refundedAmount === "number" && raw.refundedAmount > 0 ? raw.refundedAmount : null,
     paidAt: raw.paidAt ?? null,
     createdAt: raw.createdAt,
-    paymentUrl: raw.state === "not_paid" ? sitePageUrlOrNull(raw.paymentUrl) : null,
+    paymentUrl: raw.state === "not_paid" ? sitePageUrlOrNull(raw.paymentUrl, siteUrl) : null,
     lineItems: (raw.lineItems ?? []).map((item) => ({ name: item.name, amount: item.amount, itemType: item.itemType })),
   };
 }
 
-export function reshapeOrders(data: OrdersResult): OrdersPage {
-  return reshapePage(data.viewer.orders, reshapeOrder);
+export function reshapeOrders(data: OrdersResult, siteUrl: string): OrdersPage {
+  return reshapePage(data.viewer.orders, (raw) => reshapeOrder(raw, siteUrl));
 }
 
 /** The Orders page: one page of orders per call. */
-export async function loadOrders({ accessToken, after }: AccountPageRequest): Promise<OrdersPage> {
-  return reshapeOrders(await runAccountOperation(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }));
+export async function loadOrders({ accessToken, after, resume }: AccountPageRequest): Promise<OrdersPage> {
+  return reshapeOrders(await runAccountOperation(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }), resume.siteUrl);
 }

@@ -8,9 +8,6 @@ import { reshapeOverview, type OverviewInput } from "@/lib/account-api/pages/ove
 import type { RawEnrolledCourse, RawEventRegistration } from "@/lib/account-api/fragments";
 import { FIELD_UNKNOWN } from "@/lib/account-api/partial-answer";
 import { reshapeEnrolledCourse, reshapePage } from "@/lib/account-api/reshape";
-import { resetConfigForTests } from "@/lib/config";
-
-import { configureDashboard } from "../../support/env";
 
 const config = {
   siteUrl: "https://school.example.com",
@@ -233,12 +230,10 @@ describe("reshapeOrders and reshapeEvents", () => {
         },
       },
     };
-    expect(reshapeOrders(data).items[0]).toMatchObject({ currency: "TWD", refundedAmount: null, tradeNo: "T2026-0001" });
+    expect(reshapeOrders(data, config.siteUrl).items[0]).toMatchObject({ currency: "TWD", refundedAmount: null, tradeNo: "T2026-0001" });
   });
 
   it("offers the site's payment page for an order awaiting payment only, and never a page elsewhere", () => {
-    configureDashboard(config.siteUrl);
-    resetConfigForTests();
     const order = (state: string, paymentUrl: string | null): OrdersResult["viewer"]["orders"]["nodes"][number] => ({
       id: `${state}-${paymentUrl}`,
       tradeNo: "T2026-0002",
@@ -250,9 +245,12 @@ describe("reshapeOrders and reshapeEvents", () => {
       paymentUrl,
     });
     const paymentUrlsOf = (nodes: OrdersResult["viewer"]["orders"]["nodes"]) =>
-      reshapeOrders({
-        viewer: { orders: { totalCount: nodes.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes } },
-      }).items.map((item) => item.paymentUrl);
+      reshapeOrders(
+        {
+          viewer: { orders: { totalCount: nodes.length, pageInfo: { hasNextPage: false, endCursor: null }, nodes } },
+        },
+        config.siteUrl,
+      ).items.map((item) => item.paymentUrl);
     expect(
       paymentUrlsOf([
         order("not_paid", "https://school.example.com/orders/T2026-0002/pay"),
@@ -275,7 +273,10 @@ describe("reshapeOrders and reshapeEvents", () => {
   });
 
   it("has no next cursor on the last page, even when the site sends one", () => {
-    const page = reshapeOrders({ viewer: { orders: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } });
+    const page = reshapeOrders(
+      { viewer: { orders: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: "x" }, nodes: [] } } },
+      config.siteUrl,
+    );
     expect(page.nextCursor).toBeNull();
   });
 
