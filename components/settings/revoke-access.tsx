@@ -10,6 +10,7 @@ import { useFocusOnReturn } from "@/lib/client/return-focus";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { PressedBeforeHydrationNotice, usePressBeforeHydration } from "@/components/ui/press-before-hydration";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /** The control the confirmation's Cancel returns focus to (lib/client/return-focus.ts). */
@@ -54,6 +55,9 @@ export function RevokeAccess() {
     }
   }
 
+  // Pressed while the page still loads its scripts, the button says so at once and acts once they have run.
+  const early = usePressBeforeHydration(() => void start());
+
   return (
     <div className="flex flex-col items-start gap-3">
       <p className="text-fg-muted">{words.revokeBody}</p>
@@ -62,7 +66,7 @@ export function RevokeAccess() {
         ref={button}
         type="button"
         className="btn btn-danger"
-        onClick={() => void start()}
+        {...early.button}
         disabled={revoke.isPending}
         aria-busy={waiting || revoke.isPending}
       >
@@ -74,6 +78,7 @@ export function RevokeAccess() {
           {messages.embedded.revokePopupBlocked}
         </p>
       ) : null}
+      <PressedBeforeHydrationNotice {...early.notice}>{messages.shell.oneMoment}</PressedBeforeHydrationNotice>
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { isInFrame } from "@/lib/client/embedding";
 import { useSignOut } from "@/lib/client/hooks";
 import { useI18n } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
+import { PressedBeforeHydrationNotice, usePressBeforeHydration } from "@/components/ui/press-before-hydration";
+import { useEmbedding } from "@/components/layout/embedding-context";
 
 /**
  * Signs out (the site revokes this sign-in; the member's consent stays) and leaves for the signed-out page.
@@ -16,6 +18,9 @@ import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 export function SignOutButton() {
   const { messages } = useI18n();
   const signOut = useSignOutFlow();
+  const { embedded } = useEmbedding();
+  // Pressed while the page still loads its scripts, Sign out says so at once and acts once they have run.
+  const early = usePressBeforeHydration(signOut.start);
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-fg-muted">{messages.settings.signOutBody}</p>
@@ -28,12 +33,15 @@ export function SignOutButton() {
           className="btn btn-secondary"
           disabled={signOut.busy}
           aria-busy={signOut.pending}
-          onClick={signOut.start}
+          {...early.button}
         >
           {messages.accountMenu.signOut}
         </button>
       )}
       <ActionFailedAlert error={signOut.error} message={messages.accountMenu.signOutFailed} className="text-sm" />
+      <PressedBeforeHydrationNotice {...early.notice}>
+        {embedded ? messages.shell.oneMoment : messages.accountMenu.signingOut}
+      </PressedBeforeHydrationNotice>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "./test";
 
 import { accountNavigation } from "./account-menu";
-import { gotoWithScriptsHeld, hydrated, isHydrated, resetSandbox, signIn } from "./support";
+import { APP_URL, gotoWithScriptsHeld, hydrated, isHydrated, resetSandbox, signIn } from "./support";
 
 /** The header's account menu button and the two entries of its panel. */
 function menu(page: Page): { button: Locator; settings: Locator; signOut: Locator } {
@@ -54,6 +54,64 @@ test("a tap on the account menu before the page is interactive opens it, and it 
   await expect(settings).toBeHidden();
 });
 
+/** What a press before hydration shows until the page acts on it (components/ui/press-before-hydration.tsx). */
+function earlyPressNotice(page: Page, text: string): Locator {
+  return page.getByRole("status").filter({ hasText: text });
+}
+
+test("Sign out pressed before the page is interactive says so at once, and signs out once the scripts have run", async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses");
+  const { button, signOut } = menu(page);
+  await button.click();
+  await signOut.click();
+  expect(await isHydrated(signOut), "the press came before hydration").toBe(false);
+  const notice = earlyPressNotice(page, "Signing out…");
+  await expect(notice).toBeInViewport({ ratio: 1 });
+  // On a phone, above the tab bar, which it must not cover.
+  const tabBar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+  const noticeBox = (await notice.boundingBox())!;
+  expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(tabBar.y);
+  expect((await page.request.get(`${APP_URL}/api/session`)).status(), "nothing sent yet").toBe(200);
+
+  releaseScripts();
+  await expect(page).toHaveURL(/\/signed-out/);
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  expect((await page.request.get(`${APP_URL}/api/session`)).status()).toBe(401);
+});
+
+test("an early Sign out that fails gives way to the failure; pressed once interactive, only the button says Signing out", async ({
+  page,
+}) => {
+  // The dashboard cannot be reached when the press is acted on.
+  await page.route("**/api/auth/logout", (route) => route.abort("internetdisconnected"));
+  const releaseScripts = await gotoWithScriptsHeld(page, "/courses");
+  const { button, signOut } = menu(page);
+  await button.click();
+  await signOut.click();
+  const notice = earlyPressNotice(page, "Signing out…");
+  await expect(notice).toBeVisible();
+  releaseScripts();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "You could not be signed out. The dashboard could not be reached." }),
+  ).toBeVisible();
+  await expect(notice).toBeHidden();
+
+  // Interactive now: the press goes out at once, the button itself shows it, and no notice opens.
+  let releaseLogout = () => {};
+  const logoutHeld = new Promise<void>((resolve) => (releaseLogout = resolve));
+  await page.unroute("**/api/auth/logout");
+  await page.route("**/api/auth/logout", async (route) => {
+    await logoutHeld;
+    await route.continue();
+  });
+  await signOut.click();
+  await expect(accountNavigation(page).getByRole("button", { name: "Signing out…" })).toBeVisible();
+  await expect(notice).toBeHidden();
+  releaseLogout();
+  await expect(page).toHaveURL(/\/signed-out/);
+});
+
 test("the account menu: Escape and a click elsewhere close it, focus returns to its button, Tab past its last entry closes it", async ({
   page,
 }) => {
@@ -94,7 +152,7 @@ for (const width of [320, 1280]) {
     const { button, signOut } = menu(page);
     await hydrated(button);
     await button.click();
-    const panel = accountNavigation(page).locator("[popover]");
+    const panel = accountNavigation(page).locator("[popover='auto']");
     await expect(panel).toBeVisible();
     const buttonBox = (await button.boundingBox())!;
     const panelBox = (await panel.boundingBox())!;

@@ -503,6 +503,27 @@ test("Sign out in the panel: focus on the question, a button that looks ready, a
   await expectSignedOutFrame(dashboardFrame(page));
 });
 
+test("in the panel, Sign out pressed before the panel is interactive says One moment, then asks its question", async ({ page }) => {
+  const { frame, account } = await signedInPanel(page);
+  await expect(account.getByRole("button", { name: "Maya Chen" })).toBeVisible();
+  // The site's page again, on a phone still loading the panel's scripts.
+  const releaseScripts = await gotoWithScriptsHeld(page, HOST_PAGE);
+  const menuButton = account.getByRole("button", { name: "Maya Chen" });
+  await menuButton.click();
+  const signOut = account.getByRole("button", { name: "Sign out", exact: true });
+  await signOut.click();
+  expect(await isHydrated(signOut), "the press came before hydration").toBe(false);
+  // Not "Signing out…": inside the site's page, Sign out asks first (ASVS 5 V3.4.6), even for an early press.
+  const notice = frame.getByRole("status").filter({ hasText: "One moment…" });
+  await expect(notice).toBeVisible();
+  await expect(notice).toBeInViewport({ ratio: 1 });
+  releaseScripts();
+  await expect(account.getByText("Sign out of the dashboard in this panel?")).toBeFocused();
+  await expect(notice).toBeHidden();
+  // Still signed in: only the question came of it.
+  expect(await account.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);
+});
+
 test("in the panel, Back from a lecture far down Courses brings the site's page back with the list as it was, the course in view", async ({
   page,
 }) => {

@@ -20,6 +20,7 @@ import {
   completeSiteSignIn,
   expectNoSeriousAxeViolations,
   gotoWithScriptsHeld,
+  isHydrated,
   markSiteRequests,
   postSandboxControl,
   resetSandbox,
@@ -148,6 +149,27 @@ test("a Sign in tapped before the signed-out page's scripts ran still leads back
   await completeSiteSignIn(page, "maya@example.com");
   await expect(page).toHaveURL(/\/orders\?page=2$/);
   await expect(page.getByRole("heading", { name: "Orders", level: 1 })).toBeVisible();
+});
+
+test("Revoke access pressed before Settings is interactive says so at once, and opens the confirmation once the scripts have run", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  const releaseScripts = await gotoWithScriptsHeld(page, "/settings");
+  const revoke = page.getByRole("main").getByRole("button", { name: "Revoke access" });
+  await revoke.click();
+  expect(await isHydrated(revoke), "the press came before hydration").toBe(false);
+  const notice = page.getByRole("status").filter({ hasText: "One moment…" });
+  await expect(notice).toBeVisible();
+  releaseScripts();
+  await expect(page).toHaveURL(/\/settings\/revoke$/);
+  await expect(page.getByRole("button", { name: "Yes, revoke" })).toBeVisible();
+  await expect(notice).toBeHidden();
+  // Cancel: back on Settings, which is interactive now; a press goes straight to the confirmation.
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(revoke).toBeFocused();
+  await revoke.click();
+  await expect(page).toHaveURL(/\/settings\/revoke$/);
 });
 
 test("a member signed in again in another tab is taken back to the dashboard when the signed-out page reloads", async ({

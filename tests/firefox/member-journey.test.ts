@@ -119,3 +119,37 @@ test("a cover the site's image host does not serve gives way to the plain cover 
   expect(served).toEqual({ cards: failed.cards, images: failed.cards, loaded: failed.cards, plain: 0 });
   await context.close();
 });
+
+test("Sign out pressed before the page is interactive says so, and signs out once the scripts have run, in Firefox too", async () => {
+  const { context, page } = await freshPage(firefox());
+  const driver = puppeteerDriver(page);
+  await page.goto(`${APP_URL}/settings`);
+  await signInFromLanding(driver, "maya@example.com");
+  await driver.waitForUrl(/\/settings$/);
+
+  // A slow phone: the page again, its scripts held back until the member has pressed Sign out.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.setRequestInterception(true);
+  page.on("request", (request) => {
+    if (/\/_next\/static\/chunks\/.+\.js$/.test(request.url())) void scriptsHeld.then(() => request.continue());
+    else void request.continue();
+  });
+  await page.goto(`${APP_URL}/settings`, { waitUntil: "domcontentloaded" });
+  // Firefox answers BiDi's accessibility locator only once the document has loaded, which held scripts
+  // keep it from: until then the controls are found by their place in the header.
+  await (await page.$('nav[aria-label="Account"] button[popovertarget]'))!.click();
+  await (await page.$('nav[aria-label="Account"] [popover="auto"] button'))!.click();
+  expect(await page.evaluate(() => Object.keys(document.querySelector("nav button")!).some((key) => key.startsWith("__react")))).toBe(
+    false,
+  );
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[role="status"]')].some((notice) => notice.textContent === "Signing out…" && notice.checkVisibility()),
+  );
+  expect(await sessionStatus(page)).toBe(200);
+
+  releaseScripts();
+  await driver.waitForUrl(/\/signed-out\?state=/);
+  expect(await sessionStatus(page)).toBe(401);
+  await context.close();
+});

@@ -35,6 +35,8 @@ export const en = {
     retry: "Retry",
     stillOffline: "Still offline. Try again once your connection is back.",
     loadingPage: "Loading {page}…",
+    /** A button pressed while the page is still loading its scripts: it acts as soon as they have run. */
+    oneMoment: "One moment…",
     joinOnline: "Join online",
   },
   embedded: {
