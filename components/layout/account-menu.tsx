@@ -95,7 +95,9 @@ export function AccountMenu({ name }: { name: string }) {
         <ActionFailedAlert error={signOut.error} message={t.signOutFailed} className="px-3 text-sm" />
       </div>
       {/* Outside the menu's panel: a closed popover's contents are not drawn, even in the top layer. */}
-      <PressedBeforeHydrationNotice {...early.notice}>{embedded ? messages.shell.oneMoment : t.signingOut}</PressedBeforeHydrationNotice>
+      <PressedBeforeHydrationNotice {...early.notice}>
+        {embedded ? messages.shell.continuesOnceLoaded : t.signsOutOnceLoaded}
+      </PressedBeforeHydrationNotice>
     </div>
   );
 }

@@ -78,7 +78,7 @@ export function RevokeAccess() {
           {messages.embedded.revokePopupBlocked}
         </p>
       ) : null}
-      <PressedBeforeHydrationNotice {...early.notice}>{messages.shell.oneMoment}</PressedBeforeHydrationNotice>
+      <PressedBeforeHydrationNotice {...early.notice}>{messages.shell.continuesOnceLoaded}</PressedBeforeHydrationNotice>
     </div>
   );
 }

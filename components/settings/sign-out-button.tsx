@@ -40,7 +40,7 @@ export function SignOutButton() {
       )}
       <ActionFailedAlert error={signOut.error} message={messages.accountMenu.signOutFailed} className="text-sm" />
       <PressedBeforeHydrationNotice {...early.notice}>
-        {embedded ? messages.shell.oneMoment : messages.accountMenu.signingOut}
+        {embedded ? messages.shell.continuesOnceLoaded : messages.accountMenu.signsOutOnceLoaded}
       </PressedBeforeHydrationNotice>
     </div>
   );

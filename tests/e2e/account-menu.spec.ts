@@ -66,7 +66,7 @@ test("Sign out pressed before the page is interactive says so at once, and signs
   await button.click();
   await signOut.click();
   expect(await isHydrated(signOut), "the press came before hydration").toBe(false);
-  const notice = earlyPressNotice(page, "Signing out…");
+  const notice = earlyPressNotice(page, "Signing out as soon as the page has loaded…");
   await expect(notice).toBeInViewport({ ratio: 1 });
   // On a phone, above the tab bar, which it must not cover.
   const tabBar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
@@ -89,7 +89,7 @@ test("an early Sign out that fails gives way to the failure; pressed once intera
   const { button, signOut } = menu(page);
   await button.click();
   await signOut.click();
-  const notice = earlyPressNotice(page, "Signing out…");
+  const notice = earlyPressNotice(page, "Signing out as soon as the page has loaded…");
   await expect(notice).toBeVisible();
   releaseScripts();
   await expect(

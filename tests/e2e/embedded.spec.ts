@@ -503,7 +503,9 @@ test("Sign out in the panel: focus on the question, a button that looks ready, a
   await expectSignedOutFrame(dashboardFrame(page));
 });
 
-test("in the panel, Sign out pressed before the panel is interactive says One moment, then asks its question", async ({ page }) => {
+test("in the panel, Sign out pressed before the panel is interactive says it will go on once loaded, then asks its question", async ({
+  page,
+}) => {
   const { frame, account } = await signedInPanel(page);
   await expect(account.getByRole("button", { name: "Maya Chen" })).toBeVisible();
   // The site's page again, on a phone still loading the panel's scripts.
@@ -513,8 +515,8 @@ test("in the panel, Sign out pressed before the panel is interactive says One mo
   const signOut = account.getByRole("button", { name: "Sign out", exact: true });
   await signOut.click();
   expect(await isHydrated(signOut), "the press came before hydration").toBe(false);
-  // Not "Signing out…": inside the site's page, Sign out asks first (ASVS 5 V3.4.6), even for an early press.
-  const notice = frame.getByRole("status").filter({ hasText: "One moment…" });
+  // Not "Signing out as soon as…": inside the site's page, Sign out asks first (ASVS 5 V3.4.6), even for an early press.
+  const notice = frame.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
   await expect(notice).toBeVisible();
   await expect(notice).toBeInViewport({ ratio: 1 });
   releaseScripts();

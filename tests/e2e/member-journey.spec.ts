@@ -154,13 +154,21 @@ test("a Sign in tapped before the signed-out page's scripts ran still leads back
 test("Revoke access pressed before Settings is interactive says so at once, and opens the confirmation once the scripts have run", async ({
   page,
 }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
   await signIn(page, "maya@example.com");
   const releaseScripts = await gotoWithScriptsHeld(page, "/settings");
   const revoke = page.getByRole("main").getByRole("button", { name: "Revoke access" });
+  // The last button of the page, scrolled to the foot of the screen, just above the tab bar.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await revoke.click();
   expect(await isHydrated(revoke), "the press came before hydration").toBe(false);
-  const notice = page.getByRole("status").filter({ hasText: "One moment…" });
-  await expect(notice).toBeVisible();
+  const notice = page.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
+  // Whole on the screen, and on a phone not over the tab bar: with no room below the button, above it.
+  await expect(notice).toBeInViewport({ ratio: 1 });
+  const tabBar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
+  const noticeBox = (await notice.boundingBox())!;
+  expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(tabBar.y);
+  expect(noticeBox.x + noticeBox.width).toBeLessThanOrEqual(320 - 16);
   releaseScripts();
   await expect(page).toHaveURL(/\/settings\/revoke$/);
   await expect(page.getByRole("button", { name: "Yes, revoke" })).toBeVisible();

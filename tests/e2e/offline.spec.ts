@@ -235,8 +235,8 @@ test("offline, Sign out and Revoke access say so at once, stay on Settings, and 
     page.getByRole("alert").filter({ hasText: "Access could not be revoked. The dashboard could not be reached." }),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/settings$/);
-  // The page is interactive: no "One moment…" left open as if the press were still to be acted on.
-  await expect(page.getByRole("status").filter({ hasText: "One moment…" })).toBeHidden();
+  // The page is interactive: no "Continuing as soon as the page has loaded…" left open as if the press were still to be acted on.
+  await expect(page.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" })).toBeHidden();
 
   await context.setOffline(false);
   // Nothing held back goes out now: still signed in, still on Settings.

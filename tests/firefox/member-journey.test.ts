@@ -144,7 +144,9 @@ test("Sign out pressed before the page is interactive says so, and signs out onc
     false,
   );
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('[role="status"]')].some((notice) => notice.textContent === "Signing out…" && notice.checkVisibility()),
+    [...document.querySelectorAll('[role="status"]')].some(
+      (notice) => notice.textContent === "Signing out as soon as the page has loaded…" && notice.checkVisibility(),
+    ),
   );
   expect(await sessionStatus(page)).toBe(200);
 

@@ -36,7 +36,7 @@ export const en = {
     stillOffline: "Still offline. Try again once your connection is back.",
     loadingPage: "Loading {page}…",
     /** A button pressed while the page is still loading its scripts: it acts as soon as they have run. */
-    oneMoment: "One moment…",
+    continuesOnceLoaded: "Continuing as soon as the page has loaded…",
     joinOnline: "Join online",
   },
   embedded: {
@@ -215,6 +215,8 @@ export const en = {
     settings: "Settings",
     signOut: "Sign out",
     signingOut: "Signing out…",
+    /** Sign out pressed while the page is still loading its scripts. */
+    signsOutOnceLoaded: "Signing out as soon as the page has loaded…",
     signOutFailed: "You could not be signed out. {reason}",
   },
   signedOutPage: {

@@ -30,7 +30,7 @@ export const zhTW: Messages = {
     offlineNotReadyBody: "連線中斷時，這一頁還沒準備好離線使用。連線恢復後就會載入。",
     stillOffline: "仍然離線。請在連線恢復後再試一次。",
     loadingPage: "正在載入{page}…",
-    oneMoment: "請稍候…",
+    continuesOnceLoaded: "頁面載入後就會繼續…",
     joinOnline: "線上參加",
   },
   embedded: {
@@ -200,6 +200,7 @@ export const zhTW: Messages = {
     settings: "設定",
     signOut: "登出",
     signingOut: "正在登出…",
+    signsOutOnceLoaded: "頁面載入後就會登出…",
     signOutFailed: "無法登出。{reason}",
   },
   signedOutPage: {
