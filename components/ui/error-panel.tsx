@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
 import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
@@ -39,6 +39,11 @@ export function useErrorReason(error: unknown): { kind: ApiErrorKind; reason: st
 /**
  * A specific error for one page or section, with Retry. An expired session shows where the member is
  * being taken instead (the fetcher already started the redirect), with a Sign in link as a fallback.
+ *
+ * A page whose data the server could not get shows this in its first HTML. Retry is a GET form to the
+ * page's own address, so a press before the page is interactive (a phone still loading its scripts) loads
+ * the page again from the server, which asks the site again; once interactive, the form never leaves the
+ * page and `onRetry` asks again in place.
  */
 export function ErrorPanel({
   title,
@@ -55,6 +60,7 @@ export function ErrorPanel({
   const { messages } = useI18n();
   const { kind, reason } = useErrorReason(error);
   const pathname = usePathname();
+  const searchParams = useSearchParams();
   return (
     <div role="alert" className="card border-danger-fg/40 flex flex-col items-start gap-3 p-5 sm:p-6">
       <p className="font-semibold text-danger-fg">{title}</p>
@@ -64,9 +70,21 @@ export function ErrorPanel({
           {kind === "insufficient_scope" ? messages.errors.signInAgain : messages.landing.signIn}
         </a>
       ) : (
-        <button type="button" className="btn btn-secondary" onClick={onRetry} disabled={retrying} aria-busy={retrying}>
-          {messages.errors.retry}
-        </button>
+        <form
+          method="get"
+          action={pathname ?? "/"}
+          onSubmit={(event) => {
+            event.preventDefault();
+            onRetry();
+          }}
+        >
+          {[...(searchParams ?? [])].map(([name, value], index) => (
+            <input key={index} type="hidden" name={name} value={value} />
+          ))}
+          <button type="submit" className="btn btn-secondary" disabled={retrying} aria-busy={retrying}>
+            {messages.errors.retry}
+          </button>
+        </form>
       )}
     </div>
   );

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
-import { endsWithin30Days, gotoWithScriptsHeld, hydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
+import { endsWithin30Days, gotoWithScriptsHeld, hydrated, isHydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a list that
@@ -227,6 +227,42 @@ test("a query the site refuses is sent once per page view, and again only on Ret
     await expect.poll(() => accountApiRequests(page), { timeout: 1_000 }).toBe(before + 2);
   }).toPass({ timeout: 10_000 });
   await expect(alert).toContainText("The site could not answer this request.");
+});
+
+test("Retry pressed before the page is interactive loads the page again from the server; once it is, Retry asks again in place", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  await setKnobs(page, { failures: { graphql: { mode: "status", status: 503 } } });
+  // A slow phone on the second page of orders: the error is in the first HTML, the scripts not run yet.
+  const releaseScripts = await gotoWithScriptsHeld(page, "/orders?page=2");
+  const alert = page.getByRole("alert").filter({ hasText: "Your orders could not be loaded." });
+  const retry = alert.getByRole("button", { name: "Retry" });
+  await expect(retry).toBeVisible();
+  expect(await isHydrated(retry), "the press comes before hydration").toBe(false);
+
+  // The site answers again; the press loads the same address from the server, whose page has the orders.
+  await setKnobs(page, { failures: { graphql: null } });
+  const reload = page.waitForRequest((request) => request.isNavigationRequest() && request.url().endsWith("/orders?page=2"));
+  await retry.click();
+  await reload;
+  await expect(page.getByText(/^Order DA/).first()).toBeVisible();
+  await expect(alert).toBeHidden();
+  releaseScripts();
+
+  // Interactive: Retry asks the data route again, in place, with no page load.
+  await setKnobs(page, { failures: { graphql: { mode: "status", status: 503 } } });
+  await page.goto("/orders");
+  await hydrated(retry);
+  await setKnobs(page, { failures: { graphql: null } });
+  const documentLoads: string[] = [];
+  page.on("request", (request) => {
+    if (request.isNavigationRequest()) documentLoads.push(request.url());
+  });
+  await retry.click();
+  await expect(page.getByText(/^Order DA/).first()).toBeVisible();
+  expect(documentLoads).toEqual([]);
 });
 
 test("answers padded to 10 MB: each page says the answer was too large", async ({ page }) => {
