@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { whenIdle } from "@/lib/client/when-idle";
 import { useI18n } from "@/lib/i18n/provider";
 import { Mark } from "./mark";
+import { PressedBeforeHydrationNotice, usePressBeforeHydration } from "./press-before-hydration";
 import { VisuallyHidden } from "./visually-hidden";
 
 /**
@@ -23,7 +24,8 @@ export interface CalendarFile {
 /**
  * Downloads an .ics made in the browser on click. `makeFile` reads the calendar code through
  * loadCalendarCode, which the button fetches ahead once the page is idle. The accessible name is the label
- * followed, visually hidden, by what it is for, so several such buttons stay distinguishable.
+ * followed, visually hidden, by what it is for, so several such buttons stay distinguishable. Pressed while
+ * the page still loads its scripts, it says so and downloads once they have run (usePressBeforeHydration).
  */
 export function CalendarFileButton({
   label,
@@ -58,9 +60,11 @@ export function CalendarFileButton({
     }
   }
 
+  const early = usePressBeforeHydration(() => void download());
+
   return (
     <div className="flex flex-col items-start gap-1">
-      <button type="button" className="btn btn-secondary" onClick={() => void download()}>
+      <button type="button" className="btn btn-secondary" {...early.button}>
         <Mark shape="plus" />
         {label}
         <VisuallyHidden>{` – ${subject}`}</VisuallyHidden>
@@ -70,6 +74,7 @@ export function CalendarFileButton({
           {failure === "offline" ? messages.errors.network : messages.errors.unknown}
         </p>
       ) : null}
+      <PressedBeforeHydrationNotice {...early.notice}>{messages.shell.continuesOnceLoaded}</PressedBeforeHydrationNotice>
     </div>
   );
 }

@@ -180,6 +180,24 @@ test("Revoke access pressed before Settings is interactive says so at once, and 
   await expect(page).toHaveURL(/\/settings\/revoke$/);
 });
 
+test("Add to calendar pressed before Events is interactive says so at once, and downloads the file once the scripts have run", async ({
+  page,
+}) => {
+  await signIn(page, "maya@example.com");
+  const releaseScripts = await gotoWithScriptsHeld(page, "/events");
+  const add = page.getByRole("button", { name: /Add to calendar/ }).first();
+  await add.click();
+  expect(await isHydrated(add), "the press came before hydration").toBe(false);
+  const notice = page.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
+  await expect(notice).toBeVisible();
+  const downloaded = page.waitForEvent("download");
+  releaseScripts();
+  const download = await downloaded;
+  expect(download.suggestedFilename()).toMatch(/\.ics$/);
+  expect(await readFile(await download.path(), "utf8")).toContain("BEGIN:VEVENT");
+  await expect(notice).toBeHidden();
+});
+
 test("a member signed in again in another tab is taken back to the dashboard when the signed-out page reloads", async ({
   page,
   context,
