@@ -14,13 +14,15 @@ interface PressBeforeHydration {
 }
 
 /**
- * A button that must run the page's script (Sign out, Revoke access: requests that carry the custom header
- * DESIGN section 4 asks of state-changing routes, which no plain form can send) is on the screen, drawn by
- * the server, before that script has run. Pressed then (a phone still loading the scripts), it would do
- * nothing, and the member would not know whether to press again.
+ * A button that must run the page's script (Sign out and Revoke access send requests with the custom header
+ * DESIGN section 4 asks of state-changing routes, which no plain form can send; the calendar buttons make
+ * their file in the browser) is on the screen, drawn by the server, before that script has run. Pressed
+ * then (a phone still loading the scripts), it would do nothing, and the member would not know whether to
+ * press again.
  *
  * So until hydration the button is the browser's own popover invoker (`popovertarget`): a press shows the
- * notice at once ("Signing out…"), without any script, and leaves a trace in the page (the notice is open).
+ * notice at once ("Signing out as soon as the page has loaded…"), without any script, and leaves a trace in
+ * the page (the notice is open).
  * Once hydrated, the effect finds that trace, hides the notice and runs `press`, once. From then on a press
  * cancels the invoker's default action (a cancelled click runs no activation behaviour, HTML's popover
  * target attribute) and runs `press` directly.
