@@ -57,7 +57,7 @@ export function EventsView() {
         query={query}
         items={[...upcoming, ...past]}
         // A registration the next page adds may sort above those already shown: "Show more" before the page
-        // is interactive lands on the first one the site sent.
+        // is interactive lands on the one of them shown first, as a hydrated press moves focus there.
         siteOrder={registrations}
         keyOf={(registration) => registration.id}
         texts={{

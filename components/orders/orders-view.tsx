@@ -14,7 +14,8 @@ export function OrdersView() {
   const { messages } = useI18n();
   const words = useWords(ORDERS_WORDS);
   const query = usePagedAccountPage("orders");
-  const orders = sortOrdersForDisplay(flattenPages(query.data?.pages, (order) => order.id));
+  const received = flattenPages(query.data?.pages, (order) => order.id);
+  const orders = sortOrdersForDisplay(received);
 
   return (
     <div>
@@ -22,6 +23,7 @@ export function OrdersView() {
       <PagedQueryBody
         query={query}
         items={orders}
+        siteOrder={received}
         keyOf={(order) => order.id}
         texts={{
           error: messages.errors.orders,

@@ -14,7 +14,7 @@ import { LoadingState } from "./loading-state";
 import { listedItemId, ShowMoreButton } from "./show-more-button";
 
 /** The parts of a React Query infinite query that a paged list reads. */
-export interface PagedQuery {
+export interface PagedQuery<T> {
   isPending: boolean;
   isError: boolean;
   error: unknown;
@@ -25,7 +25,7 @@ export interface PagedQuery {
   isFetchingNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
   /** The pages read so far. */
-  data?: { pages: readonly unknown[] };
+  data?: { pages: readonly { items: readonly T[] }[] };
 }
 
 /** What the element of one listed item takes: focus after "Show more", and its position as its id. */
@@ -40,10 +40,10 @@ export interface PagedItemProps extends NewItemFocusProps {
  * moves focus to the first item it adds (children give each item's element `itemProps(item)`, which also
  * carries its id: its place in the order the site sent the items, `siteOrder` when the view shows them in
  * another). The URL keeps how many pages are shown (`?pages=3`, lib/contract/shown-pages.ts), and "Show
- * more" is a GET form to the next count, with the first item it adds as the fragment: a press before the
- * page is interactive loads the longer list from the server, which the browser shows at that item, wherever
- * the view sorts it. `showMore: "children"`: the items' own view shows more (Courses steps through what it
- * holds before it asks the site for the rest).
+ * more" is a GET form to the next count, with the first position it adds as the fragment: a press before
+ * the page is interactive loads the longer list from the server, which the browser shows at the item it
+ * added that the view shows first, wherever the view sorts it (landingOnFirstAdded). `showMore: "children"`:
+ * the items' own view shows more (Courses steps through what it holds before it asks the site for the rest).
  */
 export function PagedQueryBody<T>({
   query,
@@ -55,7 +55,7 @@ export function PagedQueryBody<T>({
   showMore = "pages",
   children,
 }: {
-  query: PagedQuery;
+  query: PagedQuery<T>;
   items: T[];
   siteOrder?: T[];
   keyOf: (item: T) => string;
@@ -69,7 +69,7 @@ export function PagedQueryBody<T>({
   const { replaceQuery } = usePageUrl();
   const keys = items.map(keyOf);
   const { markShown, focusProps } = useFirstNewItemFocus(keys);
-  const positions = new Map(siteOrder.map((item, index) => [keyOf(item), index + 1]));
+  const positions = landingOnFirstAdded(query.data?.pages ?? [], items, siteOrder, keyOf);
   const itemProps = (item: T): PagedItemProps => {
     const key = keyOf(item);
     return { ...focusProps(key), id: listedItemId(positions.get(key) ?? 0) };
@@ -112,4 +112,27 @@ export function PagedQueryBody<T>({
       ) : null}
     </>
   );
+}
+
+/**
+ * Each item's id position: its place in the order the site sent the items, but for one swap. "Show more"
+ * before the page is interactive lands on `#item-<first position the press adds>`; among the items the last
+ * page read added, the one shown first takes that position (the one it names in site order takes the other's
+ * place), so an early press lands where a hydrated one moves focus (lib/client/first-new-item-focus.ts).
+ */
+function landingOnFirstAdded<T>(
+  pages: readonly { items: readonly T[] }[],
+  shown: readonly T[],
+  siteOrder: readonly T[],
+  keyOf: (item: T) => string,
+): Map<string, number> {
+  const positions = new Map(siteOrder.map((item, index) => [keyOf(item), index + 1]));
+  if (pages.length < 2) return positions;
+  const earlier = new Set(pages.slice(0, -1).flatMap((page) => page.items.map(keyOf)));
+  const firstAdded = shown.map(keyOf).find((key) => !earlier.has(key));
+  const landing = siteOrder[earlier.size];
+  if (firstAdded === undefined || landing === undefined) return positions;
+  positions.set(keyOf(landing), positions.get(firstAdded) ?? 0);
+  positions.set(firstAdded, earlier.size + 1);
+  return positions;
 }

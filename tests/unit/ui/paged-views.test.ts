@@ -211,7 +211,29 @@ describe("Show more before the page is interactive", () => {
     expect(document.getElementById("item-3")?.textContent).toContain("Order T-1");
   });
 
-  it("Events: lands on a registration the next page adds, though it sorts above those already shown", async () => {
+  it("Orders: an order awaiting payment on the next page is shown first, and is where the early press lands", async () => {
+    const awaiting = { ...paidOrder("T-0", "2026-10-01T00:00:00Z"), state: "not_paid", paidAt: null };
+    const { release } = serve(
+      {
+        "/api/account/orders": { items: [paidOrder("T-3", "2026-11-03T00:00:00Z")], totalCount: 3, nextCursor: "c" },
+        "/api/account/orders?after=c": { items: [paidOrder("T-1", "2026-11-01T00:00:00Z"), awaiting], totalCount: 3, nextCursor: null },
+      },
+      "/api/account/orders?after=c",
+    );
+    renderView(OrdersView);
+    const form = (await screen.findByRole("button", { name: "Show more" })).closest("form");
+    expect(form?.getAttribute("action")).toBe("/courses#item-2");
+    await pressShowMore();
+    await release();
+    await screen.findByText(/Order T-0/);
+    // The site sent T-1 second, but T-0, awaiting payment, now heads the list: the fragment lands on it.
+    await waitFor(() => expect(document.activeElement?.textContent).toContain("Order T-0"));
+    expect(document.getElementById("item-2")).toBe(document.activeElement);
+    expect(document.getElementById("item-3")?.textContent).toContain("Order T-1");
+    expect(document.getElementById("item-1")?.textContent).toContain("Order T-3");
+  });
+
+  it("Events: lands on the registration the next page adds that is shown first, where a hydrated press moves focus", async () => {
     const { release } = serve(EVENTS_IN_TWO_PAGES, "/api/account/events?after=c");
     renderView(EventsView);
     const form = (await screen.findByRole("button", { name: /^Show more/ })).closest("form");
@@ -219,8 +241,10 @@ describe("Show more before the page is interactive", () => {
     await pressShowMore(/^Show more/);
     await release();
     await screen.findByRole("heading", { name: "Event soon" });
-    // "Event soon" now heads Upcoming, above "Event past": the form's fragment names a registration the press added.
-    expect(document.getElementById("item-2")?.textContent).toContain("Event older");
+    // The site sent "Event older" second, but "Event soon" now heads Upcoming: the fragment lands on it.
+    await waitFor(() => expect(document.activeElement?.textContent).toContain("Event soon"));
+    expect(document.getElementById("item-2")).toBe(document.activeElement);
+    expect(document.getElementById("item-3")?.textContent).toContain("Event older");
     expect(document.getElementById("item-1")?.textContent).toContain("Event past");
   });
 
