@@ -6,7 +6,7 @@ import { useCallback, useEffect, useId, useRef } from "react";
 import { focusOnMount, FrameSignOutConfirmation, useSignOutFlow } from "@/components/settings/sign-out-button";
 import { useEmbedding } from "@/components/layout/embedding-context";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
-import { PressedBeforeHydrationNotice, usePressBeforeHydration } from "@/components/ui/press-before-hydration";
+import { PressedBeforeHydrationNotice } from "@/components/ui/press-before-hydration";
 import { Mark } from "@/components/ui/mark";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
@@ -19,7 +19,7 @@ const BUTTON_CLASS = "inline-flex min-h-11 max-w-48 items-center gap-2 rounded-l
  * It is the browser's own popover (`popovertarget`), so it opens and closes before React has hydrated the
  * page (a student's early tap on a slow phone is not lost), and the browser gives it its behaviour: the
  * button is exposed as expanded or not, Escape and a click elsewhere close it, and focus returns to the
- * button. Sign out pressed that early says so and acts once the page is interactive (usePressBeforeHydration).
+ * button. Sign out pressed that early says so and acts once the page is interactive (useSignOutFlow's `early`).
  * Focus moving on past it (Tab from its last item) closes it too, and inside the site's page so
  * does a click on that page outside the frame. Inside the site's page (a frame the site controls), Sign out
  * asks first, and the confirmation cannot be double-clicked through (ASVS 5 V3.4.6; OWASP Clickjacking
@@ -33,8 +33,6 @@ export function AccountMenu({ name }: { name: string }) {
   const panel = useRef<HTMLDivElement>(null);
   const signOut = useSignOutFlow();
   const { embedded } = useEmbedding();
-  // Pressed while the page still loads its scripts, Sign out says so at once and acts once they have run.
-  const early = usePressBeforeHydration(signOut.start);
   // Does nothing when the menu is closed already.
   const close = useCallback(() => panel.current?.hidePopover(), []);
 
@@ -86,7 +84,7 @@ export function AccountMenu({ name }: { name: string }) {
             type="button"
             disabled={signOut.busy}
             aria-busy={signOut.pending}
-            {...early.button}
+            {...signOut.early.button}
             className="inline-flex min-h-11 items-center rounded-lg px-3 text-left text-fg hover:bg-surface-muted"
           >
             {signOut.busy ? t.signingOut : t.signOut}
@@ -95,9 +93,7 @@ export function AccountMenu({ name }: { name: string }) {
         <ActionFailedAlert error={signOut.error} message={t.signOutFailed} className="px-3 text-sm" />
       </div>
       {/* Outside the menu's panel: a closed popover's contents are not drawn, even in the top layer. */}
-      <PressedBeforeHydrationNotice {...early.notice}>
-        {embedded ? messages.shell.continuesOnceLoaded : t.signsOutOnceLoaded}
-      </PressedBeforeHydrationNotice>
+      <PressedBeforeHydrationNotice {...signOut.early.notice}>{signOut.earlyNotice}</PressedBeforeHydrationNotice>
     </div>
   );
 }

@@ -18,9 +18,6 @@ import { useEmbedding } from "@/components/layout/embedding-context";
 export function SignOutButton() {
   const { messages } = useI18n();
   const signOut = useSignOutFlow();
-  const { embedded } = useEmbedding();
-  // Pressed while the page still loads its scripts, Sign out says so at once and acts once they have run.
-  const early = usePressBeforeHydration(signOut.start);
   return (
     <div className="flex flex-col items-start gap-2">
       <p className="text-fg-muted">{messages.settings.signOutBody}</p>
@@ -33,15 +30,13 @@ export function SignOutButton() {
           className="btn btn-secondary"
           disabled={signOut.busy}
           aria-busy={signOut.pending}
-          {...early.button}
+          {...signOut.early.button}
         >
           {messages.accountMenu.signOut}
         </button>
       )}
       <ActionFailedAlert error={signOut.error} message={messages.accountMenu.signOutFailed} className="text-sm" />
-      <PressedBeforeHydrationNotice {...early.notice}>
-        {embedded ? messages.shell.continuesOnceLoaded : messages.accountMenu.signsOutOnceLoaded}
-      </PressedBeforeHydrationNotice>
+      <PressedBeforeHydrationNotice {...signOut.early.notice}>{signOut.earlyNotice}</PressedBeforeHydrationNotice>
     </div>
   );
 }
@@ -51,13 +46,22 @@ export function SignOutButton() {
  * inside the site's page it only asks (`confirming`), and FrameSignOutConfirmation's `confirm` signs out.
  * The confirmation's Cancel sets `returnFocus`: the Sign out button, back in its place, then takes focus
  * (`ref={returnFocus ? focusOnMount : undefined}`), as it would otherwise fall to <body>. `reset` drops the
- * question without moving focus (the account menu closing).
+ * question without moving focus (the account menu closing). Pressed while the page still loads its scripts,
+ * the button shows `earlyNotice` at once and `start` runs once they have (`early`, usePressBeforeHydration).
  */
 export function useSignOutFlow() {
+  const { messages } = useI18n();
+  const { embedded } = useEmbedding();
   const signOut = useSignOut();
   const [confirming, setConfirming] = useState(false);
   const [returnFocus, setReturnFocus] = useState(false);
   const signOutNow = () => signOut.mutate();
+  const start = () => {
+    setReturnFocus(false);
+    if (isInFrame()) setConfirming(true);
+    else signOutNow();
+  };
+  const early = usePressBeforeHydration(start);
   return {
     confirming,
     returnFocus,
@@ -65,11 +69,10 @@ export function useSignOutFlow() {
     busy: signOut.isPending || signOut.isSuccess,
     pending: signOut.isPending,
     error: signOut.error,
-    start: () => {
-      setReturnFocus(false);
-      if (isInFrame()) setConfirming(true);
-      else signOutNow();
-    },
+    start,
+    early,
+    // Inside the site's page the press only leads to the question.
+    earlyNotice: embedded ? messages.shell.continuesOnceLoaded : messages.accountMenu.signsOutOnceLoaded,
     confirm: signOutNow,
     cancel: () => {
       setConfirming(false);

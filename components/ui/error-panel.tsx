@@ -4,6 +4,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
 import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
+import { FormBeforeHydration } from "./form-before-hydration";
 import { describeScope, interpolate, type Messages } from "@/lib/i18n";
 
 /** The words of each error kind; the missing permission is named apart (reasonText). */
@@ -70,21 +71,11 @@ export function ErrorPanel({
           {kind === "insufficient_scope" ? messages.errors.signInAgain : messages.landing.signIn}
         </a>
       ) : (
-        <form
-          method="get"
-          action={pathname ?? "/"}
-          onSubmit={(event) => {
-            event.preventDefault();
-            onRetry();
-          }}
-        >
-          {[...(searchParams ?? [])].map(([name, value], index) => (
-            <input key={index} type="hidden" name={name} value={value} />
-          ))}
+        <FormBeforeHydration action={pathname ?? "/"} query={searchParams ?? []} onSubmit={onRetry}>
           <button type="submit" className="btn btn-secondary" disabled={retrying} aria-busy={retrying}>
             {messages.errors.retry}
           </button>
-        </form>
+        </FormBeforeHydration>
       )}
     </div>
   );

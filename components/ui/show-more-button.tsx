@@ -1,5 +1,7 @@
 "use client";
 
+import { FormBeforeHydration } from "./form-before-hydration";
+
 /**
  * Where a press opens while the page is not interactive yet (a slow phone): a GET form's `action` (a path
  * with the fragment to land on) and the query it sends.
@@ -50,19 +52,13 @@ export function ShowMoreButton({
   );
   if (!opensBeforeHydration) return <div className="mt-6 flex justify-center">{button}</div>;
   return (
-    <form
-      method="get"
+    <FormBeforeHydration
       action={opensBeforeHydration.action}
+      query={new URLSearchParams(opensBeforeHydration.query)}
+      onSubmit={() => press?.()}
       className="mt-6 flex justify-center"
-      onSubmit={(event) => {
-        event.preventDefault();
-        press?.();
-      }}
     >
-      {[...new URLSearchParams(opensBeforeHydration.query)].map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
       {button}
-    </form>
+    </FormBeforeHydration>
   );
 }
