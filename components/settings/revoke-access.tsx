@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { unreachable, type ApiError } from "@/lib/client/api";
-import { isInFrame, openPopupAndAwait, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
+import { isInFrame, openPopupAndAwait, pressIsRecentEnoughForAWindow, REVOKE_CONFIRMED_MESSAGE } from "@/lib/client/embedding";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { useFocusOnReturn } from "@/lib/client/return-focus";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
@@ -27,6 +27,7 @@ export function RevokeAccess() {
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
   const [popupBlocked, setPopupBlocked] = useState(false);
+  const [pressAgain, setPressAgain] = useState(false);
   const [offline, setOffline] = useState<ApiError | null>(null);
   const router = useRouter();
   const button = useRef<HTMLButtonElement>(null);
@@ -42,8 +43,13 @@ export function RevokeAccess() {
       router.push(PAGE_PATHS.revoke);
       return;
     }
-    setWaiting(true);
     setPopupBlocked(false);
+    // Pressed before the page was interactive, long enough ago that the browser would refuse the window:
+    // asked for one more press rather than told that pop-ups are blocked.
+    const canOpenWindow = pressIsRecentEnoughForAWindow();
+    setPressAgain(!canOpenWindow);
+    if (!canOpenWindow) return;
+    setWaiting(true);
     try {
       await openPopupAndAwait(`${PAGE_PATHS.revoke}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
       revoke.mutate();
@@ -72,10 +78,14 @@ export function RevokeAccess() {
       >
         {revoke.isPending ? words.revoking : words.revoke}
       </button>
-      {waiting ? <p role="status">{messages.embedded.revokeInWindow}</p> : null}
+      {/* Always there, empty when it has nothing to say: a live region that appears with its words already
+          in it is often not read out. */}
+      <p role="status" className="empty:hidden">
+        {waiting ? words.revokeInWindow : pressAgain ? words.revokePressAgain : null}
+      </p>
       {popupBlocked ? (
         <p role="alert" className="font-medium text-danger-fg">
-          {messages.embedded.revokePopupBlocked}
+          {words.revokePopupBlocked}
         </p>
       ) : null}
       <PressedBeforeHydrationNotice {...early.notice}>{messages.shell.continuesOnceLoaded}</PressedBeforeHydrationNotice>

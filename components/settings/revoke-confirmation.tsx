@@ -8,7 +8,7 @@ import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { returnFocusTo, useFocusOnArrival } from "@/lib/client/return-focus";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
-import { useI18n, useWords } from "@/lib/i18n/provider";
+import { useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { REVOKE_BUTTON } from "./revoke-access";
@@ -18,7 +18,6 @@ import { REVOKE_BUTTON } from "./revoke-access";
  * embedded dashboard (`fromFrame`), it only reports the member's decision to that frame.
  */
 export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
-  const { messages } = useI18n();
   const words = useWords(SETTINGS_WORDS);
   const revoke = useRevokeAccess();
   const [noOpener, setNoOpener] = useState(false);
@@ -66,7 +65,7 @@ export function RevokeConfirmation({ fromFrame }: { fromFrame: boolean }) {
       </h1>
       <p className="text-fg">{words.revokeConfirmBody}</p>
       <ActionFailedAlert error={revoke.error} message={words.revokeFailed} />
-      {noOpener ? <p role="alert">{messages.embedded.revokeNoOpener}</p> : null}
+      {noOpener ? <p role="alert">{words.revokeNoOpener}</p> : null}
       <p role="status" className="text-sm text-fg empty:sr-only">
         {tooSoon && !busy ? words.revokeTooSoon : null}
       </p>

@@ -18,6 +18,16 @@ export function isInFrame(): boolean {
 }
 
 /**
+ * Whether the browser would open a window now: only within a few seconds of the member's press (HTML's
+ * transient activation). A press made before the page was interactive and acted on after a long load has
+ * none left, and the window would be refused as if pop-ups were blocked. Browsers without the
+ * UserActivation API are let try.
+ */
+export function pressIsRecentEnoughForAWindow(): boolean {
+  return !("userActivation" in navigator) || navigator.userActivation.isActive;
+}
+
+/**
  * Opens a popup on the dashboard's own origin and resolves with the first message it posts back, accepting
  * only a message from that very window, from exactly our origin, of the expected type. Anything else
  * (another origin, another window, a forged type) is ignored.

@@ -526,6 +526,71 @@ test("in the panel, Sign out pressed before the panel is interactive says it wil
   expect(await account.evaluate(async () => (await fetch("/api/session")).status)).toBe(200);
 });
 
+test("in the panel, Revoke access pressed before the panel is interactive opens its window, or asks for another press if too late", async ({
+  page,
+}) => {
+  const { frame, account } = await signedInPanel(page);
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await account.getByRole("link", { name: "Settings", exact: true }).click();
+  await expectPanelSettingsSettled(page);
+  const panel = page.frames().find((candidate) => candidate.url().startsWith(`${DASHBOARD}/settings`))!;
+  const revoke = frame.getByRole("button", { name: "Revoke access" });
+  const notice = frame.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
+  const pressAgain = frame
+    .getByRole("status")
+    .filter({ hasText: "The page has loaded. Press Revoke access again to open the confirmation." });
+  // The panel's scripts wait for this gate: open unless a step holds them.
+  let scriptsGate = Promise.resolve();
+  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
+    await scriptsGate;
+    await route.continue();
+  });
+  /** The panel on Settings again, on a phone still loading its scripts; the returned function lets them arrive. */
+  async function reloadPanelWithScriptsHeld(): Promise<() => void> {
+    let release = () => {};
+    scriptsGate = new Promise<void>((resolve) => (release = resolve));
+    await panel.goto(panel.url(), { waitUntil: "domcontentloaded" });
+    return release;
+  }
+
+  // Scripts that arrive within a few seconds of the press: the window opens as for a hydrated press.
+  let releaseScripts = await reloadPanelWithScriptsHeld();
+  await revoke.click();
+  expect(await isHydrated(revoke), "the press came before hydration").toBe(false);
+  await expect(notice).toBeVisible();
+  let popup = page.waitForEvent("popup");
+  releaseScripts();
+  const confirmation = await popup;
+  await expect(confirmation.getByRole("button", { name: "Yes, revoke" })).toBeVisible();
+  await confirmation.close();
+  await expect(notice).toBeHidden();
+
+  // Scripts that arrive after the browser stopped counting the press as the member's (transient activation):
+  // a window would be refused as a blocked pop-up, so none is tried and the member is asked to press again.
+  releaseScripts = await reloadPanelWithScriptsHeld();
+  await revoke.click();
+  await expect(notice).toBeVisible();
+  // Playwright's own evaluations count as presses, so the panel is watched meanwhile through a CDP session
+  // whose evaluations do not (userGesture false).
+  const cdp = await page.context().newCDPSession(panel);
+  const watch = async (expression: string): Promise<unknown> =>
+    ((await cdp.send("Runtime.evaluate", { expression, returnByValue: true })).result as { value: unknown }).value;
+  await expect.poll(() => watch("navigator.userActivation.isActive"), { timeout: 15_000 }).toBe(false);
+  const popups: unknown[] = [];
+  page.on("popup", (opened) => popups.push(opened));
+  releaseScripts();
+  await expect.poll(() => watch("document.body.innerText.includes('Press Revoke access again')"), { timeout: 15_000 }).toBe(true);
+  await expect(pressAgain).toBeVisible();
+  await expect(notice).toBeHidden();
+  await expect(frame.getByText(/blocked the confirmation window/)).toHaveCount(0);
+  expect(popups).toEqual([]);
+  popup = page.waitForEvent("popup");
+  await revoke.click();
+  await expect((await popup).getByRole("button", { name: "Yes, revoke" })).toBeVisible();
+  await expect(pressAgain).toBeHidden();
+  await expect(frame.getByText("The confirmation opens in a small window, outside your site's page.")).toBeVisible();
+});
+
 test("in the panel, Back from a lecture far down Courses brings the site's page back with the list as it was, the course in view", async ({
   page,
 }) => {

@@ -55,10 +55,6 @@ export const en = {
     popupLostBody:
       "The page that opened this window was closed or moved on. Sign in again from the panel on your site, or open the dashboard here.",
     popupDoneFallback: "Open the dashboard here",
-    revokeInWindow: "The confirmation opens in a small window, outside your site's page.",
-    revokePopupBlocked:
-      "Your browser blocked the confirmation window. Allow pop-ups for this site, or revoke access in the dashboard in a new tab.",
-    revokeNoOpener: "Open Settings in the dashboard to revoke access.",
   },
   landing: {
     title: "Your courses, orders and events in one place",

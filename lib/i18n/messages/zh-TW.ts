@@ -48,9 +48,6 @@ export const zhTW: Messages = {
     popupLostTitle: "登入無法傳回面板",
     popupLostBody: "開啟這個視窗的頁面已關閉或已離開。請從網站上的面板重新登入，或在這裡開啟儀表板。",
     popupDoneFallback: "在這裡開啟儀表板",
-    revokeInWindow: "確認畫面會在網站頁面之外的小視窗中開啟。",
-    revokePopupBlocked: "瀏覽器封鎖了確認視窗。請允許此網站開啟彈出式視窗，或在新分頁開啟儀表板後撤銷存取權。",
-    revokeNoOpener: "請在儀表板的設定中撤銷存取權。",
   },
   landing: {
     title: "課程、訂單與活動，一次看清楚",

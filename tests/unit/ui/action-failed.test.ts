@@ -136,8 +136,32 @@ describe("a failed action says why, where it was pressed", () => {
     fireEvent.click(screen.getByRole("button", { name: "Revoke access" }));
     await settle(1_000);
     expect(screen.queryByRole("alert")).toBeNull();
-    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.getByRole("status").textContent).toBe("");
   });
+
+  it.each([
+    ["en", "Revoke access", "The page has loaded. Press Revoke access again to open the confirmation."],
+    ["zh-TW", "撤銷存取權", "頁面已載入。請再按一次「撤銷存取權」以開啟確認視窗。"],
+  ] as const)(
+    "Revoke access in the site's panel, acted on when the press is too old for a window: one more press asked for (%s)",
+    async (locale, button, words) => {
+      frame.inside = true;
+      const open = vi.fn(() => null);
+      vi.stubGlobal("open", open);
+      // An early press acted on after a long load: the browser no longer counts it as the member's (transient activation).
+      Object.defineProperty(navigator, "userActivation", { value: { isActive: false }, configurable: true });
+      try {
+        renderWithQueries(createElement(RevokeAccess), locale);
+        fireEvent.click(screen.getByRole("button", { name: button }));
+        await settle();
+        expect(open).not.toHaveBeenCalled();
+        expect(screen.queryByRole("alert")).toBeNull();
+        expect(screen.getByRole("status").textContent).toBe(words);
+      } finally {
+        Reflect.deleteProperty(navigator, "userActivation");
+      }
+    },
+  );
 
   it("Sign out there in Where you're signed in: under the row pressed, as its too-soon line is", async () => {
     const list: SignedInSessionsBody = {
