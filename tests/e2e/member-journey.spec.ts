@@ -190,6 +190,11 @@ test("Add to calendar pressed before Events is interactive says so at once, and 
   expect(await isHydrated(add), "the press came before hydration").toBe(false);
   const notice = page.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
   await expect(notice).toBeVisible();
+  // Under the button at the right end of its card, it stays inside the page's column on a wide screen.
+  const column = (await page.getByRole("main").boundingBox())!;
+  const shown = (await notice.boundingBox())!;
+  expect(shown.x + shown.width).toBeLessThanOrEqual(column.x + column.width - 16);
+  expect(shown.x).toBeGreaterThanOrEqual(column.x);
   const downloaded = page.waitForEvent("download");
   releaseScripts();
   const download = await downloaded;
