@@ -80,7 +80,7 @@ export function RevokeAccess() {
       </button>
       {/* Always there, empty when it has nothing to say: a live region that appears with its words already
           in it is often not read out. */}
-      <p role="status" className="empty:hidden">
+      <p role="status" className="empty:sr-only">
         {waiting ? words.revokeInWindow : pressAgain ? words.revokePressAgain : null}
       </p>
       {popupBlocked ? (
