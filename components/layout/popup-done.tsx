@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 
 import { handToOpener, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
-import { useI18n } from "@/lib/i18n/provider";
+import { POPUP_DONE_WORDS } from "@/lib/i18n/messages/popup-done";
+import { useWords } from "@/lib/i18n/provider";
 import { loginPath, PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
@@ -11,7 +12,7 @@ import { loginPath, PAGE_PATHS } from "@/lib/contract/paths";
  * that page says it took it, closes.
  */
 export function PopupDone() {
-  const { messages } = useI18n();
+  const words = useWords(POPUP_DONE_WORDS);
   const [handedOff, setHandedOff] = useState<boolean | null>(null);
 
   // One handoff per page, kept across React's re-run of effects: the code is read from the address once.
@@ -37,17 +38,16 @@ export function PopupDone() {
 
   // Until the code is handed over, nothing is claimed; when there is no panel to take it, the sign-in is
   // not done (a popup's sign-in opens no session of its own): signing in here is the way on.
-  const title =
-    handedOff === null ? messages.embedded.popupFinishing : handedOff ? messages.embedded.popupDoneTitle : messages.embedded.popupLostTitle;
+  const title = handedOff === null ? words.finishing : handedOff ? words.doneTitle : words.lostTitle;
   return (
     <div className="mx-auto flex max-w-md flex-col items-start gap-4 py-10">
       <h1 className="text-2xl font-semibold text-fg">{title}</h1>
-      {handedOff === true ? <p className="text-fg-muted">{messages.embedded.popupDoneBody}</p> : null}
+      {handedOff === true ? <p className="text-fg-muted">{words.doneBody}</p> : null}
       {handedOff === false ? (
         <>
-          <p className="text-fg-muted">{messages.embedded.popupLostBody}</p>
+          <p className="text-fg-muted">{words.lostBody}</p>
           <a className="btn btn-primary" href={loginPath(PAGE_PATHS.overview)}>
-            {messages.embedded.popupDoneFallback}
+            {words.openHere}
           </a>
         </>
       ) : null}

@@ -48,13 +48,6 @@ export const en = {
     continue: "Continue signing in",
     cookiesBlocked: "Your browser does not let this panel remember you inside the site. Open the dashboard in a new tab instead.",
     openInNewTab: "Open the dashboard in a new tab",
-    popupFinishing: "Finishing your sign-in…",
-    popupDoneTitle: "You're signed in",
-    popupDoneBody: "You can close this window and go back to your site.",
-    popupLostTitle: "Your sign-in could not reach the panel",
-    popupLostBody:
-      "The page that opened this window was closed or moved on. Sign in again from the panel on your site, or open the dashboard here.",
-    popupDoneFallback: "Open the dashboard here",
   },
   landing: {
     title: "Your courses, orders and events in one place",

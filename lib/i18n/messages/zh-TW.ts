@@ -42,12 +42,6 @@ export const zhTW: Messages = {
     continue: "繼續登入",
     cookiesBlocked: "瀏覽器不允許這個面板在網站中記住你，請改在新分頁開啟儀表板。",
     openInNewTab: "在新分頁開啟儀表板",
-    popupFinishing: "正在完成登入…",
-    popupDoneTitle: "你已登入",
-    popupDoneBody: "你可以關閉這個視窗，回到網站。",
-    popupLostTitle: "登入無法傳回面板",
-    popupLostBody: "開啟這個視窗的頁面已關閉或已離開。請從網站上的面板重新登入，或在這裡開啟儀表板。",
-    popupDoneFallback: "在這裡開啟儀表板",
   },
   landing: {
     title: "課程、訂單與活動，一次看清楚",

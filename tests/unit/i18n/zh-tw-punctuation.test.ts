@@ -4,6 +4,7 @@ import { formatTime } from "@/lib/format/datetime";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
+import { POPUP_DONE_WORDS } from "@/lib/i18n/messages/popup-done";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
@@ -43,6 +44,7 @@ const ALL_ZH_TW = {
   sessions: SESSIONS_WORDS["zh-TW"],
   settings: SETTINGS_WORDS["zh-TW"],
   orders: ORDERS_WORDS["zh-TW"],
+  popupDone: POPUP_DONE_WORDS["zh-TW"],
 };
 
 describe("繁體中文 punctuation", () => {

@@ -16,6 +16,7 @@ import {
 } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
+import { POPUP_DONE_WORDS } from "@/lib/i18n/messages/popup-done";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
@@ -61,6 +62,7 @@ describe("message dictionaries", () => {
     ["the sign-in list's words, kept to the Settings page", SESSIONS_WORDS],
     ["the Settings pages' own words", SETTINGS_WORDS],
     ["the Orders page's words", ORDERS_WORDS],
+    ["the words of the popup that ends a sign-in from the panel", POPUP_DONE_WORDS],
   ] as const)("%s, have the same keys and placeholders in every language", (_name, words) => {
     const enWords = words.en as unknown as Tree;
     const zhWords = words["zh-TW"] as unknown as Tree;
