@@ -21,6 +21,7 @@ import {
   expectNoSeriousAxeViolations,
   gotoWithScriptsHeld,
   isHydrated,
+  lineTexts,
   markSiteRequests,
   postSandboxControl,
   resetSandbox,
@@ -168,6 +169,7 @@ test("Revoke access pressed before Settings is interactive says so at once, and 
   const tabBar = (await page.getByRole("navigation", { name: "Main" }).boundingBox())!;
   const noticeBox = (await notice.boundingBox())!;
   expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(tabBar.y);
+  expect(noticeBox.x).toBeGreaterThanOrEqual(16);
   expect(noticeBox.x + noticeBox.width).toBeLessThanOrEqual(320 - 16);
   releaseScripts();
   await expect(page).toHaveURL(/\/settings\/revoke$/);
@@ -190,11 +192,16 @@ test("Add to calendar pressed before Events is interactive says so at once, and 
   expect(await isHydrated(add), "the press came before hydration").toBe(false);
   const notice = page.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
   await expect(notice).toBeVisible();
-  // Under the button at the right end of its card, it stays inside the page's column on a wide screen.
+  // Under the button at the right end of its card, it stays inside the page's column on a wide screen, ending
+  // where the button ends: its sentence keeps its width (two lines), not squeezed into the column's last 190 px.
   const column = (await page.getByRole("main").boundingBox())!;
   const shown = (await notice.boundingBox())!;
+  const button = (await add.boundingBox())!;
   expect(shown.x + shown.width).toBeLessThanOrEqual(column.x + column.width - 16);
   expect(shown.x).toBeGreaterThanOrEqual(column.x);
+  expect(shown.x + shown.width).toBeCloseTo(button.x + button.width, 0);
+  expect(shown.y).toBeGreaterThanOrEqual(button.y + button.height);
+  expect(await lineTexts(notice)).toHaveLength(2);
   const downloaded = page.waitForEvent("download");
   releaseScripts();
   const download = await downloaded;

@@ -148,6 +148,17 @@ test("Sign out pressed before the page is interactive says so, and signs out onc
       (notice) => notice.textContent === "Signing out as soon as the page has loaded…" && notice.checkVisibility(),
     ),
   );
+  // Under Sign out, at the right end of the header's menu, it ends where the button ends, its text on two lines
+  // of its 22rem rather than squeezed into the page's last 200 px (app/globals.css).
+  const placed = await page.evaluate(() => {
+    const notice = [...document.querySelectorAll('[role="status"]')].find((element) => element.checkVisibility())!;
+    const button = document.querySelector('nav[aria-label="Account"] [popover="auto"] button')!;
+    const [shown, pressed] = [notice.getBoundingClientRect(), button.getBoundingClientRect()];
+    return { below: shown.top >= pressed.bottom, endGap: Math.abs(shown.right - pressed.right), width: shown.width };
+  });
+  expect(placed.below).toBe(true);
+  expect(placed.endGap).toBeLessThan(1);
+  expect(placed.width).toBe(22 * 16);
   expect(await sessionStatus(page)).toBe(200);
 
   releaseScripts();
