@@ -74,37 +74,42 @@ export const NON_SEED_FIELDS: readonly string[] = [
 ];
 const MAX_BODY_TOKENS = 5_000;
 
-/** ISO 8601 with the site's offset, e.g. `2025-03-01T20:00:00+08:00`. */
-export function formatDateTime(date: Date, offsetMinutes = SITE_UTC_OFFSET_MINUTES): string {
+/**
+ * ISO 8601 with the site's offset, e.g. `2025-03-01T20:00:00+08:00`; `withoutOffset` (the knob
+ * `dateTimesWithoutOffset`): the site's wall-clock time alone, `2025-03-01T20:00:00`, as a site may send it.
+ */
+export function formatDateTime(date: Date, offsetMinutes = SITE_UTC_OFFSET_MINUTES, withoutOffset = false): string {
   const shifted = new Date(date.getTime() + offsetMinutes * 60_000);
   const sign = offsetMinutes >= 0 ? "+" : "-";
   const abs = Math.abs(offsetMinutes);
   const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-  return `${shifted.toISOString().slice(0, 19)}${offset}`;
+  return `${shifted.toISOString().slice(0, 19)}${withoutOffset ? "" : offset}`;
 }
 
-const DateTimeScalar = new GraphQLScalarType({
-  name: "DateTime",
-  description: "ISO 8601 date and time with offset",
-  serialize(value) {
-    if (value instanceof Date) return formatDateTime(value);
-    throw new GraphQLError("DateTime cannot represent this value");
-  },
-  parseValue(value) {
-    if (typeof value !== "string" || Number.isNaN(Date.parse(value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
-    return new Date(value);
-  },
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
-    return new Date(ast.value);
-  },
-});
+function dateTimeScalar(withoutOffset: boolean): GraphQLScalarType {
+  return new GraphQLScalarType({
+    name: "DateTime",
+    description: "ISO 8601 date and time with offset",
+    serialize(value) {
+      if (value instanceof Date) return formatDateTime(value, SITE_UTC_OFFSET_MINUTES, withoutOffset);
+      throw new GraphQLError("DateTime cannot represent this value");
+    },
+    parseValue(value) {
+      if (typeof value !== "string" || Number.isNaN(Date.parse(value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
+      return new Date(value);
+    },
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.STRING || Number.isNaN(Date.parse(ast.value))) throw new GraphQLError("DateTime must be an ISO 8601 string");
+      return new Date(ast.value);
+    },
+  });
+}
 
 const schemaCache = new Map<string, GraphQLSchema>();
 
-/** The schema, without the fields named by the `graphqlMissingFields` knob. */
-export function accountSchema(missingFields: readonly string[]): GraphQLSchema {
-  const key = [...missingFields].sort().join(",");
+/** The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes as `dateTimesWithoutOffset` says. */
+export function accountSchema(missingFields: readonly string[], dateTimesWithoutOffset = false): GraphQLSchema {
+  const key = `${[...missingFields].sort().join(",")}|${dateTimesWithoutOffset}`;
   const cached = schemaCache.get(key);
   if (cached) return cached;
   let document = parse(ACCOUNT_SCHEMA_SDL);
@@ -121,9 +126,10 @@ export function accountSchema(missingFields: readonly string[]): GraphQLSchema {
   const schema = buildASTSchema(document);
   const dateTime = schema.getType("DateTime");
   if (dateTime instanceof GraphQLScalarType) {
-    dateTime.serialize = DateTimeScalar.serialize.bind(DateTimeScalar);
-    dateTime.parseValue = DateTimeScalar.parseValue.bind(DateTimeScalar);
-    dateTime.parseLiteral = DateTimeScalar.parseLiteral.bind(DateTimeScalar);
+    const scalar = dateTimeScalar(dateTimesWithoutOffset);
+    dateTime.serialize = scalar.serialize.bind(scalar);
+    dateTime.parseValue = scalar.parseValue.bind(scalar);
+    dateTime.parseLiteral = scalar.parseLiteral.bind(scalar);
   }
   schemaCache.set(key, schema);
   return schema;
@@ -323,6 +329,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   }
   const schema = accountSchema(
     state.knobs.graphqlSeedFieldsOnly ? [...state.knobs.graphqlMissingFields, ...NON_SEED_FIELDS] : state.knobs.graphqlMissingFields,
+    state.knobs.dateTimesWithoutOffset,
   );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {

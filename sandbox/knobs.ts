@@ -106,6 +106,11 @@ export interface SandboxKnobs {
   /** Gives `imageUrl` as a path on the site (`/covers/<slug>.svg`), as a site that serves its uploads itself may. */
   relativeCoverUrls: boolean;
   /**
+   * The Account API's DateTimes as the site's wall-clock time with no offset (`2026-12-10T20:00:00`, meant in
+   * Taipei), as a site may send them against the schema's "ISO 8601 with offset".
+   */
+  dateTimesWithoutOffset: boolean;
+  /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
    */
@@ -197,6 +202,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   extraEnrollments: 0,
   coverOrigin: "",
   relativeCoverUrls: false,
+  dateTimesWithoutOffset: false,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -263,6 +269,7 @@ export const knobsPatchSchema = z
     extraEnrollments: z.number().int().min(0).max(5_000),
     coverOrigin: z.union([z.literal(""), originSchema]),
     relativeCoverUrls: z.boolean(),
+    dateTimesWithoutOffset: z.boolean(),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

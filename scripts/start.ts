@@ -21,6 +21,7 @@ import { createLogger } from "../lib/log/create-logger";
 import { isJsonLogLine, prettyLineFormatter, resolveLogFormat } from "../lib/log/log-format";
 import { MANUAL_SIGNAL_HANDLING } from "../lib/server/signal-handling";
 import { loadSandboxConfig } from "../sandbox/config";
+import { SITE_TIME_ZONE as SANDBOX_TIME_ZONE } from "../sandbox/data/account";
 import { SEEDED_DASHBOARD_CLIENT, DEMO_MEMBERS } from "../sandbox/seed";
 import { startSandbox } from "../sandbox/server";
 
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
     env.OAUTH_CLIENT_ID ||= SEEDED_DASHBOARD_CLIENT.clientId;
     env.OAUTH_CLIENT_SECRET ||= SEEDED_DASHBOARD_CLIENT.clientSecret;
     env.APP_URL = appUrl;
+    // The zone of the sandbox's wall-clock times, for its knob dateTimesWithoutOffset.
+    env.SITE_TIME_ZONE ||= SANDBOX_TIME_ZONE;
     // Generated for the local demo only: production deployments must set SESSION_SECRET.
     env.SESSION_SECRET ||= randomBytes(32).toString("base64url");
     logger.info({ event: "sandbox_started", url: sandbox.url });

@@ -3,6 +3,7 @@ import "server-only";
 import { z } from "zod";
 
 import { FIELD_UNKNOWN } from "./partial-answer";
+import { siteDateTime } from "./site-date-time";
 
 /** What every connection the dashboard reads selects besides its nodes: the site's total and where to go on. */
 export const CONNECTION_PAGING_FIELDS = /* GraphQL */ `totalCount
@@ -49,9 +50,13 @@ export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
 
 /**
  * A DateTime of the schema (ISO 8601 with an offset) as the dashboard reads it: a string `Date.parse`
- * understands. Anything else would be shown as "Invalid Date" or break a sort.
+ * understands. Anything else would be shown as "Invalid Date" or break a sort. One without an offset is
+ * read in the site's zone and passed on in UTC (./site-date-time.ts).
  */
-export const DATE_TIME = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "expected a date and time");
+export const DATE_TIME = z
+  .string()
+  .refine((value) => !Number.isNaN(Date.parse(value)), "expected a date and time")
+  .transform(siteDateTime);
 
 /**
  * An identifier (`ID` in the schema we assume): a string, as GraphQL serialises an ID, or a number from a

@@ -156,6 +156,16 @@ const headerName = z
 
 const positiveCount = z.coerce.number().int().min(1).max(1_000_000);
 
+/** An IANA time zone this runtime knows, as Intl names it (for SITE_TIME_ZONE). */
+const ianaTimeZone = z.string().transform((value, ctx) => {
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    ctx.addIssue({ code: "custom", message: "must be an IANA time zone such as Asia/Taipei or UTC" });
+    return z.NEVER;
+  }
+});
+
 /** One Sentinel's address, as in REDIS_SENTINELS. */
 export interface RedisNodeAddress {
   host: string;
@@ -227,6 +237,8 @@ export const envSchema = z
     SITE_ENDPOINT_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
     /** Origins besides SITE_URL's that serve the course covers (the site's image CDN): the pages' img-src. */
     SITE_IMAGE_ORIGINS: z.preprocess(emptyAsUndefined, originList.default([])),
+    /** The zone in which the site means a date and time it sends without an offset (lib/account-api/site-date-time.ts). */
+    SITE_TIME_ZONE: z.preprocess(emptyAsUndefined, ianaTimeZone.optional()),
     /** The header a trusted reverse proxy sets to the client's address (rate limits per client). Unset: no per-client limit. */
     TRUSTED_PROXY_HEADER: z.preprocess(emptyAsUndefined, headerName.optional()),
     /** Sign-in, callback, logout, revoke and embedded handoff requests allowed per client address per window. */
@@ -308,6 +320,8 @@ export interface AppConfig {
   siteEndpointOrigins: string[];
   /** Origins besides SITE_URL's whose images the pages may show (the course covers' CDN). */
   siteImageOrigins: string[];
+  /** Where the site's dates and times without an offset are wall-clock times; undefined: read as UTC, with a warning. */
+  siteTimeZone: string | undefined;
   /** Lower-cased header a trusted proxy sets to the client's address; undefined: no per-client rate limit. */
   trustedProxyHeader: string | undefined;
   rateLimit: { perClient: number; perSession: number; windowSeconds: number };
@@ -387,6 +401,7 @@ export function parseEnv(env: EnvInput): AppConfig {
     dpop: data.DPOP,
     siteEndpointOrigins: data.SITE_ENDPOINT_ORIGINS,
     siteImageOrigins: data.SITE_IMAGE_ORIGINS,
+    siteTimeZone: data.SITE_TIME_ZONE,
     trustedProxyHeader: data.TRUSTED_PROXY_HEADER,
     rateLimit: {
       perClient: data.RATE_LIMIT_PER_CLIENT,

@@ -28,6 +28,7 @@ export type LogEventName =
   | "session_rejected"
   | "site_error"
   | "account_api_partial_answer"
+  | "site_date_without_offset"
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"

@@ -68,6 +68,8 @@ const DAY = 24 * HOUR;
 
 /** The site's local offset: Taipei, UTC+8, no daylight saving. */
 export const SITE_UTC_OFFSET_MINUTES = 8 * 60;
+/** The same as the zone a dashboard names in SITE_TIME_ZONE. */
+export const SITE_TIME_ZONE = "Asia/Taipei";
 
 export function coverPath(slug: string): string {
   return `/covers/${slug}.svg`;

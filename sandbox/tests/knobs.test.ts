@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SITE_TIME_ZONE, SITE_UTC_OFFSET_MINUTES } from "../data/account";
 import { loadSandboxConfig, SandboxConfigError } from "../config";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
@@ -303,6 +304,31 @@ describe("knobs", () => {
     expect((await imageUrls())[0]!.imageUrl).toBe(`${sandbox.url}/covers/${nodes[0]!.slug}.svg`);
     sandbox.setKnobs({ relativeCoverUrls: true });
     expect((await imageUrls())[0]!.imageUrl).toBe(`/covers/${nodes[0]!.slug}.svg`);
+  });
+
+  it("gives the DateTimes as the site's wall-clock time with no offset when dateTimesWithoutOffset is on", async () => {
+    const tokens = await obtainTokens(sandbox);
+    const startTimes = async () => {
+      const { body } = await graphql(
+        sandbox,
+        tokens.accessToken,
+        "{ viewer { eventRegistrations(first: 5) { nodes { event { startTime } } } } }",
+      );
+      type Nodes = { viewer: { eventRegistrations: { nodes: { event: { startTime: string } }[] } } };
+      return (body.data as Nodes).viewer.eventRegistrations.nodes.map(({ event }) => event.startTime);
+    };
+    const withOffset = await startTimes();
+    expect(withOffset.length).toBeGreaterThan(0);
+    for (const value of withOffset) expect(value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
+    sandbox.setKnobs({ dateTimesWithoutOffset: true });
+    expect(await startTimes()).toEqual(withOffset.map((value) => value.slice(0, -"+08:00".length)));
+    // The zone a dashboard is told (scripts/start.ts sets it for the sandbox) has that offset all year.
+    for (const month of [0, 6]) {
+      const offset = new Intl.DateTimeFormat("en", { timeZone: SITE_TIME_ZONE, timeZoneName: "longOffset" })
+        .formatToParts(new Date(Date.UTC(2026, month, 15)))
+        .find((part) => part.type === "timeZoneName")?.value;
+      expect(offset).toBe(`GMT+${String(SITE_UTC_OFFSET_MINUTES / 60).padStart(2, "0")}:00`);
+    }
   });
 
   it("serves only the seed's fields when graphqlSeedFieldsOnly is on", async () => {

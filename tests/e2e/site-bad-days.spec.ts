@@ -265,6 +265,43 @@ test("Retry pressed before the page is interactive loads the page again from the
   expect(documentLoads).toEqual([]);
 });
 
+test("a site that sends its dates and times without an offset: each page shows the same times, before its scripts run and after", async ({
+  browser,
+  page,
+}) => {
+  // A member in another zone than the server's: a time without an offset would read as another time in each.
+  const context = await browser.newContext({ timezoneId: "America/Los_Angeles" });
+  const member = await context.newPage();
+  const problems: string[] = [];
+  await signIn(member, "maya@example.com");
+  // From here on, the dashboard's pages alone (the site's sign-in page has no favicon).
+  member.on("console", (message) => void (message.type() === "error" && problems.push(`${message.text()} ${message.location().url}`)));
+  member.on("pageerror", (error) => problems.push(error.message));
+  await expect
+    .poll(async () => decodeURIComponent((await context.cookies()).find(({ name }) => name === "tz")?.value ?? ""))
+    .toBe("America/Los_Angeles");
+  const main = member.getByRole("main");
+  const tabs = member.getByRole("navigation", { name: "Main" }).getByRole("link");
+  const shown = new Map<string, string>();
+  for (const [path] of DATA_PAGES) {
+    await member.goto(path);
+    await hydrated(tabs.first());
+    shown.set(path, await main.innerText());
+  }
+  expect(shown.get("/events")).toMatch(/\d:\d\d/);
+
+  await setKnobs(page, { dateTimesWithoutOffset: true });
+  for (const [path] of DATA_PAGES) {
+    const releaseScripts = await gotoWithScriptsHeld(member, path);
+    expect(await main.innerText(), `${path}, the server's HTML`).toBe(shown.get(path));
+    releaseScripts();
+    await hydrated(tabs.first());
+    expect(await main.innerText(), `${path}, once interactive`).toBe(shown.get(path));
+  }
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
 test("answers padded to 10 MB: each page says the answer was too large", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

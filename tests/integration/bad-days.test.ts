@@ -5,6 +5,8 @@ import { GET as accountRoute } from "@/app/api/account/[resource]/route";
 import { POST as revokeRoute } from "@/app/api/auth/revoke/route";
 import { GET as sessionRoute } from "@/app/api/session/route";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
+import { resetSiteDateTimeWarningForTests } from "@/lib/account-api/site-date-time";
+import { resetConfigForTests } from "@/lib/config";
 import { PAGE_VIEW_DEADLINE_MS } from "@/lib/site/site-deadline";
 import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
 import { resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
@@ -215,6 +217,70 @@ describe("a site that answers too much", () => {
     const response = maya.absorb(await connectionsRoute(maya.request("/api/account/connections")));
     expect(response.status).toBe(200);
     expect((await response.json()) as Connections).toMatchObject({ available: false, reason: "too_large" });
+  });
+});
+
+describe("a site whose dates and times have no offset", () => {
+  const RESOURCES = ["overview", "courses", "orders", "events"] as const;
+  const DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+  /** Every date and time in an answer, by where it is, as `read` gives it. */
+  function datesIn<T>(value: unknown, read: (dateTime: string) => T, path = "", found: Record<string, T> = {}): Record<string, T> {
+    if (typeof value === "string" && DATE_TIME.test(value)) found[path] = read(value);
+    else if (Array.isArray(value)) value.forEach((item, index) => datesIn(item, read, `${path}/${index}`, found));
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) datesIn(item, read, `${path}/${key}`, found);
+    return found;
+  }
+  /** The instants they name, read here (this process's zone). */
+  const instantsIn = (value: unknown) => datesIn(value, Date.parse);
+  /** Their dates and wall-clock times as written (an all-day event's days are read so: lib/format/events.ts). */
+  const writtenIn = (value: unknown) => datesIn(value, (dateTime) => dateTime.slice(0, 16));
+  const withoutOffsetIn = (value: unknown) => JSON.stringify(value).match(/"\d{4}-\d{2}-\d{2}T[\d:.]+"/g) ?? [];
+
+  async function answers(): Promise<Record<string, unknown>> {
+    const read: Record<string, unknown> = {};
+    for (const resource of RESOURCES) {
+      const answer = await page<unknown>(maya, `/api/account/${resource}`);
+      expect(answer.status).toBe(200);
+      read[resource] = answer.body;
+    }
+    return read;
+  }
+  afterEach(() => {
+    delete process.env.SITE_TIME_ZONE;
+    resetConfigForTests();
+    resetSiteDateTimeWarningForTests();
+  });
+
+  it("reads them in SITE_TIME_ZONE and passes them on in UTC: the same instants as a site that sends its offset", async () => {
+    const withOffsets = await answers();
+    expect(Object.keys(instantsIn(withOffsets)).length).toBeGreaterThan(10);
+
+    sandbox.setKnobs({ dateTimesWithoutOffset: true });
+    process.env.SITE_TIME_ZONE = "Asia/Taipei";
+    resetConfigForTests();
+    const log = captureLog();
+    const withoutOffsets = await answers();
+    expect(instantsIn(withoutOffsets)).toEqual(instantsIn(withOffsets));
+    expect(writtenIn(withoutOffsets)).toEqual(writtenIn(withOffsets));
+    // Nothing a browser in another zone than the server's would read as another time.
+    expect(withoutOffsetIn(withoutOffsets)).toEqual([]);
+    expect(log.events().filter((event) => event.event === "site_date_without_offset")).toEqual([]);
+  });
+
+  it("without SITE_TIME_ZONE, reads them as UTC and says so once per process", async () => {
+    const withOffsets = await answers();
+    sandbox.setKnobs({ dateTimesWithoutOffset: true });
+    const log = captureLog();
+    const asUtc = await answers();
+    const shifted = Object.fromEntries(Object.entries(instantsIn(withOffsets)).map(([path, instant]) => [path, instant + 8 * 3600_000]));
+    expect(instantsIn(asUtc)).toEqual(shifted);
+    expect(writtenIn(asUtc)).toEqual(writtenIn(withOffsets));
+    expect(withoutOffsetIn(asUtc)).toEqual([]);
+    expect(log.events().filter((event) => event.event === "site_date_without_offset")).toEqual([
+      expect.objectContaining({ readAs: "UTC", setting: "SITE_TIME_ZONE" }),
+    ]);
   });
 });
 

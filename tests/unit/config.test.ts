@@ -149,6 +149,19 @@ describe("configuration", () => {
     }
   });
 
+  it("reads SITE_TIME_ZONE as an IANA zone, none by default", () => {
+    expect(parseEnv(valid).siteTimeZone).toBeUndefined();
+    expect(parseEnv({ ...valid, SITE_TIME_ZONE: "Asia/Taipei" }).siteTimeZone).toBe("Asia/Taipei");
+    // A fixed offset is a zone to Intl too (ECMA-402): a site whose times never change with summer time.
+    expect(parseEnv({ ...valid, SITE_TIME_ZONE: "+08:00" }).siteTimeZone).toBe("+08:00");
+    expect(parseEnv({ ...valid, SITE_TIME_ZONE: "" }).siteTimeZone).toBeUndefined();
+    for (const bad of ["Taipei", "GMT+8:00 Taipei", "Asia/Nowhere"]) {
+      expect(problemsOf({ ...valid, SITE_TIME_ZONE: bad }), bad).toEqual([
+        "SITE_TIME_ZONE must be an IANA time zone such as Asia/Taipei or UTC",
+      ]);
+    }
+  });
+
   it("reads SITE_ENDPOINT_ORIGINS, TRUSTED_PROXY_HEADER and the rate limits, with defaults", () => {
     expect(parseEnv(valid)).toMatchObject({
       siteEndpointOrigins: [],

@@ -1,0 +1,43 @@
+import "server-only";
+
+import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
+
+import { getConfig } from "@/lib/config";
+import { logEvent } from "@/lib/log/logger";
+import { processWide } from "@/lib/server/process-wide";
+
+/**
+ * A date and time with no offset and no `Z` (`2026-12-10T20:00:00`, or with a space for the `T`): a wall-clock
+ * time whose zone the value does not say. JavaScript reads such a string in the local zone of whatever reads it.
+ */
+const WITHOUT_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
+
+const warned = processWide("site-date-time", () => ({ once: false }));
+
+/**
+ * The site's `DateTime` as the dashboard passes it on, to its pages on the server and in the browser alike.
+ * The schema we assume (DESIGN.md) says ISO 8601 with an offset, and a value that has one (or `Z`, or is a
+ * date alone, which JavaScript reads as UTC everywhere) is passed on unchanged. A site that sends a date and
+ * time without an offset means a wall-clock time in some zone: read there (`SITE_TIME_ZONE`, or UTC with one
+ * `site_date_without_offset` warning per process when it is not set), and passed on as that same wall-clock
+ * time with the zone's offset at it (`2026-12-24T00:00:00.000+08:00`). Passed on as it came, the server (in
+ * its zone) and the member's browser (in theirs) would each read another instant: the page would show one
+ * time, then another once its scripts ran. Written in UTC instead, an all-day event would move to the day
+ * before, since its dates are read as written (lib/format/events.ts).
+ */
+export function siteDateTime(value: string): string {
+  const parts = WITHOUT_OFFSET.exec(value);
+  if (!parts) return value;
+  const zone = getConfig().siteTimeZone;
+  if (!zone && !warned.once) {
+    warned.once = true;
+    logEvent("site_date_without_offset", { readAs: "UTC", setting: "SITE_TIME_ZONE" }, "warn");
+  }
+  const siteZone = zone ?? "UTC";
+  return formatInTimeZone(fromZonedTime(`${parts[1]}T${parts[2]}`, siteZone), siteZone, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+}
+
+/** Tests only: the next date without an offset warns again. */
+export function resetSiteDateTimeWarningForTests(): void {
+  warned.once = false;
+}
