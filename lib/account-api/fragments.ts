@@ -51,12 +51,14 @@ export const EVENT_REGISTRATION_FIELDS = /* GraphQL */ `
 /**
  * A DateTime of the schema (ISO 8601 with an offset) as the dashboard reads it: a string `Date.parse`
  * understands. Anything else would be shown as "Invalid Date" or break a sort. One without an offset is
- * read in the site's zone and passed on in UTC (./site-date-time.ts).
+ * read in the site's zone and passed on with that zone's offset (./site-date-time.ts).
  */
-export const DATE_TIME = z
-  .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), "expected a date and time")
-  .transform(siteDateTime);
+export const DATE_TIME = z.string().transform((value, context) => {
+  const read = Number.isNaN(Date.parse(value)) ? undefined : siteDateTime(value);
+  if (read !== undefined) return read;
+  context.addIssue({ code: "custom", message: "expected a date and time" });
+  return z.NEVER;
+});
 
 /**
  * An identifier (`ID` in the schema we assume): a string, as GraphQL serialises an ID, or a number from a

@@ -10,12 +10,13 @@ import { processWide } from "@/lib/server/process-wide";
  * A date and time with no offset and no `Z` (`2026-12-10T20:00:00`, or with a space for the `T`): a wall-clock
  * time whose zone the value does not say. JavaScript reads such a string in the local zone of whatever reads it.
  */
-const WITHOUT_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)$/;
+const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
 
 const warned = processWide("site-date-time", () => ({ once: false }));
 
 /**
- * The site's `DateTime` as the dashboard passes it on, to its pages on the server and in the browser alike.
+ * The site's `DateTime` as the dashboard passes it on, to its pages on the server and in the browser alike
+ * (undefined: not a date and time, ./fragments.ts refuses it).
  * The schema we assume (DESIGN.md) says ISO 8601 with an offset, and a value that has one (or `Z`, or is a
  * date alone, which JavaScript reads as UTC everywhere) is passed on unchanged. A site that sends a date and
  * time without an offset means a wall-clock time in some zone: read there (`SITE_TIME_ZONE`, or UTC with one
@@ -25,16 +26,33 @@ const warned = processWide("site-date-time", () => ({ once: false }));
  * time, then another once its scripts ran. Written in UTC instead, an all-day event would move to the day
  * before, since its dates are read as written (lib/format/events.ts).
  */
-export function siteDateTime(value: string): string {
+export function siteDateTime(value: string): string | undefined {
   const parts = WITHOUT_OFFSET.exec(value);
   if (!parts) return value;
+  const wallClock = calendarWallClock(parts);
+  if (!wallClock) return undefined;
   const zone = getConfig().siteTimeZone;
   if (!zone && !warned.once) {
     warned.once = true;
     logEvent("site_date_without_offset", { readAs: "UTC", setting: "SITE_TIME_ZONE" }, "warn");
   }
   const siteZone = zone ?? "UTC";
-  return formatInTimeZone(fromZonedTime(`${parts[1]}T${parts[2]}`, siteZone), siteZone, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+  return formatInTimeZone(fromZonedTime(wallClock, siteZone), siteZone, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+}
+
+/**
+ * The wall-clock time as `YYYY-MM-DDTHH:mm:ss.fff`, or undefined for a day the calendar lacks (`2026-02-30`,
+ * which `Date.parse` rolls over into March) or a time of day past 23:59:59. ISO 8601's `24:00`, the end of a
+ * day, is the next day's midnight.
+ */
+function calendarWallClock(parts: RegExpExecArray): string | undefined {
+  const [, year = "", month = "", day = "", hour = "", minute = "", second = "00", fraction = ""] = parts;
+  const endOfDay = hour === "24" && minute === "00" && second === "00" && !/[1-9]/.test(fraction);
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const isCalendarDay = date.toISOString().slice(0, 10) === `${year}-${month}-${day}`;
+  if (!isCalendarDay || (Number(hour) > 23 && !endOfDay) || Number(minute) > 59 || Number(second) > 59) return undefined;
+  if (endOfDay) return `${new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10)}T00:00:00`;
+  return `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}`;
 }
 
 /** Tests only: the next date without an offset warns again. */

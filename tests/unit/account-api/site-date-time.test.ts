@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 
+import { DATE_TIME } from "@/lib/account-api/fragments";
 import { resetSiteDateTimeWarningForTests, siteDateTime } from "@/lib/account-api/site-date-time";
 import { resetConfigForTests } from "@/lib/config";
 
@@ -37,6 +38,27 @@ describe("a DateTime of the site", () => {
     withSiteTimeZone("America/New_York");
     expect(siteDateTime("2026-01-15T09:30:00")).toBe("2026-01-15T09:30:00.000-05:00");
     expect(siteDateTime("2026-07-15T09:30:00")).toBe("2026-07-15T09:30:00.000-04:00");
+  });
+
+  it("takes 24:00 as the next day's midnight, and refuses a day the calendar lacks or a time past 23:59:59", () => {
+    withSiteTimeZone("Asia/Taipei");
+    expect(siteDateTime("2026-12-31T24:00:00")).toBe("2027-01-01T00:00:00.000+08:00");
+    expect(siteDateTime("2028-02-29T09:00:00")).toBe("2028-02-29T09:00:00.000+08:00");
+    // Each of these Date.parse reads as some other time (2026-02-30 as 2 March): none is what the site meant.
+    for (const value of [
+      "2026-02-30T10:00:00",
+      "2027-02-29T09:00:00",
+      "2026-12-10T24:30:00",
+      "2026-12-10T20:60:00",
+      "2026-12-10T20:00:60",
+    ]) {
+      expect(siteDateTime(value), value).toBeUndefined();
+      const read = DATE_TIME.safeParse(value);
+      expect(read.success, value).toBe(false);
+      expect(read.error?.issues.map((issue) => issue.message)).toEqual(["expected a date and time"]);
+    }
+    expect(DATE_TIME.parse("2026-12-10 20:00")).toBe("2026-12-10T20:00:00.000+08:00");
+    expect(DATE_TIME.safeParse("next Tuesday").success).toBe(false);
   });
 
   it("without SITE_TIME_ZONE, reads it as UTC and warns once per process, naming the setting", () => {
