@@ -44,7 +44,7 @@ describe("a DateTime of the site", () => {
     withSiteTimeZone("Asia/Taipei");
     expect(siteDateTime("2026-12-31T24:00:00")).toBe("2027-01-01T00:00:00.000+08:00");
     expect(siteDateTime("2028-02-29T09:00:00")).toBe("2028-02-29T09:00:00.000+08:00");
-    // Each of these Date.parse reads as some other time (2026-02-30 as 2 March): none is what the site meant.
+    // Date.parse reads the first two as days of March (2026-02-30 as 2 March) and refuses the others.
     for (const value of [
       "2026-02-30T10:00:00",
       "2027-02-29T09:00:00",
