@@ -75,23 +75,28 @@ export const NON_SEED_FIELDS: readonly string[] = [
 const MAX_BODY_TOKENS = 5_000;
 
 /**
- * ISO 8601 with the site's offset, e.g. `2025-03-01T20:00:00+08:00`; `withoutOffset` (the knob
- * `dateTimesWithoutOffset`): the site's wall-clock time alone, `2025-03-01T20:00:00`, as a site may send it.
+ * How the Account API writes a DateTime: `rfc3339`, `2025-03-01T20:00:00+08:00`; as sites also do,
+ * `basicOffset`, `2025-03-01T20:00:00+0800` (PHP's DATE_ISO8601, the knob `dateTimesBasicOffset`), or
+ * `withoutOffset`, the site's wall-clock time alone, `2025-03-01T20:00:00` (the knob `dateTimesWithoutOffset`).
  */
-export function formatDateTime(date: Date, offsetMinutes = SITE_UTC_OFFSET_MINUTES, withoutOffset = false): string {
+export type DateTimeForm = "rfc3339" | "basicOffset" | "withoutOffset";
+
+/** ISO 8601 with the site's offset, in `form`. */
+export function formatDateTime(date: Date, offsetMinutes = SITE_UTC_OFFSET_MINUTES, form: DateTimeForm = "rfc3339"): string {
   const shifted = new Date(date.getTime() + offsetMinutes * 60_000);
   const sign = offsetMinutes >= 0 ? "+" : "-";
   const abs = Math.abs(offsetMinutes);
-  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-  return `${shifted.toISOString().slice(0, 19)}${withoutOffset ? "" : offset}`;
+  const [hours, minutes] = [String(Math.floor(abs / 60)).padStart(2, "0"), String(abs % 60).padStart(2, "0")];
+  const offset = { rfc3339: `${sign}${hours}:${minutes}`, basicOffset: `${sign}${hours}${minutes}`, withoutOffset: "" }[form];
+  return `${shifted.toISOString().slice(0, 19)}${offset}`;
 }
 
-function dateTimeScalar(withoutOffset: boolean): GraphQLScalarType {
+function dateTimeScalar(form: DateTimeForm): GraphQLScalarType {
   return new GraphQLScalarType({
     name: "DateTime",
     description: "ISO 8601 date and time with offset",
     serialize(value) {
-      if (value instanceof Date) return formatDateTime(value, SITE_UTC_OFFSET_MINUTES, withoutOffset);
+      if (value instanceof Date) return formatDateTime(value, SITE_UTC_OFFSET_MINUTES, form);
       throw new GraphQLError("DateTime cannot represent this value");
     },
     parseValue(value) {
@@ -107,9 +112,9 @@ function dateTimeScalar(withoutOffset: boolean): GraphQLScalarType {
 
 const schemaCache = new Map<string, GraphQLSchema>();
 
-/** The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes as `dateTimesWithoutOffset` says. */
-export function accountSchema(missingFields: readonly string[], dateTimesWithoutOffset = false): GraphQLSchema {
-  const key = `${[...missingFields].sort().join(",")}|${dateTimesWithoutOffset}`;
+/** The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes written in `dateTimeForm`. */
+export function accountSchema(missingFields: readonly string[], dateTimeForm: DateTimeForm = "rfc3339"): GraphQLSchema {
+  const key = `${[...missingFields].sort().join(",")}|${dateTimeForm}`;
   const cached = schemaCache.get(key);
   if (cached) return cached;
   let document = parse(ACCOUNT_SCHEMA_SDL);
@@ -126,7 +131,7 @@ export function accountSchema(missingFields: readonly string[], dateTimesWithout
   const schema = buildASTSchema(document);
   const dateTime = schema.getType("DateTime");
   if (dateTime instanceof GraphQLScalarType) {
-    const scalar = dateTimeScalar(dateTimesWithoutOffset);
+    const scalar = dateTimeScalar(dateTimeForm);
     dateTime.serialize = scalar.serialize.bind(scalar);
     dateTime.parseValue = scalar.parseValue.bind(scalar);
     dateTime.parseLiteral = scalar.parseLiteral.bind(scalar);
@@ -329,7 +334,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   }
   const schema = accountSchema(
     state.knobs.graphqlSeedFieldsOnly ? [...state.knobs.graphqlMissingFields, ...NON_SEED_FIELDS] : state.knobs.graphqlMissingFields,
-    state.knobs.dateTimesWithoutOffset,
+    state.knobs.dateTimesWithoutOffset ? "withoutOffset" : state.knobs.dateTimesBasicOffset ? "basicOffset" : "rfc3339",
   );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {

@@ -110,6 +110,8 @@ export interface SandboxKnobs {
    * Taipei), as a site may send them against the schema's "ISO 8601 with offset".
    */
   dateTimesWithoutOffset: boolean;
+  /** The Account API's DateTimes with the offset written `+0800`, as PHP's DATE_ISO8601 writes it (RFC 3339: `+08:00`). */
+  dateTimesBasicOffset: boolean;
   /**
    * Pads the answers of an endpoint to at least this many bytes (trailing whitespace, valid in JSON and
    * ignored in an event stream), streamed without holding the padding in memory.
@@ -203,6 +205,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   coverOrigin: "",
   relativeCoverUrls: false,
   dateTimesWithoutOffset: false,
+  dateTimesBasicOffset: false,
   answerPaddingBytes: {},
   foreignResources: [],
   clockOffsetMs: 0,
@@ -270,6 +273,7 @@ export const knobsPatchSchema = z
     coverOrigin: z.union([z.literal(""), originSchema]),
     relativeCoverUrls: z.boolean(),
     dateTimesWithoutOffset: z.boolean(),
+    dateTimesBasicOffset: z.boolean(),
     answerPaddingBytes: z.partialRecord(z.enum(ENDPOINT_NAMES), z.number().int().min(0).max(MAX_ANSWER_PADDING_BYTES)),
     foreignResources: z.array(originSchema).max(20),
     clockOffsetMs: z.number().int(),

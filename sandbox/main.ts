@@ -28,6 +28,7 @@
  *   (knob coverOrigin, runtime only: the origin of the covers' imageUrl, as a site whose covers are on a CDN)
  *   (knob relativeCoverUrls, runtime only: imageUrl as a path on the site, /covers/<slug>.svg)
  *   (knob dateTimesWithoutOffset, runtime only: DateTimes as Taipei's wall-clock time with no offset, 2026-12-10T20:00:00)
+ *   (knob dateTimesBasicOffset, runtime only: DateTimes with the offset written +0800, as PHP's DATE_ISO8601 writes it)
  *   (knob graphqlFieldErrors, runtime only: "Type.field" resolvers that fail, answered as a partial result)
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body

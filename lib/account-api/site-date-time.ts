@@ -12,13 +12,22 @@ import { processWide } from "@/lib/server/process-wide";
  */
 const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?$/;
 
+/**
+ * A date and time with an offset or `Z`, in the parts that its written form may vary in: a space for the `T`,
+ * `+0800` without its colon (PHP's `DATE_ISO8601`, common on sites), a fraction of a second of other than three
+ * digits (`.123456`). ECMAScript promises every browser's `Date.parse` reads only `YYYY-MM-DDTHH:mm:ss.sss+08:00`
+ * and its shortenings; Node reads the others, but the page's scripts read the same strings in the member's
+ * browser, and Safari has long refused `+0800` and the space.
+ */
+const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 const warned = processWide("site-date-time", () => ({ once: false }));
 
 /**
  * The site's `DateTime` as the dashboard passes it on, to its pages on the server and in the browser alike
  * (undefined: not a date and time, ./fragments.ts refuses it).
  * The schema we assume (DESIGN.md) says ISO 8601 with an offset, and a value that has one (or `Z`, or is a
- * date alone, which JavaScript reads as UTC everywhere) is passed on unchanged. A site that sends a date and
+ * date alone, which JavaScript reads as UTC everywhere) is passed on as written, in RFC 3339's form. A site that sends a date and
  * time without an offset means a wall-clock time in some zone: read there (`SITE_TIME_ZONE`, or UTC with one
  * `site_date_without_offset` warning per process when it is not set), and passed on as that same wall-clock
  * time with the zone's offset at it (`2026-12-24T00:00:00.000+08:00`). Passed on as it came, the server (in
@@ -28,7 +37,7 @@ const warned = processWide("site-date-time", () => ({ once: false }));
  */
 export function siteDateTime(value: string): string | undefined {
   const parts = WITHOUT_OFFSET.exec(value);
-  if (!parts) return value;
+  if (!parts) return rfc3339Form(value);
   const wallClock = calendarWallClock(parts);
   if (!wallClock) return undefined;
   const zone = getConfig().siteTimeZone;
@@ -53,6 +62,15 @@ function calendarWallClock(parts: RegExpExecArray): string | undefined {
   if (!isCalendarDay || (Number(hour) > 23 && !endOfDay) || Number(minute) > 59 || Number(second) > 59) return undefined;
   if (endOfDay) return `${new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10)}T00:00:00`;
   return `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}`;
+}
+
+/** `value` in the form every browser reads (`+08:00`, a `T`, milliseconds in three digits); anything else as it came. */
+function rfc3339Form(value: string): string {
+  const parts = WITH_OFFSET.exec(value);
+  if (!parts) return value;
+  const [, date = "", hoursAndMinutes = "", seconds, fraction, offset = ""] = parts;
+  const secondsPart = seconds === undefined ? "" : `:${seconds}${fraction === undefined ? "" : `.${fraction.slice(0, 3).padEnd(3, "0")}`}`;
+  return `${date}T${hoursAndMinutes}${secondsPart}${offset.length === 5 ? `${offset.slice(0, 3)}:${offset.slice(3)}` : offset}`;
 }
 
 /** Tests only: the next date without an offset warns again. */

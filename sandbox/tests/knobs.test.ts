@@ -306,7 +306,7 @@ describe("knobs", () => {
     expect((await imageUrls())[0]!.imageUrl).toBe(`/covers/${nodes[0]!.slug}.svg`);
   });
 
-  it("gives the DateTimes as the site's wall-clock time with no offset when dateTimesWithoutOffset is on", async () => {
+  it("writes the DateTimes' offset +0800 (dateTimesBasicOffset), or gives no offset at all (dateTimesWithoutOffset)", async () => {
     const tokens = await obtainTokens(sandbox);
     const startTimes = async () => {
       const { body } = await graphql(
@@ -320,7 +320,9 @@ describe("knobs", () => {
     const withOffset = await startTimes();
     expect(withOffset.length).toBeGreaterThan(0);
     for (const value of withOffset) expect(value).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
-    sandbox.setKnobs({ dateTimesWithoutOffset: true });
+    sandbox.setKnobs({ dateTimesBasicOffset: true });
+    expect(await startTimes()).toEqual(withOffset.map((value) => value.replace(/\+08:00$/, "+0800")));
+    sandbox.setKnobs({ dateTimesBasicOffset: false, dateTimesWithoutOffset: true });
     expect(await startTimes()).toEqual(withOffset.map((value) => value.slice(0, -"+08:00".length)));
     // The zone a dashboard is told (scripts/start.ts sets it for the sandbox) has that offset all year.
     for (const month of [0, 6]) {

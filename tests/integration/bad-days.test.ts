@@ -220,7 +220,7 @@ describe("a site that answers too much", () => {
   });
 });
 
-describe("a site whose dates and times have no offset", () => {
+describe("a site whose dates and times have no offset, or write it +0800", () => {
   const RESOURCES = ["overview", "courses", "orders", "events"] as const;
   const DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
 
@@ -267,6 +267,12 @@ describe("a site whose dates and times have no offset", () => {
     // Nothing a browser in another zone than the server's would read as another time.
     expect(withoutOffsetIn(withoutOffsets)).toEqual([]);
     expect(log.events().filter((event) => event.event === "site_date_without_offset")).toEqual([]);
+  });
+
+  it("an offset written +0800 (PHP's DATE_ISO8601) is passed on as +08:00: the answers are the offset site's, byte for byte", async () => {
+    const withOffsets = await answers();
+    sandbox.setKnobs({ dateTimesBasicOffset: true });
+    expect(await answers()).toEqual(withOffsets);
   });
 
   it("without SITE_TIME_ZONE, reads them as UTC and says so once per process", async () => {

@@ -21,11 +21,20 @@ afterEach(() => {
 });
 
 describe("a DateTime of the site", () => {
-  it("passes one with an offset, a Z or no time at all on as it came", () => {
+  it("passes one with an offset, a Z or no time at all on as it came, its offset in RFC 3339's form", () => {
     withSiteTimeZone("Asia/Taipei");
     for (const value of ["2026-12-10T20:00:00+08:00", "2026-12-10T12:00:00Z", "2026-12-10T12:00:00.250-05:30", "2026-12-10"]) {
       expect(siteDateTime(value)).toBe(value);
     }
+    // PHP's DATE_ISO8601 and a space for the T: the same time, written as ECMAScript asks every browser to read.
+    expect(siteDateTime("2026-12-10T20:00:00+0800")).toBe("2026-12-10T20:00:00+08:00");
+    expect(siteDateTime("2026-12-10T12:00:00.250-0530")).toBe("2026-12-10T12:00:00.250-05:30");
+    expect(siteDateTime("2026-12-10 20:00:00+08:00")).toBe("2026-12-10T20:00:00+08:00");
+    expect(siteDateTime("2026-12-10 12:00:00Z")).toBe("2026-12-10T12:00:00Z");
+    // Microseconds (Python's and Rails's isoformat) and tenths: milliseconds, in the three digits ECMAScript reads.
+    expect(siteDateTime("2026-12-10T20:00:00.123456+08:00")).toBe("2026-12-10T20:00:00.123+08:00");
+    expect(siteDateTime("2026-12-10T20:00:00.5Z")).toBe("2026-12-10T20:00:00.500Z");
+    expect(siteDateTime("2026-12-10 20:00+0800")).toBe("2026-12-10T20:00+08:00");
   });
 
   it("reads one without an offset in SITE_TIME_ZONE, summer time included, and gives it that zone's offset", () => {
