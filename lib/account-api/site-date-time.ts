@@ -25,10 +25,10 @@ const warned = processWide("site-date-time", () => ({ once: false }));
 
 /**
  * The site's `DateTime` as the dashboard passes it on, to its pages on the server and in the browser alike
- * (undefined: not a date and time, ./fragments.ts refuses it).
- * The schema we assume (DESIGN.md) says ISO 8601 with an offset, and a value that has one (or `Z`, or is a
- * date alone, which JavaScript reads as UTC everywhere) is passed on as written, in RFC 3339's form. A site that sends a date and
- * time without an offset means a wall-clock time in some zone: read there (`SITE_TIME_ZONE`, or UTC with one
+ * (undefined: not a date and time, which ./fragments.ts refuses). The schema we assume (DESIGN.md) says ISO
+ * 8601 with an offset, and a value that has one (or `Z`) is passed on as written, in the form every browser
+ * reads; a date alone, which JavaScript reads as UTC everywhere, as it came. A site that sends a date and time
+ * without an offset means a wall-clock time in some zone: read there (`SITE_TIME_ZONE`, or UTC with one
  * `site_date_without_offset` warning per process when it is not set), and passed on as that same wall-clock
  * time with the zone's offset at it (`2026-12-24T00:00:00.000+08:00`). Passed on as it came, the server (in
  * its zone) and the member's browser (in theirs) would each read another instant: the page would show one
