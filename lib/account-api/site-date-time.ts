@@ -1,8 +1,15 @@
 import "server-only";
 
-import { formatInTimeZone, fromZonedTime } from "date-fns-tz";
-
 import { getConfig } from "@/lib/config";
+import {
+  calendarDateFromDayNumber,
+  dayNumber,
+  isoCalendarDate,
+  offsetMinutes,
+  zonedInstant,
+  zoneOffsetAt,
+  type CalendarDate,
+} from "@/lib/format/datetime";
 import { logEvent } from "@/lib/log/logger";
 import { processWide } from "@/lib/server/process-wide";
 
@@ -38,30 +45,47 @@ const warned = processWide("site-date-time", () => ({ once: false }));
 export function siteDateTime(value: string): string | undefined {
   const parts = WITHOUT_OFFSET.exec(value);
   if (!parts) return rfc3339Form(value);
-  const wallClock = calendarWallClock(parts);
+  const wallClock = wallClockOf(parts);
   if (!wallClock) return undefined;
   const zone = getConfig().siteTimeZone;
   if (!zone && !warned.once) {
     warned.once = true;
     logEvent("site_date_without_offset", { readAs: "UTC", setting: "SITE_TIME_ZONE" }, "warn");
   }
-  const siteZone = zone ?? "UTC";
-  return formatInTimeZone(fromZonedTime(wallClock, siteZone), siteZone, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+  return withZoneOffset(wallClock, zone ?? "UTC");
+}
+
+/** A wall-clock time as written: its calendar date, hour and minute, and the milliseconds past that minute. */
+interface WallClock {
+  date: CalendarDate;
+  hour: number;
+  minute: number;
+  milliseconds: number;
 }
 
 /**
- * The wall-clock time as `YYYY-MM-DDTHH:mm:ss.fff`, or undefined for a day the calendar lacks (`2026-02-30`,
- * which `Date.parse` rolls over into March) or a time of day past 23:59:59. ISO 8601's `24:00`, the end of a
- * day, is the next day's midnight.
+ * The wall-clock time written in `parts`, or undefined for a day the calendar lacks (`2026-02-30`, which
+ * `Date.parse` rolls over into March) or a time of day past 23:59:59. ISO 8601's `24:00`, the end of a day,
+ * is the next day's midnight.
  */
-function calendarWallClock(parts: RegExpExecArray): string | undefined {
+function wallClockOf(parts: RegExpExecArray): WallClock | undefined {
   const [, year = "", month = "", day = "", hour = "", minute = "", second = "00", fraction = ""] = parts;
+  const days = dayNumber({ year: Number(year), month: Number(month), day: Number(day) });
+  if (isoCalendarDate(calendarDateFromDayNumber(days)) !== `${year}-${month}-${day}`) return undefined;
   const endOfDay = hour === "24" && minute === "00" && second === "00" && !/[1-9]/.test(fraction);
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  const isCalendarDay = date.toISOString().slice(0, 10) === `${year}-${month}-${day}`;
-  if (!isCalendarDay || (Number(hour) > 23 && !endOfDay) || Number(minute) > 59 || Number(second) > 59) return undefined;
-  if (endOfDay) return `${new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10)}T00:00:00`;
-  return `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}`;
+  if (endOfDay) return { date: calendarDateFromDayNumber(days + 1), hour: 0, minute: 0, milliseconds: 0 };
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  const milliseconds = Number(second) * 1000 + Number(fraction.slice(1, 4).padEnd(3, "0"));
+  return { date: calendarDateFromDayNumber(days), hour: Number(hour), minute: Number(minute), milliseconds };
+}
+
+/** `wallClock` read in `timeZone`, written with that zone's offset at it: `2026-12-24T00:00:00.000+08:00`. */
+function withZoneOffset(wallClock: WallClock, timeZone: string): string {
+  const instant = zonedInstant(wallClock.date, wallClock.hour, wallClock.minute, timeZone).getTime() + wallClock.milliseconds;
+  const offset = zoneOffsetAt(new Date(instant), timeZone);
+  const minutesEast = offsetMinutes(offset);
+  const written = new Date(instant + minutesEast * 60_000).toISOString().slice(0, 23);
+  return `${written}${minutesEast === 0 ? "Z" : offset.slice("GMT".length)}`;
 }
 
 /** `value` in the form every browser reads (`+08:00`, a `T`, milliseconds in three digits); anything else as it came. */

@@ -106,7 +106,7 @@ export function zoneOffsetAt(instant: Date | string, timeZone: string, style: "l
 }
 
 /** Minutes east of UTC from an offset such as "GMT-04:00", "GMT+05:30" or "GMT" (zoneOffsetAt). */
-function offsetMinutes(offset: string): number {
+export function offsetMinutes(offset: string): number {
   const match = /^GMT([+-])(\d{2}):?(\d{2})$/.exec(offset);
   if (!match) return 0;
   return (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
