@@ -5,6 +5,7 @@ import { useState, type MouseEvent } from "react";
 import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
 import { API_ROUTES, signInLinkPath } from "@/lib/contract/paths";
+import { popupPagePath } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
 
 type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "failed";
@@ -25,7 +26,7 @@ interface Handoff {
  * of its own, rather than doing nothing. A ctrl-, shift- or middle-click keeps the link's own new tab.
  */
 export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
-  const { messages } = useI18n();
+  const { messages, locale } = useI18n();
   const [status, setStatus] = useState<Status>("idle");
   const [pending, setPending] = useState<Handoff | null>(null);
 
@@ -53,7 +54,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   async function signIn() {
     const { verifier, binding } = await newHandoffSecret();
     const { result } = openPopupAndAwait<{ type: string; code: string }>(
-      `${API_ROUTES.login}?display=popup&binding=${binding}`,
+      popupPagePath(`${API_ROUTES.login}?display=popup&binding=${binding}`, locale),
       "companion-dashboard-sign-in",
       SIGNED_IN_MESSAGE,
     );

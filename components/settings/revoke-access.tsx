@@ -8,6 +8,7 @@ import { isInFrame, openPopupAndAwait, pressIsRecentEnoughForAWindow, REVOKE_CON
 import { useRevokeAccess } from "@/lib/client/hooks";
 import { useFocusOnReturn } from "@/lib/client/return-focus";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
+import { popupPagePath } from "@/lib/i18n/locales";
 import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { PressedBeforeHydrationNotice, usePressBeforeHydration } from "@/components/ui/press-before-hydration";
@@ -22,7 +23,7 @@ export const REVOKE_BUTTON = "revoke-access";
  * tells this frame when the member confirmed, and the frame then revokes with its own session.
  */
 export function RevokeAccess() {
-  const { messages } = useI18n();
+  const { messages, locale } = useI18n();
   const words = useWords(SETTINGS_WORDS);
   const revoke = useRevokeAccess();
   const [waiting, setWaiting] = useState(false);
@@ -51,7 +52,8 @@ export function RevokeAccess() {
     if (!canOpenWindow) return;
     setWaiting(true);
     try {
-      await openPopupAndAwait(`${PAGE_PATHS.revoke}?from=frame`, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
+      const confirmation = popupPagePath(`${PAGE_PATHS.revoke}?from=frame`, locale);
+      await openPopupAndAwait(confirmation, "companion-dashboard-revoke", REVOKE_CONFIRMED_MESSAGE).result;
       revoke.mutate();
     } catch (error) {
       // The browser refused the window: said, with the way on. Closed or cancelled: nothing changes.

@@ -4,6 +4,7 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { isLocale, type Locale } from "@/lib/i18n/locales";
 import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
@@ -24,6 +25,8 @@ export interface CallbackResult {
   session: SessionData;
   /** For a sign-in from the embedded dashboard: the one-time code the popup hands to the frame. */
   handoffCode?: string;
+  /** With `handoffCode`: the panel's language, which the popup's last page speaks. */
+  popupLocale?: Locale;
 }
 
 /**
@@ -46,7 +49,10 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
     return await completeSignIn(jar, params, transaction, userAgent);
   } catch (error) {
     // A failure in the embedded panel's popup: the problem page's "try again" stays that panel's sign-in.
-    if (error instanceof AuthError && transaction.popupBinding) error.popupBinding = transaction.popupBinding;
+    if (error instanceof AuthError && transaction.popupBinding) {
+      error.popupBinding = transaction.popupBinding;
+      error.popupLocale = transaction.popupLocale;
+    }
     throw error;
   }
 }
@@ -157,7 +163,12 @@ async function completeSignIn(
   };
   if (transaction.popupBinding) {
     // The session belongs to the frame that opened this popup, not to the popup's own top-level context.
-    return { returnTo: transaction.returnTo, session, handoffCode: await createHandoff(session, transaction.popupBinding) };
+    return {
+      returnTo: transaction.returnTo,
+      session,
+      handoffCode: await createHandoff(session, transaction.popupBinding),
+      ...(isLocale(transaction.popupLocale) ? { popupLocale: transaction.popupLocale } : {}),
+    };
   }
   await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };

@@ -6,6 +6,8 @@ import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 import type { SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 
+import type { Locale } from "@/lib/i18n/locales";
+
 import { AuthError } from "./errors";
 
 /** A handoff lives one minute. */
@@ -14,6 +16,12 @@ const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function isValidBinding(value: string | null): value is string {
   return value !== null && BINDING_PATTERN.test(value);
+}
+
+/** A sign-in in the embedded panel's popup: the hash binding its handoff, and the panel's language. */
+export interface PopupSignIn {
+  binding: string;
+  locale: Locale | null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { LayerError } from "@/lib/errors/layer-error";
+import type { Locale } from "@/lib/i18n/locales";
 
 /**
  * The error type of the sign-in layer (lib/auth: sign-in, tokens and their refresh, revocation, CSRF),
@@ -40,6 +41,8 @@ export class AuthError extends LayerError<AuthErrorCode> {
    * problem page's "try again" in the popup stays the panel's sign-in (lib/http/auth-redirects.ts).
    */
   popupBinding?: string;
+  /** With `popupBinding`: the panel's language, which the problem page in the popup speaks. */
+  popupLocale?: Locale;
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

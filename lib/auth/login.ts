@@ -7,6 +7,7 @@ import { getConfig } from "@/lib/config";
 
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
+import type { PopupSignIn } from "./embedded-handoff";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
@@ -17,7 +18,7 @@ import { saveTransaction } from "./transaction";
  * RFC 7636, OpenID Connect Core 3.1.2.1, RFC 8707 section 2), kept in a per-login transaction cookie.
  * Returns the authorization URL to send the browser to.
  */
-export async function startLogin(jar: CookieJar, requestedReturnTo: string | null, popupBinding?: string): Promise<URL> {
+export async function startLogin(jar: CookieJar, requestedReturnTo: string | null, popup?: PopupSignIn): Promise<URL> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -51,7 +52,7 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     nonce,
     returnTo: sanitizeReturnTo(requestedReturnTo, config.appUrl),
     createdAt: Date.now(),
-    ...(popupBinding ? { popupBinding } : {}),
+    ...(popup ? { popupBinding: popup.binding, ...(popup.locale ? { popupLocale: popup.locale } : {}) } : {}),
     ...(dpopKey ? { dpopKey } : {}),
   });
   return url;

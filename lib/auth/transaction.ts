@@ -5,6 +5,7 @@ import type { CookieJar } from "iron-session";
 import type { DpopKey } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
 import { AuthError } from "@/lib/auth/errors";
+import type { Locale } from "@/lib/i18n/locales";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
 
 /** One sign-in attempt: kept in its own short-lived encrypted cookie, apart from the session. */
@@ -16,6 +17,8 @@ export interface LoginTransaction {
   createdAt: number;
   /** Set when the sign-in runs in a popup for the embedded dashboard: the hash binding its handoff. */
   popupBinding?: string;
+  /** With `popupBinding`: the panel's language, which the popup's pages speak (POPUP_LOCALE_PARAM). */
+  popupLocale?: Locale;
   /** The new session's DPoP private key (RFC 9449), when this sign-in binds its tokens. Sealed with the rest. */
   dpopKey?: DpopKey;
 }

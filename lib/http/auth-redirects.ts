@@ -5,6 +5,7 @@ import { NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
 import { AuthError } from "@/lib/auth/errors";
+import { isLocale, POPUP_LOCALE_PARAM } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 import { countSignInFailed } from "@/lib/metrics/record";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
@@ -21,7 +22,10 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
   // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.
-  if (error instanceof AuthError && isValidBinding(error.popupBinding ?? null)) url.searchParams.set("binding", error.popupBinding!);
+  if (error instanceof AuthError && isValidBinding(error.popupBinding ?? null)) {
+    url.searchParams.set("binding", error.popupBinding!);
+    if (isLocale(error.popupLocale)) url.searchParams.set(POPUP_LOCALE_PARAM, error.popupLocale);
+  }
   return NextResponse.redirect(url, 303);
 }
 

@@ -11,6 +11,25 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /**
+ * The query parameter with which the embedded panel tells the windows it opens (its sign-in, the Revoke
+ * access confirmation) the language it shows: the panel's `locale` cookie lives in the site's partition,
+ * out of reach of a top-level window, whose pages would otherwise speak the browser's language.
+ */
+export const POPUP_LOCALE_PARAM = "lang";
+
+/** `path` (which may have a query already) asking for `locale` when there is one. */
+export function popupPagePath(path: string, locale: Locale | null | undefined): string {
+  if (!locale) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${POPUP_LOCALE_PARAM}=${encodeURIComponent(locale)}`;
+}
+
+/** The language a popup's address asks for (POPUP_LOCALE_PARAM), or null when it asks for none we speak. */
+export function popupLocaleOf(params: URLSearchParams): Locale | null {
+  const asked = params.get(POPUP_LOCALE_PARAM);
+  return isLocale(asked) ? asked : null;
+}
+
+/**
  * The Accept-Language the dashboard sends where the site writes text the member reads (the MCP server's
  * tool texts): the member's language, then English, which every site is assumed to write.
  */

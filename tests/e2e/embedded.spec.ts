@@ -405,6 +405,58 @@ test("the language chosen in the panel applies there and the panel stays a panel
   expect(lines.slice(0, -1).filter((line) => !/[、，]$/.test(line))).toEqual([]);
 });
 
+test("the windows the panel opens speak its language, not the browser's: Revoke access, a declined sign-in, its retry", async ({
+  page,
+  context,
+}) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
+  await frame.getByRole("link", { name: "Settings" }).click();
+  await expectPanelSettingsSettled(page);
+  // The browser asks for English; the panel's choice lives in the site's partition, out of a window's reach.
+  await frame.getByText("繁體中文").click();
+  await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+
+  const confirmationPromise = page.waitForEvent("popup");
+  await frame.getByRole("button", { name: "撤銷存取權" }).click();
+  const confirmation = await confirmationPromise;
+  await expect(confirmation.getByRole("heading", { name: "要撤銷此應用程式的存取權嗎？" })).toBeVisible();
+  await expect(confirmation.locator("html")).toHaveAttribute("lang", "zh-TW");
+  await expect(confirmation).toHaveTitle(/撤銷存取權/);
+  const cancelled = confirmation.waitForEvent("close");
+  await confirmation.getByRole("button", { name: "取消" }).click();
+  await cancelled;
+  await expect(frame.getByRole("button", { name: "撤銷存取權" })).toBeVisible();
+
+  // Signed out in the panel (its session cookie gone, its language kept), the member declines at the site.
+  await context.clearCookies({ name: "__Host-dash_embedded" });
+  await page.reload();
+  const signIn = frame.getByRole("link", { name: "登入", exact: true });
+  await hydrated(signIn);
+  const popupPromise = page.waitForEvent("popup");
+  await signIn.click();
+  const popup = await popupPromise;
+  // Still signed in at the site since the first sign-in: its consent page comes at once.
+  await popup.getByRole("button", { name: "Deny" }).click();
+  await expect(popup.getByRole("heading", { level: 1, name: "登入未完成" })).toBeVisible();
+  await expect(popup.getByRole("alert")).toHaveText("你選擇不允許儀表板查看你的帳號，沒有分享任何資料。");
+  await expect(popup.getByRole("button", { name: "關閉這個視窗" })).toBeVisible();
+
+  // The retry is still the panel's sign-in, in its language to the end: the panel, reloaded by the site
+  // meanwhile, can no longer take it, and the popup says so in 繁體中文.
+  await popup.getByRole("link", { name: "重新登入" }).click();
+  await expect(popup.getByRole("button", { name: "Allow" })).toBeVisible();
+  await page.locator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).evaluate((element) => {
+    const iframe = element as HTMLIFrameElement;
+    iframe.src = iframe.src;
+  });
+  await popup.getByRole("button", { name: "Allow" }).click();
+  await expect(popup.getByRole("heading", { level: 1, name: "登入無法傳回面板" })).toBeVisible();
+  await expect(popup.getByRole("link", { name: "在這裡開啟儀表板" })).toBeVisible();
+});
+
 test("a section opened after the panel's session is gone offers the panel's own sign-in, not the page's", async ({ page, context }) => {
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);

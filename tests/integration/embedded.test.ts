@@ -240,6 +240,37 @@ describe("sign-in from the embedded dashboard", () => {
   });
 });
 
+describe("the popup's pages speak the panel's language, which the panel's cookie cannot tell a top-level window", () => {
+  async function popupSignInEnd(lang: string, decision: "allow" | "deny" = "allow"): Promise<URL> {
+    const login = `/api/auth/login?display=popup&binding=${await bindingFor(VERIFIER)}&lang=${lang}`;
+    return new URL((await signInThroughRoutes(new RouteBrowser(), { login, decision })).headers.get("location")!);
+  }
+
+  it("sends the popup's last page, or its sign-in problem page, the language the panel asked for", async () => {
+    const done = await popupSignInEnd("zh-TW");
+    expect(done.pathname).toBe("/auth/popup-done");
+    expect(done.searchParams.get("lang")).toBe("zh-TW");
+    expect(new URLSearchParams(done.hash.slice(1)).get("handoff")).toMatch(/^[\w-]{43}$/);
+    const denied = await popupSignInEnd("zh-TW", "deny");
+    expect(denied.pathname).toBe("/sign-in-problem");
+    expect(denied.searchParams.get("code")).toBe("authorization_denied");
+    expect(denied.searchParams.get("binding")).toBe(await bindingFor(VERIFIER));
+    expect(denied.searchParams.get("lang")).toBe("zh-TW");
+  });
+
+  it("passes on no language it does not speak, and none for a sign-in outside the panel", async () => {
+    for (const lang of ["fr", "zh-CN", "%3Cscript%3E"]) {
+      expect((await popupSignInEnd(lang)).searchParams.has("lang"), lang).toBe(false);
+      expect((await popupSignInEnd(lang, "deny")).searchParams.has("lang"), lang).toBe(false);
+    }
+    const topLevel = await signInThroughRoutes(new RouteBrowser(), {
+      login: "/api/auth/login?returnTo=%2Fcourses&lang=zh-TW",
+      decision: "deny",
+    });
+    expect(new URL(topLevel.headers.get("location")!).searchParams.has("lang")).toBe(false);
+  });
+});
+
 describe("the handoff body is capped", () => {
   function streamedRequest(chunks: () => Uint8Array | null, headers: Record<string, string> = {}): NextRequest {
     const body = new ReadableStream<Uint8Array>({

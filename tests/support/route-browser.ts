@@ -20,7 +20,7 @@ export const SAME_ORIGIN_HEADERS = { origin: TEST_APP_URL, "x-requested-with": "
 /** Signs in through the dashboard's login and callback route handlers and the sandbox's real pages. */
 export async function signInThroughRoutes(
   browser: RouteBrowser,
-  options: { email?: string; returnTo?: string; login?: string; loginHeaders?: Record<string, string> } = {},
+  options: { email?: string; returnTo?: string; login?: string; loginHeaders?: Record<string, string>; decision?: "allow" | "deny" } = {},
 ): Promise<Response> {
   const { GET: loginRoute } = await import("@/app/api/auth/login/route");
   const { GET: callbackRoute } = await import("@/app/api/auth/callback/route");
@@ -28,6 +28,9 @@ export async function signInThroughRoutes(
   const loginPath = options.login ?? `/api/auth/login?returnTo=${encodeURIComponent(options.returnTo ?? "/")}`;
   const login = browser.absorb(await loginRoute(browser.request(loginPath, { headers: options.loginHeaders })));
   if (login.status !== 303) throw new Error(`login answered ${login.status}`);
-  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, { email: options.email ?? "maya@example.com" });
+  const redirect = await authorizeWithoutBrowser(login.headers.get("location")!, {
+    email: options.email ?? "maya@example.com",
+    ...(options.decision ? { decision: options.decision } : {}),
+  });
   return browser.absorb(await callbackRoute(browser.request(`/api/auth/callback${redirect.search}`)));
 }

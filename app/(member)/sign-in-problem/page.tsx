@@ -2,7 +2,7 @@ import { PageLink } from "@/components/ui/page-link";
 
 import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
-import { describeScope, getMessages, interpolate } from "@/lib/i18n";
+import { describeScope, getMessages, interpolate, isLocale, POPUP_LOCALE_PARAM, popupPagePath } from "@/lib/i18n";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 import { getRequestLocale } from "@/app/_lib/request-locale";
@@ -41,7 +41,7 @@ export default async function SignInProblemPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { code, detail, binding } = await searchParams;
+  const { code, detail, binding, [POPUP_LOCALE_PARAM]: panelLocale } = await searchParams;
   const { locale } = await getRequestLocale();
   const all = getMessages(locale);
   const messages = SIGN_IN_PROBLEM_WORDS[locale];
@@ -64,7 +64,7 @@ export default async function SignInProblemPage({
       ) : null}
       <p className="text-sm text-fg-muted">{messages.detail.replace("{code}", known)}</p>
       <div className="flex flex-wrap gap-3">
-        <a className="btn btn-primary" href={retryHref(binding)}>
+        <a className="btn btn-primary" href={retryHref(binding, panelLocale)}>
           {known !== "scope_not_granted" ? messages.tryAgain : several ? messages.signInAgainAllowingThem : messages.signInAgainAllowing}
         </a>
         {/* In the embedded panel's popup, the dashboard is the panel behind it: the way back is closing the popup. */}
@@ -91,9 +91,11 @@ function plainScopes(detail: string | string[] | undefined): string[] {
 
 /**
  * Where "try again" starts: in the embedded panel's popup (a valid handoff binding in the URL), the same
- * popup sign-in, whose end the panel is still waiting for; otherwise a top-level sign-in.
+ * popup sign-in, whose end the panel is still waiting for, still in the panel's language; otherwise a
+ * top-level sign-in.
  */
-function retryHref(binding: string | string[] | undefined): string {
+function retryHref(binding: string | string[] | undefined, panelLocale: string | string[] | undefined): string {
   if (typeof binding !== "string" || !isValidBinding(binding)) return API_ROUTES.login;
-  return `${API_ROUTES.login}?${new URLSearchParams({ display: "popup", binding }).toString()}`;
+  const locale = isLocale(panelLocale) ? panelLocale : null;
+  return popupPagePath(`${API_ROUTES.login}?${new URLSearchParams({ display: "popup", binding }).toString()}`, locale);
 }

@@ -628,4 +628,13 @@ describe("the sign-in problem page's address", () => {
     expect(bindingOf(failed(binding))).toBe(binding);
     for (const junk of ['"><script>alert(1)</script>', "b".repeat(44), "short"]) expect(bindingOf(failed(junk))).toBeNull();
   });
+
+  it("carries the panel's language with its binding, only one the dashboard speaks, and never without a binding", () => {
+    const failed = (popupBinding: string | undefined, popupLocale: string) =>
+      Object.assign(new AuthError("login_expired", "expired"), { popupBinding, popupLocale });
+    const langOf = (error: AuthError) => new URL(signInProblemRedirect(error).headers.get("location")!).searchParams.get("lang");
+    expect(langOf(failed("b".repeat(43), "zh-TW"))).toBe("zh-TW");
+    expect(langOf(failed("b".repeat(43), '"><script>'))).toBeNull();
+    expect(langOf(failed(undefined, "zh-TW"))).toBeNull();
+  });
 });

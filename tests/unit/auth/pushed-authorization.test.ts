@@ -150,13 +150,14 @@ describe("PAR when advertised (RFC 9126)", () => {
     expect(location.searchParams.has("binding")).toBe(false);
   });
 
-  it("in the embedded panel's popup, the problem page keeps the handoff binding, so its retry stays the panel's sign-in", async () => {
+  it("in the panel's popup, the problem page keeps the handoff binding and the panel's language: its retry stays the panel's", async () => {
     offerPar(() => ({ status: 503, text: "" }));
     const binding = "b".repeat(43);
-    const response = await loginRoute(new RouteBrowser().request(`/api/auth/login?display=popup&binding=${binding}`));
+    const response = await loginRoute(new RouteBrowser().request(`/api/auth/login?display=popup&binding=${binding}&lang=zh-TW`));
     const location = new URL(response.headers.get("location")!);
     expect(location.pathname).toBe("/sign-in-problem");
     expect(location.searchParams.get("code")).toBe("pushed_request_failed");
     expect(location.searchParams.get("binding")).toBe(binding);
+    expect(location.searchParams.get("lang")).toBe("zh-TW");
   });
 });

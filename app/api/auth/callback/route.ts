@@ -8,6 +8,7 @@ import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
 import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
+import { popupPagePath } from "@/lib/i18n/locales";
 
 export const dynamic = "force-dynamic";
 
@@ -21,14 +22,14 @@ async function handleGet(request: NextRequest) {
   const callbackUrl = new URL(getConfig().redirectUri);
   callbackUrl.search = request.nextUrl.search;
   try {
-    const { returnTo, handoffCode } = await handleCallback(
+    const { returnTo, handoffCode, popupLocale } = await handleCallback(
       requestResponseJar(request.cookies, buffer),
       callbackUrl,
       request.headers.get("user-agent"),
     );
     logEvent("sign_in_succeeded", { embedded: handoffCode !== undefined });
     // A popup sign-in for the embedded dashboard: the code goes in the fragment, never to a server or a log.
-    if (handoffCode) return buffer.applyTo(appRedirect(`${PAGE_PATHS.popupDone}#handoff=${handoffCode}`));
+    if (handoffCode) return buffer.applyTo(appRedirect(`${popupPagePath(PAGE_PATHS.popupDone, popupLocale)}#handoff=${handoffCode}`));
     return buffer.applyTo(appRedirect(returnTo));
   } catch (error) {
     return buffer.applyTo(signInProblemRedirect(error));

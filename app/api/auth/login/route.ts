@@ -9,6 +9,7 @@ import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
+import { popupLocaleOf } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
@@ -28,15 +29,19 @@ async function handleGet(request: NextRequest) {
   if (params.get("display") === "popup" && !isValidBinding(binding)) {
     return signInProblemRedirect(new AuthError("login_state_mismatch", "A popup sign-in came without a valid handoff binding."));
   }
+  const popup = binding === null ? undefined : { binding, locale: popupLocaleOf(params) };
   const returnTo = params.get("returnTo") ?? returnToOfSignedOutPage(request.headers.get("referer"));
   const buffer = new CookieBuffer();
   try {
-    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), returnTo, binding ?? undefined);
-    logEvent("sign_in_started", { embedded: binding !== null }, "debug");
+    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), returnTo, popup);
+    logEvent("sign_in_started", { embedded: popup !== undefined }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
     // In the embedded panel's popup (a PAR endpoint that fails, say), "try again" stays the panel's sign-in.
-    if (error instanceof AuthError && binding !== null) error.popupBinding = binding;
+    if (error instanceof AuthError && popup) {
+      error.popupBinding = popup.binding;
+      error.popupLocale = popup.locale ?? undefined;
+    }
     return signInProblemRedirect(error);
   }
 }
