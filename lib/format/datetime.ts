@@ -114,12 +114,20 @@ export function offsetMinutes(offset: string): number {
 
 /**
  * The instant a wall-clock time of a calendar date shows in `timeZone` (19:00 on 10 Dec in Taipei is
- * 11:00 UTC). A time a DST change skips falls the length of the gap later, as a clock that springs forward reads it.
+ * 11:00 UTC). Around a change of offset it is read as RFC 5545 section 3.3.5 and Temporal's "compatible"
+ * read it: a time shown twice (clocks going back) is the earlier one; a time never shown (clocks going
+ * forward: 02:30 in New York on 8 March, midnight in Santiago on 6 September) takes the offset before
+ * the gap, so it falls the length of the gap later (03:30; 01:00, that day's first instant).
  */
 export function zonedInstant(date: CalendarDate, hour: number, minute: number, timeZone: string): Date {
   const asUtc = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
-  const guess = asUtc - offsetMinutes(zoneOffsetAt(new Date(asUtc), timeZone)) * 60_000;
-  return new Date(asUtc - offsetMinutes(zoneOffsetAt(new Date(guess), timeZone)) * 60_000);
+  const readWith = (offset: number) => asUtc - offset * 60_000;
+  const showsItWith = (offset: number) => offsetMinutes(zoneOffsetAt(new Date(readWith(offset)), timeZone)) === offset;
+  // The offsets a day before and after: the same unless the offset changes in between (never twice in two days).
+  const before = offsetMinutes(zoneOffsetAt(new Date(asUtc - MS_PER_DAY), timeZone));
+  const after = offsetMinutes(zoneOffsetAt(new Date(asUtc + MS_PER_DAY), timeZone));
+  if (showsItWith(before) || !showsItWith(after)) return new Date(readWith(before));
+  return new Date(readWith(after));
 }
 
 /** `YYYY-MM-DD` for a calendar date, as used in `<time dateTime>`. */

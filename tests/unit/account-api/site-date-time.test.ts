@@ -47,6 +47,11 @@ describe("a DateTime of the site", () => {
     withSiteTimeZone("America/New_York");
     expect(siteDateTime("2026-01-15T09:30:00")).toBe("2026-01-15T09:30:00.000-05:00");
     expect(siteDateTime("2026-07-15T09:30:00")).toBe("2026-07-15T09:30:00.000-04:00");
+    // A time the clocks skip (02:00–03:00 on 8 March) reads with the offset before the gap (RFC 5545 section 3.3.5).
+    expect(siteDateTime("2026-03-08T02:30:00")).toBe("2026-03-08T03:30:00.000-04:00");
+    // Santiago has no midnight on 6 September 2026: an all-day event that day still starts on the 6th.
+    withSiteTimeZone("America/Santiago");
+    expect(siteDateTime("2026-09-06T00:00:00")).toBe("2026-09-06T01:00:00.000-03:00");
   });
 
   it("takes 24:00 as the next day's midnight, and refuses a day the calendar lacks or a time past 23:59:59", () => {

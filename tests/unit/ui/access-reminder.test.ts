@@ -57,6 +57,26 @@ describe("accessReminderTiming", () => {
     expect(zonedInstant({ year: 2026, month: 9, day: 26 }, 19, 0, "Pacific/Auckland")).toEqual(new Date("2026-09-26T07:00:00Z"));
   });
 
+  it("reads a wall-clock time around a change of offset as RFC 5545 does: a repeated one the earlier, a skipped one later", () => {
+    const at = (date: string, hour: number, minute: number, timeZone: string) => {
+      const [year = 0, month = 0, day = 0] = date.split("-").map(Number);
+      return zonedInstant({ year, month, day }, hour, minute, timeZone).toISOString();
+    };
+    // New York skips 02:00–03:00 on 8 March 2026: 02:30 is read with the offset before the gap, -05:00.
+    expect(at("2026-03-08", 2, 30, "America/New_York")).toBe("2026-03-08T07:30:00.000Z");
+    expect(at("2026-03-08", 1, 59, "America/New_York")).toBe("2026-03-08T06:59:00.000Z");
+    expect(at("2026-03-08", 3, 0, "America/New_York")).toBe("2026-03-08T07:00:00.000Z");
+    // It shows 01:00–02:00 twice on 1 November 2026: the first time, still -04:00.
+    expect(at("2026-11-01", 1, 30, "America/New_York")).toBe("2026-11-01T05:30:00.000Z");
+    expect(at("2026-11-01", 2, 0, "America/New_York")).toBe("2026-11-01T07:00:00.000Z");
+    // Santiago skips its midnight on 6 September 2026: the day begins at 01:00 (-03:00), not at 23:00 the day before.
+    expect(at("2026-09-06", 0, 0, "America/Santiago")).toBe("2026-09-06T04:00:00.000Z");
+    expect(at("2026-09-05", 23, 30, "America/Santiago")).toBe("2026-09-06T03:30:00.000Z");
+    // Lord Howe moves by half an hour (02:00 to 02:30 on 4 October 2026).
+    expect(at("2026-10-04", 2, 15, "Australia/Lord_Howe")).toBe("2026-10-03T15:45:00.000Z");
+    expect(at("2026-06-01", 9, 0, "Asia/Kolkata")).toBe("2026-06-01T03:30:00.000Z");
+  });
+
   it("is what decides whether Add a reminder is offered", () => {
     const now = new Date("2026-12-10T00:00:00Z");
     const until = (expiresAt: string) => ({ kind: "until", expiresAt }) as const;

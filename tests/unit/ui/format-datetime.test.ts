@@ -220,6 +220,13 @@ describe("upcoming and past", () => {
     expect(isUpcomingEvent(fifth, new Date("2026-12-05T15:30:00Z"), "Asia/Taipei")).toBe(true);
   });
 
+  it("ends an all-day event where the next day has no midnight (Santiago springs forward at 00:00) at that day's first instant", () => {
+    const saturday = event({ isAllDay: true, startTime: "2026-09-05T00:00:00-04:00" });
+    // 6 September 2026 begins at 01:00 -03:00: 23:30 on the 5th (-04:00) is still the event's day.
+    expect(eventEndInstant(saturday, "America/Santiago").toISOString()).toBe("2026-09-06T04:00:00.000Z");
+    expect(isUpcomingEvent(saturday, new Date("2026-09-06T03:30:00Z"), "America/Santiago")).toBe(true);
+  });
+
   it("lists an all-day event as upcoming or as past by the member's own day, never in both lists or in neither", () => {
     const fifth = registration("fifth", "enrolled", { isAllDay: true, startTime: "2026-12-05T00:00:00+08:00" });
     // 21:00 on 5 December in New York, already the 6th in UTC: still the member's day.
