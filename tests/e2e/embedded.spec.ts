@@ -194,10 +194,8 @@ test("revoking from the frame confirms in a popup that is never framed", async (
   await page.goto(HOST_PAGE);
   await signInFromFrame(page);
   const frame = page.frameLocator('iframe[title="Member dashboard"]');
-  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
-  await frame.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Settings", exact: true }).click();
+  await openPanelSettings(page);
   await expect(frame.getByRole("button", { name: "Revoke access" })).toBeVisible();
-  await expectPanelSettingsSettled(page);
   // Only this revoke counts (a sign-in past the member's session cap revokes her oldest session at the site).
   const siteRequestsSincePress = await markSiteRequests(page);
   const popupPromise = page.waitForEvent("popup");
@@ -283,6 +281,14 @@ async function expectPanelSettingsSettled(page: Page): Promise<void> {
   await expectFrameFitsContent(page);
 }
 
+/** Opens Settings from the panel's account menu, signed in as Maya, and waits for it to settle. */
+async function openPanelSettings(page: Page): Promise<void> {
+  const account = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).getByRole("navigation", { name: "Account" });
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await account.getByRole("link", { name: "Settings", exact: true }).click();
+  await expectPanelSettingsSettled(page);
+}
+
 /** Landmarks with nothing in them (an empty banner once signed out) confuse screen-reader navigation. */
 async function emptyLandmarks(page: Page): Promise<string[]> {
   const document = page.frames().find((candidate) => candidate.url().startsWith(DASHBOARD))!;
@@ -365,10 +371,8 @@ test("the language chosen in the panel applies there and the panel stays a panel
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   await signInFromFrame(page);
-  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
-  await frame.getByRole("link", { name: "Settings" }).click();
+  await openPanelSettings(page);
   await expect(frame.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
-  await expectPanelSettingsSettled(page);
   // The switch applies once the server renders again in the new language: a plain click, then the result.
   await frame.getByText("繁體中文").click();
   await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
@@ -412,9 +416,7 @@ test("the windows the panel opens speak its language, not the browser's: Revoke 
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   await signInFromFrame(page);
-  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
-  await frame.getByRole("link", { name: "Settings" }).click();
-  await expectPanelSettingsSettled(page);
+  await openPanelSettings(page);
   // The browser asks for English; the panel's choice lives in the site's partition, out of a window's reach.
   await frame.getByText("繁體中文").click();
   await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
@@ -581,10 +583,8 @@ test("in the panel, Sign out pressed before the panel is interactive says it wil
 test("in the panel, Revoke access pressed before the panel is interactive opens its window, or asks for another press if too late", async ({
   page,
 }) => {
-  const { frame, account } = await signedInPanel(page);
-  await account.getByRole("button", { name: "Maya Chen" }).click();
-  await account.getByRole("link", { name: "Settings", exact: true }).click();
-  await expectPanelSettingsSettled(page);
+  const { frame } = await signedInPanel(page);
+  await openPanelSettings(page);
   const panel = page.frames().find((candidate) => candidate.url().startsWith(`${DASHBOARD}/settings`))!;
   const revoke = frame.getByRole("button", { name: "Revoke access" });
   const notice = frame.getByRole("status").filter({ hasText: "Continuing as soon as the page has loaded…" });
@@ -737,9 +737,7 @@ test("on a 320 px phone the panel's AI assistant connection shows its whole MCP 
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   await signInFromFrame(page);
-  await frame.getByRole("navigation", { name: "Account" }).getByRole("button", { name: "Maya Chen" }).click();
-  await frame.getByRole("link", { name: "Settings" }).click();
-  await expectPanelSettingsSettled(page);
+  await openPanelSettings(page);
   const disclosure = frame.getByText("Connect an AI assistant (beta)");
   await disclosure.click();
   await expect(frame.locator("details").filter({ has: disclosure })).toHaveAttribute("open", "");
