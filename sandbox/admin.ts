@@ -12,6 +12,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { cookieOptions, currentSession, readPageForm, setPageHeaders, startSession } from "./authorize";
 import { parseUrl } from "./clients";
 import { html, page, signInFields } from "./html";
+import { SIGN_IN_WORDS } from "./sign-in-words";
 import { sitePathOrUndefined } from "./http-util";
 import type { SafeHtml } from "./html";
 import { MCP_PATH, MCP_SERVER_NAME } from "./mcp";
@@ -160,7 +161,7 @@ ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="${SIGN_IN_PATH}">
 <input type="hidden" name="csrf_token" value="${csrf}">
 <input type="hidden" name="return_to" value="${returnTo}">
-${signInFields(options.email)}
+${signInFields(options.email, SIGN_IN_WORDS.en)}
 </form>
 <h2>Demo accounts</h2>
 <p>Every demo account uses the password <code>${DEMO_PASSWORD}</code>. Only the site operator can open the admin area.</p>

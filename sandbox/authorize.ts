@@ -16,6 +16,7 @@ import { ALL_SCOPES, DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, findMemberB
 import type { DemoMember, SandboxClient } from "./seed";
 import { acceptedResources } from "./state";
 import type { SandboxState } from "./state";
+import { SIGN_IN_WORDS, signInLanguageOf, type SignInWords } from "./sign-in-words";
 import { PENDING_AUTHORIZATION_TTL_MS, randomToken, safeEqual } from "./store";
 import type { BrowserSession, PendingAuthorization } from "./store";
 
@@ -27,20 +28,10 @@ const GRANT_FIELD_PREFIX = "grant.";
 const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43,128}$/;
 const MAX_OPAQUE_LENGTH = 512;
 
-const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  openid: "Confirm who you are on Demo Academy",
-  profile: "See your name",
-  email: "See your email address",
-  "account:read": "See your enrolled courses, orders and event registrations",
-  "account:write": "Make changes to your account, such as your course progress",
-};
-
-function describeScope(scope: string): string {
-  const known = SCOPE_DESCRIPTIONS[scope];
-  if (known) return known;
+function describeScope(scope: string, words: SignInWords): string {
+  if (Object.hasOwn(words.scopes, scope)) return words.scopes[scope as keyof SignInWords["scopes"]];
   const [resource = scope, access] = scope.split(":");
-  const words = resource.replace(/_/g, " ");
-  return access === "write" ? `Create and change the site's ${words}` : `See the site's ${words}`;
+  return words.siteResource(resource.replace(/_/g, " "), access === "write" ? "write" : "read");
 }
 
 type Validation =
@@ -204,26 +195,28 @@ export function currentSession(c: Context, state: SandboxState): { session: Brow
 
 function signInPage(c: Context, state: SandboxState, pending: PendingAuthorization, options: { error?: string; email?: string } = {}) {
   const client = state.clients.get(pending.clientId);
-  const label = client ? clientLabel(client) : undefined;
+  const words = SIGN_IN_WORDS[pending.language];
+  const label = client ? clientLabel(client, words) : undefined;
+  const note = label?.note ? (pending.language === "en" ? ` (${label.note})` : `（${label.note}）`) : "";
+  const separator = pending.language === "en" ? " " : "";
   setPageHeaders(c);
-  const body = html`<h1>Sign in to Demo Academy</h1>
-<p><strong>${label?.name ?? "An application"}</strong>${label?.note ? ` (${label.note})` : ""} \
-wants to access your Demo Academy account. Sign in to continue.</p>
+  const body = html`<h1>${words.signInTitle}</h1>
+<p><strong>${label?.name ?? words.anApplication}</strong>${note}${separator}${words.wantsAccess}</p>
 ${options.error ? html`<p role="alert" class="alert">${options.error}</p>` : ""}
 <form method="post" action="/oauth/authorize/sign-in">
 <input type="hidden" name="request_id" value="${pending.id}">
 <input type="hidden" name="csrf_token" value="${pending.csrfToken}">
-${signInFields(options.email)}
+${signInFields(options.email, words)}
 </form>
-<h2>Demo accounts</h2>
-<p>This is a sandbox site. Every demo account uses the password <code>${DEMO_PASSWORD}</code>.</p>
+<h2>${words.demoAccounts}</h2>
+<p>${words.demoPassword(html`<code>${DEMO_PASSWORD}</code>`)}</p>
 <table>
-<thead><tr><th scope="col">Email</th><th scope="col">Who</th></tr></thead>
+<thead><tr><th scope="col">${words.email}</th><th scope="col">${words.who}</th></tr></thead>
 <tbody>
 ${DEMO_MEMBERS.map((member) => html`<tr><td><code>${member.email}</code></td><td>${member.name}: ${member.description}</td></tr>`)}
 </tbody>
 </table>`;
-  const rendered = page("Sign in", body);
+  const rendered = page(words.signIn, body, { lang: pending.language });
   return c.html(rendered.body, 200);
 }
 
@@ -234,41 +227,42 @@ function consentPage(
   signedIn: { session: BrowserSession; member: DemoMember },
 ) {
   const client = state.clients.get(pending.clientId);
-  const clientName = client?.clientName ?? "An application";
-  const note = client ? clientLabel(client).note : undefined;
+  const words = SIGN_IN_WORDS[pending.language];
+  const clientName = client?.clientName ?? words.anApplication;
+  const note = client ? clientLabel(client, words).note : undefined;
   setPageHeaders(c);
   const resumePath = `/oauth/authorize/resume?request_id=${encodeURIComponent(pending.id)}`;
-  const body = html`<h1>Allow ${clientName} to access your account?</h1>
-<p>You are signed in as <strong>${signedIn.member.name}</strong> (${signedIn.member.email}).</p>
-${note ? html`<p class="alert">${clientName} is ${note}. Allow it only if you started it yourself.</p>` : ""}
-<p>${clientName} will be able to:</p>
+  const body = html`<h1>${words.consentTitle(clientName)}</h1>
+<p>${words.signedInAs(signedIn.member.name, signedIn.member.email)}</p>
+${note ? html`<p class="alert">${words.onlyIfYouStartedIt(clientName, note)}</p>` : ""}
+<p>${words.willBeAbleTo(clientName)}</p>
 <form method="post" action="/oauth/authorize/decision">
 ${
   state.knobs.partialConsent
-    ? html`<fieldset class="scopes"><legend>Untick what you do not want to share</legend>
+    ? html`<fieldset class="scopes"><legend>${words.untick}</legend>
 ${pending.scopes.map(
   (scope) =>
-    html`<label><input type="checkbox" name="${GRANT_FIELD_PREFIX}${scope}" value="on" checked> ${describeScope(scope)}</label><br>`,
+    html`<label><input type="checkbox" name="${GRANT_FIELD_PREFIX}${scope}" value="on" checked> ${describeScope(scope, words)}</label><br>`,
 )}
 </fieldset>`
     : html`<ul class="scopes">
-${pending.scopes.map((scope) => html`<li>${describeScope(scope)}</li>`)}
+${pending.scopes.map((scope) => html`<li>${describeScope(scope, words)}</li>`)}
 </ul>`
 }
-<p class="muted">You can revoke this access at any time from the application's settings.</p>
+<p class="muted">${words.revokeAnyTime}</p>
 <input type="hidden" name="request_id" value="${pending.id}">
 <input type="hidden" name="csrf_token" value="${pending.csrfToken}">
 <div class="actions">
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="allow">${words.allow}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${words.deny}</button>
 </div>
 </form>
 <form method="post" action="/logout">
 <input type="hidden" name="csrf_token" value="${signedIn.session.csrfToken}">
 <input type="hidden" name="return_to" value="${resumePath}">
-<p class="muted">Not ${signedIn.member.name}? <button type="submit" class="link">Sign out</button></p>
+<p class="muted">${words.notYou(signedIn.member.name)} <button type="submit" class="link">${words.signOut}</button></p>
 </form>`;
-  const rendered = page("Allow access", body);
+  const rendered = page(words.consentPageTitle, body, { lang: pending.language });
   return c.html(rendered.body, 200);
 }
 
@@ -369,6 +363,8 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
       codeChallenge: result.codeChallenge,
       resource: result.resource,
       dpopJkt: result.dpopJkt,
+      // OpenID Connect Core 3.1.2.1: the pages in the first language of `ui_locales` they speak.
+      language: state.knobs.localizedSignIn ? signInLanguageOf(query.get("ui_locales")) : "en",
       createdAt: now,
     };
     state.store.pending.set(pending.id, pending);
@@ -401,10 +397,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
     const password = read.form.get("password") ?? "";
     const member = findMemberByEmail(email);
     if (!member || !safeEqual(password, member.password)) {
-      return signInPage(c, state, checked.pending, {
-        error: "That email and password do not match a demo account. Check both and try again.",
-        email,
-      });
+      return signInPage(c, state, checked.pending, { error: SIGN_IN_WORDS[checked.pending.language].wrongPassword, email });
     }
     startSession(c, state, member);
     return c.redirect(`/oauth/authorize/resume?request_id=${encodeURIComponent(checked.pending.id)}`, 303);
@@ -417,7 +410,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
     if (!checked.ok) return checked.response;
     const pending = checked.pending;
     const signedIn = currentSession(c, state);
-    if (!signedIn) return signInPage(c, state, pending, { error: "Your session ended. Sign in again to continue." });
+    if (!signedIn) return signInPage(c, state, pending, { error: SIGN_IN_WORDS[pending.language].sessionEnded });
     const decision = read.form.get("decision");
     if (decision !== "allow" && decision !== "deny") {
       return errorPage(c, "Bad request", "Choose Allow or Deny.");

@@ -3,6 +3,7 @@
  * endpoint.
  */
 import type { SandboxClient } from "./seed";
+import type { SignInWords } from "./sign-in-words";
 
 /** The loopback IP literals accepted in redirect URIs (RFC 8252 section 7.3). `localhost` is not one of them. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]"]);
@@ -58,14 +59,14 @@ export function redirectUriAllowed(client: SandboxClient, requested: string): bo
 }
 
 /** A one-line label for consent pages: self-asserted names are marked as such. */
-export function clientLabel(client: SandboxClient): { name: string; note: string | undefined } {
+export function clientLabel(client: SandboxClient, words: SignInWords): { name: string; note: string | undefined } {
   switch (client.kind) {
     case "loopback":
-      return { name: client.clientName, note: "an unverified application running on your own computer" };
+      return { name: client.clientName, note: words.loopbackNote };
     case "cimd":
       return {
         name: client.clientName,
-        note: `an unreviewed application published at ${parseUrl(client.clientId)?.host ?? "an unknown host"}`,
+        note: words.metadataDocumentNote(parseUrl(client.clientId)?.host ?? "?"),
       };
     case "admin":
     case "seeded":

@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import { END_SESSION_PATH } from "./end-session";
 import { ALL_SCOPES } from "./seed";
+import { SIGN_IN_LANGUAGES } from "./sign-in-words";
 import type { SandboxState } from "./state";
 
 export const JWKS_PATH = "/.well-known/jwks.json";
@@ -33,6 +34,8 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
     client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/auth.md`,
   };
+  // RFC 8414 section 2: the languages of the sign-in and consent pages (sandbox/sign-in-words.ts).
+  if (state.knobs.localizedSignIn) metadata.ui_locales_supported = [...SIGN_IN_LANGUAGES];
   // RFC 9449 section 5.1.
   if (state.knobs.dpop !== "off") metadata.dpop_signing_alg_values_supported = ["ES256"];
   if (state.knobs.par !== "off") {

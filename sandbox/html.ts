@@ -76,18 +76,20 @@ ul.scopes li{margin:.25rem 0}
 .actions{display:flex;gap:.75rem}
 `;
 
-export function page(title: string, body: SafeHtml, options: { status?: number } = {}): { body: string; status: number } {
+export function page(title: string, body: SafeHtml, options: { status?: number; lang?: string } = {}): { body: string; status: number } {
+  // The sign-in and consent pages may speak 繁體中文 (sandbox/sign-in-words.ts); every other page English.
+  const sandboxLabel = options.lang === "zh-TW" ? { short: "沙盒", long: "沙盒網站" } : { short: "sandbox", long: "sandbox site" };
   const document = html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? "en"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${title} · Demo Academy (sandbox)</title>
+<title>${title} · Demo Academy (${sandboxLabel.short})</title>
 <style>${new SafeHtml(STYLE)}</style>
 </head>
 <body>
-<header class="site"><a href="/">Demo Academy</a> <span class="muted" style="color:#cbd5e0">sandbox site</span></header>
+<header class="site"><a href="/">Demo Academy</a> <span class="muted" style="color:#cbd5e0">${sandboxLabel.long}</span></header>
 <main>
 ${body}
 </main>
@@ -97,12 +99,12 @@ ${body}
 }
 
 /** The labelled email and password fields and the "Sign in" button of every sandbox sign-in form. */
-export function signInFields(email: string | undefined): SafeHtml {
-  return html`<label for="email">Email</label>
+export function signInFields(email: string | undefined, words: { email: string; password: string; signIn: string }): SafeHtml {
+  return html`<label for="email">${words.email}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${email ?? ""}">
-<label for="password">Password</label>
+<label for="password">${words.password}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>`;
+<button type="submit">${words.signIn}</button>`;
 }
 
 /** Formats seconds as m:ss or h:mm:ss. */

@@ -148,6 +148,12 @@ export interface SandboxKnobs {
   refreshRefusalWithoutBody: boolean;
   /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
   partialConsent: boolean;
+  /**
+   * The sign-in and consent pages speak English and 繁體中文: discovery lists them (`ui_locales_supported`)
+   * and the pages follow an authorization request's `ui_locales` (OpenID Connect Core 3.1.2.1). Off, the
+   * site is the documented one: English pages, no `ui_locales_supported`.
+   */
+  localizedSignIn: boolean;
   /** No RFC 8414 document: `/.well-known/oauth-authorization-server` answers 404, only OpenID Connect Discovery is published. */
   openIdDiscoveryOnly: boolean;
   /**
@@ -215,6 +221,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   endSession: true,
   refreshRefusalWithoutBody: false,
   partialConsent: false,
+  localizedSignIn: false,
   openIdDiscoveryOnly: false,
   par: "off",
   dpop: "off",
@@ -285,6 +292,7 @@ export const knobsPatchSchema = z
     endSession: z.boolean(),
     refreshRefusalWithoutBody: z.boolean(),
     partialConsent: z.boolean(),
+    localizedSignIn: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),
     par: z.enum(["off", "offered", "required"]),
     dpop: z.enum(["off", "offered", "required"]),

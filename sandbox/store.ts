@@ -4,6 +4,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
+import type { SignInLanguage } from "./sign-in-words";
+
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
@@ -48,6 +50,8 @@ export interface PendingAuthorization {
   resource: string | undefined;
   /** RFC 9449 section 10: the thumbprint of the key the code is bound to (`dpop_jkt`). */
   dpopJkt?: string | undefined;
+  /** The language of the sign-in and consent pages (`ui_locales`, with the localizedSignIn knob). */
+  language: SignInLanguage;
   createdAt: number;
 }
 

@@ -31,7 +31,7 @@ interface ParsedForm {
 }
 
 /** Finds the form posting to `action` and its hidden fields. */
-function findForm(page: string, action: string): ParsedForm | undefined {
+export function findForm(page: string, action: string): ParsedForm | undefined {
   const forms = page.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
   for (const form of forms) {
     const actionMatch = /action="([^"]*)"/.exec(form);

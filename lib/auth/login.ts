@@ -8,17 +8,25 @@ import { getConfig } from "@/lib/config";
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
 import type { PopupSignIn } from "./embedded-handoff";
+import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { saveTransaction } from "./transaction";
+
+/** What a sign-in starts with beyond where it returns: the panel's popup, the member's language. */
+export interface LoginOptions {
+  popup?: PopupSignIn | undefined;
+  /** The member's language, asked of the site's sign-in and consent pages where the site speaks several. */
+  locale?: Locale | undefined;
+}
 
 /**
  * Starts a sign-in: a PKCE S256 verifier, `state`, `nonce` and `resource` (RFC 9700 section 2.1.1,
  * RFC 7636, OpenID Connect Core 3.1.2.1, RFC 8707 section 2), kept in a per-login transaction cookie.
  * Returns the authorization URL to send the browser to.
  */
-export async function startLogin(jar: CookieJar, requestedReturnTo: string | null, popup?: PopupSignIn): Promise<URL> {
+export async function startLogin(jar: CookieJar, requestedReturnTo: string | null, { popup, locale }: LoginOptions = {}): Promise<URL> {
   const config = getConfig();
   const { as } = await getSiteMetadata();
   const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -35,6 +43,9 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
     nonce,
     resource: config.siteUrl,
   });
+  // OpenID Connect Core 3.1.2.1 `ui_locales`: the member's language for the site's own pages, asked only of
+  // a site that lists the languages they speak (RFC 8414 section 2, `ui_locales_supported`).
+  if (locale && Array.isArray(as.ui_locales_supported)) parameters.set("ui_locales", uiLocalesFor(locale));
   // RFC 9449 section 10: the authorization code is bound to this session's key (dpop_jkt).
   const dpopKey = shouldBindTokens(as) ? await newDpopKey() : undefined;
   if (dpopKey) parameters.set("dpop_jkt", await dpopThumbprint(dpopKey));

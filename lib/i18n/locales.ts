@@ -37,6 +37,14 @@ export function acceptLanguageFor(locale: Locale): string {
   return locale === "en" ? "en" : `${locale}, en;q=0.5`;
 }
 
+/**
+ * The `ui_locales` the dashboard sends with a sign-in (OpenID Connect Core 3.1.2.1, BCP 47 tags by
+ * preference, space-separated): the member's language, then English.
+ */
+export function uiLocalesFor(locale: Locale): string {
+  return locale === "en" ? "en" : `${locale} en`;
+}
+
 /** Maps any language tag to one of ours, or null when we do not speak it. */
 function matchTag(tag: string): Locale | null {
   const lower = tag.trim().toLowerCase();

@@ -2,7 +2,8 @@ import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
-import { postSandboxControl } from "../testing";
+import { PUBLIC_CLIENT_ID, PUBLIC_CLIENT_REDIRECT_URI } from "../seed";
+import { findForm, postSandboxControl, SandboxBrowser } from "../testing";
 import { obtainTokens, refreshTokens } from "./helpers";
 
 /** The knobs of issue 30 item 0: what a second, independent OpenID provider does differently. */
@@ -15,7 +16,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  sandbox.setKnobs({ refreshRefusalWithoutBody: false, partialConsent: false, openIdDiscoveryOnly: false });
+  sandbox.setKnobs({ refreshRefusalWithoutBody: false, partialConsent: false, openIdDiscoveryOnly: false, localizedSignIn: false });
 });
 
 describe("refreshRefusalWithoutBody", () => {
@@ -69,5 +70,58 @@ describe("openIdDiscoveryOnly", () => {
     expect(openid.issuer).toBe(sandbox.url);
     sandbox.setKnobs({ openIdDiscoveryOnly: false });
     expect((await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`)).status).toBe(200);
+  });
+});
+
+describe("localizedSignIn", () => {
+  /** The sign-in page, and the consent page after signing in, for an authorization request with `uiLocales`. */
+  async function signInPages(uiLocales: string | undefined): Promise<{ signIn: string; consent: string }> {
+    const browser = new SandboxBrowser(sandbox.url);
+    const url = new URL(`${sandbox.url}/oauth/authorize`);
+    const params = {
+      response_type: "code",
+      client_id: PUBLIC_CLIENT_ID,
+      redirect_uri: PUBLIC_CLIENT_REDIRECT_URI,
+      scope: "openid account:read",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+      state: "s",
+      ...(uiLocales === undefined ? {} : { ui_locales: uiLocales }),
+    };
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const signIn = await (await browser.request(url.href)).text();
+    const form = findForm(signIn, "/oauth/authorize/sign-in")!;
+    const signedIn = await browser.post(form.action, { ...form.fields, email: "maya@example.com", password: "demo" });
+    await signedIn.body?.cancel();
+    return { signIn, consent: await (await browser.get(signedIn.headers.get("location")!)).text() };
+  }
+
+  const lang = (page: string) => /<html lang="([^"]+)"/.exec(page)?.[1];
+
+  it("lists its languages, and shows its pages in the first of ui_locales it speaks", async () => {
+    sandbox.setKnobs({ localizedSignIn: true });
+    const metadata = (await (await fetch(`${sandbox.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.ui_locales_supported).toEqual(["en", "zh-TW"]);
+    const chinese = await signInPages("fr zh-Hant en");
+    expect(lang(chinese.signIn)).toBe("zh-TW");
+    expect(chinese.signIn).toContain("<h1>登入 Demo Academy</h1>");
+    expect(chinese.signIn).toContain("沙盒網站");
+    expect(chinese.signIn).toContain('<label for="password">密碼</label>');
+    expect(lang(chinese.consent)).toBe("zh-TW");
+    expect(chinese.consent).toContain("查看你報名的課程、訂單和活動報名");
+    expect(chinese.consent).toContain('value="allow">允許</button>');
+    for (const uiLocales of ["en zh-TW", "fr", "zh-CN", undefined]) {
+      const english = await signInPages(uiLocales);
+      expect(lang(english.signIn), uiLocales).toBe("en");
+      expect(english.consent, uiLocales).toContain('value="allow">Allow</button>');
+    }
+  });
+
+  it("off, lists none and speaks English whatever ui_locales asks (the documented site)", async () => {
+    const metadata = (await (await fetch(`${sandbox.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(metadata).not.toHaveProperty("ui_locales_supported");
+    const pages = await signInPages("zh-TW en");
+    expect(lang(pages.signIn)).toBe("en");
+    expect(pages.consent).toContain("See your enrolled courses, orders and event registrations");
   });
 });

@@ -161,37 +161,46 @@ const OWN_VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean }[] = [
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false },
 ];
 
+/**
+ * A sandbox with `knobs` and a dashboard process of its own for the tests of the enclosing describe
+ * (discovery is cached for ten minutes: a knob that changes it needs a fresh process).
+ */
+function withOwnDashboard(name: string, knobs: KnobsPatch): { sandbox: () => RunningSandbox; dashboard: () => DashboardInstance } {
+  let sandbox: RunningSandbox | undefined;
+  let dashboard: DashboardInstance | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(600_000);
+    const port = await freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs });
+    dashboard = await startDashboardInstance(
+      name,
+      {
+        SITE_URL: sandbox.url,
+        APP_URL: appUrl,
+        OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
+        OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
+        SESSION_SECRET: randomBytes(32).toString("base64url"),
+        EMBED_ORIGINS: sandbox.url,
+      },
+      300_000,
+      port,
+    );
+  });
+  test.afterAll(async () => {
+    await dashboard?.stop();
+    await sandbox?.close();
+  });
+  return { sandbox: () => sandbox!, dashboard: () => dashboard! };
+}
+
 for (const variant of OWN_VARIANTS) {
   test.describe(`with a dashboard of its own: ${variant.name}`, () => {
-    let sandbox: RunningSandbox;
-    let dashboard: DashboardInstance;
-
-    test.beforeAll(async () => {
-      test.setTimeout(600_000);
-      const port = await freePort();
-      const appUrl = `http://127.0.0.1:${port}`;
-      sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs: variant.knobs });
-      dashboard = await startDashboardInstance(
-        variant.name,
-        {
-          SITE_URL: sandbox.url,
-          APP_URL: appUrl,
-          OAUTH_CLIENT_ID: SEEDED_DASHBOARD_CLIENT.clientId,
-          OAUTH_CLIENT_SECRET: SEEDED_DASHBOARD_CLIENT.clientSecret,
-          SESSION_SECRET: randomBytes(32).toString("base64url"),
-          EMBED_ORIGINS: sandbox.url,
-        },
-        300_000,
-        port,
-      );
-    });
-    test.afterAll(async () => {
-      await dashboard?.stop();
-      await sandbox?.close();
-    });
+    const own = withOwnDashboard(variant.name, variant.knobs);
 
     test("signs in, reads every page, revokes", async ({ page }) => {
       test.setTimeout(120_000);
+      const [sandbox, dashboard] = [own.sandbox(), own.dashboard()];
       const seen: string[] = [];
       page.on("framenavigated", (frame) => {
         if (frame === page.mainFrame()) seen.push(frame.url());
@@ -222,6 +231,31 @@ for (const variant of OWN_VARIANTS) {
     });
   });
 }
+
+test.describe("with a dashboard of its own: a site whose sign-in pages speak the member's language", () => {
+  const own = withOwnDashboard("localized sign-in", { localizedSignIn: true, par: "required" });
+  test.use({ locale: "zh-TW", viewport: { width: 320, height: 640 } });
+
+  test("a student whose browser asks for 繁體中文 signs in on the site's pages in 繁體中文, even through PAR", async ({ page }) => {
+    test.setTimeout(120_000);
+    const [sandbox, dashboard] = [own.sandbox(), own.dashboard()];
+    await page.goto(`${dashboard.url}/`);
+    await page.getByRole("link", { name: "登入", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "登入 Demo Academy" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
+    // Pushed (RFC 9126): the language went with the rest, not in the address bar.
+    expect([...new URL(page.url()).searchParams.keys()].sort()).toEqual(["client_id", "request_uri"]);
+    await page.getByLabel("電子郵件").fill("maya@example.com");
+    await page.getByLabel("密碼").fill("demo");
+    await page.getByRole("button", { name: "登入" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "要允許 Member companion dashboard 存取你的帳號嗎？" })).toBeVisible();
+    await expect(page.getByText("查看你報名的課程、訂單和活動報名")).toBeVisible();
+    await page.getByRole("button", { name: "允許" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-TW");
+    expect(sandbox.state.store.grants.size).toBeGreaterThan(0);
+  });
+});
 
 async function expectEveryPage(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/courses`);

@@ -9,7 +9,7 @@ import { rateLimited } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
-import { popupLocaleOf } from "@/lib/i18n/locales";
+import { localeOfRequest, popupLocaleOf } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 
 export const dynamic = "force-dynamic";
@@ -33,7 +33,9 @@ async function handleGet(request: NextRequest) {
   const returnTo = params.get("returnTo") ?? returnToOfSignedOutPage(request.headers.get("referer"));
   const buffer = new CookieBuffer();
   try {
-    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), returnTo, popup);
+    // The language the member sees here: in the panel's popup, the panel's.
+    const locale = popup?.locale ?? localeOfRequest(request);
+    const authorizationUrl = await startLogin(requestResponseJar(request.cookies, buffer), returnTo, { popup, locale });
     logEvent("sign_in_started", { embedded: popup !== undefined }, "debug");
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
