@@ -46,7 +46,7 @@ export function uiLocalesFor(locale: Locale): string {
 }
 
 /** Maps any language tag to one of ours, or null when we do not speak it. */
-function matchTag(tag: string): Locale | null {
+export function localeOfTag(tag: string): Locale | null {
   const lower = tag.trim().toLowerCase();
   if (lower === "" || lower === "*") return null;
   const [language, ...rest] = lower.split("-");
@@ -95,7 +95,7 @@ export function localeOfRequest(request: { headers: Headers; cookies: { get(name
 export function negotiateLocale(acceptLanguageHeader: string | null | undefined, cookieValue?: string | null): Locale {
   if (isLocale(cookieValue)) return cookieValue;
   for (const entry of rankLanguageRanges(acceptLanguageHeader)) {
-    const match = matchTag(entry.tag);
+    const match = localeOfTag(entry.tag);
     if (match) return match;
   }
   return DEFAULT_LOCALE;

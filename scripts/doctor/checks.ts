@@ -4,6 +4,7 @@
  * snapshot taken once by probe.ts. No check does I/O; each returns a status with a plain-words reason.
  */
 import { isLoopbackHost } from "../../lib/config/env-schema";
+import { localeOfTag, LOCALES } from "../../lib/i18n/locales";
 
 import { isOpenIdOnly, mergeMetadata } from "./probe";
 import type { HttpProbe, JsonDocument, JsonObject, SiteSnapshot } from "./probe";
@@ -30,6 +31,7 @@ export type CheckId =
   | "granted-scopes"
   | "pushed-authorization-requests"
   | "dpop"
+  | "sign-in-languages"
   | "redis-sentinel";
 
 export interface CheckResult {
@@ -599,6 +601,37 @@ export function checkDpop(snapshot: SiteSnapshot): CheckResult {
   });
 }
 
+/**
+ * Check 18: the languages of the site's own sign-in and consent pages. Where the metadata lists them, the
+ * dashboard asks for the member's language there (`ui_locales`: lib/auth/login.ts); where it lists none,
+ * it asks nothing, and those pages speak whatever the site chooses.
+ * @see OpenID Connect Core 3.1.2.1, RFC 8414 section 2
+ */
+export function checkSignInLanguages(snapshot: SiteSnapshot): CheckResult {
+  const id = "sign-in-languages";
+  const title = "Languages of the site's sign-in pages";
+  return withMetadata(snapshot, id, title, (metadata) => {
+    const listed = metadata.ui_locales_supported;
+    if (listed === undefined) {
+      return pass(id, title, "not listed: the dashboard sends no ui_locales, and the site's sign-in pages speak the site's own choice");
+    }
+    if (!Array.isArray(listed)) {
+      return warn(id, title, "ui_locales_supported is not a list of language tags (RFC 8414 section 2): the dashboard sends no ui_locales");
+    }
+    const tags = stringList(metadata, "ui_locales_supported") ?? [];
+    const spoken = LOCALES.filter((locale) => tags.some((tag) => localeOfTag(tag) === locale));
+    const missing = LOCALES.filter((locale) => !spoken.includes(locale));
+    return pass(
+      id,
+      title,
+      `${quoteList(tags)}: the dashboard asks for the member's language (ui_locales, OpenID Connect Core 3.1.2.1)` +
+        (missing.length === 0
+          ? ", and the site speaks each of the dashboard's"
+          : `; none for ${missing.join(" or ")}, where the site chooses`),
+    );
+  });
+}
+
 /** Checks that judge the contents of the discovery metadata: left out when there is none to judge. */
 const METADATA_CHECKS = [
   checkPkceS256,
@@ -611,6 +644,7 @@ const METADATA_CHECKS = [
   checkGrantedScopes,
   checkPushedAuthorizationRequests,
   checkDpop,
+  checkSignInLanguages,
   checkEndpointOrigins,
 ] as const;
 

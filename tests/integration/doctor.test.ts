@@ -197,7 +197,7 @@ describe("doctor against the sandbox site", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       const checkLines = result.stdout.split("\n").filter((line) => /^(PASS|WARN|FAIL) /.test(line));
-      expect(checkLines.length).toBe(17);
+      expect(checkLines.length).toBe(18);
       expect(checkLines.filter((line) => line.startsWith("FAIL"))).toEqual([]);
       expect(result.stdout).toContain("PASS  Authorization server metadata: issuer is " + sandbox.url);
       expect(result.stdout).toContain("PASS  id_token: id_tokens verified (ES256)");
@@ -231,6 +231,7 @@ describe("doctor against the sandbox site", () => {
         "granted-scopes": "PASS",
         "pushed-authorization-requests": "PASS",
         dpop: "PASS",
+        "sign-in-languages": "PASS",
         "endpoint-origins": "PASS",
         "protected-resource-metadata": "PASS",
         "account-api": "PASS",
@@ -388,6 +389,7 @@ describe("doctor against a site served by the test", () => {
       "granted-scopes",
       "pushed-authorization-requests",
       "dpop",
+      "sign-in-languages",
       "endpoint-origins",
       "protected-resource-metadata",
       "account-api",
@@ -884,6 +886,34 @@ describe("doctor: which of PAR and DPoP the site offers (issue 30 items 1 and 4)
       document.dpop_signing_alg_values_supported = ["PS256"];
     };
     expect(check(await doctorOnTestSite(), "dpop").status).toBe("WARN");
+  });
+
+  it("reports the languages of the site's sign-in pages: none listed, both of the dashboard's, one of them, or no list", async () => {
+    await withSandbox({}, async (sandbox) => {
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "sign-in-languages")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^not listed: the dashboard sends no ui_locales/) as string,
+      });
+      sandbox.setKnobs({ localizedSignIn: true });
+      expect(check(await runDoctor({ site: sandbox.url, timeoutMs: 5_000 }), "sign-in-languages")).toMatchObject({
+        status: "PASS",
+        detail: expect.stringMatching(/^\["en", "zh-TW"\]: the dashboard asks .*, and the site speaks each of the dashboard's$/) as string,
+      });
+    });
+    testSite.metadata = (document) => {
+      document.ui_locales_supported = ["en-GB", "ja"];
+    };
+    expect(check(await doctorOnTestSite(), "sign-in-languages")).toMatchObject({
+      status: "PASS",
+      detail: expect.stringMatching(/; none for zh-TW, where the site chooses$/) as string,
+    });
+    testSite.metadata = (document) => {
+      document.ui_locales_supported = "en zh-TW";
+    };
+    expect(check(await doctorOnTestSite(), "sign-in-languages")).toMatchObject({
+      status: "WARN",
+      detail: expect.stringContaining("not a list of language tags") as string,
+    });
   });
 
   it("fails a site that requires PAR without listing the endpoint", async () => {
