@@ -4,11 +4,11 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
+import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
 
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
 import type { PopupSignIn } from "./embedded-handoff";
-import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
 import { pushAuthorizationRequest, usesPushedAuthorization } from "./par";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";

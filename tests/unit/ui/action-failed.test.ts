@@ -99,15 +99,15 @@ describe("a failed action says why, where it was pressed", () => {
     ["zh-TW", "撤銷存取權", "瀏覽器封鎖了確認視窗。請允許此網站開啟彈出式視窗，或在新分頁開啟儀表板後撤銷存取權。"],
   ] as const)("Revoke access in the site's panel, its confirmation window blocked by the browser (%s)", async (locale, button, words) => {
     frame.inside = true;
-    vi.stubGlobal(
-      "open",
-      vi.fn(() => null),
-    );
+    const open = vi.fn(() => null);
+    vi.stubGlobal("open", open);
     renderWithQueries(createElement(RevokeAccess), locale);
     expect(screen.queryByRole("alert")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: button }));
     await settle();
     expect(screen.getByRole("alert").textContent).toBe(words);
+    // The window is asked for in the panel's language: its own cookies are not the panel's.
+    expect(open).toHaveBeenCalledWith(`/settings/revoke?from=frame&lang=${locale}`, "companion-dashboard-revoke", expect.any(String));
   });
 
   it("Revoke access in the site's panel, pressed again once pop-ups are allowed: the blocked window is no longer said", async () => {

@@ -24,9 +24,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderSignIn(returnTo: string): HTMLElement {
-  renderInLocale(createElement(EmbeddedSignIn, { returnTo }));
-  return screen.getByRole("link", { name: "Sign in" });
+function renderSignIn(returnTo: string, locale: "en" | "zh-TW" = "en"): HTMLElement {
+  renderInLocale(createElement(EmbeddedSignIn, { returnTo }), locale);
+  return screen.getByRole("link", { name: locale === "en" ? "Sign in" : "登入" });
 }
 
 describe("the embedded panel's Sign in", () => {
@@ -42,6 +42,12 @@ describe("the embedded panel's Sign in", () => {
     expect(link.getAttribute("referrerpolicy")).toBe("same-origin");
   });
 
+  it("asks the popup for the panel's language, which the popup's own cookies do not know", async () => {
+    fireEvent.click(renderSignIn("/courses", "zh-TW"));
+    await vi.waitFor(() => expect(openSpy).toHaveBeenCalledTimes(1));
+    expect(openSpy.mock.calls[0]?.[0]).toMatch(/&lang=zh-TW$/);
+  });
+
   it("opens the popup sign-in, bound to this frame's handoff, on a plain click", async () => {
     const link = renderSignIn("/courses");
     // The live region is there, empty, before anything is said in it, so that what is said is read out.
@@ -49,7 +55,7 @@ describe("the embedded panel's Sign in", () => {
     const followed = fireEvent.click(link);
     expect(followed, "the link's own new tab was not prevented").toBe(false);
     await vi.waitFor(() => expect(openSpy).toHaveBeenCalledTimes(1));
-    expect(openSpy.mock.calls[0]?.[0]).toMatch(/^\/api\/auth\/login\?display=popup&binding=[\w-]{43}$/);
+    expect(openSpy.mock.calls[0]?.[0]).toMatch(/^\/api\/auth\/login\?display=popup&binding=[\w-]{43}&lang=en$/);
     // The window was refused here: the panel says so, and how to go on.
     expect((await screen.findByRole("status")).textContent).toBe(
       "Your browser blocked the sign-in window. Allow pop-ups for this site, or open the dashboard in a new tab.",
