@@ -281,9 +281,15 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
       site.setKnobs({ latencyMs: 2_500 });
       const inFlight = member.get("/api/account/orders");
       await new Promise((resolve) => setTimeout(resolve, 800));
+      let answered = false;
+      const settled = () => (answered = true);
+      void inFlight.then(settled, settled);
       start.terminate();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await refusesConnections(appUrl)).toBe(true);
+      // The signal goes through npm and the launcher to the server, which then closes its listener at once:
+      // on a loaded machine that takes a moment, so the refusal is awaited, and must come while the request
+      // is still in flight (the site answers it 2.5 s after it was sent).
+      await waitUntil(() => refusesConnections(appUrl), { what: "the server refusing new connections", timeoutMs: 1_500, intervalMs: 100 });
+      expect(answered, "the request was still in flight").toBe(false);
       const answer = await inFlight;
       expect(answer.status).toBe(200);
       expect(await withTimeout(start.exited, STOP_TIMEOUT_MS, "npm start did not exit")).toBe(0);
