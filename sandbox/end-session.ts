@@ -9,6 +9,7 @@ import { deleteCookie } from "hono/cookie";
 import { compactVerify, decodeJwt, decodeProtectedHeader } from "jose";
 import { currentSession, errorPage, readPageForm, SESSION_COOKIE, setPageHeaders } from "./authorize";
 import { html, page } from "./html";
+import { SIGN_IN_WORDS, signInLanguageOf, type SignInLanguage } from "./sign-in-words";
 import type { SandboxClient } from "./seed";
 import type { SandboxState } from "./state";
 import { safeEqual } from "./store";
@@ -23,6 +24,8 @@ interface LogoutRequest {
   hintSubject: string | undefined;
   redirectUri: string | undefined;
   state: string | undefined;
+  /** The request's `ui_locales` (section 2), which the pages follow with the localizedSignIn knob. */
+  uiLocales: string | undefined;
 }
 
 type Validation = { ok: true; request: LogoutRequest } | { ok: false; message: string };
@@ -70,32 +73,48 @@ async function validateLogoutRequest(state: SandboxState, params: Map<string, st
       return { ok: false, message: "The post_logout_redirect_uri is not registered for this application." };
     }
   }
-  return { ok: true, request: { client, hintSubject: hint?.sub, redirectUri, state: params.get("state") } };
+  return {
+    ok: true,
+    request: { client, hintSubject: hint?.sub, redirectUri, state: params.get("state"), uiLocales: params.get("ui_locales") },
+  };
 }
 
-function afterLogout(c: Context, request: LogoutRequest): Response {
+function afterLogout(c: Context, state: SandboxState, request: LogoutRequest): Response {
   if (request.redirectUri !== undefined) {
     const target = new URL(request.redirectUri);
     if (request.state !== undefined) target.searchParams.set("state", request.state);
     return c.redirect(target.toString(), 303);
   }
   setPageHeaders(c);
-  const rendered = page("Signed out", html`<h1>You are signed out of Demo Academy</h1><p><a href="/">Go to Demo Academy</a></p>`);
+  const language = pageLanguage(state, request);
+  const words = SIGN_IN_WORDS[language];
+  const rendered = page(words.signedOutTitle, html`<h1>${words.signedOutHeading}</h1><p><a href="/">${words.goToSite}</a></p>`, {
+    lang: language,
+  });
   return c.html(rendered.body, 200);
 }
 
-function confirmPage(c: Context, request: LogoutRequest, csrfToken: string, memberName: string): Response {
+/** The language of the sign-out pages: the first of `ui_locales` they speak, with the localizedSignIn knob. */
+function pageLanguage(state: SandboxState, request: LogoutRequest): SignInLanguage {
+  return state.knobs.localizedSignIn ? signInLanguageOf(request.uiLocales) : "en";
+}
+
+function confirmPage(c: Context, state: SandboxState, request: LogoutRequest, csrfToken: string, memberName: string): Response {
   setPageHeaders(c);
+  const language = pageLanguage(state, request);
+  const words = SIGN_IN_WORDS[language];
   const hidden = (name: string, value: string | undefined) =>
     value === undefined ? html`` : html`<input type="hidden" name="${name}" value="${value}">`;
   const rendered = page(
-    "Sign out of Demo Academy?",
-    html`<h1>Sign out of Demo Academy?</h1>
-<p>${request.client?.clientName ?? "An application"} asks to sign you (${memberName}) out of Demo Academy too.</p>
+    words.signOutQuestion,
+    html`<h1>${words.signOutQuestion}</h1>
+<p>${words.signOutAsks(request.client?.clientName ?? words.anApplication, memberName)}</p>
 <form method="post" action="${CONFIRM_PATH}"><input type="hidden" name="csrf_token" value="${csrfToken}">\
 ${hidden("client_id", request.client?.clientId)}${hidden("post_logout_redirect_uri", request.redirectUri)}${hidden("state", request.state)}\
-<button type="submit" name="decision" value="sign_out">Sign out of Demo Academy</button> \
-<button type="submit" name="decision" value="stay" class="secondary">Stay signed in</button></form>`,
+${hidden("ui_locales", request.uiLocales)}\
+<button type="submit" name="decision" value="sign_out">${words.signOutOfSite}</button> \
+<button type="submit" name="decision" value="stay" class="secondary">${words.staySignedIn}</button></form>`,
+    { lang: language },
   );
   return c.html(rendered.body, 200);
 }
@@ -106,12 +125,12 @@ async function handleLogoutRequest(c: Context, state: SandboxState, params: Map<
   if (!validation.ok) return errorPage(c, "Sign-out request refused", validation.message);
   const { request } = validation;
   const signedIn = currentSession(c, state);
-  if (!signedIn) return afterLogout(c, request);
+  if (!signedIn) return afterLogout(c, state, request);
   // Section 2: the site must ask the member unless the hint names the member signed in here.
-  if (request.hintSubject !== signedIn.member.id) return confirmPage(c, request, signedIn.session.csrfToken, signedIn.member.name);
+  if (request.hintSubject !== signedIn.member.id) return confirmPage(c, state, request, signedIn.session.csrfToken, signedIn.member.name);
   state.store.sessions.delete(signedIn.session.id);
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
-  return afterLogout(c, request);
+  return afterLogout(c, state, request);
 }
 
 export function registerEndSessionRoutes(app: Hono, state: SandboxState): void {
@@ -127,7 +146,7 @@ export function registerEndSessionRoutes(app: Hono, state: SandboxState): void {
     const form = read.form;
     const validation = await validateLogoutRequest(
       state,
-      new Map([...form].filter(([key]) => ["client_id", "post_logout_redirect_uri", "state"].includes(key))),
+      new Map([...form].filter(([key]) => ["client_id", "post_logout_redirect_uri", "state", "ui_locales"].includes(key))),
     );
     if (!validation.ok) return errorPage(c, "Sign-out request refused", validation.message);
     const signedIn = currentSession(c, state);
@@ -141,6 +160,6 @@ export function registerEndSessionRoutes(app: Hono, state: SandboxState): void {
         deleteCookie(c, SESSION_COOKIE, { path: "/" });
       }
     }
-    return afterLogout(c, validation.request);
+    return afterLogout(c, state, validation.request);
   });
 }

@@ -149,9 +149,10 @@ export interface SandboxKnobs {
   /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
   partialConsent: boolean;
   /**
-   * The sign-in and consent pages speak English and 繁體中文: discovery lists them (`ui_locales_supported`)
-   * and the pages follow an authorization request's `ui_locales` (OpenID Connect Core 3.1.2.1). Off, the
-   * site is the documented one: English pages, no `ui_locales_supported`.
+   * The sign-in, consent and sign-out pages speak English and 繁體中文: discovery lists them
+   * (`ui_locales_supported`) and the pages follow a request's `ui_locales` (OpenID Connect Core 3.1.2.1,
+   * RP-Initiated Logout 1.0 section 2). Off, the site is the documented one: English pages, no
+   * `ui_locales_supported`.
    */
   localizedSignIn: boolean;
   /** No RFC 8414 document: `/.well-known/oauth-authorization-server` answers 404, only OpenID Connect Discovery is published. */

@@ -34,8 +34,8 @@
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
  *   SANDBOX_PARTIAL_CONSENT=on       the consent page lets the member untick scopes; fewer scopes are granted
  *   SANDBOX_OPENID_DISCOVERY_ONLY=on no RFC 8414 document: only /.well-known/openid-configuration is published
- *   SANDBOX_LOCALIZED_SIGN_IN=on     sign-in and consent pages in English and 繁體中文 (ui_locales_supported),
- *                                    chosen by the authorization request's ui_locales
+ *   SANDBOX_LOCALIZED_SIGN_IN=on     sign-in, consent and sign-out pages in English and 繁體中文
+ *                                    (ui_locales_supported), chosen by the request's ui_locales
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

@@ -1,8 +1,8 @@
 /**
- * The words of the sandbox's sign-in and consent pages. With the `localizedSignIn` knob the site lists the
- * languages they speak (`ui_locales_supported`, RFC 8414 section 2) and shows them in the first language of
- * an authorization request's `ui_locales` it speaks (OpenID Connect Core 3.1.2.1); otherwise in English,
- * as a site whose documentation names no `ui_locales` does.
+ * The words of the sandbox's sign-in, consent and sign-out pages. With the `localizedSignIn` knob the site
+ * lists the languages they speak (`ui_locales_supported`, RFC 8414 section 2) and shows them in the first
+ * language of a request's `ui_locales` it speaks (OpenID Connect Core 3.1.2.1; RP-Initiated Logout 1.0
+ * section 2); otherwise in English, as a site whose documentation names no `ui_locales` does.
  */
 import { html, type SafeHtml } from "./html";
 
@@ -37,6 +37,13 @@ export interface SignInWords {
   metadataDocumentNote: (host: string) => string;
   scopes: Record<"openid" | "profile" | "email" | "account:read" | "account:write", string>;
   siteResource: (words: string, access: "read" | "write") => string;
+  signedOutTitle: string;
+  signedOutHeading: string;
+  goToSite: string;
+  signOutQuestion: string;
+  signOutAsks: (client: string, member: string) => string;
+  signOutOfSite: string;
+  staySignedIn: string;
 }
 
 const en: SignInWords = {
@@ -72,6 +79,13 @@ const en: SignInWords = {
     "account:write": "Make changes to your account, such as your course progress",
   },
   siteResource: (words, access) => (access === "write" ? `Create and change the site's ${words}` : `See the site's ${words}`),
+  signedOutTitle: "Signed out",
+  signedOutHeading: "You are signed out of Demo Academy",
+  goToSite: "Go to Demo Academy",
+  signOutQuestion: "Sign out of Demo Academy?",
+  signOutAsks: (client, member) => `${client} asks to sign you (${member}) out of Demo Academy too.`,
+  signOutOfSite: "Sign out of Demo Academy",
+  staySignedIn: "Stay signed in",
 };
 
 const zhTW: SignInWords = {
@@ -107,6 +121,13 @@ const zhTW: SignInWords = {
     "account:write": "變更你的帳號，例如課程進度",
   },
   siteResource: (words, access) => (access === "write" ? `建立和變更網站的 ${words}` : `查看網站的 ${words}`),
+  signedOutTitle: "已登出",
+  signedOutHeading: "你已登出 Demo Academy",
+  goToSite: "前往 Demo Academy",
+  signOutQuestion: "要登出 Demo Academy 嗎？",
+  signOutAsks: (client, member) => `${client} 請求將你（${member}）一併登出 Demo Academy。`,
+  signOutOfSite: "登出 Demo Academy",
+  staySignedIn: "保持登入",
 };
 
 export const SIGN_IN_WORDS: Readonly<Record<SignInLanguage, SignInWords>> = { en, "zh-TW": zhTW };

@@ -5,6 +5,7 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
 import { API_ROUTES, PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
+import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
@@ -45,12 +46,16 @@ export function postLogoutRedirectUri(): string {
  * The `state` is sealed with the session secret and lives ten minutes: on return, only a state this
  * dashboard made for a sign-out is believed (RP-Initiated Logout 1.0 section 3; checklist case 63).
  */
-export async function endSessionRedirect(session: SessionData | undefined, reason: SignedOutReason): Promise<string | null> {
-  const endpoint = await readEndSessionEndpoint();
-  if (!endpoint) return null;
+export async function endSessionRedirect(
+  session: SessionData | undefined,
+  reason: SignedOutReason,
+  locale?: Locale,
+): Promise<string | null> {
+  const discovered = await readEndSessionEndpoint();
+  if (!discovered) return null;
   let url: URL;
   try {
-    url = new URL(endpoint);
+    url = new URL(discovered.endpoint);
   } catch {
     return null;
   }
@@ -63,6 +68,9 @@ export async function endSessionRedirect(session: SessionData | undefined, reaso
   if (session?.idToken) url.searchParams.set("id_token_hint", session.idToken);
   url.searchParams.set("client_id", getConfig().clientId);
   url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri());
+  // RP-Initiated Logout 1.0 section 2 `ui_locales`: a sign-out page the site shows, in the member's language,
+  // asked only of a site that lists its pages' languages, as at sign-in (lib/auth/login.ts).
+  if (locale && discovered.listsLanguages) url.searchParams.set("ui_locales", uiLocalesFor(locale));
   url.searchParams.set("state", await sealWithSessionSecret(state, END_SESSION_STATE_TTL_SECONDS));
   return url.toString();
 }
@@ -94,7 +102,7 @@ export async function openEndSessionTicket(ticket: string | null): Promise<strin
  * cached discovery): a site that stopped offering it must not receive the member, and the signed-out page
  * must not claim a sign-out that did not happen. The issuer is checked as everywhere (oauth4webapi).
  */
-async function readEndSessionEndpoint(): Promise<string | undefined> {
+async function readEndSessionEndpoint(): Promise<{ endpoint: string; listsLanguages: boolean } | undefined> {
   try {
     const issuer = new URL(getConfig().siteUrl);
     const response = await oauth.discoveryRequest(issuer, {
@@ -104,7 +112,7 @@ async function readEndSessionEndpoint(): Promise<string | undefined> {
     });
     const metadata = await oauth.processDiscoveryResponse(issuer, response);
     return metadata.issuer === getConfig().siteUrl && typeof metadata.end_session_endpoint === "string"
-      ? metadata.end_session_endpoint
+      ? { endpoint: metadata.end_session_endpoint, listsLanguages: Array.isArray(metadata.ui_locales_supported) }
       : undefined;
   } catch {
     return undefined;

@@ -5,6 +5,7 @@ import type { NextRequest } from "next/server";
 
 import { assertSameOriginRequest } from "@/lib/auth/csrf";
 import { loadSessionsForSignOut } from "@/lib/auth/sign-out";
+import { localeOfRequest, type Locale } from "@/lib/i18n/locales";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import type { LoadedSession } from "@/lib/session/session";
 
@@ -18,6 +19,8 @@ export interface SignOutContext {
   loaded: LoadedSession | null;
   /** Every session the browser holds (top-level and embedded cookies); `loaded` is the first of them. */
   sessions: LoadedSession[];
+  /** The language the member sees the dashboard in (in the site's panel, the panel's). */
+  locale: Locale;
 }
 
 /**
@@ -35,7 +38,7 @@ export function signOutHandler(end: (context: SignOutContext) => Promise<Respons
       const buffer = new CookieBuffer();
       const jar = requestResponseJar(request.cookies, buffer);
       const sessions = await loadSessionsForSignOut(jar);
-      return await end({ jar, buffer, loaded: sessions[0] ?? null, sessions });
+      return await end({ jar, buffer, loaded: sessions[0] ?? null, sessions, locale: localeOfRequest(request) });
     } catch (error) {
       return apiErrorResponse(error);
     }

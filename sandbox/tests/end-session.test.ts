@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED_DASHBOARD_CLIENT } from "../seed";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
-import { csrfTokenOf, SandboxBrowser } from "../testing";
+import { csrfTokenOf, findForm, SandboxBrowser } from "../testing";
 import { obtainTokens } from "./helpers";
 
 let sandbox: RunningSandbox;
@@ -15,7 +15,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 beforeEach(() => {
-  sandbox.setKnobs({ endSession: true, idToken: true });
+  sandbox.setKnobs({ endSession: true, idToken: true, localizedSignIn: false });
 });
 
 function logoutUrl(params: Record<string, string | undefined>): string {
@@ -112,5 +112,23 @@ describe("end-session endpoint (OpenID Connect RP-Initiated Logout 1.0)", () => 
       expect(await response.text()).toContain("Sign-out request refused");
     }
     expect(await signedInAtSite(browser)).toBe(true);
+  });
+
+  it("with localizedSignIn, asks and says it is done in the first of ui_locales it speaks; without, in English", async () => {
+    sandbox.setKnobs({ localizedSignIn: true });
+    const browser = await SandboxBrowser.signIn(sandbox.url, "olivia@example.com");
+    const question = await (await browser.get(logoutUrl({ client_id: SEEDED_DASHBOARD_CLIENT.clientId, ui_locales: "zh-TW en" }))).text();
+    expect(question).toContain('<html lang="zh-TW">');
+    expect(question).toContain("<h1>要登出 Demo Academy 嗎？</h1>");
+    expect(question).toContain('value="stay" class="secondary">保持登入</button>');
+    // The answer page keeps the language the question was asked in: the form carries ui_locales.
+    const form = findForm(question, "/oauth/logout/confirm")!;
+    const leave = await browser.post(form.action, { ...form.fields, decision: "sign_out" });
+    expect(await leave.text()).toContain("<h1>你已登出 Demo Academy</h1>");
+    sandbox.setKnobs({ localizedSignIn: false });
+    const again = await SandboxBrowser.signIn(sandbox.url, "olivia@example.com");
+    const english = await (await again.get(logoutUrl({ client_id: SEEDED_DASHBOARD_CLIENT.clientId, ui_locales: "zh-TW" }))).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain("<h1>Sign out of Demo Academy?</h1>");
   });
 });

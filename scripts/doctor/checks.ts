@@ -602,9 +602,9 @@ export function checkDpop(snapshot: SiteSnapshot): CheckResult {
 }
 
 /**
- * Check 18: the languages of the site's own sign-in and consent pages. Where the metadata lists them, the
- * dashboard asks for the member's language there (`ui_locales`: lib/auth/login.ts); where it lists none,
- * it asks nothing, and those pages speak whatever the site chooses.
+ * Check 18: the languages of the site's own sign-in, consent and sign-out pages. Where the metadata lists
+ * them, the dashboard asks for the member's language there (`ui_locales`: lib/auth/login.ts,
+ * lib/auth/end-session.ts); where it lists none, it asks nothing, and those pages speak the site's choice.
  * @see OpenID Connect Core 3.1.2.1, RFC 8414 section 2
  */
 export function checkSignInLanguages(snapshot: SiteSnapshot): CheckResult {

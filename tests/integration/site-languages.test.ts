@@ -7,11 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { GET as endSessionRoute } from "@/app/api/auth/end-session/route";
 import { GET as loginRoute } from "@/app/api/auth/login/route";
+import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import type { RunningSandbox } from "@/sandbox/server";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
-import { RouteBrowser } from "../support/route-browser";
+import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
 const BINDING = "b".repeat(43);
 
@@ -31,6 +33,18 @@ async function siteSignInPage(path: string, headers: Record<string, string>): Pr
     lang: /<html lang="([^"]+)"/.exec(page)?.[1],
     heading: /<h1>([^<]*)<\/h1>/.exec(page)?.[1],
   };
+}
+
+/** Signs in, signs out with `acceptLanguage`, and returns the `ui_locales` of the site's end-session address. */
+async function endSessionUiLocales(acceptLanguage: string): Promise<string | null> {
+  const browser = new RouteBrowser();
+  await signInThroughRoutes(browser, { returnTo: "/" });
+  const headers = { ...SAME_ORIGIN_HEADERS, "accept-language": acceptLanguage };
+  const signedOut = (await (await logoutRoute(browser.request("/api/auth/logout", { method: "POST", headers }))).json()) as {
+    endSessionUrl: string;
+  };
+  const toSite = await endSessionRoute(new RouteBrowser().request(signedOut.endSessionUrl));
+  return new URL(toSite.headers.get("location")!).searchParams.get("ui_locales");
 }
 
 describe.each(["off", "required"] as const)("a site that lists the languages of its sign-in pages (PAR %s)", (par) => {
@@ -55,6 +69,11 @@ describe.each(["off", "required"] as const)("a site that lists the languages of 
     }
   });
 
+  it("is asked for the member's language on its sign-out page too (RP-Initiated Logout 1.0 section 2)", async () => {
+    expect(await endSessionUiLocales("zh-TW")).toBe("zh-TW en");
+    expect(await endSessionUiLocales("en-GB")).toBe("en");
+  });
+
   it("is asked, from the panel's popup, for the panel's language rather than the browser's", async () => {
     const popup = await siteSignInPage(`/api/auth/login?display=popup&binding=${BINDING}&lang=zh-TW`, { "accept-language": "en" });
     expect(popup).toMatchObject({ lang: "zh-TW", heading: "登入 Demo Academy" });
@@ -71,5 +90,6 @@ describe("a site that lists no languages (the documented site)", () => {
   it("gets no ui_locales, and its pages stay in English", async () => {
     const page = await siteSignInPage("/api/auth/login", { "accept-language": "zh-TW" });
     expect(page).toEqual({ uiLocales: null, lang: "en", heading: "Sign in to Demo Academy" });
+    expect(await endSessionUiLocales("zh-TW")).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = loggedRoute(
   API_ROUTES.logout,
-  signOutHandler(async ({ jar, buffer, sessions }) => {
+  signOutHandler(async ({ jar, buffer, sessions, locale }) => {
     let complete = true;
     // Every session the browser holds here, top-level and embedded alike, each with its own grant.
     for (const session of sessions) {
@@ -38,7 +38,7 @@ export const POST = loggedRoute(
     // The hint: the first session ended here that kept its id_token (section 2 of that specification).
     const hinted = sessions.find((session) => session.data.idToken) ?? sessions[0];
     // The browser gets that URL sealed in a ticket of the dashboard's own (GET /api/auth/end-session): it carries the ID token.
-    const siteEndSessionUrl = await endSessionRedirect(hinted?.data, complete ? "signed_out" : "signed_out_locally");
+    const siteEndSessionUrl = await endSessionRedirect(hinted?.data, complete ? "signed_out" : "signed_out_locally", locale);
     const endSessionUrl = siteEndSessionUrl ? await endSessionTicketPath(siteEndSessionUrl) : undefined;
     return withClearedSiteCookies(buffer, NextResponse.json({ signedOut: true, complete, ...(endSessionUrl ? { endSessionUrl } : {}) }));
   }),
