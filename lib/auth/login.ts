@@ -45,7 +45,7 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
   });
   // OpenID Connect Core 3.1.2.1 `ui_locales`: the member's language for the site's own pages, asked only of
   // a site that lists the languages they speak (RFC 8414 section 2, `ui_locales_supported`).
-  if (locale && Array.isArray(as.ui_locales_supported)) parameters.set("ui_locales", uiLocalesFor(locale));
+  if (locale && Array.isArray(as.ui_locales_supported)) parameters.set("ui_locales", uiLocalesFor(locale, as.ui_locales_supported));
   // RFC 9449 section 10: the authorization code is bound to this session's key (dpop_jkt).
   const dpopKey = shouldBindTokens(as) ? await newDpopKey() : undefined;
   if (dpopKey) parameters.set("dpop_jkt", await dpopThumbprint(dpopKey));

@@ -38,12 +38,19 @@ export function acceptLanguageFor(locale: Locale): string {
 }
 
 /**
- * The `ui_locales` the dashboard sends with a sign-in (OpenID Connect Core 3.1.2.1, BCP 47 tags by
- * preference, space-separated): the member's language, then English.
+ * The `ui_locales` the dashboard sends to the site (OpenID Connect Core 3.1.2.1, BCP 47 tags by preference,
+ * space-separated): the member's language, then English. Each is written as the site writes it in its
+ * `ui_locales_supported` when it lists a tag for it (`zh-Hant-TW`, `en-US`), since a site may compare tags
+ * exactly; otherwise as the dashboard writes it.
  */
-export function uiLocalesFor(locale: Locale): string {
-  return locale === "en" ? "en" : `${locale} en`;
+export function uiLocalesFor(locale: Locale, siteTags: readonly unknown[] = []): string {
+  const spelledBySite = (wanted: Locale) =>
+    siteTags.find((tag): tag is string => typeof tag === "string" && BCP47_TAG.test(tag) && localeOfTag(tag) === wanted) ?? wanted;
+  return [...new Set([locale, "en" as const])].map(spelledBySite).join(" ");
 }
+
+/** A language tag's characters and length (RFC 5646 section 2.1): nothing else of the site's list is sent back to it. */
+const BCP47_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,6}$/;
 
 /** Maps any language tag to one of ours, or null when we do not speak it. */
 export function localeOfTag(tag: string): Locale | null {

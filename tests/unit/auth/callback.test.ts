@@ -104,6 +104,17 @@ describe("login", () => {
     expect(first.authorizationUrl.href).not.toContain(TEST_CLIENT_SECRET);
   });
 
+  it("asks for the member's language as the site spells it in ui_locales_supported, and only of a site that lists some", async () => {
+    const listed = (await (await fetch(`${site.url}/.well-known/oauth-authorization-server`)).json()) as object;
+    const uiLocalesOf = async () => (await startLogin(memoryJar(), "/", { locale: "zh-TW" })).searchParams.get("ui_locales");
+    expect(await uiLocalesOf()).toBeNull();
+    site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({
+      json: { ...listed, ui_locales_supported: ["ja", "en-US", "zh-Hant-TW"] },
+    }));
+    resetDiscoveryCacheForTests();
+    expect(await uiLocalesOf()).toBe("zh-Hant-TW en-US");
+  });
+
   it("keeps two parallel sign-ins apart and caps abandoned ones", async () => {
     const jar = memoryJar();
     const urls = [];
