@@ -53,7 +53,7 @@ export function uiLocalesFor(locale: Locale, siteTags: readonly unknown[] = []):
 const BCP47_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,6}$/;
 
 /** Maps any language tag to one of ours, or null when we do not speak it. */
-export function localeOfTag(tag: string): Locale | null {
+function localeOfTag(tag: string): Locale | null {
   const lower = tag.trim().toLowerCase();
   if (lower === "" || lower === "*") return null;
   const [language, ...rest] = lower.split("-");

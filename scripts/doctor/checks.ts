@@ -4,7 +4,7 @@
  * snapshot taken once by probe.ts. No check does I/O; each returns a status with a plain-words reason.
  */
 import { isLoopbackHost } from "../../lib/config/env-schema";
-import { localeOfTag, LOCALES } from "../../lib/i18n/locales";
+import { LOCALES, uiLocalesFor } from "../../lib/i18n/locales";
 
 import { isOpenIdOnly, mergeMetadata } from "./probe";
 import type { HttpProbe, JsonDocument, JsonObject, SiteSnapshot } from "./probe";
@@ -619,15 +619,15 @@ export function checkSignInLanguages(snapshot: SiteSnapshot): CheckResult {
       return warn(id, title, "ui_locales_supported is not a list of language tags (RFC 8414 section 2): the dashboard sends no ui_locales");
     }
     const tags = stringList(metadata, "ui_locales_supported") ?? [];
-    const spoken = LOCALES.filter((locale) => tags.some((tag) => localeOfTag(tag) === locale));
-    const missing = LOCALES.filter((locale) => !spoken.includes(locale));
+    // What lib/auth/login.ts sends a member reading each of the dashboard's languages.
+    const sent = LOCALES.map((locale) => ({ locale, uiLocales: uiLocalesFor(locale, listed) }));
+    const missing = sent.filter(({ uiLocales }) => !tags.includes(uiLocales.split(" ")[0] ?? "")).map(({ locale }) => locale);
     return pass(
       id,
       title,
-      `${quoteList(tags)}: the dashboard asks for the member's language (ui_locales, OpenID Connect Core 3.1.2.1)` +
-        (missing.length === 0
-          ? ", and the site speaks each of the dashboard's"
-          : `; none for ${missing.join(" or ")}, where the site chooses`),
+      `${quoteList(tags)}: the dashboard asks for the member's language (ui_locales, OpenID Connect Core 3.1.2.1): ` +
+        sent.map(({ locale, uiLocales }) => `${quote(uiLocales)} for ${locale}`).join(", ") +
+        (missing.length === 0 ? "" : `; the site lists none for ${missing.join(" or ")}, where it chooses`),
     );
   });
 }
