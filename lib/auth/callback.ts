@@ -50,8 +50,7 @@ export async function handleCallback(jar: CookieJar, callbackUrl: URL, userAgent
   } catch (error) {
     // A failure in the embedded panel's popup: the problem page's "try again" stays that panel's sign-in.
     if (error instanceof AuthError && transaction.popupBinding) {
-      error.popupBinding = transaction.popupBinding;
-      error.popupLocale = transaction.popupLocale;
+      error.popup = { binding: transaction.popupBinding, locale: transaction.popupLocale ?? null };
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { LayerError } from "@/lib/errors/layer-error";
-import type { Locale } from "@/lib/i18n/locales";
+import type { PopupSignIn } from "./embedded-handoff";
 
 /**
  * The error type of the sign-in layer (lib/auth: sign-in, tokens and their refresh, revocation, CSRF),
@@ -38,11 +38,10 @@ export class AuthError extends LayerError<AuthErrorCode> {
   override name = "AuthError";
   /**
    * Set on a sign-in failure in the embedded panel's popup: that sign-in's handoff binding, so the
-   * problem page's "try again" in the popup stays the panel's sign-in (lib/http/auth-redirects.ts).
+   * problem page's "try again" in the popup stays the panel's sign-in, and the panel's language, which
+   * that page speaks (lib/http/auth-redirects.ts).
    */
-  popupBinding?: string;
-  /** With `popupBinding`: the panel's language, which the problem page in the popup speaks. */
-  popupLocale?: Locale;
+  popup?: PopupSignIn;
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

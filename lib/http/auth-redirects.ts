@@ -22,9 +22,10 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
   // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.
-  if (error instanceof AuthError && isValidBinding(error.popupBinding ?? null)) {
-    url.searchParams.set("binding", error.popupBinding!);
-    if (isLocale(error.popupLocale)) url.searchParams.set(POPUP_LOCALE_PARAM, error.popupLocale);
+  const popup = error instanceof AuthError ? error.popup : undefined;
+  if (popup && isValidBinding(popup.binding)) {
+    url.searchParams.set("binding", popup.binding);
+    if (isLocale(popup.locale)) url.searchParams.set(POPUP_LOCALE_PARAM, popup.locale);
   }
   return NextResponse.redirect(url, 303);
 }

@@ -634,15 +634,15 @@ describe("checklist 49, sign-in side", () => {
 describe("the sign-in problem page's address", () => {
   it("carries a panel sign-in's binding only in the binding's own form: nothing else from the attempt reaches the URL", () => {
     const binding = "b".repeat(43);
-    const failed = (popupBinding: string) => Object.assign(new AuthError("login_expired", "expired"), { popupBinding });
+    const failed = (binding: string) => Object.assign(new AuthError("login_expired", "expired"), { popup: { binding, locale: null } });
     const bindingOf = (error: AuthError) => new URL(signInProblemRedirect(error).headers.get("location")!).searchParams.get("binding");
     expect(bindingOf(failed(binding))).toBe(binding);
     for (const junk of ['"><script>alert(1)</script>', "b".repeat(44), "short"]) expect(bindingOf(failed(junk))).toBeNull();
   });
 
   it("carries the panel's language with its binding, only one the dashboard speaks, and never without a binding", () => {
-    const failed = (popupBinding: string | undefined, popupLocale: string) =>
-      Object.assign(new AuthError("login_expired", "expired"), { popupBinding, popupLocale });
+    const failed = (binding: string | undefined, locale: string) =>
+      Object.assign(new AuthError("login_expired", "expired"), { popup: binding === undefined ? undefined : { binding, locale } });
     const langOf = (error: AuthError) => new URL(signInProblemRedirect(error).headers.get("location")!).searchParams.get("lang");
     expect(langOf(failed("b".repeat(43), "zh-TW"))).toBe("zh-TW");
     expect(langOf(failed("b".repeat(43), '"><script>'))).toBeNull();

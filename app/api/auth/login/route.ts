@@ -40,10 +40,7 @@ async function handleGet(request: NextRequest) {
     return buffer.applyTo(NextResponse.redirect(authorizationUrl, 303));
   } catch (error) {
     // In the embedded panel's popup (a PAR endpoint that fails, say), "try again" stays the panel's sign-in.
-    if (error instanceof AuthError && popup) {
-      error.popupBinding = popup.binding;
-      error.popupLocale = popup.locale ?? undefined;
-    }
+    if (error instanceof AuthError && popup) error.popup = popup;
     return signInProblemRedirect(error);
   }
 }
