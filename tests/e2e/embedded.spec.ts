@@ -427,8 +427,9 @@ test("the windows the panel opens speak its language, not the browser's: Revoke 
   await expect(confirmation.getByRole("heading", { name: "要撤銷此應用程式的存取權嗎？" })).toBeVisible();
   await expect(confirmation.locator("html")).toHaveAttribute("lang", "zh-TW");
   await expect(confirmation).toHaveTitle(/撤銷存取權/);
+  // The window closes itself on the click, so the click is dispatched without waiting on the page after it.
   const cancelled = confirmation.waitForEvent("close");
-  await confirmation.getByRole("button", { name: "取消" }).click();
+  await confirmation.getByRole("button", { name: "取消" }).evaluate((button: HTMLButtonElement) => setTimeout(() => button.click(), 0));
   await cancelled;
   await expect(frame.getByRole("button", { name: "撤銷存取權" })).toBeVisible();
 
