@@ -21,8 +21,9 @@ export function PopupDone() {
   useEffect(() => {
     if (!handoff.current) {
       const code = new URLSearchParams(window.location.hash.slice(1)).get("handoff");
-      // The code leaves the address bar and history at once.
-      window.history.replaceState(null, "", window.location.pathname);
+      // The code leaves the address bar and history at once; the panel's language (`?lang=`) stays, so a
+      // reload of this window still speaks it.
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
       handoff.current = code === null ? Promise.resolve(false) : handToOpener({ type: SIGNED_IN_MESSAGE, code });
     }
     let current = true;

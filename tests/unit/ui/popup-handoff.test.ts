@@ -184,11 +184,13 @@ describe("the popup's last page says what became of the sign-in", () => {
 
   it("with no panel left to take it: not claimed as signed in; signing in here is offered", async () => {
     withOpener(null);
-    window.history.replaceState(null, "", "/auth/popup-done#handoff=code-2");
+    window.history.replaceState(null, "", "/auth/popup-done?lang=zh-TW#handoff=code-2");
     renderInLocale(createElement(PopupDone), "zh-TW");
     expect(await screen.findByRole("heading", { name: "登入無法傳回面板" })).toBeTruthy();
     expect(screen.queryByText("你已登入")).toBeNull();
     expect(screen.getByRole("link", { name: "在這裡開啟儀表板" }).getAttribute("href")).toBe("/api/auth/login?returnTo=%2F");
+    // The code is gone from the address; the panel's language stays, for a reload of this window.
     expect(window.location.hash).toBe("");
+    expect(window.location.pathname + window.location.search).toBe("/auth/popup-done?lang=zh-TW");
   });
 });
