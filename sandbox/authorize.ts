@@ -213,7 +213,7 @@ ${signInFields(options.email, words)}
 <table>
 <thead><tr><th scope="col">${words.email}</th><th scope="col">${words.who}</th></tr></thead>
 <tbody>
-${DEMO_MEMBERS.map((member) => html`<tr><td><code>${member.email}</code></td><td>${member.name}: ${member.description}</td></tr>`)}
+${DEMO_MEMBERS.map((member) => html`<tr><td><code>${member.email}</code></td><td>${words.demoMember(member)}</td></tr>`)}
 </tbody>
 </table>`;
   const rendered = page(words.signIn, body, { lang: pending.language });

@@ -5,6 +5,7 @@
  * section 2); otherwise in English, as a site whose documentation names no `ui_locales` does.
  */
 import { html, type SafeHtml } from "./html";
+import type { DemoMember } from "./seed";
 
 export const SIGN_IN_LANGUAGES = ["en", "zh-TW"] as const;
 export type SignInLanguage = (typeof SIGN_IN_LANGUAGES)[number];
@@ -19,6 +20,8 @@ export interface SignInWords {
   email: string;
   password: string;
   who: string;
+  /** A demo account's line in the "Who" column: its name and what it is for. */
+  demoMember: (member: DemoMember) => string;
   signIn: string;
   wrongPassword: string;
   sessionEnded: string;
@@ -55,6 +58,7 @@ const en: SignInWords = {
   email: "Email",
   password: "Password",
   who: "Who",
+  demoMember: (member) => `${member.name}: ${member.description}`,
   signIn: "Sign in",
   wrongPassword: "That email and password do not match a demo account. Check both and try again.",
   sessionEnded: "Your session ended. Sign in again to continue.",
@@ -88,6 +92,14 @@ const en: SignInWords = {
   staySignedIn: "Stay signed in",
 };
 
+/** The demo accounts' descriptions (sandbox/seed.ts) in 繁體中文, by member id. */
+const DEMO_MEMBER_DESCRIPTIONS_ZH_TW: Readonly<Record<string, string>> = {
+  member_7c1e90: "有課程、訂單與活動的學員",
+  member_3b8d21: "有 130 門課程的學員",
+  member_91f4a7: "尚無任何內容的新學員",
+  member_0d5c62: "網站營運者（擁有者）",
+};
+
 const zhTW: SignInWords = {
   signInTitle: "登入 Demo Academy",
   wantsAccess: "想要存取你的 Demo Academy 帳號。請登入以繼續。",
@@ -97,6 +109,7 @@ const zhTW: SignInWords = {
   email: "電子郵件",
   password: "密碼",
   who: "身分",
+  demoMember: (member) => `${member.name}：${DEMO_MEMBER_DESCRIPTIONS_ZH_TW[member.id] ?? member.description}`,
   signIn: "登入",
   wrongPassword: "這組電子郵件和密碼不符合任何示範帳號。請檢查兩者後再試一次。",
   sessionEnded: "你的工作階段已結束。請重新登入以繼續。",

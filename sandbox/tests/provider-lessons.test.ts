@@ -2,7 +2,7 @@ import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
-import { PUBLIC_CLIENT_ID, PUBLIC_CLIENT_REDIRECT_URI } from "../seed";
+import { DEMO_MEMBERS, PUBLIC_CLIENT_ID, PUBLIC_CLIENT_REDIRECT_URI } from "../seed";
 import { findForm, postSandboxControl, SandboxBrowser } from "../testing";
 import { obtainTokens, refreshTokens } from "./helpers";
 
@@ -107,6 +107,9 @@ describe("localizedSignIn", () => {
     expect(chinese.signIn).toContain("<h1>登入 Demo Academy</h1>");
     expect(chinese.signIn).toContain("沙盒網站");
     expect(chinese.signIn).toContain('<label for="password">密碼</label>');
+    // The demo accounts are described in the page's language too: no English line left among them.
+    expect(chinese.signIn).toContain("Maya Chen：有課程、訂單與活動的學員");
+    for (const member of DEMO_MEMBERS) expect(chinese.signIn).not.toContain(member.description);
     expect(lang(chinese.consent)).toBe("zh-TW");
     expect(chinese.consent).toContain("查看你報名的課程、訂單和活動報名");
     expect(chinese.consent).toContain('value="allow">允許</button>');
@@ -114,6 +117,7 @@ describe("localizedSignIn", () => {
       const english = await signInPages(uiLocales);
       expect(lang(english.signIn), uiLocales).toBe("en");
       expect(english.consent, uiLocales).toContain('value="allow">Allow</button>');
+      expect(english.signIn, uiLocales).toContain("Maya Chen: Student with courses, orders and events");
     }
   });
 
