@@ -68,6 +68,7 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_CIMD_OPEN_REGISTRATION: z.enum(["1", "0", "true", "false", "on", "off"]).optional(),
   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY: onOff,
+  SANDBOX_REFRESH_WITHOUT_ROTATION: onOff,
   SANDBOX_PARTIAL_CONSENT: onOff,
   SANDBOX_LOCALIZED_SIGN_IN: onOff,
   SANDBOX_OPENID_DISCOVERY_ONLY: onOff,
@@ -130,6 +131,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY !== undefined) {
     knobs.refreshRefusalWithoutBody = isOn(values.SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY);
   }
+  if (values.SANDBOX_REFRESH_WITHOUT_ROTATION !== undefined) knobs.refreshWithoutRotation = isOn(values.SANDBOX_REFRESH_WITHOUT_ROTATION);
   if (values.SANDBOX_PARTIAL_CONSENT !== undefined) knobs.partialConsent = isOn(values.SANDBOX_PARTIAL_CONSENT);
   if (values.SANDBOX_LOCALIZED_SIGN_IN !== undefined) knobs.localizedSignIn = isOn(values.SANDBOX_LOCALIZED_SIGN_IN);
   if (values.SANDBOX_OPENID_DISCOVERY_ONLY !== undefined) knobs.openIdDiscoveryOnly = isOn(values.SANDBOX_OPENID_DISCOVERY_ONLY);

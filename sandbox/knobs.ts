@@ -146,6 +146,11 @@ export interface SandboxKnobs {
    * app's access (RFC 6749 section 5.2 asks for a JSON error; not every provider sends one).
    */
   refreshRefusalWithoutBody: boolean;
+  /**
+   * A refresh renews the access token alone: its answer carries no `refresh_token` and the one presented stays
+   * good (RFC 6749 section 6 lets the site choose), as providers that do not rotate refresh tokens answer.
+   */
+  refreshWithoutRotation: boolean;
   /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
   partialConsent: boolean;
   /**
@@ -221,6 +226,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   cimdAllowHttpLoopback: false,
   endSession: true,
   refreshRefusalWithoutBody: false,
+  refreshWithoutRotation: false,
   partialConsent: false,
   localizedSignIn: false,
   openIdDiscoveryOnly: false,
@@ -292,6 +298,7 @@ export const knobsPatchSchema = z
     cimdAllowHttpLoopback: z.boolean(),
     endSession: z.boolean(),
     refreshRefusalWithoutBody: z.boolean(),
+    refreshWithoutRotation: z.boolean(),
     partialConsent: z.boolean(),
     localizedSignIn: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),

@@ -32,6 +32,7 @@
  *   (knob graphqlFieldErrors, runtime only: "Type.field" resolvers that fail, answered as a partial result)
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
+ *   SANDBOX_REFRESH_WITHOUT_ROTATION=on      a refresh renews the access token alone; the refresh token stays good
  *   SANDBOX_PARTIAL_CONSENT=on       the consent page lets the member untick scopes; fewer scopes are granted
  *   SANDBOX_OPENID_DISCOVERY_ONLY=on no RFC 8414 document: only /.well-known/openid-configuration is published
  *   SANDBOX_LOCALIZED_SIGN_IN=on     sign-in, consent and sign-out pages in English and 繁體中文

@@ -75,13 +75,13 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
     .sign(key.privateKey);
 }
 
-function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: RefreshTokenRecord, idToken?: string) {
+function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: RefreshTokenRecord | undefined, idToken?: string) {
   return {
     access_token: access.token,
     // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
-    refresh_token: refresh.token,
+    ...(refresh === undefined ? {} : { refresh_token: refresh.token }),
     scope: access.scopes.join(" "),
     created_at: Math.floor(access.issuedAt / 1000),
     school_id: SCHOOL.schoolId,
@@ -188,10 +188,12 @@ function refresh(state: SandboxState, client: SandboxClient, form: Map<string, s
   if (grant.dpopJkt !== undefined && grant.dpopJkt !== proofJkt) {
     throw new OAuthFailure("invalid_dpop_proof", "The DPoP proof is not signed by the key this grant is bound to");
   }
-  record.status = "rotated";
   const access = issueAccessToken(state, grant, scopes, grant.resource, grant.dpopJkt);
-  const next = issueRefreshToken(state, grant);
-  return tokenResponse(state, access, next);
+  // Knob refreshWithoutRotation: the refresh token stays good and the answer carries none, as a site that does
+  // not rotate answers (RFC 6749 section 6: the server MAY issue a new one; the client then keeps its own).
+  if (state.knobs.refreshWithoutRotation) return tokenResponse(state, access, undefined);
+  record.status = "rotated";
+  return tokenResponse(state, access, issueRefreshToken(state, grant));
 }
 
 export function registerTokenRoutes(app: Hono, state: SandboxState): void {

@@ -281,7 +281,7 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
           if (newer) return newer;
           throw error;
         }
-        return publishRotation(key, rotated);
+        return publishRotation(key, rotated, renewalMemoryMs(refreshToken, rotated));
       });
       if (outcome.acquired) return outcome.value;
     }
@@ -293,6 +293,19 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
 }
 
 /**
+ * How long the record of a renewal is kept, for the callers that present the same refresh token to adopt.
+ * A rotation: ROTATION_MEMORY_MS, since the spent token must never reach the site again (RFC 9700 section
+ * 4.14.2). A site that kept the refresh token (RFC 6749 section 6: it need not issue a new one): half the
+ * renewed access token's lifetime, at most ROTATION_MEMORY_MS. The next renewal of that same token is then
+ * sent to the site, and an access token adopted from the record has at least half its life left, never one
+ * about to lapse (with short lifetimes a renewal is due again before the two minutes are over).
+ */
+function renewalMemoryMs(presented: string, renewed: RotatedTokens): number {
+  if (renewed.refreshToken !== presented) return ROTATION_MEMORY_MS;
+  return Math.max(0, Math.min(ROTATION_MEMORY_MS, Math.floor((renewed.accessTokenExpiresAt - Date.now()) / 2)));
+}
+
+/**
  * Publishes the tokens `refreshToken` was rotated into, before the lock is released, by compare-and-set
  * and durably (acknowledged once a replica has it, with Sentinel). Sealed: a shared store must never hold
  * tokens in the clear. When a record is already there, another holder spent the same refresh token first
@@ -301,22 +314,23 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
  * again in the background until the shared state (a promoted replica) takes it, so that requests still
  * carrying the pre-rotation cookie find it instead of replaying a spent refresh token.
  */
-async function publishRotation(key: string, rotated: RotatedTokens): Promise<RotatedTokens> {
+async function publishRotation(key: string, rotated: RotatedTokens, memoryMs: number): Promise<RotatedTokens> {
+  if (memoryMs <= 0) return rotated;
   const store = getSharedState();
   const sealed = await sealWithSessionSecret(rotated, 0);
   try {
-    const outcome = await store.publishOnce(`rotated:${key}`, sealed, ROTATION_MEMORY_MS);
+    const outcome = await store.publishOnce(`rotated:${key}`, sealed, memoryMs);
     if (!outcome.stored) {
       logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
       return await openSessionSeal<RotatedTokens>(outcome.value);
     }
     // No replica has the record: a failover now would lose it (docs/architecture.md section 8).
-    if (outcome.durability === "unreplicated") keepUnconfirmed(store, key, rotated, sealed);
+    if (outcome.durability === "unreplicated") keepUnconfirmed(store, key, rotated, sealed, memoryMs);
     return rotated;
   } catch (error) {
     if (!isSharedStateUnavailable(error)) throw error;
     logEvent("shared_state_error", { operation: "publish_rotation", outcome: "retrying_in_background" }, "error");
-    const deadline = keepUnconfirmed(store, key, rotated, sealed);
+    const deadline = keepUnconfirmed(store, key, rotated, sealed, memoryMs);
     void republishUntilTaken(key, sealed, deadline).then((durability) => {
       // Taken late, and by no replica: kept as one stored unreplicated at once is, for the next primary.
       if (durability !== "unreplicated") unconfirmedRotationsOf(store).delete(key);
@@ -325,16 +339,13 @@ async function publishRotation(key: string, rotated: RotatedTokens): Promise<Rot
   }
 }
 
-/** Keeps a rotation a failover may lose, until its record would have expired; returns that moment. */
-function keepUnconfirmed(store: SharedStateStore, key: string, rotated: RotatedTokens, sealed: string): number {
+/** Keeps a rotation a failover may lose, until its record would have expired (`memoryMs`); returns that moment. */
+function keepUnconfirmed(store: SharedStateStore, key: string, rotated: RotatedTokens, sealed: string, memoryMs: number): number {
   const kept = unconfirmedRotationsOf(store);
   const now = Date.now();
-  // Kept in the order they came, each as long as the others: the expired ones are at the front.
-  for (const [earlier, { until }] of kept) {
-    if (until > now) break;
-    kept.delete(earlier);
-  }
-  const until = now + ROTATION_MEMORY_MS;
+  // Each for as long as its own record lives (a kept refresh token's renewal less than a rotation).
+  for (const [earlier, { until }] of kept) if (until <= now) kept.delete(earlier);
+  const until = now + memoryMs;
   kept.delete(key);
   kept.set(key, { rotated, sealed, until });
   return until;

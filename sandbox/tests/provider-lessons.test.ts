@@ -16,7 +16,13 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  sandbox.setKnobs({ refreshRefusalWithoutBody: false, partialConsent: false, openIdDiscoveryOnly: false, localizedSignIn: false });
+  sandbox.setKnobs({
+    refreshRefusalWithoutBody: false,
+    refreshWithoutRotation: false,
+    partialConsent: false,
+    openIdDiscoveryOnly: false,
+    localizedSignIn: false,
+  });
 });
 
 describe("refreshRefusalWithoutBody", () => {
@@ -36,6 +42,25 @@ describe("refreshRefusalWithoutBody", () => {
   it("withdraw-access refuses a name that is not a demo member", async () => {
     const response = await postSandboxControl(sandbox.url, "/__sandbox/withdraw-access", { email: "nobody@example.com" });
     expect(response.status).toBe(400);
+  });
+});
+
+describe("refreshWithoutRotation", () => {
+  it("renews the access token alone: no refresh_token in the answer, and the one presented stays good", async () => {
+    sandbox.setKnobs({ refreshWithoutRotation: true });
+    const tokens = await obtainTokens(sandbox);
+    for (let round = 0; round < 3; round += 1) {
+      const renewed = await refreshTokens(sandbox, tokens.refreshToken);
+      expect(renewed.status).toBe(200);
+      expect(renewed.body).not.toHaveProperty("refresh_token");
+      expect(renewed.body.access_token).not.toBe(tokens.accessToken);
+    }
+    // Off (a rotating site), the same token is spent by its first use, and a replay revokes the grant.
+    sandbox.setKnobs({ refreshWithoutRotation: false });
+    const rotating = await obtainTokens(sandbox);
+    const rotated = await refreshTokens(sandbox, rotating.refreshToken);
+    expect(rotated.body.refresh_token).toEqual(expect.any(String));
+    expect((await refreshTokens(sandbox, rotating.refreshToken)).body).toMatchObject({ error: "invalid_grant" });
   });
 });
 

@@ -107,6 +107,22 @@ describe("three instances behind a round-robin proxy, one Redis", () => {
     expect(refreshGrants().every((grant) => grant.status === 200)).toBe(true);
   });
 
+  it("at a site that keeps its refresh token, a storm at expiry renews once across the instances", async () => {
+    sandbox.setKnobs({ refreshWithoutRotation: true });
+    try {
+      const browser = await signedIn();
+      proxy.resetCounts();
+      const cookie = browser.snapshot();
+      const answers = await Promise.all(Array.from({ length: STORM_SIZE }, () => cookie.snapshot().get(proxy.url, "/api/account/courses")));
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: STORM_SIZE }, () => 200));
+      // The instances that waited for the lock took the renewal's record (half the new token's 30 s) from Redis.
+      expect(refreshGrants().map((grant) => grant.status)).toEqual([200]);
+      expect(proxy.served).toEqual([STORM_SIZE / 3, STORM_SIZE / 3, STORM_SIZE / 3]);
+    } finally {
+      sandbox.setKnobs({ refreshWithoutRotation: false });
+    }
+  });
+
   it("the pre-rotation cookie, replayed on each instance within 2 minutes, still works: no second refresh, the grant alive", async () => {
     const browser = await signedIn();
     const preRotation = browser.snapshot();

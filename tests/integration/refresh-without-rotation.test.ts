@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { handleCallback } from "@/lib/auth/callback";
+import { startLogin } from "@/lib/auth/login";
+import { callWithMemberSession } from "@/lib/auth/member-session";
+import { REFRESH_MARGIN_MS, ROTATION_MEMORY_MS } from "@/lib/auth/tokens";
+import { revokeAtSite } from "@/lib/auth/revocation";
+import { loadSession, type SessionData } from "@/lib/session/session";
+import { loadAccountPage } from "@/lib/account-api/registry";
+import { type RunningSandbox } from "@/sandbox/server";
+import { authorizeWithoutBrowser } from "@/sandbox/testing";
+
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { memoryJar, type MemoryJar } from "../support/memory-jar";
+
+/**
+ * A site that does not rotate refresh tokens (RFC 6749 section 6 lets it choose; many providers keep one
+ * refresh token for the grant's life): each refresh answers a new access token and no refresh_token. The
+ * dashboard keeps its refresh token and renews with it each time the access token is due, over real HTTP,
+ * at access-token lifetimes shorter and longer than the two minutes a refresh is remembered across instances.
+ */
+describe.each([
+  // Shorter than the refresh margin: every request renews.
+  { accessTokenTtlSeconds: 20 },
+  { accessTokenTtlSeconds: 90 },
+  { accessTokenTtlSeconds: 150 },
+  { accessTokenTtlSeconds: 600 },
+])("a site that keeps its refresh tokens, access tokens of $accessTokenTtlSeconds s", ({ accessTokenTtlSeconds }) => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds, refreshWithoutRotation: true });
+  });
+  afterAll(async () => sandbox.close());
+  afterEach(() => vi.useRealTimers());
+
+  async function signIn(): Promise<MemoryJar> {
+    const jar = memoryJar();
+    const redirect = await authorizeWithoutBrowser((await startLogin(jar, "/")).href, { email: "maya@example.com" });
+    await handleCallback(jar, redirect);
+    return jar;
+  }
+
+  /** The clock at `time`, moving on from there (a refused renewal waits a moment for another instance's tokens). */
+  const at = (time: number) => vi.useFakeTimers({ toFake: ["Date"], now: time, shouldAdvanceTime: true });
+  /**
+   * How long after a renewal the next one goes to the site: once its access token is inside the refresh margin
+   * (at once when it lives less than the margin) and past the half of its life that the record of that renewal
+   * lasts; plus a second.
+   */
+  const nextRenewalAfterMs = () => Math.max(accessTokenTtlSeconds * 1000 - REFRESH_MARGIN_MS, (accessTokenTtlSeconds * 1000) / 2) + 1_000;
+  const overview = (_token: string, session: SessionData) => loadAccountPage("overview", session);
+  const refreshesAtSite = () => sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
+
+  it("renews at the site each time the access token is due; a cookie from before a renewal adopts its fresh token", async () => {
+    const jar = await signIn();
+    const { refreshToken } = (await loadSession(jar))!.data;
+    const start = Date.now();
+    sandbox.resetRequests();
+    // With short lifetimes, steps land while a rotation's record would still be remembered (ROTATION_MEMORY_MS).
+    const step = nextRenewalAfterMs();
+    let renewals = 0;
+    for (let elapsed = step; elapsed <= Math.max(3 * step, ROTATION_MEMORY_MS + step); elapsed += step) {
+      const beforeRenewal = memoryJar(Object.fromEntries(jar.cookies));
+      at(start + elapsed);
+      expect((await callWithMemberSession(jar, overview)).name).toBe("Maya Chen");
+      renewals += 1;
+      const session = (await loadSession(jar))!.data;
+      // A fresh access token from the site, and the refresh token the site keeps.
+      expect(session.accessTokenExpiresAt).toBeGreaterThan(Date.now() + accessTokenTtlSeconds * 1000 - 1_000);
+      expect(session.refreshToken).toBe(refreshToken);
+      expect(refreshesAtSite()).toHaveLength(renewals);
+      // The same renewal, due for a request with the cookie from before it: the record answers, with that token.
+      expect((await callWithMemberSession(beforeRenewal, overview)).name).toBe("Maya Chen");
+      expect((await loadSession(beforeRenewal))!.data.accessToken).toBe(session.accessToken);
+      expect(refreshesAtSite()).toHaveLength(renewals);
+    }
+    expect(refreshesAtSite().every((entry) => entry.status === 200)).toBe(true);
+    expect(sandbox.requests().filter((entry) => entry.endpoint === "graphql" && entry.status !== 200)).toEqual([]);
+  });
+
+  it("answers 20 parallel requests at each renewal with one refresh at the site", async () => {
+    const jar = await signIn();
+    const cookies = Object.fromEntries(jar.cookies);
+    const start = Date.now();
+    sandbox.resetRequests();
+    for (const round of [1, 2]) {
+      at(start + round * nextRenewalAfterMs());
+      const pages = await Promise.all(Array.from({ length: 20 }, () => callWithMemberSession(memoryJar(cookies), overview)));
+      expect(pages.every((page) => page.name === "Maya Chen")).toBe(true);
+      expect(refreshesAtSite()).toHaveLength(round);
+    }
+  });
+
+  it("revokes the one refresh token at sign-out: the next renewal is refused and the session ends", async () => {
+    const jar = await signIn();
+    const start = Date.now();
+    const due = nextRenewalAfterMs();
+    at(start + due);
+    await callWithMemberSession(jar, overview);
+    await revokeAtSite((await loadSession(jar))!.data);
+    sandbox.resetRequests();
+    at(start + 2 * due);
+    await expect(callWithMemberSession(jar, () => Promise.resolve("never"))).rejects.toMatchObject({ code: "unauthenticated" });
+    expect(refreshesAtSite().map((entry) => entry.status)).toEqual([400]);
+  });
+});
