@@ -246,31 +246,35 @@ function unconfirmedRotationsOf(store: SharedStateStore): Map<string, Unconfirme
  * from, is written once, by compare-and-set (`publishOnce`): a holder that finds a record already there
  * lost the race and uses the tokens in it. A holder whose refresh the site refuses with invalid_grant
  * looks for such a record (and the newer ones it leads to) before it ends anything.
+ *
+ * `refused`: the access token the site just refused (a forced renewal). At a site that keeps its refresh
+ * tokens, the record of the renewal that gave it is no answer (recallRotation), and this renewal replaces it.
  */
-async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs): Promise<RotatedTokens> {
+async function rotate(refreshToken: string, scopes: string[], signedInAs: SignedInAs, refused?: string): Promise<RotatedTokens> {
   const store = getSharedState();
   const key = fingerprint(refreshToken);
+  const recall = () => recallRotation(refreshToken, refused);
   const refreshOnce = countedRefresh(async () => {
     // Twice at most: a holder that failed (site down) published nothing, and the lock is free again.
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const published = await recallRotation(refreshToken);
+      const published = await recall();
       if (published) return published;
       const lockOptions = {
         leaseMs: REFRESH_LEASE_MS,
         waitMs: REFRESH_LEASE_MS,
         // A holder that lost Redis mid-refresh publishes its tokens later and cannot release its lock: the record is enough.
-        stopWaiting: async () => (await recallRotation(refreshToken)) !== undefined,
+        stopWaiting: async () => (await recall()) !== undefined,
       };
       const lockHeld = timeRefreshLockWait();
       const outcome = await store.withLock(`refresh:${key}`, lockOptions, async (lease) => {
         lockHeld();
-        const meanwhile = await recallRotation(refreshToken);
+        const meanwhile = await recall();
         if (meanwhile) return meanwhile;
         // No replica has this lock (a primary just promoted): another instance may hold a rotation of this very
         // token that the old primary took with it, and offers it again as soon as it reaches the new one.
         // Spending the token before that offer lands would replay it (RFC 9700 section 4.14.2).
         if (lease.unreplicated) {
-          const offered = await rotationOfferedOnceOthersArrive(refreshToken, UNREPLICATED_LOCK_SETTLE_MS);
+          const offered = await rotationOfferedOnceOthersArrive(recall, UNREPLICATED_LOCK_SETTLE_MS);
           if (offered) return offered;
         }
         let rotated: RotatedTokens;
@@ -281,15 +285,16 @@ async function rotate(refreshToken: string, scopes: string[], signedInAs: Signed
           if (newer) return newer;
           throw error;
         }
-        return publishRotation(key, rotated, renewalMemoryMs(refreshToken, rotated));
+        return publishRotation(refreshToken, rotated, refused);
       });
       if (outcome.acquired) return outcome.value;
     }
-    const published = await recallRotation(refreshToken);
+    const published = await recall();
     if (published) return published;
     throw new AuthError("refresh_unavailable", "Another request is renewing access right now.");
   });
-  return store.singleFlight(`refresh:${key}`, refreshOnce);
+  // A caller whose access token was refused shares no run with those that may adopt the renewal holding it.
+  return store.singleFlight(refused === undefined ? `refresh:${key}` : `refresh:${key}:${fingerprint(refused)}`, refreshOnce);
 }
 
 /**
@@ -314,15 +319,25 @@ function renewalMemoryMs(presented: string, renewed: RotatedTokens): number {
  * again in the background until the shared state (a promoted replica) takes it, so that requests still
  * carrying the pre-rotation cookie find it instead of replaying a spent refresh token.
  */
-async function publishRotation(key: string, rotated: RotatedTokens, memoryMs: number): Promise<RotatedTokens> {
+async function publishRotation(refreshToken: string, rotated: RotatedTokens, refused: string | undefined): Promise<RotatedTokens> {
+  const memoryMs = renewalMemoryMs(refreshToken, rotated);
   if (memoryMs <= 0) return rotated;
+  const key = fingerprint(refreshToken);
   const store = getSharedState();
   const sealed = await sealWithSessionSecret(rotated, 0);
   try {
     const outcome = await store.publishOnce(`rotated:${key}`, sealed, memoryMs);
     if (!outcome.stored) {
-      logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
-      return await openSessionSeal<RotatedTokens>(outcome.value);
+      const earlier = await openSessionSeal<RotatedTokens>(outcome.value);
+      if (!isRefusedRenewal(earlier, refreshToken, refused)) {
+        logEvent("rotation_adopted", { reason: "lost_race" }, "warn");
+        return earlier;
+      }
+      // The record of the renewal whose access token the site refused (a kept refresh token, so nothing is
+      // spent twice): this renewal replaces it, for the callers that still present that token.
+      unconfirmedRotationsOf(store).delete(key);
+      await store.remember(`rotated:${key}`, sealed, memoryMs);
+      return rotated;
     }
     // No replica has the record: a failover now would lose it (docs/architecture.md section 8).
     if (outcome.durability === "unreplicated") keepUnconfirmed(store, key, rotated, sealed, memoryMs);
@@ -391,7 +406,8 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
   for (let attempt = 0; ; attempt += 1) {
     const successors = await rotatedSuccessors(refreshToken);
     const newest = successors.at(-1);
-    if (newest) {
+    // A renewal that kept the very refresh token the site refused holds no newer grant (a site that does not rotate).
+    if (newest && newest.refreshToken !== refreshToken) {
       logEvent("rotation_adopted", { reason: "refresh_refused", steps: successors.length }, "warn");
       return newest;
     }
@@ -404,24 +420,41 @@ async function newerTokensAfterRefusal(error: unknown, refreshToken: string): Pr
  * The tokens `refreshToken` was rotated into, if another instance offers them: looked for until every instance
  * of the former primary has reached this one (each offers what it keeps first), for `withinMs` at most.
  */
-async function rotationOfferedOnceOthersArrive(refreshToken: string, withinMs: number): Promise<RotatedTokens | undefined> {
+async function rotationOfferedOnceOthersArrive(
+  recall: () => Promise<RotatedTokens | undefined>,
+  withinMs: number,
+): Promise<RotatedTokens | undefined> {
   const store = getSharedState();
   const deadline = Date.now() + withinMs;
   for (;;) {
-    const published = await recallRotation(refreshToken);
+    const published = await recall();
     if (published || Date.now() >= deadline) return published;
-    if (await store.othersReachedPrimary?.()) return recallRotation(refreshToken);
+    if (await store.othersReachedPrimary?.()) return recall();
     await sleep(SETTLE_POLL_MS);
   }
 }
 
-async function recallRotation(refreshToken: string): Promise<RotatedTokens | undefined> {
+/**
+ * The tokens a renewal of `refreshToken` gave, while remembered; never those of a renewal that kept the
+ * refresh token and gave the access token the site has just `refused`: only a new renewal helps then.
+ */
+async function recallRotation(refreshToken: string, refused?: string): Promise<RotatedTokens | undefined> {
   const key = fingerprint(refreshToken);
   const store = getSharedState();
   const unconfirmed = unconfirmedRotationsOf(store).get(key);
-  if (unconfirmed && unconfirmed.until > Date.now()) return markJoinedRefresh({ ...unconfirmed.rotated });
-  const remembered = await store.recall(`rotated:${key}`);
-  return remembered ? markJoinedRefresh(await openSessionSeal<RotatedTokens>(remembered)) : undefined;
+  const recalled =
+    unconfirmed && unconfirmed.until > Date.now()
+      ? { ...unconfirmed.rotated }
+      : await store.recall(`rotated:${key}`).then((remembered) => (remembered ? openSessionSeal<RotatedTokens>(remembered) : undefined));
+  return recalled && !isRefusedRenewal(recalled, refreshToken, refused) ? markJoinedRefresh(recalled) : undefined;
+}
+
+/**
+ * A renewal that kept `refreshToken` (a site that does not rotate) and gave the access token the site refused.
+ * A rotation never is: its access token came with a refresh token never presented before it.
+ */
+function isRefusedRenewal(renewal: RotatedTokens, refreshToken: string, refused: string | undefined): boolean {
+  return refused !== undefined && renewal.refreshToken === refreshToken && renewal.accessToken === refused;
 }
 
 /**
@@ -490,11 +523,12 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
   }
-  const rotated = await rotate(session.refreshToken, session.scopes, {
-    subject: session.claims.sub,
-    idTokenNonce: session.idTokenNonce,
-    dpopKey: session.dpopKey,
-  });
+  const rotated = await rotate(
+    session.refreshToken,
+    session.scopes,
+    { subject: session.claims.sub, idTokenNonce: session.idTokenNonce, dpopKey: session.dpopKey },
+    options.force ? session.accessToken : undefined,
+  );
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }

@@ -5,10 +5,11 @@ import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { REFRESH_MARGIN_MS, ROTATION_MEMORY_MS } from "@/lib/auth/tokens";
 import { revokeAtSite } from "@/lib/auth/revocation";
-import { loadSession, type SessionData } from "@/lib/session/session";
+import { loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { loadAccountPage } from "@/lib/account-api/registry";
 import { type RunningSandbox } from "@/sandbox/server";
-import { authorizeWithoutBrowser } from "@/sandbox/testing";
+import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
+import { authorizeWithoutBrowser, postSandboxControl } from "@/sandbox/testing";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar, type MemoryJar } from "../support/memory-jar";
@@ -29,7 +30,7 @@ describe.each([
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
-    sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds, refreshWithoutRotation: true });
+    sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds, refreshWithoutRotation: true }, { control: true });
   });
   afterAll(async () => sandbox.close());
   afterEach(() => vi.useRealTimers());
@@ -90,6 +91,47 @@ describe.each([
       expect(pages.every((page) => page.name === "Maya Chen")).toBe(true);
       expect(refreshesAtSite()).toHaveLength(round);
     }
+  });
+
+  it("an access token the site refuses while its renewal is remembered is renewed at the site, not adopted again", async () => {
+    const jar = await signIn();
+    const start = Date.now();
+    at(start + nextRenewalAfterMs());
+    await callWithMemberSession(jar, overview);
+    const renewed = (await loadSession(jar))!.data;
+    // The site revokes that access token alone (RFC 7009 section 2.1): its refresh token stays good.
+    const revoked = await fetch(`${sandbox.url}/api/oauth/revoke`, {
+      method: "POST",
+      body: new URLSearchParams({
+        token: renewed.accessToken,
+        token_type_hint: "access_token",
+        client_id: SEEDED_DASHBOARD_CLIENT.clientId,
+        client_secret: SEEDED_DASHBOARD_CLIENT.clientSecret,
+      }),
+    });
+    expect(revoked.status).toBe(200);
+    sandbox.resetRequests();
+    // At once: the refused token is the one the record of its renewal holds.
+    expect((await callWithMemberSession(jar, overview)).name).toBe("Maya Chen");
+    expect(refreshesAtSite().map((entry) => entry.status)).toEqual([200]);
+    const again = (await loadSession(jar))!.data;
+    expect(again.accessToken).not.toBe(renewed.accessToken);
+    expect(again.refreshToken).toBe(renewed.refreshToken);
+    // A cookie from before that renewal takes the new record, not the refused token.
+    const copy = memoryJar(Object.fromEntries(jar.cookies));
+    await saveSession(copy, renewed);
+    expect((await callWithMemberSession(copy, overview)).name).toBe("Maya Chen");
+    expect(refreshesAtSite()).toHaveLength(1);
+  });
+
+  it("when the member withdraws the app's access while a renewal is remembered, the session ends saying so", async () => {
+    const jar = await signIn();
+    at(Date.now() + nextRenewalAfterMs());
+    await callWithMemberSession(jar, overview);
+    await postSandboxControl(sandbox.url, "/__sandbox/withdraw-access", { email: "maya@example.com" });
+    sandbox.resetRequests();
+    await expect(callWithMemberSession(jar, overview)).rejects.toMatchObject({ code: "unauthenticated", detail: "access_withdrawn" });
+    expect(refreshesAtSite().map((entry) => entry.status)).toEqual([400]);
   });
 
   it("revokes the one refresh token at sign-out: the next renewal is refused and the session ends", async () => {

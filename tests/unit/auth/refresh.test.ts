@@ -15,6 +15,7 @@ import {
   type SharedStateStore,
 } from "@/lib/session/shared-state";
 import { LayerError } from "@/lib/errors/layer-error";
+import { SiteError } from "@/lib/site/errors";
 import { apiErrorResponse } from "@/lib/http/error-responses";
 import { runAccountOperation } from "@/lib/account-api/client";
 
@@ -410,6 +411,44 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     } finally {
       vi.useRealTimers();
     }
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
+  });
+
+  it("at a site that keeps its refresh token, a refused token's renewal does not join one that adopts the record holding it", async () => {
+    site.handlers.set("POST /api/oauth/token", () => {
+      issued += 1;
+      return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 3600 } };
+    });
+    /** Reads renewal records slowly once armed, and says when the first slow read began. */
+    class SlowRecall extends InMemorySharedState {
+      armed = false;
+      private began: () => void = () => undefined;
+      readonly reading = new Promise<void>((resolve) => (this.began = resolve));
+      override async recall(key: string) {
+        if (this.armed && key.startsWith("rotated:")) {
+          this.began();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return super.recall(key);
+      }
+    }
+    const store = new SlowRecall();
+    setSharedStateForTests(store);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession());
+    const beforeRenewal = Object.fromEntries(jar.cookies);
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+    // A cookie from before the renewal is adopting its record (at-1) when the site refuses at-1 to another request.
+    store.armed = true;
+    const adopting = callWithMemberSession(memoryJar(beforeRenewal), (token) => Promise.resolve(token));
+    await store.reading;
+    const refusedOnce = callWithMemberSession(jar, (token) =>
+      token === "at-1"
+        ? Promise.reject(new SiteError("token_refused", "The Account API refused the access token."))
+        : Promise.resolve(token),
+    );
+    expect(await adopting).toBe("at-1");
+    expect(await refusedOnce).toBe("at-2");
     expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
   });
 
