@@ -5,8 +5,8 @@ import { isDocumentNavigation } from "@/lib/http/document-navigation";
 import { refreshMemberSession } from "@/lib/auth/member-session";
 import { apiErrorResponse, SHARED_STATE_RETRY_AFTER_SECONDS } from "@/lib/http/error-responses";
 import { RequestError } from "@/lib/http/request-errors";
-import { baseSecurityHeaders, contentSecurityPolicy, prerenderedPagePolicy } from "@/lib/http/security-headers";
-import { LOCALE_COOKIE, panelLocaleOfPage } from "@/lib/i18n/locales";
+import { baseSecurityHeaders, contentSecurityPolicy, isPopupPage, prerenderedPagePolicy } from "@/lib/http/security-headers";
+import { LOCALE_COOKIE, popupLocaleOf } from "@/lib/i18n/locales";
 import { prerenderedScriptHashes, signedOutRewrite } from "@/lib/http/signed-out-page";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { handOffPageSession, PAGE_SESSION_TICKET_HEADER } from "@/lib/session/page-session-handoff";
@@ -64,7 +64,7 @@ async function answerPage(request: NextRequest, pathname: string, requestId: str
   const csp = contentSecurityPolicy(nonce, pathname, development);
   // A window the embedded panel opened speaks the panel's language, which its address carries: for this
   // render only, in place of the top-level `locale` cookie (no cookie is written).
-  const panelLocale = panelLocaleOfPage(pathname, request.nextUrl.searchParams);
+  const panelLocale = isPopupPage(pathname) ? popupLocaleOf(request.nextUrl.searchParams) : null;
   if (panelLocale) request.cookies.set(LOCALE_COOKIE, panelLocale);
   const requestHeaders = new Headers(request.headers);
   // Next.js reads the nonce from the request's CSP header: always ours, never one the request brought

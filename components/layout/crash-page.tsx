@@ -1,17 +1,12 @@
 "use client";
 
 import { useBrowserValue } from "@/lib/client/use-browser-value";
-import { DEFAULT_LOCALE, LOCALE_COOKIE, negotiateLocale, panelLocaleOfPage, type Locale } from "@/lib/i18n/locales";
+import { DEFAULT_LOCALE, LOCALE_COOKIE, negotiateLocale, type Locale } from "@/lib/i18n/locales";
 import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 
-/**
- * The member's language without the app's providers: in a window the embedded panel opened, the panel's
- * (its address carries it, as for the page's own render); else the `locale` cookie, else the browser's languages.
- */
+/** The member's language without the app's providers: the `locale` cookie, else the browser's languages. */
 function browserLocale(): Locale {
-  const panelLocale = panelLocaleOfPage(window.location.pathname, new URLSearchParams(window.location.search));
-  if (panelLocale) return panelLocale;
   const cookie = document.cookie
     .split(";")
     .map((part) => part.trim().split("="))

@@ -1,5 +1,3 @@
-import { decodeRepeatedly } from "./percent-decoding";
-
 /**
  * Every path of the dashboard that code names: the BFF's routes (docs/architecture.md section 4) and the
  * pages. Used by route handlers, server redirects and components alike. Client-safe.
@@ -37,29 +35,6 @@ export const PAGE_PATHS = {
 export function loginPath(returnTo: string): string {
   const path = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : PAGE_PATHS.overview;
   return `${API_ROUTES.login}?returnTo=${encodeURIComponent(path)}`;
-}
-
-/**
- * Pages the embedded dashboard opens as popups, or where its popup sign-in may stop (the sign-in problem
- * page, whose "try again" resumes that popup sign-in): they must keep their opener to post back to it.
- */
-export function isPopupPage(pathname: string): boolean {
-  const path = canonicalPath(pathname);
-  return path === PAGE_PATHS.popupDone || path === PAGE_PATHS.revoke || path === PAGE_PATHS.signInProblem;
-}
-
-/**
- * The path as the router may read it, so that `/settings/revoke/`, `/settings/%72evoke`,
- * `//settings/revoke` or `/Settings/Revoke` get the policy of `/settings/revoke` (OWASP ASVS 5 V3.4.6:
- * the framing policy must not depend on how the URL was spelled).
- */
-export function canonicalPath(pathname: string): string {
-  let path = decodeRepeatedly(pathname) ?? pathname;
-  path = path.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-  // Dot segments (`/settings/%2e/revoke` once decoded): resolved the way a URL parser does.
-  path = new URL(path, "http://canonical.invalid").pathname;
-  if (path.length > 1) path = path.replace(/\/+$/, "");
-  return path.toLowerCase();
 }
 
 /**

@@ -2,7 +2,8 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
-import { canonicalPath, isPopupPage, PAGE_PATHS } from "@/lib/contract/paths";
+import { decodeRepeatedly } from "@/lib/contract/percent-decoding";
+import { PAGE_PATHS } from "@/lib/contract/paths";
 
 /**
  * Pages that must never be framed (RFC 9700 section 4.16, clickjacking). The sign-in routes under
@@ -10,6 +11,29 @@ import { canonicalPath, isPopupPage, PAGE_PATHS } from "@/lib/contract/paths";
  */
 export function isNeverFramable(pathname: string): boolean {
   return canonicalPath(pathname) === PAGE_PATHS.signInProblem || isPopupPage(pathname);
+}
+
+/**
+ * Pages the embedded dashboard opens as popups, or where its popup sign-in may stop (the sign-in problem
+ * page, whose "try again" resumes that popup sign-in): they must keep their opener to post back to it.
+ */
+export function isPopupPage(pathname: string): boolean {
+  const path = canonicalPath(pathname);
+  return path === PAGE_PATHS.popupDone || path === PAGE_PATHS.revoke || path === PAGE_PATHS.signInProblem;
+}
+
+/**
+ * The path as the router may read it, so that `/settings/revoke/`, `/settings/%72evoke`,
+ * `//settings/revoke` or `/Settings/Revoke` get the policy of `/settings/revoke` (OWASP ASVS 5 V3.4.6:
+ * the framing policy must not depend on how the URL was spelled).
+ */
+export function canonicalPath(pathname: string): string {
+  let path = decodeRepeatedly(pathname) ?? pathname;
+  path = path.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  // Dot segments (`/settings/%2e/revoke` once decoded): resolved the way a URL parser does.
+  path = new URL(path, "http://canonical.invalid").pathname;
+  if (path.length > 1) path = path.replace(/\/+$/, "");
+  return path.toLowerCase();
 }
 
 /**

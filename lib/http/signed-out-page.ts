@@ -7,7 +7,7 @@ import type { NextRequest } from "next/server";
 
 import { readEndSessionState } from "@/lib/auth/end-session";
 import { getConfig } from "@/lib/config";
-import { canonicalPath, isSignedOutReason, PAGE_PATHS } from "@/lib/contract/paths";
+import { isSignedOutReason, PAGE_PATHS } from "@/lib/contract/paths";
 import { sanitizeReturnTo } from "@/lib/contract/return-to";
 import { signedOutCopyPath, signedOutNotice } from "@/lib/contract/signed-out-copies";
 import { localeOfRequest } from "@/lib/i18n/locales";
@@ -16,6 +16,7 @@ import { readOnlyJar } from "@/lib/session/cookie-jar";
 import { hasSessionCookie, loadSession } from "@/lib/session/session";
 
 import { isFramedRequest } from "./embedding";
+import { canonicalPath } from "./security-headers";
 import { STATIC_PAGE_HASHES_FILE } from "./static-page-hashes-file";
 
 /** Where the proxy sends a copy's own path asked for directly: no page has it, so the member's 404 answers. */

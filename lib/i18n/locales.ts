@@ -1,5 +1,3 @@
-import { isPopupPage } from "@/lib/contract/paths";
-
 /** The languages the dashboard speaks. */
 export const LOCALES = ["en", "zh-TW"] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -29,14 +27,6 @@ export function popupPagePath(path: string, locale: Locale | null | undefined): 
 export function popupLocaleOf(params: URLSearchParams): Locale | null {
   const asked = params.get(POPUP_LOCALE_PARAM);
   return isLocale(asked) ? asked : null;
-}
-
-/**
- * The language a page's render takes from its address: on a window the panel opens (isPopupPage), the
- * panel's (POPUP_LOCALE_PARAM); on any other page none, whatever the address says.
- */
-export function panelLocaleOfPage(pathname: string, params: URLSearchParams): Locale | null {
-  return isPopupPage(pathname) ? popupLocaleOf(params) : null;
 }
 
 /**

@@ -43,22 +43,6 @@ describe("app/global-error", () => {
     expect(screen.getByRole("link", { name: "回到儀表板" }).getAttribute("href")).toBe("/");
   });
 
-  it("in a window the embedded panel opened, speaks the panel's language that its address carries", () => {
-    document.cookie = `${LOCALE_COOKIE}=en; Path=/`;
-    try {
-      window.history.replaceState(null, "", "/settings/revoke?lang=zh-TW");
-      render(createElement(CrashPage, { onRetry: () => undefined }));
-      expect(within(screen.getByRole("alert")).getByRole("heading", { level: 1, name: "發生錯誤" })).toBeDefined();
-      cleanup();
-      // On any other page the address's `lang` is nobody's choice: the member's cookie decides, as for the render.
-      window.history.replaceState(null, "", "/courses?lang=zh-TW");
-      render(createElement(CrashPage, { onRetry: () => undefined }));
-      expect(within(screen.getByRole("alert")).getByRole("heading", { level: 1, name: "Something went wrong" })).toBeDefined();
-    } finally {
-      window.history.replaceState(null, "", "/");
-    }
-  });
-
   it("leaves the dictionaries out of its modules: its scripts load on every route, in a chunk of their own", () => {
     // With no app-wide layout, Turbopack gives the root error boundary its own chunk, with its own copy of
     // every module it imports (vercel/next.js#89192): the dictionaries there were a second copy of both
