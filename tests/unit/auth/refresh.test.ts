@@ -392,27 +392,33 @@ describe("a lost refresh lock costs nothing (docs/architecture.md section 8)", (
     await vi.waitFor(async () => expect(await store.recall(record)).toBeDefined(), { timeout: 2_000 });
   });
 
-  it("at a site that keeps its refresh token, a renewal due later reaches the site while no replica has the last", async () => {
-    // No refresh_token in the answer (RFC 6749 section 6): rt-0 stays good, and access tokens live 90 s.
-    site.handlers.set("POST /api/oauth/token", () => {
-      issued += 1;
-      return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 90 } };
-    });
-    // This instance keeps each renewal no replica acknowledged, to offer it to the next primary.
-    setSharedStateForTests(primaryWithoutReplica().store);
-    const jar = memoryJar();
-    await saveSession(jar, expiringSession());
-    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
-    // 46 s on, at-1 has less than half its life left, inside the refresh margin: the renewal goes to the site,
-    // not to the record or to the copy this instance keeps (both lasted half of at-1's 90 s).
-    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 46_000 });
-    try {
-      expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-2");
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
-  });
+  it.each([
+    ["no refresh_token in its answer", {}],
+    ["the same refresh_token in its answer", { refresh_token: "rt-0" }],
+  ])(
+    "at a site that keeps its refresh token (%s), a renewal due later reaches the site while no replica has the last",
+    async (_name, kept) => {
+      // RFC 6749 section 6: rt-0 stays good, and access tokens live 90 s.
+      site.handlers.set("POST /api/oauth/token", () => {
+        issued += 1;
+        return { json: { access_token: `at-${issued}`, token_type: "Bearer", expires_in: 90, ...kept } };
+      });
+      // This instance keeps each renewal no replica acknowledged, to offer it to the next primary.
+      setSharedStateForTests(primaryWithoutReplica().store);
+      const jar = memoryJar();
+      await saveSession(jar, expiringSession());
+      expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-1");
+      // 46 s on, at-1 has less than half its life left, inside the refresh margin: the renewal goes to the site,
+      // not to the record or to the copy this instance keeps (both lasted half of at-1's 90 s).
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 46_000 });
+      try {
+        expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-2");
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(site.callsTo("/api/oauth/token")).toHaveLength(2);
+    },
+  );
 
   it("at a site that keeps its refresh token, a refused token's renewal does not join one that adopts the record holding it", async () => {
     site.handlers.set("POST /api/oauth/token", () => {
