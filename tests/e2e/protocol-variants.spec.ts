@@ -10,11 +10,11 @@ import { freePort } from "../support/free-port";
 import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /*
- * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400) and
- * partial consent. With a dashboard of its own per setting (discovery is cached for ten minutes, so a
- * knob that changes discovery needs a fresh process): PAR required, DPoP required with a changing nonce,
- * both, and OpenID-only discovery: sign in, every page, revoke; with PAR, the address bar never holds
- * the authorization parameters.
+ * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400), a
+ * site that keeps its refresh token, and partial consent. With a dashboard of its own per setting
+ * (discovery is cached for ten minutes, so a knob that changes discovery needs a fresh process): PAR
+ * required, DPoP required with a changing nonce, both, and OpenID-only discovery: sign in, every page,
+ * revoke; with PAR, the address bar never holds the authorization parameters.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -48,6 +48,19 @@ test.describe("with the shared app", () => {
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     await page.goto("/courses");
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  });
+
+  test("a site that keeps its refresh token: pages load as views renew; withdrawn access says so", async ({ page }) => {
+    // 30-second access tokens: every page view renews, with the one refresh token the site keeps.
+    await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: 30, refreshWithoutRotation: true });
+    await signIn(page, "maya@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+    await expectEveryPage(page, "");
+    // The last view's renewal is still remembered (half its token's 30 s): it holds no newer grant.
+    await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
+    await page.goto("/courses");
+    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fcourses$/);
+    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
   });
 
   test("partial consent without account:read names the permission and offers to sign in again", async ({ page }) => {
