@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
 import { API_ROUTES, PAGE_PATHS, isSignedOutReason, type SignedOutReason } from "@/lib/contract/paths";
-import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
+import { uiLocalesForSite, type Locale } from "@/lib/i18n/locales";
 import { logEvent } from "@/lib/log/logger";
 import type { SessionData } from "@/lib/session/session";
 import { openSessionSeal, sealWithSessionSecret } from "@/lib/session/seal";
@@ -70,7 +70,8 @@ export async function endSessionRedirect(
   url.searchParams.set("post_logout_redirect_uri", postLogoutRedirectUri());
   // RP-Initiated Logout 1.0 section 2 `ui_locales`: a sign-out page the site shows, in the member's language,
   // asked only of a site that lists its pages' languages, as at sign-in (lib/auth/login.ts).
-  if (locale && discovered.languages) url.searchParams.set("ui_locales", uiLocalesFor(locale, discovered.languages));
+  const uiLocales = uiLocalesForSite(locale, discovered.languages);
+  if (uiLocales) url.searchParams.set("ui_locales", uiLocales);
   url.searchParams.set("state", await sealWithSessionSecret(state, END_SESSION_STATE_TTL_SECONDS));
   return url.toString();
 }
@@ -102,7 +103,7 @@ export async function openEndSessionTicket(ticket: string | null): Promise<strin
  * cached discovery): a site that stopped offering it must not receive the member, and the signed-out page
  * must not claim a sign-out that did not happen. The issuer is checked as everywhere (oauth4webapi).
  */
-async function readEndSessionEndpoint(): Promise<{ endpoint: string; languages: unknown[] | undefined } | undefined> {
+async function readEndSessionEndpoint(): Promise<{ endpoint: string; languages: unknown } | undefined> {
   try {
     const issuer = new URL(getConfig().siteUrl);
     const response = await oauth.discoveryRequest(issuer, {
@@ -112,10 +113,7 @@ async function readEndSessionEndpoint(): Promise<{ endpoint: string; languages: 
     });
     const metadata = await oauth.processDiscoveryResponse(issuer, response);
     return metadata.issuer === getConfig().siteUrl && typeof metadata.end_session_endpoint === "string"
-      ? {
-          endpoint: metadata.end_session_endpoint,
-          languages: Array.isArray(metadata.ui_locales_supported) ? metadata.ui_locales_supported : undefined,
-        }
+      ? { endpoint: metadata.end_session_endpoint, languages: metadata.ui_locales_supported }
       : undefined;
   } catch {
     return undefined;

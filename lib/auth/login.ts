@@ -4,7 +4,7 @@ import type { CookieJar } from "iron-session";
 import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
-import { uiLocalesFor, type Locale } from "@/lib/i18n/locales";
+import { uiLocalesForSite, type Locale } from "@/lib/i18n/locales";
 
 import { getSiteMetadata } from "./discovery";
 import { dpopThumbprint, newDpopKey, shouldBindTokens } from "./dpop";
@@ -45,7 +45,8 @@ export async function startLogin(jar: CookieJar, requestedReturnTo: string | nul
   });
   // OpenID Connect Core 3.1.2.1 `ui_locales`: the member's language for the site's own pages, asked only of
   // a site that lists the languages they speak (RFC 8414 section 2, `ui_locales_supported`).
-  if (locale && Array.isArray(as.ui_locales_supported)) parameters.set("ui_locales", uiLocalesFor(locale, as.ui_locales_supported));
+  const uiLocales = uiLocalesForSite(locale, as.ui_locales_supported);
+  if (uiLocales) parameters.set("ui_locales", uiLocales);
   // RFC 9449 section 10: the authorization code is bound to this session's key (dpop_jkt).
   const dpopKey = shouldBindTokens(as) ? await newDpopKey() : undefined;
   if (dpopKey) parameters.set("dpop_jkt", await dpopThumbprint(dpopKey));

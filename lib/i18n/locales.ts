@@ -49,6 +49,15 @@ export function uiLocalesFor(locale: Locale, siteTags: readonly unknown[] = []):
   return [...new Set([locale, "en" as const])].map(spelledBySite).join(" ");
 }
 
+/**
+ * The `ui_locales` to send a site whose metadata (`ui_locales_supported`) is `siteLanguages`, for a member
+ * reading `locale`: asked only of a site that lists the languages its pages speak (RFC 8414 section 2),
+ * at sign-in and at sign-out alike; none without a list or a language.
+ */
+export function uiLocalesForSite(locale: Locale | undefined, siteLanguages: unknown): string | undefined {
+  return locale && Array.isArray(siteLanguages) ? uiLocalesFor(locale, siteLanguages) : undefined;
+}
+
 /** A language tag's characters and length (RFC 5646 section 2.1): nothing else of the site's list is sent back to it. */
 const BCP47_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,6}$/;
 
