@@ -17,7 +17,7 @@ import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { signInOverHttp } from "../support/http-browser";
 import { PrometheusServer, valueOf, type PromSample } from "../support/prometheus-server";
-import { freePort } from "../support/free-port";
+import { freePorts } from "../support/free-port";
 
 const alertsFile = path.resolve(import.meta.dirname, "..", "..", "deploy", "prometheus", "alerts.yml");
 const METRICS_TOKEN = randomBytes(32).toString("base64url");
@@ -28,8 +28,8 @@ let prometheus: PrometheusServer;
 let metricsPort: number;
 
 beforeAll(async () => {
-  const appPort = await freePort();
-  metricsPort = await freePort();
+  const [appPort, metrics] = (await freePorts(2)) as [number, number];
+  metricsPort = metrics;
   const appUrl = `http://127.0.0.1:${appPort}`;
   // 30-second access tokens: below the one-minute refresh margin, so the first data request refreshes.
   sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs: { accessTokenTtlSeconds: 30 } });

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, appendFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -12,6 +11,7 @@ import { METHOD_GUARD_FILES } from "@/scripts/standalone";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
 
 import { ChildOutput } from "../support/child-output";
+import { freePort, freePorts } from "../support/free-port";
 import { signInOverHttp, type HttpBrowser } from "../support/http-browser";
 import { waitUntil } from "../support/wait-until";
 
@@ -40,17 +40,6 @@ it("the run command refuses bad configuration with one message naming every bad 
   expect(result.stderr).toContain(".env.example");
   expect(result.stdout).not.toContain("build_started");
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A command started in its own process group, so that a failed test can still stop all of it by its id. */
 class Running {
@@ -208,7 +197,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
   }
 
   async function demoStart(): Promise<Running> {
-    const [appPort, sitePort] = [await freePort(), await freePort()];
+    const [appPort, sitePort] = (await freePorts(2)) as [number, number];
     const appUrl = `http://localhost:${appPort}`;
     const start = npm(["start"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
     await waitForHealth(appUrl, start);
@@ -345,7 +334,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
 
   it("npm run dev serves a signed-in member and writes nothing into the checkout", async () => {
     const before = readdirSync(app).sort();
-    const [appPort, sitePort] = [await freePort(), await freePort()];
+    const [appPort, sitePort] = (await freePorts(2)) as [number, number];
     const appUrl = `http://localhost:${appPort}`;
     // As a developer's terminal with a coding agent has it (Next.js 16.4 writes its AGENTS.md only for an agent
     // it detects, by AI_AGENT among others; 16.5 on every start).
