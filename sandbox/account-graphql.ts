@@ -296,23 +296,39 @@ function parseBody(raw: unknown): GraphQLBody | string {
   };
 }
 
+/** The Account API's refusal of a token, in the form the knob `accountApiTokenRefusal` names. */
+function refuseToken(c: Context, state: SandboxState, description: string): Response {
+  switch (state.knobs.accountApiTokenRefusal) {
+    case "challenge":
+      return invalidTokenResponse(c, state, description);
+    case "no_challenge":
+      return c.json({ error: "invalid_token", error_description: description }, 401, { ...NO_STORE_HEADERS });
+    case "graphql_401":
+    case "graphql_200": {
+      const errors = [{ message: description, extensions: { code: "UNAUTHENTICATED" } }];
+      const status = state.knobs.accountApiTokenRefusal === "graphql_401" ? 401 : 200;
+      return c.json({ errors, data: null }, status, { ...NO_STORE_HEADERS });
+    }
+  }
+}
+
 function graphqlError(c: Context, status: 400 | 405 | 415, message: string): Response {
   return c.json({ errors: [{ message }] }, status, { ...NO_STORE_HEADERS });
 }
 
 async function handleGraphQL(c: Context, state: SandboxState): Promise<Response> {
   // Bearer, or DPoP with a proof of the token's key and its ath (RFC 9449 section 7).
-  const auth = await authenticateResourceRequest(c, state);
-  if (auth.kind === "none") return invalidTokenResponse(c, state, "An access token is required");
+  const auth = await authenticateResourceRequest(c, state, refuseToken);
+  if (auth.kind === "none") return refuseToken(c, state, "An access token is required");
   if (auth.kind === "refused") return auth.response;
   const record = auth.record;
   // RFC 8707: the token must have been issued for this origin.
   if (record.resource !== state.issuer) {
-    return invalidTokenResponse(c, state, "The access token was issued for another resource");
+    return refuseToken(c, state, "The access token was issued for another resource");
   }
   if (!record.scopes.includes("account:read")) return insufficientScopeResponse(c, state, "account:read");
   const member = findMemberById(record.memberId);
-  if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
+  if (!member) return refuseToken(c, state, "The member of this token no longer exists");
 
   const contentType = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") return graphqlError(c, 415, "Content-Type must be application/json");

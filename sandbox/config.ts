@@ -3,7 +3,7 @@
  * once. Variables are listed in `main.ts`.
  */
 import { z } from "zod";
-import { HOST_PATTERN, parseFailureList } from "./knobs";
+import { ACCOUNT_API_TOKEN_REFUSALS, HOST_PATTERN, parseFailureList } from "./knobs";
 import type { EndpointName, FailureSpec, KnobsPatch } from "./knobs";
 import type { SandboxOptions } from "./state";
 
@@ -76,6 +76,9 @@ const envSchema = z.object({
   SANDBOX_DPOP: offeredOrRequired,
   SANDBOX_DPOP_NONCE: onOff,
   SANDBOX_DPOP_REVOCATION: onOff,
+  SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: z
+    .enum(ACCOUNT_API_TOKEN_REFUSALS, `must be one of ${ACCOUNT_API_TOKEN_REFUSALS.join(", ")}`)
+    .optional(),
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -139,6 +142,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_DPOP !== undefined) knobs.dpop = values.SANDBOX_DPOP;
   if (values.SANDBOX_DPOP_NONCE !== undefined) knobs.dpopNonce = isOn(values.SANDBOX_DPOP_NONCE);
   if (values.SANDBOX_DPOP_REVOCATION !== undefined) knobs.dpopRevocation = isOn(values.SANDBOX_DPOP_REVOCATION);
+  if (values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL !== undefined) knobs.accountApiTokenRefusal = values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL;
 
   const options: SandboxOptions = {
     knobs,

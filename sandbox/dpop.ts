@@ -110,19 +110,24 @@ function dpopChallenge(c: Context, state: SandboxState, error: string, descripti
 /**
  * The access token of a protected resource request (RFC 6750 Bearer, or RFC 9449 section 7 DPoP): a
  * DPoP-bound token is accepted only with the DPoP scheme and a proof of its key, with `ath`; a Bearer
- * token only with the Bearer scheme.
+ * token only with the Bearer scheme. `refuseToken` answers a missing-scheme, unknown, expired or revoked
+ * token (by default 401 with the Bearer challenge); the DPoP scheme's own refusals keep their challenge.
  */
-export async function authenticateResourceRequest(c: Context, state: SandboxState): Promise<ResourceAuth> {
+export async function authenticateResourceRequest(
+  c: Context,
+  state: SandboxState,
+  refuseToken: (c: Context, state: SandboxState, description: string) => Response = invalidTokenResponse,
+): Promise<ResourceAuth> {
   const header = c.req.header("authorization");
   if (header === undefined) return { kind: "none" };
   const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
   const scheme = match?.[1]?.toLowerCase();
   const token = match?.[2];
   if (!scheme || !token || (scheme === "dpop" && state.knobs.dpop === "off")) {
-    return { kind: "refused", response: invalidTokenResponse(c, state, "The Authorization header is malformed") };
+    return { kind: "refused", response: refuseToken(c, state, "The Authorization header is malformed") };
   }
   const checked = state.store.checkAccessToken(token, state.now());
-  if (!checked.ok) return { kind: "refused", response: invalidTokenResponse(c, state, checked.reason) };
+  if (!checked.ok) return { kind: "refused", response: refuseToken(c, state, checked.reason) };
   const bound = checked.record.dpopJkt;
   if (bound === undefined) {
     if (scheme === "dpop")

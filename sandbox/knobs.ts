@@ -197,7 +197,18 @@ export interface SandboxKnobs {
    * Off mimics a site that writes them in one language and says nothing of it.
    */
   mcpLocalizedTools: boolean;
+  /**
+   * How the Account API refuses a token it does not take (missing, unknown, expired, revoked, another
+   * origin's): "challenge", the documented 401 with a `WWW-Authenticate: Bearer` challenge (RFC 6750 section 3);
+   * "no_challenge", the same 401 and JSON error without the header; "graphql_401", 401 with a GraphQL error
+   * coded `UNAUTHENTICATED` (as Adobe Commerce answers); "graphql_200", that error with 200 and no data (as
+   * Apollo Server answers an `AuthenticationError`). A missing scope stays 403 with its challenge.
+   */
+  accountApiTokenRefusal: AccountApiTokenRefusal;
 }
+
+export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
+export type AccountApiTokenRefusal = (typeof ACCOUNT_API_TOKEN_REFUSALS)[number];
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
   accessTokenTtlSeconds: 7200,
@@ -237,6 +248,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   refreshRevocationEndsGrant: true,
   mcpMemberTokenRefusal: "off",
   mcpLocalizedTools: false,
+  accountApiTokenRefusal: "challenge",
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -309,6 +321,7 @@ export const knobsPatchSchema = z
     refreshRevocationEndsGrant: z.boolean(),
     mcpMemberTokenRefusal: z.enum(["off", "bare", "with_metadata"]),
     mcpLocalizedTools: z.boolean(),
+    accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
   })
   .partial()
   .strict();

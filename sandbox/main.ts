@@ -37,6 +37,9 @@
  *   SANDBOX_OPENID_DISCOVERY_ONLY=on no RFC 8414 document: only /.well-known/openid-configuration is published
  *   SANDBOX_LOCALIZED_SIGN_IN=on     sign-in, consent and sign-out pages in English and 繁體中文
  *                                    (ui_locales_supported), chosen by the request's ui_locales
+ *   SANDBOX_ACCOUNT_API_TOKEN_REFUSAL  how the Account API refuses a token: challenge (the documented 401 with
+ *                                    WWW-Authenticate, default) | no_challenge (401 without the header) | graphql_401
+ *                                    | graphql_200 (a GraphQL error coded UNAUTHENTICATED, with 401 or 200)
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

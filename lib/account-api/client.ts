@@ -69,6 +69,8 @@ export async function runAccountOperation<TData>(
     try {
       data = await client.request<unknown>({ document: documentForSite(operation.document, optionalFields, leftOut), variables: fitted });
     } catch (error) {
+      const refusal = tokenRefusalWithoutChallenge(error);
+      if (refusal) throw refusal;
       const errors = graphqlErrorsOf(error);
       const learned =
         errors.length > 0 &&
@@ -134,6 +136,28 @@ function largestPageSize(operation: AccountOperation<unknown>, variables: Record
 function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
   if (!(error instanceof ClientError) || error.response.status >= 500) return [];
   return error.response.errors ?? [];
+}
+
+/**
+ * The site's refusal of the access token when it comes without the Bearer challenge RFC 6750 section 3
+ * asks for (a challenge is oauth4webapi's WWWAuthenticateChallengeError, read by refusalOfChallenge): a 401
+ * with any body, which says the request lacks valid credentials (RFC 9110 section 15.5.2), or a GraphQL
+ * error coded `UNAUTHENTICATED` on the whole request or its root field, as GraphQL servers in Apollo's
+ * manner answer, often with 200. Either is answered as a challenge's `invalid_token` is (refresh once,
+ * retry once: lib/auth/member-session.ts), not as the site being down or the query being wrong. Without a
+ * challenge the site names no resource, so a token meant for another one cannot be told apart (the doctor
+ * warns of it).
+ */
+function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
+  if (!(error instanceof ClientError)) return undefined;
+  const { status, errors = [] } = error.response;
+  const unauthenticated =
+    status < 500 && errors.some((failure) => failure.extensions?.code === "UNAUTHENTICATED" && (failure.path?.length ?? 0) <= 1);
+  if (status !== 401 && !unauthenticated) return undefined;
+  return new SiteError("token_refused", "The Account API refused the access token.", {
+    cause: error,
+    detail: status === 401 ? "invalid_token_without_challenge" : "graphql_unauthenticated",
+  });
 }
 
 function toAccountError(error: unknown): SiteError {

@@ -511,6 +511,7 @@ describe("config (environment)", () => {
       SANDBOX_DPOP: "offered",
       SANDBOX_DPOP_NONCE: "on",
       SANDBOX_DPOP_REVOCATION: "on",
+      SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: "graphql_200",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -536,6 +537,7 @@ describe("config (environment)", () => {
         dpop: "offered",
         dpopNonce: true,
         dpopRevocation: true,
+        accountApiTokenRefusal: "graphql_200",
       },
     });
   });
@@ -545,7 +547,12 @@ describe("config (environment)", () => {
     expect(off.options.knobs).toEqual({ par: "off", dpop: "off", dpopNonce: false, partialConsent: false });
     let error: unknown;
     try {
-      loadSandboxConfig({ SANDBOX_PAR: "yes", SANDBOX_DPOP: "always", SANDBOX_DPOP_REVOCATION: "sometimes" });
+      loadSandboxConfig({
+        SANDBOX_PAR: "yes",
+        SANDBOX_DPOP: "always",
+        SANDBOX_DPOP_REVOCATION: "sometimes",
+        SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: "teapot",
+      });
     } catch (caught) {
       error = caught;
     }
@@ -554,6 +561,7 @@ describe("config (environment)", () => {
     expect(message).toContain("SANDBOX_PAR: must be off, offered or required");
     expect(message).toContain("SANDBOX_DPOP: must be off, offered or required");
     expect(message).toContain("SANDBOX_DPOP_REVOCATION");
+    expect(message).toContain("SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: must be one of challenge, no_challenge, graphql_401, graphql_200");
   });
 
   it("starts a sandbox that requires PAR and DPoP with a nonce from the environment alone", async () => {

@@ -4,7 +4,7 @@ import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { DEMO_MEMBERS, PUBLIC_CLIENT_ID, PUBLIC_CLIENT_REDIRECT_URI } from "../seed";
 import { findForm, postSandboxControl, SandboxBrowser } from "../testing";
-import { obtainTokens, refreshTokens } from "./helpers";
+import { graphql, obtainTokens, postForm, refreshTokens } from "./helpers";
 
 /** The knobs of issue 30 item 0: what a second, independent OpenID provider does differently. */
 let sandbox: RunningSandbox;
@@ -22,6 +22,7 @@ afterEach(() => {
     partialConsent: false,
     openIdDiscoveryOnly: false,
     localizedSignIn: false,
+    accountApiTokenRefusal: "challenge",
   });
 });
 
@@ -62,6 +63,58 @@ describe("refreshWithoutRotation", () => {
     expect(rotated.body.refresh_token).toEqual(expect.any(String));
     expect((await refreshTokens(sandbox, rotating.refreshToken)).body).toMatchObject({ error: "invalid_grant" });
   });
+});
+
+describe("accountApiTokenRefusal", () => {
+  it.each([
+    {
+      refusal: "challenge",
+      status: 401,
+      challenge: /^Bearer error="invalid_token", .*resource_metadata=/,
+      body: { error: "invalid_token", error_description: expect.any(String) as string },
+    },
+    {
+      refusal: "no_challenge",
+      status: 401,
+      challenge: null,
+      body: { error: "invalid_token", error_description: expect.any(String) as string },
+    },
+    {
+      refusal: "graphql_401",
+      status: 401,
+      challenge: null,
+      body: { data: null, errors: [{ message: expect.any(String) as string, extensions: { code: "UNAUTHENTICATED" } }] },
+    },
+    {
+      refusal: "graphql_200",
+      status: 200,
+      challenge: null,
+      body: { data: null, errors: [{ message: expect.any(String) as string, extensions: { code: "UNAUTHENTICATED" } }] },
+    },
+  ] as const)(
+    "$refusal: refuses a missing, revoked or unknown token that way, and answers a good one",
+    async ({ refusal, status, challenge, body }) => {
+      sandbox.setKnobs({ accountApiTokenRefusal: refusal });
+      const tokens = await obtainTokens(sandbox);
+      const revoked = await obtainTokens(sandbox);
+      const revocation = await postForm(`${sandbox.url}/api/oauth/revoke`, {
+        token: revoked.accessToken,
+        client_id: revoked.code.clientId,
+        client_secret: revoked.code.secret,
+      });
+      expect(revocation.status).toBe(200);
+      for (const token of [undefined, revoked.accessToken, "not-a-token-of-this-site"]) {
+        const refused = await graphql(sandbox, token, "{ viewer { email } }");
+        expect(refused.status).toBe(status);
+        if (challenge === null) expect(refused.headers.has("www-authenticate")).toBe(false);
+        else expect(refused.headers.get("www-authenticate")).toMatch(challenge);
+        expect(refused.body).toEqual(body);
+      }
+      const answered = await graphql(sandbox, tokens.accessToken, "{ viewer { email } }");
+      expect(answered.status).toBe(200);
+      expect(answered.body).toEqual({ data: { viewer: { email: "maya@example.com" } } });
+    },
+  );
 });
 
 describe("partialConsent", () => {

@@ -424,10 +424,27 @@ export function checkAccountApi(snapshot: SiteSnapshot): CheckResult {
   if (probe.kind === "unreachable") return fail(id, title, `${probe.url}: ${probe.reason}`);
   const challenge = /^bearer(\s|,|$)/i.test((probe.wwwAuthenticate ?? "").trim());
   if (probe.status === 401 && challenge) return pass(id, title, "an anonymous request gets 401 with a Bearer challenge");
-  if (probe.status === 401)
-    return warn(id, title, "an anonymous request gets 401 but no WWW-Authenticate: Bearer challenge (RFC 6750 section 3)");
+  // The dashboard takes either refusal without a challenge as a refused token (lib/account-api/client.ts).
+  const withoutChallenge =
+    "the dashboard renews a token refused this way, but without a challenge's resource_metadata it cannot tell a token " +
+    "meant for another resource (members would be asked to sign in again instead of the operator being told)";
+  if (probe.status === 401) {
+    return warn(
+      id,
+      title,
+      `an anonymous request gets 401 but no WWW-Authenticate: Bearer challenge (RFC 6750 section 3); ${withoutChallenge}`,
+    );
+  }
   if (probe.status === 404) return fail(id, title, `${probe.url} answered HTTP 404: the site has no Account API there`);
   if (probe.status === 403) return warn(id, title, "an anonymous request gets HTTP 403 instead of 401 with a Bearer challenge");
+  if (probe.status < 500 && probe.unauthenticatedError) {
+    return warn(
+      id,
+      title,
+      `an anonymous request gets HTTP ${probe.status} with a GraphQL error coded UNAUTHENTICATED instead of 401 with a Bearer ` +
+        `challenge (RFC 6750 section 3); ${withoutChallenge}`,
+    );
+  }
   if (probe.status >= 200 && probe.status < 300) {
     return fail(id, title, `an anonymous request gets HTTP ${probe.status}; the Account API must refuse requests without a token`);
   }

@@ -44,7 +44,7 @@ export interface SiteSnapshot {
   protectedResource: JsonDocument;
   /** Fetched when discovery names a `jwks_uri`. */
   jwks: JsonDocument | undefined;
-  accountApi: HttpProbe;
+  accountApi: AccountApiProbe;
   mcp: McpProbe;
   /** Probed when a client_id was given. */
   authorization: AuthorizationProbe | undefined;
@@ -190,17 +190,49 @@ async function probeHttp(url: string, init: RequestInit, timeoutMs: number): Pro
   }
 }
 
+/** The Account API's answer to an anonymous request, and whether it is a GraphQL error coded UNAUTHENTICATED. */
+export type AccountApiProbe = HttpProbe & { unauthenticatedError?: boolean };
+
 /** An anonymous GraphQL request: the Account API has no anonymous mode and must challenge it. */
-export function probeAccountApi(site: string, timeoutMs: number): Promise<HttpProbe> {
-  return probeHttp(
-    `${site}/account/graphql`,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query: "{ __typename }" }),
-    },
-    timeoutMs,
-  );
+export async function probeAccountApi(site: string, timeoutMs: number): Promise<AccountApiProbe> {
+  const url = `${site}/account/graphql`;
+  let response: Response;
+  let text: string;
+  try {
+    response = await siteFetch(
+      url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ query: "{ __typename }" }),
+      },
+      timeoutMs,
+    );
+    text = await readText(response, timeoutMs);
+  } catch (error) {
+    return { kind: "unreachable", url, reason: error instanceof UnreachableError ? error.reason : "could not connect" };
+  }
+  return {
+    kind: "response",
+    url,
+    status: response.status,
+    location: response.headers.get("location") ?? undefined,
+    wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+    unauthenticatedError: isUnauthenticatedError(text),
+  };
+}
+
+/** A GraphQL answer whose errors include one coded UNAUTHENTICATED, as GraphQL servers in Apollo's manner refuse a caller. */
+function isUnauthenticatedError(text: string): boolean {
+  try {
+    const errors = (JSON.parse(text) as { errors?: unknown } | null)?.errors;
+    return (
+      Array.isArray(errors) &&
+      errors.some((error) => (error as { extensions?: { code?: unknown } } | null)?.extensions?.code === "UNAUTHENTICATED")
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Connects anonymously with the official MCP client and lists the tools. */

@@ -11,7 +11,8 @@ import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from ".
 
 /*
  * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400), a
- * site that keeps its refresh token, and partial consent. With a dashboard of its own per setting
+ * site that keeps its refresh token, an Account API that refuses tokens with a GraphQL error, and partial
+ * consent. With a dashboard of its own per setting
  * (discovery is cached for ten minutes, so a knob that changes discovery needs a fresh process): PAR
  * required, DPoP required with a changing nonce, both, and OpenID-only discovery: sign in, every page,
  * revoke; with PAR, the address bar never holds the authorization parameters.
@@ -60,6 +61,25 @@ test.describe("with the shared app", () => {
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
     await page.goto("/courses");
     await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fcourses$/);
+    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
+  });
+
+  test("an Account API that refuses a token with a GraphQL error: a token it dropped early is renewed; withdrawn access says so", async ({
+    page,
+  }) => {
+    // 200 with an UNAUTHENTICATED error, as Apollo Server answers: no 401, no challenge.
+    await postSandboxControl(page, "/__sandbox/knobs", { accountApiTokenRefusal: "graphql_200" });
+    await signIn(page, "maya@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+    // The site's clock passes the access token's two hours: the dashboard still holds it for good.
+    await postSandboxControl(page, "/__sandbox/knobs", { clockOffsetMs: 7_300_000 });
+    await page.goto("/courses");
+    await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+    await expectEveryPage(page, "");
+    await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
+    await page.goto("/orders");
+    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Forders$/);
     await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
   });
 

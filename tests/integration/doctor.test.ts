@@ -640,6 +640,16 @@ describe("doctor against a site served by the test", () => {
       arrange: () => testSite.routes.set("/account/graphql", () => json({ error: "invalid_token" }, 401)),
     },
     {
+      name: "an Account API refusing with a GraphQL error coded UNAUTHENTICATED",
+      id: "account-api",
+      status: "WARN",
+      detail: /HTTP 200 with a GraphQL error coded UNAUTHENTICATED instead of 401 .*cannot tell a token meant for another resource/,
+      arrange: () =>
+        testSite.routes.set("/account/graphql", () =>
+          json({ data: null, errors: [{ message: "You must be signed in", extensions: { code: "UNAUTHENTICATED" } }] }),
+        ),
+    },
+    {
       name: "an Account API redirecting to a login page",
       id: "account-api",
       status: "FAIL",
