@@ -112,12 +112,28 @@ function dateTimeScalar(form: DateTimeForm): GraphQLScalarType {
 
 const schemaCache = new Map<string, GraphQLSchema>();
 
-/** The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes written in `dateTimeForm`. */
-export function accountSchema(missingFields: readonly string[], dateTimeForm: DateTimeForm = "rfc3339"): GraphQLSchema {
-  const key = `${[...missingFields].sort().join(",")}|${dateTimeForm}`;
+/**
+ * The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes written in `dateTimeForm`;
+ * with `nullableItems` (the `graphqlUnavailableItems` knob), the items of every connection's `nodes` nullable.
+ */
+export function accountSchema(
+  missingFields: readonly string[],
+  dateTimeForm: DateTimeForm = "rfc3339",
+  nullableItems = false,
+): GraphQLSchema {
+  const key = `${[...missingFields].sort().join(",")}|${dateTimeForm}|${nullableItems}`;
   const cached = schemaCache.get(key);
   if (cached) return cached;
   let document = parse(ACCOUNT_SCHEMA_SDL);
+  if (nullableItems) {
+    document = visit(document, {
+      FieldDefinition(node) {
+        const list = node.type.kind === Kind.NON_NULL_TYPE ? node.type.type : undefined;
+        if (node.name.value !== "nodes" || list?.kind !== Kind.LIST_TYPE || list.type.kind !== Kind.NON_NULL_TYPE) return undefined;
+        return { ...node, type: { ...node.type, type: { ...list, type: list.type.type } } };
+      },
+    });
+  }
   if (missingFields.length > 0) {
     const drop = (typeName: string, fieldName: string) =>
       missingFields.some((entry) => entry === `${typeName}.${fieldName}` || (entry === fieldName && typeName === "Viewer"));
@@ -351,6 +367,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   const schema = accountSchema(
     state.knobs.graphqlSeedFieldsOnly ? [...state.knobs.graphqlMissingFields, ...NON_SEED_FIELDS] : state.knobs.graphqlMissingFields,
     state.knobs.dateTimesWithoutOffset ? "withoutOffset" : state.knobs.dateTimesBasicOffset ? "basicOffset" : "rfc3339",
+    state.knobs.graphqlUnavailableItems.length > 0,
   );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {
@@ -362,7 +379,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     rootValue: viewerRoot(state, member),
     variableValues: body.variables,
     operationName: body.operationName,
-    fieldResolver: failingFieldResolver(state.knobs.graphqlFieldErrors),
+    fieldResolver: failingFieldResolver(state.knobs.graphqlFieldErrors, state.knobs.graphqlUnavailableItems),
   });
   if (!("data" in result) || result.data === undefined) {
     // Request errors (unknown operation, bad variables) have no data.
@@ -377,11 +394,25 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
  * The `graphqlFieldErrors` knob: the named fields' resolver throws, as a failing backend behind one field
  * does; graphql-js then answers a partial result. A real server masks the cause, so the message says nothing.
  */
-function failingFieldResolver(failing: readonly string[]): GraphQLFieldResolver<unknown, unknown> | undefined {
-  if (failing.length === 0) return undefined;
+/** The identity of a list's item, as `graphqlUnavailableItems` names it: a course's slug, an order's or a registration's id. */
+const ITEM_IDENTITY: Readonly<Record<string, string>> = { EnrolledCourse: "slug", Order: "id", EventRegistration: "id" };
+
+/**
+ * The resolver of the `graphqlFieldErrors` and `graphqlUnavailableItems` knobs: a named field fails for
+ * every item; a named item fails at its identity (non-null), which nulls the item in its list.
+ */
+function failingFieldResolver(
+  failing: readonly string[],
+  unavailable: readonly string[],
+): GraphQLFieldResolver<unknown, unknown> | undefined {
+  if (failing.length === 0 && unavailable.length === 0) return undefined;
   return (source, args, context, info) => {
     if (failing.includes(`${info.parentType.name}.${info.fieldName}`)) throw new Error("Internal server error");
-    return defaultFieldResolver(source, args, context, info);
+    const value = defaultFieldResolver(source, args, context, info);
+    if (ITEM_IDENTITY[info.parentType.name] === info.fieldName && typeof value === "string" && unavailable.includes(value)) {
+      throw new GraphQLError("This item is no longer available", { extensions: { code: "NOT_FOUND" } });
+    }
+    return value;
   };
 }
 

@@ -75,6 +75,13 @@ export interface SandboxKnobs {
    * parent instead, up to the nearest nullable one (GraphQL spec, "Handling Field Errors").
    */
   graphqlFieldErrors: string[];
+  /**
+   * Items of the Account API's lists the site cannot give (course slugs, order ids, registration ids), as
+   * when a course was deleted under an enrollment: with any named, the lists' items are nullable in the
+   * schema (`nodes: [EnrolledCourse]!`, as GitHub's are), and each named item comes back null with an
+   * error naming its path (GraphQL spec, "Handling Field Errors"); the rest of the list as usual.
+   */
+  graphqlUnavailableItems: string[];
   /** The largest `first` the Account API accepts; above it the query fails with an error naming this maximum (default 100). */
   maxPageSize: number;
   /**
@@ -220,6 +227,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlMissingFields: [],
   graphqlSeedFieldsOnly: false,
   graphqlFieldErrors: [],
+  graphqlUnavailableItems: [],
   maxPageSize: 100,
   cursorTtlSeconds: 0,
   cursorMinLength: 0,
@@ -287,6 +295,7 @@ export const knobsPatchSchema = z
     graphqlMissingFields: z.array(z.string().regex(/^([A-Za-z_]\w*\.)?[A-Za-z_]\w*$/)).max(100),
     graphqlSeedFieldsOnly: z.boolean(),
     graphqlFieldErrors: z.array(z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/)).max(100),
+    graphqlUnavailableItems: z.array(z.string().min(1).max(200)).max(100),
     maxPageSize: z.number().int().min(1).max(10_000),
     cursorTtlSeconds: z
       .number()

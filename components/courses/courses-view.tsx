@@ -64,6 +64,8 @@ export function CoursesView() {
           emptyBody: messages.courses.emptyBody,
           showMore: messages.courses.showMore,
           loadingMore: messages.courses.loadingMore,
+          unavailableOne: messages.courses.unavailableOne,
+          unavailable: messages.courses.unavailable,
         }}
         emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}
       >

@@ -66,6 +66,8 @@ export function EventsView() {
           emptyBody: messages.events.emptyBody,
           showMore: messages.events.showMore,
           loadingMore: messages.courses.loadingMore,
+          unavailableOne: messages.events.unavailableOne,
+          unavailable: messages.events.unavailable,
         }}
         emptyAction={<SiteLink page="events" label={messages.emptyStates.seeEvents} />}
       >

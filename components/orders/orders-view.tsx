@@ -31,6 +31,8 @@ export function OrdersView() {
           emptyBody: words.emptyBody,
           showMore: words.showMore,
           loadingMore: messages.courses.loadingMore,
+          unavailableOne: words.unavailableOne,
+          unavailable: words.unavailable,
         }}
         emptyAction={<SiteLink page="courses" label={messages.emptyStates.browseCourses} />}
       >

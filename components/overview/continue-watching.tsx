@@ -11,16 +11,27 @@ import { PageSection } from "@/components/ui/page-section";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { CourseMainAction } from "@/components/courses/course-main-action";
 import { CourseProgress } from "@/components/courses/course-progress";
+import { UnavailableItems } from "@/components/ui/unavailable-items";
 
 /**
  * Up to three courses in progress, most recently watched first, each with its action (and its badge when
- * access ends soon); and how many more may be in progress where the site failed to say (`unknown`), with
- * the way to them.
+ * access ends soon); how many more may be in progress where the site failed to say (`unknown`), with
+ * the way to them; and, first, how many courses the site could not give at all (`unavailable`).
  */
-export function ContinueWatching({ courses, unknown }: { courses: CourseEnrollment[]; unknown: number }) {
+export function ContinueWatching({
+  courses,
+  unknown,
+  unavailable = 0,
+}: {
+  courses: CourseEnrollment[];
+  unknown: number;
+  /** Courses the site listed but could not give: any of them may be in progress. */
+  unavailable?: number;
+}) {
   const { messages, now } = useI18n();
   return (
     <PageSection id="overview-continue" title={messages.overview.continueWatching}>
+      <UnavailableItems count={unavailable} words={messages.courses} />
       {courses.length === 0 && unknown === 0 ? (
         <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
       ) : (

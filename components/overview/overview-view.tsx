@@ -38,19 +38,22 @@ export function OverviewView() {
   return (
     <div>
       <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
-      {embedded ? (
-        // The panel's default view: what to continue and what ends soon, with their actions.
-        <div className="flex flex-col gap-6">
-          <ContinueWatching courses={overview.continueWatching} unknown={overview.continueWatchingUnknown} />
-          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-        </div>
-      ) : (
-        <div className="flex flex-col gap-8">
-          <ContinueWatching courses={overview.continueWatching} unknown={overview.continueWatchingUnknown} />
-          <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
-          <UpcomingEvents registrations={overview.upcomingEvents} failed={overview.upcomingEventsFailed === true} />
-        </div>
-      )}
+      {/* The panel's default view is what to continue and what ends soon, with their actions; the page adds the next events. */}
+      <div className={`flex flex-col ${embedded ? "gap-6" : "gap-8"}`}>
+        <ContinueWatching
+          courses={overview.continueWatching}
+          unknown={overview.continueWatchingUnknown}
+          unavailable={overview.coursesUnavailable}
+        />
+        <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+        {embedded ? null : (
+          <UpcomingEvents
+            registrations={overview.upcomingEvents}
+            failed={overview.upcomingEventsFailed === true}
+            unavailable={overview.registrationsUnavailable}
+          />
+        )}
+      </div>
     </div>
   );
 }

@@ -6,15 +6,26 @@ import type { EventRegistration } from "@/lib/types/account";
 import { RegistrationList } from "@/components/events/registration-list";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
+import { UnavailableItems } from "@/components/ui/unavailable-items";
 
 /**
  * The next few upcoming events the member is registered for (null: the site does not provide registrations,
  * or, with `failed`, failed to give them this time).
  */
-export function UpcomingEvents({ registrations, failed = false }: { registrations: EventRegistration[] | null; failed?: boolean }) {
+export function UpcomingEvents({
+  registrations,
+  failed = false,
+  unavailable = 0,
+}: {
+  registrations: EventRegistration[] | null;
+  failed?: boolean;
+  /** Registrations the site listed but could not give: any of them may be upcoming. */
+  unavailable?: number;
+}) {
   const { messages } = useI18n();
   return (
     <PageSection id="overview-events" title={messages.overview.upcomingEvents}>
+      <UnavailableItems count={unavailable} words={messages.events} />
       {registrations === null ? (
         <p className="text-fg-muted">{failed ? messages.overview.upcomingEventsFailed : messages.overview.upcomingEventsUnavailable}</p>
       ) : registrations.length === 0 ? (

@@ -12,6 +12,7 @@ import { EmptyState } from "./empty-state";
 import { ErrorPanel } from "./error-panel";
 import { LoadingState } from "./loading-state";
 import { listedItemId, ShowMoreButton } from "./show-more-button";
+import { UnavailableItems } from "./unavailable-items";
 
 /** The parts of a React Query infinite query that a paged list reads. */
 export interface PagedQuery<T> {
@@ -24,8 +25,8 @@ export interface PagedQuery<T> {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => Promise<unknown>;
-  /** The pages read so far. */
-  data?: { pages: readonly { items: readonly T[] }[] };
+  /** The pages read so far, each with how many of its items the site could not give. */
+  data?: { pages: readonly { items: readonly T[]; itemsUnavailable?: number }[] };
 }
 
 /** What the element of one listed item takes: focus after "Show more", and its position as its id. */
@@ -44,6 +45,7 @@ export interface PagedItemProps extends NewItemFocusProps {
  * the page is interactive loads the longer list from the server, which the browser shows at the item it
  * added that the view shows first, wherever the view sorts it (landingOnFirstAdded). `showMore: "children"`:
  * the items' own view shows more (Courses steps through what it holds before it asks the site for the rest).
+ * Items the site listed but could not give are counted above the list, in the list's words (`texts`).
  */
 export function PagedQueryBody<T>({
   query,
@@ -59,7 +61,15 @@ export function PagedQueryBody<T>({
   items: T[];
   siteOrder?: T[];
   keyOf: (item: T) => string;
-  texts: { error: string; empty: string; emptyBody?: string; showMore: string; loadingMore: string };
+  texts: {
+    error: string;
+    empty: string;
+    emptyBody?: string;
+    showMore: string;
+    loadingMore: string;
+    unavailableOne: string;
+    unavailable: string;
+  };
   emptyAction?: ReactNode;
   showMore?: "pages" | "children";
   children: (items: T[], itemProps: (item: T) => PagedItemProps) => ReactNode;
@@ -75,14 +85,25 @@ export function PagedQueryBody<T>({
     return { ...focusProps(key), id: listedItemId(positions.get(key) ?? 0) };
   };
   const nextPageCount = (query.data?.pages.length ?? 1) + 1;
+  const unavailableCount = (query.data?.pages ?? []).reduce((sum, page) => sum + (page.itemsUnavailable ?? 0), 0);
+  const unavailable = <UnavailableItems count={unavailableCount} words={texts} />;
   if (query.isPending) return <LoadingState label={messages.app.loading} />;
   if (query.isError && items.length === 0) {
     return <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   }
-  if (items.length === 0) return <EmptyState title={texts.empty} body={texts.emptyBody} action={emptyAction} />;
-  if (showMore === "children") return children(items, itemProps);
+  // With every item listed gone, the list is not empty: the member reads how many the site could not give.
+  if (items.length === 0)
+    return unavailableCount > 0 ? unavailable : <EmptyState title={texts.empty} body={texts.emptyBody} action={emptyAction} />;
+  if (showMore === "children")
+    return (
+      <>
+        {unavailable}
+        {children(items, itemProps)}
+      </>
+    );
   return (
     <>
+      {unavailable}
       {children(items, itemProps)}
       {query.isFetchNextPageError ? (
         <div className="mt-6">

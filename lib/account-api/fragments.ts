@@ -125,9 +125,20 @@ export interface RawConnection<TNode> {
   nodes: TNode[];
   pageInfo?: RawPageInfo | null;
   totalCount?: number | null;
+  /**
+   * Items the site listed as null and are left out of `nodes`: on a site whose schema makes a connection's
+   * items nullable, an item it cannot give (a course deleted under an enrollment) comes as null, with an
+   * error naming it or without (./partial-answer.ts keeps such an answer). 0 (or absent) on a whole answer.
+   */
+  itemsUnavailable?: number;
 }
 
-/** The form of a connection of `node`s, as {@link RawConnection}. */
+/** The form of a connection of `node`s, as {@link RawConnection}: its null items are left out and counted. */
 export function rawConnection<TNode>(node: z.ZodType<TNode>): z.ZodType<RawConnection<TNode>> {
-  return z.object({ nodes: z.array(node), pageInfo: RAW_PAGE_INFO.nullish(), totalCount: z.number().nullish() });
+  return z
+    .object({ nodes: z.array(node.nullable()), pageInfo: RAW_PAGE_INFO.nullish(), totalCount: z.number().nullish() })
+    .transform(({ nodes, ...connection }) => {
+      const given = nodes.filter((item): item is TNode => item !== null);
+      return { ...connection, nodes: given, itemsUnavailable: nodes.length - given.length };
+    });
 }

@@ -96,6 +96,8 @@ export interface CollectedPages<TNode> {
   moreCount: number | null;
   /** Where a later call continues (null when nothing is left or the site does not page). */
   nextCursor: string | null;
+  /** Items the pages read listed but the site could not give (RawConnection's `itemsUnavailable`), in all. */
+  itemsUnavailable: number;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
   const seenCursors = new Set<string>();
   const seenNodes = new Set<string>();
   let slowestPageMs = 0;
+  let itemsUnavailable = 0;
   for (let requests = 0; nodes.length < options.maxItems && requests < options.maxItems; requests += 1) {
     if (!page) {
       if (nodes.length > 0 && siteTimeLeftMs() < slowestPageMs * PAGE_TIME_HEADROOM) break;
@@ -133,6 +136,8 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
       slowestPageMs = Math.max(slowestPageMs, performance.now() - started);
     }
     if (typeof page.totalCount === "number") totalCount = page.totalCount;
+    const unavailable = page.itemsUnavailable ?? 0;
+    itemsUnavailable += unavailable;
     for (const node of page.nodes) {
       const key = options.keyOf(node);
       if (nodes.length >= options.maxItems || seenNodes.has(key)) continue;
@@ -140,7 +145,9 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
       nodes.push(node);
     }
     const info = page.pageInfo;
-    hasNextPage = Boolean(info?.hasNextPage && info.endCursor && page.nodes.length > 0 && !seenCursors.has(info.endCursor));
+    // A page whose every item the site could not give is still a page: the list goes on after it.
+    const listed = page.nodes.length + unavailable;
+    hasNextPage = Boolean(info?.hasNextPage && info.endCursor && listed > 0 && !seenCursors.has(info.endCursor));
     if (info?.endCursor) seenCursors.add(info.endCursor);
     after = hasNextPage ? (info?.endCursor ?? null) : null;
     page = undefined;
@@ -149,9 +156,10 @@ export async function collectPages<TNode>(options: CollectPagesOptions<TNode>): 
   let moreCount: number | null = null;
   if (!hasNextPage) moreCount = 0;
   // From the start, the total tells exactly how many lie past the bound; from a cursor it cannot.
-  else if (totalCount !== null && !options.after) moreCount = Math.max(0, totalCount - nodes.length);
-  return { nodes, totalCount, moreCount, nextCursor: hasNextPage ? after : null };
+  else if (totalCount !== null && !options.after) moreCount = Math.max(0, totalCount - nodes.length - itemsUnavailable);
+  return { nodes, totalCount, moreCount, nextCursor: hasNextPage ? after : null, itemsUnavailable };
 }
 
-/** A connection read page by page: the items, the site's total when it tells, and where to go on. */
-export type CollectedConnection<TNode> = Pick<CollectedPages<TNode>, "nodes" | "totalCount" | "nextCursor">;
+/** A connection read page by page: the items, the site's total when it tells, where to go on, and what the site could not give. */
+export type CollectedConnection<TNode> = Pick<CollectedPages<TNode>, "nodes" | "totalCount" | "nextCursor"> &
+  Partial<Pick<CollectedPages<TNode>, "itemsUnavailable">>;

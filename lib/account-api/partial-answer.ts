@@ -23,10 +23,13 @@ export interface KeptPartialAnswer {
  * - an optional field is removed, and the page shows what it shows for a site without the field (no name,
  *   no progress bar), as it does for a field the whole site lacks (./schema-fitting.ts);
  * - a field of FIELDS_SHOWN_AS_UNKNOWN becomes FIELD_UNKNOWN, also when its null came from one of its own
- *   non-null fields (a failed `lectureId` nulls its `lastWatchedLecture`).
+ *   non-null fields (a failed `lectureId` nulls its `lastWatchedLecture`);
+ * - an item of a connection's `nodes` that the error's null reached (on a site whose schema makes the items
+ *   nullable, a non-null field's error nulls its item) stays null: the list's form leaves it out and counts
+ *   it (./fragments.ts), and the page says how many items the site could not give.
  * Anything else is undefined, and the query has failed: an error on another field, an error without a
  * path, or a null that reached past the field to a parent the page needs (a non-null field's error nulls
- * the nearest nullable parent, so an item or the whole answer is gone).
+ * the nearest nullable parent, up to the whole answer).
  */
 export function keptPartialAnswer(
   data: unknown,
@@ -43,6 +46,7 @@ export function keptPartialAnswer(
     kept.push(failure);
   }
   for (const { parent, key, value } of kept) {
+    if (value === null || Array.isArray(parent) || typeof key === "number") continue;
     if (value === undefined) delete parent[key];
     else parent[key] = value;
   }
@@ -54,9 +58,10 @@ export function keptPartialAnswer(
  * what it becomes (removed, undefined, or FIELD_UNKNOWN), and the field that failed ("Type.field").
  */
 interface NulledField {
-  parent: Record<string, unknown>;
-  key: string;
-  value: undefined | typeof FIELD_UNKNOWN;
+  parent: Record<string, unknown> | unknown[];
+  key: string | number;
+  /** Removed (undefined), shown as unknown, or left null: an item of a list, which the list's form leaves out (./fragments.ts). */
+  value: undefined | typeof FIELD_UNKNOWN | null;
   field: string;
 }
 
@@ -65,6 +70,9 @@ interface NulledField {
  * `nodes`, an index, `lastWatchedLecture`, `lectureId`); the bound leaves room for deeper documents.
  */
 export const MAX_FIELD_PATH_LENGTH = 16;
+
+/** The items of a connection ("EnrolledCourseConnection.nodes"): a list a page shows item by item. */
+const CONNECTION_ITEMS = /^\w+Connection\.nodes$/;
 
 /**
  * Where an error's null is, when the page can do without it: the failed field itself when it is optional,
@@ -82,6 +90,14 @@ function nulledField(
   for (let end = path.length; end > 0; end -= 1) {
     const key = path[end - 1];
     const parent = valueAt(data, path.slice(0, end - 1));
+    if (typeof key === "number" && Array.isArray(parent) && parent[key] === null) {
+      // An item of a connection whose items the site's schema makes nullable (GitHub's are): the rest of the
+      // list is kept, and the list says how many items the site could not give.
+      const list = fieldAt(path.slice(0, end - 1));
+      const field = fieldAt(path);
+      if (!list || !CONNECTION_ITEMS.test(list) || field === undefined) return undefined;
+      return { parent, key, value: null, field };
+    }
     if (typeof key !== "string" || !isRecord(parent)) continue;
     if (parent[key] !== null) return undefined;
     const nulled = fieldAt(path.slice(0, end));

@@ -69,5 +69,15 @@ export function nextCursorOf(pageInfo: RawPageInfo | null | undefined): string |
 /** One page in UI shape; without the site's `totalCount`, the items read so far are the count. */
 export function reshapePage<TRaw, TItem>(connection: RawConnection<TRaw>, reshapeNode: (node: TRaw) => TItem): Page<TItem> {
   const items = connection.nodes.map(reshapeNode);
-  return { items, totalCount: connection.totalCount ?? items.length, nextCursor: nextCursorOf(connection.pageInfo) };
+  return {
+    items,
+    totalCount: connection.totalCount ?? items.length,
+    nextCursor: nextCursorOf(connection.pageInfo),
+    ...unavailableItems(connection.itemsUnavailable),
+  };
+}
+
+/** A page's `itemsUnavailable`, present only when the site could not give some of its items. */
+export function unavailableItems(count: number | undefined): Pick<Page<unknown>, "itemsUnavailable"> {
+  return count ? { itemsUnavailable: count } : {};
 }

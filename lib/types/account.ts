@@ -51,6 +51,11 @@ export interface Page<T> {
   totalCount: number;
   /** The cursor for the next page (`?after=`), or null on the last page. */
   nextCursor: string | null;
+  /**
+   * Items of this page the site listed but could not give (a course deleted under an enrollment, on a site
+   * whose lists may hold such gaps): not in `items`; the page says how many. Absent when there are none.
+   */
+  itemsUnavailable?: number;
 }
 
 export type CoursesPage = Page<CourseEnrollment>;
@@ -137,6 +142,13 @@ export interface Overview {
   upcomingEvents: EventRegistration[] | null;
   /** Present when the site failed to give the registrations this time (upcomingEvents is then null). */
   upcomingEventsFailed?: true;
+  /**
+   * Enrollments the site listed but could not give (Page's `itemsUnavailable`): not considered above, and
+   * the overview says how many. Absent when there are none.
+   */
+  coursesUnavailable?: number;
+  /** Registrations the site listed but could not give, likewise; absent when there are none. */
+  registrationsUnavailable?: number;
 }
 
 /** One tool an AI assistant connected to the site's MCP server can use, as the server describes it. */

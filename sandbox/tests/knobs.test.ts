@@ -148,6 +148,42 @@ describe("knobs", () => {
     expect(orders.body.errors?.[0]?.path).toEqual(["viewer", "orders", "nodes", 0, "lineItems"]);
   });
 
+  it("answers the items named by graphqlUnavailableItems as null in their list, with an error naming each, the rest as usual", async () => {
+    const tokens = await obtainTokens(sandbox);
+    const query = "{ viewer { enrolledCourses(first: 3) { totalCount nodes { slug name } } orders(first: 2) { nodes { id tradeNo } } } }";
+    const whole = await graphql(sandbox, tokens.accessToken, query);
+    type Lists = {
+      viewer: { enrolledCourses: { totalCount: number; nodes: ({ slug: string } | null)[] }; orders: { nodes: ({ id: string } | null)[] } };
+    };
+    const { enrolledCourses, orders } = (whole.body.data as Lists).viewer;
+    const [missingCourse, missingOrder] = [enrolledCourses.nodes[1]!.slug, orders.nodes[0]!.id];
+    sandbox.setKnobs({ graphqlUnavailableItems: [missingCourse, missingOrder] });
+    const partial = await graphql(sandbox, tokens.accessToken, query);
+    expect(partial.status).toBe(200);
+    const lists = (partial.body.data as Lists).viewer;
+    expect(lists.enrolledCourses.nodes.map((node) => node?.slug ?? null)).toEqual([
+      enrolledCourses.nodes[0]!.slug,
+      null,
+      enrolledCourses.nodes[2]!.slug,
+    ]);
+    expect(lists.enrolledCourses.totalCount).toBe(enrolledCourses.totalCount);
+    expect(lists.orders.nodes.map((node) => node?.id ?? null)).toEqual([null, orders.nodes[1]!.id]);
+    expect(partial.body.errors?.map((error) => error.path)).toEqual([
+      ["viewer", "enrolledCourses", "nodes", 1, "slug"],
+      ["viewer", "orders", "nodes", 0, "id"],
+    ]);
+    // The lists' items are nullable in the schema while the knob names any: as a site whose schema says so.
+    const schema = await graphql(
+      sandbox,
+      tokens.accessToken,
+      '{ __type(name: "OrderConnection") { fields { name type { kind ofType { kind ofType { kind } } } } } }',
+    );
+    const nodesField = (schema.body.data as { __type: { fields: { name: string; type: unknown }[] } }).__type.fields.find(
+      (field) => field.name === "nodes",
+    );
+    expect(nodesField?.type).toEqual({ kind: "NON_NULL", ofType: { kind: "LIST", ofType: { kind: "OBJECT" } } });
+  });
+
   it("caps `first` at maxPageSize (default 100) with an error naming the maximum", async () => {
     const tokens = await obtainTokens(sandbox, { email: "kai@example.com" });
     const page = (first: number) =>

@@ -404,6 +404,41 @@ test("a site that fails to give the event registrations: the Overview shows the 
   ).toBeVisible();
 });
 
+test("a site whose lists hold items it cannot give: each page shows the rest and says how many are missing", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const maya = getAccountData("maya@example.com", Date.now());
+  const [gone, kept] = [maya.enrollments[0]!, maya.enrollments[1]!];
+  // The newest order: on the first page of Orders, whatever page size the dashboard learned from a site before.
+  const newestOrder = maya.orders.toSorted((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!;
+  // The lists' items are nullable at this site; these come back null, each with an error naming it.
+  await setKnobs(page, { graphqlUnavailableItems: [gone.slug, newestOrder.id, maya.eventRegistrations[0]!.id] });
+
+  await page.goto("/courses");
+  await expect(page.getByText("1 course could not be loaded from the site.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: kept.name, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: gone.name, exact: true })).toHaveCount(0);
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+  await page.goto("/orders");
+  await expect(page.getByText("1 order could not be loaded from the site.")).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await page.goto("/events");
+  await expect(page.getByText("1 event registration could not be loaded from the site.")).toBeVisible();
+  await page.goto("/");
+  await expect(
+    page.getByRole("region", { name: "Continue watching" }).getByText("1 course could not be loaded from the site."),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Upcoming events" }).getByText("1 event registration could not be loaded from the site."),
+  ).toBeVisible();
+
+  // Every course gone: not "You're not enrolled in any course yet", but how many the site could not give.
+  await setKnobs(page, { graphqlUnavailableItems: maya.enrollments.map((enrollment) => enrollment.slug) });
+  await page.goto("/courses");
+  await expect(page.getByText(`${maya.enrollments.length} courses could not be loaded from the site.`)).toBeVisible();
+  await expect(page.getByText("You're not enrolled in any course yet")).toHaveCount(0);
+});
+
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {
   await signIn(page, "maya@example.com");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

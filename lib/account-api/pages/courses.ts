@@ -18,7 +18,7 @@ import type { ResumeUrlConfig } from "../lecture-url";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { collectPages, type CollectedConnection } from "../paging";
-import { reshapeEnrolledCourse } from "../reshape";
+import { reshapeEnrolledCourse, unavailableItems } from "../reshape";
 
 /** Enrollments asked for per request: modest, well under any cap a site is likely to set. */
 export const COURSES_PAGE_SIZE = 50;
@@ -51,6 +51,7 @@ export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, conf
     items: all.nodes.map((node) => reshapeEnrolledCourse(node, config)),
     totalCount: Math.max(all.totalCount ?? 0, all.nodes.length),
     nextCursor: all.nextCursor,
+    ...unavailableItems(all.itemsUnavailable),
   };
 }
 

@@ -17,7 +17,7 @@ import {
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { collectPages, type CollectedConnection } from "../paging";
-import { reshapeEventRegistration } from "../reshape";
+import { reshapeEventRegistration, unavailableItems } from "../reshape";
 
 /** Registrations per request: a modest page, under any sensible cap of the site. */
 export const EVENTS_PAGE_SIZE = 50;
@@ -49,7 +49,12 @@ export const EVENTS_OPERATION = connectionOperation(
 
 export function reshapeEvents(collected: CollectedConnection<RawEventRegistration>, siteUrl: string): EventsPage {
   const items = collected.nodes.map((node) => reshapeEventRegistration(node, siteUrl));
-  return { items, totalCount: collected.totalCount ?? items.length, nextCursor: collected.nextCursor };
+  return {
+    items,
+    totalCount: collected.totalCount ?? items.length,
+    nextCursor: collected.nextCursor,
+    ...unavailableItems(collected.itemsUnavailable),
+  };
 }
 
 /** `first` registrations after a cursor (null: from the start), with the Events operation (the overview reads on with it too). */

@@ -97,6 +97,9 @@ export interface OverviewInput {
   enrollmentsLeftOut: number | null;
   /** Null when the site does not provide event registrations; "failed" when it failed to give them this time. */
   registrations: RawEventRegistration[] | null | "failed";
+  /** Enrollments and registrations the site listed but could not give (RawConnection's `itemsUnavailable`). */
+  enrollmentsUnavailable?: number;
+  registrationsUnavailable?: number;
 }
 
 export interface ReshapeOverviewOptions extends ResumeUrlConfig {
@@ -149,6 +152,8 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
     upcomingEvents:
       registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, options.timeZone, OVERVIEW_EVENT_LIMIT),
     ...(failed ? { upcomingEventsFailed: true as const } : {}),
+    ...(input.enrollmentsUnavailable ? { coursesUnavailable: input.enrollmentsUnavailable } : {}),
+    ...(!failed && input.registrationsUnavailable ? { registrationsUnavailable: input.registrationsUnavailable } : {}),
   };
 }
 
@@ -194,6 +199,8 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
     enrollments: enrollments.nodes,
     enrollmentsLeftOut: enrollments.moreCount,
     registrations: eventsFailed || registrations === "failed" ? "failed" : (registrations?.nodes ?? null),
+    enrollmentsUnavailable: enrollments.itemsUnavailable,
+    registrationsUnavailable: registrations === "failed" ? 0 : (registrations?.itemsUnavailable ?? 0),
   };
 }
 

@@ -88,6 +88,9 @@ export const en = {
     title: "Courses",
     count: "{count} courses",
     countOne: "1 course",
+    // Courses the site listed but could not give (a course deleted under an enrollment).
+    unavailableOne: "1 course could not be loaded from the site.",
+    unavailable: "{count} courses could not be loaded from the site.",
     empty: "You're not enrolled in any course yet",
     emptyBody: "Courses you enroll in on the site will appear here.",
     showMore: "Show more",
@@ -156,6 +159,8 @@ export const en = {
     addToCalendar: "Add to calendar",
     showMore: "Show more",
     timeZoneNote: "Times are shown in {timeZone}.",
+    unavailableOne: "1 event registration could not be loaded from the site.",
+    unavailable: "{count} event registrations could not be loaded from the site.",
     state: {
       enrolled: "Registered",
       checked_in: "Checked in",

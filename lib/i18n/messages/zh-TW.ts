@@ -78,6 +78,8 @@ export const zhTW: Messages = {
     title: "課程",
     count: "共 {count} 門課程",
     countOne: "共 1 門課程",
+    unavailableOne: "有 1 門課程無法從網站載入。",
+    unavailable: "有 {count} 門課程無法從網站載入。",
     empty: "你還沒有報名任何課程",
     emptyBody: "你在網站上報名的課程會顯示在這裡。",
     showMore: "顯示更多",
@@ -145,6 +147,8 @@ export const zhTW: Messages = {
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
     timeZoneNote: "時間以{timeZone}顯示。",
+    unavailableOne: "有 1 筆活動報名無法從網站載入。",
+    unavailable: "有 {count} 筆活動報名無法從網站載入。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",

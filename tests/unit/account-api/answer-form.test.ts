@@ -58,7 +58,6 @@ const MALFORMED: [string, unknown][] = [
       },
     },
   ],
-  ["a null node", viewerWith({ course: null, order: null, registration: null })],
   ["an empty node", viewerWith({ course: {}, order: {}, registration: {} })],
   [
     "numbers for strings",
@@ -107,6 +106,27 @@ describe("an answer in another form than the query asks for", () => {
       }),
     }));
     for (const page of PAGES) await expect(loadAccountPage(page, MEMBER)).resolves.toBeDefined();
+  });
+
+  it("a null item of a list is one the site could not give: the rest is read, and the page counts it", async () => {
+    // A site whose schema makes a list's items nullable (GitHub's do) may send null for one, with or without an error.
+    site.handlers.set("POST /account/graphql", () => ({
+      json: {
+        data: {
+          viewer: {
+            email: "maya@example.com",
+            enrolledCourses: { nodes: [null, course, null], totalCount: 3 },
+            orders: { nodes: [order, null] },
+            eventRegistrations: { nodes: [null, registration] },
+          },
+        },
+      },
+    }));
+    const courses = await loadAccountPage("courses", MEMBER);
+    expect(courses).toMatchObject({ items: [{ slug: "c1" }], totalCount: 3, itemsUnavailable: 2 });
+    expect(await loadAccountPage("orders", MEMBER)).toMatchObject({ items: [{ id: "o1" }], itemsUnavailable: 1 });
+    expect(await loadAccountPage("events", MEMBER)).toMatchObject({ items: [{ id: "r1" }], itemsUnavailable: 1 });
+    expect(await loadAccountPage("overview", MEMBER)).toMatchObject({ coursesUnavailable: 2, registrationsUnavailable: 1 });
   });
 
   it("identifiers a site types as numbers are read as strings", async () => {

@@ -147,9 +147,20 @@ describe("collectPages", () => {
     expect(collected).toMatchObject({ nodes: [1, 2, 3], totalCount: 3 });
   });
 
+  it("goes on past a page whose every item the site could not give, and counts them apart from those left to read", async () => {
+    const pages: Record<string, RawConnection<number>> = {
+      start: { nodes: [], itemsUnavailable: 2, totalCount: 6, pageInfo: { hasNextPage: true, endCursor: "after-2" } },
+      "after-2": { nodes: [3], itemsUnavailable: 1, totalCount: 6, pageInfo: { hasNextPage: true, endCursor: "after-4" } },
+    };
+    const fetchPage = (_first: number, after: string | null) => Promise.resolve(pages[after ?? "start"]!);
+    // Bound at two items, so two requests: of six, one read and three the site could not give leave two to read.
+    const collected = await collectPages({ keyOf: String, fetchPage, maxItems: 2 });
+    expect(collected).toEqual({ nodes: [3], totalCount: 6, moreCount: 2, nextCursor: "after-4", itemsUnavailable: 3 });
+  });
+
   it("reads one page from a site without pageInfo and says more may exist", async () => {
     const collected = await collectPages({ keyOf: String, fetchPage: () => Promise.resolve({ nodes: [1, 2, 3] }), maxItems: 500 });
-    expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null });
+    expect(collected).toEqual({ nodes: [1, 2, 3], totalCount: null, moreCount: 0, nextCursor: null, itemsUnavailable: 0 });
   });
 });
 

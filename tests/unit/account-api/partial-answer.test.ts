@@ -12,7 +12,7 @@ import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging"
 import { RAW_ENROLLED_COURSE } from "@/lib/account-api/fragments";
 import { FIELD_UNKNOWN, keptPartialAnswer, MAX_FIELD_PATH_LENGTH, optionalFieldsOnErrorPaths } from "@/lib/account-api/partial-answer";
 import { reshapeEnrolledCourse } from "@/lib/account-api/reshape";
-import { COURSES_DOCUMENT } from "@/lib/account-api/pages/courses";
+import { COURSES_DOCUMENT, COURSES_OPERATION } from "@/lib/account-api/pages/courses";
 import { EVENTS_DOCUMENT } from "@/lib/account-api/pages/events";
 import { ORDERS_DOCUMENT } from "@/lib/account-api/pages/orders";
 import { loadOverview, OVERVIEW_DOCUMENT } from "@/lib/account-api/pages/overview";
@@ -111,6 +111,20 @@ describe("a partial answer", () => {
     expect(keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 0, "name")], new Set())).toBeUndefined();
   });
 
+  it("keeps a list whose item the error nulled (a site whose items are nullable): the item stays null for the list to count", () => {
+    const data = courses(course("a"), null as never, course("c"));
+    const kept = keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 1, "slug")], OPTIONAL);
+    expect(kept?.failedFields).toEqual(["EnrolledCourse.slug"]);
+    const nodes = (kept?.data.viewer as { enrolledCourses: { nodes: unknown[] } }).enrolledCourses.nodes;
+    expect(nodes.map((node) => (node as { slug?: string } | null)?.slug ?? null)).toEqual(["a", null, "c"]);
+  });
+
+  it("refuses a null item of a list that is not a connection's items (an order's line items are the order)", () => {
+    const order = { id: "o1", tradeNo: "T1", state: "paid", currency: "TWD", amount: 1, createdAt: "2026-11-01T00:00:00+08:00" };
+    const data = { viewer: { orders: { nodes: [{ ...order, lineItems: [null] }] } } };
+    expect(keptPartialAnswer(data, [failedAt("viewer", "orders", "nodes", 0, "lineItems", 0, "name")], OPTIONAL)).toBeUndefined();
+  });
+
   it("refuses an answer whose null reached past the field (a non-null field's error nulls its parent)", () => {
     const errors = [failedAt("viewer", "orders", "nodes", 0, "lineItems")];
     expect(keptPartialAnswer({ viewer: null }, errors, OPTIONAL)).toBeUndefined();
@@ -192,6 +206,30 @@ describe("a partial answer that teaches something", () => {
     expect(answer.viewer.eventRegistrations?.nodes).toEqual([{ id: "r1" }]);
     expect(site.callsTo("/account/graphql")).toHaveLength(2);
     expect(learnedPageCap()).toBe(5);
+  });
+});
+
+describe("a list with items the site could not give", () => {
+  it("reads the rest of the list and counts them, whether an error names them or not", async () => {
+    site.handlers.set("POST /account/graphql", () => ({
+      json: {
+        data: {
+          viewer: {
+            enrolledCourses: {
+              nodes: [course("a"), null, course("c"), null],
+              totalCount: 4,
+              pageInfo: { hasNextPage: false, endCursor: null },
+            },
+          },
+        },
+        // The second null comes without an error: a site may leave out an item it will not give.
+        errors: [{ message: "This course is no longer available", path: ["viewer", "enrolledCourses", "nodes", 1, "slug"] }],
+      },
+    }));
+    const answer = await runAccountOperation("access-token", COURSES_OPERATION, { first: 50, after: null });
+    expect(answer.viewer.enrolledCourses.nodes.map((node) => node.slug)).toEqual(["a", "c"]);
+    expect(answer.viewer.enrolledCourses.itemsUnavailable).toBe(2);
+    expect(site.callsTo("/account/graphql")).toHaveLength(1);
   });
 });
 
