@@ -22,7 +22,15 @@ export type JsonDocument =
 
 /** An HTTP answer reduced to what the checks need (the body is never kept: the site's text is not shown). */
 export type HttpProbe =
-  | { kind: "response"; url: string; status: number; location: string | undefined; wwwAuthenticate: string | undefined }
+  | {
+      kind: "response";
+      url: string;
+      status: number;
+      location: string | undefined;
+      wwwAuthenticate: string | undefined;
+      /** The Account API's probe only: the body is a GraphQL error coded UNAUTHENTICATED. */
+      unauthenticatedError?: boolean;
+    }
   | { kind: "unreachable"; url: string; reason: string };
 
 export type McpProbe =
@@ -44,7 +52,7 @@ export interface SiteSnapshot {
   protectedResource: JsonDocument;
   /** Fetched when discovery names a `jwks_uri`. */
   jwks: JsonDocument | undefined;
-  accountApi: AccountApiProbe;
+  accountApi: HttpProbe;
   mcp: McpProbe;
   /** Probed when a client_id was given. */
   authorization: AuthorizationProbe | undefined;
@@ -173,53 +181,45 @@ export async function fetchJsonDocument(url: string, timeoutMs: number, extraTyp
   return { kind: "json", url, json: json as JsonObject };
 }
 
-/** One request whose status and headers matter, not its body. */
-async function probeHttp(url: string, init: RequestInit, timeoutMs: number): Promise<HttpProbe> {
+/**
+ * One request whose status and headers matter; its body is read only for `judgeBody`, which keeps what
+ * it finds there (never the text itself).
+ */
+async function probeHttp(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  judgeBody?: (text: string) => Pick<Extract<HttpProbe, { kind: "response" }>, "unauthenticatedError">,
+): Promise<HttpProbe> {
   try {
     const response = await siteFetch(url, init, timeoutMs);
-    await response.body?.cancel();
+    const judged = judgeBody ? judgeBody(await readText(response, timeoutMs)) : {};
+    if (!judgeBody) await response.body?.cancel();
     return {
       kind: "response",
       url,
       status: response.status,
       location: response.headers.get("location") ?? undefined,
       wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+      ...judged,
     };
   } catch (error) {
     return { kind: "unreachable", url, reason: error instanceof UnreachableError ? error.reason : "could not connect" };
   }
 }
 
-/** The Account API's answer to an anonymous request, and whether it is a GraphQL error coded UNAUTHENTICATED. */
-export type AccountApiProbe = HttpProbe & { unauthenticatedError?: boolean };
-
-/** An anonymous GraphQL request: the Account API has no anonymous mode and must challenge it. */
-export async function probeAccountApi(site: string, timeoutMs: number): Promise<AccountApiProbe> {
-  const url = `${site}/account/graphql`;
-  let response: Response;
-  let text: string;
-  try {
-    response = await siteFetch(
-      url,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ query: "{ __typename }" }),
-      },
-      timeoutMs,
-    );
-    text = await readText(response, timeoutMs);
-  } catch (error) {
-    return { kind: "unreachable", url, reason: error instanceof UnreachableError ? error.reason : "could not connect" };
-  }
-  return {
-    kind: "response",
-    url,
-    status: response.status,
-    location: response.headers.get("location") ?? undefined,
-    wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
-    unauthenticatedError: isUnauthenticatedError(text),
-  };
+/** An anonymous GraphQL request: the Account API has no anonymous mode and must challenge it (or say UNAUTHENTICATED). */
+export function probeAccountApi(site: string, timeoutMs: number): Promise<HttpProbe> {
+  return probeHttp(
+    `${site}/account/graphql`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    },
+    timeoutMs,
+    (text) => ({ unauthenticatedError: isUnauthenticatedError(text) }),
+  );
 }
 
 /** A GraphQL answer whose errors include one coded UNAUTHENTICATED, as GraphQL servers in Apollo's manner refuse a caller. */
