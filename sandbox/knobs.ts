@@ -158,6 +158,11 @@ export interface SandboxKnobs {
    * good (RFC 6749 section 6 lets the site choose), as providers that do not rotate refresh tokens answer.
    */
   refreshWithoutRotation: boolean;
+  /**
+   * UserInfo lists a member's roles in another order than the id_token does (reversed), as a site that reads
+   * them from its database without an order may: the same roles, the same member.
+   */
+  userInfoRolesReordered: boolean;
   /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
   partialConsent: boolean;
   /**
@@ -246,6 +251,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   endSession: true,
   refreshRefusalWithoutBody: false,
   refreshWithoutRotation: false,
+  userInfoRolesReordered: false,
   partialConsent: false,
   localizedSignIn: false,
   openIdDiscoveryOnly: false,
@@ -320,6 +326,7 @@ export const knobsPatchSchema = z
     endSession: z.boolean(),
     refreshRefusalWithoutBody: z.boolean(),
     refreshWithoutRotation: z.boolean(),
+    userInfoRolesReordered: z.boolean(),
     partialConsent: z.boolean(),
     localizedSignIn: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),

@@ -31,6 +31,7 @@
  *   (knob dateTimesBasicOffset, runtime only: DateTimes with the offset written +0800, as PHP's DATE_ISO8601 writes it)
  *   (knob graphqlFieldErrors, runtime only: "Type.field" resolvers that fail, answered as a partial result)
  *   (knob graphqlUnavailableItems, runtime only: slugs and ids of list items the site cannot give, answered as null)
+ *   (knob userInfoRolesReordered, runtime only: UserInfo lists a member's roles in another order than the id_token)
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
  *   SANDBOX_REFRESH_WITHOUT_ROTATION=on      a refresh renews the access token alone; the refresh token stays good

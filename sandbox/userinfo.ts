@@ -36,7 +36,10 @@ async function handleUserInfo(c: Context, state: SandboxState): Promise<Response
   if (!checked.record.scopes.includes("openid")) return insufficientScopeResponse(c, state, "openid");
   const member = findMemberById(checked.record.memberId);
   if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
-  return c.json(userInfoClaims(member, checked.record.scopes), 200, { ...NO_STORE_HEADERS });
+  const claims = userInfoClaims(member, checked.record.scopes);
+  // Knob userInfoRolesReordered: the same roles as the id_token's, in another order.
+  if (state.knobs.userInfoRolesReordered) claims.roles = member.roles.toReversed();
+  return c.json(claims, 200, { ...NO_STORE_HEADERS });
 }
 
 /**

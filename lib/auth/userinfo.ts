@@ -77,8 +77,18 @@ export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUser
     ["email", fromIdToken.email ?? "", fromUserInfo.email],
     ["name", fromIdToken.name ?? "", fromUserInfo.name],
     ["org_id", fromIdToken.org_id ?? "", fromUserInfo.orgId],
-    ["roles", JSON.stringify(fromIdToken.roles ?? []), JSON.stringify(fromUserInfo.roles)],
+    ["roles", rolesAsSet(fromIdToken.roles ?? []), rolesAsSet(fromUserInfo.roles)],
   ];
   for (const [claim, a, b] of pairs) if (a !== b) return claim;
   return null;
+}
+
+/**
+ * The member's roles as a set, written one way: a site may list them in another order in UserInfo than in
+ * the id_token (read from its database without an order), and that is no other member. Anything but a
+ * list of strings stays as it came, so it differs from any list UserInfo gives.
+ */
+function rolesAsSet(roles: unknown): string {
+  const strings = Array.isArray(roles) && roles.every((role) => typeof role === "string");
+  return JSON.stringify(strings ? [...new Set(roles)].sort() : roles);
 }

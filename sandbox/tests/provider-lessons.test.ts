@@ -23,6 +23,24 @@ afterEach(() => {
     openIdDiscoveryOnly: false,
     localizedSignIn: false,
     accountApiTokenRefusal: "challenge",
+    userInfoRolesReordered: false,
+  });
+});
+
+describe("userInfoRolesReordered", () => {
+  it("lists the member's roles in UserInfo in another order than the id_token's, the same roles", async () => {
+    const olivia = DEMO_MEMBERS.find((member) => member.roles.length > 1)!;
+    const userInfoRoles = async () => {
+      const tokens = await obtainTokens(sandbox, { email: olivia.email });
+      const response = await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+      return { idToken: decodeJwt(tokens.idToken!).roles, userInfo: ((await response.json()) as { roles: string[] }).roles };
+    };
+    const inOrder = await userInfoRoles();
+    expect(inOrder.userInfo).toEqual(inOrder.idToken);
+    sandbox.setKnobs({ userInfoRolesReordered: true });
+    const reordered = await userInfoRoles();
+    expect(reordered.idToken).toEqual(olivia.roles);
+    expect(reordered.userInfo).toEqual(olivia.roles.toReversed());
   });
 });
 

@@ -327,6 +327,30 @@ describe("UserInfo comparison", () => {
     });
   }
 
+  it("takes the same roles in another order, or one named twice: roles are a set", async () => {
+    const roles = ["owner", "admin", "student"];
+    for (const [inIdToken, inUserInfo] of [
+      [roles, roles.toReversed()],
+      [roles, [...roles, "admin"]],
+    ]) {
+      site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, roles: inUserInfo } }));
+      const attempt = await beginLogin();
+      tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), roles: inIdToken }));
+      await finish(attempt);
+      expect((await loadSession(attempt.jar))?.data.claims.roles).toEqual(inUserInfo);
+    }
+  });
+
+  it.each([
+    ["one role fewer in the id_token", ["owner", "student"]],
+    ["a role in the id_token that is not a string", ["owner", "admin", "student", 7]],
+  ])("rejects roles that differ as a set: %s", async (_name, inIdToken) => {
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, roles: ["owner", "admin", "student"] } }));
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken({ ...validClaims(attempt.nonce), roles: inIdToken }));
+    await expectFailure(finish(attempt), "userinfo_mismatch", "roles");
+  });
+
   it("checklist 39: the refusal is logged as a security event naming the claim, never either value", async () => {
     const log = captureLog();
     site.handlers.set("GET /api/oauth/userinfo", () => ({ json: { ...member, email: "other@example.com" } }));
