@@ -163,6 +163,12 @@ export interface SandboxKnobs {
    * them from its database without an order may: the same roles, the same member.
    */
   userInfoRolesReordered: boolean;
+  /**
+   * The id_token names the member by `sub` alone, without `email`, `name`, `org_id` or `roles`: with the
+   * authorization code flow, OpenID Connect Core 5.4 returns the scopes' claims from UserInfo, and many
+   * providers keep the id_token that thin.
+   */
+  idTokenSubjectOnly: boolean;
   /** The consent page lets the member untick scopes; the grant then holds only the ticked ones (RFC 6749 section 3.3). */
   partialConsent: boolean;
   /**
@@ -252,6 +258,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   refreshRefusalWithoutBody: false,
   refreshWithoutRotation: false,
   userInfoRolesReordered: false,
+  idTokenSubjectOnly: false,
   partialConsent: false,
   localizedSignIn: false,
   openIdDiscoveryOnly: false,
@@ -327,6 +334,7 @@ export const knobsPatchSchema = z
     refreshRefusalWithoutBody: z.boolean(),
     refreshWithoutRotation: z.boolean(),
     userInfoRolesReordered: z.boolean(),
+    idTokenSubjectOnly: z.boolean(),
     partialConsent: z.boolean(),
     localizedSignIn: z.boolean(),
     openIdDiscoveryOnly: z.boolean(),

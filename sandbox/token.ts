@@ -64,7 +64,8 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   // The key that signs now: after a rotation, the new one (signing-keys.ts).
   const key = state.signingKeys.signing;
   const iat = Math.floor(state.now() / 1000);
-  const claims: Record<string, unknown> = userInfoClaims(member, grant.scopes);
+  // Knob idTokenSubjectOnly: the member's other claims come from UserInfo alone (OpenID Connect Core 5.4).
+  const claims: Record<string, unknown> = state.knobs.idTokenSubjectOnly ? { sub: member.id } : userInfoClaims(member, grant.scopes);
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })

@@ -135,8 +135,9 @@ async function completeSignIn(
   const binding = dpopBound ? { dpopKey: transaction.dpopKey, tokenType: "DPoP" as const } : {};
 
   const claims = await fetchUserInfoClaims(as, tokens.access_token, binding);
+  const grantedScopes = grantedScopesOf(tokens.scope, config.scopes);
   if (idTokenClaims) {
-    const mismatch = findClaimMismatch(idTokenClaims, claims);
+    const mismatch = findClaimMismatch(idTokenClaims, claims, grantedScopes);
     if (mismatch) {
       throw new AuthError("userinfo_mismatch", `UserInfo's ${mismatch} differs from the id_token's.`, { detail: mismatch });
     }
@@ -150,7 +151,7 @@ async function completeSignIn(
     refreshToken: tokens.refresh_token ?? null,
     accessTokenExpiresAt: now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
-    scopes: grantedScopesOf(tokens.scope, config.scopes),
+    scopes: grantedScopes,
     claims,
     ...(idTokenClaims ? { idTokenNonce: transaction.nonce } : {}),
     ...(idTokenClaims && typeof tokens.id_token === "string" ? { idToken: tokens.id_token } : {}),

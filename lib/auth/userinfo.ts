@@ -67,19 +67,36 @@ export async function fetchUserInfoClaims(
   };
 }
 
+/** The scope a standard claim is granted with (OpenID Connect Core 5.4); `org_id` and `roles` are the site's own. */
+const SCOPE_OF_CLAIM: Readonly<Record<string, string>> = { email: "email", name: "profile" };
+
 /**
  * docs/architecture.md section 6.4 and OpenID Connect Core 5.3.2: sub, email, name, org_id and roles from
  * UserInfo must equal the id_token's. Returns the name of the first claim that differs.
+ *
+ * `sub` always, and every other claim the id_token carries. One it leaves out is UserInfo's to give: with
+ * the authorization code flow, OpenID Connect Core 5.4 returns the scopes' claims from UserInfo, and a site
+ * may keep its id_token that thin (the sandbox's `idTokenSubjectOnly`), as a site without id_tokens relies
+ * on UserInfo alone. Except a claim of a scope the member did not grant (`grantedScopes`): UserInfo may not
+ * give what the id_token, following the grant, left out (partial consent).
  */
-export function findClaimMismatch(fromIdToken: Record<string, unknown>, fromUserInfo: SessionClaims): string | null {
+export function findClaimMismatch(
+  fromIdToken: Record<string, unknown>,
+  fromUserInfo: SessionClaims,
+  grantedScopes: readonly string[],
+): string | null {
+  if (fromIdToken.sub !== fromUserInfo.sub) return "sub";
   const pairs: [string, unknown, unknown][] = [
-    ["sub", fromIdToken.sub, fromUserInfo.sub],
-    ["email", fromIdToken.email ?? "", fromUserInfo.email],
-    ["name", fromIdToken.name ?? "", fromUserInfo.name],
-    ["org_id", fromIdToken.org_id ?? "", fromUserInfo.orgId],
-    ["roles", rolesAsSet(fromIdToken.roles ?? []), rolesAsSet(fromUserInfo.roles)],
+    ["email", fromIdToken.email, fromUserInfo.email],
+    ["name", fromIdToken.name, fromUserInfo.name],
+    ["org_id", fromIdToken.org_id, fromUserInfo.orgId],
+    ["roles", fromIdToken.roles === undefined ? undefined : rolesAsSet(fromIdToken.roles), rolesAsSet(fromUserInfo.roles)],
   ];
-  for (const [claim, a, b] of pairs) if (a !== b) return claim;
+  for (const [claim, inIdToken, inUserInfo] of pairs) {
+    const scope = SCOPE_OF_CLAIM[claim];
+    const leftOutByGrant = scope !== undefined && !grantedScopes.includes(scope);
+    if (inIdToken === undefined ? leftOutByGrant && inUserInfo !== "" : inIdToken !== inUserInfo) return claim;
+  }
   return null;
 }
 

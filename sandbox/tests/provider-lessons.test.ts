@@ -24,6 +24,18 @@ afterEach(() => {
     localizedSignIn: false,
     accountApiTokenRefusal: "challenge",
     userInfoRolesReordered: false,
+    idTokenSubjectOnly: false,
+  });
+});
+
+describe("idTokenSubjectOnly", () => {
+  it("names the member in the id_token by sub alone; UserInfo gives the other claims", async () => {
+    sandbox.setKnobs({ idTokenSubjectOnly: true });
+    const tokens = await obtainTokens(sandbox);
+    const claims = decodeJwt(tokens.idToken!);
+    expect(Object.keys(claims).sort()).toEqual(["aud", "exp", "iat", "iss", "nonce", "sub"]);
+    const userInfo = await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+    expect(await userInfo.json()).toMatchObject({ sub: claims.sub, email: "maya@example.com", name: "Maya Chen", roles: ["student"] });
   });
 });
 

@@ -83,6 +83,15 @@ test.describe("with the shared app", () => {
     await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
   });
 
+  test("an id_token naming the member by sub alone, and roles in another order in UserInfo: a member with three roles signs in", async ({
+    page,
+  }) => {
+    await postSandboxControl(page, "/__sandbox/knobs", { idTokenSubjectOnly: true, userInfoRolesReordered: true });
+    await signIn(page, "olivia@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Olivia");
+    await expect(page.getByRole("navigation", { name: "Account" }).getByRole("button", { name: /Olivia/ })).toBeVisible();
+  });
+
   test("partial consent without account:read names the permission and offers to sign in again", async ({ page }) => {
     await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
     await page.goto("/");

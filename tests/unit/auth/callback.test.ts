@@ -46,6 +46,11 @@ function validClaims(nonce: string) {
   return { iss: site.url, aud: TEST_CLIENT_ID, iat: now, exp: now + 600, nonce, ...member };
 }
 
+/** `claims` without the named ones, as a site that leaves them out of its id_token. */
+function withoutClaims(claims: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(claims).filter(([name]) => !names.includes(name)));
+}
+
 function tokenResponseWith(idToken: string | undefined, extra: Record<string, unknown> = {}) {
   site.handlers.set("POST /api/oauth/token", () => ({
     json: {
@@ -326,6 +331,30 @@ describe("UserInfo comparison", () => {
       expect(await loadSession(attempt.jar)).toBeNull();
     });
   }
+
+  it("an id_token naming the member by sub alone (OpenID Connect Core 5.4): the other claims are UserInfo's", async () => {
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: member }));
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken(withoutClaims(validClaims(attempt.nonce), "email", "name", "org_id", "roles")));
+    await finish(attempt);
+    expect((await loadSession(attempt.jar))?.data.claims).toEqual({
+      sub: member.sub,
+      email: member.email,
+      name: member.name,
+      orgId: member.org_id,
+      roles: member.roles,
+    });
+  });
+
+  it.each([
+    ["email", "other@example.com"],
+    ["org_id", "school_2"],
+  ])("a claim the id_token carries still has to agree when it leaves others out: %s", async (claim, value) => {
+    site.handlers.set("GET /api/oauth/userinfo", () => ({ json: member }));
+    const attempt = await beginLogin();
+    tokenResponseWith(await site.signIdToken({ ...withoutClaims(validClaims(attempt.nonce), "name", "roles"), [claim]: value }));
+    await expectFailure(finish(attempt), "userinfo_mismatch", claim);
+  });
 
   it("takes the same roles in another order, or one named twice: roles are a set", async () => {
     const roles = ["owner", "admin", "student"];

@@ -13,22 +13,29 @@ import { memoryJar } from "../support/memory-jar";
 const OLIVIA = DEMO_MEMBERS.find((member) => member.roles.length > 1)!;
 
 /**
- * A member with several roles signs in whether the site's UserInfo lists them in the id_token's order or in
- * another (sandbox knob `userInfoRolesReordered`): over real HTTP, the id_token verified and UserInfo compared.
+ * A member with several roles signs in, the id_token verified and compared with UserInfo over real HTTP,
+ * whatever the site's id_token and UserInfo look like within OpenID Connect: UserInfo listing the roles in
+ * another order (sandbox knob `userInfoRolesReordered`), an id_token naming the member by `sub` alone, the
+ * other claims UserInfo's (`idTokenSubjectOnly`, OpenID Connect Core 5.4), or both.
  */
-describe.each([false, true])("UserInfo roles in another order than the id_token's: %s", (userInfoRolesReordered) => {
+describe.each([
+  { userInfoRolesReordered: false, idTokenSubjectOnly: false },
+  { userInfoRolesReordered: true, idTokenSubjectOnly: false },
+  { userInfoRolesReordered: false, idTokenSubjectOnly: true },
+  { userInfoRolesReordered: true, idTokenSubjectOnly: true },
+])("roles reordered in UserInfo: $userInfoRolesReordered; an id_token with sub alone: $idTokenSubjectOnly", (knobs) => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
-    sandbox = await startSandboxForDashboard({ userInfoRolesReordered });
+    sandbox = await startSandboxForDashboard(knobs);
   });
   afterAll(async () => sandbox.close());
 
-  it(`signs in ${OLIVIA.email}, with her ${OLIVIA.roles.length} roles`, async () => {
+  it(`signs in ${OLIVIA.email}, with her name, email and ${OLIVIA.roles.length} roles`, async () => {
     const jar = memoryJar();
     const redirect = await authorizeWithoutBrowser((await startLogin(jar, "/")).href, { email: OLIVIA.email });
     await handleCallback(jar, redirect);
     const session = (await loadSession(jar))!.data;
-    expect(session.claims.sub).toBe(OLIVIA.id);
+    expect(session.claims).toMatchObject({ sub: OLIVIA.id, email: OLIVIA.email, name: OLIVIA.name });
     expect(session.claims.roles.toSorted()).toEqual(OLIVIA.roles.toSorted());
     expect(
       sandbox
