@@ -444,7 +444,7 @@ test("the windows the panel opens speak its language, not the browser's: Revoke 
   // Still signed in at the site since the first sign-in: its consent page comes at once.
   await popup.getByRole("button", { name: "Deny" }).click();
   await expect(popup.getByRole("heading", { level: 1, name: "登入未完成" })).toBeVisible();
-  await expect(popup.getByRole("alert")).toHaveText("你選擇不允許儀表板查看你的帳號，沒有分享任何資料。");
+  await expect(popup.getByRole("alert").filter({ hasText: /\S/ })).toHaveText("你選擇不允許儀表板查看你的帳號，沒有分享任何資料。");
   await expect(popup.getByRole("button", { name: "關閉這個視窗" })).toBeVisible();
 
   // The retry is still the panel's sign-in, in its language to the end: the panel, reloaded by the site
