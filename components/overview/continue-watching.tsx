@@ -32,7 +32,7 @@ export function ContinueWatching({
   return (
     <PageSection id="overview-continue" title={messages.overview.continueWatching}>
       <UnavailableItems count={unavailable} words={messages.courses} />
-      {courses.length === 0 && unknown === 0 ? (
+      {courses.length === 0 && unknown === 0 && unavailable === 0 ? (
         <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
       ) : (
         <ul className="flex flex-col gap-3">

@@ -29,7 +29,10 @@ export function UpcomingEvents({
       {registrations === null ? (
         <p className="text-fg-muted">{failed ? messages.overview.upcomingEventsFailed : messages.overview.upcomingEventsUnavailable}</p>
       ) : registrations.length === 0 ? (
-        <p className="text-fg-muted">{messages.overview.upcomingEventsEmpty}</p>
+        // None upcoming among those given: not said when some were not given.
+        unavailable === 0 ? (
+          <p className="text-fg-muted">{messages.overview.upcomingEventsEmpty}</p>
+        ) : null
       ) : (
         <RegistrationList registrations={registrations} />
       )}
