@@ -93,7 +93,15 @@ export async function runAccountOperation<TData>(
       }
       if (!kept) throw toAccountError(error);
       // The operator hears of it (paths as "Type.field", never a value); the member sees the rest.
-      logEvent("account_api_partial_answer", { ...siteFailureDetails(error), failedFields: kept.failedFields }, "warn");
+      logEvent(
+        "account_api_partial_answer",
+        {
+          ...siteFailureDetails(error),
+          failedFields: kept.failedFields,
+          ...(kept.itemsLeftOut > 0 ? { itemsLeftOut: kept.itemsLeftOut } : {}),
+        },
+        "warn",
+      );
       return answerOf(operation, kept.data);
     }
     return answerOf(operation, data);

@@ -14,6 +14,8 @@ export const FIELD_UNKNOWN: unique symbol = Symbol("the site failed to give this
 export interface KeptPartialAnswer {
   data: Record<string, unknown>;
   failedFields: string[];
+  /** How many items of a connection's list the failures nulled (left out of the list, and counted there). */
+  itemsLeftOut: number;
 }
 
 /**
@@ -39,18 +41,22 @@ export function keptPartialAnswer(
   if (!isRecord(data) || errors.length === 0) return undefined;
   const failedFields = new Set<string>();
   const kept: NulledField[] = [];
+  // The list items nulled, by their list: two errors in one item name it once.
+  const nulledItems = new Map<object, Set<string | number>>();
   for (const error of errors) {
     const failure = nulledField(data, error.path, optionalFields);
     if (!failure) return undefined;
     failedFields.add(failure.field);
     kept.push(failure);
+    if (failure.value === null) nulledItems.set(failure.parent, (nulledItems.get(failure.parent) ?? new Set()).add(failure.key));
   }
   for (const { parent, key, value } of kept) {
     if (value === null || Array.isArray(parent) || typeof key === "number") continue;
     if (value === undefined) delete parent[key];
     else parent[key] = value;
   }
-  return { data, failedFields: [...failedFields].sort() };
+  const itemsLeftOut = [...nulledItems.values()].reduce((sum, items) => sum + items.size, 0);
+  return { data, failedFields: [...failedFields].sort(), itemsLeftOut };
 }
 
 /**

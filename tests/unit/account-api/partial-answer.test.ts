@@ -19,6 +19,7 @@ import { loadOverview, OVERVIEW_DOCUMENT } from "@/lib/account-api/pages/overvie
 import { fieldsMissingAtSite, forgetMissingFieldsForTests } from "@/lib/account-api/schema-fitting";
 import { resetConfigForTests } from "@/lib/config";
 
+import { captureLog } from "../../support/captured-log";
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite } from "../../support/fake-site";
 
@@ -115,8 +116,24 @@ describe("a partial answer", () => {
     const data = courses(course("a"), null as never, course("c"));
     const kept = keptPartialAnswer(data, [failedAt("viewer", "enrolledCourses", "nodes", 1, "slug")], OPTIONAL);
     expect(kept?.failedFields).toEqual(["EnrolledCourse.slug"]);
+    expect(kept?.itemsLeftOut).toBe(1);
     const nodes = (kept?.data.viewer as { enrolledCourses: { nodes: unknown[] } }).enrolledCourses.nodes;
     expect(nodes.map((node) => (node as { slug?: string } | null)?.slug ?? null)).toEqual(["a", null, "c"]);
+  });
+
+  it("counts each item left out once, however many of its fields failed", () => {
+    const data = courses(null as never, course("b"), null as never);
+    const errors = [
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "slug"),
+      failedAt("viewer", "enrolledCourses", "nodes", 0, "hasLifetimeAccess"),
+      failedAt("viewer", "enrolledCourses", "nodes", 2, "slug"),
+    ];
+    const kept = keptPartialAnswer(data, errors, OPTIONAL);
+    expect(kept).toMatchObject({ failedFields: ["EnrolledCourse.hasLifetimeAccess", "EnrolledCourse.slug"], itemsLeftOut: 2 });
+    // Fields failed inside items that stay are no item left out.
+    expect(
+      keptPartialAnswer(courses(course("a", { name: null })), [failedAt("viewer", "enrolledCourses", "nodes", 0, "name")], OPTIONAL),
+    ).toMatchObject({ itemsLeftOut: 0 });
   });
 
   it("refuses a null item of a list that is not a connection's items (an order's line items are the order)", () => {
@@ -226,8 +243,13 @@ describe("a list with items the site could not give", () => {
         errors: [{ message: "This course is no longer available", path: ["viewer", "enrolledCourses", "nodes", 1, "slug"] }],
       },
     }));
+    const log = captureLog();
     const answer = await runAccountOperation("access-token", COURSES_OPERATION, { first: 50, after: null });
     expect(answer.viewer.enrolledCourses.nodes.map((node) => node.slug)).toEqual(["a", "c"]);
+    // The operator hears of the item the error named: which field failed, and that an item was left out.
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "account_api_partial_answer", failedFields: ["EnrolledCourse.slug"], itemsLeftOut: 1 }),
+    );
     expect(answer.viewer.enrolledCourses.itemsUnavailable).toBe(2);
     expect(site.callsTo("/account/graphql")).toHaveLength(1);
   });
