@@ -40,23 +40,21 @@ export function keptPartialAnswer(
 ): KeptPartialAnswer | undefined {
   if (!isRecord(data) || errors.length === 0) return undefined;
   const failedFields = new Set<string>();
-  const kept: NulledField[] = [];
-  // The list items nulled, by their list: two errors in one item name it once.
-  const nulledItems = new Map<object, Set<string | number>>();
+  const changes: NulledField[] = [];
+  // Where each nulled list item is: two errors in one item name it once.
+  const itemsLeftOut = new Set<string>();
   for (const error of errors) {
     const failure = nulledField(data, error.path, optionalFields);
     if (!failure) return undefined;
     failedFields.add(failure.field);
-    kept.push(failure);
-    if (failure.value === null) nulledItems.set(failure.parent, (nulledItems.get(failure.parent) ?? new Set()).add(failure.key));
+    if ("item" in failure) itemsLeftOut.add(failure.item);
+    else changes.push(failure);
   }
-  for (const { parent, key, value } of kept) {
-    if (value === null || Array.isArray(parent) || typeof key === "number") continue;
+  for (const { parent, key, value } of changes) {
     if (value === undefined) delete parent[key];
     else parent[key] = value;
   }
-  const itemsLeftOut = [...nulledItems.values()].reduce((sum, items) => sum + items.size, 0);
-  return { data, failedFields: [...failedFields].sort(), itemsLeftOut };
+  return { data, failedFields: [...failedFields].sort(), itemsLeftOut: itemsLeftOut.size };
 }
 
 /**
@@ -64,10 +62,18 @@ export function keptPartialAnswer(
  * what it becomes (removed, undefined, or FIELD_UNKNOWN), and the field that failed ("Type.field").
  */
 interface NulledField {
-  parent: Record<string, unknown> | unknown[];
-  key: string | number;
-  /** Removed (undefined), shown as unknown, or left null: an item of a list, which the list's form leaves out (./fragments.ts). */
-  value: undefined | typeof FIELD_UNKNOWN | null;
+  parent: Record<string, unknown>;
+  key: string;
+  value: undefined | typeof FIELD_UNKNOWN;
+  field: string;
+}
+
+/**
+ * An item of a connection's list that a failed field's null reached: left null, for the list's form to
+ * leave out and count (./fragments.ts). `item` is its place in the answer; `field` the field that failed.
+ */
+interface NulledItem {
+  item: string;
   field: string;
 }
 
@@ -82,13 +88,14 @@ const CONNECTION_ITEMS = /^\w+Connection\.nodes$/;
 
 /**
  * Where an error's null is, when the page can do without it: the failed field itself when it is optional,
- * or the nearest field above it that is null when that one can be shown as unknown. Undefined otherwise.
+ * the nearest field above it that is null when that one can be shown as unknown, or the item of a
+ * connection's list that the null reached. Undefined otherwise.
  */
 function nulledField(
   data: Record<string, unknown>,
   path: readonly (string | number)[] | undefined,
   optionalFields: ReadonlySet<string>,
-): NulledField | undefined {
+): NulledField | NulledItem | undefined {
   // The path is the site's: one deeper than any field the documents ask for names none of them, and is
   // not walked (each step reads the path from the root: a path of the whole answer's length would hold
   // the process for as long as its square; OWASP ASVS 5 V15.2.2, resource-demanding work).
@@ -102,7 +109,7 @@ function nulledField(
       const list = fieldAt(path.slice(0, end - 1));
       const field = fieldAt(path);
       if (!list || !CONNECTION_ITEMS.test(list) || field === undefined) return undefined;
-      return { parent, key, value: null, field };
+      return { item: path.slice(0, end).join("."), field };
     }
     if (typeof key !== "string" || !isRecord(parent)) continue;
     if (parent[key] !== null) return undefined;

@@ -43,9 +43,7 @@ test.describe("with the shared app", () => {
       return response.status;
     });
     expect(prefetch).toBe(200);
-    await page.goto("/courses");
-    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fcourses$/);
-    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
+    await expectSignedOutAsWithdrawn(page, "/courses");
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     await page.goto("/courses");
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
@@ -59,9 +57,7 @@ test.describe("with the shared app", () => {
     await expectEveryPage(page, "");
     // The last view's renewal is still remembered (half its token's 30 s): it holds no newer grant.
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
-    await page.goto("/courses");
-    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Fcourses$/);
-    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
+    await expectSignedOutAsWithdrawn(page, "/courses");
   });
 
   test("an Account API that refuses a token with a GraphQL error: a token it dropped early is renewed; withdrawn access says so", async ({
@@ -78,9 +74,7 @@ test.describe("with the shared app", () => {
     await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
     await expectEveryPage(page, "");
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
-    await page.goto("/orders");
-    await expect(page).toHaveURL(/\/signed-out\?reason=access_withdrawn&returnTo=%2Forders$/);
-    await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
+    await expectSignedOutAsWithdrawn(page, "/orders");
   });
 
   test("an id_token naming the member by sub alone, and roles in another order in UserInfo: a member with three roles signs in", async ({
@@ -298,6 +292,13 @@ test.describe("with a dashboard of its own: a site whose sign-in pages speak the
     expect(sandbox.state.store.grants.size).toBeGreaterThan(0);
   });
 });
+
+/** Opening `path` after the member withdrew the app's access lands on the signed-out page, which says so and keeps the way back. */
+async function expectSignedOutAsWithdrawn(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(new RegExp(`/signed-out\\?reason=access_withdrawn&returnTo=${encodeURIComponent(path)}$`));
+  await expect(page.getByRole("status")).toContainText("it was withdrawn at the site, or it expired");
+}
 
 async function expectEveryPage(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/courses`);

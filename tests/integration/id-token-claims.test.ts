@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { handleCallback } from "@/lib/auth/callback";
-import { startLogin } from "@/lib/auth/login";
 import { loadSession } from "@/lib/session/session";
 import { type RunningSandbox } from "@/sandbox/server";
 import { DEMO_MEMBERS } from "@/sandbox/seed";
-import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
-import { memoryJar } from "../support/memory-jar";
+import { signInWithJar } from "../support/sign-in-with-jar";
 
 const OLIVIA = DEMO_MEMBERS.find((member) => member.roles.length > 1)!;
 
@@ -31,9 +28,7 @@ describe.each([
   afterAll(async () => sandbox.close());
 
   it(`signs in ${OLIVIA.email}, with her name, email and ${OLIVIA.roles.length} roles`, async () => {
-    const jar = memoryJar();
-    const redirect = await authorizeWithoutBrowser((await startLogin(jar, "/")).href, { email: OLIVIA.email });
-    await handleCallback(jar, redirect);
+    const jar = await signInWithJar(OLIVIA.email);
     const session = (await loadSession(jar))!.data;
     expect(session.claims).toMatchObject({ sub: OLIVIA.id, email: OLIVIA.email, name: OLIVIA.name });
     expect(session.claims.roles.toSorted()).toEqual(OLIVIA.roles.toSorted());

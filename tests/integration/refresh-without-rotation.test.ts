@@ -1,7 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { handleCallback } from "@/lib/auth/callback";
-import { startLogin } from "@/lib/auth/login";
 import { callWithMemberSession } from "@/lib/auth/member-session";
 import { REFRESH_MARGIN_MS, ROTATION_MEMORY_MS } from "@/lib/auth/tokens";
 import { revokeAtSite } from "@/lib/auth/revocation";
@@ -9,10 +7,11 @@ import { loadSession, saveSession, type SessionData } from "@/lib/session/sessio
 import { loadAccountPage } from "@/lib/account-api/registry";
 import { type RunningSandbox } from "@/sandbox/server";
 import { SEEDED_DASHBOARD_CLIENT } from "@/sandbox/seed";
-import { authorizeWithoutBrowser, postSandboxControl } from "@/sandbox/testing";
+import { postSandboxControl } from "@/sandbox/testing";
 
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
-import { memoryJar, type MemoryJar } from "../support/memory-jar";
+import { memoryJar } from "../support/memory-jar";
+import { signInWithJar } from "../support/sign-in-with-jar";
 
 /**
  * A site that does not rotate refresh tokens (RFC 6749 section 6 lets it choose; many providers keep one
@@ -35,13 +34,6 @@ describe.each([
   afterAll(async () => sandbox.close());
   afterEach(() => vi.useRealTimers());
 
-  async function signIn(): Promise<MemoryJar> {
-    const jar = memoryJar();
-    const redirect = await authorizeWithoutBrowser((await startLogin(jar, "/")).href, { email: "maya@example.com" });
-    await handleCallback(jar, redirect);
-    return jar;
-  }
-
   /** The clock at `time`, moving on from there (a refused renewal waits a moment for another instance's tokens). */
   const at = (time: number) => vi.useFakeTimers({ toFake: ["Date"], now: time, shouldAdvanceTime: true });
   /**
@@ -54,7 +46,7 @@ describe.each([
   const refreshesAtSite = () => sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
 
   it("renews at the site each time the access token is due; a cookie from before a renewal adopts its fresh token", async () => {
-    const jar = await signIn();
+    const jar = await signInWithJar();
     const { refreshToken } = (await loadSession(jar))!.data;
     const start = Date.now();
     sandbox.resetRequests();
@@ -81,7 +73,7 @@ describe.each([
   });
 
   it("answers 20 parallel requests at each renewal with one refresh at the site", async () => {
-    const jar = await signIn();
+    const jar = await signInWithJar();
     const cookies = Object.fromEntries(jar.cookies);
     const start = Date.now();
     sandbox.resetRequests();
@@ -94,7 +86,7 @@ describe.each([
   });
 
   it("an access token the site refuses while its renewal is remembered is renewed at the site, not adopted again", async () => {
-    const jar = await signIn();
+    const jar = await signInWithJar();
     const start = Date.now();
     at(start + nextRenewalAfterMs());
     await callWithMemberSession(jar, overview);
@@ -125,7 +117,7 @@ describe.each([
   });
 
   it("when the member withdraws the app's access while a renewal is remembered, the session ends saying so", async () => {
-    const jar = await signIn();
+    const jar = await signInWithJar();
     at(Date.now() + nextRenewalAfterMs());
     await callWithMemberSession(jar, overview);
     await postSandboxControl(sandbox.url, "/__sandbox/withdraw-access", { email: "maya@example.com" });
@@ -135,7 +127,7 @@ describe.each([
   });
 
   it("revokes the one refresh token at sign-out: the next renewal is refused and the session ends", async () => {
-    const jar = await signIn();
+    const jar = await signInWithJar();
     const start = Date.now();
     const due = nextRenewalAfterMs();
     at(start + due);

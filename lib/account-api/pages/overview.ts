@@ -97,7 +97,10 @@ export interface OverviewInput {
   enrollmentsLeftOut: number | null;
   /** Null when the site does not provide event registrations; "failed" when it failed to give them this time. */
   registrations: RawEventRegistration[] | null | "failed";
-  /** Enrollments and registrations the site listed but could not give (RawConnection's `itemsUnavailable`). */
+  /**
+   * Enrollments and registrations the site listed but could not give (RawConnection's `itemsUnavailable`);
+   * none counted when the registrations failed.
+   */
   enrollmentsUnavailable?: number;
   registrationsUnavailable?: number;
 }
@@ -153,7 +156,7 @@ export function reshapeOverview(input: OverviewInput, options: ReshapeOverviewOp
       registrations === null ? null : pickUpcomingRegistrations(registrations, options.now, options.timeZone, OVERVIEW_EVENT_LIMIT),
     ...(failed ? { upcomingEventsFailed: true as const } : {}),
     ...(input.enrollmentsUnavailable ? { coursesUnavailable: input.enrollmentsUnavailable } : {}),
-    ...(!failed && input.registrationsUnavailable ? { registrationsUnavailable: input.registrationsUnavailable } : {}),
+    ...(input.registrationsUnavailable ? { registrationsUnavailable: input.registrationsUnavailable } : {}),
   };
 }
 
