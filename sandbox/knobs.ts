@@ -22,6 +22,16 @@ export const ENDPOINT_NAMES = [
 
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
 
+/**
+ * A `Retry-After` value as a site may send it (RFC 9110 section 10.2.3: seconds or an HTTP-date, or
+ * anything else a site gets wrong), or null for none.
+ */
+const retryAfterSchema = z
+  .string()
+  .regex(/^[\x20-\x7E]{1,64}$/, "a header value of printable characters")
+  .nullable()
+  .optional();
+
 /** How an injected failure answers. `times` limits it to the next N requests of that endpoint. */
 export const failureSchema = z.discriminatedUnion("mode", [
   z.object({
@@ -32,9 +42,22 @@ export const failureSchema = z.discriminatedUnion("mode", [
       .string()
       .regex(/^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/, "an OAuth error code (RFC 6749 section 5.2 characters)")
       .optional(),
+    /** The `Retry-After` header; by default `1` for 429 and 503, none for other statuses. */
+    retryAfter: retryAfterSchema,
     times: z.number().int().positive().optional(),
   }),
   z.object({ mode: z.literal("malformed"), times: z.number().int().positive().optional() }),
+  /**
+   * A GraphQL site's "too many requests" at 200, as Shopify answers (`extensions.code: "THROTTLED"`) or
+   * GitHub (`type: "RATE_LIMITED"` beside the message). Meant for the `graphql` endpoint.
+   */
+  z.object({
+    mode: z.literal("throttled"),
+    as: z.enum(["extensions_code", "error_type"]).optional(),
+    /** The `Retry-After` header; none by default. */
+    retryAfter: retryAfterSchema,
+    times: z.number().int().positive().optional(),
+  }),
   z.object({
     mode: z.literal("redirect"),
     /** Absolute URL or a path on the sandbox origin; default `/maintenance`. */
@@ -283,7 +306,12 @@ const originSchema = z.url().refine((value) => {
   }
 }, "must be an origin such as https://sister.example.com (no path, no trailing slash)");
 
-const failuresSchema = z.partialRecord(z.enum(ENDPOINT_NAMES), failureSchema.nullable());
+const failuresSchema = z
+  .partialRecord(z.enum(ENDPOINT_NAMES), failureSchema.nullable())
+  .refine(
+    (failures) => Object.entries(failures).every(([endpoint, spec]) => spec?.mode !== "throttled" || endpoint === "graphql"),
+    "only the graphql endpoint answers throttled",
+  );
 
 /** The largest padding an answer gets (a 10 MB answer is the test case). */
 export const MAX_ANSWER_PADDING_BYTES = 32 * 1024 * 1024;
@@ -386,11 +414,11 @@ export function parseFailureList(
   for (const raw of text.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue;
-    const match = /^([a-z]+)=(\d{3}|malformed|redirect)(?:x(\d+))?$/.exec(entry);
+    const match = /^([a-z]+)=(\d{3}|malformed|redirect|throttled)(?:x(\d+))?$/.exec(entry);
     const endpoint = match?.[1];
     const mode = match?.[2];
     if (!match || !endpoint || !mode) {
-      problems.push(`"${entry}" is not endpoint=<status|malformed|redirect>[xN]`);
+      problems.push(`"${entry}" is not endpoint=<status|malformed|redirect|throttled>[xN]`);
       continue;
     }
     if (!(ENDPOINT_NAMES as readonly string[]).includes(endpoint)) {
@@ -404,7 +432,12 @@ export function parseFailureList(
     }
     const withTimes = times === undefined ? {} : { times };
     let spec: FailureSpec;
+    if (mode === "throttled" && endpoint !== "graphql") {
+      problems.push(`"${entry}": only the graphql endpoint answers throttled`);
+      continue;
+    }
     if (mode === "malformed") spec = { mode: "malformed", ...withTimes };
+    else if (mode === "throttled") spec = { mode: "throttled", ...withTimes };
     else if (mode === "redirect") spec = { mode: "redirect", ...withTimes };
     else {
       const status = Number(mode);

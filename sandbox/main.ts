@@ -15,7 +15,9 @@
  *   SANDBOX_LATENCY_MS               added latency per answer in ms (benchmarks use 20)
  *   SANDBOX_FAIL                     failure injection, e.g. token=503,userinfo=malformed,graphql=redirect,jwks=500x2
  *                                    (endpoints: discovery jwks authorize token userinfo revoke introspect graphql
- *                                    register mcp par covers; modes: an HTTP status, malformed, redirect; xN = next N requests only)
+ *                                    register mcp par covers; modes: an HTTP status, malformed, redirect, throttled
+ *                                    (graphql only: a 200 answer with a "THROTTLED" GraphQL error);
+ *                                    xN = next N requests only)
  *   SANDBOX_ACCESS_TOKEN_PADDING     extra characters per access token (2000 gives ~2 KB tokens)
  *   SANDBOX_GRAPHQL_MISSING_FIELDS   comma-separated fields the Account API lacks, e.g. orders,EnrolledCourse.name
  *   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY=1  the Account API serves only the seed's fields (no orders, events, names, pageInfo…)

@@ -19,7 +19,7 @@ import { registerEndSessionRoutes } from "./end-session";
 import { NO_STORE_HEADERS } from "./http-util";
 import { registerMcpRoutes } from "./mcp";
 import { registerRegistrationRoutes } from "./register";
-import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
+import type { EndpointName, FailureSpec, KnobsPatch, SandboxKnobs } from "./knobs";
 import { registerMyLearningPage } from "./my-learning";
 import { findMemberByEmail } from "./seed";
 import { registerSitePages } from "./site-pages";
@@ -171,7 +171,7 @@ function injectedFailure(
   c: Context,
   state: SandboxState,
   endpoint: EndpointName,
-): { response: Response; mode: "status" | "malformed" | "redirect" } | undefined {
+): { response: Response; mode: FailureSpec["mode"] } | undefined {
   const spec = state.knobs.failures[endpoint];
   if (!spec) return undefined;
   if (spec.times !== undefined) {
@@ -195,11 +195,17 @@ function injectedFailure(
             error_description: `Injected failure (sandbox knob): ${endpoint} answers ${spec.status}`,
           },
           spec.status as 500,
-          spec.status === 503 || spec.status === 429
-            ? { "Retry-After": "1", "Cache-Control": "no-store" }
-            : { "Cache-Control": "no-store" },
+          { "Cache-Control": "no-store", ...retryAfterHeader(spec.retryAfter, spec.status === 503 || spec.status === 429 ? "1" : null) },
         ),
       };
+    case "throttled": {
+      const message = "Throttled: too many requests (sandbox knob)";
+      const failure = spec.as === "error_type" ? { type: "RATE_LIMITED", message } : { message, extensions: { code: "THROTTLED" } };
+      return {
+        mode: "throttled",
+        response: c.json({ errors: [failure] }, 200, { "Cache-Control": "no-store", ...retryAfterHeader(spec.retryAfter, null) }),
+      };
+    }
     case "malformed":
       return {
         mode: "malformed",
@@ -213,6 +219,12 @@ function injectedFailure(
       return { mode: "redirect", response: c.redirect(new URL(location, state.issuer).toString(), 302) };
     }
   }
+}
+
+/** The `Retry-After` header of an injected failure: the knob's value, none for null, else the default. */
+function retryAfterHeader(value: string | null | undefined, fallback: string | null): Record<string, string> {
+  const chosen = value === undefined ? fallback : value;
+  return chosen === null ? {} : { "Retry-After": chosen };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The mutable state shared by every route of one sandbox instance.
  */
 import { DEFAULT_KNOBS, knobsPatchSchema, mergeKnobs } from "./knobs";
-import type { EndpointName, KnobsPatch, SandboxKnobs } from "./knobs";
+import type { EndpointName, FailureSpec, KnobsPatch, SandboxKnobs } from "./knobs";
 import { DEFAULT_DASHBOARD_REDIRECT_URIS, seedClients } from "./seed";
 import type { SandboxClient } from "./seed";
 import { describeRotation, initialSigningKeys, rotatedSigningKeys } from "./signing-keys";
@@ -47,7 +47,7 @@ export interface RequestLogEntry {
   clientId?: string;
   status: number;
   /** Set when a failure knob answered instead of the endpoint. */
-  injectedFailure?: "status" | "malformed" | "redirect";
+  injectedFailure?: FailureSpec["mode"];
   durationMs: number;
 }
 

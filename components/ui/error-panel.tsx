@@ -6,6 +6,7 @@ import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 import { FormBeforeHydration } from "./form-before-hydration";
 import { describeScope, interpolate, type Messages } from "@/lib/i18n";
+import type { Locale } from "@/lib/i18n/locales";
 
 /** The words of each error kind; the missing permission is named apart (reasonText). */
 const REASON_OF_KIND = {
@@ -13,6 +14,7 @@ const REASON_OF_KIND = {
   insufficient_scope: "insufficientScope",
   temporarily_unavailable: "temporarilyUnavailable",
   site_unavailable: "siteUnavailable",
+  site_busy: "siteBusy",
   site_timeout: "siteTimeout",
   query_failed: "queryFailed",
   answer_too_large: "answerTooLarge",
@@ -23,18 +25,29 @@ const REASON_OF_KIND = {
   unknown: "unknown",
 } as const satisfies Record<ApiErrorKind, keyof Messages["errors"]>;
 
-function reasonText(kind: ApiErrorKind, messages: Messages, error: unknown): string {
+function reasonText(kind: ApiErrorKind, messages: Messages, locale: Locale, error: unknown): string {
   // Name the missing permission when the site said which one it is.
   const scope = kind === "insufficient_scope" ? asApiError(error)?.detail : undefined;
   if (scope) return interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope });
+  // Name the wait when the site said how long it is.
+  const wait = kind === "site_busy" ? asApiError(error)?.retryAfterSeconds : undefined;
+  if (wait !== undefined) return interpolate(messages.errors.siteBusyFor, { when: inWords(wait, locale) });
   return messages.errors[REASON_OF_KIND[kind]];
+}
+
+/** A wait as the member's language says a time from now ("in 30 seconds", "2 分鐘後"), in its largest whole unit. */
+function inWords(seconds: number, locale: Locale): string {
+  const words = new Intl.RelativeTimeFormat(locale, { numeric: "always" });
+  if (seconds < 90) return words.format(seconds, "second");
+  if (seconds < 90 * 60) return words.format(Math.ceil(seconds / 60), "minute");
+  return words.format(Math.ceil(seconds / 3600), "hour");
 }
 
 /** The reason a BFF call failed, in the member's language. */
 export function useErrorReason(error: unknown): { kind: ApiErrorKind; reason: string } {
-  const { messages } = useI18n();
+  const { messages, locale } = useI18n();
   const kind = errorKindOf(error);
-  return { kind, reason: reasonText(kind, messages, error) };
+  return { kind, reason: reasonText(kind, messages, locale, error) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { logEvent } from "@/lib/log/logger";
 import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
+import { SITE_BUSY } from "@/lib/site/site-busy";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
@@ -168,6 +169,28 @@ function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
   });
 }
 
+/** GraphQL error codes by which sites say they limit how often they answer (Shopify's, GitHub's). */
+const THROTTLED_CODES: ReadonlySet<unknown> = new Set(["THROTTLED", "RATE_LIMITED", "TOO_MANY_REQUESTS"]);
+
+/**
+ * True for an answer by which the site says it is busy, not that the query is wrong: 429 (RFC 6585
+ * section 4); 403 with `Retry-After`, as GitHub answers past its secondary limits; or a GraphQL error on
+ * the whole request or its root field coded THROTTLED or RATE_LIMITED (in `extensions.code`, or in the
+ * `type` GitHub puts beside `message`), which GraphQL sites answer with 200.
+ */
+function isSiteBusyAnswer(error: ClientError): boolean {
+  const { status, headers, errors = [] } = error.response;
+  if (status === 429 || (status === 403 && headers.has("retry-after"))) return true;
+  return (
+    status < 500 &&
+    errors.some(
+      (failure) =>
+        (failure.path?.length ?? 0) <= 1 &&
+        (THROTTLED_CODES.has(failure.extensions?.code) || THROTTLED_CODES.has((failure as { type?: unknown }).type)),
+    )
+  );
+}
+
 function toAccountError(error: unknown): SiteError {
   const failure = siteFailureOf(error);
   if (failure) {
@@ -183,6 +206,9 @@ function toAccountError(error: unknown): SiteError {
   }
   if (error instanceof ClientError) {
     const status = error.response.status;
+    if (isSiteBusyAnswer(error)) {
+      return new SiteError("account_api_failed", "The site is busy: it limits how often it answers.", { cause: error, detail: SITE_BUSY });
+    }
     // GraphQL over HTTP: a query the site cannot run (unknown field, bad argument) comes back as
     // errors with 200 or 400. That is this query's failure, not the site being down.
     if (status < 500 && error.response.errors?.length) {

@@ -12,6 +12,8 @@ export type ApiErrorKind =
   | "temporarily_unavailable"
   /** The site could not be reached or answered 5xx. */
   | "site_unavailable"
+  /** The site limits how often it answers: try again after the wait it named (`retryAfterSeconds`). */
+  | "site_busy"
   /** The site did not answer within the page view's time. */
   | "site_timeout"
   /** The site answered, but refused this request (GraphQL errors, a field it lacks). */
@@ -59,6 +61,7 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   pushed_request_failed: "sign_in_failed",
   sign_in_too_large: "sign_in_failed",
   rate_limited: "request_refused",
+  site_busy: "site_busy",
 };
 
 /** A failed BFF call: the HTTP status (0 when the network failed), the BFF's stable code and message. */
@@ -70,6 +73,8 @@ export class ApiError extends Error {
     message: string,
     /** A machine-readable detail from the BFF, e.g. the permission (scope) a 403 names. */
     readonly detail?: string,
+    /** How long the site asked to wait before asking again (site_busy), when it said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -86,7 +91,13 @@ export class ApiError extends Error {
 
   /** What the server hands the browser in a page's prefetched state (an Error does not survive serialisation). */
   toJSON(): PublicError {
-    return { status: this.status, code: this.code, message: this.message, ...(this.detail === undefined ? {} : { detail: this.detail }) };
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      ...(this.detail === undefined ? {} : { detail: this.detail }),
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+    };
   }
 }
 
@@ -94,9 +105,18 @@ export class ApiError extends Error {
 export function asApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (typeof error !== "object" || error === null) return undefined;
-  const { status, code, message, detail } = error as Partial<Record<keyof PublicError, unknown>>;
+  const { status, code, message, detail, retryAfterSeconds } = error as Partial<Record<keyof PublicError, unknown>>;
   if (typeof status !== "number" || typeof code !== "string") return undefined;
-  return new ApiError(status, code, typeof message === "string" ? message : "", typeof detail === "string" ? detail : undefined);
+  return new ApiError(status, code, typeof message === "string" ? message : "", stringOrNothing(detail), waitOrNothing(retryAfterSeconds));
+}
+
+function stringOrNothing(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A wait in whole seconds, as the BFF sends it (lib/site/site-busy.ts bounds it); anything else is no wait. */
+function waitOrNothing(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /** The error kind of anything a query threw. */
@@ -153,8 +173,14 @@ async function toApiError(response: Response): Promise<ApiError> {
     body = null;
   }
   if (isApiErrorBody(body)) {
-    const detail = typeof body.error.detail === "string" ? body.error.detail : undefined;
-    return new ApiError(response.status, body.error.code, typeof body.error.message === "string" ? body.error.message : "", detail);
+    const { code, message, detail, retryAfterSeconds } = body.error;
+    return new ApiError(
+      response.status,
+      code,
+      typeof message === "string" ? message : "",
+      stringOrNothing(detail),
+      waitOrNothing(retryAfterSeconds),
+    );
   }
   return new ApiError(response.status, `http_${response.status}`, response.statusText);
 }

@@ -35,6 +35,7 @@ export const PUBLIC_ERROR_CODES = [
   "pushed_request_failed",
   "sign_in_too_large",
   "rate_limited",
+  "site_busy",
 ] as const;
 
 export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
@@ -53,9 +54,11 @@ export interface PublicError {
   code: string;
   message: string;
   detail?: string;
+  /** site_busy: the seconds the site asked to wait before asking again, when it said. */
+  retryAfterSeconds?: number;
 }
 
 /** The JSON body of every BFF error answer: a public code, the BFF's own message, a safe detail. */
 export interface ApiErrorBody {
-  error: { code: PublicErrorCode; message: string; detail?: string };
+  error: { code: PublicErrorCode; message: string; detail?: string; retryAfterSeconds?: number };
 }

@@ -6,6 +6,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
+import { SITE_BUSY, siteRetryAfterSeconds } from "@/lib/site/site-busy";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
@@ -19,12 +20,20 @@ export const SHARED_STATE_RETRY_AFTER_SECONDS = 2;
 
 /** The one mapping from an error to a JSON answer of the BFF's API routes. Never a stack trace. */
 export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
-  const { status, code, message, detail } = describeApiError(error);
+  const { status, code, message, detail, retryAfterSeconds } = describeApiError(error);
   logFailure(error, code);
   const headers: Record<string, string> = { "cache-control": "no-store" };
   // RFC 9110 section 10.2.3: a 503 says when to come back.
   if (code === "temporarily_unavailable") headers["retry-after"] = String(SHARED_STATE_RETRY_AFTER_SECONDS);
-  return NextResponse.json({ error: { code, message, ...(detail ? { detail } : {}) } }, { status, headers });
+  if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
+  return NextResponse.json({ error: { code, message, ...optionalFields(detail, retryAfterSeconds) } }, { status, headers });
+}
+
+function optionalFields(
+  detail: string | undefined,
+  retryAfterSeconds: number | undefined,
+): Pick<PublicError, "detail" | "retryAfterSeconds"> {
+  return { ...(detail ? { detail } : {}), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
 }
 
 /**
@@ -32,9 +41,9 @@ export function apiErrorResponse(error: unknown): NextResponse<ApiErrorBody> {
  * prefetch rejects with it (app/_lib/prefetch-account-page.ts), so the server's error never leaves the server.
  */
 export function publicErrorOf(error: unknown): PublicError {
-  const { status, code, message, detail } = describeApiError(error);
+  const { status, code, message, detail, retryAfterSeconds } = describeApiError(error);
   logFailure(error, code);
-  return { status, code, message, ...(detail ? { detail } : {}) };
+  return { status, code, message, ...optionalFields(detail, retryAfterSeconds) };
 }
 
 /** An error as the BFF tells it: HTTP status, public code, our own message, a safe detail. */
@@ -43,6 +52,8 @@ export interface DescribedApiError {
   code: PublicErrorCode;
   message: string;
   detail?: string;
+  /** How long the site asked to wait before asking again (site_busy), when it said. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -87,6 +98,19 @@ const ACCESS_WITHDRAWN: DescribedApiError = {
 };
 // Whether the site could not be reached or answered with a server error (5xx): both are "not available".
 const SITE_NOT_AVAILABLE = "The site is not available right now. Please try again in a moment.";
+/**
+ * The site limits how often it answers (SITE_BUSY): the member is told to wait, for as long as the site
+ * asked when it said (RFC 9110 section 10.2.3), and the answer repeats that wait in `Retry-After`.
+ */
+function siteBusy(error: unknown): DescribedApiError {
+  const retryAfterSeconds = siteRetryAfterSeconds(error);
+  return {
+    status: 503,
+    code: "site_busy",
+    message: "The site is busy right now. Please try again in a moment.",
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  };
+}
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
   code: "site_misconfigured",
@@ -141,6 +165,7 @@ function describeSiteError(error: SiteError): DescribedApiError {
         detail: error.detail,
       };
     case "account_api_failed":
+      if (error.detail === SITE_BUSY) return siteBusy(error);
       // The site answered, but refused the query or answered in another form than it asks for.
       return error.detail === "graphql_error" || error.detail === "unexpected_answer"
         ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
@@ -161,6 +186,8 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "rate_limited":
       return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
     case "refresh_unavailable":
+      if (error.detail === SITE_BUSY) return siteBusy(error);
+      return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };
     case "site_unavailable":
     case "revocation_unavailable":
       return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };

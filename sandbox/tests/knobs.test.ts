@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SITE_TIME_ZONE, SITE_UTC_OFFSET_MINUTES } from "../data/account";
 import { loadSandboxConfig, SandboxConfigError } from "../config";
+import { parseFailureList, type FailureSpec } from "../knobs";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { postSandboxControl } from "../testing";
@@ -62,6 +63,47 @@ describe("knobs", () => {
     expect(response.headers.get("retry-after")).toBe("1");
     expect(await response.json()).toMatchObject({ error: "invalid_request" });
     expect(() => sandbox.setKnobs({ failures: { token: { mode: "status", status: 429, error: 'say "hi"' } } })).toThrow();
+  });
+
+  it("injects the Retry-After a site sends with a status: seconds, a date, none, or one of neither form", async () => {
+    const retryAfterOf = async (retryAfter: string | null | undefined, status = 429) => {
+      sandbox.setKnobs({ failures: { graphql: { mode: "status", status, ...(retryAfter === undefined ? {} : { retryAfter }) } } });
+      const response = await fetch(`${sandbox.url}/account/graphql`, { method: "POST" });
+      expect(response.status).toBe(status);
+      return response.headers.get("retry-after");
+    };
+    expect(await retryAfterOf(undefined)).toBe("1");
+    expect(await retryAfterOf(undefined, 500)).toBeNull();
+    expect(await retryAfterOf("30")).toBe("30");
+    expect(await retryAfterOf("Sun, 06 Dec 2026 12:02:00 GMT")).toBe("Sun, 06 Dec 2026 12:02:00 GMT");
+    expect(await retryAfterOf("soon", 403)).toBe("soon");
+    expect(await retryAfterOf(null)).toBeNull();
+    expect(() => sandbox.setKnobs({ failures: { graphql: { mode: "status", status: 429, retryAfter: "1\r\nX: y" } } })).toThrow();
+    sandbox.setKnobs({ failures: { graphql: null } });
+  });
+
+  it("answers the Account API's 'too many requests' at 200 as Shopify and GitHub do, and only there", async () => {
+    const throttled = async (spec: FailureSpec) => {
+      sandbox.setKnobs({ failures: { graphql: spec } });
+      const response = await fetch(`${sandbox.url}/account/graphql`, { method: "POST" });
+      expect(response.status).toBe(200);
+      return { retryAfter: response.headers.get("retry-after"), body: (await response.json()) as unknown };
+    };
+    expect(await throttled({ mode: "throttled" })).toEqual({
+      retryAfter: null,
+      body: { errors: [{ message: expect.stringMatching(/^Throttled/) as string, extensions: { code: "THROTTLED" } }] },
+    });
+    expect(await throttled({ mode: "throttled", as: "error_type", retryAfter: "5" })).toEqual({
+      retryAfter: "5",
+      body: { errors: [{ type: "RATE_LIMITED", message: expect.stringMatching(/^Throttled/) as string }] },
+    });
+    expect(() => sandbox.setKnobs({ failures: { token: { mode: "throttled" } } })).toThrow(/only the graphql endpoint/);
+    expect(parseFailureList("graphql=throttledx2")).toEqual({ ok: true, failures: { graphql: { mode: "throttled", times: 2 } } });
+    expect(parseFailureList("token=throttled")).toEqual({
+      ok: false,
+      problems: ['"token=throttled": only the graphql endpoint answers throttled'],
+    });
+    sandbox.setKnobs({ failures: { graphql: null } });
   });
 
   it("fails the covers alone, as a site's image host can, and logs their requests as covers", async () => {

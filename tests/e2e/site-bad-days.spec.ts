@@ -1,7 +1,17 @@
 import { expect, test, type Browser, type Page } from "./test";
 
 import { getAccountData } from "../../sandbox/data/account";
-import { endsWithin30Days, gotoWithScriptsHeld, hydrated, isHydrated, postSandboxControl, resetSandbox, signIn, SITE_URL } from "./support";
+import {
+  chooseLanguage,
+  endsWithin30Days,
+  gotoWithScriptsHeld,
+  hydrated,
+  isHydrated,
+  postSandboxControl,
+  resetSandbox,
+  signIn,
+  SITE_URL,
+} from "./support";
 
 /*
  * A conforming site on its bad days (issue 10): a lower cap on `first`, cursors that expire, a list that
@@ -263,6 +273,45 @@ test("Retry pressed before the page is interactive loads the page again from the
   await retry.click();
   await expect(page.getByText(/^Order DA/).first()).toBeVisible();
   expect(documentLoads).toEqual([]);
+});
+
+test("a site that limits how often it answers: each page says it is busy and for how long, in the member's language", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  // 429 with a wait of 30 seconds, as most sites say it.
+  await setKnobs(page, { failures: { graphql: { mode: "status", status: 429, retryAfter: "30" } } });
+  for (const [path, title] of DATA_PAGES) {
+    const before = await accountApiRequests(page);
+    await page.goto(path);
+    const alert = page.getByRole("alert").filter({ hasText: title });
+    await expect(alert).toContainText("The site is busy right now. Please try again in 30 seconds.");
+    await expect(alert.getByRole("button", { name: "Retry" })).toBeVisible();
+    // Asked once: neither the server nor the browser asks a busy site again on its own.
+    expect(await accountApiRequests(page), path).toBe(before + 1);
+  }
+  // A wait in minutes, and in Chinese.
+  await setKnobs(page, { failures: { graphql: { mode: "status", status: 429, retryAfter: "150" } } });
+  await chooseLanguage(page.context(), "zh-TW");
+  await page.goto("/courses");
+  await expect(page.getByRole("alert").filter({ hasText: "無法載入你的課程。" })).toContainText("網站目前忙碌中，請於 3 分鐘後再試。");
+  await chooseLanguage(page.context(), "en");
+  // GitHub's and Shopify's manner: a "throttled" GraphQL error at 200, without a wait. Retry, once the page is
+  // interactive, asks in place and says so again; once the site answers, the courses are there.
+  await setKnobs(page, { failures: { graphql: { mode: "throttled" } } });
+  await page.goto("/courses");
+  const alert = page.getByRole("alert").filter({ hasText: "Your courses could not be loaded." });
+  await expect(alert).toContainText("The site is busy right now. Please try again in a moment.");
+  const retry = alert.getByRole("button", { name: "Retry" });
+  await hydrated(retry);
+  const before = await accountApiRequests(page);
+  await retry.click();
+  await expect.poll(() => accountApiRequests(page)).toBe(before + 1);
+  await expect(alert).toContainText("The site is busy right now. Please try again in a moment.");
+  await setKnobs(page, { failures: { graphql: null } });
+  await retry.click();
+  await expect(alert).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
 });
 
 test("a site that sends its dates and times without an offset: each page shows the same times, before its scripts run and after", async ({

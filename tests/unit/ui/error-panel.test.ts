@@ -56,6 +56,32 @@ describe("ErrorPanel", () => {
     expect(screen.getByRole("alert").textContent).toContain(chinese);
   });
 
+  it.each<[number | undefined, string, string]>([
+    [undefined, "The site is busy right now. Please try again in a moment.", "網站目前忙碌中，請稍後再試。"],
+    [1, "Please try again in 1 second.", "請於 1 秒後再試。"],
+    [30, "Please try again in 30 seconds.", "請於 30 秒後再試。"],
+    [89, "Please try again in 89 seconds.", "請於 89 秒後再試。"],
+    [150, "Please try again in 3 minutes.", "請於 3 分鐘後再試。"],
+    [5400, "Please try again in 2 hours.", "請於 2 小時後再試。"],
+  ])("says the site is busy and, waiting %s seconds, for how long, in both languages, with Retry", (wait, english, chinese) => {
+    renderPanel(new ApiError(503, "site_busy", "", undefined, wait));
+    expect(screen.getByRole("alert").textContent).toContain(english);
+    expect(screen.getByRole("alert").textContent).toContain("The site is busy right now.");
+    expect(screen.getByRole("button", { name: "Retry" })).toBeDefined();
+    cleanup();
+    // As the server serialised it into the page.
+    renderPanel({ status: 503, code: "site_busy", message: "", ...(wait === undefined ? {} : { retryAfterSeconds: wait }) }, "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain(chinese);
+  });
+
+  it("names no wait it cannot read", () => {
+    for (const retryAfterSeconds of [0, -5, 1.5, "30", Number.NaN]) {
+      renderPanel({ status: 503, code: "site_busy", message: "", retryAfterSeconds });
+      expect(screen.getByRole("alert").textContent).toContain("The site is busy right now. Please try again in a moment.");
+      cleanup();
+    }
+  });
+
   it("reads an error the server serialised into the page", () => {
     renderPanel({ status: 502, code: "query_failed", message: "" });
     expect(screen.getByRole("alert").textContent).toContain("The site could not answer this request.");

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import type { FailureSpec } from "@/sandbox/knobs";
+import { type RunningSandbox } from "@/sandbox/server";
+
+import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { RouteBrowser, signInThroughRoutes } from "../support/route-browser";
+
+const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
+
+/**
+ * A site that limits how often it answers, over real HTTP (sandbox failure knobs): its Account API answers
+ * 429 (with a wait in seconds, as an HTTP-date, none, or one past any use), 403 with a wait as GitHub does,
+ * or a GraphQL "throttled" error at 200 as Shopify and GitHub do; its token endpoint answers a renewal with
+ * 429. The data route asks once, says the site is busy (503 `site_busy`), and repeats the wait the site
+ * named in `Retry-After` and in the body: the browser tells the member how long.
+ */
+describe("a site that limits how often it answers", () => {
+  let sandbox: RunningSandbox;
+  const atSite = (endpoint: string) => sandbox.requests().filter((entry) => entry.endpoint === endpoint);
+
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({}, { control: true });
+  });
+  afterAll(async () => sandbox.close());
+  beforeEach(() => sandbox.setKnobs({ clockOffsetMs: 0, failures: { graphql: null, token: null } }));
+
+  async function busyAnswer(browser: RouteBrowser): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+    const response = browser.absorb(await accountRoute(browser.request("/api/account/courses"), params("courses")));
+    return { status: response.status, retryAfter: response.headers.get("retry-after"), body: await response.json() };
+  }
+
+  const inTwoMinutes = () => new Date(Date.now() + 120_000).toUTCString();
+
+  it.each<{ name: string; failure: () => FailureSpec; wait: number | [number, number] | undefined }>([
+    { name: "429 with a wait in seconds", failure: () => ({ mode: "status", status: 429, retryAfter: "30" }), wait: 30 },
+    {
+      name: "429 with a wait as an HTTP-date",
+      failure: () => ({ mode: "status", status: 429, retryAfter: inTwoMinutes() }),
+      wait: [115, 121],
+    },
+    { name: "429 without a wait", failure: () => ({ mode: "status", status: 429, retryAfter: null }), wait: undefined },
+    { name: "429 with a wait of two days", failure: () => ({ mode: "status", status: 429, retryAfter: "172800" }), wait: undefined },
+    { name: "429 with a wait of neither form", failure: () => ({ mode: "status", status: 429, retryAfter: "soon" }), wait: undefined },
+    { name: "403 with a wait (GitHub's secondary limit)", failure: () => ({ mode: "status", status: 403, retryAfter: "60" }), wait: 60 },
+    { name: "200 with a THROTTLED error (Shopify)", failure: () => ({ mode: "throttled" }), wait: undefined },
+    {
+      name: "200 with a RATE_LIMITED error type and a wait (GitHub)",
+      failure: () => ({ mode: "throttled", as: "error_type", retryAfter: "5" }),
+      wait: 5,
+    },
+  ])("the Account API's $name: the site is busy, asked once", async ({ failure, wait }) => {
+    const browser = new RouteBrowser();
+    await signInThroughRoutes(browser);
+    sandbox.setKnobs({ failures: { graphql: failure() } });
+    sandbox.resetRequests();
+    const { status, retryAfter, body } = await busyAnswer(browser);
+    expect(status).toBe(503);
+    expect(body).toEqual({
+      error: {
+        code: "site_busy",
+        message: "The site is busy right now. Please try again in a moment.",
+        ...(wait === undefined ? {} : { retryAfterSeconds: Array.isArray(wait) ? (expect.any(Number) as number) : wait }),
+      },
+    });
+    if (wait === undefined) {
+      expect(retryAfter).toBeNull();
+    } else {
+      const seconds = Number(retryAfter);
+      expect(seconds).toBe((body as { error: { retryAfterSeconds: number } }).error.retryAfterSeconds);
+      const [least, most] = Array.isArray(wait) ? wait : [wait, wait];
+      expect(seconds).toBeGreaterThanOrEqual(least);
+      expect(seconds).toBeLessThanOrEqual(most);
+    }
+    // Never asked again on its own: the member presses Retry when the wait is over.
+    expect(atSite("graphql")).toHaveLength(1);
+    // The member stays signed in: once the site answers again, so does the page.
+    sandbox.setKnobs({ failures: { graphql: null } });
+    expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
+  });
+
+  it("a site that is down (500 with a wait) is not busy: it is not available", async () => {
+    const browser = new RouteBrowser();
+    await signInThroughRoutes(browser);
+    sandbox.setKnobs({ failures: { graphql: { mode: "status", status: 500, retryAfter: "30" } } });
+    const { status, retryAfter, body } = await busyAnswer(browser);
+    expect(status).toBe(503);
+    expect(retryAfter).toBeNull();
+    expect(body).toMatchObject({ error: { code: "site_unavailable" } });
+  });
+
+  it("a renewal the token endpoint answers with 429: the site is busy, the grant unspent, the member signed in", async () => {
+    const browser = new RouteBrowser();
+    await signInThroughRoutes(browser);
+    // The site's clock moves past the access token's two hours: the Account API refuses it, the dashboard renews.
+    sandbox.setKnobs({ clockOffsetMs: 7_300_000, failures: { token: { mode: "status", status: 429, retryAfter: "45", times: 1 } } });
+    sandbox.resetRequests();
+    const { status, retryAfter, body } = await busyAnswer(browser);
+    expect(status).toBe(503);
+    expect(retryAfter).toBe("45");
+    expect(body).toEqual({
+      error: { code: "site_busy", message: "The site is busy right now. Please try again in a moment.", retryAfterSeconds: 45 },
+    });
+    expect(atSite("token").map((entry) => entry.status)).toEqual([429]);
+    // Retry after the wait: the same refresh token renews access, and the page answers.
+    sandbox.resetRequests();
+    expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
+    expect(atSite("token").map((entry) => entry.status)).toEqual([200]);
+  });
+});
