@@ -3,12 +3,13 @@
 import { useState, type MouseEvent } from "react";
 
 import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
-import { CSRF_HEADER, CSRF_HEADER_VALUE } from "@/lib/contract/csrf";
+import { asApiError, postJsonAction } from "@/lib/client/api";
 import { API_ROUTES, signInLinkPath } from "@/lib/contract/paths";
+import { inTimeFromNow, interpolate } from "@/lib/i18n";
 import { popupPagePath } from "@/lib/i18n/locales";
 import { useI18n } from "@/lib/i18n/provider";
 
-type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "failed";
+type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "rate-limited" | "failed";
 interface Handoff {
   code: string;
   verifier: string;
@@ -29,16 +30,12 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   const { messages, locale } = useI18n();
   const [status, setStatus] = useState<Status>("idle");
   const [pending, setPending] = useState<Handoff | null>(null);
+  // Past the sign-in rate limit: how long to wait, when the dashboard said.
+  const [wait, setWait] = useState<number | undefined>(undefined);
 
   /** Redeems the handoff into this frame's cookie; false when the browser kept the cookie out. */
   async function redeem(handoff: Handoff): Promise<boolean> {
-    const response = await fetch(API_ROUTES.embedded, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "content-type": "application/json", [CSRF_HEADER]: CSRF_HEADER_VALUE },
-      body: JSON.stringify(handoff),
-    });
-    if (!response.ok) throw new Error("handoff_failed");
+    await postJsonAction(API_ROUTES.embedded, handoff);
     const session = await fetch(API_ROUTES.session, { credentials: "same-origin", cache: "no-store" });
     if (!session.ok) return false;
     window.location.replace(returnTo);
@@ -70,6 +67,16 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
         setStatus("cookies-blocked");
       }
     } catch (error) {
+      failed(error);
+    }
+  }
+
+  function failed(error: unknown) {
+    const apiError = asApiError(error);
+    if (apiError?.kind === "rate_limited") {
+      setWait(apiError.retryAfterSeconds);
+      setStatus("rate-limited");
+    } else {
       setStatus(statusOf(error));
     }
   }
@@ -81,7 +88,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
       await document.requestStorageAccess().catch(() => undefined);
       if (!(await redeem(pending))) setStatus("cookies-blocked");
     } catch (error) {
-      setStatus(statusOf(error));
+      failed(error);
     }
   }
 
@@ -91,6 +98,8 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
     "needs-access": messages.embedded.needsAccess,
     blocked: messages.embedded.popupBlocked,
     "cookies-blocked": messages.embedded.cookiesBlocked,
+    "rate-limited":
+      wait === undefined ? messages.errors.rateLimited : interpolate(messages.errors.rateLimitedFor, { when: inTimeFromNow(wait, locale) }),
     failed: messages.embedded.failed,
   }[status];
   return (

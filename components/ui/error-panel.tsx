@@ -5,7 +5,7 @@ import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
 import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 import { FormBeforeHydration } from "./form-before-hydration";
-import { describeScope, interpolate, type Messages } from "@/lib/i18n";
+import { describeScope, inTimeFromNow, interpolate, type Messages } from "@/lib/i18n";
 import type { Locale } from "@/lib/i18n/locales";
 
 /** The words of each error kind; the missing permission is named apart (reasonText). */
@@ -20,6 +20,7 @@ const REASON_OF_KIND = {
   answer_too_large: "answerTooLarge",
   site_misconfigured: "siteMisconfigured",
   request_refused: "requestRefused",
+  rate_limited: "rateLimited",
   sign_in_failed: "signInFailed",
   network: "network",
   unknown: "unknown",
@@ -29,18 +30,12 @@ function reasonText(kind: ApiErrorKind, messages: Messages, locale: Locale, erro
   // Name the missing permission when the site said which one it is.
   const scope = kind === "insufficient_scope" ? asApiError(error)?.detail : undefined;
   if (scope) return interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope });
-  // Name the wait when the site said how long it is.
-  const wait = kind === "site_busy" ? asApiError(error)?.retryAfterSeconds : undefined;
-  if (wait !== undefined) return interpolate(messages.errors.siteBusyFor, { when: inWords(wait, locale) });
+  // Name the wait when the site (or our own limit) said how long it is.
+  const waitWords =
+    kind === "site_busy" ? messages.errors.siteBusyFor : kind === "rate_limited" ? messages.errors.rateLimitedFor : undefined;
+  const wait = waitWords === undefined ? undefined : asApiError(error)?.retryAfterSeconds;
+  if (waitWords !== undefined && wait !== undefined) return interpolate(waitWords, { when: inTimeFromNow(wait, locale) });
   return messages.errors[REASON_OF_KIND[kind]];
-}
-
-/** A wait as the member's language says a time from now ("in 30 seconds", "2 分鐘後"), in its largest whole unit. */
-function inWords(seconds: number, locale: Locale): string {
-  const words = new Intl.RelativeTimeFormat(locale, { numeric: "always" });
-  if (seconds < 90) return words.format(seconds, "second");
-  if (seconds < 90 * 60) return words.format(Math.ceil(seconds / 60), "minute");
-  return words.format(Math.ceil(seconds / 3600), "hour");
 }
 
 /** The reason a BFF call failed, in the member's language. */

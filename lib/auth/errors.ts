@@ -42,6 +42,8 @@ export class AuthError extends LayerError<AuthErrorCode> {
    * that page speaks (lib/http/auth-redirects.ts).
    */
   popup?: PopupSignIn;
+  /** Set on `rate_limited`: the seconds until the member may try again (RFC 6585 section 4, `Retry-After`). */
+  retryAfterSeconds?: number;
 }
 
 export function isAuthError(error: unknown, code?: AuthErrorCode): error is AuthError {

@@ -24,6 +24,8 @@ export type ApiErrorKind =
   | "site_misconfigured"
   /** The request did not come from the dashboard's own page (or the page is stale). */
   | "request_refused"
+  /** Too many attempts from this network or browser: try again after `retryAfterSeconds`. */
+  | "rate_limited"
   /** Sign-in could not be completed. */
   | "sign_in_failed"
   | "network"
@@ -60,7 +62,7 @@ const KIND_BY_CODE: Readonly<Record<PublicErrorCode, ApiErrorKind>> = {
   scope_not_granted: "sign_in_failed",
   pushed_request_failed: "sign_in_failed",
   sign_in_too_large: "sign_in_failed",
-  rate_limited: "request_refused",
+  rate_limited: "rate_limited",
   site_busy: "site_busy",
 };
 

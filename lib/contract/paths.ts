@@ -31,6 +31,19 @@ export const PAGE_PATHS = {
   popupDone: "/auth/popup-done",
 } as const;
 
+/** The longest wait the dashboard repeats to a member (a site's `Retry-After`, a rate limit's window): a day. */
+export const LONGEST_WAIT_SECONDS = 24 * 60 * 60;
+
+/** The sign-in problem page's parameter for how many seconds the member waits before trying again (a rate limit). */
+export const RETRY_AFTER_PARAM = "retryAfter";
+
+/** The wait a sign-in problem page's address names, if it is a whole number of seconds it may repeat. */
+export function signInWaitOf(value: unknown): number | undefined {
+  if (typeof value !== "string" || !/^\d{1,5}$/.test(value)) return undefined;
+  const seconds = Number(value);
+  return seconds >= 1 && seconds <= LONGEST_WAIT_SECONDS ? seconds : undefined;
+}
+
 /** `/api/auth/login?returnTo=<path>`: sign in, then come back to `returnTo` (a same-origin path; else the overview). */
 export function loginPath(returnTo: string): string {
   const path = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : PAGE_PATHS.overview;

@@ -11,16 +11,19 @@ import { countSignInFailed } from "@/lib/metrics/record";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 
 import { logFailure } from "./error-responses";
-import { PAGE_PATHS } from "@/lib/contract/paths";
+import { PAGE_PATHS, RETRY_AFTER_PARAM } from "@/lib/contract/paths";
 
 /** Where every sign-in failure ends: a readable page, identified by our stable code, never the site's text. */
 export function signInProblemRedirect(error: unknown): NextResponse {
   const code = signInFailureCode(error);
-  logFailure(error, code, "sign_in_failed");
+  logFailure(error, code, code === "rate_limited" ? "rate_limited" : "sign_in_failed");
   countSignInFailed(code);
   const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
+  // How long the member waits before trying again (a rate limit): the page says it.
+  if (error instanceof AuthError && error.retryAfterSeconds !== undefined)
+    url.searchParams.set(RETRY_AFTER_PARAM, String(error.retryAfterSeconds));
   // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.
   const popup = error instanceof AuthError ? error.popup : undefined;
   if (popup && isValidBinding(popup.binding)) {

@@ -184,7 +184,13 @@ function describeAuthError(error: AuthError): DescribedApiError {
     case "session_not_found":
       return { status: 404, code: "not_found", message: "That session has already ended." };
     case "rate_limited":
-      return { status: 429, code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail: error.detail };
+      return {
+        status: 429,
+        code: "rate_limited",
+        message: "Too many attempts. Please wait a moment and try again.",
+        detail: error.detail,
+        ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+      };
     case "refresh_unavailable":
       if (error.detail === SITE_BUSY) return siteBusy(error);
       return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };

@@ -15,7 +15,8 @@ import { apiErrorResponse } from "./error-responses";
  * Rate limits of the sign-in machinery (sign-in, callback, sign-out, revoke, embedded handoff; OWASP ASVS 5
  * V2.4.1, V6.3.1): a fixed window of RATE_LIMIT_WINDOW_SECONDS, counted atomically in the shared state so
  * the limit holds across instances, per client address and per session. Past a limit: 429 with
- * Retry-After and the API's JSON error (RFC 6585 section 4), logged as `rate_limited`.
+ * Retry-After and the API's JSON error (RFC 6585 section 4), or for a navigation the sign-in problem page
+ * saying how long to wait; logged as `rate_limited`.
  *
  * The client address comes only from TRUSTED_PROXY_HEADER, which the operator's reverse proxy sets
  * (for a list such as X-Forwarded-For, its last entry: the one that proxy appended). Next.js gives route
@@ -23,6 +24,15 @@ import { apiErrorResponse } from "./error-responses";
  * setting there is no per-client limit, only the per-session one (README, "Behind a proxy").
  */
 export async function rateLimited(request: NextRequest): Promise<Response | undefined> {
+  const refusal = await rateLimitRefusal(request);
+  return refusal && apiErrorResponse(refusal);
+}
+
+/**
+ * The refusal of a request past a limit, for a route that answers it in its own way: a navigation (sign-in,
+ * callback) ends on the sign-in problem page, which says how long to wait (lib/http/auth-redirects.ts).
+ */
+export async function rateLimitRefusal(request: NextRequest): Promise<AuthError | undefined> {
   const { rateLimit } = getConfig();
   const windowMs = rateLimit.windowSeconds * 1000;
   const subjects: { scope: "client" | "session"; id: string; limit: number }[] = [];
@@ -41,13 +51,11 @@ export async function rateLimited(request: NextRequest): Promise<Response | unde
       return undefined;
     }
     if (counted.count > limit) {
-      const response = apiErrorResponse(
-        new AuthError("rate_limited", `More than ${limit} requests per ${rateLimit.windowSeconds} s from this ${scope}.`, {
-          detail: scope,
-        }),
-      );
-      response.headers.set("retry-after", String(Math.max(1, Math.ceil(counted.resetMs / 1000))));
-      return response;
+      const refusal = new AuthError("rate_limited", `More than ${limit} requests per ${rateLimit.windowSeconds} s from this ${scope}.`, {
+        detail: scope,
+      });
+      refusal.retryAfterSeconds = Math.max(1, Math.ceil(counted.resetMs / 1000));
+      return refusal;
     }
   }
   return undefined;

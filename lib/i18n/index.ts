@@ -38,6 +38,17 @@ export function seeAllCourses(messages: Messages, count: number): string {
   return count === 1 ? messages.courseProgress.seeAllOne : interpolate(messages.courseProgress.seeAll, { count });
 }
 
+/**
+ * A wait as the member's language says a time from now ("in 30 seconds", "3 分鐘後"), in its largest
+ * whole unit: seconds under a minute and a half, then minutes, then hours (Intl.RelativeTimeFormat).
+ */
+export function inTimeFromNow(seconds: number, locale: Locale): string {
+  const words = new Intl.RelativeTimeFormat(locale, { numeric: "always" });
+  if (seconds < 90) return words.format(seconds, "second");
+  if (seconds < 90 * 60) return words.format(Math.ceil(seconds / 60), "minute");
+  return words.format(Math.ceil(seconds / 3600), "hour");
+}
+
 type ScopeKey = Exclude<keyof Messages["scopes"], "unknown">;
 
 function isKnownScope(scope: string, messages: Messages): scope is ScopeKey {

@@ -3,15 +3,14 @@ import "server-only";
 import { ClientError } from "graphql-request";
 import * as oauth from "oauth4webapi";
 
+import { LONGEST_WAIT_SECONDS } from "@/lib/contract/paths";
+
 /**
  * The `detail` of an error by which the site said it is busy: it limits how often it answers (429, RFC 6585
  * section 4, or a GraphQL error saying so). lib/http/error-responses.ts tells the member to wait, for as
  * long as the site asked when it said (`Retry-After`).
  */
 export const SITE_BUSY = "site_busy";
-
-/** The longest wait the dashboard repeats to a member: a site asking for more is told as "try again later". */
-export const LONGEST_RETRY_AFTER_SECONDS = 24 * 60 * 60;
 
 const DELTA_SECONDS = /^\d{1,10}$/;
 
@@ -23,7 +22,7 @@ export function retryAfterSeconds(value: string | null | undefined, nowMs: numbe
   const text = value?.trim();
   if (!text) return undefined;
   const seconds = DELTA_SECONDS.test(text) ? Number(text) : Math.ceil((Date.parse(text) - nowMs) / 1000);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > LONGEST_RETRY_AFTER_SECONDS) return undefined;
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > LONGEST_WAIT_SECONDS) return undefined;
   return seconds;
 }
 

@@ -175,14 +175,14 @@ describe("a site too slow to read every page of Kai's 130 courses within the pag
 describe("a site that rate-limits its OAuth endpoints (429 with an OAuth error body)", () => {
   const busy = { mode: "status", status: 429, error: "invalid_request" } as const;
 
-  it("a refresh keeps the session (503, try again), and the next one goes through", async () => {
+  it("a refresh keeps the session (503: the site is busy, try again after its wait), and the next one goes through", async () => {
     sandbox.setKnobs({ accessTokenTtlSeconds: 20 }); // every request is inside the refresh margin
     const member = new RouteBrowser();
     await signInThroughRoutes(member, { email: "maya@example.com" });
     sandbox.setKnobs({ failures: { token: busy } });
-    const refused = await page<{ error: { code: string } }>(member, "/api/account/courses");
+    const refused = await page<{ error: { code: string; retryAfterSeconds?: number } }>(member, "/api/account/courses");
     expect(refused.status).toBe(503);
-    expect(refused.body.error.code).toBe("refresh_unavailable");
+    expect(refused.body.error).toMatchObject({ code: "site_busy", retryAfterSeconds: 1 });
     sandbox.setKnobs({ failures: { token: null } });
     expect((await page<CoursesPage>(member, "/api/account/courses")).status).toBe(200);
   });

@@ -38,11 +38,29 @@ beforeEach(() => {
   setSharedStateForTests(new InMemorySharedState(backend));
 });
 
+/** A refused API request: 429, with the wait in Retry-After and in the body the browser reads. */
 async function expectLimited(response: Response, detail: "client" | "session"): Promise<void> {
   expect(response.status).toBe(429);
-  expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-  expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(60);
-  expect(await response.json()).toMatchObject({ error: { code: "rate_limited", detail } });
+  const wait = Number(response.headers.get("retry-after"));
+  expect(wait).toBeGreaterThanOrEqual(1);
+  expect(wait).toBeLessThanOrEqual(60);
+  expect(await response.json()).toEqual({
+    error: { code: "rate_limited", message: "Too many attempts. Please wait a moment and try again.", detail, retryAfterSeconds: wait },
+  });
+}
+
+/**
+ * A refused navigation (sign-in, callback): never a page of JSON, but the sign-in problem page, whose
+ * address names the wait it says (DESIGN: every failure of the callback ends on a readable page).
+ */
+function expectLimitedNavigation(response: Response, detail: "client" | "session", popup?: { binding: string; lang: string }): void {
+  expect(response.status).toBe(303);
+  const location = new URL(response.headers.get("location") ?? "");
+  expect(location.pathname).toBe("/sign-in-problem");
+  const wait = Number(location.searchParams.get("retryAfter"));
+  expect(wait).toBeGreaterThanOrEqual(1);
+  expect(wait).toBeLessThanOrEqual(60);
+  expect(Object.fromEntries(location.searchParams)).toEqual({ code: "rate_limited", detail, retryAfter: String(wait), ...popup });
 }
 
 describe("rate limits on the sign-in machinery (per client address from the trusted proxy header)", () => {
@@ -55,9 +73,16 @@ describe("rate limits on the sign-in machinery (per client address from the trus
       setSharedStateForTests(new InMemorySharedState(backend));
       expect((await loginRoute(browser.request("/api/auth/login", { headers: from("198.51.100.7") }))).status).toBe(303);
     }
-    await expectLimited(await loginRoute(browser.request("/api/auth/login", { headers: from("198.51.100.7") })), "client");
+    expectLimitedNavigation(await loginRoute(browser.request("/api/auth/login", { headers: from("198.51.100.7") })), "client");
+    // In the embedded panel's popup, the page's "Try again" stays the panel's sign-in, in the panel's language.
+    const binding = "b".repeat(43);
+    expectLimitedNavigation(
+      await loginRoute(browser.request(`/api/auth/login?display=popup&binding=${binding}&lang=zh-TW`, { headers: from("198.51.100.7") })),
+      "client",
+      { binding, lang: "zh-TW" },
+    );
     // The callback and the embedded handoff count toward the same limit.
-    await expectLimited(
+    expectLimitedNavigation(
       await callbackRoute(browser.request("/api/auth/callback?state=x&code=y", { headers: from("198.51.100.7") })),
       "client",
     );
@@ -68,12 +93,13 @@ describe("rate limits on the sign-in machinery (per client address from the trus
       "client",
     );
     // The address is the proxy's own last entry: what a client writes before it changes nothing.
-    await expectLimited(
+    expectLimitedNavigation(
       await loginRoute(browser.request("/api/auth/login", { headers: { "x-forwarded-for": "192.0.2.1, 198.51.100.7" } })),
       "client",
     );
     expect((await loginRoute(browser.request("/api/auth/login", { headers: from("198.51.100.8") }))).status).toBe(303);
-    expect(log.events().filter((line) => line.event === "rate_limited")).toHaveLength(4);
+    expect(log.events().filter((line) => line.event === "rate_limited")).toHaveLength(5);
+    expect(log.events().filter((line) => line.event === "sign_in_failed")).toEqual([]);
   });
 
   it("answers 429 past the per-session limit on sign-out and revoke, whatever the address", async () => {

@@ -2,11 +2,11 @@ import { PageLink } from "@/components/ui/page-link";
 
 import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
-import { describeScope, getMessages, interpolate, isLocale, POPUP_LOCALE_PARAM, popupPagePath } from "@/lib/i18n";
+import { describeScope, getMessages, inTimeFromNow, interpolate, isLocale, POPUP_LOCALE_PARAM, popupPagePath } from "@/lib/i18n";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 import { getRequestLocale } from "@/app/_lib/request-locale";
-import { API_ROUTES, PAGE_PATHS } from "@/lib/contract/paths";
+import { API_ROUTES, PAGE_PATHS, RETRY_AFTER_PARAM, signInWaitOf } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 
 export const generateMetadata = localizedTitle((_, locale) => SIGN_IN_PROBLEM_WORDS[locale].title);
@@ -41,7 +41,7 @@ export default async function SignInProblemPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { code, detail, binding, [POPUP_LOCALE_PARAM]: panelLocale } = await searchParams;
+  const { code, detail, binding, [POPUP_LOCALE_PARAM]: panelLocale, [RETRY_AFTER_PARAM]: retryAfter } = await searchParams;
   const { locale } = await getRequestLocale();
   const all = getMessages(locale);
   const messages = SIGN_IN_PROBLEM_WORDS[locale];
@@ -49,11 +49,17 @@ export default async function SignInProblemPage({
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
   const several = missing.length > 1;
+  // Past a rate limit, how long to wait, when the address names a wait it may repeat.
+  const wait = known === "rate_limited" ? signInWaitOf(retryAfter) : undefined;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {several ? messages.scopesNotGranted : messages[known]}
+        {several
+          ? messages.scopesNotGranted
+          : wait !== undefined
+            ? interpolate(messages.rateLimitedFor, { when: inTimeFromNow(wait, locale) })
+            : messages[known]}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">

@@ -201,6 +201,8 @@ export const en = {
     answerTooLarge: "The site's answer was too large for the dashboard to read.",
     siteMisconfigured: "The dashboard is not set up correctly for this site. Please tell the site's operator.",
     requestRefused: "The dashboard could not make this request. Reload the page and try again.",
+    rateLimited: "Too many attempts from here. Please wait a moment and try again.",
+    rateLimitedFor: "Too many attempts from here. Please try again {when}.",
     signInFailed: "Signing in could not be completed. Please sign in again.",
     network: "The dashboard could not be reached. Check your connection and try again.",
     unknown: "Something went wrong. Please try again.",

@@ -40,7 +40,8 @@ const en = {
   signInAgainAllowingThem: "Sign in again and allow them",
   pushed_request_failed: "The site did not accept the sign-in request. Please try again in a few minutes.",
   sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
-  rate_limited: "Too many sign-in attempts from here. Please wait a minute and try again.",
+  rate_limited: "Too many sign-in attempts from here. Please wait a moment and try again.",
+  rateLimitedFor: "Too many sign-in attempts from here. Please try again {when}.",
 };
 
 /** The shape of each language's words: exactly the English keys. */
@@ -72,7 +73,8 @@ const zhTW: SignInProblemWords = {
   signInAgainAllowingThem: "重新登入並允許這些權限",
   pushed_request_failed: "網站沒有接受這次登入請求，請幾分鐘後再試。",
   sign_in_too_large: "你的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
-  rate_limited: "這裡的登入嘗試次數過多，請稍候一分鐘再試。",
+  rate_limited: "這裡的登入嘗試次數過多，請稍候再試。",
+  rateLimitedFor: "這裡的登入嘗試次數過多，請於 {when}再試。",
 };
 
 export const SIGN_IN_PROBLEM_WORDS: Readonly<Record<Locale, SignInProblemWords>> = { en, "zh-TW": zhTW };

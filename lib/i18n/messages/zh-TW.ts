@@ -187,6 +187,8 @@ export const zhTW: Messages = {
     answerTooLarge: "網站的回應過大，儀表板無法讀取。",
     siteMisconfigured: "儀表板尚未針對此網站正確設定，請告知網站管理者。",
     requestRefused: "儀表板無法送出這項請求，請重新載入頁面後再試。",
+    rateLimited: "這裡的嘗試次數過多，請稍候再試。",
+    rateLimitedFor: "這裡的嘗試次數過多，請於 {when}再試。",
     signInFailed: "無法完成登入，請重新登入。",
     network: "無法連線到儀表板，請檢查網路連線後再試。",
     unknown: "發生錯誤，請再試一次。",

@@ -11,7 +11,8 @@ import { runAccountOperation } from "@/lib/account-api/client";
 import type { AccountOperation } from "@/lib/account-api/operation";
 import { resetConfigForTests } from "@/lib/config";
 import { describeApiError } from "@/lib/http/error-responses";
-import { LONGEST_RETRY_AFTER_SECONDS, retryAfterSeconds, SITE_BUSY } from "@/lib/site/site-busy";
+import { LONGEST_WAIT_SECONDS } from "@/lib/contract/paths";
+import { retryAfterSeconds, SITE_BUSY } from "@/lib/site/site-busy";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
@@ -131,7 +132,7 @@ describe("the wait a Retry-After value names (RFC 9110 section 10.2.3)", () => {
       "",
       "0",
       "Sun, 06 Dec 2026 11:59:00 GMT",
-      String(LONGEST_RETRY_AFTER_SECONDS + 1),
+      String(LONGEST_WAIT_SECONDS + 1),
       "soon",
       "-5",
       "1.5",
@@ -139,6 +140,6 @@ describe("the wait a Retry-After value names (RFC 9110 section 10.2.3)", () => {
     ]) {
       expect(retryAfterSeconds(value, now), String(value)).toBeUndefined();
     }
-    expect(retryAfterSeconds(String(LONGEST_RETRY_AFTER_SECONDS), now)).toBe(LONGEST_RETRY_AFTER_SECONDS);
+    expect(retryAfterSeconds(String(LONGEST_WAIT_SECONDS), now)).toBe(LONGEST_WAIT_SECONDS);
   });
 });

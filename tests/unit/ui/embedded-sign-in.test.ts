@@ -9,6 +9,7 @@ import { createElement } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { EmbeddedSignIn } from "@/components/layout/embedded-sign-in";
+import { SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 
 import { renderInLocale } from "../../support/render-ui";
 
@@ -83,4 +84,47 @@ describe("the embedded panel's Sign in", () => {
       expect(openSpy).not.toHaveBeenCalled();
     },
   );
+});
+
+describe("the handoff of a popup sign-in, past the dashboard's sign-in rate limit", () => {
+  /** A popup that signs in and hands its code back; the handoff then answers as `handoff` says. */
+  async function signInThroughPopup(handoff: Response, locale: "en" | "zh-TW" = "en"): Promise<string> {
+    const popup = { closed: false, postMessage: vi.fn() };
+    openSpy.mockImplementation(() => popup);
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => Promise.resolve(handoff)),
+    );
+    fireEvent.click(renderSignIn("/courses", locale));
+    await vi.waitFor(() => expect(openSpy).toHaveBeenCalledTimes(1));
+    window.dispatchEvent(
+      new MessageEvent("message", {
+        origin: window.location.origin,
+        source: popup as unknown as Window,
+        data: { type: SIGNED_IN_MESSAGE, code: "c" },
+      }),
+    );
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).not.toMatch(/^(|Finish signing in.*|請在.*)$/));
+    return screen.getByRole("status").textContent ?? "";
+  }
+
+  const limited = (body: Record<string, unknown>) =>
+    new Response(JSON.stringify({ error: { code: "rate_limited", message: "Too many attempts.", detail: "client", ...body } }), {
+      status: 429,
+      headers: { "content-type": "application/json" },
+    });
+
+  it("says too many attempts came from here, and how long to wait, in the panel's language", async () => {
+    expect(await signInThroughPopup(limited({ retryAfterSeconds: 40 }))).toBe(
+      "Too many attempts from here. Please try again in 40 seconds.",
+    );
+    cleanup();
+    openSpy.mockReset();
+    expect(await signInThroughPopup(limited({}), "zh-TW")).toBe("這裡的嘗試次數過多，請稍候再試。");
+  });
+
+  it("says sign-in did not complete for any other refusal", async () => {
+    const refused = new Response(JSON.stringify({ error: { code: "login_expired", message: "No." } }), { status: 400 });
+    expect(await signInThroughPopup(refused)).toBe("Signing in did not complete. Please try again.");
+  });
 });

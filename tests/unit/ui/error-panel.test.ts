@@ -74,6 +74,17 @@ describe("ErrorPanel", () => {
     expect(screen.getByRole("alert").textContent).toContain(chinese);
   });
 
+  it("says too many attempts came from here, and for how long to wait when the dashboard said, in both languages", () => {
+    renderPanel(new ApiError(429, "rate_limited", "", "session", 42));
+    expect(screen.getByRole("alert").textContent).toContain("Too many attempts from here. Please try again in 42 seconds.");
+    cleanup();
+    renderPanel({ status: 429, code: "rate_limited", message: "", detail: "client" }, "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請稍候再試。");
+    cleanup();
+    renderPanel({ status: 429, code: "rate_limited", message: "", retryAfterSeconds: 600 }, "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請於 10 分鐘後再試。");
+  });
+
   it("names no wait it cannot read", () => {
     for (const retryAfterSeconds of [0, -5, 1.5, "30", Number.NaN]) {
       renderPanel({ status: 503, code: "site_busy", message: "", retryAfterSeconds });

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { handleCallback } from "@/lib/auth/callback";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
-import { rateLimited } from "@/lib/http/rate-limit";
+import { rateLimitRefusal } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { logEvent } from "@/lib/log/logger";
@@ -15,8 +15,9 @@ export const dynamic = "force-dynamic";
 export const GET = loggedRoute(API_ROUTES.callback, handleGet);
 
 async function handleGet(request: NextRequest) {
-  const limited = await rateLimited(request);
-  if (limited) return limited;
+  // Past a limit, the sign-in ends on its problem page, which says how long to wait (DESIGN: never a JSON page).
+  const refusal = await rateLimitRefusal(request);
+  if (refusal) return signInProblemRedirect(refusal);
   const buffer = new CookieBuffer();
   // The URL is rebuilt from configuration: nothing is derived from the Host header (docs/architecture.md section 3).
   const callbackUrl = new URL(getConfig().redirectUri);

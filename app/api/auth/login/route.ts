@@ -5,7 +5,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { isPrefetch, returnToOfSignedOutPage, startLogin } from "@/lib/auth/login";
 import { appRedirect, signInProblemRedirect } from "@/lib/http/auth-redirects";
 import { isFramedRequest } from "@/lib/http/embedding";
-import { rateLimited } from "@/lib/http/rate-limit";
+import { rateLimitRefusal } from "@/lib/http/rate-limit";
 import { CookieBuffer, requestResponseJar } from "@/lib/session/cookie-jar";
 import { loggedRoute } from "@/lib/http/request-log";
 import { API_ROUTES } from "@/lib/contract/paths";
@@ -19,17 +19,21 @@ export const GET = loggedRoute(API_ROUTES.login, handleGet);
 async function handleGet(request: NextRequest) {
   // A prefetch must not start a sign-in or set a transaction cookie.
   if (isPrefetch(request.headers)) return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
-  const limited = await rateLimited(request);
-  if (limited) return limited;
+  const params = request.nextUrl.searchParams;
+  const binding = params.get("display") === "popup" ? params.get("binding") : null;
+  const popup = isValidBinding(binding) ? { binding, locale: popupLocaleOf(params) } : undefined;
+  // Past a limit, a navigation ends on a page that says how long to wait, never on a JSON answer.
+  const refusal = await rateLimitRefusal(request);
+  if (refusal) {
+    refusal.popup = popup;
+    return signInProblemRedirect(refusal);
+  }
   // The site's authorization page is never framed: inside a frame, sign-in starts in a popup or a new tab
   // (components/layout/embedded-sign-in.tsx).
   if (isFramedRequest(request.headers)) return appRedirect("/");
-  const params = request.nextUrl.searchParams;
-  const binding = params.get("display") === "popup" ? params.get("binding") : null;
-  if (params.get("display") === "popup" && !isValidBinding(binding)) {
+  if (params.get("display") === "popup" && !popup) {
     return signInProblemRedirect(new AuthError("login_state_mismatch", "A popup sign-in came without a valid handoff binding."));
   }
-  const popup = binding === null ? undefined : { binding, locale: popupLocaleOf(params) };
   const returnTo = params.get("returnTo") ?? returnToOfSignedOutPage(request.headers.get("referer"));
   const buffer = new CookieBuffer();
   try {
