@@ -10,7 +10,7 @@ import { logEvent } from "@/lib/log/logger";
 import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
-import { SITE_BUSY } from "@/lib/site/site-busy";
+import { SITE_BUSY } from "@/lib/contract/errors";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 

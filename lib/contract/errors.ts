@@ -40,6 +40,14 @@ export const PUBLIC_ERROR_CODES = [
 
 export type PublicErrorCode = (typeof PUBLIC_ERROR_CODES)[number];
 
+/**
+ * The `detail` of a layer's error by which the site said it is busy: it limits how often it answers (429,
+ * RFC 6585 section 4, or a GraphQL error saying so). The member is told to wait, for as long as the site
+ * asked when it said (`Retry-After`, lib/site/site-busy.ts): as `site_busy` by the API routes, on the
+ * sign-in problem page at sign-in.
+ */
+export const SITE_BUSY = "site_busy";
+
 export function isPublicErrorCode(code: string): code is PublicErrorCode {
   return (PUBLIC_ERROR_CODES as readonly string[]).includes(code);
 }

@@ -6,9 +6,9 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { SITE_BUSY, siteRetryAfterSeconds } from "@/lib/site/site-busy";
+import { siteRetryAfterSeconds } from "@/lib/site/site-busy";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
-import type { ApiErrorBody, PublicError, PublicErrorCode } from "@/lib/contract/errors";
+import { SITE_BUSY, type ApiErrorBody, type PublicError, type PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
 import { SiteError } from "@/lib/site/errors";
 

@@ -5,13 +5,6 @@ import * as oauth from "oauth4webapi";
 
 import { LONGEST_WAIT_SECONDS } from "@/lib/contract/paths";
 
-/**
- * The `detail` of an error by which the site said it is busy: it limits how often it answers (429, RFC 6585
- * section 4, or a GraphQL error saying so). lib/http/error-responses.ts tells the member to wait, for as
- * long as the site asked when it said (`Retry-After`).
- */
-export const SITE_BUSY = "site_busy";
-
 const DELTA_SECONDS = /^\d{1,10}$/;
 
 /**
@@ -26,24 +19,31 @@ export function retryAfterSeconds(value: string | null | undefined, nowMs: numbe
   return seconds;
 }
 
-/** The headers of the site's answer an error carries: graphql-request's and oauth4webapi's keep the Response's. */
-function headersOf(error: unknown): Headers | undefined {
-  if (error instanceof ClientError) return error.response.headers;
-  if (error instanceof oauth.ResponseBodyError) return error.response.headers;
-  if (error instanceof Response) return error.headers;
+/** The site's answer an error carries: graphql-request's and oauth4webapi's keep the Response's status and headers. */
+function answerOf(error: unknown): { status: number; headers: Headers } | undefined {
+  if (error instanceof ClientError) return error.response;
+  if (error instanceof oauth.ResponseBodyError) return error.response;
+  if (error instanceof Response) return error;
   return undefined;
 }
 
-/**
- * The wait the site asked for in the answer behind an error (our own error of any layer, then the
- * library's, then the Response), if it named one we can repeat.
- */
-export function siteRetryAfterSeconds(error: unknown, nowMs: number = Date.now()): number | undefined {
+/** The first answer of the site behind an error (our own error of any layer, then the library's, then the Response). */
+function siteAnswerBehind(error: unknown): { status: number; headers: Headers } | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth += 1) {
-    const headers = headersOf(current);
-    if (headers) return retryAfterSeconds(headers.get("retry-after"), nowMs);
+    const answer = answerOf(current);
+    if (answer) return answer;
     current = current instanceof Error ? current.cause : undefined;
   }
   return undefined;
+}
+
+/** True when the site's answer behind an error is 429 Too Many Requests (RFC 6585 section 4), whatever its body. */
+export function isTooManyRequests(error: unknown): boolean {
+  return siteAnswerBehind(error)?.status === 429;
+}
+
+/** The wait the site asked for in its answer behind an error, if it named one we can repeat. */
+export function siteRetryAfterSeconds(error: unknown, nowMs: number = Date.now()): number | undefined {
+  return retryAfterSeconds(siteAnswerBehind(error)?.headers.get("retry-after"), nowMs);
 }

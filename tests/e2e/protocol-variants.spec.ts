@@ -146,7 +146,7 @@ test.describe("with the shared app", () => {
   });
 });
 
-/** Issue 30's screens as a student on a 320 px phone reads them, in English and Traditional Chinese. */
+/** Issue 30's screens, and a busy site's, as a student on a 320 px phone reads them, in English and Traditional Chinese. */
 const SCREENS = [
   {
     path: "/sign-in-problem?code=scope_not_granted&detail=account%3Aread%20email",
@@ -155,6 +155,24 @@ const SCREENS = [
     link: { en: "Sign in again and allow them", zh: "重新登入並允許這些權限" },
   },
   { path: "/sign-in-problem?code=pushed_request_failed", en: "did not accept the sign-in request", zh: "網站沒有接受這次登入請求" },
+  // A site that limits how often it answers, and the dashboard's own limit: how long to wait, when it is known.
+  {
+    path: "/sign-in-problem?code=site_unavailable&detail=site_busy&retryAfter=20",
+    en: "The site is busy right now and could not complete the sign-in. Please try again in 20 seconds.",
+    zh: "網站目前忙碌中，無法完成登入，請於 20 秒後再試。",
+  },
+  {
+    path: "/sign-in-problem?code=pushed_request_failed&detail=site_busy&retryAfter=86401",
+    en: "The site is busy right now and could not complete the sign-in. Please try again in a moment.",
+    zh: "網站目前忙碌中，無法完成登入，請稍後再試。",
+  },
+  { path: "/sign-in-problem?code=site_unavailable&retryAfter=20", en: "did not answer in time", zh: "網站沒有及時回應" },
+  {
+    path: "/sign-in-problem?code=rate_limited&detail=client&retryAfter=3600",
+    en: "Too many sign-in attempts from here. Please try again in 60 minutes.",
+    zh: "這裡的登入嘗試次數過多，請於 60 分鐘後再試。",
+  },
+  { path: "/sign-in-problem?code=rate_limited&retryAfter=%3Cb%3E9", en: "Please wait a moment and try again.", zh: "請稍候再試。" },
   { path: "/signed-out?reason=access_withdrawn", en: "it was withdrawn at the site, or it expired", zh: "權限已在網站上被收回" },
   { path: "/signed-out?reason=expired", en: "Your session ended", zh: "你的登入階段已結束" },
 ];

@@ -200,6 +200,9 @@ describe("a site that rate-limits its OAuth endpoints (429 with an OAuth error b
     const problem = new URL(signIn.headers.get("location")!);
     expect(problem.pathname).toBe("/sign-in-problem");
     expect(problem.searchParams.get("code")).toBe("site_unavailable");
+    // Busy, not down: the page says the site is busy, for the second it asked.
+    expect(problem.searchParams.get("detail")).toBe("site_busy");
+    expect(problem.searchParams.get("retryAfter")).toBe("1");
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
+import { GET as loginRoute } from "@/app/api/auth/login/route";
 import type { FailureSpec } from "@/sandbox/knobs";
 import { type RunningSandbox } from "@/sandbox/server";
 
@@ -107,5 +108,56 @@ describe("a site that limits how often it answers", () => {
     sandbox.resetRequests();
     expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
     expect(atSite("token").map((entry) => entry.status)).toEqual([200]);
+  });
+});
+
+/**
+ * A site that limits how often its token endpoint and its PAR endpoint answer (per client, so a class
+ * signing in together meets it): the sign-in ends on its problem page, which says the site is busy and
+ * repeats the wait it named, never that the site did not answer.
+ */
+describe("a sign-in at a site that limits how often it answers", () => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({ par: "offered" }, { control: true });
+  });
+  afterAll(async () => sandbox.close());
+  beforeEach(() => sandbox.setKnobs({ failures: { par: null, token: null } }));
+
+  function problemOf(response: Response): Record<string, string> {
+    expect(response.status).toBe(303);
+    const location = new URL(response.headers.get("location") ?? "");
+    expect(location.pathname).toBe("/sign-in-problem");
+    return Object.fromEntries(location.searchParams);
+  }
+
+  it.each<{ name: string; failure: FailureSpec; problem: Record<string, string> }>([
+    {
+      name: "a code exchange answered 429 with a wait",
+      failure: { mode: "status", status: 429, retryAfter: "20" },
+      problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "20" },
+    },
+    {
+      // Not a busy site: one that answers something other than JSON.
+      name: "a code exchange answered with a page that is not JSON",
+      failure: { mode: "malformed" },
+      problem: { code: "site_unavailable", detail: "not_json" },
+    },
+    {
+      name: "a code exchange answered 429 with an OAuth error and no wait",
+      failure: { mode: "status", status: 429, error: "invalid_request", retryAfter: null },
+      problem: { code: "site_unavailable", detail: "site_busy" },
+    },
+  ])("$name: the sign-in problem page says so", async ({ failure, problem }) => {
+    sandbox.setKnobs({ failures: { token: failure } });
+    expect(problemOf(await signInThroughRoutes(new RouteBrowser()))).toEqual(problem);
+  });
+
+  it("a push answered 429 with a wait: the site is busy, and the sign-in never leaves for the site", async () => {
+    sandbox.setKnobs({ failures: { par: { mode: "status", status: 429, retryAfter: "90" } } });
+    const browser = new RouteBrowser();
+    const login = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
+    expect(problemOf(login)).toEqual({ code: "pushed_request_failed", detail: "site_busy", retryAfter: "90" });
   });
 });

@@ -2,10 +2,20 @@ import { PageLink } from "@/components/ui/page-link";
 
 import { CloseWindowButton } from "@/components/layout/close-window-button";
 import { isValidBinding } from "@/lib/auth/embedded-handoff";
-import { describeScope, getMessages, inTimeFromNow, interpolate, isLocale, POPUP_LOCALE_PARAM, popupPagePath } from "@/lib/i18n";
+import {
+  describeScope,
+  getMessages,
+  inTimeFromNow,
+  interpolate,
+  isLocale,
+  POPUP_LOCALE_PARAM,
+  popupPagePath,
+  type Locale,
+} from "@/lib/i18n";
 import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
 
 import { getRequestLocale } from "@/app/_lib/request-locale";
+import { SITE_BUSY } from "@/lib/contract/errors";
 import { API_ROUTES, PAGE_PATHS, RETRY_AFTER_PARAM, signInWaitOf } from "@/lib/contract/paths";
 import { localizedTitle } from "@/app/_lib/page-title";
 
@@ -49,17 +59,14 @@ export default async function SignInProblemPage({
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
   const several = missing.length > 1;
-  // Past a rate limit, how long to wait, when the address names a wait it may repeat.
-  const wait = known === "rate_limited" ? signInWaitOf(retryAfter) : undefined;
+  // Too many attempts, or a site that limits how often it answers: how long to wait, when the address names it.
+  const busy = detail === SITE_BUSY && (known === "site_unavailable" || known === "pushed_request_failed");
+  const wait = known === "rate_limited" || busy ? signInWaitOf(retryAfter) : undefined;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {several
-          ? messages.scopesNotGranted
-          : wait !== undefined
-            ? interpolate(messages.rateLimitedFor, { when: inTimeFromNow(wait, locale) })
-            : messages[known]}
+        {several ? messages.scopesNotGranted : problemText(known, busy, wait, locale)}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">
@@ -84,6 +91,15 @@ export default async function SignInProblemPage({
       </div>
     </div>
   );
+}
+
+/** What went wrong in the member's words: a wait is named when there is one to name. */
+function problemText(known: KnownCode | "unexpected", busy: boolean, wait: number | undefined, locale: Locale): string {
+  const messages = SIGN_IN_PROBLEM_WORDS[locale];
+  const when = wait === undefined ? undefined : inTimeFromNow(wait, locale);
+  if (busy) return when === undefined ? messages.siteBusy : interpolate(messages.siteBusyFor, { when });
+  if (known === "rate_limited" && when !== undefined) return interpolate(messages.rateLimitedFor, { when });
+  return messages[known];
 }
 
 /** The scope names of `detail` that are plain tokens (at most four): nothing else from the URL is shown. */

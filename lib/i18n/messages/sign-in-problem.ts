@@ -42,6 +42,8 @@ const en = {
   sign_in_too_large: "Your sign-in was too large for the browser to keep. Please tell the site's operator.",
   rate_limited: "Too many sign-in attempts from here. Please wait a moment and try again.",
   rateLimitedFor: "Too many sign-in attempts from here. Please try again {when}.",
+  siteBusy: "The site is busy right now and could not complete the sign-in. Please try again in a moment.",
+  siteBusyFor: "The site is busy right now and could not complete the sign-in. Please try again {when}.",
 };
 
 /** The shape of each language's words: exactly the English keys. */
@@ -75,6 +77,8 @@ const zhTW: SignInProblemWords = {
   sign_in_too_large: "你的登入資料太大，瀏覽器無法保存。請告知網站管理者。",
   rate_limited: "這裡的登入嘗試次數過多，請稍候再試。",
   rateLimitedFor: "這裡的登入嘗試次數過多，請於 {when}再試。",
+  siteBusy: "網站目前忙碌中，無法完成登入，請稍後再試。",
+  siteBusyFor: "網站目前忙碌中，無法完成登入，請於 {when}再試。",
 };
 
 export const SIGN_IN_PROBLEM_WORDS: Readonly<Record<Locale, SignInProblemWords>> = { en, "zh-TW": zhTW };

@@ -12,7 +12,8 @@ import type { AccountOperation } from "@/lib/account-api/operation";
 import { resetConfigForTests } from "@/lib/config";
 import { describeApiError } from "@/lib/http/error-responses";
 import { LONGEST_WAIT_SECONDS } from "@/lib/contract/paths";
-import { retryAfterSeconds, SITE_BUSY } from "@/lib/site/site-busy";
+import { SITE_BUSY } from "@/lib/contract/errors";
+import { retryAfterSeconds } from "@/lib/site/site-busy";
 
 import { configureDashboard } from "../../support/env";
 import { setUpFakeSite, type Handler } from "../../support/fake-site";
