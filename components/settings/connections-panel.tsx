@@ -259,7 +259,8 @@ function ConnectionsPanel() {
       <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
         <p className="font-semibold text-fg">{t.unavailableTitle}</p>
         <p className="text-fg">{t.unavailable[query.data.reason]}</p>
-        {query.data.reason === "unreachable" ? (
+        {/* A failure that may pass (lib/site/mcp-client.ts isPassing): the member may ask again. */}
+        {query.data.reason === "unreachable" || query.data.reason === "busy" ? (
           <button
             type="button"
             className="btn btn-secondary"

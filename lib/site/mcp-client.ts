@@ -211,7 +211,7 @@ export type AnonymousMcpAnswer = { on: true; publicToolNames: Set<string> } | { 
 /**
  * The anonymous answer is the same for every member: it is kept per process for MCP_PROBE_TTL_SECONDS
  * (0: asked on every view), the "off" answers too, so that a site without MCP is not asked on each view;
- * but not "unreachable", which says nothing of the site's beta and may pass by the next view.
+ * but not "unreachable" or "busy", which say nothing of the site's beta and may pass by the next view.
  */
 const anonymousAnswers = processWide("mcp-anonymous-answer", () => ({
   cache: undefined as { url: string; expiresAt: number; answer: Promise<AnonymousMcpAnswer> } | undefined,
@@ -242,7 +242,7 @@ export function probeMcpAnonymously(): Promise<AnonymousMcpAnswer> {
   const kept = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
   anonymousAnswers.cache = kept;
   void answer.then((found) => {
-    if (!found.on && found.reason === "unreachable" && anonymousAnswers.cache === kept) anonymousAnswers.cache = undefined;
+    if (!found.on && isPassing(found.reason) && anonymousAnswers.cache === kept) anonymousAnswers.cache = undefined;
   });
   return answer;
 }
@@ -300,13 +300,19 @@ export function connectionsLoader(locale: Locale): (accessToken: string) => Prom
   };
 }
 
+/** True for a reason that may pass by the next view (Settings offers Retry for these). */
+function isPassing(reason: ConnectionsUnavailableReason): boolean {
+  return reason === "unreachable" || reason === "busy";
+}
+
 /** HTTP statuses meaning "there is no MCP server here" rather than "it failed this time". */
 const NOT_OFFERED_STATUSES = new Set([404, 405, 410, 501]);
 
 function fromStatus(status: number): ConnectionsUnavailableReason {
   if (NOT_OFFERED_STATUSES.has(status)) return "not_offered";
-  // 3xx (a maintenance page, a sign-in page), 408, 429 and 5xx: the site may answer later.
-  if ((status >= 300 && status < 400) || status === 408 || status === 429 || status >= 500) return "unreachable";
+  if (status === 429) return "busy";
+  // 3xx (a maintenance page, a sign-in page), 408 and 5xx: the site may answer later.
+  if ((status >= 300 && status < 400) || status === 408 || status >= 500) return "unreachable";
   // -1 (a content type that is not MCP's), 400 and any other refusal: not an MCP server we understand.
   return "incompatible";
 }

@@ -174,6 +174,8 @@ export type ConnectionsUnavailableReason =
   | "incompatible"
   /** The site did not answer in time, or answered 5xx: worth trying again later. */
   | "unreachable"
+  /** The site's MCP server limits how often it answers (429, RFC 6585 section 4): worth trying again in a moment. */
+  | "busy"
   /** The MCP server's answer is larger than the dashboard reads. */
   | "too_large"
   /** The MCP server refuses the member's token, freshly refreshed, that the Account API accepts. */

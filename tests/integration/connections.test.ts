@@ -157,6 +157,8 @@ describe("GET /api/account/connections", () => {
     { status: 404, reason: "not_offered" },
     { status: 405, reason: "not_offered" },
     { status: 503, reason: "unreachable" },
+    // RFC 6585 section 4: a server that limits how often it answers is busy, not gone.
+    { status: 429, reason: "busy" },
     { status: 400, reason: "incompatible" },
   ])("says the site offers no connection when /mcp answers $status ($reason), without ending the session", async ({ status, reason }) => {
     const browser = await signIn();
@@ -168,7 +170,7 @@ describe("GET /api/account/connections", () => {
     sandbox.setKnobs({ failures: { mcp: null } });
     // An "off" answer is kept for MCP_PROBE_TTL_SECONDS, and a new process (or the TTL past) asks again; a site
     // that did not answer is asked again at the next view.
-    if (reason !== "unreachable") {
+    if (reason !== "unreachable" && reason !== "busy") {
       expect((await getConnections(browser)).body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
       resetPublicToolsCacheForTests();
     }

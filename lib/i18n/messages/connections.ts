@@ -43,6 +43,7 @@ const en = {
     not_offered: "This site does not offer an MCP server, so there is nothing to connect an assistant to.",
     incompatible: "Something answers at the site's MCP address, but not as an MCP server this dashboard understands.",
     unreachable: "The site's MCP server did not answer. Please try again in a moment.",
+    busy: "The site's MCP server is busy right now. Please try again in a moment.",
     too_large: "The site's MCP server answered with more than this dashboard reads.",
     refused:
       "The site's MCP server did not accept this dashboard's sign-in, so it cannot show what an assistant could do. " +
@@ -84,6 +85,7 @@ const zhTW: ConnectionsWords = {
     not_offered: "此網站沒有提供 MCP 伺服器，因此沒有可連接助理的對象。",
     incompatible: "網站的 MCP 位址有回應，但不是此儀表板能理解的 MCP 伺服器。",
     unreachable: "網站的 MCP 伺服器沒有回應，請稍後再試。",
+    busy: "網站的 MCP 伺服器目前忙碌中，請稍後再試。",
     too_large: "網站的 MCP 伺服器回應過大，超出此儀表板讀取的範圍。",
     refused: "網站的 MCP 伺服器不接受此儀表板的登入，因此無法顯示助理能做的事。儀表板的其他功能不受影響。",
   },

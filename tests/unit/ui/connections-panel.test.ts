@@ -5,7 +5,7 @@
  * no language of the site's); and the assistant's sign-in is at the site, by the site's name.
  * (tests/e2e/connections.spec.ts shows the same against the sandbox, whose tools all have titles.)
  */
-import { cleanup, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createElement } from "react";
 import { afterEach, expect, it, vi } from "vitest";
@@ -34,16 +34,43 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-it("marks the site's tool texts with their language, not a title made from a tool's name; the sign-in step names the site", async () => {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((input: string) =>
-      Promise.resolve(input === "/api/account/connections" ? Response.json(CONNECTIONS) : new Response(null, { status: 404 })),
-    ),
+function renderPanel(answer: Connections, locale: "en" | "zh-TW" = "en"): ReturnType<typeof vi.fn> {
+  const fetchSpy = vi.fn((input: string) =>
+    Promise.resolve(input === "/api/account/connections" ? Response.json(answer) : new Response(null, { status: 404 })),
   );
+  vi.stubGlobal("fetch", fetchSpy);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const panel = createElement(QueryClientProvider, { client: queryClient }, createElement(AssistantConnections));
-  renderInLocale(createElement(SiteInfoProvider, { site: { name: "Northwind Academy", url: "https://school.example.com" } }, panel));
+  renderInLocale(
+    createElement(SiteInfoProvider, { site: { name: "Northwind Academy", url: "https://school.example.com" } }, panel),
+    locale,
+  );
+  return fetchSpy;
+}
+
+it.each([
+  ["busy", "The site's MCP server is busy right now. Please try again in a moment.", "網站的 MCP 伺服器目前忙碌中，請稍後再試。"],
+  ["unreachable", "The site's MCP server did not answer. Please try again in a moment.", "網站的 MCP 伺服器沒有回應，請稍後再試。"],
+] as const)("says a server that is %s may answer in a moment, and offers Retry, which asks again", async (reason, english, chinese) => {
+  const fetchSpy = renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason });
+  expect(await screen.findByText(english)).toBeTruthy();
+  const asked = fetchSpy.mock.calls.length;
+  fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+  await vi.waitFor(() => expect(fetchSpy.mock.calls.length).toBe(asked + 1));
+  cleanup();
+  renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason }, "zh-TW");
+  expect(await screen.findByText(chinese)).toBeTruthy();
+  expect(screen.getByRole("button", { name: "重試" })).toBeTruthy();
+});
+
+it("offers no Retry where asking again cannot help (no MCP server at the site)", async () => {
+  renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason: "not_offered" });
+  expect(await screen.findByText(/This site does not offer an MCP server/)).toBeTruthy();
+  expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+});
+
+it("marks the site's tool texts with their language, not a title made from a tool's name; the sign-in step names the site", async () => {
+  renderPanel(CONNECTIONS);
 
   const forYou = await screen.findByRole("region", { name: "For you" });
   expect(within(forYou).getByText("列出我的訂單").getAttribute("lang")).toBe("zh-TW");
