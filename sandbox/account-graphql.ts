@@ -24,6 +24,7 @@ import { insufficientScopeResponse, invalidTokenResponse, NO_STORE_HEADERS } fro
 import { findMemberById } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
+import type { GraphqlServer } from "./knobs";
 
 export const ACCOUNT_SCHEMA_SDL = /* GraphQL */ `
 type Query { viewer: Viewer! }
@@ -328,6 +329,46 @@ function refuseToken(c: Context, state: SandboxState, description: string): Resp
   }
 }
 
+/** graphql-js's words for a field the schema lacks. */
+const UNKNOWN_FIELD = /^Cannot query field "(\w+)" on type "(\w+)"\./;
+
+/**
+ * Validation errors as the GraphQL server the knob `graphqlServer` names answers them: its status, and for
+ * a field the schema lacks its own words and extensions (other errors keep graphql-js's form).
+ */
+function validationAnswer(errors: readonly GraphQLError[], server: GraphqlServer): { status: 200 | 400; errors: unknown[] } {
+  const status = server === "graphql-ruby" || server === "graphql-java" ? 200 : 400;
+  return {
+    status,
+    errors: errors.map((error) => {
+      const { message, locations } = error.toJSON();
+      const match = UNKNOWN_FIELD.exec(message);
+      if (!match || server === "graphql-js") return error.toJSON();
+      const [, field, type] = match;
+      switch (server) {
+        case "graphql-ruby":
+          return {
+            message: `Field '${field}' doesn't exist on type '${type}'`,
+            locations,
+            extensions: { code: "undefinedField", typeName: type, fieldName: field },
+          };
+        case "graphql-java":
+          return {
+            message: `Validation error (FieldUndefined@[${field}]) : Field '${field}' in type '${type}' is undefined`,
+            locations,
+            extensions: { classification: "ValidationError" },
+          };
+        case "hot-chocolate":
+          return {
+            message: `The field \`${field}\` does not exist on the type \`${type}\`.`,
+            locations,
+            extensions: { type, field, responseName: field },
+          };
+      }
+    }),
+  };
+}
+
 function graphqlError(c: Context, status: 400 | 405 | 415, message: string): Response {
   return c.json({ errors: [{ message }] }, status, { ...NO_STORE_HEADERS });
 }
@@ -371,7 +412,8 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {
-    return c.json({ errors: validationErrors.map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });
+    const { status, errors } = validationAnswer(validationErrors, state.knobs.graphqlServer);
+    return c.json({ errors }, status, { ...NO_STORE_HEADERS });
   }
   const result = await execute({
     schema,

@@ -3,7 +3,7 @@
  * once. Variables are listed in `main.ts`.
  */
 import { z } from "zod";
-import { ACCOUNT_API_TOKEN_REFUSALS, HOST_PATTERN, parseFailureList } from "./knobs";
+import { ACCOUNT_API_TOKEN_REFUSALS, GRAPHQL_SERVERS, HOST_PATTERN, parseFailureList } from "./knobs";
 import type { EndpointName, FailureSpec, KnobsPatch } from "./knobs";
 import type { SandboxOptions } from "./state";
 
@@ -79,6 +79,7 @@ const envSchema = z.object({
   SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: z
     .enum(ACCOUNT_API_TOKEN_REFUSALS, `must be one of ${ACCOUNT_API_TOKEN_REFUSALS.join(", ")}`)
     .optional(),
+  SANDBOX_GRAPHQL_SERVER: z.enum(GRAPHQL_SERVERS, `must be one of ${GRAPHQL_SERVERS.join(", ")}`).optional(),
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -143,6 +144,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_DPOP_NONCE !== undefined) knobs.dpopNonce = isOn(values.SANDBOX_DPOP_NONCE);
   if (values.SANDBOX_DPOP_REVOCATION !== undefined) knobs.dpopRevocation = isOn(values.SANDBOX_DPOP_REVOCATION);
   if (values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL !== undefined) knobs.accountApiTokenRefusal = values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL;
+  if (values.SANDBOX_GRAPHQL_SERVER !== undefined) knobs.graphqlServer = values.SANDBOX_GRAPHQL_SERVER;
 
   const options: SandboxOptions = {
     knobs,

@@ -246,10 +246,22 @@ export interface SandboxKnobs {
    * Apollo Server answers an `AuthenticationError`). A missing scope stays 403 with its challenge.
    */
   accountApiTokenRefusal: AccountApiTokenRefusal;
+  /**
+   * Whose words the Account API's validation errors for a field its schema lacks are in, as the GraphQL
+   * server a site runs on writes them: "graphql-js" (`Cannot query field "x" on type "Y".`, 400);
+   * "graphql-ruby" (`Field 'x' doesn't exist on type 'Y'`, with `extensions.code: "undefinedField"`,
+   * `typeName` and `fieldName`, 200); "graphql-java" (`Validation error (FieldUndefined@[…]) : Field 'x' in
+   * type 'Y' is undefined`, classification ValidationError, 200); "hot-chocolate" (``The field `x` does
+   * not exist on the type `Y`.``, 400).
+   */
+  graphqlServer: GraphqlServer;
 }
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
 export type AccountApiTokenRefusal = (typeof ACCOUNT_API_TOKEN_REFUSALS)[number];
+
+export const GRAPHQL_SERVERS = ["graphql-js", "graphql-ruby", "graphql-java", "hot-chocolate"] as const;
+export type GraphqlServer = (typeof GRAPHQL_SERVERS)[number];
 
 export const DEFAULT_KNOBS: SandboxKnobs = {
   accessTokenTtlSeconds: 7200,
@@ -293,6 +305,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   mcpMemberTokenRefusal: "off",
   mcpLocalizedTools: false,
   accountApiTokenRefusal: "challenge",
+  graphqlServer: "graphql-js",
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -374,6 +387,7 @@ export const knobsPatchSchema = z
     mcpMemberTokenRefusal: z.enum(["off", "bare", "with_metadata"]),
     mcpLocalizedTools: z.boolean(),
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
+    graphqlServer: z.enum(GRAPHQL_SERVERS),
   })
   .partial()
   .strict();

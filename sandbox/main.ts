@@ -45,6 +45,8 @@
  *   SANDBOX_ACCOUNT_API_TOKEN_REFUSAL  how the Account API refuses a token: challenge (the documented 401 with
  *                                    WWW-Authenticate, default) | no_challenge (401 without the header) | graphql_401
  *                                    | graphql_200 (a GraphQL error coded UNAUTHENTICATED, with 401 or 200)
+ *   SANDBOX_GRAPHQL_SERVER           whose words the Account API's "no such field" errors are in: graphql-js
+ *                                    (default) | graphql-ruby | graphql-java | hot-chocolate
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

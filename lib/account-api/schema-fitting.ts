@@ -33,8 +33,43 @@ export function forgetMissingFieldsForTests(): void {
   documents.clear();
 }
 
-/** graphql-js and the servers built on it: `Cannot query field "imageUrl" on type "EnrolledCourse".` */
-const UNKNOWN_FIELD = /Cannot query field "(\w+)" on type "(\w+)"/;
+/** A name in a message, in the quotes each server writes it in. */
+const NAME = String.raw`["'\x60](\w+)["'\x60]`;
+
+/**
+ * How GraphQL servers word "the schema has no such field" (the field's name first, then its type's):
+ * graphql-js and the servers on it, webonyx/graphql-php, gqlgen, Absinthe and Sangria (`Cannot query field
+ * "imageUrl" on type "EnrolledCourse".`); graphql-ruby (`Field 'imageUrl' doesn't exist on type
+ * 'EnrolledCourse'`); graphql-java (`Field 'imageUrl' in type 'EnrolledCourse' is undefined`); Hot
+ * Chocolate (``The field `imageUrl` does not exist on the type `EnrolledCourse`.``); async-graphql and Juniper (`Unknown
+ * field "imageUrl" on type "EnrolledCourse"`).
+ */
+const UNKNOWN_FIELD_MESSAGES: readonly RegExp[] = [
+  new RegExp(`Cannot query field ${NAME} on type ${NAME}`),
+  new RegExp(`Field ${NAME} doesn't exist on type ${NAME}`),
+  new RegExp(`Field ${NAME} in type ${NAME} is undefined`),
+  new RegExp(`The field ${NAME} does not exist on the type ${NAME}`),
+  new RegExp(`Unknown field ${NAME} on type ${NAME}`),
+];
+
+const PLAIN_NAME = /^\w{1,64}$/;
+
+/**
+ * The field ("Type.field") a validation error says the site's schema lacks, if it says one: from
+ * graphql-ruby's structured `extensions` (`code: "undefinedField"`, `typeName`, `fieldName`), else from the
+ * message in any server's words. Only names of a plain form are read.
+ */
+function missingFieldOf(error: GraphQLFormattedError): string | undefined {
+  const { code, typeName, fieldName } = (error.extensions ?? {}) as Record<string, unknown>;
+  if (code === "undefinedField" && typeof typeName === "string" && typeof fieldName === "string") {
+    return PLAIN_NAME.test(typeName) && PLAIN_NAME.test(fieldName) ? `${typeName}.${fieldName}` : undefined;
+  }
+  for (const pattern of UNKNOWN_FIELD_MESSAGES) {
+    const match = pattern.exec(error.message);
+    if (match) return `${match[2]}.${match[1]}`;
+  }
+  return undefined;
+}
 
 /**
  * Learns from a refused query which fields the site lacks. Returns true when the errors name at least
@@ -44,10 +79,7 @@ const UNKNOWN_FIELD = /Cannot query field "(\w+)" on type "(\w+)"/;
  * when a required field is missing or no missing field is named: the query has failed.
  */
 export function learnMissingFieldsFromRefusal(errors: readonly GraphQLFormattedError[], optionalFields: ReadonlySet<string>): boolean {
-  const named = errors.flatMap((error) => {
-    const match = UNKNOWN_FIELD.exec(error.message);
-    return match ? [`${match[2]}.${match[1]}`] : [];
-  });
+  const named = errors.flatMap((error) => missingFieldOf(error) ?? []);
   if (named.length === 0 || !named.every((field) => optionalFields.has(field))) return false;
   const fresh = named.filter((field) => !missingAtSite.has(field));
   for (const field of fresh) missingAtSite.add(field);

@@ -170,7 +170,11 @@ export async function graphql(
 ): Promise<{
   status: number;
   headers: Headers;
-  body: { data?: unknown; errors?: { message: string; path?: (string | number)[] }[]; error?: string };
+  body: {
+    data?: unknown;
+    errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    error?: string;
+  };
 }> {
   const response = await fetch(`${sandbox.url}/account/graphql`, {
     method: "POST",

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SITE_TIME_ZONE, SITE_UTC_OFFSET_MINUTES } from "../data/account";
 import { loadSandboxConfig, SandboxConfigError } from "../config";
-import { parseFailureList, type FailureSpec } from "../knobs";
+import { parseFailureList, type FailureSpec, type GraphqlServer } from "../knobs";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { postSandboxControl } from "../testing";
@@ -436,6 +436,41 @@ describe("knobs", () => {
     }
   });
 
+  it.each<[GraphqlServer, number, RegExp, Record<string, unknown> | undefined]>([
+    ["graphql-js", 400, /^Cannot query field "imageUrl" on type "EnrolledCourse"\./, undefined],
+    [
+      "graphql-ruby",
+      200,
+      /^Field 'imageUrl' doesn't exist on type 'EnrolledCourse'$/,
+      { code: "undefinedField", typeName: "EnrolledCourse", fieldName: "imageUrl" },
+    ],
+    [
+      "graphql-java",
+      200,
+      /^Validation error \(FieldUndefined@\[imageUrl\]\) : Field 'imageUrl' in type 'EnrolledCourse' is undefined$/,
+      { classification: "ValidationError" },
+    ],
+    [
+      "hot-chocolate",
+      400,
+      /^The field `imageUrl` does not exist on the type `EnrolledCourse`\.$/,
+      { type: "EnrolledCourse", field: "imageUrl", responseName: "imageUrl" },
+    ],
+  ])(
+    "words a field the schema lacks as %s does, and keeps other validation errors as they are",
+    async (graphqlServer, status, message, extensions) => {
+      const tokens = await obtainTokens(sandbox);
+      sandbox.setKnobs({ graphqlMissingFields: ["EnrolledCourse.imageUrl"], graphqlServer });
+      const refused = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses(first: 1) { nodes { imageUrl } } } }");
+      expect(refused.status).toBe(status);
+      expect(refused.body.errors?.[0]?.message).toMatch(message);
+      expect(refused.body.errors?.[0]?.extensions).toEqual(extensions);
+      const other = await graphql(sandbox, tokens.accessToken, "{ viewer { enrolledCourses(first: 1, size: 2) { nodes { slug } } } }");
+      expect(other.body.errors?.[0]?.message).toMatch(/^Unknown argument "size"/);
+      sandbox.setKnobs({ graphqlMissingFields: [], graphqlServer: "graphql-js" });
+    },
+  );
+
   it("pads an endpoint's answers to N bytes, still valid JSON, other endpoints untouched", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ answerPaddingBytes: { graphql: 3 * 1024 * 1024, discovery: 100_000 } });
@@ -590,6 +625,7 @@ describe("config (environment)", () => {
       SANDBOX_DPOP_NONCE: "on",
       SANDBOX_DPOP_REVOCATION: "on",
       SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: "graphql_200",
+      SANDBOX_GRAPHQL_SERVER: "graphql-ruby",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -616,6 +652,7 @@ describe("config (environment)", () => {
         dpopNonce: true,
         dpopRevocation: true,
         accountApiTokenRefusal: "graphql_200",
+        graphqlServer: "graphql-ruby",
       },
     });
   });

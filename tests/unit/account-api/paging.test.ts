@@ -258,6 +258,49 @@ describe("fields the site lacks", () => {
     expect(fieldsMissingAtSite()).toEqual([]);
   });
 
+  // A site on another GraphQL server words "no such field" its own way (checked against each one's source).
+  it.each<[string, { message: string; extensions?: Record<string, unknown> }]>([
+    [
+      "graphql-ruby, by its extensions",
+      { message: "Unexpected words", extensions: { code: "undefinedField", typeName: "EnrolledCourse", fieldName: "imageUrl" } },
+    ],
+    ["graphql-ruby, by its message (GitHub, Shopify)", { message: "Field 'imageUrl' doesn't exist on type 'EnrolledCourse'" }],
+    [
+      "graphql-java",
+      {
+        message:
+          "Validation error (FieldUndefined@[viewer/enrolledCourses/nodes/imageUrl]) : " +
+          "Field 'imageUrl' in type 'EnrolledCourse' is undefined",
+      },
+    ],
+    [
+      "Hot Chocolate",
+      {
+        message: "The field `imageUrl` does not exist on the type `EnrolledCourse`.",
+        extensions: { type: "EnrolledCourse", field: "imageUrl" },
+      },
+    ],
+    ["async-graphql and Juniper", { message: 'Unknown field "imageUrl" on type "EnrolledCourse". Did you mean "slug"?' }],
+    ["Sangria", { message: "Cannot query field 'imageUrl' on type 'EnrolledCourse'." }],
+  ])("learns a missing optional field from %s", (_server, error) => {
+    expect(learnMissingFieldsFromRefusal([error], optional)).toBe(true);
+    expect(fieldsMissingAtSite()).toEqual(["EnrolledCourse.imageUrl"]);
+    expect(documentForSite(overview.document, optional)).not.toContain("imageUrl");
+  });
+
+  it("learns no required field in any server's words, and no name that is not a plain one", () => {
+    for (const error of [
+      { message: "Field 'slug' doesn't exist on type 'EnrolledCourse'" },
+      { message: "x", extensions: { code: "undefinedField", typeName: "EnrolledCourse", fieldName: "slug" } },
+      { message: "The field `slug` does not exist on the type `EnrolledCourse`." },
+      { message: "x", extensions: { code: "undefinedField", typeName: "EnrolledCourse", fieldName: "image Url" } },
+      { message: "x", extensions: { code: "undefinedField", typeName: 7, fieldName: "imageUrl" } },
+    ]) {
+      expect(learnMissingFieldsFromRefusal([error], optional), error.message).toBe(false);
+    }
+    expect(fieldsMissingAtSite()).toEqual([]);
+  });
+
   it("leaves out a field only on its own type, only where the operation takes it as optional, and a selection left empty with it", () => {
     const document = "query Q { viewer { name enrolledCourses(first: 1) { nodes { slug name lastWatchedLecture { title } } } } }";
     const fitted = documentForSite(
