@@ -15,7 +15,7 @@ import {
   validate,
   visit,
 } from "graphql";
-import type { DocumentNode, GraphQLFieldResolver, GraphQLSchema } from "graphql";
+import type { DocumentNode, FieldNode, GraphQLFieldResolver, GraphQLSchema, SelectionSetNode } from "graphql";
 import { coverPath, getAccountData, SITE_UTC_OFFSET_MINUTES } from "./data/account";
 import { electiveCourse } from "./data/catalog";
 import type { EnrollmentData, EventRegistrationData, OrderData } from "./data/account";
@@ -329,6 +329,59 @@ function refuseToken(c: Context, state: SandboxState, description: string): Resp
   }
 }
 
+/**
+ * What a query costs, priced as graphql-ruby and Hot Chocolate price one: each field 1, and a field with
+ * `first` (a connection) that many times what it selects; fragments are counted where they are spread.
+ */
+function queryCost(document: DocumentNode, variables: Record<string, unknown>): number {
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
+  }
+  const firstOf = (field: FieldNode): number => {
+    const argument = field.arguments?.find((entry) => entry.name.value === "first")?.value;
+    const value =
+      argument?.kind === Kind.VARIABLE ? variables[argument.name.value] : argument?.kind === Kind.INT ? Number(argument.value) : 1;
+    return typeof value === "number" && value > 0 ? value : 1;
+  };
+  const costOf = (selectionSet: SelectionSetNode | undefined, depth: number): number => {
+    if (!selectionSet || depth > 20) return 0;
+    let total = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) total += 1 + firstOf(selection) * costOf(selection.selectionSet, depth + 1);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) total += costOf(selection.selectionSet, depth + 1);
+      else total += costOf(fragments.get(selection.name.value), depth + 1);
+    }
+    return total;
+  };
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  return operation ? costOf(operation.selectionSet, 0) : 0;
+}
+
+/** A query over the cost limit, refused as the GraphQL server the knob `graphqlServer` names refuses it. */
+function overCostAnswer(cost: number, limit: number, server: GraphqlServer): { status: 200 | 400; error: unknown } {
+  switch (server) {
+    case "graphql-js":
+      // graphql-query-complexity, the validation rule Apollo Server's and Yoga's docs point to.
+      return { status: 400, error: { message: `The query exceeds the maximum complexity of ${limit}. Actual complexity is ${cost}` } };
+    case "graphql-ruby":
+      return { status: 200, error: { message: `Query has complexity of ${cost}, which exceeds max complexity of ${limit}` } };
+    case "graphql-java":
+      return {
+        status: 200,
+        error: { message: `maximum query complexity exceeded ${cost} > ${limit}`, extensions: { classification: "ExecutionAborted" } },
+      };
+    case "hot-chocolate":
+      return {
+        status: 200,
+        error: {
+          message: "The maximum allowed field cost was exceeded.",
+          extensions: { code: "HC0047", fieldCost: cost, maxFieldCost: limit },
+        },
+      };
+  }
+}
+
 /** graphql-js's words for a field the schema lacks. */
 const UNKNOWN_FIELD = /^Cannot query field "(\w+)" on type "(\w+)"\./;
 
@@ -414,6 +467,12 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
   if (validationErrors.length > 0) {
     const { status, errors } = validationAnswer(validationErrors, state.knobs.graphqlServer);
     return c.json({ errors }, status, { ...NO_STORE_HEADERS });
+  }
+  const maxCost = state.knobs.graphqlMaxCost;
+  const cost = maxCost > 0 ? queryCost(document, body.variables ?? {}) : 0;
+  if (cost > maxCost) {
+    const { status, error } = overCostAnswer(cost, maxCost, state.knobs.graphqlServer);
+    return c.json({ errors: [error] }, status, { ...NO_STORE_HEADERS });
   }
   const result = await execute({
     schema,

@@ -80,6 +80,7 @@ const envSchema = z.object({
     .enum(ACCOUNT_API_TOKEN_REFUSALS, `must be one of ${ACCOUNT_API_TOKEN_REFUSALS.join(", ")}`)
     .optional(),
   SANDBOX_GRAPHQL_SERVER: z.enum(GRAPHQL_SERVERS, `must be one of ${GRAPHQL_SERVERS.join(", ")}`).optional(),
+  SANDBOX_GRAPHQL_MAX_COST: optionalInt(0, 10_000_000),
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -145,6 +146,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_DPOP_REVOCATION !== undefined) knobs.dpopRevocation = isOn(values.SANDBOX_DPOP_REVOCATION);
   if (values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL !== undefined) knobs.accountApiTokenRefusal = values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL;
   if (values.SANDBOX_GRAPHQL_SERVER !== undefined) knobs.graphqlServer = values.SANDBOX_GRAPHQL_SERVER;
+  if (values.SANDBOX_GRAPHQL_MAX_COST !== undefined) knobs.graphqlMaxCost = values.SANDBOX_GRAPHQL_MAX_COST;
 
   const options: SandboxOptions = {
     knobs,

@@ -255,6 +255,12 @@ export interface SandboxKnobs {
    * not exist on the type `Y`.``, 400).
    */
   graphqlServer: GraphqlServer;
+  /**
+   * The most a query may cost, as sites that price queries allow (0: no limit). A field costs 1 plus, for
+   * a connection, its `first` times what it selects (graphql-ruby's and Hot Chocolate's manner); a query
+   * over the limit is refused whole, in the words of `graphqlServer`, naming its cost and the limit.
+   */
+  graphqlMaxCost: number;
 }
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
@@ -306,6 +312,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   mcpLocalizedTools: false,
   accountApiTokenRefusal: "challenge",
   graphqlServer: "graphql-js",
+  graphqlMaxCost: 0,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -388,6 +395,7 @@ export const knobsPatchSchema = z
     mcpLocalizedTools: z.boolean(),
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
     graphqlServer: z.enum(GRAPHQL_SERVERS),
+    graphqlMaxCost: z.number().int().min(0),
   })
   .partial()
   .strict();

@@ -46,7 +46,9 @@
  *                                    WWW-Authenticate, default) | no_challenge (401 without the header) | graphql_401
  *                                    | graphql_200 (a GraphQL error coded UNAUTHENTICATED, with 401 or 200)
  *   SANDBOX_GRAPHQL_SERVER           whose words the Account API's "no such field" errors are in: graphql-js
- *                                    (default) | graphql-ruby | graphql-java | hot-chocolate
+ *                                    (default) | graphql-ruby | graphql-java | hot-chocolate; and its cost refusals
+ *   SANDBOX_GRAPHQL_MAX_COST         the most a query may cost (a field 1, a connection `first` times what it
+ *                                    selects); over it the query is refused whole, naming its cost (default 0: no limit)
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

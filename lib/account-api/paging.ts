@@ -47,15 +47,77 @@ function maximumNamedIn(error: GraphQLFormattedError): number | undefined {
   return numbers.length > 0 ? Math.max(...numbers) : undefined;
 }
 
+/** A number as servers write it in a message, with or without thousands separators ("1,010,000"). */
+const COUNT = String.raw`(\d[\d,]*)`;
+const count = (text: string | undefined): number | undefined => {
+  const value = Number(text?.replaceAll(",", ""));
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+};
+
 /**
- * When the site refused a page size (a GraphQL error about `first`), remembers for the process the
- * maximum it names (or half of what was asked, when it names none) and returns true: the caller asks
- * once more. False when the errors are about something else, or when a smaller size cannot help.
+ * How servers that price a query say it costs more than they allow, each with the cost and the limit when
+ * it names them: graphql-ruby (`Query has complexity of 2274, which exceeds max complexity of 2000`),
+ * graphql-java (`maximum query complexity exceeded 2024 > 2000`), Shopify (`Query cost is 1250, which
+ * exceeds the single query max cost limit (1000).`), GitHub (`This query requests up to 1,010,000 possible
+ * nodes which exceeds the maximum limit of 500,000.`), graphql-query-complexity and graphql-cost-analysis
+ * on graphql-js (`The query exceeds the maximum complexity of 1000. Actual complexity is 1250`).
+ */
+const COST_MESSAGES: readonly { pattern: RegExp; costGroup: 1 | 2 }[] = [
+  { pattern: new RegExp(`complexity of ${COUNT}, which exceeds max complexity of ${COUNT}`), costGroup: 1 },
+  { pattern: new RegExp(`maximum query complexity exceeded ${COUNT} > ${COUNT}`), costGroup: 1 },
+  { pattern: new RegExp(`Query cost is ${COUNT}, which exceeds the single query max cost limit \\(${COUNT}\\)`), costGroup: 1 },
+  { pattern: new RegExp(`requests up to ${COUNT} possible nodes which exceeds the maximum limit of ${COUNT}`), costGroup: 1 },
+  { pattern: new RegExp(`exceeds the maximum (?:complexity|cost) of ${COUNT}\\. Actual (?:complexity|cost) is ${COUNT}`), costGroup: 2 },
+];
+
+/** How much of the page size scaled by limit over cost is asked for (see learnPageCapFromRefusal). */
+const COST_MARGIN = 0.9;
+
+/** Codes by which servers refuse a query for its cost without words we read: Hot Chocolate's, Shopify's, GitHub's. */
+const COST_CODES: ReadonlySet<unknown> = new Set(["HC0047", "MAX_COST_EXCEEDED", "MAX_NODE_LIMIT_EXCEEDED"]);
+
+/**
+ * A refusal of the whole query for what it would cost the site, as much as is known of it: the cost and
+ * the limit (Hot Chocolate names them in `extensions`: `fieldCost` and `maxFieldCost`, or `typeCost` and
+ * `maxTypeCost`), or neither.
+ */
+function costRefusalOf(error: GraphQLFormattedError): { cost?: number; limit?: number } | undefined {
+  const extensions = (error.extensions ?? {}) as Record<string, unknown>;
+  for (const [costKey, limitKey] of [
+    ["fieldCost", "maxFieldCost"],
+    ["typeCost", "maxTypeCost"],
+  ] as const) {
+    const cost = extensions[costKey];
+    const limit = extensions[limitKey];
+    if (typeof cost === "number" && typeof limit === "number") return { cost: count(String(cost)), limit: count(String(limit)) };
+  }
+  for (const { pattern, costGroup } of COST_MESSAGES) {
+    const match = pattern.exec(error.message);
+    if (match) return { cost: count(match[costGroup]), limit: count(match[costGroup === 1 ? 2 : 1]) };
+  }
+  const code = extensions.code ?? (error as { type?: unknown }).type;
+  return COST_CODES.has(code) ? {} : undefined;
+}
+
+/**
+ * When the site refused a page size, remembers for the process a cap the next attempt keeps within, and
+ * returns true: the caller asks once more. Refused by `first` (a GraphQL error about it): the maximum it
+ * names, or half of what was asked when it names none. Refused for the query's cost (a site that prices
+ * queries, where cost grows with the page size): the size scaled down by the limit over the cost, or
+ * half when they are not named. False when the errors are about something else, or when a smaller size
+ * cannot help.
  */
 export function learnPageCapFromRefusal(errors: readonly GraphQLFormattedError[], requested: number): boolean {
   const refusal = errors.find((error) => FIRST_ARGUMENT.test(error.message));
-  if (!refusal) return false;
-  const named = maximumNamedIn(refusal);
+  const overCost = refusal ? undefined : errors.map(costRefusalOf).find((found) => found !== undefined);
+  if (!refusal && !overCost) return false;
+  const named = refusal
+    ? maximumNamedIn(refusal)
+    : overCost?.cost && overCost.limit && overCost.limit < overCost.cost
+      ? // A query's cost is a fixed part and a part that grows with the page size: scaled by the limit over
+        // the cost alone, it would still come out over the limit, so a tenth less than that.
+        Math.floor((requested * overCost.limit * COST_MARGIN) / overCost.cost)
+      : undefined;
   // A maximum at or above what was asked means the refusal is about something else: no retry.
   const cap = named ?? Math.floor(requested / 2);
   if (cap < 1 || cap >= requested) return false;

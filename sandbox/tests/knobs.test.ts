@@ -471,6 +471,30 @@ describe("knobs", () => {
     },
   );
 
+  it.each<[GraphqlServer, number, RegExp]>([
+    ["graphql-js", 400, /^The query exceeds the maximum complexity of 100\. Actual complexity is 752$/],
+    ["graphql-ruby", 200, /^Query has complexity of 752, which exceeds max complexity of 100$/],
+    ["graphql-java", 200, /^maximum query complexity exceeded 752 > 100$/],
+    ["hot-chocolate", 200, /^The maximum allowed field cost was exceeded\.$/],
+  ])(
+    "refuses a query over the cost limit as %s does, naming its cost; one within it is answered",
+    async (graphqlServer, status, message) => {
+      const tokens = await obtainTokens(sandbox);
+      sandbox.setKnobs({ graphqlMaxCost: 100, graphqlServer });
+      const connection = (first: number) =>
+        `{ viewer { enrolledCourses(first: ${first}) { nodes { slug name expireDate hasLifetimeAccess imageUrl completionPercentage ` +
+        "lastWatchedLecture { lectureId positionSeconds title } } pageInfo { hasNextPage endCursor } totalCount } } }";
+      const refused = await graphql(sandbox, tokens.accessToken, connection(50));
+      expect(refused.status).toBe(status);
+      expect(refused.body.errors?.[0]?.message).toMatch(message);
+      expect(refused.body.data).toBeUndefined();
+      if (graphqlServer === "hot-chocolate")
+        expect(refused.body.errors?.[0]?.extensions).toEqual({ code: "HC0047", fieldCost: 752, maxFieldCost: 100 });
+      expect((await graphql(sandbox, tokens.accessToken, connection(5))).body.errors).toBeUndefined();
+      sandbox.setKnobs({ graphqlMaxCost: 0, graphqlServer: "graphql-js" });
+    },
+  );
+
   it("pads an endpoint's answers to N bytes, still valid JSON, other endpoints untouched", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ answerPaddingBytes: { graphql: 3 * 1024 * 1024, discovery: 100_000 } });

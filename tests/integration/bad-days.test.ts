@@ -121,6 +121,51 @@ describe("a site whose cap is below the dashboard's page size", () => {
   });
 });
 
+/**
+ * A site that prices queries (graphql-ruby's max_complexity, Hot Chocolate's cost analysis, graphql-java's
+ * MaxQueryComplexityInstrumentation, graphql-query-complexity): a connection costs its `first` times what it
+ * selects, so the dashboard's modest pages may still cost more than the site allows. Each server refuses
+ * in its own words; the dashboard lowers its page size once for the process and every page shows its data.
+ */
+describe.each(GRAPHQL_SERVERS)("a site that limits what a query may cost, on %s", (graphqlServer) => {
+  it("every page shows all its data, read in smaller pages learned from the first refusal", async () => {
+    // Costs at pages of 50: Courses 802, Orders 902, Overview 1,605 (sandbox/account-graphql.ts queryCost).
+    sandbox.setKnobs({ graphqlMaxCost: 500, graphqlServer });
+    sandbox.resetRequests();
+    // Maya's courses and events fit in one page of the Overview's query.
+    const overview = await page<Overview>(maya, "/api/account/overview");
+    expect(overview.status).toBe(200);
+    expect(overview.body.coursesLeftOut).toBe(0);
+    const cap = learnedPageCap();
+    expect(cap).toBeGreaterThanOrEqual(10);
+    expect(cap).toBeLessThan(50);
+    // The refused query, then at most two smaller ones (one more when the first was still over the limit).
+    expect(graphqlRequests()).toBeGreaterThanOrEqual(2);
+    expect(graphqlRequests()).toBeLessThanOrEqual(3);
+
+    sandbox.resetRequests();
+    const orders = await page<OrdersPage>(maya, "/api/account/orders");
+    expect(orders.status).toBe(200);
+    expect(orders.body.items.length).toBe(Math.min(orders.body.totalCount, 20));
+    const events = await page<EventsPage>(maya, "/api/account/events");
+    expect(events.body.items).toHaveLength(events.body.totalCount);
+    const courses = await page<CoursesPage>(kai, "/api/account/courses");
+    expect(courses.status).toBe(200);
+    expect(courses.body.items.length).toBeGreaterThan(0);
+    // Learned once for the process: no later page was refused (each answered, and nothing more was learned).
+    expect(learnedPageCap()).toBe(cap);
+  });
+
+  it("a limit no page size meets: the page says the site could not answer, after at most three asks", async () => {
+    sandbox.setKnobs({ graphqlMaxCost: 5, graphqlServer });
+    sandbox.resetRequests();
+    const orders = await page<{ error: { code: string } }>(maya, "/api/account/orders");
+    expect(orders.status).toBe(502);
+    expect(orders.body.error.code).toBe("query_failed");
+    expect(graphqlRequests()).toBeLessThanOrEqual(3);
+  });
+});
+
 describe("a site whose cursors are long (signed or encrypted)", () => {
   it.each([600, 3000, 7000])("Orders goes on page after page with cursors of %i characters", async (length) => {
     // Pages of two: Maya's orders take three, the second and third asked for with the cursor the browser holds.

@@ -180,6 +180,48 @@ describe("learnPageCapFromRefusal", () => {
     expect(learnedPageCap()).toBe(25);
   });
 
+  // A site that prices queries refuses the whole query; its cost grows with the page size (each server's words checked against its source).
+  it.each<[string, { message: string; extensions?: Record<string, unknown>; type?: string }, number]>([
+    ["graphql-ruby", { message: "Query has complexity of 1000, which exceeds max complexity of 500" }, 22],
+    ["graphql-java", { message: "maximum query complexity exceeded 1000 > 500" }, 22],
+    [
+      "Shopify",
+      { message: "Query cost is 1000, which exceeds the single query max cost limit (500).", extensions: { code: "MAX_COST_EXCEEDED" } },
+      22,
+    ],
+    [
+      "GitHub",
+      {
+        message: "This query requests up to 1,000,000 possible nodes which exceeds the maximum limit of 500,000.",
+        type: "MAX_NODE_LIMIT_EXCEEDED",
+      },
+      22,
+    ],
+    ["graphql-query-complexity", { message: "The query exceeds the maximum complexity of 500. Actual complexity is 1000" }, 22],
+    [
+      "Hot Chocolate, by field cost",
+      { message: "The maximum allowed field cost was exceeded.", extensions: { code: "HC0047", fieldCost: 1000, maxFieldCost: 500 } },
+      22,
+    ],
+    [
+      "Hot Chocolate, by type cost",
+      { message: "The maximum allowed type cost was exceeded.", extensions: { typeCost: 4000, maxTypeCost: 1000 } },
+      11,
+    ],
+    ["a code alone (Hot Chocolate)", { message: "Too expensive.", extensions: { code: "HC0047" } }, 25],
+    ["a type alone (GitHub)", { message: "Too many nodes.", type: "MAX_NODE_LIMIT_EXCEEDED" }, 25],
+  ])("learns a smaller page from a refusal of the query's cost: %s", (_server, error, cap) => {
+    // Scaled by the limit over the cost, a tenth less (the query's fixed part); half when they are not named.
+    expect(learnPageCapFromRefusal([error], 50)).toBe(true);
+    expect(learnedPageCap()).toBe(cap);
+  });
+
+  it("learns nothing from a refusal that is not of the cost, or when a smaller page cannot help", () => {
+    expect(learnPageCapFromRefusal([{ message: "Query has depth of 16, which exceeds max depth of 15" }], 50)).toBe(false);
+    expect(learnPageCapFromRefusal([{ message: "Query has complexity of 1000, which exceeds max complexity of 500" }], 1)).toBe(false);
+    expect(learnedPageCap()).toBeUndefined();
+  });
+
   it("halves the size when the site names no maximum, and gives up when a smaller page cannot help", () => {
     expect(learnPageCapFromRefusal([{ message: "Argument first is too large" }], 50)).toBe(true);
     expect(learnedPageCap()).toBe(25);
