@@ -322,7 +322,9 @@ function refuseToken(c: Context, state: SandboxState, description: string): Resp
       return c.json({ error: "invalid_token", error_description: description }, 401, { ...NO_STORE_HEADERS });
     case "graphql_401":
     case "graphql_200": {
-      const errors = [{ message: description, extensions: { code: "UNAUTHENTICATED" } }];
+      // Hot Chocolate's code for it; Apollo Server's and most others'.
+      const code = state.knobs.graphqlServer === "hot-chocolate" ? "AUTH_NOT_AUTHENTICATED" : "UNAUTHENTICATED";
+      const errors = [{ message: description, extensions: { code } }];
       const status = state.knobs.accountApiTokenRefusal === "graphql_401" ? 401 : 200;
       return c.json({ errors, data: null }, status, { ...NO_STORE_HEADERS });
     }

@@ -14,6 +14,7 @@ import { SITE_BUSY } from "@/lib/contract/errors";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
+import { UNAUTHENTICATED_CODES } from "./graphql-codes";
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { keptPartialAnswer, optionalFieldsOnErrorPaths } from "./partial-answer";
@@ -151,9 +152,10 @@ function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
  * The site's refusal of the access token when it comes without the Bearer challenge RFC 6750 section 3
  * asks for (a challenge is oauth4webapi's WWWAuthenticateChallengeError, read by refusalOfChallenge): a 401
  * with any body, which says the request lacks valid credentials (RFC 9110 section 15.5.2), or a GraphQL
- * error coded `UNAUTHENTICATED` on the whole request or its root field, as GraphQL servers in Apollo's
- * manner answer, often with 200. Either is answered as a challenge's `invalid_token` is (refresh once,
- * retry once: lib/auth/member-session.ts), not as the site being down or the query being wrong. Without a
+ * error coded `UNAUTHENTICATED` (or Hot Chocolate's `AUTH_NOT_AUTHENTICATED`: UNAUTHENTICATED_CODES) on the
+ * whole request or its root field, as GraphQL servers in Apollo's manner answer, often with 200. Either is
+ * answered as a challenge's `invalid_token` is (refresh once, retry once: lib/auth/member-session.ts), not
+ * as the site being down or the query being wrong. Without a
  * challenge the site names no resource, so a token meant for another one cannot be told apart (the doctor
  * warns of it).
  */
@@ -161,7 +163,7 @@ function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
   if (!(error instanceof ClientError)) return undefined;
   const { status, errors = [] } = error.response;
   const unauthenticated =
-    status < 500 && errors.some((failure) => failure.extensions?.code === "UNAUTHENTICATED" && (failure.path?.length ?? 0) <= 1);
+    status < 500 && errors.some((failure) => UNAUTHENTICATED_CODES.has(failure.extensions?.code) && (failure.path?.length ?? 0) <= 1);
   if (status !== 401 && !unauthenticated) return undefined;
   return new SiteError("token_refused", "The Account API refused the access token.", {
     cause: error,

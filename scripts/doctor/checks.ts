@@ -441,7 +441,8 @@ export function checkAccountApi(snapshot: SiteSnapshot): CheckResult {
     return warn(
       id,
       title,
-      `an anonymous request gets HTTP ${probe.status} with a GraphQL error coded UNAUTHENTICATED instead of 401 with a Bearer ` +
+      `an anonymous request gets HTTP ${probe.status} with a GraphQL error saying it is not signed in (UNAUTHENTICATED, ` +
+        `or Hot Chocolate's AUTH_NOT_AUTHENTICATED) instead of 401 with a Bearer ` +
         `challenge (RFC 6750 section 3); ${withoutChallenge}`,
     );
   }

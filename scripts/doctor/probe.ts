@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as oauth from "oauth4webapi";
 
+import { UNAUTHENTICATED_CODES } from "../../lib/account-api/graphql-codes";
 import { DEFAULT_SCOPES, isLoopbackHost } from "../../lib/config/env-schema";
 
 export type JsonObject = Record<string, unknown>;
@@ -222,13 +223,13 @@ export function probeAccountApi(site: string, timeoutMs: number): Promise<HttpPr
   );
 }
 
-/** A GraphQL answer whose errors include one coded UNAUTHENTICATED, as GraphQL servers in Apollo's manner refuse a caller. */
+/** A GraphQL answer whose errors include one coded UNAUTHENTICATED (or Hot Chocolate's code for it), as GraphQL servers refuse a caller. */
 function isUnauthenticatedError(text: string): boolean {
   try {
     const errors = (JSON.parse(text) as { errors?: unknown } | null)?.errors;
     return (
       Array.isArray(errors) &&
-      errors.some((error) => (error as { extensions?: { code?: unknown } } | null)?.extensions?.code === "UNAUTHENTICATED")
+      errors.some((error) => UNAUTHENTICATED_CODES.has((error as { extensions?: { code?: unknown } } | null)?.extensions?.code))
     );
   } catch {
     return false;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { GET as accountRoute } from "@/app/api/account/[resource]/route";
-import { ACCOUNT_API_TOKEN_REFUSALS } from "@/sandbox/knobs";
+import { ACCOUNT_API_TOKEN_REFUSALS, type AccountApiTokenRefusal, type GraphqlServer } from "@/sandbox/knobs";
 import { type RunningSandbox } from "@/sandbox/server";
 import { postSandboxControl } from "@/sandbox/testing";
 
@@ -16,13 +16,19 @@ const params = (resource: string) => ({ params: Promise.resolve({ resource }) })
  * UNAUTHENTICATED with 401 or 200. The data route renews the token once and asks once more, over real HTTP,
  * as it does at the documented site; a withdrawn access ends the session saying so.
  */
-describe.each(ACCOUNT_API_TOKEN_REFUSALS)("an Account API that refuses a token with %s", (refusal) => {
+const SETTINGS: { refusal: AccountApiTokenRefusal; graphqlServer: GraphqlServer }[] = [
+  ...ACCOUNT_API_TOKEN_REFUSALS.map((refusal) => ({ refusal, graphqlServer: "graphql-js" as const })),
+  // Hot Chocolate's code for it: AUTH_NOT_AUTHENTICATED.
+  { refusal: "graphql_200", graphqlServer: "hot-chocolate" },
+];
+
+describe.each(SETTINGS)("an Account API that refuses a token with $refusal, on $graphqlServer", ({ refusal, graphqlServer }) => {
   let sandbox: RunningSandbox;
   const refusedStatus = refusal === "graphql_200" ? 200 : 401;
   const atSite = (endpoint: string) => sandbox.requests().filter((entry) => entry.endpoint === endpoint);
 
   beforeAll(async () => {
-    sandbox = await startSandboxForDashboard({ accountApiTokenRefusal: refusal }, { control: true });
+    sandbox = await startSandboxForDashboard({ accountApiTokenRefusal: refusal, graphqlServer }, { control: true });
   });
   afterAll(async () => sandbox.close());
   beforeEach(() => sandbox.setKnobs({ clockOffsetMs: 0 }));

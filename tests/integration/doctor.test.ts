@@ -639,16 +639,16 @@ describe("doctor against a site served by the test", () => {
       detail: /401 but no WWW-Authenticate: Bearer challenge/,
       arrange: () => testSite.routes.set("/account/graphql", () => json({ error: "invalid_token" }, 401)),
     },
-    {
-      name: "an Account API refusing with a GraphQL error coded UNAUTHENTICATED",
-      id: "account-api",
-      status: "WARN",
-      detail: /HTTP 200 with a GraphQL error coded UNAUTHENTICATED instead of 401 .*cannot tell a token meant for another resource/,
+    ...["UNAUTHENTICATED", "AUTH_NOT_AUTHENTICATED"].map((code) => ({
+      name: `an Account API refusing with a GraphQL error coded ${code}`,
+      id: "account-api" as const,
+      status: "WARN" as const,
+      detail: /HTTP 200 with a GraphQL error saying it is not signed in .* instead of 401 .*cannot tell a token meant for another resource/,
       arrange: () =>
         testSite.routes.set("/account/graphql", () =>
-          json({ data: null, errors: [{ message: "You must be signed in", extensions: { code: "UNAUTHENTICATED" } }] }),
+          json({ data: null, errors: [{ message: "You must be signed in", extensions: { code } }] }),
         ),
-    },
+    })),
     {
       name: "an Account API redirecting to a login page",
       id: "account-api",

@@ -73,6 +73,22 @@ describe("a refusal of the token without a Bearer challenge", () => {
       detail: "graphql_unauthenticated",
     },
     {
+      name: "200 with AUTH_NOT_AUTHENTICATED on the root field (Hot Chocolate's code)",
+      handler: () => ({
+        json: {
+          data: { viewer: null },
+          errors: [
+            {
+              message: "The current user is not authorized to access this resource.",
+              path: ["viewer"],
+              extensions: { code: "AUTH_NOT_AUTHENTICATED" },
+            },
+          ],
+        },
+      }),
+      detail: "graphql_unauthenticated",
+    },
+    {
       name: "400 with UNAUTHENTICATED",
       handler: () => ({ status: 400, json: { errors: [unauthenticated()] } }),
       detail: "graphql_unauthenticated",
