@@ -2,6 +2,7 @@ import "server-only";
 
 import * as oauth from "oauth4webapi";
 
+import { SITE_BUSY } from "@/lib/contract/errors";
 import type { SessionClaims } from "@/lib/session/session";
 import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 
@@ -43,7 +44,8 @@ export async function fetchUserInfoClaims(
       const status = error.code === oauth.RESPONSE_IS_NOT_CONFORM && error.cause instanceof Response ? error.cause.status : undefined;
       throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer properly.", {
         cause: error,
-        detail: status === undefined ? "not_json" : String(status),
+        // RFC 6585 section 4: 429 is a site that limits how often it answers; the problem page says it is busy.
+        detail: status === undefined ? "not_json" : status === 429 ? SITE_BUSY : String(status),
       });
     }
     if (error instanceof oauth.OperationProcessingError) {

@@ -123,7 +123,7 @@ describe("a sign-in at a site that limits how often it answers", () => {
     sandbox = await startSandboxForDashboard({ par: "offered" }, { control: true });
   });
   afterAll(async () => sandbox.close());
-  beforeEach(() => sandbox.setKnobs({ failures: { par: null, token: null } }));
+  beforeEach(() => sandbox.setKnobs({ failures: { par: null, token: null, userinfo: null } }));
 
   function problemOf(response: Response): Record<string, string> {
     expect(response.status).toBe(303);
@@ -132,11 +132,23 @@ describe("a sign-in at a site that limits how often it answers", () => {
     return Object.fromEntries(location.searchParams);
   }
 
-  it.each<{ name: string; failure: FailureSpec; problem: Record<string, string> }>([
+  it.each<{ name: string; endpoint?: "userinfo"; failure: FailureSpec; problem: Record<string, string> }>([
     {
       name: "a code exchange answered 429 with a wait",
       failure: { mode: "status", status: 429, retryAfter: "20" },
       problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "20" },
+    },
+    {
+      name: "UserInfo answered 429 with a wait",
+      endpoint: "userinfo",
+      failure: { mode: "status", status: 429, retryAfter: "7" },
+      problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "7" },
+    },
+    {
+      name: "UserInfo answered 503 with a wait: not busy, not available",
+      endpoint: "userinfo",
+      failure: { mode: "status", status: 503, retryAfter: "7" },
+      problem: { code: "site_unavailable", detail: "503" },
     },
     {
       // Not a busy site: one that answers something other than JSON.
@@ -149,8 +161,8 @@ describe("a sign-in at a site that limits how often it answers", () => {
       failure: { mode: "status", status: 429, error: "invalid_request", retryAfter: null },
       problem: { code: "site_unavailable", detail: "site_busy" },
     },
-  ])("$name: the sign-in problem page says so", async ({ failure, problem }) => {
-    sandbox.setKnobs({ failures: { token: failure } });
+  ])("$name: the sign-in problem page says so", async ({ endpoint = "token", failure, problem }) => {
+    sandbox.setKnobs({ failures: { [endpoint]: failure } });
     expect(problemOf(await signInThroughRoutes(new RouteBrowser()))).toEqual(problem);
   });
 
