@@ -7,7 +7,8 @@ import { asApiError, postJsonAction } from "@/lib/client/api";
 import { API_ROUTES, signInLinkPath } from "@/lib/contract/paths";
 import { inTimeFromNow, interpolate } from "@/lib/i18n";
 import { popupPagePath } from "@/lib/i18n/locales";
-import { useI18n } from "@/lib/i18n/provider";
+import { EMBEDDED_SIGN_IN_WORDS } from "@/lib/i18n/messages/embedded-sign-in";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 
 type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "rate-limited" | "failed";
 interface Handoff {
@@ -28,6 +29,7 @@ interface Handoff {
  */
 export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   const { messages, locale } = useI18n();
+  const words = useWords(EMBEDDED_SIGN_IN_WORDS);
   const [status, setStatus] = useState<Status>("idle");
   const [pending, setPending] = useState<Handoff | null>(null);
   // Past the sign-in rate limit: how long to wait, when the dashboard said.
@@ -94,20 +96,20 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
 
   const notice = {
     idle: null,
-    waiting: messages.embedded.waiting,
-    "needs-access": messages.embedded.needsAccess,
-    blocked: messages.embedded.popupBlocked,
-    "cookies-blocked": messages.embedded.cookiesBlocked,
+    waiting: words.waiting,
+    "needs-access": words.needsAccess,
+    blocked: words.popupBlocked,
+    "cookies-blocked": words.cookiesBlocked,
     "rate-limited":
       wait === undefined ? messages.errors.rateLimited : interpolate(messages.errors.rateLimitedFor, { when: inTimeFromNow(wait, locale) }),
-    failed: messages.embedded.failed,
+    failed: words.failed,
   }[status];
   return (
     <div className="flex flex-col items-start gap-3">
-      <p className="text-fg-muted">{messages.embedded.signInHelp}</p>
+      <p className="text-fg-muted">{words.signInHelp}</p>
       {status === "needs-access" ? (
         <button type="button" className="btn btn-primary" onClick={() => void continueWithStorageAccess()}>
-          {messages.embedded.continue}
+          {words.continue}
         </button>
       ) : (
         <a

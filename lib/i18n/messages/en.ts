@@ -40,13 +40,6 @@ export const en = {
     joinOnline: "Join online",
   },
   embedded: {
-    signInHelp: "Sign-in opens in a small window from your site. Come back here when you are done.",
-    waiting: "Finish signing in in the window that opened…",
-    popupBlocked: "Your browser blocked the sign-in window. Allow pop-ups for this site, or open the dashboard in a new tab.",
-    failed: "Signing in did not complete. Please try again.",
-    needsAccess: "Your browser asks before this panel may remember you on this site.",
-    continue: "Continue signing in",
-    cookiesBlocked: "Your browser does not let this panel remember you inside the site. Open the dashboard in a new tab instead.",
     openInNewTab: "Open the dashboard in a new tab",
   },
   landing: {

@@ -34,13 +34,6 @@ export const zhTW: Messages = {
     joinOnline: "線上參加",
   },
   embedded: {
-    signInHelp: "登入會在網站的小視窗中開啟，完成後請回到這裡。",
-    waiting: "請在開啟的視窗中完成登入…",
-    popupBlocked: "瀏覽器封鎖了登入視窗。請允許此網站開啟彈出式視窗，或在新分頁開啟儀表板。",
-    failed: "登入沒有完成，請再試一次。",
-    needsAccess: "瀏覽器需要你同意，這個面板才能在網站中記住你。",
-    continue: "繼續登入",
-    cookiesBlocked: "瀏覽器不允許這個面板在網站中記住你，請改在新分頁開啟儀表板。",
     openInNewTab: "在新分頁開啟儀表板",
   },
   landing: {

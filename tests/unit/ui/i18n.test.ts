@@ -16,6 +16,7 @@ import {
 } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
+import { EMBEDDED_SIGN_IN_WORDS } from "@/lib/i18n/messages/embedded-sign-in";
 import { POPUP_DONE_WORDS } from "@/lib/i18n/messages/popup-done";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
@@ -63,6 +64,7 @@ describe("message dictionaries", () => {
     ["the Settings pages' own words", SETTINGS_WORDS],
     ["the Orders page's words", ORDERS_WORDS],
     ["the words of the popup that ends a sign-in from the panel", POPUP_DONE_WORDS],
+    ["the panel's sign-in words, kept to the signed-out landing", EMBEDDED_SIGN_IN_WORDS],
   ] as const)("%s, have the same keys and placeholders in every language", (_name, words) => {
     const enWords = words.en as unknown as Tree;
     const zhWords = words["zh-TW"] as unknown as Tree;
