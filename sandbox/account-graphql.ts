@@ -113,19 +113,36 @@ function dateTimeScalar(form: DateTimeForm): GraphQLScalarType {
 
 const schemaCache = new Map<string, GraphQLSchema>();
 
+/** The amounts of money a `Decimal` scalar writes as strings (the `decimalAmounts` knob). */
+const AMOUNT_FIELDS = new Set(["Order.amount", "Order.refundedAmount", "OrderLineItem.amount"]);
+
 /**
  * The schema, without the fields named by the `graphqlMissingFields` knob, its DateTimes written in `dateTimeForm`;
- * with `nullableItems` (the `graphqlUnavailableItems` knob), the items of every connection's `nodes` nullable.
+ * with `nullableItems` (the `graphqlUnavailableItems` knob), the items of every connection's `nodes` nullable;
+ * with `decimalAmounts`, its amounts of money a `Decimal` scalar written as a string ("19.99").
  */
 export function accountSchema(
   missingFields: readonly string[],
   dateTimeForm: DateTimeForm = "rfc3339",
   nullableItems = false,
+  decimalAmounts = false,
 ): GraphQLSchema {
-  const key = `${[...missingFields].sort().join(",")}|${dateTimeForm}|${nullableItems}`;
+  const key = `${[...missingFields].sort().join(",")}|${dateTimeForm}|${nullableItems}|${decimalAmounts}`;
   const cached = schemaCache.get(key);
   if (cached) return cached;
-  let document = parse(ACCOUNT_SCHEMA_SDL);
+  let document = parse(decimalAmounts ? `${ACCOUNT_SCHEMA_SDL}\nscalar Decimal` : ACCOUNT_SCHEMA_SDL);
+  if (decimalAmounts) {
+    document = visit(document, {
+      ObjectTypeDefinition(node) {
+        const fields = node.fields?.map((field) => {
+          if (!AMOUNT_FIELDS.has(`${node.name.value}.${field.name.value}`)) return field;
+          const decimal = { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: "Decimal" } } as const;
+          return { ...field, type: field.type.kind === Kind.NON_NULL_TYPE ? { ...field.type, type: decimal } : decimal };
+        });
+        return { ...node, fields };
+      },
+    });
+  }
   if (nullableItems) {
     document = visit(document, {
       FieldDefinition(node) {
@@ -153,6 +170,8 @@ export function accountSchema(
     dateTime.parseValue = scalar.parseValue.bind(scalar);
     dateTime.parseLiteral = scalar.parseLiteral.bind(scalar);
   }
+  const decimal = schema.getType("Decimal");
+  if (decimal instanceof GraphQLScalarType) decimal.serialize = (value) => String(value);
   schemaCache.set(key, schema);
   return schema;
 }
@@ -464,6 +483,7 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     state.knobs.graphqlSeedFieldsOnly ? [...state.knobs.graphqlMissingFields, ...NON_SEED_FIELDS] : state.knobs.graphqlMissingFields,
     state.knobs.dateTimesWithoutOffset ? "withoutOffset" : state.knobs.dateTimesBasicOffset ? "basicOffset" : "rfc3339",
     state.knobs.graphqlUnavailableItems.length > 0,
+    state.knobs.decimalAmounts,
   );
   const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (validationErrors.length > 0) {

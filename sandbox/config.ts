@@ -81,6 +81,7 @@ const envSchema = z.object({
     .optional(),
   SANDBOX_GRAPHQL_SERVER: z.enum(GRAPHQL_SERVERS, `must be one of ${GRAPHQL_SERVERS.join(", ")}`).optional(),
   SANDBOX_GRAPHQL_MAX_COST: optionalInt(0, 10_000_000),
+  SANDBOX_DECIMAL_AMOUNTS: onOff,
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -147,6 +148,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL !== undefined) knobs.accountApiTokenRefusal = values.SANDBOX_ACCOUNT_API_TOKEN_REFUSAL;
   if (values.SANDBOX_GRAPHQL_SERVER !== undefined) knobs.graphqlServer = values.SANDBOX_GRAPHQL_SERVER;
   if (values.SANDBOX_GRAPHQL_MAX_COST !== undefined) knobs.graphqlMaxCost = values.SANDBOX_GRAPHQL_MAX_COST;
+  if (values.SANDBOX_DECIMAL_AMOUNTS !== undefined) knobs.decimalAmounts = isOn(values.SANDBOX_DECIMAL_AMOUNTS);
 
   const options: SandboxOptions = {
     knobs,

@@ -261,6 +261,11 @@ export interface SandboxKnobs {
    * over the limit is refused whole, in the words of `graphqlServer`, naming its cost and the limit.
    */
   graphqlMaxCost: number;
+  /**
+   * Amounts of money (`Order.amount`, `refundedAmount`, `OrderLineItem.amount`) as a `Decimal` scalar
+   * written as a string ("19.99"), as Shopify's schema and graphql-ruby's BigDecimal write them, not `Float`.
+   */
+  decimalAmounts: boolean;
 }
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
@@ -313,6 +318,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   accountApiTokenRefusal: "challenge",
   graphqlServer: "graphql-js",
   graphqlMaxCost: 0,
+  decimalAmounts: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -396,6 +402,7 @@ export const knobsPatchSchema = z
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
     graphqlServer: z.enum(GRAPHQL_SERVERS),
     graphqlMaxCost: z.number().int().min(0),
+    decimalAmounts: z.boolean(),
   })
   .partial()
   .strict();

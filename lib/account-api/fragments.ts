@@ -67,6 +67,20 @@ export const DATE_TIME = z.string().transform((value, context) => {
 export const IDENTIFIER = z.union([z.string(), z.number()]).transform(String);
 
 /**
+ * An amount of money (`Float` in the schema we assume): a number, or a decimal written as a string by a
+ * site whose schema types it as a `Decimal` scalar (Shopify's, graphql-ruby's BigDecimal, so that no
+ * cent is lost to floating point), read as its number. Only a plain decimal is read: no exponent, no
+ * thousands separators, no currency sign.
+ */
+export const AMOUNT = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d{1,15}(\.\d{1,12})?$/, "a decimal number")
+    .transform(Number),
+]);
+
+/**
  * The form of an `EnrolledCourse` as selected by {@link ENROLLED_COURSE_FIELDS}, which every answer is
  * checked against before anything reads it (./client.ts). Fields beyond the seed's are optional: absent
  * when the site lacks them (./schema-fitting.ts leaves them out of the query).

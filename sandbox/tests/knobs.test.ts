@@ -495,6 +495,28 @@ describe("knobs", () => {
     },
   );
 
+  it("writes amounts of money as decimal strings, as a Decimal scalar does, when asked", async () => {
+    const tokens = await obtainTokens(sandbox);
+    const query = "{ viewer { orders(first: 3) { nodes { amount refundedAmount lineItems { amount } } } } }";
+    type Amounts = { viewer: { orders: { nodes: { amount: number; refundedAmount: number | null; lineItems: { amount: number }[] }[] } } };
+    const plain = (await graphql(sandbox, tokens.accessToken, query)).body.data as Amounts;
+    sandbox.setKnobs({ decimalAmounts: true });
+    const written = (await graphql(sandbox, tokens.accessToken, query)).body.data;
+    sandbox.setKnobs({ decimalAmounts: false });
+    expect(plain.viewer.orders.nodes.length).toBeGreaterThan(0);
+    expect(written).toEqual({
+      viewer: {
+        orders: {
+          nodes: plain.viewer.orders.nodes.map((order) => ({
+            amount: String(order.amount),
+            refundedAmount: order.refundedAmount === null ? null : String(order.refundedAmount),
+            lineItems: order.lineItems.map((item) => ({ amount: String(item.amount) })),
+          })),
+        },
+      },
+    });
+  });
+
   it("pads an endpoint's answers to N bytes, still valid JSON, other endpoints untouched", async () => {
     const tokens = await obtainTokens(sandbox);
     sandbox.setKnobs({ answerPaddingBytes: { graphql: 3 * 1024 * 1024, discovery: 100_000 } });
@@ -650,6 +672,8 @@ describe("config (environment)", () => {
       SANDBOX_DPOP_REVOCATION: "on",
       SANDBOX_ACCOUNT_API_TOKEN_REFUSAL: "graphql_200",
       SANDBOX_GRAPHQL_SERVER: "graphql-ruby",
+      SANDBOX_GRAPHQL_MAX_COST: "2000",
+      SANDBOX_DECIMAL_AMOUNTS: "on",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -677,6 +701,8 @@ describe("config (environment)", () => {
         dpopRevocation: true,
         accountApiTokenRefusal: "graphql_200",
         graphqlServer: "graphql-ruby",
+        graphqlMaxCost: 2000,
+        decimalAmounts: true,
       },
     });
   });

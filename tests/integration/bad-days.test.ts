@@ -166,6 +166,24 @@ describe.each(GRAPHQL_SERVERS)("a site that limits what a query may cost, on %s"
   });
 });
 
+// Shopify's schema and graphql-ruby's BigDecimal write amounts of money as a Decimal scalar, a string.
+describe.each([false, true])("a site whose amounts are strings: %s", (decimalAmounts) => {
+  it("Orders shows every order's amount, refund and line items as the site holds them", async () => {
+    sandbox.setKnobs({ decimalAmounts });
+    const orders = await page<OrdersPage>(maya, "/api/account/orders");
+    expect(orders.status).toBe(200);
+    const held = new Map(getAccountData("maya@example.com", Date.now()).orders.map((order) => [order.id, order]));
+    expect(orders.body.items.length).toBeGreaterThan(0);
+    for (const order of orders.body.items) {
+      const site = held.get(order.id);
+      expect(order.amount).toBe(site?.amount);
+      expect(order.refundedAmount).toBe(site?.refundedAmount);
+      expect(order.lineItems.map((item) => item.amount)).toEqual(site?.lineItems.map((item) => item.amount));
+    }
+    expect(orders.body.items.some((order) => order.refundedAmount !== null)).toBe(true);
+  });
+});
+
 describe("a site whose cursors are long (signed or encrypted)", () => {
   it.each([600, 3000, 7000])("Orders goes on page after page with cursors of %i characters", async (length) => {
     // Pages of two: Maya's orders take three, the second and third asked for with the cursor the browser holds.

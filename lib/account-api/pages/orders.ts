@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Order, OrdersPage } from "@/lib/types/account";
 
 import { runAccountOperation } from "../client";
-import { CONNECTION_PAGING_FIELDS, DATE_TIME, IDENTIFIER, rawConnection } from "../fragments";
+import { AMOUNT, CONNECTION_PAGING_FIELDS, DATE_TIME, IDENTIFIER, rawConnection } from "../fragments";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { reshapePage } from "../reshape";
@@ -46,12 +46,12 @@ const RAW_ORDER = z.object({
   tradeNo: z.string(),
   state: z.string(),
   currency: z.string(),
-  amount: z.number(),
-  refundedAmount: z.number().nullish(),
+  amount: AMOUNT,
+  refundedAmount: AMOUNT.nullish(),
   paidAt: DATE_TIME.nullish(),
   createdAt: DATE_TIME,
   paymentUrl: z.string().nullish(),
-  lineItems: z.array(z.object({ name: z.string(), amount: z.number(), itemType: z.string() })).optional(),
+  lineItems: z.array(z.object({ name: z.string(), amount: AMOUNT, itemType: z.string() })).optional(),
 });
 
 export type RawOrder = z.infer<typeof RAW_ORDER>;

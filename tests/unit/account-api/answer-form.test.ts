@@ -129,6 +129,28 @@ describe("an answer in another form than the query asks for", () => {
     expect(await loadAccountPage("overview", MEMBER)).toMatchObject({ coursesUnavailable: 2, registrationsUnavailable: 1 });
   });
 
+  it("amounts a site writes as decimal strings (a Decimal scalar) are read as numbers; other strings are no amount", async () => {
+    const orderWith = (amounts: { amount: unknown; refundedAmount: unknown; line: unknown }) =>
+      viewerWith({
+        course,
+        order: {
+          ...order,
+          amount: amounts.amount,
+          refundedAmount: amounts.refundedAmount,
+          lineItems: [{ name: "Plan", amount: amounts.line, itemType: "CurriculumPlan" }],
+        },
+        registration,
+      });
+    site.handlers.set("POST /account/graphql", () => ({ json: orderWith({ amount: "1234.50", refundedAmount: "0.99", line: "-5" }) }));
+    expect(await loadAccountPage("orders", MEMBER)).toMatchObject({
+      items: [{ amount: 1234.5, refundedAmount: 0.99, lineItems: [{ amount: -5 }] }],
+    });
+    for (const amount of ["1,234.50", "1e3", "NT$1200", " 12", "12.", ""]) {
+      site.handlers.set("POST /account/graphql", () => ({ json: orderWith({ amount, refundedAmount: null, line: 1 }) }));
+      await expect(loadAccountPage("orders", MEMBER), amount).rejects.toMatchObject({ detail: "unexpected_answer" });
+    }
+  });
+
   it("identifiers a site types as numbers are read as strings", async () => {
     site.handlers.set("POST /account/graphql", () => ({
       json: viewerWith({
