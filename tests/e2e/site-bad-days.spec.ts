@@ -314,6 +314,22 @@ test("a site that limits how often it answers: each page says it is busy and for
   await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
 });
 
+test("a site that writes its amounts as decimal strings: Orders shows the same amounts, refunds and line items", async ({ page }) => {
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  const ordersAsShown = async () => {
+    await page.goto("/orders");
+    await expect(page.getByText(/^Order DA/).first()).toBeVisible();
+    return page.getByRole("main").innerText();
+  };
+  const asNumbers = await ordersAsShown();
+  // The amounts as a Decimal scalar writes them ("3200"), as Shopify's and graphql-ruby's BigDecimal do.
+  await setKnobs(page, { decimalAmounts: true });
+  expect(await ordersAsShown()).toBe(asNumbers);
+  // No error (Next.js's route announcer is an alert too, an empty one).
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+});
+
 test("a site that sends its dates and times without an offset: each page shows the same times, before its scripts run and after", async ({
   browser,
   page,
