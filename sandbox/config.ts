@@ -82,6 +82,7 @@ const envSchema = z.object({
   SANDBOX_GRAPHQL_SERVER: z.enum(GRAPHQL_SERVERS, `must be one of ${GRAPHQL_SERVERS.join(", ")}`).optional(),
   SANDBOX_GRAPHQL_MAX_COST: optionalInt(0, 10_000_000),
   SANDBOX_DECIMAL_AMOUNTS: onOff,
+  SANDBOX_COMMA_SCOPES: onOff,
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -149,6 +150,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_GRAPHQL_SERVER !== undefined) knobs.graphqlServer = values.SANDBOX_GRAPHQL_SERVER;
   if (values.SANDBOX_GRAPHQL_MAX_COST !== undefined) knobs.graphqlMaxCost = values.SANDBOX_GRAPHQL_MAX_COST;
   if (values.SANDBOX_DECIMAL_AMOUNTS !== undefined) knobs.decimalAmounts = isOn(values.SANDBOX_DECIMAL_AMOUNTS);
+  if (values.SANDBOX_COMMA_SCOPES !== undefined) knobs.commaScopes = isOn(values.SANDBOX_COMMA_SCOPES);
 
   const options: SandboxOptions = {
     knobs,

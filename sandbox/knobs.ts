@@ -266,6 +266,8 @@ export interface SandboxKnobs {
    * written as a string ("19.99"), as Shopify's schema and graphql-ruby's BigDecimal write them, not `Float`.
    */
   decimalAmounts: boolean;
+  /** The token response's `scope` with commas between the scopes ("openid,account:read"), as GitHub's OAuth apps write it. */
+  commaScopes: boolean;
 }
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
@@ -319,6 +321,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlServer: "graphql-js",
   graphqlMaxCost: 0,
   decimalAmounts: false,
+  commaScopes: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -403,6 +406,7 @@ export const knobsPatchSchema = z
     graphqlServer: z.enum(GRAPHQL_SERVERS),
     graphqlMaxCost: z.number().int().min(0),
     decimalAmounts: z.boolean(),
+    commaScopes: z.boolean(),
   })
   .partial()
   .strict();

@@ -83,7 +83,8 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
     ...(refresh === undefined ? {} : { refresh_token: refresh.token }),
-    scope: access.scopes.join(" "),
+    // RFC 6749 section 3.3 delimits scopes with spaces; the `commaScopes` knob writes them as GitHub's OAuth apps do.
+    scope: access.scopes.join(state.knobs.commaScopes ? "," : " "),
     created_at: Math.floor(access.issuedAt / 1000),
     school_id: SCHOOL.schoolId,
     school_subdomain: SCHOOL.subdomain,

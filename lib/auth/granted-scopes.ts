@@ -16,9 +16,17 @@ export const ACCOUNT_API_SCOPE = "account:read";
 
 /**
  * RFC 6749 section 5.1: the token response's `scope` is what was granted; absent, it is what was asked.
+ * Section 3.3 delimits scopes with spaces. A site that writes commas between them (GitHub's OAuth apps:
+ * "openid,account:read") is read the same when every part is a scope that was asked for: a scope token
+ * may hold a comma, but none the dashboard asks for does, so no other reading is taken from it.
  */
 export function grantedScopesOf(scope: string | undefined, requested: readonly string[]): string[] {
-  return typeof scope === "string" ? scope.split(" ").filter(Boolean) : [...requested];
+  if (typeof scope !== "string") return [...requested];
+  if (scope.includes(",")) {
+    const parts = scope.split(/[ ,]+/).filter(Boolean);
+    if (parts.every((part) => requested.includes(part))) return parts;
+  }
+  return scope.split(" ").filter(Boolean);
 }
 
 /** The needed scopes (of those the operator asks for) that `granted` lacks, in a stable order. */

@@ -27,6 +27,7 @@ import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 import { getSiteMetadata } from "./discovery";
 import { dpopOptions, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
+import { grantedScopesOf } from "./granted-scopes";
 import { verifyIdToken } from "./id-token";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
@@ -149,7 +150,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.
     refreshToken: tokens.refresh_token ?? refreshToken,
     accessTokenExpiresAt: Date.now() + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
-    scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : previousScopes,
+    scopes: tokens.scope ? grantedScopesOf(tokens.scope, previousScopes) : previousScopes,
     tokenType: dpopBound ? "DPoP" : undefined,
   };
 }

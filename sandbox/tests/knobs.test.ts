@@ -674,6 +674,7 @@ describe("config (environment)", () => {
       SANDBOX_GRAPHQL_SERVER: "graphql-ruby",
       SANDBOX_GRAPHQL_MAX_COST: "2000",
       SANDBOX_DECIMAL_AMOUNTS: "on",
+      SANDBOX_COMMA_SCOPES: "1",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -703,6 +704,7 @@ describe("config (environment)", () => {
         graphqlServer: "graphql-ruby",
         graphqlMaxCost: 2000,
         decimalAmounts: true,
+        commaScopes: true,
       },
     });
   });

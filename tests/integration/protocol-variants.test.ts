@@ -40,6 +40,8 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
     dpop: true,
   },
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false, dpop: false },
+  // RFC 6749 section 3.3 delimits scopes with spaces; GitHub's OAuth apps write "openid,account:read".
+  { name: "scopes written with commas", knobs: { commaScopes: true }, pushed: false, dpop: false },
 ];
 
 describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop }) => {
@@ -70,6 +72,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
   it("signs in, reads every page and the MCP tools across refreshes, and revokes", async () => {
     const jar = await signIn("maya@example.com");
     const session = (await loadSession(jar))!.data;
+    expect(session.scopes).toEqual(expect.arrayContaining(["openid", "account:read", "profile", "email"]));
     expect(session.tokenType).toBe(dpop ? "DPoP" : undefined);
     expect(session.dpopKey !== undefined).toBe(dpop);
     sandbox.resetRequests();
@@ -83,6 +86,8 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(log.filter((entry) => entry.grantType === "refresh_token" && entry.status === 200).length).toBeGreaterThanOrEqual(4);
     expect(log.filter((entry) => entry.endpoint === "graphql" && entry.status !== 200 && entry.status !== 401)).toEqual([]);
     const latest = (await loadSession(jar))!.data;
+    // Each renewal's scope is read as the sign-in's was.
+    expect(latest.scopes.sort()).toEqual([...session.scopes].sort());
     sandbox.resetRequests();
     await revokeAtSite(latest);
     const tokens = sandbox.state.store;

@@ -69,6 +69,20 @@ describe("partial consent", () => {
     expect(loaded?.data.claims).toMatchObject({ sub: member.sub, email: "", name: member.name });
   });
 
+  it.each([
+    ["openid,profile,account:read", ["openid", "profile", "account:read"]],
+    ["openid, profile, account:read", ["openid", "profile", "account:read"]],
+  ])("reads scopes written with commas (%s), as GitHub's OAuth apps write them", async (scope, kept) => {
+    const { jar, result } = await signInGranting(scope, { idToken: member, userInfo: member });
+    expect(result.ok).toBe(true);
+    expect((await loadSession(jar))?.data.scopes).toEqual(kept);
+  });
+
+  it("takes no comma reading that names a scope it never asked for: the needed scopes are not granted", async () => {
+    const { result } = await signInGranting("openid,account:read,admin", { idToken: member, userInfo: member });
+    expect(result.ok ? undefined : result.error).toMatchObject({ code: "scope_not_granted", detail: "openid account:read" });
+  });
+
   it("still refuses a UserInfo email that the id_token does not carry (the claims must agree)", async () => {
     const { result } = await signInGranting("openid profile account:read", {
       idToken: member,
