@@ -155,9 +155,8 @@ function graphqlErrorsOf(error: unknown): readonly GraphQLFormattedError[] {
  * error coded `UNAUTHENTICATED` (or Hot Chocolate's `AUTH_NOT_AUTHENTICATED`: UNAUTHENTICATED_CODES) on the
  * whole request or its root field, as GraphQL servers in Apollo's manner answer, often with 200. Either is
  * answered as a challenge's `invalid_token` is (refresh once, retry once: lib/auth/member-session.ts), not
- * as the site being down or the query being wrong. Without a
- * challenge the site names no resource, so a token meant for another one cannot be told apart (the doctor
- * warns of it).
+ * as the site being down or the query being wrong. Without a challenge the site names no resource, so a
+ * token meant for another one cannot be told apart (the doctor warns of it).
  */
 function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
   if (!(error instanceof ClientError)) return undefined;

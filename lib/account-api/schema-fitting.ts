@@ -41,8 +41,8 @@ const NAME = String.raw`["'\x60](\w+)["'\x60]`;
  * graphql-js and the servers on it, webonyx/graphql-php, gqlgen, Absinthe and Sangria (`Cannot query field
  * "imageUrl" on type "EnrolledCourse".`); graphql-ruby (`Field 'imageUrl' doesn't exist on type
  * 'EnrolledCourse'`); graphql-java (`Field 'imageUrl' in type 'EnrolledCourse' is undefined`); Hot
- * Chocolate (``The field `imageUrl` does not exist on the type `EnrolledCourse`.``); async-graphql and Juniper (`Unknown
- * field "imageUrl" on type "EnrolledCourse"`).
+ * Chocolate (``The field `imageUrl` does not exist on the type `EnrolledCourse`.``); async-graphql and
+ * Juniper (`Unknown field "imageUrl" on type "EnrolledCourse"`).
  */
 const UNKNOWN_FIELD_MESSAGES: readonly RegExp[] = [
   new RegExp(`Cannot query field ${NAME} on type ${NAME}`),

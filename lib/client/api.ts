@@ -75,7 +75,7 @@ export class ApiError extends Error {
     message: string,
     /** A machine-readable detail from the BFF, e.g. the permission (scope) a 403 names. */
     readonly detail?: string,
-    /** How long the site asked to wait before asking again (site_busy), when it said. */
+    /** How many seconds to wait before asking again: the site's, when it said (site_busy), or our own limit's (rate_limited). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -62,7 +62,7 @@ export interface PublicError {
   code: string;
   message: string;
   detail?: string;
-  /** site_busy: the seconds the site asked to wait before asking again, when it said. */
+  /** How many seconds to wait before asking again: the site's, when it said (site_busy), or our own limit's (rate_limited). */
   retryAfterSeconds?: number;
 }
 

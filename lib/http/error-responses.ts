@@ -52,7 +52,7 @@ export interface DescribedApiError {
   code: PublicErrorCode;
   message: string;
   detail?: string;
-  /** How long the site asked to wait before asking again (site_busy), when it said. */
+  /** How many seconds to wait before asking again: the site's, when it said (site_busy), or our own limit's (rate_limited). */
   retryAfterSeconds?: number;
 }
 
