@@ -138,8 +138,9 @@ test("Sign out pressed before the page is interactive says so, and signs out onc
   await page.goto(`${APP_URL}/settings`, { waitUntil: "domcontentloaded" });
   // Firefox answers BiDi's accessibility locator only once the document has loaded, which held scripts
   // keep it from: until then the controls are found by their place in the header.
-  await (await page.$('nav[aria-label="Account"] button[popovertarget]'))!.click();
-  await (await page.$('nav[aria-label="Account"] [popover="auto"] button'))!.click();
+  // Each is pressed once the browser has laid it out (DOMContentLoaded may come before the stylesheet has).
+  await (await page.waitForSelector('nav[aria-label="Account"] button[popovertarget]', { visible: true }))!.click();
+  await (await page.waitForSelector('nav[aria-label="Account"] [popover="auto"] button', { visible: true }))!.click();
   expect(await page.evaluate(() => Object.keys(document.querySelector("nav button")!).some((key) => key.startsWith("__react")))).toBe(
     false,
   );
