@@ -26,15 +26,26 @@ const REASON_OF_KIND = {
   unknown: "unknown",
 } as const satisfies Record<ApiErrorKind, keyof Messages["errors"]>;
 
+/** The words of each kind that may name how long to wait ("Please try again in 30 seconds"). */
+const WAIT_WORDS_OF_KIND = {
+  site_busy: "siteBusyFor",
+  rate_limited: "rateLimitedFor",
+  site_unavailable: "siteUnavailableFor",
+} as const satisfies Partial<Record<ApiErrorKind, keyof Messages["errors"]>>;
+
+function isWaitKind(kind: ApiErrorKind): kind is keyof typeof WAIT_WORDS_OF_KIND {
+  return Object.hasOwn(WAIT_WORDS_OF_KIND, kind);
+}
+
 function reasonText(kind: ApiErrorKind, messages: Messages, locale: Locale, error: unknown): string {
   // Name the missing permission when the site said which one it is.
   const scope = kind === "insufficient_scope" ? asApiError(error)?.detail : undefined;
   if (scope) return interpolate(messages.errors.insufficientScopeNamed, { permission: describeScope(scope, messages), scope });
   // Name the wait when the site (or our own limit) said how long it is.
-  const waitWords =
-    kind === "site_busy" ? messages.errors.siteBusyFor : kind === "rate_limited" ? messages.errors.rateLimitedFor : undefined;
-  const wait = waitWords === undefined ? undefined : asApiError(error)?.retryAfterSeconds;
-  if (waitWords !== undefined && wait !== undefined) return interpolate(waitWords, { when: inTimeFromNow(wait, locale) });
+  const wait = isWaitKind(kind) ? asApiError(error)?.retryAfterSeconds : undefined;
+  if (isWaitKind(kind) && wait !== undefined) {
+    return interpolate(messages.errors[WAIT_WORDS_OF_KIND[kind]], { when: inTimeFromNow(wait, locale) });
+  }
   return messages.errors[REASON_OF_KIND[kind]];
 }
 

@@ -62,7 +62,10 @@ export interface PublicError {
   code: string;
   message: string;
   detail?: string;
-  /** How many seconds to wait before asking again: the site's, when it said (site_busy), or our own limit's (rate_limited). */
+  /**
+   * How many seconds to wait before asking again: the site's, when it said (site_busy, or a 503's for
+   * site_unavailable and refresh_unavailable), or our own limit's (rate_limited).
+   */
   retryAfterSeconds?: number;
 }
 

@@ -6,7 +6,7 @@ import { AuthError } from "@/lib/auth/errors";
 import { LayerError } from "@/lib/errors/layer-error";
 import { logEvent, type LogEventName } from "@/lib/log/logger";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { siteRetryAfterSeconds } from "@/lib/site/site-busy";
+import { siteRetryAfterSeconds, unavailableForSeconds } from "@/lib/site/site-busy";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { SITE_BUSY, type ApiErrorBody, type PublicError, type PublicErrorCode } from "@/lib/contract/errors";
 import { isSharedStateUnavailable, SessionError } from "@/lib/session/errors";
@@ -52,7 +52,10 @@ export interface DescribedApiError {
   code: PublicErrorCode;
   message: string;
   detail?: string;
-  /** How many seconds to wait before asking again: the site's, when it said (site_busy), or our own limit's (rate_limited). */
+  /**
+   * How many seconds to wait before asking again: the site's, when it said (site_busy, or a 503's for
+   * site_unavailable and refresh_unavailable), or our own limit's (rate_limited).
+   */
   retryAfterSeconds?: number;
 }
 
@@ -110,6 +113,11 @@ function siteBusy(error: unknown): DescribedApiError {
     message: "The site is busy right now. Please try again in a moment.",
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
+}
+/** The site is not available (unreachable or 5xx): with the wait a 503 named, when it named one. */
+function siteUnavailable(error: unknown, code: "site_unavailable" | "refresh_unavailable"): DescribedApiError {
+  const retryAfterSeconds = unavailableForSeconds(error);
+  return { status: 503, code, message: SITE_NOT_AVAILABLE, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
 }
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
@@ -169,7 +177,7 @@ function describeSiteError(error: SiteError): DescribedApiError {
       // The site answered, but refused the query or answered in another form than it asks for.
       return error.detail === "graphql_error" || error.detail === "unexpected_answer"
         ? { status: 502, code: "query_failed", message: "The site could not answer this request." }
-        : { status: 503, code: "site_unavailable", message: SITE_NOT_AVAILABLE };
+        : siteUnavailable(error, "site_unavailable");
     case "token_audience_mismatch":
       return SITE_MISCONFIGURED;
   }
@@ -192,8 +200,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
         ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
       };
     case "refresh_unavailable":
-      if (error.detail === SITE_BUSY) return siteBusy(error);
-      return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };
+      return error.detail === SITE_BUSY ? siteBusy(error) : siteUnavailable(error, "refresh_unavailable");
     case "site_unavailable":
     case "revocation_unavailable":
       return { status: 503, code: error.code, message: SITE_NOT_AVAILABLE };

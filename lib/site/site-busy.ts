@@ -47,3 +47,13 @@ export function isTooManyRequests(error: unknown): boolean {
 export function siteRetryAfterSeconds(error: unknown, nowMs: number = Date.now()): number | undefined {
   return retryAfterSeconds(siteAnswerBehind(error)?.headers.get("retry-after"), nowMs);
 }
+
+/**
+ * The wait a site that is down for a while named: `Retry-After` on a 503 Service Unavailable (RFC 9110
+ * section 15.6.4, "down for maintenance, back in ten minutes"), if it named one we can repeat. A wait on
+ * any other failing status is none (section 10.2.3 gives it to 503 and the redirects).
+ */
+export function unavailableForSeconds(error: unknown, nowMs: number = Date.now()): number | undefined {
+  const answer = siteAnswerBehind(error);
+  return answer?.status === 503 ? retryAfterSeconds(answer.headers.get("retry-after"), nowMs) : undefined;
+}

@@ -81,6 +81,22 @@ describe("a site that limits how often it answers", () => {
     expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
   });
 
+  it.each([
+    ["the Account API", { graphql: { mode: "status", status: 503, retryAfter: "600" } }, "site_unavailable"],
+    ["a renewal", { token: { mode: "status", status: 503, retryAfter: "600", times: 1 } }, "refresh_unavailable"],
+  ] as const)("%s down for a while (503 with a wait): not available, for as long as the site named", async (_what, failures, code) => {
+    const browser = new RouteBrowser();
+    await signInThroughRoutes(browser);
+    // For the renewal: the site's clock moves past the access token's two hours, so the dashboard renews.
+    sandbox.setKnobs({ failures, ...("token" in failures ? { clockOffsetMs: 7_300_000 } : {}) });
+    const { status, retryAfter, body } = await busyAnswer(browser);
+    expect(status).toBe(503);
+    expect(retryAfter).toBe("600");
+    expect(body).toEqual({
+      error: { code, message: "The site is not available right now. Please try again in a moment.", retryAfterSeconds: 600 },
+    });
+  });
+
   it("a site that is down (500 with a wait) is not busy: it is not available", async () => {
     const browser = new RouteBrowser();
     await signInThroughRoutes(browser);

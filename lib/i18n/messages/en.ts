@@ -187,6 +187,7 @@ export const en = {
     insufficientScopeNamed: "This needs a permission you have not granted: “{permission}” ({scope}). Sign in again and grant it.",
     signInAgain: "Sign in again",
     siteUnavailable: "The site is not available right now. Please try again in a moment.",
+    siteUnavailableFor: "The site is not available right now. Please try again {when}.",
     siteBusy: "The site is busy right now. Please try again in a moment.",
     siteBusyFor: "The site is busy right now. Please try again {when}.",
     siteTimeout: "The site did not answer in time. Please try again.",

@@ -173,6 +173,7 @@ export const zhTW: Messages = {
     insufficientScopeNamed: "這需要你尚未授予的權限：「{permission}」（{scope}）。請重新登入並授予此權限。",
     signInAgain: "重新登入",
     siteUnavailable: "網站目前無法使用，請稍後再試。",
+    siteUnavailableFor: "網站目前無法使用，請於 {when}再試。",
     siteBusy: "網站目前忙碌中，請稍後再試。",
     siteBusyFor: "網站目前忙碌中，請於 {when}再試。",
     siteTimeout: "網站未在時限內回應，請再試一次。",

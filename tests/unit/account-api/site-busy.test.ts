@@ -97,9 +97,21 @@ describe("what is not the site being busy", () => {
     expect(describeApiError(error)).toMatchObject({ code: "site_unavailable" });
   });
 
-  it("503 with Retry-After is the site not being available", async () => {
+  it("503 with Retry-After is the site not being available, for as long as it named (RFC 9110 section 15.6.4)", async () => {
     const error = await failureOf(() => ({ status: 503, text: "Down for maintenance", headers: { "retry-after": "120" } }));
-    expect(describeApiError(error)).toMatchObject({ status: 503, code: "site_unavailable" });
+    expect(describeApiError(error)).toEqual({
+      status: 503,
+      code: "site_unavailable",
+      message: "The site is not available right now. Please try again in a moment.",
+      retryAfterSeconds: 120,
+    });
+    // A wait on another failing status is none.
+    const failing = await failureOf(() => ({ status: 500, text: "Oops", headers: { "retry-after": "120" } }));
+    expect(describeApiError(failing)).toEqual({
+      status: 503,
+      code: "site_unavailable",
+      message: "The site is not available right now. Please try again in a moment.",
+    });
   });
 
   it("THROTTLED on a field inside the answer is that field's failure, not the whole site's", async () => {

@@ -85,6 +85,14 @@ describe("ErrorPanel", () => {
     expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請於 10 分鐘後再試。");
   });
 
+  it("says the site is not available and, when a 503 named it, for how long, in both languages", () => {
+    renderPanel(new ApiError(503, "site_unavailable", "", undefined, 600));
+    expect(screen.getByRole("alert").textContent).toContain("The site is not available right now. Please try again in 10 minutes.");
+    cleanup();
+    renderPanel({ status: 503, code: "refresh_unavailable", message: "", retryAfterSeconds: 45 }, "zh-TW");
+    expect(screen.getByRole("alert").textContent).toContain("網站目前無法使用，請於 45 秒後再試。");
+  });
+
   it("names no wait it cannot read", () => {
     for (const retryAfterSeconds of [0, -5, 1.5, "30", Number.NaN]) {
       renderPanel({ status: 503, code: "site_busy", message: "", retryAfterSeconds });
