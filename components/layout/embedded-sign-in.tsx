@@ -5,10 +5,10 @@ import { useState, type MouseEvent } from "react";
 import { newHandoffSecret, openPopupAndAwait, SIGNED_IN_MESSAGE } from "@/lib/client/embedding";
 import { asApiError, postJsonAction } from "@/lib/client/api";
 import { API_ROUTES, signInLinkPath } from "@/lib/contract/paths";
-import { inTimeFromNow, interpolate } from "@/lib/i18n";
 import { popupPagePath } from "@/lib/i18n/locales";
 import { EMBEDDED_SIGN_IN_WORDS } from "@/lib/i18n/messages/embedded-sign-in";
 import { useI18n, useWords } from "@/lib/i18n/provider";
+import { useErrorReason } from "@/components/ui/error-panel";
 
 type Status = "idle" | "waiting" | "needs-access" | "blocked" | "cookies-blocked" | "rate-limited" | "failed";
 interface Handoff {
@@ -32,8 +32,9 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   const words = useWords(EMBEDDED_SIGN_IN_WORDS);
   const [status, setStatus] = useState<Status>("idle");
   const [pending, setPending] = useState<Handoff | null>(null);
-  // Past the sign-in rate limit: how long to wait, when the dashboard said.
-  const [wait, setWait] = useState<number | undefined>(undefined);
+  // Past the sign-in rate limit: the refusal, whose words (and wait) are the error panel's.
+  const [refusal, setRefusal] = useState<unknown>(null);
+  const { reason: refusalReason } = useErrorReason(refusal);
 
   /** Redeems the handoff into this frame's cookie; false when the browser kept the cookie out. */
   async function redeem(handoff: Handoff): Promise<boolean> {
@@ -76,7 +77,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
   function failed(error: unknown) {
     const apiError = asApiError(error);
     if (apiError?.kind === "rate_limited") {
-      setWait(apiError.retryAfterSeconds);
+      setRefusal(apiError);
       setStatus("rate-limited");
     } else {
       setStatus(statusOf(error));
@@ -100,8 +101,7 @@ export function EmbeddedSignIn({ returnTo }: { returnTo: string }) {
     "needs-access": words.needsAccess,
     blocked: words.popupBlocked,
     "cookies-blocked": words.cookiesBlocked,
-    "rate-limited":
-      wait === undefined ? messages.errors.rateLimited : interpolate(messages.errors.rateLimitedFor, { when: inTimeFromNow(wait, locale) }),
+    "rate-limited": refusalReason,
     failed: words.failed,
   }[status];
   return (

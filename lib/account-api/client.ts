@@ -14,7 +14,7 @@ import { SITE_BUSY } from "@/lib/contract/errors";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
-import { UNAUTHENTICATED_CODES } from "./graphql-codes";
+import { THROTTLED_CODES, UNAUTHENTICATED_CODES } from "./graphql-codes";
 import type { AccountOperation } from "./operation";
 import { learnPageCapFromRefusal, pageSizeWithinCap } from "./paging";
 import { keptPartialAnswer, optionalFieldsOnErrorPaths } from "./partial-answer";
@@ -170,16 +170,13 @@ function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
   });
 }
 
-/** GraphQL error codes by which sites say they limit how often they answer (Shopify's, GitHub's). */
-const THROTTLED_CODES: ReadonlySet<unknown> = new Set(["THROTTLED", "RATE_LIMITED", "TOO_MANY_REQUESTS"]);
-
 /**
  * True for an answer by which the site says it is busy, not that the query is wrong: 429 (RFC 6585
  * section 4); 403 with `Retry-After`, as GitHub answers past its secondary limits; or a GraphQL error on
  * the whole request or its root field coded THROTTLED or RATE_LIMITED (in `extensions.code`, or in the
  * `type` GitHub puts beside `message`), which GraphQL sites answer with 200.
  */
-function isSiteBusyAnswer(error: ClientError): boolean {
+function isThrottledAnswer(error: ClientError): boolean {
   const { status, headers, errors = [] } = error.response;
   if (status === 429 || (status === 403 && headers.has("retry-after"))) return true;
   return (
@@ -207,7 +204,7 @@ function toAccountError(error: unknown): SiteError {
   }
   if (error instanceof ClientError) {
     const status = error.response.status;
-    if (isSiteBusyAnswer(error)) {
+    if (isThrottledAnswer(error)) {
       return new SiteError("account_api_failed", "The site is busy: it limits how often it answers.", { cause: error, detail: SITE_BUSY });
     }
     // GraphQL over HTTP: a query the site cannot run (unknown field, bad argument) comes back as

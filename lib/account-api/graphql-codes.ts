@@ -5,3 +5,9 @@
  * server-only import: the doctor runs outside Next.js.
  */
 export const UNAUTHENTICATED_CODES: ReadonlySet<unknown> = new Set(["UNAUTHENTICATED", "AUTH_NOT_AUTHENTICATED"]);
+
+/**
+ * Codes (in `extensions.code`, or the `type` GitHub puts beside `message`) by which sites say they limit how
+ * often they answer: Shopify's, GitHub's.
+ */
+export const THROTTLED_CODES: ReadonlySet<unknown> = new Set(["THROTTLED", "RATE_LIMITED", "TOO_MANY_REQUESTS"]);

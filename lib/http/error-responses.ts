@@ -33,7 +33,12 @@ function optionalFields(
   detail: string | undefined,
   retryAfterSeconds: number | undefined,
 ): Pick<PublicError, "detail" | "retryAfterSeconds"> {
-  return { ...(detail ? { detail } : {}), ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+  return { ...(detail ? { detail } : {}), ...waitOf(retryAfterSeconds) };
+}
+
+/** The wait to repeat, as a field that is there only when there is one. */
+function waitOf(retryAfterSeconds: number | undefined): Pick<PublicError, "retryAfterSeconds"> {
+  return retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
 }
 
 /**
@@ -106,18 +111,16 @@ const SITE_NOT_AVAILABLE = "The site is not available right now. Please try agai
  * asked when it said (RFC 9110 section 10.2.3), and the answer repeats that wait in `Retry-After`.
  */
 function siteBusy(error: unknown): DescribedApiError {
-  const retryAfterSeconds = siteRetryAfterSeconds(error);
   return {
     status: 503,
     code: "site_busy",
     message: "The site is busy right now. Please try again in a moment.",
-    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...waitOf(siteRetryAfterSeconds(error)),
   };
 }
 /** The site is not available (unreachable or 5xx): with the wait a 503 named, when it named one. */
 function siteUnavailable(error: unknown, code: "site_unavailable" | "refresh_unavailable"): DescribedApiError {
-  const retryAfterSeconds = unavailableForSeconds(error);
-  return { status: 503, code, message: SITE_NOT_AVAILABLE, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+  return { status: 503, code, message: SITE_NOT_AVAILABLE, ...waitOf(unavailableForSeconds(error)) };
 }
 const SITE_MISCONFIGURED: DescribedApiError = {
   status: 502,
@@ -197,7 +200,7 @@ function describeAuthError(error: AuthError): DescribedApiError {
         code: "rate_limited",
         message: "Too many attempts. Please wait a moment and try again.",
         detail: error.detail,
-        ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+        ...waitOf(error.retryAfterSeconds),
       };
     case "refresh_unavailable":
       return error.detail === SITE_BUSY ? siteBusy(error) : siteUnavailable(error, "refresh_unavailable");
