@@ -32,9 +32,7 @@ export function ContinueWatching({
   return (
     <PageSection id="overview-continue" title={messages.overview.continueWatching}>
       <UnavailableItems count={unavailable} words={messages.courses} />
-      {courses.length === 0 && unknown === 0 && unavailable === 0 ? (
-        <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
-      ) : (
+      {courses.length > 0 ? (
         <ul className="flex flex-col gap-3">
           {courses.map((course) => (
             <li key={course.slug}>
@@ -52,7 +50,9 @@ export function ContinueWatching({
             </li>
           ))}
         </ul>
-      )}
+      ) : unknown === 0 && unavailable === 0 ? (
+        <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
+      ) : null}
       {unknown > 0 ? (
         <>
           <p className="text-fg-muted">

@@ -21,14 +21,25 @@ export const ENDING_SOON_COURSES_PATH = `${PAGE_PATHS.courses}${courseChoiceQuer
 /**
  * Up to three courses whose access ends within 30 days, soonest first, each with its action and "Add a
  * reminder" while a reminder can still come before the end; "See all N courses"; and how many courses past the
- * overview's bound were not checked.
+ * overview's bound were not checked. With none ending soon, it says that no course ends only when it saw
+ * every course: past the bound (`leftOut`) or listed but not given (`unavailable`), any may.
  */
-export function EndingSoon({ courses, leftOut }: { courses: CourseEnrollment[]; leftOut: number | null }) {
+export function EndingSoon({
+  courses,
+  leftOut,
+  unavailable = 0,
+}: {
+  courses: CourseEnrollment[];
+  leftOut: number | null;
+  /** Courses the site listed but could not give (Continue watching says how many). */
+  unavailable?: number;
+}) {
   const { messages, now, timeZone } = useI18n();
+  const sawEveryCourse = leftOut === 0 && unavailable === 0;
   return (
     <PageSection id="overview-ending" title={messages.overview.endingSoon}>
       {courses.length === 0 ? (
-        <p className="text-fg-muted">{messages.overview.endingSoonEmpty}</p>
+        <p className="text-fg-muted">{sawEveryCourse ? messages.overview.endingSoonEmpty : messages.overview.endingSoonNoneLoaded}</p>
       ) : (
         <ul className="card divide-y divide-line">
           {courses.slice(0, ENDING_SOON_SHOWN).map((course) => (

@@ -45,7 +45,7 @@ export function OverviewView() {
           unknown={overview.continueWatchingUnknown}
           unavailable={overview.coursesUnavailable}
         />
-        <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} />
+        <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} unavailable={overview.coursesUnavailable} />
         {embedded ? null : (
           <UpcomingEvents
             registrations={overview.upcomingEvents}

@@ -507,6 +507,11 @@ test("a site whose lists hold items it cannot give: each page shows the rest and
   const continueWatching = page.getByRole("region", { name: "Continue watching" });
   await expect(continueWatching.getByText(`${maya.enrollments.length} courses could not be loaded from the site.`)).toBeVisible();
   await expect(continueWatching.getByText(/Nothing in progress/)).toHaveCount(0);
+  await expect(continueWatching.getByRole("list")).toHaveCount(0);
+  // Nor that no course access ends soon: it says so of the courses it loaded, none here.
+  const endingSoon = page.getByRole("region", { name: "Access ending soon" });
+  await expect(endingSoon.getByText("No course that loaded here has access ending in the next 30 days.")).toBeVisible();
+  await expect(endingSoon.getByText(/No course access ends/)).toHaveCount(0);
 });
 
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {

@@ -68,6 +68,8 @@ export const en = {
     continueWatchingUnknownOne: "Where you left off in 1 course could not be loaded.",
     endingSoon: "Access ending soon",
     endingSoonEmpty: "No course access ends in the next 30 days.",
+    // When the overview did not see every course (some past its bound, or not given by the site).
+    endingSoonNoneLoaded: "No course that loaded here has access ending in the next 30 days.",
     upcomingEvents: "Upcoming events",
     upcomingEventsEmpty: "No upcoming events.",
     upcomingEventsUnavailable: "This site does not share your event registrations with the dashboard.",

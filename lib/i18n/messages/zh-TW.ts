@@ -58,6 +58,7 @@ export const zhTW: Messages = {
     continueWatchingUnknownOne: "有 1 門課程無法載入上次看到的位置。",
     endingSoon: "即將到期的課程",
     endingSoonEmpty: "未來 30 天內沒有課程到期。",
+    endingSoonNoneLoaded: "此處已載入的課程中，沒有在未來 30 天內到期的。",
     upcomingEvents: "即將舉行的活動",
     upcomingEventsEmpty: "沒有即將舉行的活動。",
     upcomingEventsUnavailable: "此網站未向儀表板提供你的活動報名資料。",

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { CourseCard } from "@/components/courses/course-card";
 import { ContinueWatching } from "@/components/overview/continue-watching";
+import { EndingSoon } from "@/components/overview/ending-soon";
 import { EventItem } from "@/components/events/event-item";
 import { SiteInfoProvider } from "@/components/layout/site-info";
 import { OrderCard } from "@/components/orders/order-card";
@@ -172,6 +173,49 @@ describe("ContinueWatching", () => {
     cleanup();
     render(createElement(ContinueWatching, { courses: [], unknown: 3 }), "zh-TW");
     expect(screen.getByText(/有 3 門課程無法載入上次看到的位置。/)).toBeDefined();
+  });
+
+  it("with every course withheld by the site, says how many and nothing else: no empty list, no 'Nothing in progress'", () => {
+    render(createElement(ContinueWatching, { courses: [], unknown: 0, unavailable: 4 }));
+    const section = screen.getByRole("region", { name: "Continue watching" });
+    expect(section.textContent).toBe("Continue watching4 courses could not be loaded from the site.");
+    expect(screen.queryByRole("list")).toBeNull();
+  });
+});
+
+describe("EndingSoon", () => {
+  const endingIn3Days = { ...course, access: { kind: "until", expiresAt: "2026-12-13T12:00:00+08:00" } } as const;
+
+  it("says no course access ends in 30 days only when it saw every course", () => {
+    render(createElement(EndingSoon, { courses: [], leftOut: 0 }));
+    expect(screen.getByText("No course access ends in the next 30 days.")).toBeDefined();
+    cleanup();
+    render(createElement(EndingSoon, { courses: [], leftOut: 0, unavailable: 0 }), "zh-TW");
+    expect(screen.getByText("未來 30 天內沒有課程到期。")).toBeDefined();
+  });
+
+  it("with courses the site could not give, or past the overview's bound, claims no more than the courses it loaded", () => {
+    for (const [leftOut, unavailable] of [
+      [0, 2],
+      [12, 0],
+      [null, 0],
+      [null, 1],
+    ] as const) {
+      const section = render(createElement(EndingSoon, { courses: [], leftOut, unavailable }));
+      const label = `left out ${String(leftOut)}, unavailable ${unavailable}`;
+      expect(screen.queryByText(/No course access ends/), label).toBeNull();
+      expect(screen.getByText("No course that loaded here has access ending in the next 30 days."), label).toBeDefined();
+      expect(screen.getByRole("link", { name: "All courses" }).getAttribute("href"), label).toBe("/courses");
+      if (leftOut !== 0) expect(section.textContent, label).toMatch(/And (12 )?more courses, not checked here\./);
+      cleanup();
+    }
+    render(createElement(EndingSoon, { courses: [], leftOut: 0, unavailable: 1 }), "zh-TW");
+    expect(screen.getByText("此處已載入的課程中，沒有在未來 30 天內到期的。")).toBeDefined();
+    cleanup();
+    // A course ending soon is listed as ever, whatever else the overview did not see.
+    render(createElement(EndingSoon, { courses: [endingIn3Days], leftOut: 0, unavailable: 2 }));
+    expect(screen.getByText(course.name)).toBeDefined();
+    expect(screen.queryByText(/has access ending in the next 30 days/)).toBeNull();
   });
 });
 
