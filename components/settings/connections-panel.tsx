@@ -254,13 +254,14 @@ function ConnectionsPanel() {
   if (query.isPending) body = <LoadingState label={t.loading} />;
   else if (query.isError)
     body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
-  else if (!query.data.available)
+  else if (!query.data.available) {
+    // A failure that may pass (lib/site/mcp-client.ts isPassing): said as for now, and the member may ask again.
+    const mayPass = query.data.reason === "unreachable" || query.data.reason === "busy";
     body = (
       <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
-        <p className="font-semibold text-fg">{t.unavailableTitle}</p>
+        <p className="font-semibold text-fg">{mayPass ? t.unavailableNowTitle : t.unavailableTitle}</p>
         <p className="text-fg">{t.unavailable[query.data.reason]}</p>
-        {/* A failure that may pass (lib/site/mcp-client.ts isPassing): the member may ask again. */}
-        {query.data.reason === "unreachable" || query.data.reason === "busy" ? (
+        {mayPass ? (
           <button
             type="button"
             className="btn btn-secondary"
@@ -273,7 +274,7 @@ function ConnectionsPanel() {
         ) : null}
       </div>
     );
-  else body = <AvailablePanel data={query.data} />;
+  } else body = <AvailablePanel data={query.data} />;
 
   return (
     <div className="flex flex-col gap-4">

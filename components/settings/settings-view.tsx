@@ -1,7 +1,7 @@
 "use client";
 
-import { lazy, Suspense, type ReactNode } from "react";
-import { useConnections, useSession } from "@/lib/client/hooks";
+import type { ReactNode } from "react";
+import { useSession } from "@/lib/client/hooks";
 import { formatDateTime } from "@/lib/format/datetime";
 import { describeTimeZone } from "@/lib/format/time-zone-name";
 import { describeScope, interpolate } from "@/lib/i18n";
@@ -11,10 +11,12 @@ import type { SessionView } from "@/lib/contract/session";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { Mark } from "@/components/ui/mark";
+import { OpensArrow } from "@/components/ui/opens-arrow";
 import { PageHeader } from "@/components/ui/page-header";
 import { PageSection } from "@/components/ui/page-section";
 import { useSiteInfo } from "@/components/layout/site-info";
 import { TextKeptTogether } from "@/components/ui/text-kept-together";
+import { AssistantDisclosure } from "./assistant-disclosure";
 import { LanguageSwitch } from "./language-switch";
 import { RevokeAccess } from "./revoke-access";
 import { SignOutButton } from "./sign-out-button";
@@ -113,43 +115,6 @@ function AccessDetails({ session }: { session: SessionView }) {
         ]}
       />
     </div>
-  );
-}
-
-/**
- * A disclosure's summary here is inline-flex, which drops the browser's own marker: this arrow says that it
- * opens, and turns once open (in the nearest `group`, the details). Hidden from assistive technology, which
- * announces the disclosure itself.
- */
-function OpensArrow() {
-  return <Mark shape="chevronRight" className="transition-transform group-open:rotate-90 motion-reduce:transition-none" />;
-}
-
-/**
- * The AI assistants panel and its words, in a chunk of their own: the disclosure appears only once the
- * browser has learnt that the site's MCP server answers, so neither is part of the page's first load.
- */
-const AssistantConnections = lazy(() => import("./connections-panel").then((module) => ({ default: module.AssistantConnections })));
-
-/** "Connect an AI assistant (beta)": shown only while the site's MCP server answers (its "MCP connections" beta is on). */
-function AssistantDisclosure() {
-  const words = useWords(SETTINGS_WORDS);
-  const connections = useConnections();
-  if (!connections.isSuccess || !connections.data.available) return null;
-  return (
-    <details className="group card p-4 sm:p-6">
-      {/* keep-all: in a narrow panel zh-TW breaks before "（測試版）", never inside 測試版. The arrow sits on the
-          title's first line when it wraps (baseline, not centre); py-2 on its 28 px line keeps the 44 px target.
-          The title is a heading (HTML allows one in a summary), so the panel's own headings sit under it in
-          the page's outline, not under "What this app may do". */}
-      <summary className="inline-flex cursor-pointer items-baseline gap-2 py-2 text-lg font-semibold break-keep text-fg wrap-anywhere">
-        <OpensArrow />
-        <h2>{words.connectAssistant}</h2>
-      </summary>
-      <Suspense>
-        <AssistantConnections />
-      </Suspense>
-    </details>
   );
 }
 

@@ -242,6 +242,35 @@ test("a site without an MCP server (its beta off) shows no AI assistant disclosu
   await expectNoSeriousAxeViolations(page);
 });
 
+test("once shown, the disclosure stays when the member comes back to a busy MCP server, says so inside; Retry brings it back", async ({
+  page,
+}) => {
+  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+  await signIn(page, "maya@example.com");
+  // The page's clock, so that "a few minutes later" needs no wait.
+  await page.clock.install();
+  await openSettings(page);
+  await page.getByText(PANEL_WORDS.en.open).click();
+  await expect(page.getByRole("textbox", { name: PANEL_WORDS.en.url })).toHaveValue(MCP_URL);
+
+  // The member leaves to set up the assistant; meanwhile the site's MCP server starts limiting how often it answers.
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: { mode: "status", status: 429 } } });
+  await page.clock.fastForward("03:00");
+  const asked = page.waitForResponse((response) => response.url().endsWith("/api/account/connections"));
+  await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+  await asked;
+
+  const panel = page.getByRole("region", { name: "AI assistants" });
+  await expect(panel.getByText("AI assistants cannot connect to this site right now")).toBeVisible();
+  await expect(panel.getByText("The site's MCP server is busy right now. Please try again in a moment.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: PANEL_WORDS.en.open })).toBeVisible();
+
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: null } });
+  await panel.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("textbox", { name: PANEL_WORDS.en.url })).toHaveValue(MCP_URL);
+  await expectNoSeriousAxeViolations(page);
+});
+
 test("the site's admin switch decides: with the MCP connections beta off, no AI assistant; turned on, the disclosure appears", async ({
   page,
 }) => {

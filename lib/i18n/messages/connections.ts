@@ -10,7 +10,7 @@ const en = {
   title: "AI assistants",
   intro:
     "You can connect an AI assistant that supports MCP (the Model Context Protocol) to this site. " +
-    "It can then use the tools below to answer your questions.",
+    "It can then use the site's tools to answer your questions.",
   loading: "Checking what an assistant can do…",
   error: "The AI assistant connection could not be checked.",
   server: "Server:",
@@ -39,6 +39,8 @@ const en = {
     "The assistant gets its own access, apart from this dashboard's: " +
     "revoking this dashboard's access below does not disconnect the assistant.",
   unavailableTitle: "AI assistants cannot connect to this site yet",
+  /** For a failure that may pass (busy, not answering): not "yet", which says the site has not turned it on. */
+  unavailableNowTitle: "AI assistants cannot connect to this site right now",
   unavailable: {
     not_offered: "This site does not offer an MCP server, so there is nothing to connect an assistant to.",
     incompatible: "Something answers at the site's MCP address, but not as an MCP server this dashboard understands.",
@@ -56,7 +58,7 @@ export type ConnectionsWords = Widen<typeof en>;
 
 const zhTW: ConnectionsWords = {
   title: "AI 助理",
-  intro: "你可以將支援 MCP（模型上下文協定）的 AI 助理連接到此網站，助理就能使用下列工具回答你的問題。",
+  intro: "你可以將支援 MCP（模型上下文協定）的 AI 助理連接到此網站，助理就能使用網站的工具回答你的問題。",
   loading: "正在確認助理可以做的事…",
   error: "無法確認 AI 助理連線。",
   server: "伺服器：",
@@ -81,6 +83,7 @@ const zhTW: ConnectionsWords = {
   howToSignIn: "助理會請你登入{site}並核准存取。請只核准你信任的助理。",
   howToSeparate: "助理會取得自己的存取權，與此儀表板分開：在下方撤銷此儀表板的存取權，並不會中斷助理的連線。",
   unavailableTitle: "AI 助理目前還無法連接此網站",
+  unavailableNowTitle: "AI 助理此刻無法連接此網站",
   unavailable: {
     not_offered: "此網站沒有提供 MCP 伺服器，因此沒有可連接助理的對象。",
     incompatible: "網站的 MCP 位址有回應，但不是此儀表板能理解的 MCP 伺服器。",

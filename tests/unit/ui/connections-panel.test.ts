@@ -54,18 +54,22 @@ it.each([
 ] as const)("says a server that is %s may answer in a moment, and offers Retry, which asks again", async (reason, english, chinese) => {
   const fetchSpy = renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason });
   expect(await screen.findByText(english)).toBeTruthy();
+  // For now, not "yet" (which says the site has not turned it on).
+  expect(screen.getByText("AI assistants cannot connect to this site right now")).toBeTruthy();
   const asked = fetchSpy.mock.calls.length;
   fireEvent.click(screen.getByRole("button", { name: "Retry" }));
   await vi.waitFor(() => expect(fetchSpy.mock.calls.length).toBe(asked + 1));
   cleanup();
   renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason }, "zh-TW");
   expect(await screen.findByText(chinese)).toBeTruthy();
+  expect(screen.getByText("AI 助理此刻無法連接此網站")).toBeTruthy();
   expect(screen.getByRole("button", { name: "重試" })).toBeTruthy();
 });
 
 it("offers no Retry where asking again cannot help (no MCP server at the site)", async () => {
   renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason: "not_offered" });
   expect(await screen.findByText(/This site does not offer an MCP server/)).toBeTruthy();
+  expect(screen.getByText("AI assistants cannot connect to this site yet")).toBeTruthy();
   expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
 });
 
