@@ -10,7 +10,7 @@ import { logEvent } from "@/lib/log/logger";
 import { countSignInFailed } from "@/lib/metrics/record";
 import { isSharedStateUnavailable } from "@/lib/session/shared-state";
 import { SITE_BUSY } from "@/lib/contract/errors";
-import { siteRetryAfterSeconds } from "@/lib/site/site-busy";
+import { siteRetryAfterSeconds, unavailableForSeconds } from "@/lib/site/site-busy";
 
 import { logFailure } from "./error-responses";
 import { PAGE_PATHS, RETRY_AFTER_PARAM } from "@/lib/contract/paths";
@@ -23,10 +23,11 @@ export function signInProblemRedirect(error: unknown): NextResponse {
   const url = new URL(PAGE_PATHS.signInProblem, getConfig().appUrl);
   url.searchParams.set("code", code);
   if (error instanceof AuthError && error.detail) url.searchParams.set("detail", error.detail);
-  // How long the member waits before trying again (our rate limit, or the wait a busy site named): the page says it.
+  // How long the member waits before trying again (our rate limit, the wait a busy site named, or the one a site
+  // down for a while named on its 503): the page says it.
   const wait =
     error instanceof AuthError
-      ? (error.retryAfterSeconds ?? (error.detail === SITE_BUSY ? siteRetryAfterSeconds(error) : undefined))
+      ? (error.retryAfterSeconds ?? (error.detail === SITE_BUSY ? siteRetryAfterSeconds(error) : unavailableForSeconds(error)))
       : undefined;
   if (wait !== undefined) url.searchParams.set(RETRY_AFTER_PARAM, String(wait));
   // The binding is the hash the panel's popup sign-in already carried in its URL; never the verifier.

@@ -166,7 +166,13 @@ const SCREENS = [
     en: "The site is busy right now and could not complete the sign-in. Please try again in a moment.",
     zh: "網站目前忙碌中，無法完成登入，請稍後再試。",
   },
-  { path: "/sign-in-problem?code=site_unavailable&retryAfter=20", en: "did not answer in time", zh: "網站沒有及時回應" },
+  // A site down for a while that said when it is back (503 with Retry-After), and one that did not.
+  {
+    path: "/sign-in-problem?code=site_unavailable&detail=503&retryAfter=600",
+    en: "The site is not available right now, so the sign-in could not complete. Please try again in 10 minutes.",
+    zh: "網站目前無法使用，因此無法完成登入，請於 10 分鐘後再試。",
+  },
+  { path: "/sign-in-problem?code=site_unavailable&detail=503", en: "did not answer in time", zh: "網站沒有及時回應" },
   {
     path: "/sign-in-problem?code=rate_limited&detail=client&retryAfter=3600",
     en: "Too many sign-in attempts from here. Please try again in 60 minutes.",

@@ -165,7 +165,8 @@ describe("sign-in routes", () => {
     sandbox.setKnobs({ failures: { discovery: { mode: "status", status: 503 } } });
     try {
       const response = await loginRoute(new Browser().request("/api/auth/login"));
-      expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/sign-in-problem?code=site_unavailable`);
+      // The sandbox's 503 says when to come back (Retry-After: 1): the page repeats it.
+      expect(response.headers.get("location")).toBe(`${TEST_APP_URL}/sign-in-problem?code=site_unavailable&retryAfter=1`);
     } finally {
       sandbox.setKnobs({ failures: { discovery: null } });
       resetDiscoveryCacheForTests();

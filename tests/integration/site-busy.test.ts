@@ -161,10 +161,22 @@ describe("a sign-in at a site that limits how often it answers", () => {
       problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "7" },
     },
     {
-      name: "UserInfo answered 503 with a wait: not busy, not available",
+      // RFC 9110 section 15.6.4: down for a while, back after the wait it names; the page says how long.
+      name: "UserInfo answered 503 with a wait: not busy, not available, for that long",
       endpoint: "userinfo",
       failure: { mode: "status", status: 503, retryAfter: "7" },
-      problem: { code: "site_unavailable", detail: "503" },
+      problem: { code: "site_unavailable", detail: "503", retryAfter: "7" },
+    },
+    {
+      name: "a code exchange answered 503 with a wait as an HTTP-date",
+      failure: { mode: "status", status: 503, retryAfter: new Date(Date.now() + 600_000).toUTCString() },
+      problem: { code: "site_unavailable", retryAfter: expect.stringMatching(/^(59[0-9]|600)$/) as string },
+    },
+    {
+      // A wait belongs to 503 (and the redirects): one on a 500 is none.
+      name: "a code exchange answered 500 with a wait: not available, no wait",
+      failure: { mode: "status", status: 500, retryAfter: "7" },
+      problem: { code: "site_unavailable" },
     },
     {
       // Not a busy site: one that answers something other than JSON.
@@ -187,5 +199,12 @@ describe("a sign-in at a site that limits how often it answers", () => {
     const browser = new RouteBrowser();
     const login = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
     expect(problemOf(login)).toEqual({ code: "pushed_request_failed", detail: "site_busy", retryAfter: "90" });
+  });
+
+  it("a push answered 503 with a wait: the site is down for that long, and the sign-in never leaves for the site", async () => {
+    sandbox.setKnobs({ failures: { par: { mode: "status", status: 503, retryAfter: "300" } } });
+    const browser = new RouteBrowser();
+    const login = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
+    expect(problemOf(login)).toEqual({ code: "pushed_request_failed", detail: "unavailable", retryAfter: "300" });
   });
 });

@@ -59,9 +59,11 @@ export default async function SignInProblemPage({
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
   const several = missing.length > 1;
-  // Too many attempts, or a site that limits how often it answers: how long to wait, when the address names it.
-  const busy = detail === SITE_BUSY && (known === "site_unavailable" || known === "pushed_request_failed");
-  const wait = known === "rate_limited" || busy ? signInWaitOf(retryAfter) : undefined;
+  // Too many attempts, or a site that limits how often it answers or is down for a while: how long to wait,
+  // when the address names it.
+  const siteFailed = known === "site_unavailable" || known === "pushed_request_failed";
+  const busy = detail === SITE_BUSY && siteFailed;
+  const wait = known === "rate_limited" || siteFailed ? signInWaitOf(retryAfter) : undefined;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
@@ -98,7 +100,9 @@ function problemText(known: KnownCode | "unexpected", busy: boolean, wait: numbe
   const messages = SIGN_IN_PROBLEM_WORDS[locale];
   const when = wait === undefined ? undefined : inTimeFromNow(wait, locale);
   if (busy) return when === undefined ? messages.siteBusy : interpolate(messages.siteBusyFor, { when });
-  if (known === "rate_limited" && when !== undefined) return interpolate(messages.rateLimitedFor, { when });
+  if (when === undefined) return messages[known];
+  if (known === "rate_limited") return interpolate(messages.rateLimitedFor, { when });
+  if (known === "site_unavailable" || known === "pushed_request_failed") return interpolate(messages.siteDownFor, { when });
   return messages[known];
 }
 

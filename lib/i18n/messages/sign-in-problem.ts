@@ -44,6 +44,8 @@ const en = {
   rateLimitedFor: "Too many sign-in attempts from here. Please try again {when}.",
   siteBusy: "The site is busy right now and could not complete the sign-in. Please try again in a moment.",
   siteBusyFor: "The site is busy right now and could not complete the sign-in. Please try again {when}.",
+  // A site down for a while that named when it is back (503 with Retry-After).
+  siteDownFor: "The site is not available right now, so the sign-in could not complete. Please try again {when}.",
 };
 
 /** The shape of each language's words: exactly the English keys. */
@@ -79,6 +81,7 @@ const zhTW: SignInProblemWords = {
   rateLimitedFor: "這裡的登入嘗試次數過多，請於 {when}再試。",
   siteBusy: "網站目前忙碌中，無法完成登入，請稍後再試。",
   siteBusyFor: "網站目前忙碌中，無法完成登入，請於 {when}再試。",
+  siteDownFor: "網站目前無法使用，因此無法完成登入，請於 {when}再試。",
 };
 
 export const SIGN_IN_PROBLEM_WORDS: Readonly<Record<Locale, SignInProblemWords>> = { en, "zh-TW": zhTW };
