@@ -71,15 +71,34 @@ async function openSealed(sealed: string | undefined): Promise<LoginTransaction 
   return data as LoginTransaction;
 }
 
-/** Finds and removes the transaction for `state`. Null when there is none (expired, foreign, or tampered). */
-export async function takeTransaction(jar: CookieJar, state: string): Promise<LoginTransaction | null> {
-  const name = transactionCookieName(state);
-  const sealed = jar.read(name);
-  if (sealed === undefined) return null;
-  jar.write(name, "", cookieOptions(0));
-  const transaction = await openSealed(sealed);
+/** The transaction for `state` in its cookie. Null when there is none (expired, foreign, or tampered). */
+async function readTransaction(jar: CookieJar, state: string): Promise<LoginTransaction | null> {
+  const transaction = await openSealed(jar.read(transactionCookieName(state)));
   // The cookie name holds only a prefix of state: the sealed value must hold exactly this state.
   if (!transaction || transaction.state !== state) return null;
   if (Date.now() - transaction.createdAt > TRANSACTION_TTL_SECONDS * 1000) return null;
+  return transaction;
+}
+
+/**
+ * The embedded panel's popup a sign-in runs in, read from its transaction without taking it: a callback
+ * refused before its turn (past the rate limit) leaves the transaction unspent, and its problem page
+ * still knows it is in the panel's popup. Undefined for a top-level sign-in or no valid transaction.
+ */
+export async function popupOfTransaction(
+  jar: CookieJar,
+  state: string | null,
+): Promise<{ binding: string; locale: Locale | null } | undefined> {
+  const transaction = state ? await readTransaction(jar, state) : null;
+  if (!transaction?.popupBinding) return undefined;
+  return { binding: transaction.popupBinding, locale: transaction.popupLocale ?? null };
+}
+
+/** Finds and removes the transaction for `state`. Null when there is none (expired, foreign, or tampered). */
+export async function takeTransaction(jar: CookieJar, state: string): Promise<LoginTransaction | null> {
+  const name = transactionCookieName(state);
+  if (jar.read(name) === undefined) return null;
+  const transaction = await readTransaction(jar, state);
+  jar.write(name, "", cookieOptions(0));
   return transaction;
 }

@@ -102,6 +102,29 @@ describe("rate limits on the sign-in machinery (per client address from the trus
     expect(log.events().filter((line) => line.event === "sign_in_failed")).toEqual([]);
   });
 
+  it("a callback past the limit in the panel's popup ends on that popup's problem page, its sign-in unspent", async () => {
+    const browser = new RouteBrowser();
+    const from = { "x-forwarded-for": "203.0.113.9, 198.51.100.30" };
+    const binding = "c".repeat(43);
+    const login = browser.absorb(
+      await loginRoute(browser.request(`/api/auth/login?display=popup&binding=${binding}&lang=zh-TW`, { headers: from })),
+    );
+    const state = new URL(login.headers.get("location")!).searchParams.get("state")!;
+    for (let attempt = 0; attempt < 2; attempt += 1) await loginRoute(browser.request("/api/auth/login", { headers: from }));
+    const refused = await callbackRoute(browser.request(`/api/auth/callback?state=${state}&code=y`, { headers: from }));
+    expectLimitedNavigation(refused, "client", { binding, lang: "zh-TW" });
+    // Refused before its turn: the sign-in's transaction is not spent (no cookie written).
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    // A state that is not this browser's sign-in names no popup, even one that finds its cookie (named by the
+    // state's first 16 characters): the page is a top-level one.
+    for (const foreign of ["x".repeat(43), `${state.slice(0, 16)}${"x".repeat(27)}`]) {
+      expectLimitedNavigation(
+        await callbackRoute(browser.request(`/api/auth/callback?state=${foreign}&code=y`, { headers: from })),
+        "client",
+      );
+    }
+  });
+
   it("answers 429 past the per-session limit on sign-out and revoke, whatever the address", async () => {
     const browser = new RouteBrowser();
     await signInThroughRoutes(browser);
