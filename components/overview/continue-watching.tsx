@@ -3,7 +3,8 @@
 import { isAccessEndingSoon } from "@/lib/format/access";
 import { formatPosition, isPastStart } from "@/lib/format/position";
 import { interpolate } from "@/lib/i18n";
-import { useI18n } from "@/lib/i18n/provider";
+import { OVERVIEW_WORDS } from "@/lib/i18n/messages/overview";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { PageLink } from "@/components/ui/page-link";
 import type { CourseEnrollment, LastWatched } from "@/lib/types/account";
@@ -29,8 +30,9 @@ export function ContinueWatching({
   unavailable?: number;
 }) {
   const { messages, now } = useI18n();
+  const words = useWords(OVERVIEW_WORDS);
   return (
-    <PageSection id="overview-continue" title={messages.overview.continueWatching}>
+    <PageSection id="overview-continue" title={words.continueWatching}>
       <UnavailableItems count={unavailable} words={messages.courses} />
       {courses.length > 0 ? (
         <ul className="flex flex-col gap-3">
@@ -51,18 +53,16 @@ export function ContinueWatching({
           ))}
         </ul>
       ) : unknown === 0 && unavailable === 0 ? (
-        <p className="text-fg-muted">{messages.overview.continueWatchingEmpty}</p>
+        <p className="text-fg-muted">{words.continueWatchingEmpty}</p>
       ) : null}
       {unknown > 0 ? (
         <>
           <p className="text-fg-muted">
-            {unknown === 1
-              ? messages.overview.continueWatchingUnknownOne
-              : interpolate(messages.overview.continueWatchingUnknown, { count: unknown })}
+            {unknown === 1 ? words.continueWatchingUnknownOne : interpolate(words.continueWatchingUnknown, { count: unknown })}
           </p>
           <p>
             <PageLink href={PAGE_PATHS.courses} className="inline-flex min-h-11 items-center text-accent underline">
-              {messages.overview.allCourses}
+              {words.allCourses}
             </PageLink>
           </p>
         </>

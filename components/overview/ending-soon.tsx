@@ -4,7 +4,8 @@ import { PageLink } from "@/components/ui/page-link";
 import { canRemindBeforeAccessEnds } from "@/lib/format/access";
 import { courseChoiceQuery } from "@/lib/format/course-filter";
 import { interpolate, seeAllCourses } from "@/lib/i18n";
-import { useI18n } from "@/lib/i18n/provider";
+import { OVERVIEW_WORDS } from "@/lib/i18n/messages/overview";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { CourseEnrollment } from "@/lib/types/account";
 import { AccessBadge } from "@/components/courses/access-badge";
 import { AccessReminderButton } from "@/components/courses/access-reminder-button";
@@ -35,11 +36,12 @@ export function EndingSoon({
   unavailable?: number;
 }) {
   const { messages, now, timeZone } = useI18n();
+  const words = useWords(OVERVIEW_WORDS);
   const sawEveryCourse = leftOut === 0 && unavailable === 0;
   return (
-    <PageSection id="overview-ending" title={messages.overview.endingSoon}>
+    <PageSection id="overview-ending" title={words.endingSoon}>
       {courses.length === 0 ? (
-        <p className="text-fg-muted">{sawEveryCourse ? messages.overview.endingSoonEmpty : messages.overview.endingSoonNoneLoaded}</p>
+        <p className="text-fg-muted">{sawEveryCourse ? words.endingSoonEmpty : words.endingSoonNoneLoaded}</p>
       ) : (
         <ul className="card divide-y divide-line">
           {courses.slice(0, ENDING_SOON_SHOWN).map((course) => (
@@ -56,7 +58,7 @@ export function EndingSoon({
       )}
       {leftOut === 0 ? null : (
         <p className="text-sm text-fg-muted">
-          {leftOut === null ? messages.overview.coursesLeftOutUnknown : interpolate(messages.overview.coursesLeftOut, { count: leftOut })}
+          {leftOut === null ? words.coursesLeftOutUnknown : interpolate(words.coursesLeftOut, { count: leftOut })}
         </p>
       )}
       <p>
@@ -64,7 +66,7 @@ export function EndingSoon({
           href={courses.length > 0 ? ENDING_SOON_COURSES_PATH : PAGE_PATHS.courses}
           className="inline-flex min-h-11 items-center text-accent underline"
         >
-          {courses.length > 0 ? seeAllCourses(messages, courses.length) : messages.overview.allCourses}
+          {courses.length > 0 ? seeAllCourses(messages, courses.length) : words.allCourses}
         </PageLink>
       </p>
     </PageSection>

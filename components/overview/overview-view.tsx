@@ -2,7 +2,8 @@
 
 import { useAccountPage } from "@/lib/client/hooks";
 import { interpolate } from "@/lib/i18n";
-import { useI18n } from "@/lib/i18n/provider";
+import { OVERVIEW_WORDS } from "@/lib/i18n/messages/overview";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -14,6 +15,7 @@ import { useEmbedding } from "@/components/layout/embedding-context";
 /** The Overview page, urgent first on every width: a greeting, Continue watching, access ending soon, then the next events. */
 export function OverviewView() {
   const { messages } = useI18n();
+  const words = useWords(OVERVIEW_WORDS);
   const { embedded } = useEmbedding();
   const query = useAccountPage("overview");
 
@@ -37,7 +39,7 @@ export function OverviewView() {
   const overview = query.data;
   return (
     <div>
-      <PageHeader eyebrow={messages.overview.title} title={interpolate(messages.overview.greeting, { name: overview.name })} />
+      <PageHeader eyebrow={messages.overview.title} title={interpolate(words.greeting, { name: overview.name })} />
       {/* The panel's default view is what to continue and what ends soon, with their actions; the page adds the next events. */}
       <div className={`flex flex-col ${embedded ? "gap-6" : "gap-8"}`}>
         <ContinueWatching

@@ -1,7 +1,8 @@
 "use client";
 
 import { PageLink } from "@/components/ui/page-link";
-import { useI18n } from "@/lib/i18n/provider";
+import { OVERVIEW_WORDS } from "@/lib/i18n/messages/overview";
+import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
 import { RegistrationList } from "@/components/events/registration-list";
 import { PageSection } from "@/components/ui/page-section";
@@ -23,22 +24,23 @@ export function UpcomingEvents({
   unavailable?: number;
 }) {
   const { messages } = useI18n();
+  const words = useWords(OVERVIEW_WORDS);
   return (
-    <PageSection id="overview-events" title={messages.overview.upcomingEvents}>
+    <PageSection id="overview-events" title={words.upcomingEvents}>
       <UnavailableItems count={unavailable} words={messages.events} />
       {registrations === null ? (
-        <p className="text-fg-muted">{failed ? messages.overview.upcomingEventsFailed : messages.overview.upcomingEventsUnavailable}</p>
+        <p className="text-fg-muted">{failed ? words.upcomingEventsFailed : words.upcomingEventsUnavailable}</p>
       ) : registrations.length === 0 ? (
         // None upcoming among those given: not said when some were not given.
         unavailable === 0 ? (
-          <p className="text-fg-muted">{messages.overview.upcomingEventsEmpty}</p>
+          <p className="text-fg-muted">{words.upcomingEventsEmpty}</p>
         ) : null
       ) : (
         <RegistrationList registrations={registrations} />
       )}
       <p>
         <PageLink href={PAGE_PATHS.events} className="inline-flex min-h-11 items-center text-accent underline">
-          {messages.overview.allEvents}
+          {words.allEvents}
         </PageLink>
       </p>
     </PageSection>

@@ -61,23 +61,6 @@ export const en = {
   },
   overview: {
     title: "Overview",
-    greeting: "Hello, {name}",
-    continueWatching: "Continue watching",
-    continueWatchingEmpty: "Nothing in progress yet. Start a lecture and it will appear here.",
-    continueWatchingUnknown: "Where you left off in {count} courses could not be loaded.",
-    continueWatchingUnknownOne: "Where you left off in 1 course could not be loaded.",
-    endingSoon: "Access ending soon",
-    endingSoonEmpty: "No course access ends in the next 30 days.",
-    // When the overview did not see every course (some past its bound, or not given by the site).
-    endingSoonNoneLoaded: "No course that loaded here has access ending in the next 30 days.",
-    upcomingEvents: "Upcoming events",
-    upcomingEventsEmpty: "No upcoming events.",
-    upcomingEventsUnavailable: "This site does not share your event registrations with the dashboard.",
-    upcomingEventsFailed: "Your event registrations could not be loaded this time. Try again later, or open Events.",
-    coursesLeftOut: "And {count} more courses, not checked here.",
-    coursesLeftOutUnknown: "And more courses, not checked here.",
-    allCourses: "All courses",
-    allEvents: "All events",
   },
   courses: {
     title: "Courses",
