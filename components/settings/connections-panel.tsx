@@ -2,6 +2,7 @@
 
 import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
+import { isPassingReason } from "@/lib/contract/connections";
 import { urlPieces } from "@/lib/format/url-lines";
 import { interpolate, siteCalled } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
@@ -255,8 +256,8 @@ function ConnectionsPanel() {
   else if (query.isError)
     body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   else if (!query.data.available) {
-    // A failure that may pass (lib/site/mcp-client.ts isPassing): said as for now, and the member may ask again.
-    const mayPass = query.data.reason === "unreachable" || query.data.reason === "busy";
+    // A failure that may pass: said as for now, and the member may ask again.
+    const mayPass = isPassingReason(query.data.reason);
     body = (
       <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
         <p className="font-semibold text-fg">{mayPass ? t.unavailableNowTitle : t.unavailableTitle}</p>

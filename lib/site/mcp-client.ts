@@ -8,6 +8,7 @@ import * as oauth from "oauth4webapi";
 
 import { resourceRequestOptions, retryOnceOnDpopNonce } from "@/lib/auth/dpop";
 import { getConfig } from "@/lib/config";
+import { isPassingReason } from "@/lib/contract/connections";
 import { acceptLanguageFor, type Locale } from "@/lib/i18n/locales";
 import { processWide } from "@/lib/server/process-wide";
 import type { Connections, ConnectionsUnavailableReason, ConnectionTool } from "@/lib/types/account";
@@ -242,7 +243,7 @@ export function probeMcpAnonymously(): Promise<AnonymousMcpAnswer> {
   const kept = ttlMs > 0 ? { url, expiresAt: now + ttlMs, answer } : undefined;
   anonymousAnswers.cache = kept;
   void answer.then((found) => {
-    if (!found.on && isPassing(found.reason) && anonymousAnswers.cache === kept) anonymousAnswers.cache = undefined;
+    if (!found.on && isPassingReason(found.reason) && anonymousAnswers.cache === kept) anonymousAnswers.cache = undefined;
   });
   return answer;
 }
@@ -298,11 +299,6 @@ export function connectionsLoader(locale: Locale): (accessToken: string) => Prom
       memberTools: tools.some((tool) => tool.access === "member"),
     };
   };
-}
-
-/** True for a reason that may pass by the next view (Settings offers Retry for these). */
-function isPassing(reason: ConnectionsUnavailableReason): boolean {
-  return reason === "unreachable" || reason === "busy";
 }
 
 /** HTTP statuses meaning "there is no MCP server here" rather than "it failed this time". */
