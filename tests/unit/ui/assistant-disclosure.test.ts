@@ -5,15 +5,13 @@
  * why a later answer has no assistant to offer, with Retry where it may pass.
  */
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createElement } from "react";
+import type { QueryClient } from "@tanstack/react-query";
 import { afterEach, expect, it, vi } from "vitest";
 
-import { SiteInfoProvider } from "@/components/layout/site-info";
 import { AssistantDisclosure } from "@/components/settings/assistant-disclosure";
 import type { Connections } from "@/lib/types/account";
 
-import { renderInLocale } from "../../support/render-ui";
+import { renderWithConnections } from "../../support/connections-answer";
 
 const MCP_URL = "https://school.example.com/mcp";
 const AVAILABLE: Connections = {
@@ -34,17 +32,7 @@ afterEach(() => {
 
 /** Renders the disclosure with the BFF answering `answer()` (a status and body, changed by the test as it goes). */
 function renderDisclosure(answer: () => Response, locale: "en" | "zh-TW" = "en"): QueryClient {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn((input: string) => Promise.resolve(input === "/api/account/connections" ? answer() : new Response(null, { status: 404 }))),
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const disclosure = createElement(QueryClientProvider, { client: queryClient }, createElement(AssistantDisclosure));
-  renderInLocale(
-    createElement(SiteInfoProvider, { site: { name: "Northwind Academy", url: "https://school.example.com" } }, disclosure),
-    locale,
-  );
-  return queryClient;
+  return renderWithConnections(AssistantDisclosure, answer, locale).queryClient;
 }
 
 it.each([

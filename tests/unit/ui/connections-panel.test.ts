@@ -6,15 +6,12 @@
  * (tests/e2e/connections.spec.ts shows the same against the sandbox, whose tools all have titles.)
  */
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createElement } from "react";
 import { afterEach, expect, it, vi } from "vitest";
 
-import { SiteInfoProvider } from "@/components/layout/site-info";
 import { AssistantConnections } from "@/components/settings/connections-panel";
 import type { Connections } from "@/lib/types/account";
 
-import { renderInLocale } from "../../support/render-ui";
+import { renderWithConnections } from "../../support/connections-answer";
 
 const CONNECTIONS: Connections = {
   available: true,
@@ -35,17 +32,7 @@ afterEach(() => {
 });
 
 function renderPanel(answer: Connections, locale: "en" | "zh-TW" = "en"): ReturnType<typeof vi.fn> {
-  const fetchSpy = vi.fn((input: string) =>
-    Promise.resolve(input === "/api/account/connections" ? Response.json(answer) : new Response(null, { status: 404 })),
-  );
-  vi.stubGlobal("fetch", fetchSpy);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const panel = createElement(QueryClientProvider, { client: queryClient }, createElement(AssistantConnections));
-  renderInLocale(
-    createElement(SiteInfoProvider, { site: { name: "Northwind Academy", url: "https://school.example.com" } }, panel),
-    locale,
-  );
-  return fetchSpy;
+  return renderWithConnections(AssistantConnections, () => Response.json(answer), locale).fetchSpy;
 }
 
 it.each([
