@@ -44,6 +44,14 @@ export const failureSchema = z.discriminatedUnion("mode", [
       .optional(),
     /** The `Retry-After` header; by default `1` for 429 and 503, none for other statuses. */
     retryAfter: retryAfterSchema,
+    /**
+     * More headers of the answer, as a site sends them: GitHub's rate-limit fields (`x-ratelimit-remaining`,
+     * `x-ratelimit-reset`, seconds since the epoch) or the IETF draft's (`ratelimit-remaining`, `ratelimit-reset`).
+     */
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "a header name"), z.string().regex(/^[\x20-\x7E]{0,128}$/, "a header value"))
+      .refine((headers) => Object.keys(headers).length <= 8, "at most 8 headers")
+      .optional(),
     times: z.number().int().positive().optional(),
   }),
   z.object({ mode: z.literal("malformed"), times: z.number().int().positive().optional() }),

@@ -23,6 +23,8 @@
  *   SANDBOX_GRAPHQL_SEED_FIELDS_ONLY=1  the Account API serves only the seed's fields (no orders, events, names, pageInfo…)
  *   SANDBOX_MAX_PAGE_SIZE            the largest `first` the Account API accepts (default 100)
  *   SANDBOX_CURSOR_TTL               seconds an Account API cursor stays good (default 0: for ever); older ones are refused
+ *   (knob failures, runtime only, beyond SANDBOX_FAIL: a status's retryAfter, its OAuth error, and more headers,
+ *    e.g. { graphql: { mode: "status", status: 403, retryAfter: null, headers: { "x-ratelimit-remaining": "0" } } })
  *   (knob answerPaddingBytes, runtime only: pads an endpoint's answers to N bytes, e.g. { graphql: 10485760 })
  *   (knob cursorMinLength, runtime only: pads each Account API cursor to N characters, as signed cursors run long)
  *   (knob newOrders, runtime only: N orders each member placed since the seed, at the top of their list)

@@ -195,7 +195,11 @@ function injectedFailure(
             error_description: `Injected failure (sandbox knob): ${endpoint} answers ${spec.status}`,
           },
           spec.status as 500,
-          { "Cache-Control": "no-store", ...retryAfterHeader(spec.retryAfter, spec.status === 503 || spec.status === 429 ? "1" : null) },
+          {
+            ...spec.headers,
+            "Cache-Control": "no-store",
+            ...retryAfterHeader(spec.retryAfter, spec.status === 503 || spec.status === 429 ? "1" : null),
+          },
         ),
       };
     case "throttled": {

@@ -43,9 +43,39 @@ export function isTooManyRequests(error: unknown): boolean {
   return siteAnswerBehind(error)?.status === 429;
 }
 
-/** The wait the site asked for in its answer behind an error, if it named one we can repeat. */
+/**
+ * True when the answer's rate-limit fields say none is left: GitHub's `x-ratelimit-remaining: 0` ("you will
+ * receive a 403 or 429 response, and the x-ratelimit-remaining header will be 0"), or the IETF draft's
+ * `ratelimit-remaining: 0` (draft-ietf-httpapi-ratelimit-headers).
+ */
+export function isRateLimitExhausted(headers: Headers): boolean {
+  return headers.get("x-ratelimit-remaining")?.trim() === "0" || headers.get("ratelimit-remaining")?.trim() === "0";
+}
+
+/** Seconds since the epoch from this on: GitHub's `x-ratelimit-reset` is one; a wait of seconds is far smaller. */
+const EPOCH_SECONDS_FROM = 1_000_000_000;
+
+/**
+ * The wait an exhausted rate limit names when the answer has no `Retry-After`: the IETF draft's
+ * `ratelimit-reset` (seconds from now), or `x-ratelimit-reset` (GitHub's, seconds since the epoch; seconds
+ * from now at sites that write it so), under the same bounds as `Retry-After`.
+ */
+function rateLimitResetSeconds(headers: Headers, nowMs: number): number | undefined {
+  if (!isRateLimitExhausted(headers)) return undefined;
+  const reset = (headers.get("ratelimit-reset") ?? headers.get("x-ratelimit-reset"))?.trim();
+  if (!reset || !DELTA_SECONDS.test(reset)) return undefined;
+  const value = Number(reset);
+  return value >= EPOCH_SECONDS_FROM ? retryAfterSeconds(String(Math.ceil(value - nowMs / 1000)), nowMs) : retryAfterSeconds(reset, nowMs);
+}
+
+/**
+ * The wait the site asked for in its answer behind an error, if it named one we can repeat: its `Retry-After`,
+ * or else the reset of a rate limit it says is used up.
+ */
 export function siteRetryAfterSeconds(error: unknown, nowMs: number = Date.now()): number | undefined {
-  return retryAfterSeconds(siteAnswerBehind(error)?.headers.get("retry-after"), nowMs);
+  const answer = siteAnswerBehind(error);
+  if (!answer) return undefined;
+  return retryAfterSeconds(answer.headers.get("retry-after"), nowMs) ?? rateLimitResetSeconds(answer.headers, nowMs);
 }
 
 /**

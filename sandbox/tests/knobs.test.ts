@@ -82,6 +82,30 @@ describe("knobs", () => {
     sandbox.setKnobs({ failures: { graphql: null } });
   });
 
+  it("sends the rate-limit headers a site sends with a status (GitHub's, the IETF draft's), never in place of its own", async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 120);
+    sandbox.setKnobs({
+      failures: {
+        graphql: { mode: "status", status: 403, retryAfter: null, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset } },
+      },
+    });
+    const response = await fetch(`${sandbox.url}/account/graphql`, { method: "POST" });
+    expect(response.status).toBe(403);
+    expect([response.headers.get("x-ratelimit-remaining"), response.headers.get("x-ratelimit-reset")]).toEqual(["0", reset]);
+    expect(response.headers.get("retry-after")).toBeNull();
+    // The sandbox's own Cache-Control stays: a knob adds headers, it does not replace the answer's.
+    sandbox.setKnobs({ failures: { graphql: { mode: "status", status: 429, headers: { "cache-control": "public" } } } });
+    expect((await fetch(`${sandbox.url}/account/graphql`, { method: "POST" })).headers.get("cache-control")).toBe("no-store");
+    for (const headers of [
+      { "bad name": "x" },
+      { "x-ok": "line\r\nX: y" },
+      Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`x-${i}`, "1"])),
+    ]) {
+      expect(() => sandbox.setKnobs({ failures: { graphql: { mode: "status", status: 429, headers } } })).toThrow();
+    }
+    sandbox.setKnobs({ failures: { graphql: null } });
+  });
+
   it("answers the Account API's 'too many requests' at 200 as Shopify and GitHub do, and only there", async () => {
     const throttled = async (spec: FailureSpec) => {
       sandbox.setKnobs({ failures: { graphql: spec } });

@@ -12,7 +12,8 @@ const params = (resource: string) => ({ params: Promise.resolve({ resource }) })
 
 /**
  * A site that limits how often it answers, over real HTTP (sandbox failure knobs): its Account API answers
- * 429 (with a wait in seconds, as an HTTP-date, none, or one past any use), 403 with a wait as GitHub does,
+ * 429 (with a wait in seconds, as an HTTP-date, none, or one past any use, or a used-up limit's reset in the
+ * IETF draft's fields), 403 with a wait or with its limit used up as GitHub does,
  * or a GraphQL "throttled" error at 200 as Shopify and GitHub do; its token endpoint answers a renewal with
  * 429. The data route asks once, says the site is busy (503 `site_busy`), and repeats the wait the site
  * named in `Retry-After` and in the body: the browser tells the member how long.
@@ -45,6 +46,22 @@ describe("a site that limits how often it answers", () => {
     { name: "429 with a wait of two days", failure: () => ({ mode: "status", status: 429, retryAfter: "172800" }), wait: undefined },
     { name: "429 with a wait of neither form", failure: () => ({ mode: "status", status: 429, retryAfter: "soon" }), wait: undefined },
     { name: "403 with a wait (GitHub's secondary limit)", failure: () => ({ mode: "status", status: 403, retryAfter: "60" }), wait: 60 },
+    {
+      // GitHub's primary limit: 403 or 429, x-ratelimit-remaining 0, the reset in seconds since the epoch.
+      name: "403 with its rate limit used up and no Retry-After (GitHub's primary limit)",
+      failure: () => ({
+        mode: "status",
+        status: 403,
+        retryAfter: null,
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 120) },
+      }),
+      wait: [118, 121],
+    },
+    {
+      name: "429 with the IETF draft's rate-limit fields used up and no Retry-After",
+      failure: () => ({ mode: "status", status: 429, retryAfter: null, headers: { "ratelimit-remaining": "0", "ratelimit-reset": "45" } }),
+      wait: 45,
+    },
     { name: "200 with a THROTTLED error (Shopify)", failure: () => ({ mode: "throttled" }), wait: undefined },
     {
       name: "200 with a RATE_LIMITED error type and a wait (GitHub)",

@@ -40,7 +40,10 @@ async function failureOf(handler: Handler): Promise<unknown> {
 }
 
 describe("an answer by which the site says it is busy", () => {
-  it.each<{ name: string; handler: Handler; wait: number | undefined }>([
+  /** Seconds since the epoch, `seconds` from now, as GitHub writes `x-ratelimit-reset`. */
+  const epochIn = (seconds: number) => String(Math.floor(Date.now() / 1000) + seconds);
+
+  it.each<{ name: string; handler: Handler; wait: number | [number, number] | undefined }>([
     {
       name: "429 with Retry-After in seconds",
       handler: () => ({ status: 429, json: { errors: [{ message: "Too many requests" }] }, headers: { "retry-after": "30" } }),
@@ -55,6 +58,43 @@ describe("an answer by which the site says it is busy", () => {
       name: "403 with Retry-After (GitHub's secondary limit)",
       handler: () => ({ status: 403, json: { message: "You have exceeded a secondary rate limit." }, headers: { "retry-after": "60" } }),
       wait: 60,
+    },
+    {
+      name: "403 with GitHub's primary limit used up (x-ratelimit-remaining 0, x-ratelimit-reset an epoch time)",
+      handler: () => ({
+        status: 403,
+        json: { message: "API rate limit exceeded for user ID 1." },
+        headers: { "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": epochIn(90) },
+      }),
+      wait: [89, 90],
+    },
+    {
+      name: "429 with the IETF draft's fields used up (ratelimit-remaining 0, ratelimit-reset in seconds)",
+      handler: () => ({ status: 429, text: "Slow down", headers: { "ratelimit-remaining": "0", "ratelimit-reset": "45" } }),
+      wait: 45,
+    },
+    {
+      name: "429 with Retry-After and a used-up limit's reset: Retry-After names the wait",
+      handler: () => ({
+        status: 429,
+        text: "Slow down",
+        headers: { "retry-after": "30", "x-ratelimit-remaining": "0", "x-ratelimit-reset": epochIn(600) },
+      }),
+      wait: 30,
+    },
+    {
+      name: "429 with a limit not used up and its reset: no wait named",
+      handler: () => ({ status: 429, text: "Slow down", headers: { "x-ratelimit-remaining": "3", "x-ratelimit-reset": epochIn(600) } }),
+      wait: undefined,
+    },
+    {
+      name: "429 with a used-up limit whose reset is over a day away: no wait named",
+      handler: () => ({
+        status: 429,
+        text: "Slow down",
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": epochIn(2 * 86_400) },
+      }),
+      wait: undefined,
     },
     {
       name: "200 with a THROTTLED error (Shopify's shape)",
@@ -81,11 +121,14 @@ describe("an answer by which the site says it is busy", () => {
     const error = await failureOf(handler);
     expect(error).toMatchObject({ name: "SiteError", code: "account_api_failed", detail: SITE_BUSY });
     expect(site.callsTo("/account/graphql")).toHaveLength(1);
+    const [least, most] = Array.isArray(wait) ? wait : [wait, wait];
     expect(describeApiError(error)).toEqual({
       status: 503,
       code: "site_busy",
       message: "The site is busy right now. Please try again in a moment.",
-      ...(wait === undefined ? {} : { retryAfterSeconds: wait }),
+      ...(wait === undefined
+        ? {}
+        : { retryAfterSeconds: expect.toSatisfy((seconds: number) => seconds >= least! && seconds <= most!) as number }),
     });
   });
 });
@@ -95,6 +138,15 @@ describe("what is not the site being busy", () => {
     const error = await failureOf(() => ({ status: 403, text: "Forbidden", headers: { "content-type": "text/plain" } }));
     expect(error).toMatchObject({ code: "account_api_failed", detail: "http_403" });
     expect(describeApiError(error)).toMatchObject({ code: "site_unavailable" });
+  });
+
+  it("403 with a rate limit not used up is the site refusing the request", async () => {
+    const error = await failureOf(() => ({
+      status: 403,
+      json: { message: "Resource not accessible by integration" },
+      headers: { "x-ratelimit-remaining": "4999", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 600) },
+    }));
+    expect(error).toMatchObject({ code: "account_api_failed", detail: "http_403" });
   });
 
   it("503 with Retry-After is the site not being available, for as long as it named (RFC 9110 section 15.6.4)", async () => {
