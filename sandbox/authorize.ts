@@ -14,7 +14,7 @@ import { html, page, signInFields } from "./html";
 import type { SafeHtml } from "./html";
 import { ALL_SCOPES, DEMO_MEMBERS, DEMO_PASSWORD, findMemberByEmail, findMemberById, MEMBER_ONLY_SCOPES } from "./seed";
 import type { DemoMember, SandboxClient } from "./seed";
-import { acceptedResources } from "./state";
+import { acceptedResources, issuerIdentifier } from "./state";
 import type { SandboxState } from "./state";
 import { SIGN_IN_WORDS, signInLanguageOf, type SignInWords } from "./sign-in-words";
 import { PENDING_AUTHORIZATION_TTL_MS, randomToken, safeEqual } from "./store";
@@ -344,7 +344,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
           error: result.error,
           error_description: result.description,
           state: result.state,
-          iss: state.issuer,
+          iss: issuerIdentifier(state),
         }),
         302,
       );
@@ -423,7 +423,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
           error: "access_denied",
           error_description: "The member denied the request",
           state: pending.state,
-          iss: state.issuer,
+          iss: issuerIdentifier(state),
         }),
         303,
       );
@@ -447,7 +447,7 @@ export function registerAuthorizeRoutes(app: Hono, state: SandboxState): void {
       usedAt: undefined,
       grantId: undefined,
     });
-    return c.redirect(redirectWith(pending.redirectUri, { code, state: pending.state, iss: state.issuer }), 303);
+    return c.redirect(redirectWith(pending.redirectUri, { code, state: pending.state, iss: issuerIdentifier(state) }), 303);
   });
 
   app.post("/logout", async (c) => {

@@ -83,6 +83,7 @@ const envSchema = z.object({
   SANDBOX_GRAPHQL_MAX_COST: optionalInt(0, 10_000_000),
   SANDBOX_DECIMAL_AMOUNTS: onOff,
   SANDBOX_COMMA_SCOPES: onOff,
+  SANDBOX_ISSUER_TRAILING_SLASH: onOff,
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -151,6 +152,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_GRAPHQL_MAX_COST !== undefined) knobs.graphqlMaxCost = values.SANDBOX_GRAPHQL_MAX_COST;
   if (values.SANDBOX_DECIMAL_AMOUNTS !== undefined) knobs.decimalAmounts = isOn(values.SANDBOX_DECIMAL_AMOUNTS);
   if (values.SANDBOX_COMMA_SCOPES !== undefined) knobs.commaScopes = isOn(values.SANDBOX_COMMA_SCOPES);
+  if (values.SANDBOX_ISSUER_TRAILING_SLASH !== undefined) knobs.issuerTrailingSlash = isOn(values.SANDBOX_ISSUER_TRAILING_SLASH);
 
   const options: SandboxOptions = {
     knobs,

@@ -7,6 +7,7 @@ import { END_SESSION_PATH } from "./end-session";
 import { ALL_SCOPES } from "./seed";
 import { SIGN_IN_LANGUAGES } from "./sign-in-words";
 import type { SandboxState } from "./state";
+import { issuerIdentifier } from "./state";
 
 export const JWKS_PATH = "/.well-known/jwks.json";
 
@@ -14,7 +15,7 @@ export const JWKS_PATH = "/.well-known/jwks.json";
 export function authorizationServerMetadata(state: SandboxState): Record<string, unknown> {
   const issuer = state.issuer;
   const metadata: Record<string, unknown> = {
-    issuer,
+    issuer: issuerIdentifier(state),
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/api/oauth/token`,
     userinfo_endpoint: `${issuer}/api/oauth/userinfo`,
@@ -67,7 +68,7 @@ export function openIdConfiguration(state: SandboxState): Record<string, unknown
 export function protectedResourceMetadata(state: SandboxState): Record<string, unknown> {
   return {
     resource: state.issuer,
-    authorization_servers: [state.issuer],
+    authorization_servers: [issuerIdentifier(state)],
     scopes_supported: [...ALL_SCOPES],
     bearer_methods_supported: ["header"],
     resource_name: "Demo Academy (sandbox)",

@@ -12,6 +12,7 @@ import { html, page } from "./html";
 import { SIGN_IN_WORDS, signInLanguageOf, type SignInLanguage } from "./sign-in-words";
 import type { SandboxClient } from "./seed";
 import type { SandboxState } from "./state";
+import { issuerIdentifier } from "./state";
 import { safeEqual } from "./store";
 
 export const END_SESSION_PATH = "/oauth/logout";
@@ -44,7 +45,7 @@ async function verifyHint(state: SandboxState, hint: string): Promise<{ sub: str
     if (protectedHeader.alg !== "ES256") return undefined;
     const claims = decodeJwt(hint);
     const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
-    if (claims.iss !== state.issuer || typeof claims.sub !== "string" || typeof aud !== "string") return undefined;
+    if (claims.iss !== issuerIdentifier(state) || typeof claims.sub !== "string" || typeof aud !== "string") return undefined;
     return { sub: claims.sub, aud };
   } catch {
     return undefined;

@@ -276,6 +276,12 @@ export interface SandboxKnobs {
   decimalAmounts: boolean;
   /** The token response's `scope` with commas between the scopes ("openid,account:read"), as GitHub's OAuth apps write it. */
   commaScopes: boolean;
+  /**
+   * The issuer identifier written with its path "/" (`http://127.0.0.1:4000/`), as Auth0 writes it: in the
+   * metadata's `issuer` and `authorization_servers`, and the `iss` of id_tokens, authorization responses and
+   * introspection. The dashboard then needs SITE_ISSUER.
+   */
+  issuerTrailingSlash: boolean;
 }
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
@@ -330,6 +336,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   graphqlMaxCost: 0,
   decimalAmounts: false,
   commaScopes: false,
+  issuerTrailingSlash: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -415,6 +422,7 @@ export const knobsPatchSchema = z
     graphqlMaxCost: z.number().int().min(0),
     decimalAmounts: z.boolean(),
     commaScopes: z.boolean(),
+    issuerTrailingSlash: z.boolean(),
   })
   .partial()
   .strict();

@@ -53,6 +53,8 @@
  *                                    selects); over it the query is refused whole, naming its cost (default 0: no limit)
  *   SANDBOX_DECIMAL_AMOUNTS=on       amounts of money as a Decimal scalar written as a string ("19.99"), as Shopify's
  *   SANDBOX_COMMA_SCOPES=on          the token response's scope comma-delimited ("openid,account:read"), as GitHub's
+ *   SANDBOX_ISSUER_TRAILING_SLASH=on the issuer written with its path "/" (http://127.0.0.1:4000/), as Auth0's; the
+ *                                    dashboard then needs SITE_ISSUER
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

@@ -157,3 +157,11 @@ export function resetSite(state: SandboxState): void {
 export function acceptedResources(state: SandboxState): string[] {
   return [state.issuer, ...state.knobs.foreignResources];
 }
+
+/**
+ * The issuer identifier as this site names itself (the metadata's `issuer`, every `iss` it writes): its origin,
+ * or with the `issuerTrailingSlash` knob that origin with the path "/". Endpoints are built from `issuer`.
+ */
+export function issuerIdentifier(state: SandboxState): string {
+  return state.knobs.issuerTrailingSlash ? `${state.issuer}/` : state.issuer;
+}

@@ -10,7 +10,7 @@ import { findMemberById, MEMBER_ONLY_SCOPES, SCHOOL } from "./seed";
 import { checkDpopProof, offerDpopNonce, tokenEndpointProofRefusal } from "./dpop";
 import { userInfoClaims } from "./userinfo";
 import type { SandboxClient } from "./seed";
-import { acceptedResources } from "./state";
+import { acceptedResources, issuerIdentifier } from "./state";
 import type { SandboxState } from "./state";
 import { AUTHORIZATION_CODE_TTL_MS, randomToken, safeEqual } from "./store";
 import type { AccessTokenRecord, Grant, RefreshTokenRecord } from "./store";
@@ -69,7 +69,7 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
-    .setIssuer(state.issuer)
+    .setIssuer(issuerIdentifier(state))
     .setAudience(grant.clientId)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ID_TOKEN_TTL_SECONDS)

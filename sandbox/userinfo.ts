@@ -15,6 +15,7 @@ import { authenticateResourceRequest, checkDpopProof, offerDpopNonce, tokenEndpo
 import { findMemberById, SCHOOL } from "./seed";
 import type { DemoMember } from "./seed";
 import type { SandboxState } from "./state";
+import { issuerIdentifier } from "./state";
 
 /** The member's claims for a token of `scopes`: `email` and `name` only with their scopes (OpenID Connect Core 5.4). */
 export function userInfoClaims(member: DemoMember, scopes: readonly string[]): Record<string, unknown> {
@@ -129,7 +130,7 @@ async function handleIntrospect(c: Context, state: SandboxState): Promise<Respon
           token_type: "Bearer",
           exp: Math.floor(record.expiresAt / 1000),
           iat: Math.floor(record.issuedAt / 1000),
-          iss: state.issuer,
+          iss: issuerIdentifier(state),
           aud: record.resource,
           org_id: SCHOOL.orgId,
         },
@@ -150,7 +151,7 @@ async function handleIntrospect(c: Context, state: SandboxState): Promise<Respon
           token_type: "refresh_token",
           exp: Math.floor(refresh.expiresAt / 1000),
           iat: Math.floor(refresh.issuedAt / 1000),
-          iss: state.issuer,
+          iss: issuerIdentifier(state),
           aud: grant.resource,
         },
         200,

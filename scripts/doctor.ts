@@ -21,6 +21,8 @@ const USAGE = `Usage: npm run doctor -- --site <url> [--client-id <id>] [--app-u
 Checks a site as the member companion dashboard needs it and prints PASS, WARN or FAIL per check.
 
   --site <url>        the site's origin, as in SITE_URL (required)
+  --issuer <url>      the site's issuer as its metadata writes it, as in SITE_ISSUER: the origin followed by "/"
+                      (default: the origin)
   --client-id <id>    the member client the operator created; checks the site knows it and the redirect URI
   --app-url <url>     the dashboard's public origin, as in APP_URL (default ${DEFAULT_APP_URL})
   --timeout-ms N      time limit of each request in milliseconds (default ${DEFAULT_TIMEOUT_MS})
@@ -37,6 +39,7 @@ class UsageError extends Error {}
 
 interface Arguments {
   site: string;
+  issuer: string | undefined;
   clientId: string | undefined;
   appUrl: string;
   timeoutMs: number;
@@ -53,6 +56,7 @@ function parseCommandLine(argv: string[]): Arguments | "help" {
       allowPositionals: false,
       options: {
         site: { type: "string" },
+        issuer: { type: "string" },
         "client-id": { type: "string" },
         "app-url": { type: "string" },
         "timeout-ms": { type: "string" },
@@ -91,7 +95,15 @@ function parseCommandLine(argv: string[]): Arguments | "help" {
     if (!name.success) throw new UsageError(`--redis-sentinel-name ${name.error.issues[0]?.message ?? "is required"}`);
     redisSentinel = { sentinels: sentinels.data, name: name.data };
   }
-  return { site: values.site.trim(), clientId: clientId?.trim(), appUrl, timeoutMs, json: values.json, redisSentinel };
+  return {
+    site: values.site.trim(),
+    issuer: values.issuer?.trim(),
+    clientId: clientId?.trim(),
+    appUrl,
+    timeoutMs,
+    json: values.json,
+    redisSentinel,
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -109,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const report = await runDoctor({
     site: args.site,
+    issuer: args.issuer,
     clientId: args.clientId,
     appUrl: args.appUrl,
     timeoutMs: args.timeoutMs,

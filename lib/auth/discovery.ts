@@ -36,8 +36,9 @@ async function fetchMetadata(algorithm: "oauth2" | "oidc", issuer: URL): Promise
 }
 
 async function discover(): Promise<SiteMetadata> {
-  const { siteUrl } = getConfig();
-  const issuer = new URL(siteUrl);
+  // SITE_URL, or SITE_ISSUER when the site writes its issuer with a trailing "/" (the same well-known addresses).
+  const expectedIssuer = getConfig().issuer;
+  const issuer = new URL(expectedIssuer);
   let authority: oauth.AuthorizationServer;
   let metadataSource: SiteMetadata["metadataSource"] = "oauth-authorization-server";
   try {
@@ -58,8 +59,8 @@ async function discover(): Promise<SiteMetadata> {
     }
   }
   // RFC 8414 section 3.3 and OpenID Connect Discovery 4.3: the issuer must be identical to the one the metadata was requested for.
-  if (authority.issuer !== siteUrl) {
-    throw new AuthError("site_misconfigured", `The site's metadata names a different issuer than SITE_URL.`);
+  if (authority.issuer !== expectedIssuer) {
+    throw new AuthError("site_misconfigured", `The site's metadata names a different issuer than SITE_URL (or SITE_ISSUER).`);
   }
   let openid: oauth.AuthorizationServer | undefined;
   if (metadataSource === "oauth-authorization-server") {
@@ -69,7 +70,7 @@ async function discover(): Promise<SiteMetadata> {
       openid = undefined; // OpenID configuration is optional: the dashboard then relies on UserInfo.
     }
   }
-  const as: oauth.AuthorizationServer = { ...(openid?.issuer === siteUrl ? openid : {}), ...authority };
+  const as: oauth.AuthorizationServer = { ...(openid?.issuer === expectedIssuer ? openid : {}), ...authority };
   const idTokenSupported = typeof as.jwks_uri === "string" && Array.isArray(as.id_token_signing_alg_values_supported);
   if (!as.authorization_endpoint || !as.token_endpoint) {
     throw new AuthError("site_misconfigured", "The site's metadata lacks the authorization or token endpoint.");

@@ -105,14 +105,14 @@ export async function openEndSessionTicket(ticket: string | null): Promise<strin
  */
 async function readEndSessionEndpoint(): Promise<{ endpoint: string; languages: unknown } | undefined> {
   try {
-    const issuer = new URL(getConfig().siteUrl);
+    const issuer = new URL(getConfig().issuer);
     const response = await oauth.discoveryRequest(issuer, {
       algorithm: "oidc",
       ...siteRequestOptions(),
       signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
     });
     const metadata = await oauth.processDiscoveryResponse(issuer, response);
-    return metadata.issuer === getConfig().siteUrl && typeof metadata.end_session_endpoint === "string"
+    return metadata.issuer === getConfig().issuer && typeof metadata.end_session_endpoint === "string"
       ? { endpoint: metadata.end_session_endpoint, languages: metadata.ui_locales_supported }
       : undefined;
   } catch {

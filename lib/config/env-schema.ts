@@ -203,6 +203,11 @@ export const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 t
 export const envSchema = z
   .object({
     SITE_URL: z.preprocess(emptyAsUndefined, origin),
+    /**
+     * The site's issuer exactly as its metadata writes it, when that is SITE_URL with a trailing slash
+     * (`https://school.example.com/`, as Auth0 writes its issuers). Compared exactly (RFC 8414 section 3.3).
+     */
+    SITE_ISSUER: z.preprocess(emptyAsUndefined, z.string().optional()),
     OAUTH_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1)),
     OAUTH_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1)),
     APP_URL: z.preprocess(emptyAsUndefined, origin.default("http://localhost:3000")),
@@ -251,8 +256,20 @@ export const envSchema = z
     MCP_PROBE_TTL_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3600).default(30)),
   })
   .superRefine((env, ctx) => {
-    // The Redis of the shared state is one of two forms: REDIS_URL, or Sentinel (REDIS_SENTINELS with its name).
     const problem = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
+    // Checklist 1: the issuer is compared exactly; the operator names it when the site writes it with its "/".
+    if (
+      env.SITE_ISSUER !== undefined &&
+      env.SITE_URL !== undefined &&
+      env.SITE_ISSUER !== env.SITE_URL &&
+      env.SITE_ISSUER !== `${env.SITE_URL}/`
+    ) {
+      problem(
+        "SITE_ISSUER",
+        `must be SITE_URL or SITE_URL followed by "/" (${env.SITE_URL}/): the issuer as the site's metadata writes it`,
+      );
+    }
+    // The Redis of the shared state is one of two forms: REDIS_URL, or Sentinel (REDIS_SENTINELS with its name).
     if (env.REDIS_URL !== undefined && env.REDIS_SENTINELS !== undefined) {
       problem("REDIS_SENTINELS", "cannot be set together with REDIS_URL: choose one Redis, a URL or Sentinel");
     }
@@ -290,6 +307,8 @@ export type EnvInput = Record<string, string | undefined>;
 
 export interface AppConfig {
   siteUrl: string;
+  /** The site's issuer identifier, compared exactly: SITE_ISSUER, else SITE_URL. */
+  issuer: string;
   clientId: string;
   clientSecret: string;
   appUrl: string;
@@ -371,6 +390,7 @@ export function parseEnv(env: EnvInput): AppConfig {
   }
   return {
     siteUrl: data.SITE_URL,
+    issuer: data.SITE_ISSUER ?? data.SITE_URL,
     clientId: data.OAUTH_CLIENT_ID,
     clientSecret: data.OAUTH_CLIENT_SECRET,
     appUrl: data.APP_URL,

@@ -13,6 +13,7 @@ export type CheckStatus = "PASS" | "WARN" | "FAIL";
 
 export type CheckId =
   | "site-url"
+  | "site-issuer"
   | "authorization-server-metadata"
   | "openid-configuration"
   | "pkce-s256"
@@ -76,7 +77,7 @@ function stringValue(metadata: JsonObject, name: string): string | undefined {
 
 /** The metadata the dashboard would use, or the check that says why there is none. */
 function withMetadata(snapshot: SiteSnapshot, id: CheckId, title: string, judge: (metadata: JsonObject) => CheckResult): CheckResult {
-  const metadata = mergeMetadata(snapshot.site, snapshot.authorizationServer, snapshot.openidConfiguration);
+  const metadata = mergeMetadata(snapshot.issuer, snapshot.authorizationServer, snapshot.openidConfiguration);
   if (!metadata) return fail(id, title, "cannot be checked: the authorization-server metadata could not be read");
   return judge(metadata);
 }
@@ -119,6 +120,15 @@ export function checkSiteUrl(input: string): CheckResult {
   return pass("site-url", title, `${parsed.origin} is ${scheme}`);
 }
 
+/** With --issuer (SITE_ISSUER): it is the origin followed by "/", as the dashboard accepts it (lib/config/env-schema.ts). */
+export function checkIssuerSetting(origin: string, issuer: string): CheckResult {
+  const title = "Site issuer (SITE_ISSUER)";
+  if (issuer !== origin && issuer !== `${origin}/`) {
+    return fail("site-issuer", title, `${quote(issuer)} must be ${origin} or ${origin}/: the issuer as the site's metadata writes it`);
+  }
+  return pass("site-issuer", title, `the metadata must name ${issuer}, exactly`);
+}
+
 /**
  * Check 2: the authorization-server metadata is reachable, JSON, and names the site itself as issuer.
  * @see RFC 8414 section 3.3 (the issuer must be identical to the URL the metadata was requested for)
@@ -127,13 +137,13 @@ export function checkAuthorizationServerMetadata(snapshot: SiteSnapshot): CheckR
   const id = "authorization-server-metadata";
   const title = "Authorization server metadata";
   const document = snapshot.authorizationServer;
-  if (isOpenIdOnly(snapshot.site, document, snapshot.openidConfiguration)) {
+  if (isOpenIdOnly(snapshot.issuer, document, snapshot.openidConfiguration)) {
     // lib/auth/discovery.ts: a 404 here makes the dashboard use the OpenID configuration, same exact-issuer rule.
     return warn(
       id,
       title,
       `${document.url} answered HTTP 404: no RFC 8414 document; ` +
-        `the dashboard uses the OpenID configuration instead (issuer ${snapshot.site})`,
+        `the dashboard uses the OpenID configuration instead (issuer ${snapshot.issuer})`,
     );
   }
   if (document.kind !== "json") {
@@ -144,17 +154,22 @@ export function checkAuthorizationServerMetadata(snapshot: SiteSnapshot): CheckR
     );
   }
   const issuer = document.json.issuer;
-  if (issuer !== snapshot.site) {
+  if (issuer !== snapshot.issuer) {
+    // The site writes its issuer with the path "/": the operator names it so (SITE_ISSUER), compared exactly.
+    const slashHint =
+      issuer === `${snapshot.site}/`
+        ? `; if that is how the site writes its issuer, set SITE_ISSUER=${issuer} (doctor: --issuer ${issuer})`
+        : "";
     return fail(
       id,
       title,
-      `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.site} (RFC 8414 section 3.3); ` +
-        "the dashboard refuses this site",
+      `issuer is ${issuer === undefined ? "missing" : quote(issuer)} but must be exactly ${snapshot.issuer} (RFC 8414 section 3.3); ` +
+        `the dashboard refuses this site${slashHint}`,
     );
   }
   const missing = ["authorization_endpoint", "token_endpoint"].filter((name) => stringValue(document.json, name) === undefined);
   if (missing.length > 0) return fail(id, title, `the metadata lacks ${missing.join(" and ")}`);
-  return pass(id, title, `issuer is ${snapshot.site}`);
+  return pass(id, title, `issuer is ${snapshot.issuer}`);
 }
 
 /** Check 3: the OpenID configuration, optional (UserInfo still works without it) but consistent when present. */
@@ -169,15 +184,15 @@ export function checkOpenIdConfiguration(snapshot: SiteSnapshot): CheckResult {
       `${document.url}: ${document.reason}; the dashboard uses the authorization-server metadata and UserInfo instead`,
     );
   }
-  if (document.json.issuer !== snapshot.site) {
+  if (document.json.issuer !== snapshot.issuer) {
     const issuer = document.json.issuer;
     return warn(
       id,
       title,
-      `issuer is ${issuer === undefined ? "missing" : quote(issuer)}, not ${snapshot.site}; the dashboard ignores this document`,
+      `issuer is ${issuer === undefined ? "missing" : quote(issuer)}, not ${snapshot.issuer}; the dashboard ignores this document`,
     );
   }
-  return pass(id, title, `issuer is ${snapshot.site}`);
+  return pass(id, title, `issuer is ${snapshot.issuer}`);
 }
 
 /**
@@ -396,12 +411,12 @@ export function checkProtectedResourceMetadata(snapshot: SiteSnapshot): CheckRes
     );
   }
   const servers = stringList(document.json, "authorization_servers");
-  if (!servers?.includes(snapshot.site)) {
+  if (!servers?.includes(snapshot.issuer)) {
     return fail(
       id,
       title,
       `authorization_servers ${servers === undefined ? "is missing" : `is ${quoteList(servers)}`} ` +
-        `and does not include the issuer ${snapshot.site}`,
+        `and does not include the issuer ${snapshot.issuer}`,
     );
   }
   return pass(id, title, `resource is ${snapshot.site} and its authorization server is the issuer`);
@@ -672,7 +687,7 @@ const METADATA_CHECKS = [
  * left out (check 2 says so) rather than failing one by one for the same reason.
  */
 export function runChecks(snapshot: SiteSnapshot): CheckResult[] {
-  const hasMetadata = mergeMetadata(snapshot.site, snapshot.authorizationServer, snapshot.openidConfiguration) !== undefined;
+  const hasMetadata = mergeMetadata(snapshot.issuer, snapshot.authorizationServer, snapshot.openidConfiguration) !== undefined;
   const results = [
     checkAuthorizationServerMetadata(snapshot),
     checkOpenIdConfiguration(snapshot),

@@ -48,6 +48,8 @@ export interface AuthorizationProbe {
 export interface SiteSnapshot {
   /** The site's origin, as the dashboard would use it for SITE_URL. */
   site: string;
+  /** The issuer the dashboard expects the metadata to name, exactly: SITE_ISSUER, else the origin. */
+  issuer: string;
   authorizationServer: JsonDocument;
   openidConfiguration: JsonDocument;
   protectedResource: JsonDocument;
@@ -71,6 +73,8 @@ export interface SnapshotOptions {
   clientId?: string | undefined;
   redirectUri?: string | undefined;
   scope?: string | undefined;
+  /** SITE_ISSUER, when given: the issuer the metadata must name (default: the origin). */
+  issuer?: string | undefined;
 }
 
 /** Bodies larger than this are not read: discovery documents and key sets are a few kilobytes. */
@@ -309,27 +313,31 @@ export async function probeAuthorization(
 
 /**
  * The metadata as the dashboard sees it (lib/auth/discovery.ts): the OpenID configuration, when its issuer is
- * the site, overlaid by the authorization-server metadata, which prevails (RFC 8414 is the authority).
- * `undefined` when the authorization-server metadata could not be read.
+ * the site's (`issuer`, exactly), overlaid by the authorization-server metadata, which prevails (RFC 8414 is
+ * the authority). `undefined` when the authorization-server metadata could not be read.
  */
-export function mergeMetadata(site: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): JsonObject | undefined {
+export function mergeMetadata(
+  issuer: string,
+  authorizationServer: JsonDocument,
+  openidConfiguration: JsonDocument,
+): JsonObject | undefined {
   // A site without an RFC 8414 document (404): the OpenID configuration is the authority, when its issuer is the site.
   if (authorizationServer.kind !== "json") {
-    return isOpenIdOnly(site, authorizationServer, openidConfiguration) && openidConfiguration.kind === "json"
+    return isOpenIdOnly(issuer, authorizationServer, openidConfiguration) && openidConfiguration.kind === "json"
       ? openidConfiguration.json
       : undefined;
   }
-  const openid = openidConfiguration.kind === "json" && openidConfiguration.json.issuer === site ? openidConfiguration.json : {};
+  const openid = openidConfiguration.kind === "json" && openidConfiguration.json.issuer === issuer ? openidConfiguration.json : {};
   return { ...openid, ...authorizationServer.json };
 }
 
 /** The site publishes no RFC 8414 document (404) but an OpenID configuration naming it: the dashboard falls back to that one. */
-export function isOpenIdOnly(site: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): boolean {
+export function isOpenIdOnly(issuer: string, authorizationServer: JsonDocument, openidConfiguration: JsonDocument): boolean {
   return (
     authorizationServer.kind === "problem" &&
     authorizationServer.status === 404 &&
     openidConfiguration.kind === "json" &&
-    openidConfiguration.json.issuer === site
+    openidConfiguration.json.issuer === issuer
   );
 }
 
@@ -376,6 +384,7 @@ function authorizationEndpointOf(site: string, metadata: JsonObject | undefined)
 /** Gathers everything the checks judge. Never throws: every problem becomes part of the snapshot. */
 export async function takeSnapshot(site: string, options: SnapshotOptions): Promise<SiteSnapshot> {
   const { timeoutMs } = options;
+  const issuer = options.issuer ?? site;
   const [authorizationServer, openidConfiguration, protectedResource, accountApi, mcp] = await Promise.all([
     fetchJsonDocument(`${site}/.well-known/oauth-authorization-server`, timeoutMs),
     fetchJsonDocument(`${site}/.well-known/openid-configuration`, timeoutMs),
@@ -384,7 +393,7 @@ export async function takeSnapshot(site: string, options: SnapshotOptions): Prom
     probeMcp(site, timeoutMs),
   ]);
 
-  const metadata = mergeMetadata(site, authorizationServer, openidConfiguration);
+  const metadata = mergeMetadata(issuer, authorizationServer, openidConfiguration);
   const jwksUri = stringField(metadata, "jwks_uri");
   let jwks: JsonDocument | undefined;
   if (jwksUri !== undefined) {
@@ -410,5 +419,16 @@ export async function takeSnapshot(site: string, options: SnapshotOptions): Prom
       ? await probeRefreshRefusal(tokenEndpoint, options.clientId, timeoutMs)
       : undefined;
 
-  return { site, authorizationServer, openidConfiguration, protectedResource, jwks, accountApi, mcp, authorization, refreshRefusal };
+  return {
+    site,
+    issuer,
+    authorizationServer,
+    openidConfiguration,
+    protectedResource,
+    jwks,
+    accountApi,
+    mcp,
+    authorization,
+    refreshRefusal,
+  };
 }

@@ -6,7 +6,7 @@ import { API_ROUTES } from "../../lib/contract/paths";
 
 import type { RedisNodeAddress } from "../../lib/config/env-schema";
 
-import { checkSiteUrl, parseOrigin, runChecks } from "./checks";
+import { checkIssuerSetting, checkSiteUrl, parseOrigin, runChecks } from "./checks";
 import type { CheckResult } from "./checks";
 import { takeSnapshot } from "./probe";
 import { checkSentinels, probeSentinels } from "./redis-sentinel";
@@ -17,6 +17,8 @@ export const DEFAULT_TIMEOUT_MS = 8_000;
 
 export interface DoctorOptions {
   site: string;
+  /** SITE_ISSUER: the site's issuer when its metadata writes it as the origin followed by "/". */
+  issuer?: string | undefined;
   /** With a client_id, the authorization endpoint is probed with it and the redirect URI. */
   clientId?: string | undefined;
   /** The dashboard's public origin; must already be a valid origin (see `parseOrigin`). */
@@ -55,12 +57,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const siteCheck = checkSiteUrl(options.site);
   const parsed = parseOrigin(options.site);
   if (!parsed.ok) return { site: options.site, redirectUri, checks: [siteCheck], info };
+  const issuerCheck = options.issuer === undefined ? undefined : checkIssuerSetting(parsed.origin, options.issuer);
+  if (issuerCheck?.status === "FAIL") return { site: parsed.origin, redirectUri, checks: [siteCheck, issuerCheck], info };
   const snapshot = await takeSnapshot(parsed.origin, {
+    issuer: options.issuer,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     clientId: options.clientId,
     redirectUri,
   });
-  const checks = [siteCheck, ...runChecks(snapshot)];
+  const checks = [siteCheck, ...(issuerCheck ? [issuerCheck] : []), ...runChecks(snapshot)];
   if (options.redisSentinel) {
     const { sentinels, name } = options.redisSentinel;
     checks.push(checkSentinels(await probeSentinels(sentinels, name, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));

@@ -810,6 +810,38 @@ describe("doctor command line", () => {
   });
 });
 
+describe("doctor: a site that writes its issuer with a trailing slash (Auth0's manner)", () => {
+  it("fails the metadata and names SITE_ISSUER; with --issuer it passes; any other --issuer stops at its own check", async () => {
+    await withSandbox({ knobs: { issuerTrailingSlash: true, openIdDiscoveryOnly: false } }, async (sandbox) => {
+      const slash = `${sandbox.url}/`;
+      const plain = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(plain, "authorization-server-metadata")).toMatchObject({
+        status: "FAIL",
+        detail: expect.stringContaining(`set SITE_ISSUER=${slash} (doctor: --issuer ${slash})`) as string,
+      });
+      expect(check(plain, "protected-resource-metadata").status).toBe("FAIL");
+
+      const named = await runDoctor({ site: sandbox.url, issuer: slash, timeoutMs: 5_000 });
+      expect(check(named, "site-issuer").status).toBe("PASS");
+      expect(check(named, "authorization-server-metadata")).toMatchObject({ status: "PASS", detail: `issuer is ${slash}` });
+      expect(check(named, "openid-configuration").status).toBe("PASS");
+      expect(check(named, "protected-resource-metadata").status).toBe("PASS");
+      expect(named.checks.filter((result) => result.status === "FAIL")).toEqual([]);
+
+      const other = await runDoctor({ site: sandbox.url, issuer: `${sandbox.url}/oauth2/default`, timeoutMs: 5_000 });
+      expect(statuses(other)).toEqual({ "site-url": "PASS", "site-issuer": "FAIL" });
+    });
+  });
+
+  it("takes --issuer on the command line", async () => {
+    await withSandbox({ knobs: { issuerTrailingSlash: true } }, async (sandbox) => {
+      const result = await runCli(["--site", sandbox.url, "--issuer", `${sandbox.url}/`, "--json", "--timeout-ms", "5000"]);
+      const report = JSON.parse(result.stdout) as { checks: CheckResult[] };
+      expect(report.checks.find((result) => result.id === "authorization-server-metadata")?.status).toBe("PASS");
+    });
+  });
+});
+
 describe("doctor: what a second provider taught us (issue 30 item 0)", () => {
   it("reports an OpenID-only site (RFC 8414 document 404) as usable through its OpenID configuration", async () => {
     await withSandbox({ knobs: { openIdDiscoveryOnly: true } }, async (sandbox) => {

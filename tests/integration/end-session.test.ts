@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GET as endSessionRoute } from "@/app/api/auth/end-session/route";
 import { POST as logoutRoute } from "@/app/api/auth/logout/route";
 import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
+import { resetConfigForTests } from "@/lib/config";
 import { endSessionRedirect, endSessionTicketPath, readEndSessionState } from "@/lib/auth/end-session";
 import { sealWithSessionSecret } from "@/lib/session/seal";
 import { type RunningSandbox } from "@/sandbox/server";
@@ -21,10 +22,14 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => {
-  sandbox.setKnobs({ endSession: true, idToken: true });
+  sandbox.setKnobs({ endSession: true, idToken: true, issuerTrailingSlash: false });
   resetDiscoveryCacheForTests();
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  delete process.env.SITE_ISSUER;
+  resetConfigForTests();
+});
 
 async function signOut(): Promise<{ body: Record<string, unknown>; text: string; response: Response }> {
   const browser = new Browser();
@@ -43,28 +48,43 @@ async function followTicket(path: string): Promise<URL> {
 }
 
 describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
-  it("sends the member to the site's end_session_endpoint with id_token_hint, client_id, the registered URI, sealed state", async () => {
-    const { body, text, response } = await signOut();
-    expect(response.headers.get("clear-site-data")).toBe('"cookies"');
-    expect(body).toMatchObject({ signedOut: true, complete: true });
-    // The answer reaches the browser's JavaScript: the ID token is in it only sealed (DESIGN.md section 1).
-    expect(String(body.endSessionUrl)).toMatch(/^\/api\/auth\/end-session\?ticket=[^&]+$/);
-    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
-    const url = await followTicket(String(body.endSessionUrl));
-    expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.url}/oauth/logout`);
-    expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
-    expect(url.searchParams.get("post_logout_redirect_uri")).toBe(`${TEST_APP_URL}/signed-out`);
-    const hint = decodeJwt(url.searchParams.get("id_token_hint") ?? "");
-    expect(hint).toMatchObject({ iss: sandbox.url, aud: SEEDED_DASHBOARD_CLIENT.clientId, sub: "member_7c1e90" });
-    const state = url.searchParams.get("state") ?? "";
-    expect(await readEndSessionState(state)).toBe("signed_out");
-    // The site accepts it and sends the browser back to the signed-out page with the same state.
-    const atSite = await fetch(url, { redirect: "manual" });
-    expect(atSite.status).toBe(303);
-    const back = new URL(atSite.headers.get("location") ?? "");
-    expect(`${back.origin}${back.pathname}`).toBe(`${TEST_APP_URL}/signed-out`);
-    expect(back.searchParams.get("state")).toBe(state);
-  });
+  it.each([
+    ["its origin", false],
+    ["its origin followed by / (SITE_ISSUER)", true],
+  ])(
+    "sends the member to the site's end_session_endpoint with id_token_hint, client_id, the registered URI, sealed state: issuer %s",
+    async (_, slash) => {
+      if (slash) {
+        sandbox.setKnobs({ issuerTrailingSlash: true });
+        process.env.SITE_ISSUER = `${sandbox.url}/`;
+        resetConfigForTests();
+      }
+      const { body, text, response } = await signOut();
+      expect(response.headers.get("clear-site-data")).toBe('"cookies"');
+      expect(body).toMatchObject({ signedOut: true, complete: true });
+      // The answer reaches the browser's JavaScript: the ID token is in it only sealed (DESIGN.md section 1).
+      expect(String(body.endSessionUrl)).toMatch(/^\/api\/auth\/end-session\?ticket=[^&]+$/);
+      expect(text).not.toMatch(/eyJ[\w-]+\.eyJ/);
+      const url = await followTicket(String(body.endSessionUrl));
+      expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.url}/oauth/logout`);
+      expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
+      expect(url.searchParams.get("post_logout_redirect_uri")).toBe(`${TEST_APP_URL}/signed-out`);
+      const hint = decodeJwt(url.searchParams.get("id_token_hint") ?? "");
+      expect(hint).toMatchObject({
+        iss: slash ? `${sandbox.url}/` : sandbox.url,
+        aud: SEEDED_DASHBOARD_CLIENT.clientId,
+        sub: "member_7c1e90",
+      });
+      const state = url.searchParams.get("state") ?? "";
+      expect(await readEndSessionState(state)).toBe("signed_out");
+      // The site accepts it and sends the browser back to the signed-out page with the same state.
+      const atSite = await fetch(url, { redirect: "manual" });
+      expect(atSite.status).toBe(303);
+      const back = new URL(atSite.headers.get("location") ?? "");
+      expect(`${back.origin}${back.pathname}`).toBe(`${TEST_APP_URL}/signed-out`);
+      expect(back.searchParams.get("state")).toBe(state);
+    },
+  );
 
   it("sends no id_token_hint when the session has no id_token", async () => {
     sandbox.setKnobs({ idToken: false });

@@ -6,6 +6,7 @@ import { callWithMemberSession } from "@/lib/auth/member-session";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { endOtherSessions } from "@/lib/auth/signed-in-sessions";
 import { ensureFreshTokens } from "@/lib/auth/tokens";
+import { resetDiscoveryCacheForTests } from "@/lib/auth/discovery";
 import { resetConfigForTests } from "@/lib/config";
 import { loadSession } from "@/lib/session/session";
 import { InMemorySharedState, setSharedStateForTests } from "@/lib/session/shared-state";
@@ -42,6 +43,14 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false, dpop: false },
   // RFC 6749 section 3.3 delimits scopes with spaces; GitHub's OAuth apps write "openid,account:read".
   { name: "scopes written with commas", knobs: { commaScopes: true }, pushed: false, dpop: false },
+  // The issuer with its path "/" (Auth0's manner), which the operator names in SITE_ISSUER.
+  { name: "an issuer written with a trailing slash", knobs: { issuerTrailingSlash: true }, pushed: false, dpop: false },
+  {
+    name: "an issuer written with a trailing slash, PAR required",
+    knobs: { issuerTrailingSlash: true, par: "required" },
+    pushed: true,
+    dpop: false,
+  },
 ];
 
 describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop }) => {
@@ -51,10 +60,16 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     // 20-second access tokens: every data request is inside the refresh margin, so each one refreshes.
     sandbox = await startSandboxForDashboard({ ...knobs, accessTokenTtlSeconds: 20 });
     sandbox.setMcpConnectionsBeta(true);
+    if (knobs.issuerTrailingSlash) {
+      process.env.SITE_ISSUER = `${sandbox.url}/`;
+      resetConfigForTests();
+      resetDiscoveryCacheForTests();
+    }
   });
   afterAll(async () => {
     await sandbox.close();
     delete process.env.DPOP;
+    delete process.env.SITE_ISSUER;
     resetConfigForTests();
   });
 
@@ -125,6 +140,19 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.dpopKey).toEqual(before.dpopKey);
     if (dpop) expect(sandbox.state.store.accessTokens.get(after.accessToken)?.dpopJkt).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("a site that writes its issuer with a trailing slash, without SITE_ISSUER", () => {
+  // Checklist 1: an issuer that differs from the configured one, even by a trailing slash, is refused.
+  it("refuses to start a sign-in: a configuration error, and no request to the authorization endpoint", async () => {
+    const sandbox = await startSandboxForDashboard({ issuerTrailingSlash: true });
+    try {
+      await expect(startLogin(memoryJar(), "/")).rejects.toMatchObject({ code: "site_misconfigured" });
+      expect(sandbox.requests().filter((entry) => entry.endpoint === "authorize")).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -12,6 +12,8 @@ export function configureDashboard(siteUrl: string, extra: Record<string, string
     OAUTH_CLIENT_SECRET: TEST_CLIENT_SECRET,
     APP_URL: TEST_APP_URL,
     SESSION_SECRET: randomBytes(32).toString("base64url"),
+    // A file before this one in the same worker may have named another issuer.
+    SITE_ISSUER: "",
     ...extra,
   });
 }

@@ -108,6 +108,22 @@ describe("configuration", () => {
     expect(problemsOf({ ...valid, SITE_URL: "https://school.example.com/api" })[0]).toMatch(/^SITE_URL must be an origin only/);
   });
 
+  it("takes the issuer as SITE_URL, or as SITE_ISSUER when that is SITE_URL followed by / (checklist 1: compared exactly)", () => {
+    expect(parseEnv(valid).issuer).toBe(valid.SITE_URL);
+    expect(parseEnv({ ...valid, SITE_ISSUER: `${valid.SITE_URL}/` }).issuer).toBe(`${valid.SITE_URL}/`);
+    expect(parseEnv({ ...valid, SITE_ISSUER: "" }).issuer).toBe(valid.SITE_URL);
+    for (const other of [
+      `${valid.SITE_URL}//`,
+      `${valid.SITE_URL}/oauth2/default`,
+      "https://School.example.com/",
+      "https://other.example/",
+    ]) {
+      expect(problemsOf({ ...valid, SITE_ISSUER: other }), other).toEqual([
+        `SITE_ISSUER must be SITE_URL or SITE_URL followed by "/" (${valid.SITE_URL}/): the issuer as the site's metadata writes it`,
+      ]);
+    }
+  });
+
   it.each(["http://redis.internal:6379", "redis.internal:6379", "unix:///tmp/redis.sock"])(
     "refuses a REDIS_URL that is not redis:// or rediss://: %s",
     (url) => {
