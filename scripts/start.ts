@@ -90,6 +90,8 @@ async function main(): Promise<void> {
     });
     stopSandbox = () => sandbox.close();
     env.SITE_URL = sandbox.url;
+    // A sandbox that writes its issuer with a "/" (SANDBOX_ISSUER_TRAILING_SLASH): the dashboard is told, as an operator would.
+    if (sandbox.state.knobs.issuerTrailingSlash) env.SITE_ISSUER ||= `${sandbox.url}/`;
     env.OAUTH_CLIENT_ID ||= SEEDED_DASHBOARD_CLIENT.clientId;
     env.OAUTH_CLIENT_SECRET ||= SEEDED_DASHBOARD_CLIENT.clientSecret;
     env.APP_URL = appUrl;
