@@ -200,6 +200,14 @@ export const redisSentinels = z.string().transform((value, ctx) => {
 /** The name the Sentinels monitor the primary under (`sentinel monitor <name> ...`). */
 export const redisSentinelName = z.string().regex(/^[\w.-]{1,64}$/, "must be 1 to 64 letters, digits, or _ . -");
 
+/**
+ * True for an issuer SITE_ISSUER may name for the site at `origin`: that origin, or that origin followed by "/"
+ * (as Auth0 writes its issuers): the same well-known addresses, and compared exactly (checklist 1).
+ */
+export function isIssuerOfOrigin(issuer: string, origin: string): boolean {
+  return issuer === origin || issuer === `${origin}/`;
+}
+
 export const envSchema = z
   .object({
     SITE_URL: z.preprocess(emptyAsUndefined, origin),
@@ -258,12 +266,7 @@ export const envSchema = z
   .superRefine((env, ctx) => {
     const problem = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
     // Checklist 1: the issuer is compared exactly; the operator names it when the site writes it with its "/".
-    if (
-      env.SITE_ISSUER !== undefined &&
-      env.SITE_URL !== undefined &&
-      env.SITE_ISSUER !== env.SITE_URL &&
-      env.SITE_ISSUER !== `${env.SITE_URL}/`
-    ) {
+    if (env.SITE_ISSUER !== undefined && env.SITE_URL !== undefined && !isIssuerOfOrigin(env.SITE_ISSUER, env.SITE_URL)) {
       problem(
         "SITE_ISSUER",
         `must be SITE_URL or SITE_URL followed by "/" (${env.SITE_URL}/): the issuer as the site's metadata writes it`,

@@ -3,7 +3,7 @@
  * dashboard applies (lib/config/env-schema.ts, lib/auth/discovery.ts, lib/auth/id-token.ts), over a
  * snapshot taken once by probe.ts. No check does I/O; each returns a status with a plain-words reason.
  */
-import { isLoopbackHost } from "../../lib/config/env-schema";
+import { isIssuerOfOrigin, isLoopbackHost } from "../../lib/config/env-schema";
 import { LOCALES, uiLocalesFor } from "../../lib/i18n/locales";
 
 import { isOpenIdOnly, mergeMetadata } from "./probe";
@@ -123,7 +123,7 @@ export function checkSiteUrl(input: string): CheckResult {
 /** With --issuer (SITE_ISSUER): it is the origin followed by "/", as the dashboard accepts it (lib/config/env-schema.ts). */
 export function checkIssuerSetting(origin: string, issuer: string): CheckResult {
   const title = "Site issuer (SITE_ISSUER)";
-  if (issuer !== origin && issuer !== `${origin}/`) {
+  if (!isIssuerOfOrigin(issuer, origin)) {
     return fail("site-issuer", title, `${quote(issuer)} must be ${origin} or ${origin}/: the issuer as the site's metadata writes it`);
   }
   return pass("site-issuer", title, `the metadata must name ${issuer}, exactly`);
