@@ -23,17 +23,20 @@ export function ContinueWatching({
   courses,
   unknown,
   unavailable = 0,
+  retry,
 }: {
   courses: CourseEnrollment[];
   unknown: number;
   /** Courses the site listed but could not give: any of them may be in progress. */
   unavailable?: number;
+  /** Asks the site for the overview again, from the note of courses it could not give. */
+  retry?: { onRetry: () => void; retrying: boolean };
 }) {
   const { messages, now } = useI18n();
   const words = useWords(OVERVIEW_WORDS);
   return (
     <PageSection id="overview-continue" title={words.continueWatching}>
-      <UnavailableItems count={unavailable} words={messages.courses} />
+      <UnavailableItems count={unavailable} words={messages.courses} {...retry} />
       {courses.length > 0 ? (
         <ul className="flex flex-col gap-3">
           {courses.map((course) => (

@@ -37,6 +37,7 @@ export function OverviewView() {
   }
 
   const overview = query.data;
+  const retry = { onRetry: () => void query.refetch(), retrying: query.isFetching };
   return (
     <div>
       <PageHeader eyebrow={messages.overview.title} title={interpolate(words.greeting, { name: overview.name })} />
@@ -46,6 +47,7 @@ export function OverviewView() {
           courses={overview.continueWatching}
           unknown={overview.continueWatchingUnknown}
           unavailable={overview.coursesUnavailable}
+          retry={retry}
         />
         <EndingSoon courses={overview.endingSoon} leftOut={overview.coursesLeftOut} unavailable={overview.coursesUnavailable} />
         {embedded ? null : (
@@ -53,6 +55,7 @@ export function OverviewView() {
             registrations={overview.upcomingEvents}
             failed={overview.upcomingEventsFailed === true}
             unavailable={overview.registrationsUnavailable}
+            retry={retry}
           />
         )}
       </div>

@@ -17,17 +17,20 @@ export function UpcomingEvents({
   registrations,
   failed = false,
   unavailable = 0,
+  retry,
 }: {
   registrations: EventRegistration[] | null;
   failed?: boolean;
   /** Registrations the site listed but could not give: any of them may be upcoming. */
   unavailable?: number;
+  /** Asks the site for the overview again, from the note of registrations it could not give. */
+  retry?: { onRetry: () => void; retrying: boolean };
 }) {
   const { messages } = useI18n();
   const words = useWords(OVERVIEW_WORDS);
   return (
     <PageSection id="overview-events" title={words.upcomingEvents}>
-      <UnavailableItems count={unavailable} words={messages.events} />
+      <UnavailableItems count={unavailable} words={messages.events} {...retry} />
       {registrations === null ? (
         <p className="text-fg-muted">{failed ? words.upcomingEventsFailed : words.upcomingEventsUnavailable}</p>
       ) : registrations.length === 0 ? (

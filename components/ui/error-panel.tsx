@@ -1,10 +1,10 @@
 "use client";
 
-import { usePathname, useSearchParams } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
 import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
-import { FormBeforeHydration } from "./form-before-hydration";
+import { RetryButton } from "./retry-button";
 import { describeScope, inTimeFromNow, interpolate, type Messages } from "@/lib/i18n";
 import type { Locale } from "@/lib/i18n/locales";
 
@@ -60,10 +60,8 @@ export function useErrorReason(error: unknown): { kind: ApiErrorKind; reason: st
  * A specific error for one page or section, with Retry. An expired session shows where the member is
  * being taken instead (the fetcher already started the redirect), with a Sign in link as a fallback.
  *
- * A page whose data the server could not get shows this in its first HTML. Retry is a GET form to the
- * page's own address, so a press before the page is interactive (a phone still loading its scripts) loads
- * the page again from the server, which asks the site again; once interactive, the form never leaves the
- * page and `onRetry` asks again in place.
+ * A page whose data the server could not get shows this in its first HTML; its Retry works before the page
+ * is interactive too (RetryButton).
  */
 export function ErrorPanel({
   title,
@@ -80,7 +78,6 @@ export function ErrorPanel({
   const { messages } = useI18n();
   const { kind, reason } = useErrorReason(error);
   const pathname = usePathname();
-  const searchParams = useSearchParams();
   return (
     <div role="alert" className="card border-danger-fg/40 flex flex-col items-start gap-3 p-5 sm:p-6">
       <p className="font-semibold text-danger-fg">{title}</p>
@@ -90,11 +87,7 @@ export function ErrorPanel({
           {kind === "insufficient_scope" ? messages.errors.signInAgain : messages.landing.signIn}
         </a>
       ) : (
-        <FormBeforeHydration action={pathname ?? "/"} query={searchParams ?? []} onSubmit={onRetry}>
-          <button type="submit" className="btn btn-secondary" disabled={retrying} aria-busy={retrying}>
-            {messages.errors.retry}
-          </button>
-        </FormBeforeHydration>
+        <RetryButton onRetry={onRetry} retrying={retrying} />
       )}
     </div>
   );

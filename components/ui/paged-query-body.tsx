@@ -86,7 +86,9 @@ export function PagedQueryBody<T>({
   };
   const nextPageCount = (query.data?.pages.length ?? 1) + 1;
   const unavailableCount = (query.data?.pages ?? []).reduce((sum, page) => sum + (page.itemsUnavailable ?? 0), 0);
-  const unavailable = <UnavailableItems count={unavailableCount} words={texts} />;
+  const unavailable = (
+    <UnavailableItems count={unavailableCount} words={texts} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+  );
   if (query.isPending) return <LoadingState label={messages.app.loading} />;
   if (query.isError && items.length === 0) {
     return <ErrorPanel title={texts.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;

@@ -512,6 +512,22 @@ test("a site whose lists hold items it cannot give: each page shows the rest and
   const endingSoon = page.getByRole("region", { name: "Access ending soon" });
   await expect(endingSoon.getByText("No course that loaded here has access ending in the next 30 days.")).toBeVisible();
   await expect(endingSoon.getByText(/No course access ends/)).toHaveCount(0);
+
+  // The site gives them again: Retry beside the note asks for them, in place, on the Overview and on Courses.
+  await page.goto("/courses");
+  await expect(page.getByText(`${maya.enrollments.length} courses could not be loaded from the site.`)).toBeVisible();
+  await page.goto("/");
+  await setKnobs(page, { graphqlUnavailableItems: [] });
+  await continueWatching.getByRole("button", { name: "Retry" }).click();
+  await expect(continueWatching.getByText(/could not be loaded from the site/)).toHaveCount(0);
+  await expect(continueWatching.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
+  await setKnobs(page, { graphqlUnavailableItems: [gone.slug] });
+  await page.goto("/courses");
+  await expect(page.getByText("1 course could not be loaded from the site.")).toBeVisible();
+  await setKnobs(page, { graphqlUnavailableItems: [] });
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByText(/could not be loaded from the site/)).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: gone.name, exact: true })).toBeVisible();
 });
 
 test("a site with only the seed's fields: every page renders what it can, and Resume still works", async ({ page }) => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { createElement, Suspense, type ReactNode } from "react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { CourseCard } from "@/components/courses/course-card";
 import { ContinueWatching } from "@/components/overview/continue-watching";
@@ -180,6 +180,20 @@ describe("ContinueWatching", () => {
     const section = screen.getByRole("region", { name: "Continue watching" });
     expect(section.textContent).toBe("Continue watching4 courses could not be loaded from the site.");
     expect(screen.queryByRole("list")).toBeNull();
+  });
+
+  it("offers Retry beside the note of courses the site could not give, which asks again, and holds it while asking", () => {
+    const onRetry = vi.fn();
+    render(createElement(ContinueWatching, { courses: [course], unknown: 0, unavailable: 1, retry: { onRetry, retrying: false } }));
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    cleanup();
+    render(createElement(ContinueWatching, { courses: [course], unknown: 0, unavailable: 1, retry: { onRetry, retrying: true } }));
+    expect(screen.getByRole("button", { name: "Retry" }).getAttribute("aria-busy")).toBe("true");
+    cleanup();
+    // No note, no Retry.
+    render(createElement(ContinueWatching, { courses: [course], unknown: 0, unavailable: 0, retry: { onRetry, retrying: false } }));
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
   });
 });
 
