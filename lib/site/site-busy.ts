@@ -14,9 +14,12 @@ const DELTA_SECONDS = /^\d{1,10}$/;
 export function retryAfterSeconds(value: string | null | undefined, nowMs: number): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;
-  const seconds = DELTA_SECONDS.test(text) ? Number(text) : Math.ceil((Date.parse(text) - nowMs) / 1000);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > LONGEST_WAIT_SECONDS) return undefined;
-  return seconds;
+  return repeatableWait(DELTA_SECONDS.test(text) ? Number(text) : Math.ceil((Date.parse(text) - nowMs) / 1000));
+}
+
+/** A wait worth repeating to the member: some seconds, up to a day; undefined for none, one past, or a longer one. */
+function repeatableWait(seconds: number): number | undefined {
+  return Number.isFinite(seconds) && seconds > 0 && seconds <= LONGEST_WAIT_SECONDS ? seconds : undefined;
 }
 
 /** The site's answer an error carries: graphql-request's and oauth4webapi's keep the Response's status and headers. */
@@ -65,7 +68,7 @@ function rateLimitResetSeconds(headers: Headers, nowMs: number): number | undefi
   const reset = (headers.get("ratelimit-reset") ?? headers.get("x-ratelimit-reset"))?.trim();
   if (!reset || !DELTA_SECONDS.test(reset)) return undefined;
   const value = Number(reset);
-  return value >= EPOCH_SECONDS_FROM ? retryAfterSeconds(String(Math.ceil(value - nowMs / 1000)), nowMs) : retryAfterSeconds(reset, nowMs);
+  return repeatableWait(value >= EPOCH_SECONDS_FROM ? Math.ceil(value - nowMs / 1000) : value);
 }
 
 /**

@@ -59,16 +59,11 @@ export default async function SignInProblemPage({
   // A permission the member did not grant is named, in our own words for it (never the site's text).
   const missing = known === "scope_not_granted" ? plainScopes(detail) : [];
   const several = missing.length > 1;
-  // Too many attempts, or a site that limits how often it answers or is down for a while: how long to wait,
-  // when the address names it.
-  const siteFailed = known === "site_unavailable" || known === "pushed_request_failed";
-  const busy = detail === SITE_BUSY && siteFailed;
-  const wait = known === "rate_limited" || siteFailed ? signInWaitOf(retryAfter) : undefined;
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-5 py-6 sm:py-12">
       <h1 className="text-3xl font-semibold tracking-tight text-fg">{messages.title}</h1>
       <p role="alert" className="card w-full border-l-4 border-l-accent p-4 text-fg">
-        {several ? messages.scopesNotGranted : problemText(known, busy, wait, locale)}
+        {several ? messages.scopesNotGranted : problemText(known, detail, retryAfter, locale)}
       </p>
       {missing.length > 0 ? (
         <ul className="list-disc pl-6 text-fg">
@@ -95,15 +90,23 @@ export default async function SignInProblemPage({
   );
 }
 
-/** What went wrong in the member's words: a wait is named when there is one to name. */
-function problemText(known: KnownCode | "unexpected", busy: boolean, wait: number | undefined, locale: Locale): string {
+/**
+ * What went wrong in the member's words, with how long to wait when the address names it: too many attempts
+ * here, or a site that limits how often it answers (`detail` site_busy) or is down for a while.
+ */
+function problemText(
+  known: KnownCode | "unexpected",
+  detail: string | string[] | undefined,
+  retryAfter: string | string[] | undefined,
+  locale: Locale,
+): string {
   const messages = SIGN_IN_PROBLEM_WORDS[locale];
+  const siteFailed = known === "site_unavailable" || known === "pushed_request_failed";
+  const wait = known === "rate_limited" || siteFailed ? signInWaitOf(retryAfter) : undefined;
   const when = wait === undefined ? undefined : inTimeFromNow(wait, locale);
-  if (busy) return when === undefined ? messages.siteBusy : interpolate(messages.siteBusyFor, { when });
+  if (siteFailed && detail === SITE_BUSY) return when === undefined ? messages.siteBusy : interpolate(messages.siteBusyFor, { when });
   if (when === undefined) return messages[known];
-  if (known === "rate_limited") return interpolate(messages.rateLimitedFor, { when });
-  if (known === "site_unavailable" || known === "pushed_request_failed") return interpolate(messages.siteDownFor, { when });
-  return messages[known];
+  return interpolate(siteFailed ? messages.siteDownFor : messages.rateLimitedFor, { when });
 }
 
 /** The scope names of `detail` that are plain tokens (at most four): nothing else from the URL is shown. */
