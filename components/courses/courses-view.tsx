@@ -19,6 +19,7 @@ import { SiteLink } from "@/components/layout/site-link";
 import { CourseCard } from "./course-card";
 import { COURSE_RESULTS_ID, CourseFilters } from "./course-filters";
 import { useCourseChoice, useShownCount } from "./use-course-choice";
+import { COURSE_ITEM_ATTRIBUTE, useCourseLeftFrom } from "./use-course-left-from";
 
 type CoursesQuery = ReturnType<typeof usePagedAccountPage<"courses">>;
 
@@ -103,8 +104,9 @@ function noMatchBodyOf(searching: boolean, matchingAnyShow: number, messages: Me
  * moves focus to the first course it adds (the status line announces the new count); past the last loaded
  * course, "Show more" loads the next 500 enrollments. How many are shown, and how many loads of enrollments
  * were read, are kept in the URL (useShownCount), so Back from a lecture and a reload find the list, and
- * the course, where they were. Pressed before the page is interactive, either button loads that URL (the
- * server reads as many loads, up to MAX_SHOWN_PAGES), and the browser scrolls to the first course it adds.
+ * the course, where they were (the course a link left from comes into view: useCourseLeftFrom). Pressed
+ * before the page is interactive, either button loads that URL (the server reads as many loads, up to
+ * MAX_SHOWN_PAGES), and the browser scrolls to the first course it adds.
  */
 function ChosenCourses({
   choice,
@@ -133,6 +135,7 @@ function ChosenCourses({
   // that no course has these words would be said too early, and so it would when that read failed (its
   // error with Retry stands in the list's place).
   const stillSearching = choice.q.trim() !== "" && query.hasNextPage;
+  const noteCourseLeftFrom = useCourseLeftFrom(shownCourses.length > 0);
 
   return (
     <>
@@ -144,9 +147,15 @@ function ChosenCourses({
           <EmptyState title={messages.courses.noMatch} body={noMatchBody} />
         )
       ) : (
-        <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`}>
+        <ul className={`grid gap-2 ${embedded ? "" : "sm:grid-cols-2 sm:gap-4 lg:grid-cols-3"}`} onClick={noteCourseLeftFrom}>
           {shownCourses.map((course, index) => (
-            <li key={course.slug} id={listedItemId(index + 1)} {...focusProps(course.slug)} className="rounded-xl outline-offset-4">
+            <li
+              key={course.slug}
+              id={listedItemId(index + 1)}
+              {...{ [COURSE_ITEM_ATTRIBUTE]: course.slug }}
+              {...focusProps(course.slug)}
+              className="rounded-xl outline-offset-4"
+            >
               <CourseCard course={course} rowOnly={embedded} remindersInRows={choice.show === "ending-soon"} />
             </li>
           ))}

@@ -6,6 +6,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 
 import { PageHeader } from "@/components/ui/page-header";
 import { accountKeys } from "@/lib/client/keys";
+import { linkOfPlainClick } from "@/lib/client/plain-link-click";
 import { useOnline } from "@/lib/client/use-online";
 import { whenIdle } from "@/lib/client/when-idle";
 import { PAGE_PATHS } from "@/lib/contract/paths";
@@ -134,10 +135,8 @@ export function usePageUrl(): PageUrl {
 
 /** The in-app address a plain click on a link goes to, or null (another origin, a new tab, a download, a same-page anchor). */
 function inAppLinkTarget(event: MouseEvent): URL | null {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
-  const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
-  if (!(anchor instanceof HTMLAnchorElement)) return null;
-  if ((anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download")) return null;
+  const anchor = linkOfPlainClick(event);
+  if (!anchor) return null;
   const url = new URL(anchor.href);
   if (url.origin !== window.location.origin) return null;
   const samePage = url.pathname === window.location.pathname && url.search === window.location.search;

@@ -564,3 +564,31 @@ test("on a phone, Back from a lecture far down the list brings back the list as 
   await expect(page).toHaveURL(/\/courses\?sort=name$/);
   await expect(status).toHaveText(`Showing 24 of ${total}`);
 });
+
+test("Back from a lecture finds the course in view where the browser restores no scroll; a link opened in a new tab notes nothing", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "kai@example.com", { from: "/courses" });
+  await page.goto("/courses?shown=72");
+  const total = enrollmentsOf("kai@example.com").length;
+  await expect(page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ })).toHaveText(`Showing 72 of ${total}`);
+  const { row: card, sameRow: sameCard } = await lastResumableOf72(page);
+  // A click that opens the lecture in another tab leaves this page as it is: nothing is noted.
+  const [lectureTab] = await Promise.all([
+    page.context().waitForEvent("page"),
+    card.getByRole("link", { name: /^Resume/ }).click({ modifiers: ["ControlOrMeta"] }),
+  ]);
+  await lectureTab.close();
+  expect(await page.evaluate(() => JSON.stringify(window.history.state))).not.toContain("courseLeftFrom");
+
+  // As a browser does that restores no scroll on Back (a phone that discarded the tab, or one that kept
+  // an offset from before the last scroll): this history entry's scroll is the page's to restore.
+  await page.evaluate(() => (window.history.scrollRestoration = "manual"));
+  await card.getByRole("link", { name: /^Resume/ }).click();
+  await expect(page).toHaveURL(new RegExp(`^${SITE_URL}/courses/[^/]+/lectures/`));
+  await page.goBack();
+  await expect(sameCard).toBeInViewport();
+  await page.reload();
+  await expect(sameCard).toBeInViewport();
+});

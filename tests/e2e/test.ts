@@ -81,8 +81,8 @@ async function attachNotes(testInfo: TestInfo, context: BrowserContext, notes: s
 }
 
 /**
- * Each frame's address and its document's status, its level-one headings, what its alerts and status lines
- * say, and the addresses (paths) its requests were answered 400 or above.
+ * Each frame's address, its document's status and how far it is scrolled, its level-one headings, what its
+ * alerts and status lines say, and the addresses (paths) its requests were answered 400 or above.
  */
 async function describePage(page: Page, index: number): Promise<string> {
   if (page.isClosed()) return `page ${index + 1}: closed`;
@@ -99,7 +99,9 @@ async function describePage(page: Page, index: number): Promise<string> {
           const words = [...document.querySelectorAll("h1, [role=alert], [role=status], output")]
             .map((element) => (element as HTMLElement).innerText.trim())
             .filter(Boolean);
-          return [`(${documentStatus})`, ...words, ...refused].join(" | ").slice(0, 160);
+          // Where the page was scrolled to, of how far it could be: a journey about what is in view can tell.
+          const scrolled = `(scrolled ${Math.round(window.scrollY)} of ${document.documentElement.scrollHeight - window.innerHeight})`;
+          return [`(${documentStatus})`, scrolled, ...words, ...refused].join(" | ").slice(0, 160);
         })
         .catch(() => "(not readable)");
       return `${frame === page.mainFrame() ? "" : "frame "}${shortUrl(frame.url())}: ${said}`;
