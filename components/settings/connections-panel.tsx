@@ -4,7 +4,7 @@ import { Fragment, useEffect, useId, useRef, useState } from "react";
 import { useConnections } from "@/lib/client/hooks";
 import { isPassingReason } from "@/lib/contract/connections";
 import { urlPieces } from "@/lib/format/url-lines";
-import { interpolate, siteCalled } from "@/lib/i18n";
+import { inTimeFromNow, interpolate, siteCalled } from "@/lib/i18n";
 import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
 import { useI18n, useWords } from "@/lib/i18n/provider";
 import type { Connections, ConnectionTool } from "@/lib/types/account";
@@ -247,7 +247,7 @@ function AvailablePanel({ data }: { data: AvailableConnections }) {
  * and the URL to give it. Loaded in the browser on its own, so it never holds up the rest of Settings.
  */
 function ConnectionsPanel() {
-  const { messages } = useI18n();
+  const { messages, locale } = useI18n();
   const t = useWords(CONNECTIONS_WORDS);
   const query = useConnections();
 
@@ -257,11 +257,17 @@ function ConnectionsPanel() {
     body = <ErrorPanel title={t.error} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   else if (!query.data.available) {
     // A failure that may pass: said as for now, and the member may ask again.
-    const mayPass = isPassingReason(query.data.reason);
+    const { reason, retryAfterSeconds } = query.data;
+    const mayPass = isPassingReason(reason);
+    // A busy server that named its wait: when to try again, in the member's words.
+    const said =
+      reason === "busy" && retryAfterSeconds !== undefined
+        ? interpolate(t.busyFor, { when: inTimeFromNow(retryAfterSeconds, locale) })
+        : t.unavailable[reason];
     body = (
       <div className="flex flex-col items-start gap-2 rounded-xl border border-line bg-surface-muted p-4">
         <p className="font-semibold text-fg">{mayPass ? t.unavailableNowTitle : t.unavailableTitle}</p>
-        <p className="text-fg">{t.unavailable[query.data.reason]}</p>
+        <p className="text-fg">{said}</p>
         {mayPass ? (
           <button
             type="button"

@@ -17,6 +17,7 @@ import { logEvent } from "@/lib/log/logger";
 
 import { isSiteError, refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
+import { siteRetryAfterSeconds } from "./site-busy";
 import { siteFailureOf } from "./site-call-policy";
 import { clearableTimeout, outsideSiteDeadline, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
 import { siteFetch, siteFetchFor } from "./site-fetch";
@@ -35,7 +36,7 @@ const MAX_SERVER_TEXT_LENGTH = 200;
 /** What one connection to the MCP server found out. */
 export type McpInspection =
   | { available: true; serverName: string; serverVersion: string; tools: Omit<ConnectionTool, "access">[]; toolsLanguage?: string }
-  | { available: false; reason: ConnectionsUnavailableReason };
+  | { available: false; reason: ConnectionsUnavailableReason; retryAfterSeconds?: number };
 
 /** The language the tools' texts are asked in (Accept-Language) and the one the server says it wrote them in. */
 interface ToolTextLanguage {
@@ -154,8 +155,15 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
   };
   const untilBroken = <T>(work: Promise<T>): Promise<T> => Promise.race([work, broken]);
   const language: ToolTextLanguage | undefined = locale ? { accept: acceptLanguageFor(locale) } : undefined;
+  // The wait a 429 named (its Retry-After, or the reset of a used-up rate limit), said with "busy".
+  let busyForSeconds: number | undefined;
+  const send = mcpTransportFetch(endpoint, accessToken, deadline, fail, language);
   const transport = new StreamableHTTPClientTransport(endpoint, {
-    fetch: mcpTransportFetch(endpoint, accessToken, deadline, fail, language),
+    fetch: async (input, init) => {
+      const response = await send(input, init);
+      if (response.status === 429) busyForSeconds = siteRetryAfterSeconds(response);
+      return response;
+    },
     requestInit: { redirect: "manual" },
     // A reconnect would outlive this request: never.
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
@@ -193,7 +201,7 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
   } catch (error) {
     const failure = toMcpFailure(firstFailure ?? error);
     if (failure instanceof SiteError) throw failure;
-    return { available: false, reason: failure };
+    return { available: false, reason: failure, ...waitOf({ retryAfterSeconds: failure === "busy" ? busyForSeconds : undefined }) };
   } finally {
     client.onerror = undefined;
     await client.close().catch(() => undefined);
@@ -207,7 +215,8 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
  * section 5.4); a site whose beta is off (the sandbox then answers 404), that has no MCP server, or that
  * does not answer, does not, and Settings shows no "Connect an AI assistant (beta)".
  */
-export type AnonymousMcpAnswer = { on: true; publicToolNames: Set<string> } | { on: false; reason: ConnectionsUnavailableReason };
+export type AnonymousMcpAnswer =
+  { on: true; publicToolNames: Set<string> } | { on: false; reason: ConnectionsUnavailableReason; retryAfterSeconds?: number };
 
 /**
  * The anonymous answer is the same for every member: it is kept per process for MCP_PROBE_TTL_SECONDS
@@ -223,7 +232,7 @@ async function probeAnonymouslyAtSite(): Promise<AnonymousMcpAnswer> {
     const inspection = await inspectMcpServer(null);
     return inspection.available
       ? { on: true, publicToolNames: new Set(inspection.tools.map((tool) => tool.name)) }
-      : { on: false, reason: inspection.reason };
+      : { on: false, reason: inspection.reason, ...waitOf(inspection) };
   } catch {
     // The anonymous caller refused (401/403): the site offers MCP to no one who is not signed in.
     return { on: false, reason: "not_offered" };
@@ -274,7 +283,7 @@ export function connectionsLoader(locale: Locale): (accessToken: string) => Prom
     anonymousAnswer ??= probeMcpAnonymously();
     const mcpUrl = mcpServerUrl();
     const anonymous = await anonymousAnswer;
-    if (!anonymous.on) return { available: false, mcpUrl, reason: anonymous.reason };
+    if (!anonymous.on) return { available: false, mcpUrl, reason: anonymous.reason, ...waitOf(anonymous) };
     let member: McpInspection;
     try {
       member = await inspectMcpServer(accessToken, locale);
@@ -284,7 +293,7 @@ export function connectionsLoader(locale: Locale): (accessToken: string) => Prom
       logEvent("site_error", { endpoint: MCP_PATH, siteErrorCode: "invalid_token", reason: "refreshed_token_refused" }, "warn");
       return { available: false, mcpUrl, reason: "refused" };
     }
-    if (!member.available) return { available: false, mcpUrl, reason: member.reason };
+    if (!member.available) return { available: false, mcpUrl, reason: member.reason, ...waitOf(member) };
     const tools: ConnectionTool[] = member.tools.map((tool) => ({
       ...tool,
       access: anonymous.publicToolNames.has(tool.name) ? "public" : "member",
@@ -299,6 +308,11 @@ export function connectionsLoader(locale: Locale): (accessToken: string) => Prom
       memberTools: tools.some((tool) => tool.access === "member"),
     };
   };
+}
+
+/** The wait an answer names, as a field to spread: none when it names none. */
+function waitOf({ retryAfterSeconds }: { retryAfterSeconds?: number | undefined }): { retryAfterSeconds?: number } {
+  return retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
 }
 
 /** HTTP statuses meaning "there is no MCP server here" rather than "it failed this time". */

@@ -198,4 +198,10 @@ export type Connections =
       /** True when the member's sign-in unlocks tools of their own (at least one tool has access "member"). */
       memberTools: boolean;
     }
-  | { available: false; mcpUrl: string; reason: ConnectionsUnavailableReason };
+  | {
+      available: false;
+      mcpUrl: string;
+      reason: ConnectionsUnavailableReason;
+      /** For "busy": the wait the MCP server named (its Retry-After, or the reset of a used-up rate limit), when it named one. */
+      retryAfterSeconds?: number;
+    };

@@ -254,7 +254,7 @@ test("once shown, the disclosure stays when the member comes back to a busy MCP 
   await expect(page.getByRole("textbox", { name: PANEL_WORDS.en.url })).toHaveValue(MCP_URL);
 
   // The member leaves to set up the assistant; meanwhile the site's MCP server starts limiting how often it answers.
-  await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: { mode: "status", status: 429 } } });
+  await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: { mode: "status", status: 429, retryAfter: "120" } } });
   await page.clock.fastForward("03:00");
   const asked = page.waitForResponse((response) => response.url().endsWith("/api/account/connections"));
   await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
@@ -262,7 +262,8 @@ test("once shown, the disclosure stays when the member comes back to a busy MCP 
 
   const panel = page.getByRole("region", { name: "AI assistants" });
   await expect(panel.getByText("AI assistants cannot connect to this site right now")).toBeVisible();
-  await expect(panel.getByText("The site's MCP server is busy right now. Please try again in a moment.")).toBeVisible();
+  // With the wait the server named (Retry-After: 120).
+  await expect(panel.getByText("The site's MCP server is busy right now. Please try again in 2 minutes.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: PANEL_WORDS.en.open })).toBeVisible();
 
   await postSandboxControl(page, "/__sandbox/knobs", { failures: { mcp: null } });

@@ -165,7 +165,13 @@ describe("GET /api/account/connections", () => {
     sandbox.setKnobs({ failures: { mcp: { mode: "status", status } } });
     const answer = await getConnections(browser);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ available: false, mcpUrl: `${sandbox.url}/mcp`, reason });
+    // The sandbox's 429 names a wait of 1 s (its Retry-After), which Settings repeats.
+    expect(answer.body).toEqual({
+      available: false,
+      mcpUrl: `${sandbox.url}/mcp`,
+      reason,
+      ...(status === 429 ? { retryAfterSeconds: 1 } : {}),
+    });
     expect(refreshGrants()).toHaveLength(0);
     sandbox.setKnobs({ failures: { mcp: null } });
     // An "off" answer is kept for MCP_PROBE_TTL_SECONDS, and a new process (or the TTL past) asks again; a site
@@ -175,6 +181,40 @@ describe("GET /api/account/connections", () => {
       resetPublicToolsCacheForTests();
     }
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
+  });
+
+  it.each([
+    { said: "Retry-After in seconds", failure: { retryAfter: "120" }, wait: 120 },
+    { said: "Retry-After as an HTTP-date", failure: { retryAfter: new Date(Date.now() + 300_000).toUTCString() }, wait: [299, 300] },
+    { said: "no wait", failure: { retryAfter: null }, wait: undefined },
+    { said: "a wait over a day", failure: { retryAfter: "90000" }, wait: undefined },
+    // draft-ietf-httpapi-ratelimit-headers: a used-up limit and its reset, in seconds from now, without Retry-After.
+    {
+      said: "a used-up rate limit",
+      failure: { retryAfter: null, headers: { "ratelimit-remaining": "0", "ratelimit-reset": "45" } },
+      wait: 45,
+    },
+    {
+      said: "a rate limit not used up",
+      failure: { retryAfter: null, headers: { "ratelimit-remaining": "3", "ratelimit-reset": "45" } },
+      wait: undefined,
+    },
+  ])("a busy MCP server's wait ($said) reaches Settings, from the first look and from the member's own", async ({ failure, wait }) => {
+    const expectWait = (body: unknown) => {
+      const { retryAfterSeconds } = body as { retryAfterSeconds?: number };
+      if (Array.isArray(wait)) expect(wait).toContain(retryAfterSeconds);
+      else expect(retryAfterSeconds).toBe(wait);
+      expect(body).toMatchObject({ available: false, reason: "busy" });
+    };
+    const browser = await signIn();
+    // The anonymous first look answered 429.
+    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
+    expectWait((await getConnections(browser)).body);
+    // The first look answered and is kept (MCP_PROBE_TTL_SECONDS); the member's own look answers 429.
+    sandbox.setKnobs({ failures: { mcp: null } });
+    expect((await getConnections(browser)).body).toMatchObject({ available: true });
+    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
+    expectWait((await getConnections(browser)).body);
   });
 
   it("calls an answer that is not MCP incompatible", async () => {

@@ -51,6 +51,8 @@ const en = {
       "The site's MCP server did not accept this dashboard's sign-in, so it cannot show what an assistant could do. " +
       "The rest of your dashboard works as usual.",
   },
+  /** "busy" with the wait the server named; {when}: "in 30 seconds". */
+  busyFor: "The site's MCP server is busy right now. Please try again {when}.",
 };
 
 /** The shape of each language's words: exactly the English keys. */
@@ -92,6 +94,7 @@ const zhTW: ConnectionsWords = {
     too_large: "網站的 MCP 伺服器回應過大，超出此儀表板讀取的範圍。",
     refused: "網站的 MCP 伺服器不接受此儀表板的登入，因此無法顯示助理能做的事。儀表板的其他功能不受影響。",
   },
+  busyFor: "網站的 MCP 伺服器目前忙碌中，請於 {when}再試。",
 };
 
 export const CONNECTIONS_WORDS: Readonly<Record<Locale, ConnectionsWords>> = { en, "zh-TW": zhTW };

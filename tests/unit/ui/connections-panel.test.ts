@@ -53,6 +53,17 @@ it.each([
   expect(screen.getByRole("button", { name: "重試" })).toBeTruthy();
 });
 
+it("says when to try again where the busy server named its wait, in both languages", async () => {
+  const busyFor = (seconds: number) =>
+    ({ available: false, mcpUrl: "https://school.example.com/mcp", reason: "busy", retryAfterSeconds: seconds }) as const;
+  renderPanel(busyFor(120));
+  expect(await screen.findByText("The site's MCP server is busy right now. Please try again in 2 minutes.")).toBeTruthy();
+  expect(screen.getByRole("button", { name: "Retry" })).toBeTruthy();
+  cleanup();
+  renderPanel(busyFor(30), "zh-TW");
+  expect(await screen.findByText("網站的 MCP 伺服器目前忙碌中，請於 30 秒後再試。")).toBeTruthy();
+});
+
 it("offers no Retry where asking again cannot help (no MCP server at the site)", async () => {
   renderPanel({ available: false, mcpUrl: "https://school.example.com/mcp", reason: "not_offered" });
   expect(await screen.findByText(/This site does not offer an MCP server/)).toBeTruthy();
