@@ -40,8 +40,8 @@ function isInViewport(element: Element): boolean {
  * from a course's item (Resume, Start, Renew…) writes that course in the history entry's state (the
  * router's own state kept beside it); on that entry again (Back, Forward), once the list is shown, the
  * course's item is scrolled into view if the browser left it out of view, and the note is taken away (a
- * reload after the member scrolled on keeps where they are). Any other change of the list's
- * URL (a choice, Show more) replaces the state without it. Returns the list's click handler.
+ * reload after the member scrolled on keeps where they are). Any other change of the list's URL (a
+ * choice, Show more) replaces the state without it. Returns the list's click handler.
  */
 export function useCourseLeftFrom(listShown: boolean): (event: MouseEvent<HTMLElement>) => void {
   const settled = useRef(false);
