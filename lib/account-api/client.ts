@@ -11,7 +11,7 @@ import { refusalOfChallenge, SiteError } from "@/lib/site/errors";
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
-import { isRateLimitExhausted } from "@/lib/site/site-busy";
+import { isThrottledStatus } from "@/lib/site/site-busy";
 import { siteFailureOf } from "@/lib/site/site-call-policy";
 import { siteFetchFor } from "@/lib/site/site-fetch";
 
@@ -174,13 +174,13 @@ function tokenRefusalWithoutChallenge(error: unknown): SiteError | undefined {
 /**
  * True for an answer by which the site says it is busy, not that the query is wrong: 429 (RFC 6585
  * section 4); 403 with `Retry-After`, as GitHub answers past its secondary limits, or with its rate limit
- * used up (`x-ratelimit-remaining: 0`, GitHub's primary limit: isRateLimitExhausted); or a GraphQL error on
+ * used up (`x-ratelimit-remaining: 0`, GitHub's primary limit: isThrottledStatus); or a GraphQL error on
  * the whole request or its root field coded THROTTLED or RATE_LIMITED (in `extensions.code`, or in the
  * `type` GitHub puts beside `message`), which GraphQL sites answer with 200.
  */
 function isThrottledAnswer(error: ClientError): boolean {
   const { status, headers, errors = [] } = error.response;
-  if (status === 429 || (status === 403 && (headers.has("retry-after") || isRateLimitExhausted(headers)))) return true;
+  if (isThrottledStatus(status, headers)) return true;
   return (
     status < 500 &&
     errors.some(

@@ -17,7 +17,7 @@ import { logEvent } from "@/lib/log/logger";
 
 import { isSiteError, refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
-import { siteRetryAfterSeconds } from "./site-busy";
+import { isThrottledStatus, siteRetryAfterSeconds } from "./site-busy";
 import { siteFailureOf } from "./site-call-policy";
 import { clearableTimeout, outsideSiteDeadline, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
 import { siteFetch, siteFetchFor } from "./site-fetch";
@@ -155,13 +155,14 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
   };
   const untilBroken = <T>(work: Promise<T>): Promise<T> => Promise.race([work, broken]);
   const language: ToolTextLanguage | undefined = locale ? { accept: acceptLanguageFor(locale) } : undefined;
-  // The wait a 429 named (its Retry-After, or the reset of a used-up rate limit), said with "busy".
-  let busyForSeconds: number | undefined;
+  // An answer that says the server limits how often it answers (a 429, or a 403 that says so), and the wait
+  // it named (its Retry-After, or the reset of a used-up rate limit), said with "busy".
+  let throttled: { waitSeconds: number | undefined } | undefined;
   const send = mcpTransportFetch(endpoint, accessToken, deadline, fail, language);
   const transport = new StreamableHTTPClientTransport(endpoint, {
     fetch: async (input, init) => {
       const response = await send(input, init);
-      if (response.status === 429) busyForSeconds = siteRetryAfterSeconds(response);
+      if (isThrottledStatus(response.status, response.headers)) throttled = { waitSeconds: siteRetryAfterSeconds(response) };
       return response;
     },
     requestInit: { redirect: "manual" },
@@ -199,9 +200,9 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
       ...(language?.declared ? { toolsLanguage: language.declared } : {}),
     };
   } catch (error) {
-    const failure = toMcpFailure(firstFailure ?? error);
+    const failure = toMcpFailure(firstFailure ?? error, throttled !== undefined);
     if (failure instanceof SiteError) throw failure;
-    return { available: false, reason: failure, ...waitOf({ retryAfterSeconds: failure === "busy" ? busyForSeconds : undefined }) };
+    return { available: false, reason: failure, ...waitOf({ retryAfterSeconds: failure === "busy" ? throttled?.waitSeconds : undefined }) };
   } finally {
     client.onerror = undefined;
     await client.close().catch(() => undefined);
@@ -327,13 +328,14 @@ function fromStatus(status: number): ConnectionsUnavailableReason {
   return "incompatible";
 }
 
-function toMcpFailure(error: unknown): SiteError | ConnectionsUnavailableReason {
+/** `throttled`: an answer of the listing said the server limits how often it answers (isThrottledStatus). */
+function toMcpFailure(error: unknown, throttled: boolean): SiteError | ConnectionsUnavailableReason {
   const failure = siteFailureOf(error);
   if (failure) return failure.code === "too_large" ? "too_large" : "unreachable";
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     return refusalOfChallenge(error, { name: "MCP server", ownMetadataUrls: ownResourceMetadataUrls() });
   }
-  if (error instanceof StreamableHTTPError) return fromStatus(error.code ?? -1);
+  if (error instanceof StreamableHTTPError) return throttled ? "busy" : fromStatus(error.code ?? -1);
   if (error instanceof McpError) {
     return error.code === Number(ErrorCode.RequestTimeout) || error.code === Number(ErrorCode.ConnectionClosed)
       ? "unreachable"

@@ -55,6 +55,14 @@ export function isRateLimitExhausted(headers: Headers): boolean {
   return headers.get("x-ratelimit-remaining")?.trim() === "0" || headers.get("ratelimit-remaining")?.trim() === "0";
 }
 
+/**
+ * True when an answer says the site limits how often it answers: 429 Too Many Requests (RFC 6585 section 4),
+ * or a 403 with `Retry-After` or a used-up rate limit (GitHub's secondary and primary rate limits).
+ */
+export function isThrottledStatus(status: number, headers: Headers): boolean {
+  return status === 429 || (status === 403 && (headers.has("retry-after") || isRateLimitExhausted(headers)));
+}
+
 /** Seconds since the epoch from this on: GitHub's `x-ratelimit-reset` is one; a wait of seconds is far smaller. */
 const EPOCH_SECONDS_FROM = 1_000_000_000;
 

@@ -174,7 +174,10 @@ export type ConnectionsUnavailableReason =
   | "incompatible"
   /** The site did not answer in time, or answered 5xx: worth trying again later. */
   | "unreachable"
-  /** The site's MCP server limits how often it answers (429, RFC 6585 section 4): worth trying again in a moment. */
+  /**
+   * The site's MCP server limits how often it answers (429, RFC 6585 section 4, or a 403 that says so, as
+   * GitHub's rate limits do): worth trying again in a moment, or after the wait it named.
+   */
   | "busy"
   /** The MCP server's answer is larger than the dashboard reads. */
   | "too_large"

@@ -160,6 +160,7 @@ describe("GET /api/account/connections", () => {
     // RFC 6585 section 4: a server that limits how often it answers is busy, not gone.
     { status: 429, reason: "busy" },
     { status: 400, reason: "incompatible" },
+    { status: 403, reason: "incompatible" },
   ])("says the site offers no connection when /mcp answers $status ($reason), without ending the session", async ({ status, reason }) => {
     const browser = await signIn();
     sandbox.setKnobs({ failures: { mcp: { mode: "status", status } } });
@@ -183,7 +184,11 @@ describe("GET /api/account/connections", () => {
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
   });
 
-  it.each([
+  it.each<{
+    said: string;
+    failure: { status?: number; retryAfter: string | null; headers?: Record<string, string> };
+    wait?: number | number[];
+  }>([
     { said: "Retry-After in seconds", failure: { retryAfter: "120" }, wait: 120 },
     { said: "Retry-After as an HTTP-date", failure: { retryAfter: new Date(Date.now() + 300_000).toUTCString() }, wait: [299, 300] },
     { said: "no wait", failure: { retryAfter: null }, wait: undefined },
@@ -199,6 +204,18 @@ describe("GET /api/account/connections", () => {
       failure: { retryAfter: null, headers: { "ratelimit-remaining": "3", "ratelimit-reset": "45" } },
       wait: undefined,
     },
+    // GitHub's rate limits answer 403: its secondary limits with Retry-After, its primary one with the limit
+    // used up and its reset in seconds since the epoch. A bare 403 is not busy (the status table above).
+    { said: "a 403 with Retry-After", failure: { status: 403, retryAfter: "30" }, wait: 30 },
+    {
+      said: "a 403 with a used-up rate limit",
+      failure: {
+        status: 403,
+        retryAfter: null,
+        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 60) },
+      },
+      wait: [59, 60, 61],
+    },
   ])("a busy MCP server's wait ($said) reaches Settings, from the first look and from the member's own", async ({ failure, wait }) => {
     const expectWait = (body: unknown) => {
       const { retryAfterSeconds } = body as { retryAfterSeconds?: number };
@@ -207,10 +224,10 @@ describe("GET /api/account/connections", () => {
       expect(body).toMatchObject({ available: false, reason: "busy" });
     };
     const browser = await signIn();
-    // The anonymous first look answered 429.
+    // The anonymous first look answered that the server is busy (429, unless the case says otherwise).
     sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
     expectWait((await getConnections(browser)).body);
-    // The first look answered and is kept (MCP_PROBE_TTL_SECONDS); the member's own look answers 429.
+    // The first look answered and is kept (MCP_PROBE_TTL_SECONDS); the member's own look answers busy.
     sandbox.setKnobs({ failures: { mcp: null } });
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
     sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
