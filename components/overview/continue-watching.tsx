@@ -13,6 +13,7 @@ import { AccessBadge } from "@/components/courses/access-badge";
 import { CourseMainAction } from "@/components/courses/course-main-action";
 import { CourseProgress } from "@/components/courses/course-progress";
 import { UnavailableItems } from "@/components/ui/unavailable-items";
+import type { RetryAction } from "@/components/ui/retry-button";
 
 /**
  * Up to three courses in progress, most recently watched first, each with its action (and its badge when
@@ -30,7 +31,7 @@ export function ContinueWatching({
   /** Courses the site listed but could not give: any of them may be in progress. */
   unavailable?: number;
   /** Asks the site for the overview again, from the note of courses it could not give. */
-  retry?: { onRetry: () => void; retrying: boolean };
+  retry?: RetryAction;
 }) {
   const { messages, now } = useI18n();
   const words = useWords(OVERVIEW_WORDS);

@@ -8,6 +8,7 @@ import { RegistrationList } from "@/components/events/registration-list";
 import { PageSection } from "@/components/ui/page-section";
 import { PAGE_PATHS } from "@/lib/contract/paths";
 import { UnavailableItems } from "@/components/ui/unavailable-items";
+import type { RetryAction } from "@/components/ui/retry-button";
 
 /**
  * The next few upcoming events the member is registered for (null: the site does not provide registrations,
@@ -24,7 +25,7 @@ export function UpcomingEvents({
   /** Registrations the site listed but could not give: any of them may be upcoming. */
   unavailable?: number;
   /** Asks the site for the overview again, from the note of registrations it could not give. */
-  retry?: { onRetry: () => void; retrying: boolean };
+  retry?: RetryAction;
 }) {
   const { messages } = useI18n();
   const words = useWords(OVERVIEW_WORDS);

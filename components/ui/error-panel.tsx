@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { asApiError, errorKindOf, type ApiErrorKind } from "@/lib/client/api";
 import { loginPath } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
-import { RetryButton } from "./retry-button";
+import { RetryButton, type RetryAction } from "./retry-button";
 import { describeScope, inTimeFromNow, interpolate, type Messages } from "@/lib/i18n";
 import type { Locale } from "@/lib/i18n/locales";
 
@@ -72,9 +72,7 @@ export function ErrorPanel({
   /** What failed, e.g. "Your courses could not be loaded." */
   title: string;
   error: unknown;
-  onRetry: () => void;
-  retrying?: boolean;
-}) {
+} & RetryAction) {
   const { messages } = useI18n();
   const { kind, reason } = useErrorReason(error);
   const pathname = usePathname();

@@ -4,12 +4,18 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useI18n } from "@/lib/i18n/provider";
 import { FormBeforeHydration } from "./form-before-hydration";
 
+/** What asks again, and whether it is asking now (held, `aria-busy`, meanwhile). */
+export interface RetryAction {
+  onRetry: () => void;
+  retrying?: boolean;
+}
+
 /**
  * Retry: a GET form to the page's own address, so a press before the page is interactive (a phone still
  * loading its scripts) loads the page again from the server, which asks the site again; once interactive,
  * the form never leaves the page and `onRetry` asks again in place.
  */
-export function RetryButton({ onRetry, retrying = false }: { onRetry: () => void; retrying?: boolean }) {
+export function RetryButton({ onRetry, retrying = false }: RetryAction) {
   const { messages } = useI18n();
   const pathname = usePathname();
   const searchParams = useSearchParams();

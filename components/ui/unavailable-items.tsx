@@ -1,5 +1,5 @@
 import { interpolate } from "@/lib/i18n";
-import { RetryButton } from "./retry-button";
+import { RetryButton, type RetryAction } from "./retry-button";
 
 /**
  * How many items of a list the site listed but could not give (Page's `itemsUnavailable`), in the list's
@@ -14,9 +14,7 @@ export function UnavailableItems({
 }: {
   count: number;
   words: { unavailableOne: string; unavailable: string };
-  onRetry?: () => void;
-  retrying?: boolean;
-}) {
+} & Partial<RetryAction>) {
   if (count === 0) return null;
   return (
     <div
