@@ -15,13 +15,22 @@ const AVERAGE_YEAR = 365.2425 * DAY;
 export function formatRelativeTime(target: Date | string, now: Date, formatLocale: FormatLocale): string {
   const diff = toDate(target).getTime() - now.getTime();
   const abs = Math.abs(diff);
-  const format = relativeTimeFormat(formatLocale, { numeric: "always" });
-  if (abs < HOUR) return format.format(Math.round(diff / MINUTE), "minute");
-  if (abs < DAY) return format.format(Math.round(diff / HOUR), "hour");
-  if (abs < 14 * DAY) return format.format(Math.round(diff / DAY), "day");
-  if (abs < 60 * DAY) return format.format(Math.round(diff / (7 * DAY)), "week");
-  if (abs < AVERAGE_YEAR - AVERAGE_MONTH / 2) return format.format(Math.round(diff / AVERAGE_MONTH), "month");
-  return format.format(Math.round(diff / AVERAGE_YEAR), "year");
+  const inUnit = (size: number, unit: Intl.RelativeTimeFormatUnit) => timeFrom(Math.round(diff / size), unit, formatLocale);
+  if (abs < HOUR) return inUnit(MINUTE, "minute");
+  if (abs < DAY) return inUnit(HOUR, "hour");
+  if (abs < 14 * DAY) return inUnit(DAY, "day");
+  if (abs < 60 * DAY) return inUnit(7 * DAY, "week");
+  if (abs < AVERAGE_YEAR - AVERAGE_MONTH / 2) return inUnit(AVERAGE_MONTH, "month");
+  return inUnit(AVERAGE_YEAR, "year");
+}
+
+/**
+ * Intl.RelativeTimeFormat's words for `value` units from now ("in 3 minutes", "3 分鐘後"), with the space
+ * after the number a no-break space: on a narrow phone the number never ends one line and its unit starts
+ * the next.
+ */
+export function timeFrom(value: number, unit: Intl.RelativeTimeFormatUnit, locale: string): string {
+  return relativeTimeFormat(locale, { numeric: "always" }).format(value, unit).replace(/(\d) /, "$1\u00a0");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { timeFrom } from "@/lib/format/relative";
 import { en } from "./messages/en";
 import type { Messages } from "./messages/types";
 import { zhTW } from "./messages/zh-TW";
@@ -40,13 +41,12 @@ export function seeAllCourses(messages: Messages, count: number): string {
 
 /**
  * A wait as the member's language says a time from now ("in 30 seconds", "3 分鐘後"), in its largest
- * whole unit: seconds under a minute and a half, then minutes, then hours (Intl.RelativeTimeFormat).
+ * whole unit: seconds under a minute and a half, then minutes, then hours.
  */
 export function inTimeFromNow(seconds: number, locale: Locale): string {
-  const words = new Intl.RelativeTimeFormat(locale, { numeric: "always" });
-  if (seconds < 90) return words.format(seconds, "second");
-  if (seconds < 90 * 60) return words.format(Math.ceil(seconds / 60), "minute");
-  return words.format(Math.ceil(seconds / 3600), "hour");
+  if (seconds < 90) return timeFrom(seconds, "second", locale);
+  if (seconds < 90 * 60) return timeFrom(Math.ceil(seconds / 60), "minute", locale);
+  return timeFrom(Math.ceil(seconds / 3600), "hour", locale);
 }
 
 type ScopeKey = Exclude<keyof Messages["scopes"], "unknown">;

@@ -7,7 +7,7 @@ import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbo
 import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { freePort } from "../support/free-port";
 
-import { HOST_PAGE, hydrated, postSandboxControl, resetSandbox, signIn } from "./support";
+import { HOST_PAGE, hydrated, lineTexts, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /*
  * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400), a
@@ -213,6 +213,34 @@ for (const locale of ["en", "zh-TW"] as const) {
     }
   });
 }
+
+/** A wait's number and its unit, as either language writes them: "20 seconds", "10 分鐘後". */
+const NUMBER_AND_UNIT = /\d+\s(?:seconds?|minutes?|hours?|秒|分鐘|小時)/;
+
+test("a wait never breaks between its number and its unit, from 320 to 420 px, in either language", async ({ browser }) => {
+  for (const locale of ["en", "zh-TW"] as const) {
+    const context = await browser.newContext({ locale, viewport: { width: 320, height: 800 } });
+    const page = await context.newPage();
+    try {
+      for (const screen of SCREENS) {
+        const wait = NUMBER_AND_UNIT.exec(locale === "en" ? screen.en : screen.zh)?.[0];
+        if (!wait) continue;
+        await page.goto(screen.path);
+        const sentence = page.getByRole("main").getByText(wait);
+        for (let width = 320; width <= 420; width += 2) {
+          await page.setViewportSize({ width, height: 800 });
+          const lines = await lineTexts(sentence);
+          expect(
+            lines.some((line) => line.replace(/\s/g, " ").includes(wait)),
+            `${screen.path} at ${width} px: ${lines.join(" | ")}`,
+          ).toBe(true);
+        }
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
 
 const OWN_VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean }[] = [
   { name: "PAR required", knobs: { par: "required" }, pushed: true },

@@ -116,7 +116,7 @@ describe("the handoff of a popup sign-in, past the dashboard's sign-in rate limi
 
   it("says too many attempts came from here, and how long to wait, in the panel's language", async () => {
     expect(await signInThroughPopup(limited({ retryAfterSeconds: 40 }))).toBe(
-      "Too many attempts from here. Please try again in 40 seconds.",
+      "Too many attempts from here. Please try again in 40\u00a0seconds.",
     );
     cleanup();
     openSpy.mockReset();

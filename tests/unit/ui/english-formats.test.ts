@@ -33,7 +33,7 @@ const EXPECTED = {
     time: "9:05 AM",
     evening: "Sat, Dec 5, 2026, 7:00 – 9:00 PM GMT+8",
     allDayRange: "Sat, Dec 5 – Sun, Dec 6, 2026",
-    accessUntil: "Access until Mar 12, 2027 (in 3 months)",
+    accessUntil: "Access until Mar 12, 2027 (in 3\u00a0months)",
     accessEnded: "Access ended on Nov 2, 2026",
     // RFC 5545 section 3.3.11: a comma in TEXT is escaped.
     reminder: "SUMMARY:Access to Watercolour 101 ends on Dec 13\\, 2026",
@@ -44,7 +44,7 @@ const EXPECTED = {
     time: "09:05",
     evening: "Sat, 5 Dec 2026, 19:00–21:00 GMT+8",
     allDayRange: "Sat, 5 Dec – Sun, 6 Dec 2026",
-    accessUntil: "Access until 12 Mar 2027 (in 3 months)",
+    accessUntil: "Access until 12 Mar 2027 (in 3\u00a0months)",
     accessEnded: "Access ended on 2 Nov 2026",
     reminder: "SUMMARY:Access to Watercolour 101 ends on 13 Dec 2026",
   },
@@ -54,7 +54,7 @@ const EXPECTED = {
     time: "上午9:05",
     evening: "2026年12月5日週六 晚上7:00至9:00（GMT+8）",
     allDayRange: "2026/12/5週六至2026/12/6週日",
-    accessUntil: "可觀看至 2027年3月12日（3 個月後）",
+    accessUntil: "可觀看至 2027年3月12日（3\u00a0個月後）",
     accessEnded: "觀看權限已於 2026年11月2日到期",
     reminder: "SUMMARY:「Watercolour 101」觀看權限將於 2026年12月13日到期",
   },
@@ -124,7 +124,8 @@ describe("English regions", () => {
   });
 
   it("say relative times alike", () => {
-    for (const english of ["en-US", "en-GB"] as const) expect(formatRelativeTime("2026-12-13T00:00:00Z", NOW, english)).toBe("in 3 days");
+    for (const english of ["en-US", "en-GB"] as const)
+      expect(formatRelativeTime("2026-12-13T00:00:00Z", NOW, english)).toBe("in 3\u00a0days");
   });
 
   it("keep the country of every dollar in a list of mixed currencies", () => {

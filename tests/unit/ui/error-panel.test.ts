@@ -58,11 +58,11 @@ describe("ErrorPanel", () => {
 
   it.each<[number | undefined, string, string]>([
     [undefined, "The site is busy right now. Please try again in a moment.", "網站目前忙碌中，請稍後再試。"],
-    [1, "Please try again in 1 second.", "請於 1 秒後再試。"],
-    [30, "Please try again in 30 seconds.", "請於 30 秒後再試。"],
-    [89, "Please try again in 89 seconds.", "請於 89 秒後再試。"],
-    [150, "Please try again in 3 minutes.", "請於 3 分鐘後再試。"],
-    [5400, "Please try again in 2 hours.", "請於 2 小時後再試。"],
+    [1, "Please try again in 1\u00a0second.", "請於 1\u00a0秒後再試。"],
+    [30, "Please try again in 30\u00a0seconds.", "請於 30\u00a0秒後再試。"],
+    [89, "Please try again in 89\u00a0seconds.", "請於 89\u00a0秒後再試。"],
+    [150, "Please try again in 3\u00a0minutes.", "請於 3\u00a0分鐘後再試。"],
+    [5400, "Please try again in 2\u00a0hours.", "請於 2\u00a0小時後再試。"],
   ])("says the site is busy and, waiting %s seconds, for how long, in both languages, with Retry", (wait, english, chinese) => {
     renderPanel(new ApiError(503, "site_busy", "", undefined, wait));
     expect(screen.getByRole("alert").textContent).toContain(english);
@@ -76,21 +76,21 @@ describe("ErrorPanel", () => {
 
   it("says too many attempts came from here, and for how long to wait when the dashboard said, in both languages", () => {
     renderPanel(new ApiError(429, "rate_limited", "", "session", 42));
-    expect(screen.getByRole("alert").textContent).toContain("Too many attempts from here. Please try again in 42 seconds.");
+    expect(screen.getByRole("alert").textContent).toContain("Too many attempts from here. Please try again in 42\u00a0seconds.");
     cleanup();
     renderPanel({ status: 429, code: "rate_limited", message: "", detail: "client" }, "zh-TW");
     expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請稍候再試。");
     cleanup();
     renderPanel({ status: 429, code: "rate_limited", message: "", retryAfterSeconds: 600 }, "zh-TW");
-    expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請於 10 分鐘後再試。");
+    expect(screen.getByRole("alert").textContent).toContain("這裡的嘗試次數過多，請於 10\u00a0分鐘後再試。");
   });
 
   it("says the site is not available and, when a 503 named it, for how long, in both languages", () => {
     renderPanel(new ApiError(503, "site_unavailable", "", undefined, 600));
-    expect(screen.getByRole("alert").textContent).toContain("The site is not available right now. Please try again in 10 minutes.");
+    expect(screen.getByRole("alert").textContent).toContain("The site is not available right now. Please try again in 10\u00a0minutes.");
     cleanup();
     renderPanel({ status: 503, code: "refresh_unavailable", message: "", retryAfterSeconds: 45 }, "zh-TW");
-    expect(screen.getByRole("alert").textContent).toContain("網站目前無法使用，請於 45 秒後再試。");
+    expect(screen.getByRole("alert").textContent).toContain("網站目前無法使用，請於 45\u00a0秒後再試。");
   });
 
   it("names no wait it cannot read", () => {

@@ -15,7 +15,11 @@ describe("describeAccess", () => {
 
   it("gives the date and the distance for access ending months away", () => {
     const result = describeAccess(until("2027-03-12T10:00:00+08:00"), { ...taipei, now: new Date("2026-12-10T00:00:00Z") });
-    expect(result).toEqual({ tone: "ok", text: "Access until 12 Mar 2027 (in 3 months)", keepTogether: ["12 Mar 2027", "in 3 months"] });
+    expect(result).toEqual({
+      tone: "ok",
+      text: "Access until 12 Mar 2027 (in 3\u00a0months)",
+      keepTogether: ["12 Mar 2027", "in 3\u00a0months"],
+    });
   });
 
   it("warns when access ends later today, counting days in the member's time zone", () => {
@@ -77,7 +81,7 @@ describe("describeAccess", () => {
     const now = new Date("2026-12-10T00:00:00Z");
     const zh = { formatLocale: "zh-TW", timeZone: "Asia/Taipei", now } as const;
     expect(describeAccess({ kind: "lifetime" }, zh).text).toBe("永久觀看");
-    expect(describeAccess(until("2027-03-12T10:00:00+08:00"), zh).text).toBe("可觀看至 2027年3月12日（3 個月後）");
+    expect(describeAccess(until("2027-03-12T10:00:00+08:00"), zh).text).toBe("可觀看至 2027年3月12日（3\u00a0個月後）");
     expect(describeAccess(until("2026-12-13T10:00:00+08:00"), zh).text).toBe("觀看權限將在 3 天後到期");
     expect(describeAccess(until("2026-11-02T10:00:00+08:00"), zh).text).toBe("觀看權限已於 2026年11月2日到期");
   });

@@ -79,15 +79,15 @@ describe("formatCurrency", () => {
 describe("formatRelativeTime", () => {
   const now = new Date("2026-12-10T00:00:00Z");
   it.each([
-    ["2027-03-12T00:00:00Z", "en-US", "in 3 months"],
-    ["2026-12-13T00:00:00Z", "en-GB", "in 3 days"],
-    ["2027-01-05T00:00:00Z", "en-US", "in 4 weeks"],
-    ["2028-12-10T00:00:00Z", "en-GB", "in 2 years"],
-    ["2026-11-10T00:00:00Z", "en-US", "4 weeks ago"],
-    ["2027-03-12T00:00:00Z", "zh-TW", "3 個月後"],
-    ["2026-12-10T01:00:00Z", "en-GB", "in 1 hour"],
-    ["2026-12-20T00:00:00Z", "en-GB", "in 10 days"],
-    ["2027-12-02T00:00:00Z", "en-GB", "in 1 year"],
+    ["2027-03-12T00:00:00Z", "en-US", "in 3\u00a0months"],
+    ["2026-12-13T00:00:00Z", "en-GB", "in 3\u00a0days"],
+    ["2027-01-05T00:00:00Z", "en-US", "in 4\u00a0weeks"],
+    ["2028-12-10T00:00:00Z", "en-GB", "in 2\u00a0years"],
+    ["2026-11-10T00:00:00Z", "en-US", "4\u00a0weeks ago"],
+    ["2027-03-12T00:00:00Z", "zh-TW", "3\u00a0個月後"],
+    ["2026-12-10T01:00:00Z", "en-GB", "in 1\u00a0hour"],
+    ["2026-12-20T00:00:00Z", "en-GB", "in 10\u00a0days"],
+    ["2027-12-02T00:00:00Z", "en-GB", "in 1\u00a0year"],
   ] as const)("%s from now reads %s (%s)", (target, locale, expected) => {
     expect(formatRelativeTime(target, now, locale)).toBe(expected);
   });
@@ -100,9 +100,9 @@ describe("formatTimeAgo", () => {
     ["2026-12-10T08:29:30Z", "en-US", "just now"],
     ["2026-12-10T08:30:45Z", "en-GB", "just now"],
     ["2026-12-10T08:35:00Z", "zh-TW", "剛剛"],
-    ["2026-12-10T08:29:00Z", "en-US", "1 minute ago"],
-    ["2026-12-10T08:28:00Z", "zh-TW", "2 分鐘前"],
-    ["2026-12-10T05:30:00Z", "en-GB", "3 hours ago"],
+    ["2026-12-10T08:29:00Z", "en-US", "1\u00a0minute ago"],
+    ["2026-12-10T08:28:00Z", "zh-TW", "2\u00a0分鐘前"],
+    ["2026-12-10T05:30:00Z", "en-GB", "3\u00a0hours ago"],
   ] as const)("%s reads %s (%s)", (target, locale, expected) => {
     expect(formatTimeAgo(target, now, locale, locale === "zh-TW" ? "剛剛" : "just now")).toBe(expected);
   });
