@@ -9,7 +9,7 @@ import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
-import { isTooManyRequests } from "@/lib/site/site-busy";
+import { isThrottledAnswer } from "@/lib/site/site-busy";
 
 import { getSiteMetadata } from "./discovery";
 import { dpopOptions, sendOnceMoreOnDpopNonce } from "./dpop";
@@ -247,7 +247,7 @@ function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
   if (error instanceof oauth.ResponseBodyError) {
     if (isTransientSiteFailure(error)) {
       // RFC 6585 section 4: a site that limits how often it answers (per client, so a class signing in at once meets it).
-      const detail = isTooManyRequests(error) ? SITE_BUSY : String(error.status);
+      const detail = isThrottledAnswer(error) ? SITE_BUSY : String(error.status);
       return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail });
     }
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
@@ -259,7 +259,7 @@ function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
     return new AuthError("id_token_invalid", "The id_token was rejected.", { cause: error, detail: "protocol" });
   }
   if (isTransientSiteFailure(error)) {
-    const busy = isTooManyRequests(error) ? { detail: SITE_BUSY } : {};
+    const busy = isThrottledAnswer(error) ? { detail: SITE_BUSY } : {};
     return new AuthError("site_unavailable", "The site's token endpoint did not answer properly.", { cause: error, ...busy });
   }
   return new AuthError("token_exchange_failed", "The site's token response was not understood.", { cause: error });

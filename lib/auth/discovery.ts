@@ -6,7 +6,7 @@ import { SITE_BUSY } from "@/lib/contract/errors";
 import { getConfig } from "@/lib/config";
 import { processWide } from "@/lib/server/process-wide";
 import { siteRequestOptions } from "@/lib/site/oauth-http";
-import { isTooManyRequests } from "@/lib/site/site-busy";
+import { isThrottledAnswer } from "@/lib/site/site-busy";
 
 import { AuthError } from "./errors";
 
@@ -46,7 +46,7 @@ async function discover(): Promise<SiteMetadata> {
     authority = await fetchMetadata("oauth2", issuer);
   } catch (error) {
     if (!answeredNotFound(error)) {
-      const busy = isTooManyRequests(error) ? { detail: SITE_BUSY } : {};
+      const busy = isThrottledAnswer(error) ? { detail: SITE_BUSY } : {};
       throw new AuthError("site_unavailable", "The site's authorization server metadata could not be read.", { cause: error, ...busy });
     }
     // A provider that publishes only OpenID Connect Discovery (RFC 8414 section 5 lets a site keep its

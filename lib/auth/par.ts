@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/config";
 import { oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
-import { isTooManyRequests } from "@/lib/site/site-busy";
+import { isThrottledAnswer } from "@/lib/site/site-busy";
 
 import { dpopOptions, sendOnceMoreOnDpopNonce, type DpopKey } from "./dpop";
 import { AuthError, safeOAuthErrorCode } from "./errors";
@@ -71,12 +71,12 @@ function toPushError(error: unknown): AuthError {
   if (error instanceof oauth.ResponseBodyError) {
     return new AuthError("pushed_request_failed", "The site's PAR endpoint refused the authorization request.", {
       cause: error,
-      detail: error.status >= 500 ? "unavailable" : isTooManyRequests(error) ? SITE_BUSY : safeOAuthErrorCode(error.error),
+      detail: error.status >= 500 ? "unavailable" : isThrottledAnswer(error) ? SITE_BUSY : safeOAuthErrorCode(error.error),
     });
   }
   // A 5xx, a timeout, a refused connection, non-JSON or a 200 instead of 201: the request was not pushed.
   return new AuthError("pushed_request_failed", "The site's PAR endpoint did not answer properly.", {
     cause: error,
-    detail: isTooManyRequests(error) ? SITE_BUSY : "unavailable",
+    detail: isThrottledAnswer(error) ? SITE_BUSY : "unavailable",
   });
 }

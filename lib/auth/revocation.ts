@@ -85,7 +85,8 @@ function toRevocationError(error: unknown, hint: TokenHint): AuthError {
       detail: "use_dpop_nonce",
     });
   }
-  // A busy site (429, or an OAuth body naming server_error or temporarily_unavailable) refused nothing: a later try may succeed.
+  // A busy site (429 or a 403 with a wait, or an OAuth body naming server_error or temporarily_unavailable) refused
+  // nothing: a later try may succeed.
   if (status !== undefined && status >= 400 && status < 500 && !isSiteBusyAnswer(error)) {
     const oauthError =
       error instanceof oauth.ResponseBodyError

@@ -21,7 +21,7 @@ import {
 import { siteFailureDetails } from "@/lib/site/failure-details";
 import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
-import { isTooManyRequests } from "@/lib/site/site-busy";
+import { isThrottledAnswer } from "@/lib/site/site-busy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
 
 import { getSiteMetadata } from "./discovery";
@@ -132,8 +132,8 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
       });
     }
     if (isTransientSiteFailure(error)) {
-      // RFC 6585 section 4: 429 says the site limits how often it answers; the member is told to wait (SITE_BUSY).
-      const busy = isTooManyRequests(error) ? { detail: SITE_BUSY } : {};
+      // RFC 6585 section 4: 429 (or a 403 with a wait) says the site limits how often it answers; the member is told to wait (SITE_BUSY).
+      const busy = isThrottledAnswer(error) ? { detail: SITE_BUSY } : {};
       throw new AuthError("refresh_unavailable", "The site could not renew access right now.", { cause: error, ...busy });
     }
     throw new AuthError("session_ended", "The site's renewal answer was not acceptable.", { cause: error });

@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import type { SessionClaims } from "@/lib/session/session";
 import { isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
-import { isTooManyRequests } from "@/lib/site/site-busy";
+import { isThrottledAnswer } from "@/lib/site/site-busy";
 
 import { dpopOptions, sendOnceMoreOnDpopNonce, type MemberBinding } from "./dpop";
 import { AuthError } from "./errors";
@@ -45,8 +45,8 @@ export async function fetchUserInfoClaims(
       const status = error.code === oauth.RESPONSE_IS_NOT_CONFORM && error.cause instanceof Response ? error.cause.status : undefined;
       throw new AuthError("site_unavailable", "The site's UserInfo endpoint did not answer properly.", {
         cause: error,
-        // RFC 6585 section 4: 429 is a site that limits how often it answers; the problem page says it is busy.
-        detail: isTooManyRequests(error) ? SITE_BUSY : status === undefined ? "not_json" : String(status),
+        // RFC 6585 section 4: 429 (or a 403 with a wait) is a site that limits how often it answers; the problem page says it is busy.
+        detail: isThrottledAnswer(error) ? SITE_BUSY : status === undefined ? "not_json" : String(status),
       });
     }
     if (error instanceof oauth.OperationProcessingError) {

@@ -4,6 +4,7 @@ import * as oauth from "oauth4webapi";
 
 import { getConfig } from "@/lib/config";
 import { isLoopbackHost } from "@/lib/config/env-schema";
+import { isThrottledAnswer } from "./site-busy";
 import { siteFetchFor } from "./site-fetch";
 
 type SiteRequestOptions = {
@@ -47,13 +48,14 @@ export function isBearerTokenResponse(tokens: oauth.TokenEndpointResponse): bool
 const SITE_FAILING_OAUTH_ERRORS: ReadonlySet<string> = new Set(["server_error", "temporarily_unavailable"]);
 
 /**
- * True for an answer by which the site says it is busy or failing, whatever else its status says: 429 Too
- * Many Requests (RFC 6585 section 4), or an OAuth error body naming server_error or temporarily_unavailable.
- * It refuses nothing, so it is never read as a refused grant, token or client.
+ * True for an answer by which the site says it is busy or failing, whatever else its status says: one that
+ * says it limits how often it answers (429 Too Many Requests, RFC 6585 section 4, or a 403 with a wait or a
+ * used-up rate limit: isThrottledAnswer), or an OAuth error body naming server_error or
+ * temporarily_unavailable. It refuses nothing, so it is never read as a refused grant, token or client.
  */
 export function isSiteBusyAnswer(error: unknown): boolean {
-  if (error instanceof oauth.ResponseBodyError) return error.status === 429 || SITE_FAILING_OAUTH_ERRORS.has(error.error);
-  return error instanceof oauth.OperationProcessingError && error.cause instanceof Response && error.cause.status === 429;
+  if (error instanceof oauth.ResponseBodyError) return isThrottledAnswer(error) || SITE_FAILING_OAUTH_ERRORS.has(error.error);
+  return error instanceof oauth.OperationProcessingError && error.cause instanceof Response && isThrottledAnswer(error.cause);
 }
 
 /** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, busy, garbage) rather than a refusal. */

@@ -41,11 +41,6 @@ function siteAnswerBehind(error: unknown): { status: number; headers: Headers } 
   return undefined;
 }
 
-/** True when the site's answer behind an error is 429 Too Many Requests (RFC 6585 section 4), whatever its body. */
-export function isTooManyRequests(error: unknown): boolean {
-  return siteAnswerBehind(error)?.status === 429;
-}
-
 /**
  * True when the answer's rate-limit fields say none is left: GitHub's `x-ratelimit-remaining: 0` ("you will
  * receive a 403 or 429 response, and the x-ratelimit-remaining header will be 0"), or the IETF draft's
@@ -61,6 +56,12 @@ export function isRateLimitExhausted(headers: Headers): boolean {
  */
 export function isThrottledStatus(status: number, headers: Headers): boolean {
   return status === 429 || (status === 403 && (headers.has("retry-after") || isRateLimitExhausted(headers)));
+}
+
+/** True when the site's answer behind an error says it limits how often it answers (isThrottledStatus), whatever its body. */
+export function isThrottledAnswer(error: unknown): boolean {
+  const answer = siteAnswerBehind(error);
+  return answer !== undefined && isThrottledStatus(answer.status, answer.headers);
 }
 
 /** Seconds since the epoch from this on: GitHub's `x-ratelimit-reset` is one; a wait of seconds is far smaller. */

@@ -124,11 +124,15 @@ describe("a site that limits how often it answers", () => {
     expect(body).toMatchObject({ error: { code: "site_unavailable" } });
   });
 
-  it("a renewal the token endpoint answers with 429: the site is busy, the grant unspent, the member signed in", async () => {
+  it.each<{ name: string; failure: FailureSpec }>([
+    { name: "429", failure: { mode: "status", status: 429, retryAfter: "45", times: 1 } },
+    // A 403 with a wait, even one naming an OAuth error, is busy: the refresh token is not taken for spent.
+    { name: "403 with a wait", failure: { mode: "status", status: 403, error: "invalid_grant", retryAfter: "45", times: 1 } },
+  ])("a renewal the token endpoint answers with $name: the site is busy, the grant unspent, the member signed in", async ({ failure }) => {
     const browser = new RouteBrowser();
     await signInThroughRoutes(browser);
     // The site's clock moves past the access token's two hours: the Account API refuses it, the dashboard renews.
-    sandbox.setKnobs({ clockOffsetMs: 7_300_000, failures: { token: { mode: "status", status: 429, retryAfter: "45", times: 1 } } });
+    sandbox.setKnobs({ clockOffsetMs: 7_300_000, failures: { token: failure } });
     sandbox.resetRequests();
     const { status, retryAfter, body } = await busyAnswer(browser);
     expect(status).toBe(503);
@@ -136,7 +140,7 @@ describe("a site that limits how often it answers", () => {
     expect(body).toEqual({
       error: { code: "site_busy", message: "The site is busy right now. Please try again in a moment.", retryAfterSeconds: 45 },
     });
-    expect(atSite("token").map((entry) => entry.status)).toEqual([429]);
+    expect(atSite("token").map((entry) => entry.status)).toEqual([failure.mode === "status" ? failure.status : 0]);
     // Retry after the wait: the same refresh token renews access, and the page answers.
     sandbox.resetRequests();
     expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
@@ -172,9 +176,32 @@ describe("a sign-in at a site that limits how often it answers", () => {
       problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "20" },
     },
     {
+      // A gateway's limit in GitHub's manner: 403 with a wait is busy, as at the Account API.
+      name: "a code exchange answered 403 with a wait",
+      failure: { mode: "status", status: 403, error: "access_denied", retryAfter: "20" },
+      problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "20" },
+    },
+    {
+      name: "a code exchange answered 403 with its rate limit used up (the IETF draft's fields)",
+      failure: { mode: "status", status: 403, retryAfter: null, headers: { "ratelimit-remaining": "0", "ratelimit-reset": "40" } },
+      problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "40" },
+    },
+    {
+      // Without a wait or a used-up limit, a 403 is the site refusing: not busy.
+      name: "a code exchange answered a bare 403 with an OAuth error",
+      failure: { mode: "status", status: 403, error: "access_denied", retryAfter: null },
+      problem: { code: "token_exchange_failed", detail: "access_denied" },
+    },
+    {
       name: "UserInfo answered 429 with a wait",
       endpoint: "userinfo",
       failure: { mode: "status", status: 429, retryAfter: "7" },
+      problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "7" },
+    },
+    {
+      name: "UserInfo answered 403 with a wait",
+      endpoint: "userinfo",
+      failure: { mode: "status", status: 403, retryAfter: "7" },
       problem: { code: "site_unavailable", detail: "site_busy", retryAfter: "7" },
     },
     {
@@ -216,6 +243,16 @@ describe("a sign-in at a site that limits how often it answers", () => {
     const browser = new RouteBrowser();
     const login = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
     expect(problemOf(login)).toEqual({ code: "pushed_request_failed", detail: "site_busy", retryAfter: "90" });
+  });
+
+  it("a push answered 403 with a wait: busy as a 429 is; a bare 403 is a refusal", async () => {
+    sandbox.setKnobs({ failures: { par: { mode: "status", status: 403, error: "invalid_request", retryAfter: "90" } } });
+    const browser = new RouteBrowser();
+    const login = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
+    expect(problemOf(login)).toEqual({ code: "pushed_request_failed", detail: "site_busy", retryAfter: "90" });
+    sandbox.setKnobs({ failures: { par: { mode: "status", status: 403, error: "invalid_request", retryAfter: null } } });
+    const refused = browser.absorb(await loginRoute(browser.request("/api/auth/login")));
+    expect(problemOf(refused)).toEqual({ code: "pushed_request_failed", detail: "invalid_request" });
   });
 
   it("a push answered 503 with a wait: the site is down for that long, and the sign-in never leaves for the site", async () => {

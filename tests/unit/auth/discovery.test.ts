@@ -156,25 +156,28 @@ describe("what the metadata must name", () => {
 });
 
 describe("a site that limits how often its metadata answers", () => {
-  it("429 with a wait: the sign-in ends on its problem page saying the site is busy, for as long as it asked", async () => {
-    const real = site.handlers.get("GET /.well-known/oauth-authorization-server")!;
-    site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({
-      status: 429,
-      json: { error: "slow_down" },
-      headers: { "retry-after": "12" },
-    }));
-    try {
-      await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_unavailable", detail: "site_busy" });
-      const login = await loginRoute(new RouteBrowser().request("/api/auth/login"));
-      const problem = new URL(login.headers.get("location")!);
-      expect(problem.pathname).toBe("/sign-in-problem");
-      expect(Object.fromEntries(problem.searchParams)).toEqual({ code: "site_unavailable", detail: "site_busy", retryAfter: "12" });
-      // A site that is down is not busy.
-      resetDiscoveryCacheForTests();
-      site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ status: 503, text: "Down" }));
-      await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_unavailable", detail: undefined });
-    } finally {
-      site.handlers.set("GET /.well-known/oauth-authorization-server", real);
-    }
-  });
+  it.each([429, 403])(
+    "%s with a wait: the sign-in ends on its problem page saying the site is busy, as long as it asked",
+    async (status) => {
+      const real = site.handlers.get("GET /.well-known/oauth-authorization-server")!;
+      site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({
+        status,
+        json: { error: "slow_down" },
+        headers: { "retry-after": "12" },
+      }));
+      try {
+        await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_unavailable", detail: "site_busy" });
+        const login = await loginRoute(new RouteBrowser().request("/api/auth/login"));
+        const problem = new URL(login.headers.get("location")!);
+        expect(problem.pathname).toBe("/sign-in-problem");
+        expect(Object.fromEntries(problem.searchParams)).toEqual({ code: "site_unavailable", detail: "site_busy", retryAfter: "12" });
+        // A site that is down is not busy.
+        resetDiscoveryCacheForTests();
+        site.handlers.set("GET /.well-known/oauth-authorization-server", () => ({ status: 503, text: "Down" }));
+        await expect(getSiteMetadata()).rejects.toMatchObject({ code: "site_unavailable", detail: undefined });
+      } finally {
+        site.handlers.set("GET /.well-known/oauth-authorization-server", real);
+      }
+    },
+  );
 });

@@ -102,10 +102,13 @@ describe("revocation at the site (RFC 7009)", () => {
     await expect(revokeAtSite(expiringSession())).rejects.toMatchObject({ code: "revocation_unavailable" });
   });
 
-  it.each<[string, { status: number; json?: unknown; text?: string }]>([
+  it.each<[string, { status: number; json?: unknown; text?: string; headers?: Record<string, string> }]>([
     ["429 with an OAuth error body", { status: 429, json: { error: "invalid_request", error_description: "slow down" } }],
     ["429 without one", { status: 429, text: "Too Many Requests" }],
     ["403 naming temporarily_unavailable", { status: 403, json: { error: "temporarily_unavailable" } }],
+    // GitHub's manner: a 403 with a wait, or with its rate limit used up, limits how often the site answers.
+    ["403 with a wait", { status: 403, json: { error: "invalid_request" }, headers: { "retry-after": "30" } }],
+    ["403 with its rate limit used up, as a page", { status: 403, text: "Forbidden", headers: { "x-ratelimit-remaining": "0" } }],
   ])("calls a busy site (%s) 'unavailable': the member keeps the session and may try again", async (_name, answer) => {
     const log = captureLog();
     site.handlers.set("POST /api/oauth/revoke", () => answer);
