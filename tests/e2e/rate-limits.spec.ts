@@ -36,7 +36,7 @@ test("past the limit, Sign in again ends on a page that says how long to wait, i
   await expect(page.getByRole("heading", { level: 1, name: "Sign-in did not complete" })).toBeVisible();
   // The page's own alert (Next.js's route announcer is one too, empty).
   const problem = page.getByRole("alert").filter({ hasText: /\S/ });
-  await expect(problem).toHaveText(/^Too many sign-in attempts from here\. Please try again in \d{1,2} seconds\.$/);
+  await expect(problem).toHaveText(/^Too many sign-in attempts from here\. Please try again in \d{1,2}\u00a0seconds\.$/);
   await expect(page.getByRole("link", { name: "Try signing in again" })).toBeVisible();
   // No JSON, no code of ours but the reference.
   await expect(page.locator("body")).not.toContainText("{");
@@ -44,7 +44,7 @@ test("past the limit, Sign in again ends on a page that says how long to wait, i
   await chooseLanguage(page.context(), "zh-TW");
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: "登入未完成" })).toBeVisible();
-  await expect(problem).toHaveText(/^這裡的登入嘗試次數過多，請於 \d{1,2} 秒後再試。$/);
+  await expect(problem).toHaveText(/^這裡的登入嘗試次數過多，請於 \d{1,2}\u00a0秒後再試。$/);
 });
 
 test("past the limit, Sign out says it could not sign out and how long to wait; the member stays signed in", async ({ page }) => {
@@ -53,7 +53,7 @@ test("past the limit, Sign out says it could not sign out and how long to wait; 
   await account.getByRole("button", { name: "Maya Chen" }).click();
   await account.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "You could not be signed out." })).toHaveText(
-    /You could not be signed out\. Too many attempts from here\. Please try again in \d{1,2} seconds\./,
+    /You could not be signed out\. Too many attempts from here\. Please try again in \d{1,2}\u00a0seconds\./,
   );
   expect((await page.request.get(`${APP_URL}/api/session`)).status()).toBe(200);
 });
