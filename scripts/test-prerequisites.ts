@@ -2,27 +2,33 @@
  * What the test suites start themselves, from Debian: the browsers (Chromium for Playwright, Firefox ESR
  * for puppeteer-core over WebDriver BiDi), Redis and Redis Sentinel (the shared state of several instances
  * and its failover), Prometheus and promtool (the metrics test), openssl (the untrusted certificate of the
- * TLS test) and util-linux's `script` (the pseudo-terminal of the start command's test).
+ * TLS test), util-linux's `script` (the pseudo-terminal of the start command's test), and a CJK font for
+ * the Traditional Chinese screens.
  *
  * `npm test` (scripts/test.ts) checks them before any suite runs. On a Debian machine as root it installs
  * what is missing (`apt-get update`, then `apt-get install`, non-interactive); anywhere else it stops within
  * seconds, naming each missing program and the command that installs it. No suite ever fails half-way
- * because a program is missing.
+ * because a program or the font is missing.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 
 export interface Prerequisite {
-  /** The program a suite starts, looked up on PATH. */
+  /** The program a suite starts, looked up on PATH; with `file`, what that file is, as the messages name it. */
   program: string;
+  /** For what is not a program: the file whose presence says it is installed. */
+  file?: string;
   /** The Debian packages that install it (and what it needs beside it). */
   packages: readonly string[];
 }
 
 export const TEST_PREREQUISITES: readonly Prerequisite[] = [
-  // The Traditional Chinese screens need a CJK font, or the screenshots show boxes.
   { program: "chromium", packages: ["chromium", "fonts-noto-cjk"] },
+  // The Traditional Chinese screens need a CJK font: without it Chromium draws boxes of another width, so the
+  // screenshots show boxes and the journeys that check where Chinese lines wrap fail. A Chromium installed
+  // without it (it is not one of the chromium package's dependencies) gets it here.
+  { program: "a CJK font (Noto Sans CJK)", file: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", packages: ["fonts-noto-cjk"] },
   { program: "firefox-esr", packages: ["firefox-esr"] },
   { program: "redis-server", packages: ["redis-server"] },
   { program: "redis-sentinel", packages: ["redis-sentinel"] },
@@ -40,6 +46,8 @@ export interface Machine {
   pathVariable: string;
   /** True when `file` exists and may be executed. */
   isExecutable(file: string): boolean;
+  /** True when `file` exists and may be read. */
+  isReadable(file: string): boolean;
   /** True on Debian and its derivatives (/etc/debian_version). */
   isDebian: boolean;
 }
@@ -56,6 +64,7 @@ export function thisMachine(): Machine {
         return false;
       }
     },
+    isReadable,
     isDebian: isReadable("/etc/debian_version"),
   };
 }
@@ -79,7 +88,9 @@ export function findProgram(program: string, machine: Machine): string | undefin
 }
 
 export function missingPrerequisites(machine: Machine, prerequisites: readonly Prerequisite[] = TEST_PREREQUISITES): Prerequisite[] {
-  return prerequisites.filter((prerequisite) => findProgram(prerequisite.program, machine) === undefined);
+  return prerequisites.filter((prerequisite) =>
+    prerequisite.file === undefined ? findProgram(prerequisite.program, machine) === undefined : !machine.isReadable(prerequisite.file),
+  );
 }
 
 function packagesOf(missing: readonly Prerequisite[]): string[] {
@@ -109,7 +120,7 @@ export function cannotInstallMessage(missing: readonly Prerequisite[], machine: 
   const lines = missing.map((prerequisite) => `  - ${prerequisite.program}: ${sudo}apt-get install -y ${prerequisite.packages.join(" ")}`);
   const all = `${sudo}apt-get update && ${sudo}apt-get install -y ${packagesOf(missing).join(" ")}`;
   return [
-    "The tests need programs this machine does not have:",
+    "The tests need what this machine does not have:",
     ...lines,
     why,
     machine.debian
@@ -125,7 +136,7 @@ export type CommandRunner = (command: string, args: string[], env: NodeJS.Proces
 const runCommand: CommandRunner = (command, args, env) => spawnSync(command, args, { stdio: "inherit", env }).status === 0;
 
 /**
- * Makes sure every prerequisite is on PATH before a suite runs: installs what is missing where it can,
+ * Makes sure every prerequisite is there before a suite runs: installs what is missing where it can,
  * else returns the message that stops `npm test`. Returns undefined when all is there.
  */
 export function ensurePrerequisites(

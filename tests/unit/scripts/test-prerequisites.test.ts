@@ -14,7 +14,7 @@ import {
 
 const root = path.resolve(import.meta.dirname, "..", "..", "..");
 
-/** A simulated machine: `installed` programs in /usr/bin, apt-get in /usr/bin when `apt` says so. */
+/** A simulated machine: `installed` programs in /usr/bin and files, apt-get in /usr/bin when `apt` says so. */
 function machine(options: { installed: string[]; uid?: number; debian?: boolean; apt?: boolean }): Machine & { installed: Set<string> } {
   const installed = new Set(options.installed);
   if (options.apt ?? true) installed.add("apt-get");
@@ -23,11 +23,13 @@ function machine(options: { installed: string[]; uid?: number; debian?: boolean;
     uid: options.uid ?? 0,
     pathVariable: ["/usr/local/bin", "/usr/bin"].join(path.delimiter),
     isExecutable: (file) => path.dirname(file) === "/usr/bin" && installed.has(path.basename(file)),
+    isReadable: (file) => installed.has(file),
     isDebian: options.debian ?? true,
   };
 }
 
-const everything = TEST_PREREQUISITES.map((prerequisite) => prerequisite.program);
+const everything = TEST_PREREQUISITES.map((prerequisite) => prerequisite.file ?? prerequisite.program);
+const CJK_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
 
 describe("the test command's prerequisites", () => {
   it("names every program the suites start, with the Debian packages that install them", () => {
@@ -38,6 +40,15 @@ describe("the test command's prerequisites", () => {
       "chromium",
       "fonts-noto-cjk",
     ]);
+  });
+
+  it("installs the CJK font where Chromium is there without it", () => {
+    const plan = planPrerequisites(machine({ installed: everything.filter((installed) => installed !== CJK_FONT) }));
+    expect(plan).toMatchObject({ action: "install", packages: ["fonts-noto-cjk"] });
+    const notRoot = planPrerequisites(machine({ installed: everything.filter((installed) => installed !== CJK_FONT), uid: 1000 }));
+    expect(notRoot.action === "stop" && notRoot.message).toContain(
+      "  - a CJK font (Noto Sans CJK): sudo apt-get install -y fonts-noto-cjk",
+    );
   });
 
   it("finds a program on PATH only", () => {
