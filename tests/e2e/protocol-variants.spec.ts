@@ -214,8 +214,12 @@ for (const locale of ["en", "zh-TW"] as const) {
   });
 }
 
-/** A wait's number and its unit, as either language writes them: "20 seconds", "10 分鐘後". */
-const NUMBER_AND_UNIT = /\d+\s(?:seconds?|minutes?|hours?|秒|分鐘|小時)/;
+/**
+ * A wait's number and its unit as English writes them ("20 seconds"), or the number and the first character of
+ * its unit as Chinese does ("10 分" of "10 分鐘後"): a Chinese line may break between any two Han characters,
+ * inside a word too ("60 分" / "鐘後再試", as "忙" / "碌中" elsewhere), but never between a number and its unit.
+ */
+const NUMBER_AND_UNIT = /\d+\s(?:seconds?|minutes?|hours?|秒|分|小)/;
 
 test("a wait never breaks between its number and its unit, from 320 to 420 px, in either language", async ({ browser }) => {
   for (const locale of ["en", "zh-TW"] as const) {
