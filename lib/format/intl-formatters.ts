@@ -45,7 +45,9 @@ export function sharedFormatterCount(): number {
  * Intl's text with plain spaces where ICU writes thin (U+2009) or narrow no-break (U+202F) ones. Node's ICU
  * keeps them in ranges ("8:00 – 9:30 PM", "Sat, 5 Dec – Sun, 6 Dec 2026") where Chromium's V8 writes plain
  * spaces, and the server's HTML must be the browser's first render to the character (React's hydration).
+ * A time and its AM or PM are then joined by a no-break space again, on both sides alike: on a phone "12:00"
+ * never ends a line with "PM" starting the next.
  */
 export function withPlainSpaces(text: string): string {
-  return text.replace(/[\u2009\u202f]/g, " ");
+  return text.replace(/[\u2009\u202f]/g, " ").replace(/(\d) ([AP]M)\b/g, "$1\u00a0$2");
 }

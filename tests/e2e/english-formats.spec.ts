@@ -13,8 +13,9 @@ const REGIONS = {
   "en-US": {
     date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/,
     dateTime: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M \(.+\)$/,
-    // Plain spaces, as Chromium writes them (Node's ICU would write thin and narrow no-break ones).
-    eventTimes: /\d{1,2}:\d\d( [AP]M)? – \d{1,2}:\d\d [AP]M/,
+    // Plain spaces around the dash, as Chromium writes them (Node's ICU would write thin ones); between a time
+    // and its AM or PM a no-break space (tests/unit/ui/english-formats.test.ts), which `\s` takes too.
+    eventTimes: /\d{1,2}:\d\d(\s[AP]M)? – \d{1,2}:\d\d\s[AP]M/,
   },
   "en-GB": {
     date: /^\d{1,2} [A-Z][a-z]{2} \d{4}$/,

@@ -164,7 +164,7 @@ for (const { label, viewport } of WIDTHS) {
         continueSection
           .getByRole("article")
           .first()
-          .getByText(language === "en" ? /Access ends in 3 days/ : /3 天後到期/),
+          .getByText(language === "en" ? /Access ends in 3\u00a0days/ : /3\u00a0天後到期/),
       ).toBeVisible();
       await expect(continueSection.getByRole("link", { name: t.resumeAt })).toHaveCount(3);
       const endingSection = page.getByRole("region", { name: t.endingSoon });

@@ -116,7 +116,8 @@ export const en = {
     until: "Access until {date} ({relative})",
     endsToday: "Access ends today",
     endsTomorrow: "Access ends tomorrow",
-    endsInDays: "Access ends in {count} days",
+    // A no-break space: on a phone the number never ends a line with "days" starting the next.
+    endsInDays: "Access ends in {count}\u00a0days",
     ended: "Access ended on {date}",
   },
   // The Orders page's words are in lib/i18n/messages/orders.ts; its title is here for the page skeleton.

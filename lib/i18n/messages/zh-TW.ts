@@ -104,7 +104,7 @@ export const zhTW: Messages = {
     until: "可觀看至 {date}（{relative}）",
     endsToday: "觀看權限今天到期",
     endsTomorrow: "觀看權限明天到期",
-    endsInDays: "觀看權限將在 {count} 天後到期",
+    endsInDays: "觀看權限將在 {count}\u00a0天後到期",
     ended: "觀看權限已於 {date}到期",
   },
   // The Orders page's words are in lib/i18n/messages/orders.ts; its title is here for the page skeleton.

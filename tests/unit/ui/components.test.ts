@@ -40,7 +40,7 @@ describe("CourseCard", () => {
     expect(resume.getAttribute("href")).toBe("https://school.example.com/courses/watercolour-101/lectures/L1?t=3725");
     expect(screen.getByText("Access ends in 3 days").closest("[data-tone]")?.getAttribute("data-tone")).toBe("warning");
     expect(screen.getByRole("progressbar", { name: "Progress: Watercolour 101" })).toBeDefined();
-    expect(card.textContent).toContain("Access ends in 3 days");
+    expect(card.textContent).toContain("Access ends in 3\u00a0days");
   });
 
   it("names the progress bar with the full-width colon of Traditional Chinese", () => {
@@ -153,7 +153,7 @@ describe("CourseCard", () => {
   it("speaks Traditional Chinese", () => {
     const card = render(createElement(CourseCard, { course }), "zh-TW");
     expect(screen.getByRole("link", { name: /^從 1:02:05 繼續/ })).toBeDefined();
-    expect(card.textContent).toContain("觀看權限將在 3 天後到期");
+    expect(card.textContent).toContain("觀看權限將在 3\u00a0天後到期");
   });
 });
 

@@ -100,7 +100,10 @@ describe("English regions", () => {
       ];
       for (const text of texts) expect(text).not.toMatch(/[\u2009\u202f]/);
     }
-    expect(formatEventWhen(evening, taipei("en-US")).text).toBe("Sat, Dec 5, 2026, 7:00 – 9:30 PM GMT+8");
+    // A time and its AM or PM joined by a no-break space: on a phone "9:30" never ends a line with "PM" starting the next.
+    expect(formatEventWhen(evening, taipei("en-US")).text).toBe("Sat, Dec 5, 2026, 7:00 – 9:30\u00a0PM GMT+8");
+    expect(formatTime("2026-11-24T12:30:00Z", taipei("en-US"))).toBe("8:30\u00a0PM");
+    expect(formatDateTime("2026-11-24T12:30:00Z", taipei("en-US"))).toBe("Nov 24, 2026, 8:30\u00a0PM");
     expect(formatEventWhen(twoDays, taipei("en-GB")).text).toBe("Sat, 5 Dec – Sun, 6 Dec 2026");
   });
 

@@ -41,19 +41,19 @@ describe("describeAccess", () => {
   it("says tomorrow only for the next calendar day, and counts the day after it as two days", () => {
     const now = new Date("2026-12-10T01:00:00Z"); // 09:00 on 10 Dec in Taipei
     expect(describeAccess(until("2026-12-11T20:00:00+08:00"), { ...taipei, now }).text).toBe("Access ends tomorrow");
-    expect(describeAccess(until("2026-12-12T08:00:00+08:00"), { ...taipei, now }).text).toBe("Access ends in 2 days");
+    expect(describeAccess(until("2026-12-12T08:00:00+08:00"), { ...taipei, now }).text).toBe("Access ends in 2\u00a0days");
   });
 
   it("counts calendar days, not 24-hour periods", () => {
     const now = new Date("2026-12-10T15:00:00Z"); // 23:00 in Taipei
-    expect(describeAccess(until("2026-12-13T01:00:00Z"), { ...taipei, now }).text).toBe("Access ends in 3 days");
+    expect(describeAccess(until("2026-12-13T01:00:00Z"), { ...taipei, now }).text).toBe("Access ends in 3\u00a0days");
   });
 
   it("treats the edge of the 30-day window as a warning and just past it as ok", () => {
     const now = new Date("2026-12-01T00:00:00Z");
     expect(describeAccess(until("2026-12-31T00:00:00Z"), { formatLocale: "en-GB", timeZone: "UTC", now })).toEqual({
       tone: "warning",
-      text: "Access ends in 30 days",
+      text: "Access ends in 30\u00a0days",
       keepTogether: [],
     });
     expect(describeAccess(until("2026-12-31T00:00:01Z"), { formatLocale: "en-GB", timeZone: "UTC", now }).tone).toBe("ok");
@@ -82,7 +82,7 @@ describe("describeAccess", () => {
     const zh = { formatLocale: "zh-TW", timeZone: "Asia/Taipei", now } as const;
     expect(describeAccess({ kind: "lifetime" }, zh).text).toBe("永久觀看");
     expect(describeAccess(until("2027-03-12T10:00:00+08:00"), zh).text).toBe("可觀看至 2027年3月12日（3\u00a0個月後）");
-    expect(describeAccess(until("2026-12-13T10:00:00+08:00"), zh).text).toBe("觀看權限將在 3 天後到期");
+    expect(describeAccess(until("2026-12-13T10:00:00+08:00"), zh).text).toBe("觀看權限將在 3\u00a0天後到期");
     expect(describeAccess(until("2026-11-02T10:00:00+08:00"), zh).text).toBe("觀看權限已於 2026年11月2日到期");
   });
 });
