@@ -2,6 +2,7 @@
 
 import { formatEventWhen, isUpcomingEvent } from "@/lib/format/events";
 import { describeRegistrationState } from "@/lib/format/states";
+import { FACT_SEPARATOR } from "@/lib/format/separator";
 import { interpolate } from "@/lib/i18n";
 import { useI18n } from "@/lib/i18n/provider";
 import type { EventRegistration } from "@/lib/types/account";
@@ -29,7 +30,7 @@ export function EventItem({ registration, headingLevel = 3 }: { registration: Ev
         <Heading className="font-semibold leading-snug text-fg">{event.title}</Heading>
         <p className="text-fg">
           <time dateTime={when.dateTime}>{when.text}</time>
-          {event.isAllDay ? <span className="text-fg-muted">{` · ${messages.events.allDay}`}</span> : null}
+          {event.isAllDay ? <span className="text-fg-muted">{`${FACT_SEPARATOR}${messages.events.allDay}`}</span> : null}
         </p>
         {event.location ? <p className="break-words text-sm text-fg-muted">{event.location}</p> : null}
         {event.url && upcoming && !cancelled ? (

@@ -2,6 +2,7 @@
 
 import { isAccessEndingSoon } from "@/lib/format/access";
 import { formatPosition, isPastStart } from "@/lib/format/position";
+import { FACT_SEPARATOR } from "@/lib/format/separator";
 import { interpolate } from "@/lib/i18n";
 import { OVERVIEW_WORDS } from "@/lib/i18n/messages/overview";
 import { useI18n, useWords } from "@/lib/i18n/provider";
@@ -78,6 +79,6 @@ export function ContinueWatching({
 /** The lecture watched last and where in it ("Painting skies · 12:34"); a position at the start is not named. */
 function LastLecture({ lastWatched }: { lastWatched: LastWatched }) {
   const parts = [lastWatched.title, isPastStart(lastWatched.positionSeconds) ? formatPosition(lastWatched.positionSeconds) : ""];
-  const line = parts.filter(Boolean).join(" · ");
+  const line = parts.filter(Boolean).join(FACT_SEPARATOR);
   return line ? <p className="text-sm text-fg-muted">{line}</p> : null;
 }

@@ -6,6 +6,7 @@ import { useDeliberateClick } from "@/lib/client/deliberate-click";
 import { useEndSessions, useSignedInSessions } from "@/lib/client/signed-in-sessions";
 import type { EndSessionsRequest, SignedInSessionView } from "@/lib/contract/signed-in-sessions";
 import { formatTimeAgo } from "@/lib/format/relative";
+import { FACT_SEPARATOR } from "@/lib/format/separator";
 import { interpolate } from "@/lib/i18n";
 import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
 import { useI18n, useWords } from "@/lib/i18n/provider";
@@ -230,13 +231,14 @@ export function SignedInSessions() {
                   {session.current ? <span className="text-sm font-normal text-ok-fg">{words.thisDevice}</span> : null}
                 </p>
                 <p className="text-sm text-fg-muted">
-                  {session.embedded ? words.embedded : words.ownTab} ·{" "}
+                  {session.embedded ? words.embedded : words.ownTab}
+                  {FACT_SEPARATOR}
                   <time dateTime={session.signedInAt} className="whitespace-nowrap">
                     {interpolate(words.signedInAt, { time: relative(session.signedInAt) })}
                   </time>
                   {session.current ? null : (
                     <>
-                      {" · "}
+                      {FACT_SEPARATOR}
                       <time dateTime={lastActive(session)} className="whitespace-nowrap">
                         {interpolate(words.lastActive, { time: relative(lastActive(session)) })}
                       </time>

@@ -409,6 +409,45 @@ test("the language chosen in the panel applies there and the panel stays a panel
   expect(lines.slice(0, -1).filter((line) => !/[、，]$/.test(line))).toEqual([]);
 });
 
+/** Lines of the panel's paragraphs that start with the dot parting two facts (read as a list's bullet), with what came before. */
+async function linesStartingWithDot(page: Page): Promise<string[]> {
+  const paragraphs = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`).getByRole("main").locator("p").filter({ hasText: "·" });
+  await expect(paragraphs.first()).toBeVisible();
+  const found: string[] = [];
+  for (const paragraph of await paragraphs.all()) {
+    const lines = await lineTexts(paragraph);
+    lines.forEach((line, index) => {
+      if (index > 0 && line.startsWith("·")) found.push(`${lines[index - 1]} | ${line}`);
+    });
+  }
+  return found;
+}
+
+test("in the panel on a 320 px phone, no line starts with the dot that parts two facts, in either language", async ({ page }) => {
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await signInFromFrame(page);
+  await page.setViewportSize({ width: 320, height: 640 });
+  // The lecture watched last and where in it, an all-day event, and this sign-in's row in Settings.
+  const look = async (learning: string, ordersAndEvents: string, events: string) => {
+    await frame.getByRole("link", { name: learning, exact: true }).click();
+    await expect(frame.getByRole("link", { name: /^(Resume at|從) 12:34/ }).first()).toBeVisible();
+    expect(await linesStartingWithDot(page)).toEqual([]);
+    await frame.getByRole("link", { name: ordersAndEvents, exact: true }).click();
+    await frame.getByRole("link", { name: events, exact: true }).click();
+    await expect(frame.getByText(/^\s*· (All day|全天)$/)).toBeVisible();
+    expect(await linesStartingWithDot(page)).toEqual([]);
+  };
+  await look("Learning", "Orders & events", "Events");
+  await openPanelSettings(page);
+  expect(await linesStartingWithDot(page)).toEqual([]);
+  await frame.getByText("繁體中文").click();
+  await expect(frame.getByRole("heading", { level: 1, name: "設定" })).toBeVisible();
+  await expectPanelSettingsSettled(page);
+  expect(await linesStartingWithDot(page)).toEqual([]);
+  await look("學習", "訂單與活動", "活動");
+});
+
 test("the windows the panel opens speak its language, not the browser's: Revoke access, a declined sign-in, its retry", async ({
   page,
   context,

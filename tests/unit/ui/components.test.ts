@@ -104,7 +104,7 @@ describe("CourseCard", () => {
     cleanup();
     render(createElement(ContinueWatching, { courses: [atStart, { ...course, slug: "other", name: "Other" }], unknown: 0 }));
     const lines = screen.getAllByRole("article").map((card) => card.querySelector("p")?.textContent);
-    expect(lines).toEqual([course.lastWatched!.title, `${course.lastWatched!.title} · 1:02:05`]);
+    expect(lines).toEqual([course.lastWatched!.title, `${course.lastWatched!.title}\u00a0· 1:02:05`]);
     cleanup();
     render(createElement(CourseCard, { course: atStart }), "zh-TW");
     expect(screen.getByRole("link", { name: "繼續觀看 – Watercolour 101" })).toBeDefined();
@@ -319,7 +319,8 @@ describe("EventItem", () => {
   it("shows an all-day upcoming event as a date with Add to calendar", () => {
     const item = render(createElement(EventItem, { registration }));
     expect(item.querySelector("time")?.getAttribute("datetime")).toBe("2026-12-20");
-    expect(item.textContent).toContain("All day");
+    // The dot stays with the date: a wrapped line never starts with it.
+    expect(item.querySelector("time")?.parentElement?.textContent).toMatch(/\u00a0· All day$/);
     expect(screen.getByRole("button", { name: /Add to calendar/ })).toBeDefined();
     expect(item.textContent).toContain("Registered");
   });

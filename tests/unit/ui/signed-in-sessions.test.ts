@@ -67,3 +67,11 @@ it("Sign out there: the row stays in its place, answered where its button was, a
   expect(screen.getAllByRole("button", { name: /^Sign out there: / })).toHaveLength(1);
   expect(screen.getByRole("button", { name: "Sign out everywhere else" })).toBeDefined();
 });
+
+it("a row's facts are parted by a dot that stays with the fact before it, so a wrapped line never starts with it", async () => {
+  renderInLocale(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(SignedInSessions)));
+  await settle();
+  const facts = screen.getAllByRole("listitem").map((row) => row.querySelectorAll("p")[1]?.textContent);
+  expect(facts[0]).toMatch(/^In its own tab\u00a0· Signed in [^·]+$/);
+  expect(facts[1]).toMatch(/^In its own tab\u00a0· Signed in .+\u00a0· Last active /);
+});
