@@ -73,10 +73,15 @@ function templateParts(template: string): readonly TemplatePart[] {
  * read as the browser on the site's page would read it.
  */
 export function safeHttpUrl(value: string | null | undefined, base?: string): string | null {
+  return httpUrl(value, base)?.toString() ?? null;
+}
+
+/** `safeHttpUrl`'s reading, as a URL (null for anything but http(s)). */
+export function httpUrl(value: string | null | undefined, base?: string): URL | null {
   if (!value) return null;
   try {
     const url = new URL(value, base);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { ResumeUrlConfig } from "./lecture-url";
+import type { SiteLinkConfig } from "./reshape";
 
 /**
  * What loading one account page is given: the member's access token (every call goes through the client,
@@ -10,8 +10,8 @@ export interface AccountPageRequest {
   accessToken: string;
   /** Where to go on (`?after=`, a cursor from an earlier answer's `nextCursor`); null: the start. */
   after: string | null;
-  /** The URL templates Resume and course links are built from. */
-  resume: ResumeUrlConfig;
+  /** The URL templates Resume and course links are built from, and where the pages may show covers from. */
+  siteLinks: SiteLinkConfig;
   /** The moment "upcoming" and "ending soon" are measured from. */
   now: Date;
   /** The member's time zone (the browser's `tz` cookie), where an all-day event's last day ends. */

@@ -6,6 +6,7 @@ import { DEFAULT_TIME_ZONE } from "@/lib/i18n/time-zone";
 import type { SessionClaims } from "@/lib/session/session";
 import type { Page } from "@/lib/types/account";
 
+import { coverSourcesOf } from "./cover-url";
 import type { AccountPageRequest } from "./page";
 import { openPageCursor, sealPageCursor } from "./page-cursor";
 import { loadCourses } from "./pages/courses";
@@ -63,14 +64,15 @@ export async function loadAccountPage<K extends AccountPageKey>(
   after: string | null = null,
   timeZone: string = DEFAULT_TIME_ZONE,
 ): Promise<AccountPageData[K]> {
-  const { siteUrl, lectureUrlTemplate, courseUrlTemplate } = getConfig();
+  const config = getConfig();
+  const { siteUrl, lectureUrlTemplate, courseUrlTemplate } = config;
   const binding = { page: key, member: member.claims.sub };
   const siteAfter = after === null ? null : await openPageCursor(after, binding);
   const load = ACCOUNT_PAGES[key];
   const data = await load({
     accessToken: member.accessToken,
     after: siteAfter,
-    resume: { siteUrl, lectureUrlTemplate, courseUrlTemplate },
+    siteLinks: { siteUrl, lectureUrlTemplate, courseUrlTemplate, covers: coverSourcesOf(config) },
     now: new Date(),
     timeZone,
   });

@@ -3,7 +3,13 @@ import "server-only";
 import type { CourseEnrollment, EventRegistration, Page } from "@/lib/types/account";
 import type { RawConnection, RawEnrolledCourse, RawEventRegistration, RawPageInfo } from "./fragments";
 import { FIELD_UNKNOWN } from "./partial-answer";
+import { coverUrl, type CoverSources } from "./cover-url";
 import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } from "./lecture-url";
+
+/** What the site's links in an answer are read with: the Resume and course links' templates, and the covers' sources. */
+export interface SiteLinkConfig extends ResumeUrlConfig {
+  covers: CoverSources;
+}
 
 /**
  * An enrollment in UI shape. Lifetime access wins over an expiry date; a course with neither is treated
@@ -12,7 +18,7 @@ import { buildCourseUrl, buildResumeUrl, safeHttpUrl, type ResumeUrlConfig } fro
  * when the site failed to say (`lastWatchedUnknown`, unless the site gave the course's progress as 0 %:
  * such a course is one never started).
  */
-export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlConfig): CourseEnrollment {
+export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: SiteLinkConfig): CourseEnrollment {
   const lecture = raw.lastWatchedLecture === FIELD_UNKNOWN ? null : raw.lastWatchedLecture;
   const resumeUrl = lecture
     ? buildResumeUrl({ slug: raw.slug, lectureId: lecture.lectureId, positionSeconds: lecture.positionSeconds }, config)
@@ -25,7 +31,7 @@ export function reshapeEnrolledCourse(raw: RawEnrolledCourse, config: ResumeUrlC
   return {
     slug: raw.slug,
     name: raw.name?.trim() || raw.slug,
-    imageUrl: safeHttpUrl(raw.imageUrl, config.siteUrl),
+    imageUrl: coverUrl(raw.imageUrl, config.siteUrl, config.covers),
     courseUrl: buildCourseUrl(raw.slug, config),
     access: raw.hasLifetimeAccess || !raw.expireDate ? { kind: "lifetime" } : { kind: "until", expiresAt: raw.expireDate },
     completionPercentage,

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { getConfig } from "@/lib/config";
+import { getConfig, type AppConfig } from "@/lib/config";
 
 import { decodeRepeatedly } from "@/lib/contract/percent-decoding";
 import { PAGE_PATHS } from "@/lib/contract/paths";
@@ -64,6 +64,14 @@ export function prerenderedPagePolicy(scriptHashes: readonly string[] | undefine
   });
 }
 
+/**
+ * The origins besides the dashboard's own that the pages take images from: the site's and SITE_IMAGE_ORIGINS
+ * (the course covers; lib/account-api/cover-url.ts gives the pages only covers from these).
+ */
+export function imageOrigins(config: Pick<AppConfig, "siteUrl" | "siteImageOrigins">): string[] {
+  return [config.siteUrl, ...config.siteImageOrigins];
+}
+
 function pagePolicy(pathname: string, sources: { scripts: string; styleElements: string }): string {
   const config = getConfig();
   // Exactly the embedding site's origins: the dashboard never frames itself, so no 'self' (OWASP ASVS 5 V3.4.6).
@@ -75,7 +83,7 @@ function pagePolicy(pathname: string, sources: { scripts: string; styleElements:
     // Inline style attributes only (progress bars' widths); style elements still need the nonce.
     "style-src-attr 'unsafe-inline'",
     // The site's own images and, when its covers are on a CDN of another host, exactly the origins listed.
-    ["img-src 'self' data: blob:", config.siteUrl, ...config.siteImageOrigins].join(" "),
+    ["img-src 'self' data: blob:", ...imageOrigins(config)].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -29,6 +29,7 @@ export type LogEventName =
   | "site_error"
   | "account_api_partial_answer"
   | "site_date_without_offset"
+  | "site_image_unlisted"
   | "shared_state_error"
   | "unexpected_error"
   | "shutdown_started"

@@ -14,11 +14,10 @@ import {
   type RawConnection,
   type RawEnrolledCourse,
 } from "../fragments";
-import type { ResumeUrlConfig } from "../lecture-url";
 import { connectionOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { collectPages, type CollectedConnection } from "../paging";
-import { reshapeEnrolledCourse, unavailableItems } from "../reshape";
+import { reshapeEnrolledCourse, unavailableItems, type SiteLinkConfig } from "../reshape";
 
 /** Enrollments asked for per request: modest, well under any cap a site is likely to set. */
 export const COURSES_PAGE_SIZE = 50;
@@ -46,7 +45,7 @@ export const COURSES_OPERATION = connectionOperation(
 );
 
 /** The loaded enrollments as one Courses page: every item, and the cursor to go on from when the bound stopped. */
-export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, config: ResumeUrlConfig): CoursesPage {
+export function reshapeCourses(all: CollectedConnection<RawEnrolledCourse>, config: SiteLinkConfig): CoursesPage {
   return {
     items: all.nodes.map((node) => reshapeEnrolledCourse(node, config)),
     totalCount: Math.max(all.totalCount ?? 0, all.nodes.length),
@@ -65,10 +64,10 @@ export async function readEnrollments(accessToken: string, first: number, after:
  * The Courses page reads every enrollment (up to its bound), so it can filter and count across all of
  * them; "Show more" goes on from where the bound stopped.
  */
-export async function loadCourses({ accessToken, after, resume }: AccountPageRequest): Promise<CoursesPage> {
+export async function loadCourses({ accessToken, after, siteLinks }: AccountPageRequest): Promise<CoursesPage> {
   const read = (first: number, cursor: string | null) => readEnrollments(accessToken, first, cursor);
   return reshapeCourses(
     await collectPages({ fetchPage: read, keyOf: enrollmentKey, maxItems: COURSES_BOUND, pageSize: COURSES_PAGE_SIZE, after }),
-    resume,
+    siteLinks,
   );
 }

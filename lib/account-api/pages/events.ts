@@ -68,10 +68,10 @@ export async function readRegistrations(
 }
 
 /** The Events page: registrations read page by page up to its bound; "Show more" goes on from there. */
-export async function loadEvents({ accessToken, after, resume }: AccountPageRequest): Promise<EventsPage> {
+export async function loadEvents({ accessToken, after, siteLinks }: AccountPageRequest): Promise<EventsPage> {
   const read = (first: number, cursor: string | null) => readRegistrations(accessToken, first, cursor);
   return reshapeEvents(
     await collectPages({ fetchPage: read, keyOf: registrationKey, maxItems: EVENTS_BOUND, pageSize: EVENTS_PAGE_SIZE, after }),
-    resume.siteUrl,
+    siteLinks.siteUrl,
   );
 }

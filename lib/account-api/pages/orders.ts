@@ -97,6 +97,6 @@ export function reshapeOrders(data: OrdersResult, siteUrl: string): OrdersPage {
 }
 
 /** The Orders page: one page of orders per call. */
-export async function loadOrders({ accessToken, after, resume }: AccountPageRequest): Promise<OrdersPage> {
-  return reshapeOrders(await runAccountOperation(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }), resume.siteUrl);
+export async function loadOrders({ accessToken, after, siteLinks }: AccountPageRequest): Promise<OrdersPage> {
+  return reshapeOrders(await runAccountOperation(accessToken, ORDERS_OPERATION, { first: ORDERS_PAGE_SIZE, after }), siteLinks.siteUrl);
 }

@@ -20,11 +20,10 @@ import {
   type RawEnrolledCourse,
   type RawEventRegistration,
 } from "../fragments";
-import type { ResumeUrlConfig } from "../lecture-url";
 import { optionalFields, type AccountOperation } from "../operation";
 import type { AccountPageRequest } from "../page";
 import { collectPages } from "../paging";
-import { reshapeEnrolledCourse, reshapeEventRegistration } from "../reshape";
+import { reshapeEnrolledCourse, reshapeEventRegistration, type SiteLinkConfig } from "../reshape";
 import { readEnrollments } from "./courses";
 import { readRegistrations } from "./events";
 
@@ -105,7 +104,7 @@ export interface OverviewInput {
   registrationsUnavailable?: number;
 }
 
-export interface ReshapeOverviewOptions extends ResumeUrlConfig {
+export interface ReshapeOverviewOptions extends SiteLinkConfig {
   /** The moment "upcoming" and "ending soon" are measured from. */
   now: Date;
   /** The member's time zone, where an all-day event's last day ends (lib/format/events.ts). */
@@ -212,6 +211,6 @@ async function readOverview(accessToken: string): Promise<OverviewInput> {
  * read with the Courses and Events operations up to the overview's bounds. It always starts at the
  * beginning (no cursor).
  */
-export async function loadOverview({ accessToken, resume, now, timeZone }: AccountPageRequest): Promise<Overview> {
-  return reshapeOverview(await readOverview(accessToken), { ...resume, now, timeZone });
+export async function loadOverview({ accessToken, siteLinks, now, timeZone }: AccountPageRequest): Promise<Overview> {
+  return reshapeOverview(await readOverview(accessToken), { ...siteLinks, now, timeZone });
 }

@@ -6,6 +6,7 @@ import { parse, visit } from "graphql";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
+import { coverSourcesOf } from "@/lib/account-api/cover-url";
 import { runAccountOperation } from "@/lib/account-api/client";
 import { optionalFields, type AccountOperation } from "@/lib/account-api/operation";
 import { forgetPageCapForTests, learnedPageCap } from "@/lib/account-api/paging";
@@ -46,7 +47,16 @@ const course = (slug: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const RESUME_URLS = { siteUrl: "https://school.example.com", lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}" };
+const SITE_LINKS = {
+  siteUrl: "https://school.example.com",
+  lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}",
+  covers: coverSourcesOf({
+    appUrl: "https://dashboard.example.com",
+    siteUrl: "https://school.example.com",
+    siteImageOrigins: [],
+    secureCookies: true,
+  }),
+};
 
 const failedAt = (...path: (string | number)[]) => ({ message: "Internal server error", path });
 
@@ -78,7 +88,7 @@ describe("a partial answer", () => {
     expect(nodes.map((node) => node.lastWatchedLecture)).toEqual([null, FIELD_UNKNOWN]);
     // Checked like any answer, then read: the first never opened, the second unknown.
     const checked = nodes.map((node) => RAW_ENROLLED_COURSE.parse(node));
-    expect(checked.map((node) => reshapeEnrolledCourse(node, RESUME_URLS).lastWatchedUnknown)).toEqual([undefined, true]);
+    expect(checked.map((node) => reshapeEnrolledCourse(node, SITE_LINKS).lastWatchedUnknown)).toEqual([undefined, true]);
   });
 
   it("keeps it as unknown when the null came from one of its own non-null fields (a lecture's id failed)", () => {
@@ -320,7 +330,13 @@ describe("the overview's later pages of events", () => {
     state: "enrolled",
     event: { id: `e-${id}`, title: "Event", startTime: "2027-01-01T10:00:00Z" },
   });
-  const request = { accessToken: "access-token", after: null, resume: RESUME_URLS, now: new Date("2026-12-01T00:00:00Z"), timeZone: "UTC" };
+  const request = {
+    accessToken: "access-token",
+    after: null,
+    siteLinks: SITE_LINKS,
+    now: new Date("2026-12-01T00:00:00Z"),
+    timeZone: "UTC",
+  };
 
   it("shows the events when the overview was asked again without another optional field (the member's name)", async () => {
     site.handlers.set("POST /account/graphql", (call) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { coverSourcesOf } from "@/lib/account-api/cover-url";
 import { buildCourseUrl, buildResumeUrl, safeHttpUrl } from "@/lib/account-api/lecture-url";
 import { reshapeCourses } from "@/lib/account-api/pages/courses";
 import type { CollectedConnection } from "@/lib/account-api/paging";
@@ -12,6 +13,12 @@ import { reshapeEnrolledCourse, reshapePage } from "@/lib/account-api/reshape";
 const config = {
   siteUrl: "https://school.example.com",
   lectureUrlTemplate: "{site}/courses/{slug}/lectures/{lectureId}?t={positionSeconds}",
+  covers: coverSourcesOf({
+    appUrl: "https://dashboard.example.com",
+    siteUrl: "https://school.example.com",
+    siteImageOrigins: ["https://cdn.example.com"],
+    secureCookies: true,
+  }),
 };
 
 function course(overrides: Partial<RawEnrolledCourse>): RawEnrolledCourse {
