@@ -82,14 +82,20 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
-    ...(refresh === undefined ? {} : { refresh_token: refresh.token }),
+    // Knob tokenResponseNulls: null for a member with no value, as a serializer of every field writes it.
+    ...(refresh === undefined ? absent(state, "refresh_token") : { refresh_token: refresh.token }),
     // RFC 6749 section 3.3 delimits scopes with spaces; the `commaScopes` knob writes them as GitHub's OAuth apps do.
     scope: access.scopes.join(state.knobs.commaScopes ? "," : " "),
     created_at: Math.floor(access.issuedAt / 1000),
     school_id: SCHOOL.schoolId,
     school_subdomain: SCHOOL.subdomain,
-    ...(idToken === undefined ? {} : { id_token: idToken }),
+    ...(idToken === undefined ? absent(state, "id_token") : { id_token: idToken }),
   };
+}
+
+/** A token response's member with no value: left out, or `null` with the `tokenResponseNulls` knob. */
+function absent(state: SandboxState, member: "refresh_token" | "id_token"): Record<string, null> {
+  return state.knobs.tokenResponseNulls ? { [member]: null } : {};
 }
 
 /** @see RFC 6749 section 4.1.3, RFC 7636 section 4.6, RFC 8707 section 2.2 */

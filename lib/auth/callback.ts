@@ -7,7 +7,7 @@ import { getConfig } from "@/lib/config";
 import { isLocale, type Locale } from "@/lib/i18n/locales";
 import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
+import { isBearerTokenResponse, isTransientSiteFailure, jsonObjectOf, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import { isThrottledAnswer } from "@/lib/site/site-busy";
 
@@ -101,7 +101,7 @@ async function completeSignIn(
     const options = {
       // RFC 8707 section 2.2: repeat the resource sent in the authorization request.
       additionalParameters: { resource: config.siteUrl },
-      ...siteRequestOptions(),
+      ...tokenRequestOptions(),
     };
     // RFC 9449 section 5: with a DPoP key, the exchange proves possession of it (one retry for a nonce).
     const requestOptions = transaction.dpopKey ? await dpopOptions(transaction.dpopKey, as.token_endpoint!, options) : options;
@@ -174,19 +174,6 @@ async function completeSignIn(
   }
   await startNewSession(jar, session, "top", userAgent);
   return { returnTo: transaction.returnTo, session };
-}
-
-/**
- * The token response's body as a JSON object, read from a copy (processAuthorizationCodeResponse reads the
- * original): {} for JSON that is no object, undefined when it is not JSON.
- */
-async function jsonObjectOf(response: Response): Promise<Record<string, unknown> | undefined> {
-  try {
-    const body: unknown = await response.clone().json();
-    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return undefined;
-  }
 }
 
 async function verifyIdTokenOf(idToken: unknown, as: oauth.AuthorizationServer, nonce: string): Promise<Record<string, unknown>> {

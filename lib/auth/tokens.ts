@@ -19,7 +19,7 @@ import {
   type SharedStateStore,
 } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, siteRequestOptions } from "@/lib/site/oauth-http";
+import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import { isThrottledAnswer } from "@/lib/site/site-busy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
@@ -86,7 +86,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     const options = {
       // RFC 8707 section 2.2: the refreshed token stays bound to the site.
       additionalParameters: { resource: config.siteUrl },
-      ...siteRequestOptions(),
+      ...tokenRequestOptions(),
     };
     // RFC 9449 section 5: a DPoP session proves possession of its key on every refresh (one retry for a nonce).
     const requestOptions = signedInAs.dpopKey ? await dpopOptions(signedInAs.dpopKey, as.token_endpoint!, options) : options;

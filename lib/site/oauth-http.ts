@@ -26,6 +26,46 @@ export function siteRequestOptions(): SiteRequestOptions {
   return options;
 }
 
+/**
+ * The members of a token response that may be left out (RFC 6749 section 5.1; `id_token`: OpenID Connect Core
+ * 3.1.3.3 and 12.2). A site whose serializer writes every field of its response type writes `null` for one it has
+ * no value for, which oauth4webapi refuses as not a string or a number: such a member is read as left out (a
+ * renewal that keeps its refresh token, no id_token, the scope asked for, the default lifetime).
+ */
+const OPTIONAL_TOKEN_RESPONSE_MEMBERS = ["refresh_token", "expires_in", "scope", "id_token"] as const;
+
+/** siteRequestOptions for the token endpoint: its 200 answer with the optional members written as null left out. */
+export function tokenRequestOptions(): SiteRequestOptions {
+  const fetchAtSite = siteFetchFor("oauth");
+  return {
+    ...siteRequestOptions(),
+    [oauth.customFetch]: async (url, options) => withoutNullOptionalMembers(await fetchAtSite(url, options)),
+  };
+}
+
+async function withoutNullOptionalMembers(response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  const answer = await jsonObjectOf(response);
+  if (!answer || !OPTIONAL_TOKEN_RESPONSE_MEMBERS.some((member) => answer[member] === null)) return response;
+  for (const member of OPTIONAL_TOKEN_RESPONSE_MEMBERS) if (answer[member] === null) delete answer[member];
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(answer), { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * An answer's body as a JSON object, read from a copy (oauth4webapi reads the original): {} for JSON that is no
+ * object, undefined when it is not JSON.
+ */
+export async function jsonObjectOf(response: Response): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body: unknown = await response.clone().json();
+    return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  } catch {
+    return undefined;
+  }
+}
+
 /** The client as oauth4webapi knows it: confidential, client_secret_post, ES256 id_tokens. */
 export function oauthClient(): { client: oauth.Client; auth: oauth.ClientAuth } {
   const config = getConfig();

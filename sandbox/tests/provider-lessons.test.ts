@@ -19,6 +19,8 @@ afterEach(() => {
   sandbox.setKnobs({
     refreshRefusalWithoutBody: false,
     refreshWithoutRotation: false,
+    tokenResponseNulls: false,
+    idToken: true,
     partialConsent: false,
     openIdDiscoveryOnly: false,
     localizedSignIn: false,
@@ -92,6 +94,27 @@ describe("refreshWithoutRotation", () => {
     const rotated = await refreshTokens(sandbox, rotating.refreshToken);
     expect(rotated.body.refresh_token).toEqual(expect.any(String));
     expect((await refreshTokens(sandbox, rotating.refreshToken)).body).toMatchObject({ error: "invalid_grant" });
+  });
+});
+
+describe("tokenResponseNulls", () => {
+  it("writes null for the refresh token a renewal keeps and the id_token it does not issue; off, leaves them out", async () => {
+    sandbox.setKnobs({ refreshWithoutRotation: true, idToken: false });
+    const tokens = await obtainTokens(sandbox);
+    expect(tokens.body).not.toHaveProperty("id_token");
+    expect((await refreshTokens(sandbox, tokens.refreshToken)).body).not.toHaveProperty("refresh_token");
+
+    sandbox.setKnobs({ tokenResponseNulls: true });
+    const withNulls = await obtainTokens(sandbox);
+    expect(withNulls.body).toMatchObject({ id_token: null, refresh_token: expect.any(String) as string });
+    const renewed = await refreshTokens(sandbox, withNulls.refreshToken);
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).toMatchObject({ refresh_token: null, id_token: null, access_token: expect.any(String) as string });
+    // Whatever it writes, a member with a value keeps it.
+    sandbox.setKnobs({ idToken: true, refreshWithoutRotation: false });
+    const issued = await obtainTokens(sandbox);
+    expect(issued.idToken).toEqual(expect.any(String));
+    expect((await refreshTokens(sandbox, issued.refreshToken)).body.refresh_token).toEqual(expect.any(String));
   });
 });
 

@@ -43,6 +43,15 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   { name: "OpenID-only discovery", knobs: { openIdDiscoveryOnly: true }, pushed: false, dpop: false },
   // RFC 6749 section 3.3 delimits scopes with spaces; GitHub's OAuth apps write "openid,account:read".
   { name: "scopes written with commas", knobs: { commaScopes: true }, pushed: false, dpop: false },
+  // A serializer that writes every field (Jackson's default): `"id_token": null` on each renewal, and at
+  // sign-in where none is issued (`"refresh_token": null`: tests/integration/refresh-without-rotation.test.ts).
+  { name: "token answers that write null for what they leave out", knobs: { tokenResponseNulls: true }, pushed: false, dpop: false },
+  {
+    name: "token answers that write null for what they leave out, no id_token",
+    knobs: { tokenResponseNulls: true, idToken: false },
+    pushed: false,
+    dpop: false,
+  },
   // The issuer with its path "/" (Auth0's manner), which the operator names in SITE_ISSUER.
   { name: "an issuer written with a trailing slash", knobs: { issuerTrailingSlash: true }, pushed: false, dpop: false },
   {

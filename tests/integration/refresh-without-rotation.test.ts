@@ -13,23 +13,37 @@ import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";
 import { signInWithJar } from "../support/sign-in-with-jar";
 
+/** The site's settings: its access tokens' lifetime, and whether its renewals write `"refresh_token": null`. */
+const SETTINGS = [
+  // Shorter than the refresh margin: every request renews.
+  { accessTokenTtlSeconds: 20, tokenResponseNulls: false },
+  { accessTokenTtlSeconds: 90, tokenResponseNulls: false },
+  { accessTokenTtlSeconds: 150, tokenResponseNulls: false },
+  { accessTokenTtlSeconds: 600, tokenResponseNulls: false },
+  // A serializer that writes every field: `"refresh_token": null` (and `"id_token": null`) in each renewal's answer.
+  { accessTokenTtlSeconds: 20, tokenResponseNulls: true },
+  { accessTokenTtlSeconds: 150, tokenResponseNulls: true },
+];
+
+const NAMED_SETTINGS = SETTINGS.map((setting) => {
+  const answering = setting.tokenResponseNulls ? ", answering null for them" : "";
+  return [`a site that keeps its refresh tokens${answering}, access tokens of ${setting.accessTokenTtlSeconds} s`, setting] as const;
+});
+
 /**
  * A site that does not rotate refresh tokens (RFC 6749 section 6 lets it choose; many providers keep one
  * refresh token for the grant's life): each refresh answers a new access token and no refresh_token. The
  * dashboard keeps its refresh token and renews with it each time the access token is due, over real HTTP,
  * at access-token lifetimes shorter and longer than the two minutes a refresh is remembered across instances.
  */
-describe.each([
-  // Shorter than the refresh margin: every request renews.
-  { accessTokenTtlSeconds: 20 },
-  { accessTokenTtlSeconds: 90 },
-  { accessTokenTtlSeconds: 150 },
-  { accessTokenTtlSeconds: 600 },
-])("a site that keeps its refresh tokens, access tokens of $accessTokenTtlSeconds s", ({ accessTokenTtlSeconds }) => {
+describe.each(NAMED_SETTINGS)("%s", (_name, { accessTokenTtlSeconds, tokenResponseNulls }) => {
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
-    sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds, refreshWithoutRotation: true }, { control: true });
+    sandbox = await startSandboxForDashboard(
+      { accessTokenTtlSeconds, refreshWithoutRotation: true, tokenResponseNulls },
+      { control: true },
+    );
   });
   afterAll(async () => sandbox.close());
   afterEach(() => vi.useRealTimers());

@@ -216,4 +216,22 @@ describe("checklist 52: a refresh answer without refresh_token or expires_in", (
     expect(session.accessTokenExpiresAt - Date.now()).toBeLessThanOrEqual(DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS * 1000);
     expect(session.accessTokenExpiresAt - Date.now()).toBeGreaterThan((DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS - 5) * 1000);
   });
+
+  it("the same members written null, as a serializer of every field writes them: read as left out, the scope as before", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-2", token_type: "Bearer", expires_in: null, scope: null, refresh_token: null, id_token: null },
+    }));
+    const before = expiringSession({ refreshToken: "rt-null-members" });
+    const { session, changed } = await ensureFreshTokens(before);
+    expect(changed).toBe(true);
+    expect(session.accessToken).toBe("at-2");
+    expect(session.refreshToken).toBe("rt-null-members");
+    expect(session.scopes).toEqual(before.scopes);
+    expect(session.accessTokenExpiresAt - Date.now()).toBeGreaterThan((DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS - 5) * 1000);
+  });
+
+  it("a required member written null is still refused: the renewal fails, nothing is kept", async () => {
+    site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: null, token_type: "Bearer", refresh_token: null } }));
+    await expect(ensureFreshTokens(expiringSession({ refreshToken: "rt-null-access" }))).rejects.toBeInstanceOf(AuthError);
+  });
 });
