@@ -184,13 +184,19 @@ describe("GET /api/account/connections", () => {
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
   });
 
+  type BusyAnswer = { status?: number; retryAfter: string | null; headers?: Record<string, string> };
   it.each<{
     said: string;
-    failure: { status?: number; retryAfter: string | null; headers?: Record<string, string> };
+    /** A wait written as a moment (an HTTP-date, an epoch reset) is written when the knob is set, not when the table is. */
+    failure: BusyAnswer | (() => BusyAnswer);
     wait?: number | number[];
   }>([
     { said: "Retry-After in seconds", failure: { retryAfter: "120" }, wait: 120 },
-    { said: "Retry-After as an HTTP-date", failure: { retryAfter: new Date(Date.now() + 300_000).toUTCString() }, wait: [299, 300] },
+    {
+      said: "Retry-After as an HTTP-date",
+      failure: () => ({ retryAfter: new Date(Date.now() + 300_000).toUTCString() }),
+      wait: [299, 300],
+    },
     { said: "no wait", failure: { retryAfter: null }, wait: undefined },
     { said: "a wait over a day", failure: { retryAfter: "90000" }, wait: undefined },
     // draft-ietf-httpapi-ratelimit-headers: a used-up limit and its reset, in seconds from now, without Retry-After.
@@ -209,11 +215,11 @@ describe("GET /api/account/connections", () => {
     { said: "a 403 with Retry-After", failure: { status: 403, retryAfter: "30" }, wait: 30 },
     {
       said: "a 403 with a used-up rate limit",
-      failure: {
+      failure: () => ({
         status: 403,
         retryAfter: null,
         headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 60) },
-      },
+      }),
       wait: [59, 60, 61],
     },
   ])("a busy MCP server's wait ($said) reaches Settings, from the first look and from the member's own", async ({ failure, wait }) => {
@@ -223,14 +229,15 @@ describe("GET /api/account/connections", () => {
       else expect(retryAfterSeconds).toBe(wait);
       expect(body).toMatchObject({ available: false, reason: "busy" });
     };
+    const busy = () => ({ mode: "status" as const, status: 429, ...(typeof failure === "function" ? failure() : failure) });
     const browser = await signIn();
     // The anonymous first look answered that the server is busy (429, unless the case says otherwise).
-    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
+    sandbox.setKnobs({ failures: { mcp: busy() } });
     expectWait((await getConnections(browser)).body);
     // The first look answered and is kept (MCP_PROBE_TTL_SECONDS); the member's own look answers busy.
     sandbox.setKnobs({ failures: { mcp: null } });
     expect((await getConnections(browser)).body).toMatchObject({ available: true });
-    sandbox.setKnobs({ failures: { mcp: { mode: "status", status: 429, ...failure } } });
+    sandbox.setKnobs({ failures: { mcp: busy() } });
     expectWait((await getConnections(browser)).body);
   });
 
