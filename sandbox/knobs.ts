@@ -190,12 +190,13 @@ export interface SandboxKnobs {
    */
   refreshWithoutRotation: boolean;
   /**
-   * The token endpoint writes `null` for a member it has no value for, where the site's documentation leaves it
-   * out: `refresh_token` on a renewal that keeps the refresh token, `id_token` when none is issued. A site whose
-   * JSON serializer writes every field of its response type answers so (Jackson's and System.Text.Json's
+   * The site writes `null` for a field it has no value for, where its documentation leaves the field out: the
+   * token endpoint's `refresh_token` on a renewal that keeps the refresh token and `id_token` when none is issued;
+   * the id_token's and UserInfo's `email`, `email_verified` and `name` when their scope was not granted. A site
+   * whose JSON serializer writes every field of its response type answers so (Jackson's and System.Text.Json's
    * defaults, PHP's `json_encode` of an array).
    */
-  tokenResponseNulls: boolean;
+  writesNulls: boolean;
   /**
    * UserInfo lists a member's roles in another order than the id_token does (reversed), as a site that reads
    * them from its database without an order may: the same roles, the same member.
@@ -326,7 +327,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   endSession: true,
   refreshRefusalWithoutBody: false,
   refreshWithoutRotation: false,
-  tokenResponseNulls: false,
+  writesNulls: false,
   userInfoRolesReordered: false,
   idTokenSubjectOnly: false,
   partialConsent: false,
@@ -413,7 +414,7 @@ export const knobsPatchSchema = z
     endSession: z.boolean(),
     refreshRefusalWithoutBody: z.boolean(),
     refreshWithoutRotation: z.boolean(),
-    tokenResponseNulls: z.boolean(),
+    writesNulls: z.boolean(),
     userInfoRolesReordered: z.boolean(),
     idTokenSubjectOnly: z.boolean(),
     partialConsent: z.boolean(),

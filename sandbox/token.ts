@@ -65,7 +65,9 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   const key = state.signingKeys.signing;
   const iat = Math.floor(state.now() / 1000);
   // Knob idTokenSubjectOnly: the member's other claims come from UserInfo alone (OpenID Connect Core 5.4).
-  const claims: Record<string, unknown> = state.knobs.idTokenSubjectOnly ? { sub: member.id } : userInfoClaims(member, grant.scopes);
+  const claims: Record<string, unknown> = state.knobs.idTokenSubjectOnly
+    ? { sub: member.id }
+    : userInfoClaims(member, grant.scopes, state.knobs.writesNulls);
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
@@ -82,7 +84,7 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
-    // Knob tokenResponseNulls: null for a member with no value, as a serializer of every field writes it.
+    // Knob writesNulls: null for a member with no value, as a serializer of every field writes it.
     ...(refresh === undefined ? absent(state, "refresh_token") : { refresh_token: refresh.token }),
     // RFC 6749 section 3.3 delimits scopes with spaces; the `commaScopes` knob writes them as GitHub's OAuth apps do.
     scope: access.scopes.join(state.knobs.commaScopes ? "," : " "),
@@ -93,9 +95,9 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
   };
 }
 
-/** A token response's member with no value: left out, or `null` with the `tokenResponseNulls` knob. */
+/** A token response's member with no value: left out, or `null` with the `writesNulls` knob. */
 function absent(state: SandboxState, member: "refresh_token" | "id_token"): Record<string, null> {
-  return state.knobs.tokenResponseNulls ? { [member]: null } : {};
+  return state.knobs.writesNulls ? { [member]: null } : {};
 }
 
 /** @see RFC 6749 section 4.1.3, RFC 7636 section 4.6, RFC 8707 section 2.2 */

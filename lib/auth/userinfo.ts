@@ -95,7 +95,10 @@ export function findClaimMismatch(
     ["org_id", fromIdToken.org_id, fromUserInfo.orgId],
     ["roles", fromIdToken.roles === undefined ? undefined : rolesAsSet(fromIdToken.roles), rolesAsSet(fromUserInfo.roles)],
   ];
-  for (const [claim, inIdToken, inUserInfo] of pairs) {
+  for (const [claim, written, inUserInfo] of pairs) {
+    // OpenID Connect Core 5.3.2: a claim without a value is left out; one written null (a serializer that writes
+    // every field) is read as left out, as UserInfo's null is read as no value ("").
+    const inIdToken = written === null ? undefined : written;
     const scope = SCOPE_OF_CLAIM[claim];
     const leftOutByGrant = scope !== undefined && !grantedScopes.includes(scope);
     if (inIdToken === undefined ? leftOutByGrant && inUserInfo !== "" : inIdToken !== inUserInfo) return claim;

@@ -19,7 +19,7 @@ afterEach(() => {
   sandbox.setKnobs({
     refreshRefusalWithoutBody: false,
     refreshWithoutRotation: false,
-    tokenResponseNulls: false,
+    writesNulls: false,
     idToken: true,
     partialConsent: false,
     openIdDiscoveryOnly: false,
@@ -97,14 +97,14 @@ describe("refreshWithoutRotation", () => {
   });
 });
 
-describe("tokenResponseNulls", () => {
+describe("writesNulls", () => {
   it("writes null for the refresh token a renewal keeps and the id_token it does not issue; off, leaves them out", async () => {
     sandbox.setKnobs({ refreshWithoutRotation: true, idToken: false });
     const tokens = await obtainTokens(sandbox);
     expect(tokens.body).not.toHaveProperty("id_token");
     expect((await refreshTokens(sandbox, tokens.refreshToken)).body).not.toHaveProperty("refresh_token");
 
-    sandbox.setKnobs({ tokenResponseNulls: true });
+    sandbox.setKnobs({ writesNulls: true });
     const withNulls = await obtainTokens(sandbox);
     expect(withNulls.body).toMatchObject({ id_token: null, refresh_token: expect.any(String) as string });
     const renewed = await refreshTokens(sandbox, withNulls.refreshToken);
@@ -115,6 +115,20 @@ describe("tokenResponseNulls", () => {
     const issued = await obtainTokens(sandbox);
     expect(issued.idToken).toEqual(expect.any(String));
     expect((await refreshTokens(sandbox, issued.refreshToken)).body.refresh_token).toEqual(expect.any(String));
+  });
+
+  it("writes null in the id_token and UserInfo for the claims of a scope not granted", async () => {
+    sandbox.setKnobs({ writesNulls: true, partialConsent: true });
+    const tokens = await obtainTokens(sandbox, { grantScopes: ["openid", "account:read"] });
+    const claims = decodeJwt(tokens.idToken!);
+    expect(claims).toMatchObject({ email: null, email_verified: null, name: null });
+    const info = (await (
+      await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+    ).json()) as Record<string, unknown>;
+    expect(info).toMatchObject({ sub: claims.sub, email: null, email_verified: null, name: null });
+    // Granted, they carry their values.
+    const granted = decodeJwt((await obtainTokens(sandbox)).idToken!);
+    expect(granted).toMatchObject({ email: "maya@example.com", email_verified: true, name: "Maya Chen" });
   });
 });
 

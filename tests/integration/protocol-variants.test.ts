@@ -45,10 +45,10 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   { name: "scopes written with commas", knobs: { commaScopes: true }, pushed: false, dpop: false },
   // A serializer that writes every field (Jackson's default): `"id_token": null` on each renewal, and at
   // sign-in where none is issued (`"refresh_token": null`: tests/integration/refresh-without-rotation.test.ts).
-  { name: "token answers that write null for what they leave out", knobs: { tokenResponseNulls: true }, pushed: false, dpop: false },
+  { name: "token answers that write null for what they leave out", knobs: { writesNulls: true }, pushed: false, dpop: false },
   {
     name: "token answers that write null for what they leave out, no id_token",
-    knobs: { tokenResponseNulls: true, idToken: false },
+    knobs: { writesNulls: true, idToken: false },
     pushed: false,
     dpop: false,
   },
@@ -149,6 +149,30 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.dpopKey).toEqual(before.dpopKey);
     if (dpop) expect(sandbox.state.store.accessTokens.get(after.accessToken)?.dpopJkt).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("a site whose serializer writes null for every field it leaves empty, with scopes left unticked", () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandboxForDashboard({ writesNulls: true, partialConsent: true });
+  });
+  afterAll(async () => sandbox.close());
+
+  // OpenID Connect Core 5.3.2 asks for a claim without a value to be left out; the id_token and UserInfo
+  // write it null instead (`"email": null`), and that is a claim left out, not another member.
+  it.each([
+    { unticked: "nothing", grantScopes: undefined, email: "maya@example.com", name: "Maya Chen" },
+    { unticked: "email", grantScopes: ["openid", "profile", "account:read"], email: "", name: "Maya Chen" },
+    { unticked: "email and profile", grantScopes: ["openid", "account:read"], email: "", name: "" },
+  ])("with $unticked unticked, signs in with the claims granted and reads the pages", async ({ grantScopes, email, name }) => {
+    const jar = memoryJar();
+    const url = await startLogin(jar, "/");
+    await handleCallback(jar, await authorizeWithoutBrowser(url.href, { email: "maya@example.com", grantScopes }));
+    const session = (await loadSession(jar))!.data;
+    expect(session.claims).toMatchObject({ email, name });
+    const courses = await callWithMemberSession(jar, (_token, member) => loadAccountPage("courses", member));
+    expect(courses.items.length).toBeGreaterThan(0);
   });
 });
 

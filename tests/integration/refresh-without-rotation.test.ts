@@ -16,17 +16,17 @@ import { signInWithJar } from "../support/sign-in-with-jar";
 /** The site's settings: its access tokens' lifetime, and whether its renewals write `"refresh_token": null`. */
 const SETTINGS = [
   // Shorter than the refresh margin: every request renews.
-  { accessTokenTtlSeconds: 20, tokenResponseNulls: false },
-  { accessTokenTtlSeconds: 90, tokenResponseNulls: false },
-  { accessTokenTtlSeconds: 150, tokenResponseNulls: false },
-  { accessTokenTtlSeconds: 600, tokenResponseNulls: false },
+  { accessTokenTtlSeconds: 20, writesNulls: false },
+  { accessTokenTtlSeconds: 90, writesNulls: false },
+  { accessTokenTtlSeconds: 150, writesNulls: false },
+  { accessTokenTtlSeconds: 600, writesNulls: false },
   // A serializer that writes every field: `"refresh_token": null` (and `"id_token": null`) in each renewal's answer.
-  { accessTokenTtlSeconds: 20, tokenResponseNulls: true },
-  { accessTokenTtlSeconds: 150, tokenResponseNulls: true },
+  { accessTokenTtlSeconds: 20, writesNulls: true },
+  { accessTokenTtlSeconds: 150, writesNulls: true },
 ];
 
 const NAMED_SETTINGS = SETTINGS.map((setting) => {
-  const answering = setting.tokenResponseNulls ? ", answering null for them" : "";
+  const answering = setting.writesNulls ? ", answering null for them" : "";
   return [`a site that keeps its refresh tokens${answering}, access tokens of ${setting.accessTokenTtlSeconds} s`, setting] as const;
 });
 
@@ -36,14 +36,11 @@ const NAMED_SETTINGS = SETTINGS.map((setting) => {
  * dashboard keeps its refresh token and renews with it each time the access token is due, over real HTTP,
  * at access-token lifetimes shorter and longer than the two minutes a refresh is remembered across instances.
  */
-describe.each(NAMED_SETTINGS)("%s", (_name, { accessTokenTtlSeconds, tokenResponseNulls }) => {
+describe.each(NAMED_SETTINGS)("%s", (_name, { accessTokenTtlSeconds, writesNulls }) => {
   let sandbox: RunningSandbox;
 
   beforeAll(async () => {
-    sandbox = await startSandboxForDashboard(
-      { accessTokenTtlSeconds, refreshWithoutRotation: true, tokenResponseNulls },
-      { control: true },
-    );
+    sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds, refreshWithoutRotation: true, writesNulls }, { control: true });
   });
   afterAll(async () => sandbox.close());
   afterEach(() => vi.useRealTimers());

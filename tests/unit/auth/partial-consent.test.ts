@@ -92,6 +92,21 @@ describe("partial consent", () => {
     expect(result.ok ? undefined : result.error).toMatchObject({ code: "userinfo_mismatch", detail: "email" });
   });
 
+  it("reads an id_token's claim written null (a serializer of every field) as left out, and still checks the rest", async () => {
+    const withNulls = { ...member, email: null, email_verified: null };
+    const { jar, result } = await signInGranting("openid profile account:read", { idToken: withNulls, userInfo: withNulls });
+    expect(result.ok).toBe(true);
+    expect((await loadSession(jar))?.data.claims).toMatchObject({ sub: member.sub, email: "", name: member.name });
+    // A null email in the id_token does not let UserInfo name one the grant left out, nor another name pass.
+    const email = await signInGranting("openid profile account:read", {
+      idToken: withNulls,
+      userInfo: { ...member, email: "x@example.com" },
+    });
+    expect(email.result.ok ? undefined : email.result.error).toMatchObject({ code: "userinfo_mismatch", detail: "email" });
+    const name = await signInGranting("openid profile account:read", { idToken: withNulls, userInfo: { ...withNulls, name: "Someone" } });
+    expect(name.result.ok ? undefined : name.result.error).toMatchObject({ code: "userinfo_mismatch", detail: "name" });
+  });
+
   it("names account:read when it was not granted: no UserInfo, no session, the problem page offers to sign in again", async () => {
     const { jar, result } = await signInGranting("openid profile email", {
       idToken: { ...member, email: "maya@example.com" },
