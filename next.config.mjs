@@ -22,6 +22,7 @@ const nextConfig = {
   outputFileTracingIncludes: { "/**": ["./node_modules/next/dist/compiled/superstruct/**"] },
   // Nothing uses next/image: the optimizer (and its image decoders, GHSA-2xp9-vwfh-vxw4) is never reached.
   images: { unoptimized: true },
+  // OWASP ASVS 5 V13.4.6: no answer names the framework behind it (no X-Powered-By).
   poweredByHeader: false,
   // `next dev` would otherwise write an AGENTS.md of its own into the checkout (16.4 when it detects a coding
   // agent, 16.5 on every start), and, with experimental.agentUpgrade, its upgrade instructions into it.

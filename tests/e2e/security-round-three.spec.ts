@@ -52,6 +52,17 @@ test("finding 2: static files carry nosniff, HSTS, Referrer-Policy and are never
   }
 });
 
+// OWASP ASVS 5 V13.4.6: no answer names the framework behind it (Next.js's X-Powered-By is off in next.config.mjs).
+test("no answer names the framework: no X-Powered-By on a page, a data route, a static file or a 404", async ({ request }) => {
+  const html = await (await request.get("/signed-out")).text();
+  const chunk = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+  expect(chunk).toBeDefined();
+  for (const path of ["/", "/signed-out", "/api/health", "/api/account/courses", chunk!, "/no-such-page"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.headers(), path).not.toHaveProperty("x-powered-by");
+  }
+});
+
 test("finding 6: the image optimizer is not served", async ({ request }) => {
   const response = await request.get("/_next/image?url=%2Ficon.svg&w=64&q=75");
   expect(response.status()).not.toBe(200);

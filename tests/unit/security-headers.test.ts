@@ -150,7 +150,11 @@ describe("round three: framing and the headers of every response", () => {
   async function nextConfigOf() {
     const configPath: string = "../../next.config.mjs";
     const { default: nextConfig } = (await import(configPath)) as {
-      default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]>; images?: { unoptimized?: boolean } };
+      default: {
+        headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]>;
+        images?: { unoptimized?: boolean };
+        poweredByHeader?: boolean;
+      };
     };
     const rules = await nextConfig.headers();
     const headersFor = (source: string) => {
@@ -160,6 +164,11 @@ describe("round three: framing and the headers of every response", () => {
     };
     return { nextConfig, headersFor };
   }
+
+  it("names no framework in any answer: Next.js's X-Powered-By is off (OWASP ASVS 5 V13.4.6)", async () => {
+    const { nextConfig } = await nextConfigOf();
+    expect(nextConfig.poweredByHeader).toBe(false);
+  });
 
   it("leaves nosniff, HSTS, Referrer-Policy and Permissions-Policy to next.config.mjs, for every path, static files included", async () => {
     const { nextConfig, headersFor } = await nextConfigOf();
