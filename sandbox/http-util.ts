@@ -23,6 +23,14 @@ export type OAuthErrorCode =
   | "server_error"
   | "invalid_dpop_proof";
 
+/**
+ * Fields of a JSON answer that have no value: left out, as the site's documentation has it, or written `null`
+ * with the `writesNulls` knob, as a serializer that writes every field of its response type writes them.
+ */
+export function leftOut(state: SandboxState, fields: readonly string[]): Record<string, null> {
+  return state.knobs.writesNulls ? Object.fromEntries(fields.map((field) => [field, null])) : {};
+}
+
 export const NO_STORE_HEADERS = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;
 
 export function errorUri(state: SandboxState): string {

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { SignJWT } from "jose";
-import { authenticateClient, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
+import { authenticateClient, leftOut, NO_STORE_HEADERS, OAuthFailure, oauthError, readForm } from "./http-util";
 import { findMemberById, MEMBER_ONLY_SCOPES, SCHOOL } from "./seed";
 import { checkDpopProof, offerDpopNonce, tokenEndpointProofRefusal } from "./dpop";
 import { userInfoClaims } from "./userinfo";
@@ -65,9 +65,7 @@ async function signIdToken(state: SandboxState, grant: Grant, nonce: string | un
   const key = state.signingKeys.signing;
   const iat = Math.floor(state.now() / 1000);
   // Knob idTokenSubjectOnly: the member's other claims come from UserInfo alone (OpenID Connect Core 5.4).
-  const claims: Record<string, unknown> = state.knobs.idTokenSubjectOnly
-    ? { sub: member.id }
-    : userInfoClaims(member, grant.scopes, state.knobs.writesNulls);
+  const claims: Record<string, unknown> = state.knobs.idTokenSubjectOnly ? { sub: member.id } : userInfoClaims(state, member, grant.scopes);
   if (nonce !== undefined) claims.nonce = nonce;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
@@ -84,20 +82,14 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
     expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
-    // Knob writesNulls: null for a member with no value, as a serializer of every field writes it.
-    ...(refresh === undefined ? absent(state, "refresh_token") : { refresh_token: refresh.token }),
+    ...(refresh === undefined ? leftOut(state, ["refresh_token"]) : { refresh_token: refresh.token }),
     // RFC 6749 section 3.3 delimits scopes with spaces; the `commaScopes` knob writes them as GitHub's OAuth apps do.
     scope: access.scopes.join(state.knobs.commaScopes ? "," : " "),
     created_at: Math.floor(access.issuedAt / 1000),
     school_id: SCHOOL.schoolId,
     school_subdomain: SCHOOL.subdomain,
-    ...(idToken === undefined ? absent(state, "id_token") : { id_token: idToken }),
+    ...(idToken === undefined ? leftOut(state, ["id_token"]) : { id_token: idToken }),
   };
-}
-
-/** A token response's member with no value: left out, or `null` with the `writesNulls` knob. */
-function absent(state: SandboxState, member: "refresh_token" | "id_token"): Record<string, null> {
-  return state.knobs.writesNulls ? { [member]: null } : {};
 }
 
 /** @see RFC 6749 section 4.1.3, RFC 7636 section 4.6, RFC 8707 section 2.2 */

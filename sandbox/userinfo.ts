@@ -6,6 +6,7 @@ import {
   authenticateClient,
   insufficientScopeResponse,
   invalidTokenResponse,
+  leftOut,
   NO_STORE_HEADERS,
   OAuthFailure,
   oauthError,
@@ -18,15 +19,11 @@ import type { SandboxState } from "./state";
 import { issuerIdentifier } from "./state";
 
 /** The member's claims for a token of `scopes`: `email` and `name` only with their scopes (OpenID Connect Core 5.4). */
-export function userInfoClaims(member: DemoMember, scopes: readonly string[], writesNulls = false): Record<string, unknown> {
-  // Knob writesNulls: a claim of a scope not granted is written null, as a serializer of every field writes it.
-  const withheld = (claims: object) => (writesNulls ? Object.fromEntries(Object.keys(claims).map((claim) => [claim, null])) : {});
-  const email = { email: member.email, email_verified: true };
-  const profile = { name: member.name };
+export function userInfoClaims(state: SandboxState, member: DemoMember, scopes: readonly string[]): Record<string, unknown> {
   return {
     sub: member.id,
-    ...(scopes.includes("email") ? email : withheld(email)),
-    ...(scopes.includes("profile") ? profile : withheld(profile)),
+    ...(scopes.includes("email") ? { email: member.email, email_verified: true } : leftOut(state, ["email", "email_verified"])),
+    ...(scopes.includes("profile") ? { name: member.name } : leftOut(state, ["name"])),
     org_id: SCHOOL.orgId,
     roles: [...member.roles],
   };
@@ -41,7 +38,7 @@ async function handleUserInfo(c: Context, state: SandboxState): Promise<Response
   if (!checked.record.scopes.includes("openid")) return insufficientScopeResponse(c, state, "openid");
   const member = findMemberById(checked.record.memberId);
   if (!member) return invalidTokenResponse(c, state, "The member of this token no longer exists");
-  const claims = userInfoClaims(member, checked.record.scopes, state.knobs.writesNulls);
+  const claims = userInfoClaims(state, member, checked.record.scopes);
   // Knob userInfoRolesReordered: the same roles as the id_token's, in another order.
   if (state.knobs.userInfoRolesReordered) claims.roles = member.roles.toReversed();
   return c.json(claims, 200, { ...NO_STORE_HEADERS });

@@ -58,8 +58,7 @@ export function coverUrl(value: string | null | undefined, siteUrl: string, sour
  * port 80 becoming 443 (Upgrade Insecure Requests, section 4.1).
  */
 function isAllowedBy(sources: CoverSources, url: URL): boolean {
-  const upgraded = sources.upgradesInsecure && url.protocol === "http:";
-  const scheme = upgraded ? "https:" : url.protocol;
+  const scheme = sources.upgradesInsecure && url.protocol === "http:" ? "https:" : url.protocol;
   return sources.origins.some(
     (source) =>
       source.hostname === url.hostname &&

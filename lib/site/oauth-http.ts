@@ -36,11 +36,9 @@ const OPTIONAL_TOKEN_RESPONSE_MEMBERS = ["refresh_token", "expires_in", "scope",
 
 /** siteRequestOptions for the token endpoint: its 200 answer with the optional members written as null left out. */
 export function tokenRequestOptions(): SiteRequestOptions {
-  const fetchAtSite = siteFetchFor("oauth");
-  return {
-    ...siteRequestOptions(),
-    [oauth.customFetch]: async (url, options) => withoutNullOptionalMembers(await fetchAtSite(url, options)),
-  };
+  const options = siteRequestOptions();
+  const fetchAtSite = options[oauth.customFetch];
+  return { ...options, [oauth.customFetch]: async (url, init) => withoutNullOptionalMembers(await fetchAtSite(url, init)) };
 }
 
 async function withoutNullOptionalMembers(response: Response): Promise<Response> {
