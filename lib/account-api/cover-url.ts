@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { AppConfig } from "@/lib/config";
-import { imageOrigins } from "@/lib/http/security-headers";
+import { imageOrigins, upgradesInsecureRequests } from "@/lib/http/security-headers";
 import { logEvent } from "@/lib/log/logger";
 import { processWide } from "@/lib/server/process-wide";
 
@@ -22,7 +22,7 @@ export function coverSourcesOf(config: Pick<AppConfig, "appUrl" | "siteUrl" | "s
   if (!sources) {
     sources = {
       origins: [config.appUrl, ...imageOrigins(config)].map((origin) => new URL(origin)),
-      upgradesInsecure: config.secureCookies,
+      upgradesInsecure: upgradesInsecureRequests(config),
     };
     sourcesOfConfig.set(config, sources);
   }

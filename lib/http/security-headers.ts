@@ -72,6 +72,14 @@ export function imageOrigins(config: Pick<AppConfig, "siteUrl" | "siteImageOrigi
   return [config.siteUrl, ...config.siteImageOrigins];
 }
 
+/**
+ * Whether the pages' policy says `upgrade-insecure-requests`: a dashboard served over https (its cookies are
+ * then Secure) has the browser ask for every http image over https (lib/account-api/cover-url.ts reads it too).
+ */
+export function upgradesInsecureRequests(config: Pick<AppConfig, "secureCookies">): boolean {
+  return config.secureCookies;
+}
+
 function pagePolicy(pathname: string, sources: { scripts: string; styleElements: string }): string {
   const config = getConfig();
   // Exactly the embedding site's origins: the dashboard never frames itself, so no 'self' (OWASP ASVS 5 V3.4.6).
@@ -90,7 +98,7 @@ function pagePolicy(pathname: string, sources: { scripts: string; styleElements:
     "base-uri 'none'",
     "form-action 'self'",
     `frame-ancestors ${frameAncestors}`,
-    ...(config.secureCookies ? ["upgrade-insecure-requests"] : []),
+    ...(upgradesInsecureRequests(config) ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 }
 
