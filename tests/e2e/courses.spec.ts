@@ -94,7 +94,7 @@ function dayBeforeInTaipei(instant: Date): string {
 }
 
 async function showAllCards(page: Page): Promise<void> {
-  const more = page.getByRole("button", { name: /^Show (\d+ )?more/ });
+  const more = page.getByRole("button", { name: /^Show (\d+\s)?more/ });
   const cards = page.getByRole("article");
   for (let round = 0; round < 20 && (await more.isVisible()); round += 1) {
     const before = await cards.count();
@@ -250,7 +250,7 @@ test("on a phone, Add a reminder is on the course rows; for access ending tomorr
 
   await signIn(page, "kai@example.com", { from: "/courses" });
   await page.goto("/courses?show=ending-soon&sort=expiry");
-  await expect(page.getByRole("status").filter({ hasText: /^Showing (\d+) of \1$/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Showing (\d+)\sof \1$/ })).toBeVisible();
   const rowOf = (name: string) =>
     page
       .getByRole("article")
@@ -327,7 +327,7 @@ test("on a phone, Show 24 more pressed before the page is interactive loads the 
   const byName = enrollmentsOf("kai@example.com")
     .map(({ enrollment }) => enrollment.name)
     .sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base", numeric: true }));
-  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+\sof \d+$/ });
   const cards = page.getByRole("main").getByRole("article");
 
   // The page's JavaScript held back: the press is the server's HTML alone, a form that asks the server for 48.
@@ -364,7 +364,7 @@ test("past 500 courses, Show more pressed before the page is interactive reads t
     ...enrollmentsOf("kai@example.com").map(({ enrollment }) => enrollment.name),
     ...Array.from({ length: 480 }, (_, index) => `Elective ${index + 1}`),
   ];
-  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+\sof \d+$/ });
   const cards = page.getByRole("main").getByRole("article");
 
   // Every course of the first load shown, the page's JavaScript held back: Show more is a form for the next load.
@@ -382,7 +382,7 @@ test("past 500 courses, Show more pressed before the page is interactive reads t
 
   // Once the page is interactive, a reload keeps both loads and the list as long as it was.
   releaseScripts();
-  await hydrated(page.getByRole("button", { name: /^Show 24 more/ }));
+  await hydrated(page.getByRole("button", { name: /^Show 24\smore/ }));
   await page.reload();
   await expect(status).toHaveText(`Showing 524 of ${names.length}`);
 });
@@ -394,7 +394,7 @@ test("on a phone, the keyboard's Search key closes the keyboard and goes to the 
   const search = page.getByRole("search").getByLabel("Find a course");
   await search.fill("Japanese");
   await expect(page).toHaveURL(/[?&]q=Japanese(&|$)/);
-  const results = page.getByRole("status").filter({ hasText: /^Showing 7 of 7$/ });
+  const results = page.getByRole("status").filter({ hasText: /^Showing 7\sof 7$/ });
   // The compact filters leave the status line at the screen's bottom edge at most; the first result is below it.
   const firstResult = page.getByRole("main").getByRole("article").first();
   await expect(results).not.toBeInViewport({ ratio: 1 });
@@ -417,7 +417,7 @@ test("the server renders the chosen courses in the first HTML", async ({ page })
   const html = await (await page.request.get("/courses?show=not-started&sort=name")).text();
   expect(html).toMatch(/<input(?=[^>]*value="not-started")(?=[^>]*checked="")[^>]*>/);
   expect(html.match(/<input[^>]*checked=""[^>]*>/g)).toHaveLength(1);
-  expect(html).toContain(`Showing ${Math.min(24, notStarted.length)} of ${notStarted.length}`);
+  expect(html).toContain(`Showing ${Math.min(24, notStarted.length)}\u00a0of ${notStarted.length}`);
   expect(html).not.toContain("Loading…");
   const firstByName = [...notStarted].sort((a, b) =>
     a.enrollment.name.localeCompare(b.enrollment.name, "en", { sensitivity: "base", numeric: true }),
@@ -538,10 +538,10 @@ test("on a phone, Back from a lecture far down the list brings back the list as 
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, "kai@example.com", { from: "/courses" });
   const total = enrollmentsOf("kai@example.com").length;
-  const status = page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
+  const status = page.getByRole("status").filter({ hasText: /^Showing \d+\sof \d+$/ });
   await expect(status).toHaveText(`Showing 24 of ${total}`);
   for (const shown of [48, 72]) {
-    await page.getByRole("button", { name: /^Show 24 more/ }).click();
+    await page.getByRole("button", { name: /^Show 24\smore/ }).click();
     await expect(status).toHaveText(`Showing ${shown} of ${total}`);
   }
 
@@ -574,7 +574,7 @@ test("Back from a lecture finds the course in view where the browser restores no
   await signIn(page, "kai@example.com", { from: "/courses" });
   await page.goto("/courses?shown=72");
   const total = enrollmentsOf("kai@example.com").length;
-  await expect(page.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ })).toHaveText(`Showing 72 of ${total}`);
+  await expect(page.getByRole("status").filter({ hasText: /^Showing \d+\sof \d+$/ })).toHaveText(`Showing 72 of ${total}`);
   const { row: card, sameRow: sameCard } = await lastResumableOf72(page);
   // A click that opens the lecture in another tab leaves this page as it is: nothing is noted.
   const [lectureTab] = await Promise.all([

@@ -694,13 +694,13 @@ test("in the panel, Back from a lecture far down Courses brings the site's page 
   await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
   await expect(frame.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
   await frame.getByLabel("Sort by").selectOption({ label: "Name" });
-  const status = frame.getByRole("status").filter({ hasText: /^Showing \d+ of \d+$/ });
-  await expect(status).toHaveText(/^Showing 24 of \d+$/);
+  const status = frame.getByRole("status").filter({ hasText: /^Showing \d+\sof \d+$/ });
+  await expect(status).toHaveText(/^Showing 24\sof \d+$/);
   for (const shown of [48, 72]) {
-    await frame.getByRole("button", { name: /^Show 24 more/ }).click();
-    await expect(status).toHaveText(new RegExp(`^Showing ${shown} of \\d+$`));
+    await frame.getByRole("button", { name: /^Show 24\smore/ }).click();
+    await expect(status).toHaveText(new RegExp(`^Showing ${shown}\\sof \\d+$`));
   }
-  const total = (await status.textContent())!.replace(/^Showing 72 of /, "");
+  const total = (await status.textContent())!.replace(/^Showing 72\sof /, "");
 
   // The last course with Resume among the 72, far below the panel's first screen.
   const { row, sameRow } = await lastResumableOf72(frame);
@@ -730,11 +730,11 @@ test("in a frame the site keeps at a fixed height, a control reached with Shift+
   await signInThroughPopup(dashboardFrame(page), "kai@example.com");
   await expectSignedInFrame(dashboardFrame(page), "Kai");
   await frame.getByRole("navigation").getByRole("link", { name: "Courses", exact: true }).click();
-  await hydrated(frame.getByRole("button", { name: /^Show 24 more/ }));
+  await hydrated(frame.getByRole("button", { name: /^Show 24\smore/ }));
   const panel = page.frames().find((candidate) => candidate.url().startsWith(`${DASHBOARD}/courses`))!;
 
   // From the end of the list upwards, one Resume link at a time: each is scrolled in at the frame's top edge.
-  await frame.getByRole("button", { name: /^Show 24 more/ }).focus();
+  await frame.getByRole("button", { name: /^Show 24\smore/ }).focus();
   const obscured: string[] = [];
   for (let step = 0; step < 10; step += 1) {
     await page.keyboard.press("Shift+Tab");

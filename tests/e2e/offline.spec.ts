@@ -114,13 +114,13 @@ test("the Courses status line is one live region: hidden behind a page opened of
   page,
   context,
 }) => {
-  const showing = /^Showing \d+ of \d+$/;
+  const showing = /^Showing \d+\sof \d+$/;
   const statusLines = () => page.getByRole("status").filter({ hasText: showing });
   await signIn(page, "maya@example.com", { from: "/courses" });
   await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
   await expect(statusLines()).toHaveCount(1);
   await expect(statusLines()).toBeVisible();
-  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+ of \d+/g)).toHaveLength(1);
+  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+\sof \d+/g)).toHaveLength(1);
 
   // Offline, Overview opens over the router's Courses page, which stays mounted (its status line in the DOM) but hidden.
   await context.setOffline(true);
@@ -130,13 +130,13 @@ test("the Courses status line is one live region: hidden behind a page opened of
   await expect(page.getByText(showing)).toHaveCount(1);
   await expect(page.getByText(showing)).toBeHidden();
   await expect(statusLines()).toHaveCount(0);
-  expect(await page.locator("body").ariaSnapshot()).not.toMatch(/Showing \d+ of \d+/);
+  expect(await page.locator("body").ariaSnapshot()).not.toMatch(/Showing \d+\sof \d+/);
 
   // Back to Courses: the one status line is shown and read again.
   await tab(page, "Courses").click();
   await expect(statusLines()).toHaveCount(1);
   await expect(statusLines()).toBeVisible();
-  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+ of \d+/g)).toHaveLength(1);
+  expect((await page.locator("body").ariaSnapshot()).match(/Showing \d+\sof \d+/g)).toHaveLength(1);
   await context.setOffline(false);
 });
 

@@ -81,9 +81,9 @@ test("at caps of 100, 50 and 10 on `first`, every page shows all of its data", a
     ).toBeVisible();
 
     await kai.goto("/courses");
-    await expect(kai.getByText(/^Showing \d+ of 130$/).filter({ visible: true })).toBeVisible();
+    await expect(kai.getByText(/^Showing \d+\sof 130$/).filter({ visible: true })).toBeVisible();
     const cards = kai.getByRole("article");
-    const more = kai.getByRole("button", { name: /^Show \d+ more/ });
+    const more = kai.getByRole("button", { name: /^Show \d+\smore/ });
     for (let round = 0; round < 20 && (await more.isVisible()); round += 1) {
       const before = await cards.count();
       await more.click();
@@ -427,7 +427,7 @@ test("a site that fails to say where each course was left off: no course begun r
 
   await page.reload();
   const continueWatching = page.getByRole("region", { name: "Continue watching" });
-  await expect(continueWatching.getByText(/^Where you left off in (1 course|\d+ courses) could not be loaded\./)).toBeVisible();
+  await expect(continueWatching.getByText(/^Where you left off in (1\scourse|\d+\scourses) could not be loaded\./)).toBeVisible();
   await expect(continueWatching.getByText(/Nothing in progress/)).toHaveCount(0);
   const allCourses = continueWatching.getByRole("link", { name: "All courses" });
   await hydrated(allCourses);

@@ -118,7 +118,7 @@ export async function revokeAccess(driver: JourneyDriver): Promise<void> {
 /** Courses of a member with many enrollments: Show more until every course is there, then no more button. */
 export async function showEveryCourse(driver: JourneyDriver, total: number): Promise<void> {
   const cards: Target = { role: "article" };
-  const more: Target = { role: "button", name: /^Show (\d+ )?more/ };
+  const more: Target = { role: "button", name: /^Show (\d+\s)?more/ };
   await driver.expectVisible(cards);
   await driver.expectVisible({ text: `${total} courses` });
   // Each lookup walks the accessibility tree, which grows with every page shown (seconds in Firefox):

@@ -64,11 +64,11 @@ export const en = {
   },
   courses: {
     title: "Courses",
-    count: "{count} courses",
-    countOne: "1 course",
+    count: "{count}\u00a0courses",
+    countOne: "1\u00a0course",
     // Courses the site listed but could not give (a course deleted under an enrollment).
-    unavailableOne: "1 course could not be loaded from the site.",
-    unavailable: "{count} courses could not be loaded from the site.",
+    unavailableOne: "1\u00a0course could not be loaded from the site.",
+    unavailable: "{count}\u00a0courses could not be loaded from the site.",
     empty: "You're not enrolled in any course yet",
     emptyBody: "Courses you enroll in on the site will appear here.",
     showMore: "Show more",
@@ -106,10 +106,10 @@ export const en = {
     noMatchBody: "Try other words, or choose another option under Show.",
     noMatchWordsBody: "No course has these words in its name. Try other words.",
     noMatchShowBody: "Choose another option under Show.",
-    bounded: "The counts cover the first {loaded} of your {total} courses. Show more loads the rest.",
+    bounded: "The counts cover the first {loaded}\u00a0of your {total}\u00a0courses. Show more loads the rest.",
     findCourse: "Find a course",
-    showing: "Showing {shown} of {count}",
-    showMoreCounted: "Show {count} more ({left} left)",
+    showing: "Showing {shown}\u00a0of {count}",
+    showMoreCounted: "Show {count}\u00a0more ({left}\u00a0left)",
   },
   access: {
     lifetime: "Lifetime access",
@@ -138,8 +138,8 @@ export const en = {
     addToCalendar: "Add to calendar",
     showMore: "Show more",
     timeZoneNote: "Times are shown in {timeZone}.",
-    unavailableOne: "1 event registration could not be loaded from the site.",
-    unavailable: "{count} event registrations could not be loaded from the site.",
+    unavailableOne: "1\u00a0event registration could not be loaded from the site.",
+    unavailable: "{count}\u00a0event registrations could not be loaded from the site.",
     state: {
       enrolled: "Registered",
       checked_in: "Checked in",
@@ -217,7 +217,7 @@ export const en = {
     watchAgain: "Watch again",
     // The Overview's link to the courses ending soon, on the Courses page: one course, or several.
     seeAllOne: "See it on the Courses page",
-    seeAll: "See all {count} courses",
+    seeAll: "See all {count}\u00a0courses",
   },
   pageTitles: {
     signedIn: "Signed in",

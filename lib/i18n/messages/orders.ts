@@ -32,8 +32,8 @@ const en = {
   },
   completePayment: "Complete payment",
   payOnSite: "To pay for this order, go to {site}.",
-  unavailableOne: "1 order could not be loaded from the site.",
-  unavailable: "{count} orders could not be loaded from the site.",
+  unavailableOne: "1\u00a0order could not be loaded from the site.",
+  unavailable: "{count}\u00a0orders could not be loaded from the site.",
 };
 
 /** The shape of each language's words: exactly the English keys. */
@@ -64,8 +64,8 @@ const zhTW: OrdersWords = {
   },
   completePayment: "完成付款",
   payOnSite: "請前往{site}為這筆訂單付款。",
-  unavailableOne: "有 1 筆訂單無法從網站載入。",
-  unavailable: "有 {count} 筆訂單無法從網站載入。",
+  unavailableOne: "有 1\u00a0筆訂單無法從網站載入。",
+  unavailable: "有 {count}\u00a0筆訂單無法從網站載入。",
 };
 
 export const ORDERS_WORDS: Readonly<Record<Locale, OrdersWords>> = { en, "zh-TW": zhTW };

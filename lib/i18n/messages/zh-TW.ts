@@ -54,10 +54,10 @@ export const zhTW: Messages = {
   },
   courses: {
     title: "課程",
-    count: "共 {count} 門課程",
-    countOne: "共 1 門課程",
-    unavailableOne: "有 1 門課程無法從網站載入。",
-    unavailable: "有 {count} 門課程無法從網站載入。",
+    count: "共 {count}\u00a0門課程",
+    countOne: "共 1\u00a0門課程",
+    unavailableOne: "有 1\u00a0門課程無法從網站載入。",
+    unavailable: "有 {count}\u00a0門課程無法從網站載入。",
     empty: "你還沒有報名任何課程",
     emptyBody: "你在網站上報名的課程會顯示在這裡。",
     showMore: "顯示更多",
@@ -94,10 +94,10 @@ export const zhTW: Messages = {
     noMatchBody: "請換個關鍵字，或在「顯示」中選擇其他選項。",
     noMatchWordsBody: "沒有課程的名稱含有這些字，請換個關鍵字。",
     noMatchShowBody: "請在「顯示」中選擇其他選項。",
-    bounded: "以上數量只計入你 {total} 門課程中的前 {loaded} 門。按「顯示更多」載入其餘課程。",
+    bounded: "以上數量只計入你 {total}\u00a0門課程中的前 {loaded}\u00a0門。按「顯示更多」載入其餘課程。",
     findCourse: "尋找課程",
-    showing: "顯示 {count} 門中的 {shown} 門",
-    showMoreCounted: "再顯示 {count} 門（還剩 {left} 門）",
+    showing: "顯示 {count}\u00a0門中的 {shown}\u00a0門",
+    showMoreCounted: "再顯示 {count}\u00a0門（還剩 {left}\u00a0門）",
   },
   access: {
     lifetime: "永久觀看",
@@ -125,8 +125,8 @@ export const zhTW: Messages = {
     addToCalendar: "加入行事曆",
     showMore: "顯示更多",
     timeZoneNote: "時間以{timeZone}顯示。",
-    unavailableOne: "有 1 筆活動報名無法從網站載入。",
-    unavailable: "有 {count} 筆活動報名無法從網站載入。",
+    unavailableOne: "有 1\u00a0筆活動報名無法從網站載入。",
+    unavailable: "有 {count}\u00a0筆活動報名無法從網站載入。",
     state: {
       enrolled: "已報名",
       checked_in: "已報到",
@@ -198,7 +198,7 @@ export const zhTW: Messages = {
   courseProgress: {
     watchAgain: "再看一次",
     seeAllOne: "在「課程」頁查看",
-    seeAll: "查看全部 {count} 門課程",
+    seeAll: "查看全部 {count}\u00a0門課程",
   },
   pageTitles: {
     signedIn: "已登入",

@@ -9,8 +9,8 @@ describe("seeAllCourses: the Overview's link to the courses ending soon", () => 
   });
 
   it("names several courses with their count and the noun", () => {
-    expect(seeAllCourses(getMessages("en"), 2)).toBe("See all 2 courses");
-    expect(seeAllCourses(getMessages("en"), 12)).toBe("See all 12 courses");
-    expect(seeAllCourses(getMessages("zh-TW"), 12)).toBe("查看全部 12 門課程");
+    expect(seeAllCourses(getMessages("en"), 2)).toBe("See all 2\u00a0courses");
+    expect(seeAllCourses(getMessages("en"), 12)).toBe("See all 12\u00a0courses");
+    expect(seeAllCourses(getMessages("zh-TW"), 12)).toBe("查看全部 12\u00a0門課程");
   });
 });

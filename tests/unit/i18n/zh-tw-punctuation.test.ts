@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
 
 import { formatTime } from "@/lib/format/datetime";
-import { CONNECTIONS_WORDS } from "@/lib/i18n/messages/connections";
-import { CRASH_WORDS } from "@/lib/i18n/messages/crash";
-import { ORDERS_WORDS } from "@/lib/i18n/messages/orders";
-import { POPUP_DONE_WORDS } from "@/lib/i18n/messages/popup-done";
-import { SESSIONS_WORDS } from "@/lib/i18n/messages/sessions";
-import { SETTINGS_WORDS } from "@/lib/i18n/messages/settings";
-import { SIGN_IN_PROBLEM_WORDS } from "@/lib/i18n/messages/sign-in-problem";
-import { zhTW } from "@/lib/i18n/messages/zh-TW";
 
-/** Every text of a dictionary with its dotted key. */
-function textsOf(node: unknown, path = ""): { key: string; text: string }[] {
-  if (typeof node === "string") return [{ key: path, text: node }];
-  if (node && typeof node === "object") {
-    return Object.entries(node).flatMap(([key, value]) => textsOf(value, path ? `${path}.${key}` : key));
-  }
-  return [];
-}
+import { allMessageTexts } from "../../support/message-texts";
+
+/** Every zh-TW text: the dictionary and each set of words kept apart from it (the crash page's, Settings', Orders'…). */
+const ZH_TW_TEXTS = (await allMessageTexts()).filter((entry) => entry.locale === "zh-TW");
 
 /** What is not prose: `{placeholders}` and URLs. */
 function withoutPlaceholdersAndUrls(text: string): string {
@@ -35,18 +23,6 @@ function halfWidthPunctuationIn(text: string): string[] {
   return found;
 }
 
-/** The zh-TW dictionaries and the words kept apart from them. */
-const ALL_ZH_TW = {
-  ...zhTW,
-  crash: CRASH_WORDS["zh-TW"],
-  signInProblem: SIGN_IN_PROBLEM_WORDS["zh-TW"],
-  connections: CONNECTIONS_WORDS["zh-TW"],
-  sessions: SESSIONS_WORDS["zh-TW"],
-  settings: SETTINGS_WORDS["zh-TW"],
-  orders: ORDERS_WORDS["zh-TW"],
-  popupDone: POPUP_DONE_WORDS["zh-TW"],
-};
-
 describe("繁體中文 punctuation", () => {
   it("finds half-width colons, parentheses and commas in Chinese sentences, but not in placeholders, URLs or numbers", () => {
     expect(halfWidthPunctuationIn("參考代碼:{code}")).toEqual([":"]);
@@ -58,16 +34,15 @@ describe("繁體中文 punctuation", () => {
   });
 
   it("uses full-width ：（），in every zh-TW message", () => {
-    // The dictionary and the words kept apart from it (the crash page's, the sign-in problem page's, Settings', Orders').
-    const offenders = textsOf(ALL_ZH_TW)
-      .map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) }))
-      .filter((entry) => entry.found.length > 0);
+    const offenders = ZH_TW_TEXTS.map(({ key, text }) => ({ key, text, found: halfWidthPunctuationIn(text) })).filter(
+      (entry) => entry.found.length > 0,
+    );
     expect(offenders).toEqual([]);
   });
 
   it("writes a date straight against the Chinese after it: 「2026年11月2日到期」, not 「2026年11月2日 到期」", () => {
     // A zh-TW date ends in 日 (Intl's 2026年11月2日), so a space after {date} falls between two Chinese characters.
-    const spaced = textsOf(ALL_ZH_TW).filter(({ text }) => /\{date\} \p{Script=Han}/u.test(text));
+    const spaced = ZH_TW_TEXTS.filter(({ text }) => /\{date\} \p{Script=Han}/u.test(text));
     expect(spaced).toEqual([]);
   });
 
@@ -75,7 +50,7 @@ describe("繁體中文 punctuation", () => {
     // A zh-TW time of day starts with its period of the day (Intl's 上午9:05, 晚上7:00), so a space before
     // {time} falls between two Chinese characters; one after it would set the time apart from its sentence.
     expect(formatTime(Date.UTC(2026, 10, 24, 1, 5), { formatLocale: "zh-TW", timeZone: "Asia/Taipei" })).toMatch(/^\p{Script=Han}/u);
-    const spaced = textsOf(ALL_ZH_TW).filter(({ text }) => /\p{Script=Han} \{time\}|\{time\} \p{Script=Han}/u.test(text));
+    const spaced = ZH_TW_TEXTS.filter(({ text }) => /\p{Script=Han} \{time\}|\{time\} \p{Script=Han}/u.test(text));
     expect(spaced).toEqual([]);
   });
 });

@@ -178,7 +178,7 @@ describe("ContinueWatching", () => {
   it("with every course withheld by the site, says how many and nothing else: no empty list, no 'Nothing in progress'", () => {
     render(createElement(ContinueWatching, { courses: [], unknown: 0, unavailable: 4 }));
     const section = screen.getByRole("region", { name: "Continue watching" });
-    expect(section.textContent).toBe("Continue watching4 courses could not be loaded from the site.");
+    expect(section.textContent).toBe("Continue watching4\u00a0courses could not be loaded from the site.");
     expect(screen.queryByRole("list")).toBeNull();
   });
 
@@ -220,7 +220,7 @@ describe("EndingSoon", () => {
       expect(screen.queryByText(/No course access ends/), label).toBeNull();
       expect(screen.getByText("No course that loaded here has access ending in the next 30 days."), label).toBeDefined();
       expect(screen.getByRole("link", { name: "All courses" }).getAttribute("href"), label).toBe("/courses");
-      if (leftOut !== 0) expect(section.textContent, label).toMatch(/And (12 )?more courses, not checked here\./);
+      if (leftOut !== 0) expect(section.textContent, label).toMatch(/And (12\u00a0)?more courses, not checked here\./);
       cleanup();
     }
     render(createElement(EndingSoon, { courses: [], leftOut: 0, unavailable: 1 }), "zh-TW");
