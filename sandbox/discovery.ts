@@ -4,6 +4,7 @@
  */
 import type { Hono } from "hono";
 import { END_SESSION_PATH } from "./end-session";
+import { leftOut } from "./http-util";
 import { ALL_SCOPES } from "./seed";
 import { SIGN_IN_LANGUAGES } from "./sign-in-words";
 import type { SandboxState } from "./state";
@@ -37,16 +38,20 @@ export function authorizationServerMetadata(state: SandboxState): Record<string,
   };
   // RFC 8414 section 2: the languages of the sign-in and consent pages (sandbox/sign-in-words.ts).
   if (state.knobs.localizedSignIn) metadata.ui_locales_supported = [...SIGN_IN_LANGUAGES];
+  else Object.assign(metadata, leftOut(state, ["ui_locales_supported"]));
   // RFC 9449 section 5.1.
   if (state.knobs.dpop !== "off") metadata.dpop_signing_alg_values_supported = ["ES256"];
-  if (state.knobs.par !== "off") {
-    // RFC 9126 section 5.
-    metadata.pushed_authorization_request_endpoint = `${issuer}/api/oauth/par`;
-    if (state.knobs.par === "required") metadata.require_pushed_authorization_requests = true;
-  }
+  else Object.assign(metadata, leftOut(state, ["dpop_signing_alg_values_supported"]));
+  // RFC 9126 section 5.
+  if (state.knobs.par !== "off") metadata.pushed_authorization_request_endpoint = `${issuer}/api/oauth/par`;
+  else Object.assign(metadata, leftOut(state, ["pushed_authorization_request_endpoint"]));
+  if (state.knobs.par === "required") metadata.require_pushed_authorization_requests = true;
+  else Object.assign(metadata, leftOut(state, ["require_pushed_authorization_requests"]));
   if (state.knobs.idToken) {
     metadata.jwks_uri = `${issuer}${JWKS_PATH}`;
     metadata.id_token_signing_alg_values_supported = ["ES256"];
+  } else {
+    Object.assign(metadata, leftOut(state, ["jwks_uri", "id_token_signing_alg_values_supported"]));
   }
   return metadata;
 }
@@ -60,7 +65,7 @@ export function openIdConfiguration(state: SandboxState): Record<string, unknown
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     // OpenID Connect RP-Initiated Logout 1.0 section 2.1 (an OpenID Provider metadata field).
-    ...(state.knobs.endSession ? { end_session_endpoint: `${state.issuer}${END_SESSION_PATH}` } : {}),
+    ...(state.knobs.endSession ? { end_session_endpoint: `${state.issuer}${END_SESSION_PATH}` } : leftOut(state, ["end_session_endpoint"])),
   };
 }
 

@@ -192,7 +192,9 @@ export interface SandboxKnobs {
   /**
    * The site writes `null` for a field it has no value for, where its documentation leaves the field out: the
    * token endpoint's `refresh_token` on a renewal that keeps the refresh token and `id_token` when none is issued;
-   * the id_token's and UserInfo's `email`, `email_verified` and `name` when their scope was not granted. A site
+   * the id_token's and UserInfo's `email`, `email_verified` and `name` when their scope was not granted; the
+   * metadata's fields of what the site does not offer (`end_session_endpoint`, `jwks_uri` and
+   * `id_token_signing_alg_values_supported`, PAR's, DPoP's, `ui_locales_supported`). A site
    * whose JSON serializer writes every field of its response type answers so (Jackson's and System.Text.Json's
    * defaults, PHP's `json_encode` of an array).
    */

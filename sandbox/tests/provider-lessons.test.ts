@@ -27,6 +27,9 @@ afterEach(() => {
     accountApiTokenRefusal: "challenge",
     userInfoRolesReordered: false,
     idTokenSubjectOnly: false,
+    endSession: true,
+    par: "off",
+    dpop: "off",
   });
 });
 
@@ -129,6 +132,29 @@ describe("writesNulls", () => {
     // Granted, they carry their values.
     const granted = decodeJwt((await obtainTokens(sandbox)).idToken!);
     expect(granted).toMatchObject({ email: "maya@example.com", email_verified: true, name: "Maya Chen" });
+  });
+  it("writes null in the metadata for what the site does not offer; off, leaves it out; offered, gives it", async () => {
+    const OPTIONAL = [
+      "end_session_endpoint",
+      "jwks_uri",
+      "id_token_signing_alg_values_supported",
+      "pushed_authorization_request_endpoint",
+      "require_pushed_authorization_requests",
+      "dpop_signing_alg_values_supported",
+      "ui_locales_supported",
+    ];
+    const openIdConfiguration = async () =>
+      (await (await fetch(`${sandbox.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    sandbox.setKnobs({ endSession: false, idToken: false });
+    const without = await openIdConfiguration();
+    expect(OPTIONAL.filter((field) => field in without)).toEqual([]);
+    sandbox.setKnobs({ writesNulls: true });
+    expect(Object.fromEntries(Object.entries(await openIdConfiguration()).filter(([field]) => OPTIONAL.includes(field)))).toEqual(
+      Object.fromEntries(OPTIONAL.map((field) => [field, null])),
+    );
+    sandbox.setKnobs({ endSession: true, idToken: true, par: "required", dpop: "offered", localizedSignIn: true });
+    const offered = await openIdConfiguration();
+    expect(OPTIONAL.filter((field) => offered[field] === null || offered[field] === undefined)).toEqual([]);
   });
 });
 

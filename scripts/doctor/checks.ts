@@ -645,7 +645,8 @@ export function checkSignInLanguages(snapshot: SiteSnapshot): CheckResult {
   const title = "Languages of the site's sign-in pages";
   return withMetadata(snapshot, id, title, (metadata) => {
     const listed = metadata.ui_locales_supported;
-    if (listed === undefined) {
+    // Written null (a serializer that writes every field of its type) lists nothing either.
+    if (listed === undefined || listed === null) {
       return pass(id, title, "not listed: the dashboard sends no ui_locales, and the site's sign-in pages speak the site's own choice");
     }
     if (!Array.isArray(listed)) {

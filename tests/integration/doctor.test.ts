@@ -213,33 +213,44 @@ describe("doctor against the sandbox site", () => {
     });
   });
 
-  it("judges every check of the sound sandbox (MCP may or may not be served yet)", async () => {
-    await withSandbox({}, async (sandbox) => {
-      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
-      const { mcp, ...rest } = statuses(report);
-      expect(rest).toEqual({
-        "site-url": "PASS",
-        "authorization-server-metadata": "PASS",
-        "openid-configuration": "PASS",
-        "pkce-s256": "PASS",
-        "client-secret-post": "PASS",
-        "account-read-scope": "PASS",
-        "id-token": "PASS",
-        "userinfo-endpoint": "PASS",
-        "iss-parameter": "PASS",
-        "revocation-endpoint": "PASS",
-        "granted-scopes": "PASS",
-        "pushed-authorization-requests": "PASS",
-        dpop: "PASS",
-        "sign-in-languages": "PASS",
-        "endpoint-origins": "PASS",
-        "protected-resource-metadata": "PASS",
-        "account-api": "PASS",
+  it.each([
+    { writes: "leaves out", writesNulls: false },
+    // A serializer that writes every field (Jackson's default): `"end_session_endpoint": null`, `"jwks_uri": null`…
+    { writes: "writes null for", writesNulls: true },
+  ])(
+    "judges every check of the sound sandbox, which $writes what it does not offer (MCP may or may not be served yet)",
+    async ({ writesNulls }) => {
+      await withSandbox({ knobs: { writesNulls } }, async (sandbox) => {
+        const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+        const { mcp, ...rest } = statuses(report);
+        expect(rest).toEqual({
+          "site-url": "PASS",
+          "authorization-server-metadata": "PASS",
+          "openid-configuration": "PASS",
+          "pkce-s256": "PASS",
+          "client-secret-post": "PASS",
+          "account-read-scope": "PASS",
+          "id-token": "PASS",
+          "userinfo-endpoint": "PASS",
+          "iss-parameter": "PASS",
+          "revocation-endpoint": "PASS",
+          "granted-scopes": "PASS",
+          "pushed-authorization-requests": "PASS",
+          dpop: "PASS",
+          "sign-in-languages": "PASS",
+          "endpoint-origins": "PASS",
+          "protected-resource-metadata": "PASS",
+          "account-api": "PASS",
+        });
+        expect(["PASS", "WARN"]).toContain(mcp);
+        expect(check(report, "id-token").detail).toMatch(/id_tokens verified \(ES256\); the key set has 1 EC P-256 key with a kid/);
+        // What the sandbox does not offer by default reads as not offered, whether left out or written null.
+        expect(check(report, "pushed-authorization-requests").detail).toMatch(/^not offered/);
+        expect(check(report, "dpop").detail).toMatch(/^not offered/);
+        expect(check(report, "sign-in-languages").detail).toMatch(/^not listed/);
       });
-      expect(["PASS", "WARN"]).toContain(mcp);
-      expect(check(report, "id-token").detail).toMatch(/id_tokens verified \(ES256\); the key set has 1 EC P-256 key with a kid/);
-    });
-  });
+    },
+  );
 
   it("accepts a site URL with a trailing slash as its origin", async () => {
     await withSandbox({}, async (sandbox) => {
@@ -249,17 +260,20 @@ describe("doctor against the sandbox site", () => {
     });
   });
 
-  it("reports the UserInfo fallback when the site issues no id_token (idToken: false)", async () => {
-    await withSandbox({ knobs: { idToken: false } }, async (sandbox) => {
-      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
-      expect(check(report, "id-token")).toMatchObject({
-        status: "PASS",
-        detail: expect.stringContaining("UserInfo fallback (no id_token)") as string,
+  it.each([false, true])(
+    "reports the UserInfo fallback when the site issues no id_token (idToken: false, writesNulls: %s)",
+    async (writesNulls) => {
+      await withSandbox({ knobs: { idToken: false, writesNulls } }, async (sandbox) => {
+        const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+        expect(check(report, "id-token")).toMatchObject({
+          status: "PASS",
+          detail: expect.stringContaining("UserInfo fallback (no id_token)") as string,
+        });
+        expect(check(report, "userinfo-endpoint").status).toBe("PASS");
+        expect(sandbox.requests().some((entry) => entry.endpoint === "jwks")).toBe(false);
       });
-      expect(check(report, "userinfo-endpoint").status).toBe("PASS");
-      expect(sandbox.requests().some((entry) => entry.endpoint === "jwks")).toBe(false);
-    });
-  });
+    },
+  );
 
   it("fails with exit code 1 when discovery answers 503", async () => {
     await withSandbox({ knobs: { failures: { discovery: { mode: "status", status: 503 } } } }, async (sandbox) => {

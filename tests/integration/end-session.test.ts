@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox.close());
 beforeEach(() => {
-  sandbox.setKnobs({ endSession: true, idToken: true, issuerTrailingSlash: false });
+  sandbox.setKnobs({ endSession: true, idToken: true, issuerTrailingSlash: false, writesNulls: false });
   resetDiscoveryCacheForTests();
 });
 afterEach(() => {
@@ -94,15 +94,21 @@ describe("RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)", () => {
     expect(url.searchParams.get("client_id")).toBe(SEEDED_DASHBOARD_CLIENT.clientId);
   });
 
-  it("sends the member nowhere when the site's discovery lists no end_session_endpoint, read afresh at sign-out", async () => {
-    const browser = new Browser();
-    await signInThroughRoutes(browser, { returnTo: "/" });
-    // The site stops offering it after the dashboard discovered it: the sign-out reads it again.
-    sandbox.setKnobs({ endSession: false });
-    const request = browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS });
-    const response = browser.absorb(await logoutRoute(request));
-    expect(await response.json()).toEqual({ signedOut: true, complete: true });
-  });
+  it.each([
+    { lists: "leaves it out", writesNulls: false },
+    { lists: "writes it null", writesNulls: true },
+  ])(
+    "sends the member nowhere when the site's discovery $lists (no end_session_endpoint), read afresh at sign-out",
+    async ({ writesNulls }) => {
+      const browser = new Browser();
+      await signInThroughRoutes(browser, { returnTo: "/" });
+      // The site stops offering it after the dashboard discovered it: the sign-out reads it again.
+      sandbox.setKnobs({ endSession: false, writesNulls });
+      const request = browser.request("/api/auth/logout", { method: "POST", headers: SAME_ORIGIN_HEADERS });
+      const response = browser.absorb(await logoutRoute(request));
+      expect(await response.json()).toEqual({ signedOut: true, complete: true });
+    },
+  );
 
   it("believes only a state it made for a sign-out, unchanged and fresh (checklist case 63)", async () => {
     const state = new URL((await endSessionRedirect(undefined, "signed_out_locally")) ?? "").searchParams.get("state") ?? "";

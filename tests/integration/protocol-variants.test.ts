@@ -44,10 +44,11 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   // RFC 6749 section 3.3 delimits scopes with spaces; GitHub's OAuth apps write "openid,account:read".
   { name: "scopes written with commas", knobs: { commaScopes: true }, pushed: false, dpop: false },
   // A serializer that writes every field (Jackson's default): `"id_token": null` on each renewal, and at
-  // sign-in where none is issued (`"refresh_token": null`: tests/integration/refresh-without-rotation.test.ts).
-  { name: "token answers that write null for what they leave out", knobs: { writesNulls: true }, pushed: false, dpop: false },
+  // sign-in where none is issued (`"refresh_token": null`: tests/integration/refresh-without-rotation.test.ts);
+  // in the metadata, what the site does not offer (PAR, DPoP, sign-in languages; with no id_token, its keys).
+  { name: "answers that write null for what they leave out", knobs: { writesNulls: true }, pushed: false, dpop: false },
   {
-    name: "token answers that write null for what they leave out, no id_token",
+    name: "answers that write null for what they leave out, no id_token",
     knobs: { writesNulls: true, idToken: false },
     pushed: false,
     dpop: false,
