@@ -257,6 +257,14 @@ export interface SandboxKnobs {
    */
   mcpLocalizedTools: boolean;
   /**
+   * The MCP server keeps a session per client, as MCP's Streamable HTTP transport lets a server do (its
+   * `Mcp-Session-Id`): initialize opens one, every later request must name it (400 without it, 404 for one it
+   * does not know or that another caller opened), and DELETE ends it. Off: stateless, every POST on its own.
+   */
+  mcpSessions: boolean;
+  /** The MCP server answers each POST with an event stream (`text/event-stream`, the SDK's default) rather than JSON. */
+  mcpEventStream: boolean;
+  /**
    * How the Account API refuses a token it does not take (missing, unknown, expired, revoked, another
    * origin's): "challenge", the documented 401 with a `WWW-Authenticate: Bearer` challenge (RFC 6750 section 3);
    * "no_challenge", the same 401 and JSON error without the header; "graphql_401", 401 with a GraphQL error
@@ -342,6 +350,8 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   refreshRevocationEndsGrant: true,
   mcpMemberTokenRefusal: "off",
   mcpLocalizedTools: false,
+  mcpSessions: false,
+  mcpEventStream: false,
   accountApiTokenRefusal: "challenge",
   graphqlServer: "graphql-js",
   graphqlMaxCost: 0,
@@ -429,6 +439,8 @@ export const knobsPatchSchema = z
     refreshRevocationEndsGrant: z.boolean(),
     mcpMemberTokenRefusal: z.enum(["off", "bare", "with_metadata"]),
     mcpLocalizedTools: z.boolean(),
+    mcpSessions: z.boolean(),
+    mcpEventStream: z.boolean(),
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
     graphqlServer: z.enum(GRAPHQL_SERVERS),
     graphqlMaxCost: z.number().int().min(0),

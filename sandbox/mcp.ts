@@ -1,6 +1,7 @@
 /**
  * The site's MCP server at `/mcp` (docs/architecture.md section 6.3), built on the official MCP TypeScript
- * SDK over Streamable HTTP, stateless: every POST gets a fresh server and transport, answered with JSON.
+ * SDK over Streamable HTTP, stateless: every POST gets a fresh server and transport, answered with JSON (the
+ * knobs `mcpSessions` and `mcpEventStream` make it keep sessions and answer with event streams).
  *
  * - Anonymous callers get the public catalog tools while the admin's "MCP connections" beta is on, and 404 while it is off.
  * - A member token (bound to this origin, with `account:read`: the same token the dashboard holds) also gets the
@@ -335,6 +336,36 @@ async function identifyCaller(c: Context, state: SandboxState): Promise<Caller> 
   };
 }
 
+/** A session of the `mcpSessions` knob: its transport and server, and who opened it. */
+interface McpSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  caller: string;
+}
+
+/** Sessions open at most at once, per sandbox: the oldest ends when another opens. */
+const MAX_MCP_SESSIONS = 200;
+const sessionsOf = new WeakMap<SandboxState, Map<string, McpSession>>();
+
+function mcpSessions(state: SandboxState): Map<string, McpSession> {
+  let sessions = sessionsOf.get(state);
+  if (!sessions) {
+    sessions = new Map();
+    sessionsOf.set(state, sessions);
+  }
+  return sessions;
+}
+
+/** How many MCP sessions (knob `mcpSessions`) are open: those a client opened and has not ended. */
+export function openMcpSessionCount(state: SandboxState): number {
+  return mcpSessions(state).size;
+}
+
+/** Who a session belongs to: a member, or every anonymous caller alike. */
+function callerKey(caller: Exclude<Caller, { kind: "refused" }>): string {
+  return caller.kind === "member" ? `member:${caller.member.id}` : "anonymous";
+}
+
 async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   if (!originAllowed(state, c.req.header("origin"))) return jsonRpcError(c, 403, -32000, "This Origin may not call the MCP server");
   const caller = await identifyCaller(c, state);
@@ -345,36 +376,95 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   if (caller.kind === "anonymous" && !state.settings.mcpConnectionsBeta) {
     return jsonRpcError(c, 404, -32000, `MCP connections (beta) is off at this site: its admin has not turned it on`);
   }
-  if (c.req.method !== "POST") {
-    // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
-    return jsonRpcError(c, 405, -32000, "Method not allowed: this MCP server is stateless; send JSON-RPC with POST", { Allow: "POST" });
+  const ends = c.req.method === "DELETE" && state.knobs.mcpSessions;
+  if (c.req.method !== "POST" && !ends) {
+    // No standalone SSE stream (GET); stateless, no session to end (DELETE) either.
+    return jsonRpcError(c, 405, -32000, "Method not allowed: send JSON-RPC with POST", {
+      Allow: state.knobs.mcpSessions ? "POST, DELETE" : "POST",
+    });
   }
   let parsedBody: unknown;
-  try {
-    parsedBody = JSON.parse(await c.req.text());
-  } catch {
-    return jsonRpcError(c, 400, -32700, "Parse error: Invalid JSON");
-  }
-  const language = state.knobs.mcpLocalizedTools ? toolLanguageFor(c.req.header("accept-language")) : "en";
-  const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined, language);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  try {
-    await server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw, {
-      parsedBody,
-      ...(caller.kind === "member" ? { authInfo: caller.authInfo } : {}),
-    });
-    // Responses are per-caller (member data): never cached.
-    const headers = new Headers(response.headers);
-    headers.set("Cache-Control", "no-store");
-    if (state.knobs.mcpLocalizedTools) {
-      headers.set("Content-Language", language);
-      headers.append("Vary", "Accept-Language");
+  if (!ends) {
+    try {
+      parsedBody = JSON.parse(await c.req.text());
+    } catch {
+      return jsonRpcError(c, 400, -32700, "Parse error: Invalid JSON");
     }
-    return new Response(response.body, { status: response.status, headers });
-  } finally {
-    await server.close();
   }
+  const options = { parsedBody, ...(caller.kind === "member" ? { authInfo: caller.authInfo } : {}) };
+  const language = state.knobs.mcpLocalizedTools ? toolLanguageFor(c.req.header("accept-language")) : "en";
+  const sessionId = c.req.header("mcp-session-id");
+  let response: Response;
+  if (state.knobs.mcpSessions && sessionId !== undefined) {
+    // MCP Streamable HTTP, session management: a session this server does not know, or another caller's, is not found.
+    const session = mcpSessions(state).get(sessionId);
+    if (!session || session.caller !== callerKey(caller)) return jsonRpcError(c, 404, -32001, "Session not found");
+    response = await session.transport.handleRequest(c.req.raw, options);
+  } else {
+    const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined, language);
+    const transport = newTransport(state, server, callerKey(caller));
+    await server.connect(transport);
+    response = await transport.handleRequest(c.req.raw, options);
+    // Stateless, or a request that opened no session: the server ends with its answer.
+    if (transport.sessionId === undefined) response = closingWith(response, () => server.close());
+  }
+  // Responses are per-caller (member data): never cached.
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "no-store");
+  if (state.knobs.mcpLocalizedTools) {
+    headers.set("Content-Language", language);
+    headers.append("Vary", "Accept-Language");
+  }
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** A transport as the knobs say: stateless or with sessions, answering with JSON or an event stream. */
+function newTransport(state: SandboxState, server: McpServer, caller: string): WebStandardStreamableHTTPServerTransport {
+  const enableJsonResponse = !state.knobs.mcpEventStream;
+  if (!state.knobs.mcpSessions) return new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
+  const sessions = mcpSessions(state);
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    enableJsonResponse,
+    onsessioninitialized: (id) => {
+      const oldest = sessions.keys().next();
+      if (sessions.size >= MAX_MCP_SESSIONS && !oldest.done) endSession(sessions, oldest.value);
+      sessions.set(id, { transport, server, caller });
+    },
+    onsessionclosed: (id) => endSession(sessions, id),
+  });
+  return transport;
+}
+
+function endSession(sessions: Map<string, McpSession>, id: string): void {
+  const session = sessions.get(id);
+  sessions.delete(id);
+  void session?.server.close();
+}
+
+/**
+ * `response` with `close` run once its body has been read to the end or given up: an event stream is written
+ * after handleRequest returns, so its server must not close before.
+ */
+function closingWith(response: Response, close: () => Promise<void>): Response {
+  const reader = response.body?.getReader();
+  if (!reader) {
+    void close();
+    return response;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value);
+      controller.close();
+      void close();
+    },
+    cancel(reason) {
+      void reader.cancel(reason);
+      void close();
+    },
+  });
+  return new Response(body, response);
 }
 
 export function registerMcpRoutes(app: Hono, state: SandboxState): void {

@@ -131,8 +131,9 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
 
 /**
  * Connects to the site's MCP server (Streamable HTTP, the official SDK), reads the server's name and
- * version, lists its tools page by page, and disconnects. With `accessToken` the member's own tools are
- * listed too; with null the call is anonymous (public tools only, docs/architecture.md section 6.3).
+ * version, lists its tools page by page, ends the session a server that keeps them gave it, and disconnects.
+ * With `accessToken` the member's own tools are listed too; with null the call is anonymous (public tools
+ * only, docs/architecture.md section 6.3).
  *
  * A site without an MCP server, or one that is down, is an answer (`available: false`), not an error.
  * A refused token throws the same SiteError codes as the Account API: `token_refused` (401
@@ -205,6 +206,10 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
     return { available: false, reason: failure, ...waitOf({ retryAfterSeconds: failure === "busy" ? throttled?.waitSeconds : undefined }) };
   } finally {
     client.onerror = undefined;
+    // MCP Streamable HTTP, session management: a client done with a session the server gave it ends it
+    // (DELETE), rather than leave one open at the site per view of Settings. A 405 (the server keeps them) or
+    // a failure changes nothing of the answer; past the deadline the request is not even sent.
+    if (transport.sessionId !== undefined && !deadline.aborted) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
     clearDeadline();
   }

@@ -3,7 +3,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COURSES } from "../data/catalog";
-import { MCP_PATH, MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, toolLanguageFor } from "../mcp";
+import {
+  MCP_PATH,
+  MCP_SERVER_NAME,
+  MCP_SERVER_VERSION,
+  MEMBER_MCP_TOOLS,
+  openMcpSessionCount,
+  PUBLIC_MCP_TOOLS,
+  toolLanguageFor,
+} from "../mcp";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { obtainTokens, postForm } from "./helpers";
@@ -297,5 +305,64 @@ describe("MCP, while the admin's MCP connections beta is off", () => {
     sandbox.setMcpConnectionsBeta(true);
     const client = await connect();
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe("MCP with sessions and event streams (mcpSessions, mcpEventStream)", () => {
+  afterEach(() => {
+    sandbox.setKnobs({ mcpSessions: false, mcpEventStream: false });
+  });
+
+  it.each([
+    { knobs: { mcpSessions: false, mcpEventStream: true }, sessions: false, type: "text/event-stream" },
+    { knobs: { mcpSessions: true, mcpEventStream: false }, sessions: true, type: "application/json" },
+    { knobs: { mcpSessions: true, mcpEventStream: true }, sessions: true, type: "text/event-stream" },
+  ])("serves the SDK's client with $knobs: the tools and a call, answered as $type", async ({ knobs, sessions, type }) => {
+    sandbox.setKnobs(knobs);
+    const answer = await rawInitialize();
+    expect(answer.headers.get("content-type")).toContain(type);
+    expect(answer.headers.has("mcp-session-id")).toBe(sessions);
+    await answer.body?.cancel();
+    const { accessToken } = await obtainTokens(sandbox);
+    const client = await connect(accessToken);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS, ...MEMBER_MCP_TOOLS].sort());
+    expect((await call(client, "list_courses", { limit: 1 })).structuredContent).toMatchObject({ offset: 0 });
+  });
+
+  it("keeps a session until its client ends it, and only for the caller that opened it", async () => {
+    sandbox.setKnobs({ mcpSessions: true });
+    const before = openMcpSessionCount(sandbox.state);
+    const opened = await rawInitialize();
+    const id = opened.headers.get("mcp-session-id")!;
+    expect(openMcpSessionCount(sandbox.state)).toBe(before + 1);
+    const ask = (sessionId: string | undefined, headers: Record<string, string> = {}) =>
+      fetch(`${sandbox.url}${MCP_PATH}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+          ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
+      });
+    expect((await ask(id)).status).toBe(200);
+    // Without it, with one it never gave, or with another caller's: refused.
+    expect((await ask(undefined)).status).toBe(400);
+    expect((await ask("not-a-session")).status).toBe(404);
+    const { accessToken } = await obtainTokens(sandbox);
+    expect((await ask(id, { authorization: `Bearer ${accessToken}` })).status).toBe(404);
+    const ended = await fetch(`${sandbox.url}${MCP_PATH}`, { method: "DELETE", headers: { "mcp-session-id": id } });
+    expect(ended.status).toBe(200);
+    expect(openMcpSessionCount(sandbox.state)).toBe(before);
+    expect((await ask(id)).status).toBe(404);
+  });
+
+  it("ends the oldest session when a client opens one past its limit", async () => {
+    sandbox.setKnobs({ mcpSessions: true });
+    for (let opened = 0; opened < 205; opened += 1) await (await rawInitialize()).body?.cancel();
+    expect(openMcpSessionCount(sandbox.state)).toBe(200);
   });
 });

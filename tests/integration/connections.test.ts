@@ -4,6 +4,7 @@ import { GET as connectionsRoute } from "@/app/api/account/connections/route";
 import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
+import { openMcpSessionCount } from "@/sandbox/mcp";
 import { probeMcpAnonymously, resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { resetConfigForTests } from "@/lib/config";
 import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline";
@@ -24,7 +25,15 @@ beforeEach(() => {
   sandbox.resetRequests();
   resetPublicToolsCacheForTests();
 });
-afterEach(() => sandbox.setKnobs({ failures: { mcp: null }, mcpMemberTokenRefusal: "off", mcpLocalizedTools: false }));
+afterEach(() =>
+  sandbox.setKnobs({
+    failures: { mcp: null },
+    mcpMemberTokenRefusal: "off",
+    mcpLocalizedTools: false,
+    mcpSessions: false,
+    mcpEventStream: false,
+  }),
+);
 
 async function signIn(email = "maya@example.com"): Promise<Browser> {
   const browser = new Browser();
@@ -85,6 +94,25 @@ describe("GET /api/account/connections", () => {
     expect(mcpRequests().map((entry) => entry.method)).toEqual(Array.from({ length: 6 }, () => "POST"));
     expect(mcpRequests().every((entry) => entry.status === 200 || entry.status === 202)).toBe(true);
     expect(refreshGrants()).toHaveLength(0);
+  });
+
+  it.each([
+    { server: "answers with event streams", knobs: { mcpEventStream: true }, ends: false },
+    { server: "keeps sessions", knobs: { mcpSessions: true }, ends: true },
+    { server: "keeps sessions and answers with event streams", knobs: { mcpSessions: true, mcpEventStream: true }, ends: true },
+  ])("lists the same tools from a server that $server, and ends each session it opened", async ({ knobs, ends }) => {
+    sandbox.setKnobs(knobs);
+    const browser = await signIn();
+    const sessionsBefore = openMcpSessionCount(sandbox.state);
+    const { status, body } = await getConnections(browser);
+    expect(status).toBe(200);
+    const connections = body as Connections;
+    if (!connections.available) throw new Error(`not available: ${JSON.stringify(connections)}`);
+    expect(connections.tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS, ...MEMBER_MCP_TOOLS].sort());
+    // MCP Streamable HTTP, session management: the member's listing and the anonymous one each end theirs.
+    const deletes = mcpRequests().filter((entry) => entry.method === "DELETE");
+    expect(deletes.map((entry) => entry.status)).toEqual(ends ? [200, 200] : []);
+    expect(openMcpSessionCount(sandbox.state)).toBe(sessionsBefore);
   });
 
   it("asks for the tools' texts in the member's language, and says the language the site wrote them in", async () => {
