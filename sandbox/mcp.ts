@@ -403,8 +403,13 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   } else {
     const server = createMcpServer(state, caller.kind === "member" ? caller.member : undefined, language);
     const transport = newTransport(state, server, callerKey(caller));
-    await server.connect(transport);
-    response = await transport.handleRequest(c.req.raw, options);
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(c.req.raw, options);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     // Stateless, or a request that opened no session: the server ends with its answer.
     if (transport.sessionId === undefined) response = closingWith(response, () => server.close());
   }
