@@ -200,6 +200,11 @@ export interface SandboxKnobs {
    */
   writesNulls: boolean;
   /**
+   * The token endpoint writes `expires_in` as a string of digits (`"7200"`), as Azure AD's v1.0 endpoint does and
+   * a site whose serializer writes a lifetime its code holds as text (PHP's `json_encode` of a configured value).
+   */
+  expiresInAsText: boolean;
+  /**
    * UserInfo lists a member's roles in another order than the id_token does (reversed), as a site that reads
    * them from its database without an order may: the same roles, the same member.
    */
@@ -338,6 +343,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   refreshRefusalWithoutBody: false,
   refreshWithoutRotation: false,
   writesNulls: false,
+  expiresInAsText: false,
   userInfoRolesReordered: false,
   idTokenSubjectOnly: false,
   partialConsent: false,
@@ -427,6 +433,7 @@ export const knobsPatchSchema = z
     refreshRefusalWithoutBody: z.boolean(),
     refreshWithoutRotation: z.boolean(),
     writesNulls: z.boolean(),
+    expiresInAsText: z.boolean(),
     userInfoRolesReordered: z.boolean(),
     idTokenSubjectOnly: z.boolean(),
     partialConsent: z.boolean(),

@@ -81,7 +81,7 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     access_token: access.token,
     // RFC 9449 section 5: a token bound to a DPoP key is of type DPoP.
     token_type: access.dpopJkt === undefined ? "Bearer" : "DPoP",
-    expires_in: Math.round((access.expiresAt - access.issuedAt) / 1000),
+    expires_in: lifetimeAsWritten(state, Math.round((access.expiresAt - access.issuedAt) / 1000)),
     ...(refresh === undefined ? leftOut(state, ["refresh_token"]) : { refresh_token: refresh.token }),
     // RFC 6749 section 3.3 delimits scopes with spaces; the `commaScopes` knob writes them as GitHub's OAuth apps do.
     scope: access.scopes.join(state.knobs.commaScopes ? "," : " "),
@@ -90,6 +90,11 @@ function tokenResponse(state: SandboxState, access: AccessTokenRecord, refresh: 
     school_subdomain: SCHOOL.subdomain,
     ...(idToken === undefined ? leftOut(state, ["id_token"]) : { id_token: idToken }),
   };
+}
+
+/** The access token's lifetime in seconds: a number (RFC 6749 section 5.1), or its digits with `expiresInAsText`. */
+function lifetimeAsWritten(state: SandboxState, seconds: number): number | string {
+  return state.knobs.expiresInAsText ? String(seconds) : seconds;
 }
 
 /** @see RFC 6749 section 4.1.3, RFC 7636 section 4.6, RFC 8707 section 2.2 */

@@ -28,6 +28,7 @@ afterEach(() => {
     userInfoRolesReordered: false,
     idTokenSubjectOnly: false,
     endSession: true,
+    expiresInAsText: false,
     par: "off",
     dpop: "off",
   });
@@ -155,6 +156,17 @@ describe("writesNulls", () => {
     sandbox.setKnobs({ endSession: true, idToken: true, par: "required", dpop: "offered", localizedSignIn: true });
     const offered = await openIdConfiguration();
     expect(OPTIONAL.filter((field) => offered[field] === null || offered[field] === undefined)).toEqual([]);
+  });
+});
+
+describe("expiresInAsText", () => {
+  it("writes the lifetime as a string of digits, at sign-in and at each renewal; off, as a number", async () => {
+    const plain = await obtainTokens(sandbox);
+    expect(plain.body.expires_in).toBe(7200);
+    sandbox.setKnobs({ expiresInAsText: true });
+    const tokens = await obtainTokens(sandbox);
+    expect(tokens.body.expires_in).toBe("7200");
+    expect((await refreshTokens(sandbox, tokens.refreshToken)).body.expires_in).toBe("7200");
   });
 });
 

@@ -53,6 +53,8 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
     pushed: false,
     dpop: false,
   },
+  // `"expires_in": "20"`, as Azure AD's v1.0 endpoint writes it: 20 seconds, so each data request renews.
+  { name: "a lifetime written as a string of digits", knobs: { expiresInAsText: true }, pushed: false, dpop: false },
   // The issuer with its path "/" (Auth0's manner), which the operator names in SITE_ISSUER.
   { name: "an issuer written with a trailing slash", knobs: { issuerTrailingSlash: true }, pushed: false, dpop: false },
   {

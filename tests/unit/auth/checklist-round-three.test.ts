@@ -230,6 +230,21 @@ describe("checklist 52: a refresh answer without refresh_token or expires_in", (
     expect(session.accessTokenExpiresAt - Date.now()).toBeGreaterThan((DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS - 5) * 1000);
   });
 
+  it("a lifetime written as a string of digits (Azure AD v1.0) is that many seconds; one that is no number is refused", async () => {
+    // oauth4webapi reads a string expires_in as the number it writes (parseFloat), and refuses one that writes none.
+    site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at-2", token_type: "Bearer", expires_in: "120" } }));
+    const { session } = await ensureFreshTokens(expiringSession({ refreshToken: "rt-lifetime-text" }));
+    expect(session.accessToken).toBe("at-2");
+    expect(session.accessTokenExpiresAt - Date.now()).toBeLessThanOrEqual(120_000);
+    expect(session.accessTokenExpiresAt - Date.now()).toBeGreaterThan(115_000);
+    for (const written of ["soon", "", "-60"]) {
+      site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: "at-3", token_type: "Bearer", expires_in: written } }));
+      await expect(ensureFreshTokens(expiringSession({ refreshToken: `rt-lifetime-${written}` })), written).rejects.toBeInstanceOf(
+        AuthError,
+      );
+    }
+  });
+
   it("a required member written null is still refused: the renewal fails, nothing is kept", async () => {
     site.handlers.set("POST /api/oauth/token", () => ({ json: { access_token: null, token_type: "Bearer", refresh_token: null } }));
     await expect(ensureFreshTokens(expiringSession({ refreshToken: "rt-null-access" }))).rejects.toBeInstanceOf(AuthError);
