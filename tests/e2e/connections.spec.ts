@@ -149,35 +149,42 @@ test("a long MCP URL shows whole at 320 and 390 px, and goes on to a new line on
   expect(await url.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd))).toBe(longUrl);
 });
 
+// The sandbox's MCP server is stateless and answers with JSON; the SDK's default server answers with event
+// streams, and many keep sessions (Mcp-Session-Id), which the dashboard ends once it has listed the tools.
+for (const { server, knobs } of [
+  { server: "", knobs: {} },
+  { server: ", from a server that keeps sessions and answers with event streams", knobs: { mcpSessions: true, mcpEventStream: true } },
+]) {
+  const title =
+    "a site that writes its tools in the student's language shows them in it, marked as such, and again after a language switch";
+  test(`${title}${server}`, async ({ page }) => {
+    await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
+    await postSandboxControl(page, "/__sandbox/knobs", { mcpLocalizedTools: true, ...knobs });
+    await signIn(page, "maya@example.com");
+    await openSettings(page);
+    await page.getByText(PANEL_WORDS.en.open).click();
+    const english = page.getByRole("region", { name: "For you" });
+    await expect(english.getByText("List my orders")).toHaveAttribute("lang", "en");
+
+    // The language switch renders Settings again in 繁體中文, the disclosure still open; the tools are asked
+    // for again, in it.
+    await page.getByRole("radio", { name: "繁體中文" }).check();
+    await expect(page.locator("details").filter({ hasText: PANEL_WORDS["zh-TW"].open })).toHaveAttribute("open", "");
+    const chinese = page.getByRole("region", { name: "你的資料" });
+    await expect(chinese.getByText("列出我的訂單")).toHaveAttribute("lang", "zh-TW");
+    await expect(chinese.getByText(/已登入學員的訂單/)).toHaveAttribute("lang", "zh-TW");
+    await expect(page.getByRole("region", { name: "課程目錄" }).getByText("搜尋課程")).toBeVisible();
+    await expect(chinese.getByText("List my orders")).toHaveCount(0);
+    await expect(page.getByText("助理會請你登入「Demo Academy (sandbox)」並核准存取。請只核准你信任的助理。")).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
+  });
+}
+
 /**
  * Opens the AI assistant panel in Settings in `locale`, with a clipboard that refuses to be written (as a
  * browser does without the permission), presses Copy as the device does (a tap on a touch screen), and
  * returns what the panel then says, once it has checked that the whole address is selected in its field.
  */
-test("a site that writes its tools in the student's language shows them in it, marked as such, and again after a language switch", async ({
-  page,
-}) => {
-  await postSandboxControl(page, "/__sandbox/mcp-beta", { enabled: true });
-  await postSandboxControl(page, "/__sandbox/knobs", { mcpLocalizedTools: true });
-  await signIn(page, "maya@example.com");
-  await openSettings(page);
-  await page.getByText(PANEL_WORDS.en.open).click();
-  const english = page.getByRole("region", { name: "For you" });
-  await expect(english.getByText("List my orders")).toHaveAttribute("lang", "en");
-
-  // The language switch renders Settings again in 繁體中文, the disclosure still open; the tools are asked
-  // for again, in it.
-  await page.getByRole("radio", { name: "繁體中文" }).check();
-  await expect(page.locator("details").filter({ hasText: PANEL_WORDS["zh-TW"].open })).toHaveAttribute("open", "");
-  const chinese = page.getByRole("region", { name: "你的資料" });
-  await expect(chinese.getByText("列出我的訂單")).toHaveAttribute("lang", "zh-TW");
-  await expect(chinese.getByText(/已登入學員的訂單/)).toHaveAttribute("lang", "zh-TW");
-  await expect(page.getByRole("region", { name: "課程目錄" }).getByText("搜尋課程")).toBeVisible();
-  await expect(chinese.getByText("List my orders")).toHaveCount(0);
-  await expect(page.getByText("助理會請你登入「Demo Academy (sandbox)」並核准存取。請只核准你信任的助理。")).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
-});
-
 async function refusedCopy(page: Page, context: BrowserContext, locale: "en" | "zh-TW", touch: boolean): Promise<string> {
   await chooseLanguage(context, locale);
   await page.goto("/settings");
