@@ -283,6 +283,8 @@ export async function probeMcp(site: string, timeoutMs: number): Promise<McpProb
     const reason = lastFailure ?? (deadline.aborted ? `no answer within ${timeoutMs} ms` : "did not complete the MCP handshake");
     return { kind: "problem", url, reason };
   } finally {
+    // MCP Streamable HTTP, session management: a session the server gave is ended, not left open at the site.
+    if (transport.sessionId !== undefined && !deadline.aborted) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
 }

@@ -18,6 +18,7 @@ import type { CheckId, CheckResult } from "@/scripts/doctor/checks";
 import type { JsonObject } from "@/scripts/doctor/probe";
 import { operatorSettingsNote, runDoctor } from "@/scripts/doctor/run";
 import type { DoctorReport } from "@/scripts/doctor/run";
+import { MCP_SERVER_NAME, openMcpSessionCount } from "@/sandbox/mcp";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
 import { startSandbox } from "@/sandbox/server";
 import type { RunningSandbox, SandboxOptions } from "@/sandbox/server";
@@ -251,6 +252,21 @@ describe("doctor against the sandbox site", () => {
       });
     },
   );
+
+  it("ends the MCP session it was given, at a server that keeps sessions and answers with event streams", async () => {
+    await withSandbox({ knobs: { mcpSessions: true, mcpEventStream: true } }, async (sandbox) => {
+      sandbox.setMcpConnectionsBeta(true);
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(report, "mcp")).toMatchObject({ status: "PASS", detail: expect.stringContaining(MCP_SERVER_NAME) as string });
+      expect(
+        sandbox
+          .requests()
+          .filter((entry) => entry.endpoint === "mcp" && entry.method === "DELETE")
+          .map((entry) => entry.status),
+      ).toEqual([200]);
+      expect(openMcpSessionCount(sandbox.state)).toBe(0);
+    });
+  });
 
   it("accepts a site URL with a trailing slash as its origin", async () => {
     await withSandbox({}, async (sandbox) => {
