@@ -270,6 +270,11 @@ export interface SandboxKnobs {
   /** The MCP server answers each POST with an event stream (`text/event-stream`, the SDK's default) rather than JSON. */
   mcpEventStream: boolean;
   /**
+   * With `mcpSessions`: the next N requests that name a session find it gone (404, the session ended), as at a
+   * site whose load balancer sends them to an instance that does not hold it, or whose server restarted.
+   */
+  mcpSessionsLost: number;
+  /**
    * How the Account API refuses a token it does not take (missing, unknown, expired, revoked, another
    * origin's): "challenge", the documented 401 with a `WWW-Authenticate: Bearer` challenge (RFC 6750 section 3);
    * "no_challenge", the same 401 and JSON error without the header; "graphql_401", 401 with a GraphQL error
@@ -358,6 +363,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   mcpLocalizedTools: false,
   mcpSessions: false,
   mcpEventStream: false,
+  mcpSessionsLost: 0,
   accountApiTokenRefusal: "challenge",
   graphqlServer: "graphql-js",
   graphqlMaxCost: 0,
@@ -448,6 +454,7 @@ export const knobsPatchSchema = z
     mcpLocalizedTools: z.boolean(),
     mcpSessions: z.boolean(),
     mcpEventStream: z.boolean(),
+    mcpSessionsLost: z.number().int().min(0).max(100),
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
     graphqlServer: z.enum(GRAPHQL_SERVERS),
     graphqlMaxCost: z.number().int().min(0),

@@ -398,6 +398,12 @@ async function handleMcp(c: Context, state: SandboxState): Promise<Response> {
   if (state.knobs.mcpSessions && sessionId !== undefined) {
     // MCP Streamable HTTP, session management: a session this server does not know, or another caller's, is not found.
     const session = mcpSessions(state).get(sessionId);
+    if (session && state.knobs.mcpSessionsLost > 0) {
+      // The knob: this request reaches an instance that does not hold the session, which is gone for good.
+      state.knobs = { ...state.knobs, mcpSessionsLost: state.knobs.mcpSessionsLost - 1 };
+      endSession(mcpSessions(state), sessionId);
+      return jsonRpcError(c, 404, -32001, "Session not found");
+    }
     if (!session || session.caller !== callerKey(caller)) return jsonRpcError(c, 404, -32001, "Session not found");
     response = await session.transport.handleRequest(c.req.raw, options);
   } else {

@@ -141,6 +141,19 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
  * `token_audience_mismatch` (a challenge pointing at another resource's metadata).
  */
 export async function inspectMcpServer(accessToken: string | null, locale?: Locale): Promise<McpInspection> {
+  const first = await inspectInOneSession(accessToken, locale);
+  if (first !== SESSION_LOST) return first;
+  // MCP Streamable HTTP, session management: a 404 to a request that names the session says the server no
+  // longer holds it (restarted, or an instance behind a load balancer that never held it), and the client
+  // starts a new one. Once: a site that loses every session may mend, so "unreachable", never "not offered".
+  const second = await inspectInOneSession(accessToken, locale);
+  return second === SESSION_LOST ? { available: false, reason: "unreachable" } : second;
+}
+
+/** What a listing got when the server answered 404 to a request naming the session it gave. */
+const SESSION_LOST = Symbol("session lost");
+
+async function inspectInOneSession(accessToken: string | null, locale?: Locale): Promise<McpInspection | typeof SESSION_LOST> {
   const endpoint = new URL(mcpServerUrl());
   // Cleared when the listing is done: a timer left to fire would keep this request's state alive for 8 s.
   const { signal: deadline, clear: clearDeadline } = clearableTimeout(SITE_CALL_TIMEOUT_MS);
@@ -159,11 +172,13 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
   // An answer that says the server limits how often it answers (a 429, or a 403 that says so), and the wait
   // it named (its Retry-After, or the reset of a used-up rate limit), said with "busy".
   let throttled: { waitSeconds: number | undefined } | undefined;
+  let sessionLost = false;
   const send = mcpTransportFetch(endpoint, accessToken, deadline, fail, language);
   const transport = new StreamableHTTPClientTransport(endpoint, {
     fetch: async (input, init) => {
       const response = await send(input, init);
       if (isThrottledStatus(response.status, response.headers)) throttled = { waitSeconds: siteRetryAfterSeconds(response) };
+      if (response.status === 404 && new Headers(init?.headers).has("mcp-session-id")) sessionLost = true;
       return response;
     },
     requestInit: { redirect: "manual" },
@@ -201,6 +216,7 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
       ...(language?.declared ? { toolsLanguage: language.declared } : {}),
     };
   } catch (error) {
+    if (sessionLost) return SESSION_LOST;
     const failure = toMcpFailure(firstFailure ?? error, throttled !== undefined);
     if (failure instanceof SiteError) throw failure;
     return { available: false, reason: failure, ...waitOf({ retryAfterSeconds: failure === "busy" ? throttled?.waitSeconds : undefined }) };
@@ -209,7 +225,7 @@ export async function inspectMcpServer(accessToken: string | null, locale?: Loca
     // MCP Streamable HTTP, session management: a client done with a session the server gave it ends it
     // (DELETE), rather than leave one open at the site per view of Settings. A 405 (the server keeps them) or
     // a failure changes nothing of the answer; past the deadline the request is not even sent.
-    if (transport.sessionId !== undefined && !deadline.aborted) await transport.terminateSession().catch(() => undefined);
+    if (transport.sessionId !== undefined && !sessionLost && !deadline.aborted) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
     clearDeadline();
   }

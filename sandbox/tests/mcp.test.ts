@@ -366,3 +366,19 @@ describe("MCP with sessions and event streams (mcpSessions, mcpEventStream)", ()
     expect(openMcpSessionCount(sandbox.state)).toBe(200);
   });
 });
+
+describe("MCP sessions lost (mcpSessionsLost)", () => {
+  afterEach(() => {
+    sandbox.setKnobs({ mcpSessions: false, mcpSessionsLost: 0 });
+  });
+
+  it("answers 404 to the next requests that name a session, which is then gone; later sessions work", async () => {
+    sandbox.setKnobs({ mcpSessions: true, mcpSessionsLost: 1 });
+    const lost = new Client({ name: "sandbox-test", version: "1.0.0" });
+    await expect(lost.connect(new StreamableHTTPClientTransport(new URL(MCP_PATH, sandbox.url)))).rejects.toThrow(/404|Session not found/);
+    await lost.close();
+    expect(sandbox.state.knobs.mcpSessionsLost).toBe(0);
+    const { tools } = await (await connect()).listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS].sort());
+  });
+});

@@ -5,7 +5,7 @@ import { loadSession, saveSession } from "@/lib/session/session";
 import type { Connections } from "@/lib/types/account";
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION, MEMBER_MCP_TOOLS, PUBLIC_MCP_TOOLS, type RunningSandbox } from "@/sandbox/server";
 import { openMcpSessionCount } from "@/sandbox/mcp";
-import { probeMcpAnonymously, resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
+import { inspectMcpServer, probeMcpAnonymously, resetPublicToolsCacheForTests } from "@/lib/site/mcp-client";
 import { resetConfigForTests } from "@/lib/config";
 import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline";
 
@@ -32,6 +32,7 @@ afterEach(() =>
     mcpLocalizedTools: false,
     mcpSessions: false,
     mcpEventStream: false,
+    mcpSessionsLost: 0,
   }),
 );
 
@@ -113,6 +114,27 @@ describe("GET /api/account/connections", () => {
     const deletes = mcpRequests().filter((entry) => entry.method === "DELETE");
     expect(deletes.map((entry) => entry.status)).toEqual(ends ? [200, 200] : []);
     expect(openMcpSessionCount(sandbox.state)).toBe(sessionsBefore);
+  });
+
+  it("starts a new session when the server has lost the one it gave (404), and lists the tools", async () => {
+    sandbox.setKnobs({ mcpSessions: true, mcpSessionsLost: 1 });
+    const browser = await signIn();
+    const { status, body } = await getConnections(browser);
+    expect(status).toBe(200);
+    const connections = body as Connections;
+    if (!connections.available) throw new Error(`not available: ${JSON.stringify(connections)}`);
+    expect(connections.tools.map((tool) => tool.name).sort()).toEqual([...PUBLIC_MCP_TOOLS, ...MEMBER_MCP_TOOLS].sort());
+    expect(mcpRequests().filter((entry) => entry.status === 404)).toHaveLength(1);
+    expect(openMcpSessionCount(sandbox.state)).toBe(0);
+  });
+
+  it("calls a server that loses every session unreachable, never 'not offered', for the member and the anonymous probe", async () => {
+    sandbox.setKnobs({ mcpSessions: true, mcpSessionsLost: 2 });
+    expect(await inspectMcpServer(null)).toEqual({ available: false, reason: "unreachable" });
+    sandbox.setKnobs({ mcpSessionsLost: 2 });
+    expect(await probeMcpAnonymously()).toEqual({ on: false, reason: "unreachable" });
+    // Two tries each, no more: initialize, then the request naming the session, answered 404.
+    expect(mcpRequests().filter((entry) => entry.status === 404)).toHaveLength(4);
   });
 
   it("asks for the tools' texts in the member's language, and says the language the site wrote them in", async () => {
