@@ -240,6 +240,11 @@ function isUnauthenticatedError(text: string): boolean {
   }
 }
 
+const MCP_SESSION_LOST =
+  "lost the session it had just given (HTTP 404 to the next request naming it): a restarted server, or instances " +
+  "behind a load balancer that do not share sessions, which must then send each session to one instance; the " +
+  "dashboard starts one new session and otherwise calls the server unreachable";
+
 /** Connects anonymously with the official MCP client and lists the tools. */
 export async function probeMcp(site: string, timeoutMs: number): Promise<McpProbe> {
   const url = `${site}/mcp`;
@@ -249,6 +254,8 @@ export async function probeMcp(site: string, timeoutMs: number): Promise<McpProb
       try {
         const response = await siteFetch(input, init ?? {}, timeoutMs);
         if (response.status >= 400 && (init?.method ?? "GET") === "POST") lastFailure = `answered HTTP ${response.status}`;
+        // MCP Streamable HTTP: a 404 to a request that names the session says the server no longer holds it.
+        if (response.status === 404 && new Headers(init?.headers).has("mcp-session-id")) lastFailure = MCP_SESSION_LOST;
         return response;
       } catch (error) {
         if (error instanceof UnreachableError) lastFailure = error.reason;

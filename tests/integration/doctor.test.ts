@@ -268,6 +268,17 @@ describe("doctor against the sandbox site", () => {
     });
   });
 
+  it("says when the MCP server loses the session it has just given, and what the operator can do", async () => {
+    await withSandbox({ knobs: { mcpSessions: true, mcpSessionsLost: 1 } }, async (sandbox) => {
+      sandbox.setMcpConnectionsBeta(true);
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+      expect(check(report, "mcp")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringMatching(/lost the session it had just given .*send each session to one instance/) as string,
+      });
+    });
+  });
+
   it("accepts a site URL with a trailing slash as its origin", async () => {
     await withSandbox({}, async (sandbox) => {
       const report = await runDoctor({ site: `${sandbox.url}/`, timeoutMs: 5_000 });
