@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import type { JWK } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { currentDpopNonce } from "../dpop";
+import { currentDpopNonce, DPOP_NONCE_PERIOD_MS } from "../dpop";
 import { SEEDED_DASHBOARD_CLIENT } from "../seed";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
@@ -102,8 +102,19 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => {
-  sandbox.setKnobs({ dpop: "off", dpopNonce: false, dpopRevocation: false });
+  sandbox.setKnobs({ dpop: "off", dpopNonce: false, dpopRevocation: false, clockOffsetMs: 0 });
 });
+
+/**
+ * Moves the sandbox's clock to one second into a nonce period, so that a test comparing the nonce it was
+ * answered with the current one has 29 seconds before the nonce changes (a test that straddled the change
+ * failed now and then); returns the offset.
+ */
+function alignToNoncePeriod(): number {
+  const offset = DPOP_NONCE_PERIOD_MS - (Date.now() % DPOP_NONCE_PERIOD_MS) + 1_000;
+  sandbox.setKnobs({ clockOffsetMs: offset });
+  return offset;
+}
 
 describe("DPoP off (the default)", () => {
   it("is not advertised and issues Bearer tokens even to a client that sends a proof", async () => {
@@ -267,6 +278,7 @@ describe("DPoP on", () => {
   describe("the nonce (dpopNonce)", () => {
     it("asks for it with use_dpop_nonce and DPoP-Nonce, accepts the current one, and changes it every 30 seconds", async () => {
       sandbox.setKnobs({ dpop: "offered", dpopNonce: true });
+      const offset = alignToNoncePeriod();
       const key = await newKey();
       const code = await obtainCode(sandbox);
       const form = {
@@ -291,18 +303,14 @@ describe("DPoP on", () => {
       const missing = await userInfo(`DPoP ${accessToken}`, await proof(key, "GET", "/api/oauth/userinfo", { accessToken }));
       expect(missing.status).toBe(401);
       expect(missing.headers.get("www-authenticate")).toMatch(/^DPoP error="use_dpop_nonce"/);
-      sandbox.setKnobs({ clockOffsetMs: 31_000 });
-      try {
-        expect(currentDpopNonce(sandbox.state)).not.toBe(nonce);
-        const stale = await userInfo(
-          `DPoP ${accessToken}`,
-          await proof(key, "GET", "/api/oauth/userinfo", { accessToken, nonce, iat: Math.floor((Date.now() + 31_000) / 1000) }),
-        );
-        expect(stale.status).toBe(401);
-        expect(stale.headers.get("dpop-nonce")).toBe(currentDpopNonce(sandbox.state));
-      } finally {
-        sandbox.setKnobs({ clockOffsetMs: 0 });
-      }
+      sandbox.setKnobs({ clockOffsetMs: offset + 31_000 });
+      expect(currentDpopNonce(sandbox.state)).not.toBe(nonce);
+      const stale = await userInfo(
+        `DPoP ${accessToken}`,
+        await proof(key, "GET", "/api/oauth/userinfo", { accessToken, nonce, iat: Math.floor((Date.now() + offset + 31_000) / 1000) }),
+      );
+      expect(stale.status).toBe(401);
+      expect(stale.headers.get("dpop-nonce")).toBe(currentDpopNonce(sandbox.state));
     });
   });
 });
@@ -360,6 +368,7 @@ describe("revocation with dpopRevocation (a site that requires a proof to revoke
     const key = await newKey();
     const tokens = await boundTokens(key);
     sandbox.setKnobs({ dpopNonce: true, dpopRevocation: true });
+    alignToNoncePeriod();
     const first = await revoke(tokens.refreshToken, "refresh_token", { dpop: await proof(key, "POST", REVOKE) });
     expect(first.status).toBe(400);
     expect(first.body.error).toBe("use_dpop_nonce");
