@@ -90,11 +90,7 @@ test.describe("with the shared app", () => {
     await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true });
     await page.goto("/");
     await page.getByRole("link", { name: "Sign in" }).click();
-    await page.getByLabel("Email").fill("ben@example.com");
-    await page.getByLabel("Password").fill("demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("checkbox", { name: /enrolled courses/ }).uncheck();
-    await page.getByRole("button", { name: "Allow" }).click();
+    await allowWithout(page, "ben@example.com", /enrolled courses/);
     await expect(page).toHaveURL(/\/sign-in-problem\?code=scope_not_granted/);
     await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toContainText("You did not allow a permission the dashboard needs");
     await expect(page.getByText("(account:read)")).toBeVisible();
@@ -113,11 +109,7 @@ test.describe("with the shared app", () => {
     const popupPromise = page.waitForEvent("popup");
     await panelSignIn.click();
     const popup = await popupPromise;
-    await popup.getByLabel("Email").fill("ben@example.com");
-    await popup.getByLabel("Password").fill("demo");
-    await popup.getByRole("button", { name: "Sign in" }).click();
-    await popup.getByRole("checkbox", { name: /enrolled courses/ }).uncheck();
-    await popup.getByRole("button", { name: "Allow" }).click();
+    await allowWithout(popup, "ben@example.com", /enrolled courses/);
     await expect(popup).toHaveURL(/\/sign-in-problem\?code=scope_not_granted/);
     await expect(popup.getByText("(account:read)")).toBeVisible();
     // The dashboard is the panel behind the popup: the way back is closing it, not a dashboard inside the popup.
@@ -139,11 +131,7 @@ test.describe("with the shared app", () => {
       await postSandboxControl(page, "/__sandbox/knobs", { partialConsent: true, writesNulls });
       await page.goto("/");
       await page.getByRole("link", { name: "Sign in" }).click();
-      await page.getByLabel("Email").fill("maya@example.com");
-      await page.getByLabel("Password").fill("demo");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("checkbox", { name: /email address/ }).uncheck();
-      await page.getByRole("button", { name: "Allow" }).click();
+      await allowWithout(page, "maya@example.com", /email address/);
       await expect(page.getByRole("heading", { level: 1 })).toContainText(/Hello/);
       await page.goto("/courses");
       await expect(page.getByRole("link", { name: /^Resume/ }).first()).toBeVisible();
@@ -353,6 +341,15 @@ test.describe("with a dashboard of its own: a site whose sign-in pages speak the
     expect(sandbox.state.store.grants.size).toBeGreaterThan(0);
   });
 });
+
+/** On the site's sign-in page (a page or the panel's popup): signs in as `email`, unticks `permission` on the consent page, allows. */
+async function allowWithout(page: Page, email: string, permission: RegExp): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("demo");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("checkbox", { name: permission }).uncheck();
+  await page.getByRole("button", { name: "Allow" }).click();
+}
 
 /** Opening `path` after the member withdrew the app's access lands on the signed-out page, which says so and keeps the way back. */
 async function expectSignedOutAsWithdrawn(page: Page, path: string): Promise<void> {
