@@ -3,7 +3,7 @@
  * once. Variables are listed in `main.ts`.
  */
 import { z } from "zod";
-import { ACCOUNT_API_TOKEN_REFUSALS, GRAPHQL_SERVERS, HOST_PATTERN, parseFailureList } from "./knobs";
+import { ACCOUNT_API_TOKEN_REFUSALS, CONTENT_CODINGS, GRAPHQL_SERVERS, HOST_PATTERN, parseFailureList } from "./knobs";
 import type { EndpointName, FailureSpec, KnobsPatch } from "./knobs";
 import type { SandboxOptions } from "./state";
 
@@ -84,6 +84,7 @@ const envSchema = z.object({
   SANDBOX_DECIMAL_AMOUNTS: onOff,
   SANDBOX_COMMA_SCOPES: onOff,
   SANDBOX_ISSUER_TRAILING_SLASH: onOff,
+  SANDBOX_CONTENT_CODING: z.enum([...CONTENT_CODINGS, "off"], `must be one of ${CONTENT_CODINGS.join(", ")}, off`).optional(),
 });
 
 const isOn = (value: string): boolean => ["on", "1", "true"].includes(value);
@@ -153,6 +154,9 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   if (values.SANDBOX_DECIMAL_AMOUNTS !== undefined) knobs.decimalAmounts = isOn(values.SANDBOX_DECIMAL_AMOUNTS);
   if (values.SANDBOX_COMMA_SCOPES !== undefined) knobs.commaScopes = isOn(values.SANDBOX_COMMA_SCOPES);
   if (values.SANDBOX_ISSUER_TRAILING_SLASH !== undefined) knobs.issuerTrailingSlash = isOn(values.SANDBOX_ISSUER_TRAILING_SLASH);
+  if (values.SANDBOX_CONTENT_CODING !== undefined) {
+    knobs.contentCoding = values.SANDBOX_CONTENT_CODING === "off" ? null : values.SANDBOX_CONTENT_CODING;
+  }
 
   const options: SandboxOptions = {
     knobs,

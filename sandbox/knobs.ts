@@ -310,7 +310,17 @@ export interface SandboxKnobs {
    * introspection. The dashboard then needs SITE_ISSUER.
    */
   issuerTrailingSlash: boolean;
+  /**
+   * The content coding of the site's answers (metadata, keys, token, UserInfo, revocation, GraphQL, MCP's
+   * JSON), as a web server or CDN in front of a site applies it: "gzip" or "br" when the request's
+   * Accept-Encoding names it, or has none, since no Accept-Encoding means any coding is acceptable (RFC 9110
+   * section 12.5.3); null, none.
+   */
+  contentCoding: ContentCoding | null;
 }
+
+export const CONTENT_CODINGS = ["gzip", "br"] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 
 export const ACCOUNT_API_TOKEN_REFUSALS = ["challenge", "no_challenge", "graphql_401", "graphql_200"] as const;
 export type AccountApiTokenRefusal = (typeof ACCOUNT_API_TOKEN_REFUSALS)[number];
@@ -370,6 +380,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   decimalAmounts: false,
   commaScopes: false,
   issuerTrailingSlash: false,
+  contentCoding: null,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -461,6 +472,7 @@ export const knobsPatchSchema = z
     decimalAmounts: z.boolean(),
     commaScopes: z.boolean(),
     issuerTrailingSlash: z.boolean(),
+    contentCoding: z.enum(CONTENT_CODINGS).nullable(),
   })
   .partial()
   .strict();

@@ -55,6 +55,8 @@
  *   SANDBOX_COMMA_SCOPES=on          the token response's scope comma-delimited ("openid,account:read"), as GitHub's
  *   SANDBOX_ISSUER_TRAILING_SLASH=on the issuer written with its path "/" (http://127.0.0.1:4000/), as Auth0's; the
  *                                    dashboard then needs SITE_ISSUER
+ *   SANDBOX_CONTENT_CODING           gzip | br | off (default): answers compressed as a web server or CDN in front of
+ *                                    a site compresses them, when the request accepts that coding or names none
  * Pushed authorization requests and DPoP (default off):
  *   SANDBOX_PAR                      off | offered (lists pushed_authorization_request_endpoint) | required
  *                                    (also require_pushed_authorization_requests; a front-channel request is refused)

@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { Context, Next } from "hono";
 import { ZodError } from "zod";
 import { registerAccountRoutes } from "./account-graphql";
+import { acceptsCoding, encodeAnswer } from "./content-coding";
 import { registerAuthorizeRoutes } from "./authorize";
 import { createMemberClient, registerAdminRoutes } from "./admin";
 import type { CreateMemberClientResult, MemberClientInput } from "./admin";
@@ -318,11 +319,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (failure) {
         entry.injectedFailure = failure.mode;
         c.res = failure.response;
-        return;
+      } else {
+        await next();
+        const padding = isEndpointName(endpoint) ? state.knobs.answerPaddingBytes[endpoint] : undefined;
+        if (padding) c.res = padAnswer(c.res, padding);
       }
-      await next();
-      const padding = isEndpointName(endpoint) ? state.knobs.answerPaddingBytes[endpoint] : undefined;
-      if (padding) c.res = padAnswer(c.res, padding);
+      const coding = state.knobs.contentCoding;
+      if (coding !== null && isEndpointName(endpoint) && acceptsCoding(c.req.header("accept-encoding"), coding)) {
+        const encoded = await encodeAnswer(c.res, coding);
+        // Replaced whole: Hono would otherwise copy the plain answer's headers (its length) onto the encoded one.
+        c.res = undefined;
+        c.res = encoded;
+        if (encoded.headers.has("content-encoding")) entry.contentCoding = coding;
+      }
     } finally {
       entry.status = c.res.status;
       entry.durationMs = Math.round(performance.now() - started);

@@ -2,7 +2,7 @@
  * The mutable state shared by every route of one sandbox instance.
  */
 import { DEFAULT_KNOBS, knobsPatchSchema, mergeKnobs } from "./knobs";
-import type { EndpointName, FailureSpec, KnobsPatch, SandboxKnobs } from "./knobs";
+import type { ContentCoding, EndpointName, FailureSpec, KnobsPatch, SandboxKnobs } from "./knobs";
 import { DEFAULT_DASHBOARD_REDIRECT_URIS, seedClients } from "./seed";
 import type { SandboxClient } from "./seed";
 import { describeRotation, initialSigningKeys, rotatedSigningKeys } from "./signing-keys";
@@ -48,6 +48,8 @@ export interface RequestLogEntry {
   status: number;
   /** Set when a failure knob answered instead of the endpoint. */
   injectedFailure?: FailureSpec["mode"];
+  /** Set when the answer was sent compressed (the `contentCoding` knob). */
+  contentCoding?: ContentCoding;
   durationMs: number;
 }
 

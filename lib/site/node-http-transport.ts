@@ -3,6 +3,7 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 
+import { ACCEPTED_CODINGS, contentCodingsOf, decodeContent, isOverCap } from "./content-coding";
 import { failureOf, NULL_BODY_STATUSES, SITE_ANSWER_BYTE_CAPS, tooLarge, type SiteAnswerKind } from "./site-call-policy";
 import type { CallBound } from "./site-deadline";
 
@@ -19,7 +20,9 @@ export type WholeBody = string | Uint8Array | null;
 const keepAliveAgents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
 
 function requestHeaders(headers: HeadersInit | undefined, body: WholeBody): http.OutgoingHttpHeaders {
-  const outgoing: http.OutgoingHttpHeaders = {};
+  // The codings the answer may be in (lib/site/content-coding.ts), as fetch asks: without the header, a
+  // site may answer in any coding at all (RFC 9110 section 12.5.3).
+  const outgoing: http.OutgoingHttpHeaders = { "accept-encoding": ACCEPTED_CODINGS };
   new Headers(headers).forEach((value, name) => (outgoing[name] = value));
   if (body !== null) outgoing["content-length"] = Buffer.byteLength(body);
   return outgoing;
@@ -88,13 +91,18 @@ function requestOnce(
     const request = send(url, { method: init.method ?? "GET", headers: requestHeaders(init.headers, body), agent, signal }, (answer) => {
       answered = true;
       const status = answer.statusCode ?? 502;
-      const respond = (content: BodyInit | null) => {
+      const respond = (content: BodyInit | null, decoded = false) => {
         if (settled) return;
         settled = true;
         finished();
         const headers = new Headers();
         const raw = answer.rawHeaders;
         for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+        if (decoded) {
+          // What the reader gets is the decoded content: its length and coding are no longer the ones sent.
+          headers.delete("content-encoding");
+          headers.delete("content-length");
+        }
         const response = new Response(NULL_BODY_STATUSES.has(status) ? null : content, {
           status,
           statusText: answer.statusMessage,
@@ -112,6 +120,10 @@ function requestOnce(
       }
       const chunks: Buffer[] = [];
       let received = 0;
+      // Whether the whole answer arrived: its decoding may still be under way when the connection closes.
+      let ended = false;
+      /** The answer with a body whose reading fails: its status still reaches a reader that does not read it. */
+      const respondUnreadable = (failure: Error) => respond(new ReadableStream({ start: (controller) => controller.error(failure) }));
       answer.on("data", (chunk: Buffer) => {
         received += chunk.byteLength;
         if (received <= cap) {
@@ -119,12 +131,28 @@ function requestOnce(
           return;
         }
         answer.destroy();
-        const failure = tooLarge(kind, url, {});
-        respond(new ReadableStream({ start: (controller) => controller.error(failure) }));
+        respondUnreadable(tooLarge(kind, url, {}));
       });
-      answer.on("end", () => respond(received === 0 ? null : Buffer.concat(chunks, received)));
+      answer.on("end", () => {
+        ended = true;
+        const content = received === 0 ? null : Buffer.concat(chunks, received);
+        const codings = contentCodingsOf(answer.headers["content-encoding"]);
+        if (content === null || codings.length === 0) {
+          respond(content);
+          return;
+        }
+        decodeContent(content, codings, cap).then(
+          (plain) => (plain === undefined ? respond(content) : respond(plain, true)),
+          (error: unknown) =>
+            respondUnreadable(
+              isOverCap(error) ? tooLarge(kind, url, { contentCoding: codings.join(", ") }) : failureOf(error, signal, kind, url, true),
+            ),
+        );
+      });
       answer.on("error", (error) => fail(error, true));
-      answer.on("close", () => fail(new Error("The connection closed before the answer was complete."), true));
+      answer.on("close", () => {
+        if (!ended) fail(new Error("The connection closed before the answer was complete."), true);
+      });
     });
     request.on("error", (error) => {
       if (!settled && !answered && mayRetry && !signal.aborted && closedWhileIdle(request, error)) {

@@ -699,6 +699,7 @@ describe("config (environment)", () => {
       SANDBOX_GRAPHQL_MAX_COST: "2000",
       SANDBOX_DECIMAL_AMOUNTS: "on",
       SANDBOX_COMMA_SCOPES: "1",
+      SANDBOX_CONTENT_CODING: "br",
     });
     expect(config.port).toBe(0);
     expect(config.options).toEqual({
@@ -729,8 +730,14 @@ describe("config (environment)", () => {
         graphqlMaxCost: 2000,
         decimalAmounts: true,
         commaScopes: true,
+        contentCoding: "br",
       },
     });
+  });
+
+  it("reads SANDBOX_CONTENT_CODING=off as no coding, and refuses a coding it cannot apply", () => {
+    expect(loadSandboxConfig({ SANDBOX_CONTENT_CODING: "off" }).options.knobs).toEqual({ contentCoding: null });
+    expect(() => loadSandboxConfig({ SANDBOX_CONTENT_CODING: "zstd" })).toThrow(/SANDBOX_CONTENT_CODING: must be one of gzip, br, off/);
   });
 
   it("reads the off values of the protocol variables, and refuses a mode that is not off, offered or required", () => {

@@ -1,5 +1,8 @@
+import { request } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { encodeAnswer } from "../content-coding";
 import { startSandbox } from "../server";
 import type { RunningSandbox } from "../server";
 import { DEMO_MEMBERS, PUBLIC_CLIENT_ID, PUBLIC_CLIENT_REDIRECT_URI } from "../seed";
@@ -31,6 +34,7 @@ afterEach(() => {
     expiresInAsText: false,
     par: "off",
     dpop: "off",
+    contentCoding: null,
   });
 });
 
@@ -310,5 +314,54 @@ describe("localizedSignIn", () => {
     const pages = await signInPages("zh-TW en");
     expect(lang(pages.signIn)).toBe("en");
     expect(pages.consent).toContain("See your enrolled courses, orders and event registrations");
+  });
+});
+
+describe("contentCoding", () => {
+  /** The metadata over node:http, with the Accept-Encoding given (none when undefined), its body left as sent. */
+  const metadata = (acceptEncoding: string | undefined) =>
+    new Promise<{ coding: string | undefined; vary: string | undefined; body: Buffer }>((resolve, reject) => {
+      const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
+      request(`${sandbox.url}/.well-known/oauth-authorization-server`, { headers }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () =>
+          resolve({ coding: answer.headers["content-encoding"], vary: answer.headers.vary, body: Buffer.concat(chunks) }),
+        );
+      })
+        .on("error", reject)
+        .end();
+    });
+  const DECODE: Record<string, (body: Buffer) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
+
+  it.each([
+    { coding: "gzip", acceptEncoding: undefined, sent: "gzip" },
+    { coding: "gzip", acceptEncoding: "gzip, deflate, br", sent: "gzip" },
+    { coding: "gzip", acceptEncoding: "*", sent: "gzip" },
+    { coding: "gzip", acceptEncoding: "br", sent: undefined },
+    { coding: "gzip", acceptEncoding: "identity", sent: undefined },
+    { coding: "gzip", acceptEncoding: "gzip;q=0, br", sent: undefined },
+    { coding: "gzip", acceptEncoding: "*;q=0", sent: undefined },
+    { coding: "br", acceptEncoding: "gzip, deflate, br", sent: "br" },
+    { coding: "br", acceptEncoding: "gzip, deflate", sent: undefined },
+    { coding: null, acceptEncoding: undefined, sent: undefined },
+  ] as const)(
+    "$coding, asked with Accept-Encoding $acceptEncoding: answers in $sent, the same content",
+    async ({ coding, acceptEncoding, sent }) => {
+      const plain = JSON.parse((await metadata("identity")).body.toString()) as unknown;
+      sandbox.setKnobs({ contentCoding: coding });
+      const answer = await metadata(acceptEncoding);
+      expect(answer.coding).toBe(sent);
+      if (sent !== undefined) expect(answer.vary).toMatch(/Accept-Encoding/);
+      const body = sent === undefined ? answer.body : DECODE[sent]!(answer.body);
+      expect(JSON.parse(body.toString())).toEqual(plain);
+    },
+  );
+
+  it("leaves an event stream as it is: a server compresses what it sends whole", async () => {
+    const stream = new Response("event: message\ndata: {}\n\n", { headers: { "content-type": "text/event-stream" } });
+    const answer = await encodeAnswer(stream, "gzip");
+    expect(answer.headers.get("content-encoding")).toBeNull();
+    expect(await answer.text()).toBe("event: message\ndata: {}\n\n");
   });
 });

@@ -7,7 +7,7 @@ import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbo
 import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { freePort } from "../support/free-port";
 
-import { HOST_PAGE, hydrated, lineTexts, postSandboxControl, resetSandbox, signIn } from "./support";
+import { HOST_PAGE, hydrated, lineTexts, markSiteRequests, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /*
  * Issue 30 in Chromium. With the shared app: withdrawn access (a refresh refused with an empty 400), a
@@ -75,6 +75,21 @@ test.describe("with the shared app", () => {
     await expectEveryPage(page, "");
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
     await expectSignedOutAsWithdrawn(page, "/orders");
+  });
+
+  test("a site whose answers come compressed, in gzip and then in br: every page, as views renew", async ({ page }) => {
+    // 30-second access tokens: every page view renews, its token answer compressed too.
+    await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: 30, contentCoding: "gzip" });
+    await signIn(page, "maya@example.com");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+    for (const coding of ["gzip", "br"]) {
+      await postSandboxControl(page, "/__sandbox/knobs", { contentCoding: coding });
+      const siteRequests = await markSiteRequests(page);
+      await expectEveryPage(page, "");
+      const answers = (await siteRequests()).filter((entry) => ["token", "graphql"].includes(entry.endpoint));
+      expect(answers.length).toBeGreaterThanOrEqual(4);
+      expect(answers.filter((entry) => entry.status !== 200 || entry.contentCoding !== coding)).toEqual([]);
+    }
   });
 
   test("an id_token naming the member by sub alone, and roles in another order in UserInfo: a member with three roles signs in", async ({

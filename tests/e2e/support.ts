@@ -92,6 +92,8 @@ export interface SiteRequest {
   endpoint: string;
   status: number;
   seq: number;
+  /** The coding the site compressed its answer in (the `contentCoding` knob), if it did. */
+  contentCoding?: string;
 }
 
 /**

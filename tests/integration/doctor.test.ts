@@ -215,13 +215,16 @@ describe("doctor against the sandbox site", () => {
   });
 
   it.each([
-    { writes: "leaves out", writesNulls: false },
+    { writes: "leaves out", writesNulls: false, contentCoding: null },
     // A serializer that writes every field (Jackson's default): `"end_session_endpoint": null`, `"jwks_uri": null`…
-    { writes: "writes null for", writesNulls: true },
-  ])(
-    "judges every check of the sound sandbox, which $writes what it does not offer (MCP may or may not be served yet)",
-    async ({ writesNulls }) => {
-      await withSandbox({ knobs: { writesNulls } }, async (sandbox) => {
+    { writes: "writes null for", writesNulls: true, contentCoding: null },
+    // A web server in front of the site that compresses what it may (RFC 9110 section 8.4): the doctor's
+    // fetch asks for gzip and deflate.
+    { writes: "leaves out", writesNulls: false, contentCoding: "gzip" },
+  ] as const)(
+    "judges every check of the sound sandbox, which $writes what it does not offer, answers in $contentCoding (MCP served or not yet)",
+    async ({ writesNulls, contentCoding }) => {
+      await withSandbox({ knobs: { writesNulls, contentCoding } }, async (sandbox) => {
         const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
         const { mcp, ...rest } = statuses(report);
         expect(rest).toEqual({

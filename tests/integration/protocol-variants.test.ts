@@ -57,6 +57,15 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   { name: "a lifetime written as a string of digits", knobs: { expiresInAsText: true }, pushed: false, dpop: false },
   // The issuer with its path "/" (Auth0's manner), which the operator names in SITE_ISSUER.
   { name: "an issuer written with a trailing slash", knobs: { issuerTrailingSlash: true }, pushed: false, dpop: false },
+  // A web server or CDN in front of the site compresses its answers (RFC 9110 section 8.4.1), which the
+  // dashboard asks for and reads: metadata, keys, tokens, UserInfo, revocation, GraphQL and MCP.
+  { name: "answers compressed with gzip", knobs: { contentCoding: "gzip" }, pushed: false, dpop: false },
+  {
+    name: "answers compressed with br, PAR and DPoP required",
+    knobs: { contentCoding: "br", par: "required", dpop: "required" },
+    pushed: true,
+    dpop: true,
+  },
   {
     name: "an issuer written with a trailing slash, PAR required",
     knobs: { issuerTrailingSlash: true, par: "required" },
@@ -110,6 +119,13 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     const connections = await callWithMemberSession(jar, connectionsLoader("en"));
     expect(connections.available).toBe(true);
     const log = sandbox.requests();
+    if (knobs.contentCoding) {
+      // Each answer came compressed, and was read; MCP's go through fetch, which asks for gzip and deflate.
+      const endpoints = knobs.contentCoding === "gzip" ? ["token", "graphql", "mcp"] : ["token", "graphql"];
+      const answered = log.filter((entry) => endpoints.includes(entry.endpoint) && entry.status === 200);
+      expect(answered.length).toBeGreaterThanOrEqual(8);
+      expect(answered.filter((entry) => entry.contentCoding !== knobs.contentCoding)).toEqual([]);
+    }
     expect(log.filter((entry) => entry.grantType === "refresh_token" && entry.status === 200).length).toBeGreaterThanOrEqual(4);
     expect(log.filter((entry) => entry.endpoint === "graphql" && entry.status !== 200 && entry.status !== 401)).toEqual([]);
     const latest = (await loadSession(jar))!.data;

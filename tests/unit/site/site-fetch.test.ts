@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -10,6 +11,15 @@ import { SITE_CALL_TIMEOUT_MS, withSiteDeadline } from "@/lib/site/site-deadline
 import { siteFetch, type SiteFetchInit } from "@/lib/site/site-fetch";
 
 import { captureLog } from "../../support/captured-log";
+
+/** How the site applies each content coding; "deflate-raw" is a server's raw deflate stream sent as "deflate". */
+const CODERS: Record<string, (content: Buffer) => Buffer> = {
+  gzip: (content) => gzipSync(content),
+  "x-gzip": (content) => gzipSync(content),
+  deflate: (content) => deflateSync(content),
+  "deflate-raw": (content) => deflateRawSync(content),
+  br: (content) => brotliCompressSync(content),
+};
 
 /** A site that streams spaces without end (respecting backpressure) and counts what it managed to send. */
 let server: Server;
@@ -32,6 +42,27 @@ beforeAll(async () => {
         response.writeHead(201, { "content-type": "application/json", "x-echo": "yes" });
         response.end(JSON.stringify({ method: request.method, type: request.headers["content-type"], body }));
       });
+      return;
+    }
+    if (request.url?.startsWith("/coded?")) {
+      // The answer in the codings named, applied left to right, with the Accept-Encoding it was asked with.
+      const query = new URL(request.url, "http://site").searchParams;
+      const codings = query.get("codings")!;
+      const plain = Buffer.from(
+        JSON.stringify({
+          acceptEncoding: request.headers["accept-encoding"] ?? null,
+          padding: " ".repeat(Number(query.get("padding") ?? 0)),
+        }),
+      );
+      let content = plain;
+      for (const coding of codings.split(",").map((name) => name.trim())) content = CODERS[coding]?.(content) ?? content;
+      if (query.has("truncate")) content = content.subarray(0, content.byteLength - 8);
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "content-encoding": codings.replace("deflate-raw", "deflate"),
+        "content-length": String(content.byteLength),
+      });
+      response.end(content);
       return;
     }
     if (request.url === "/empty") {
@@ -171,6 +202,77 @@ describe("siteFetch", () => {
   it("node:http: says the answer broke off when the site closes the connection mid-answer", async () => {
     const error: unknown = await readText(siteFetch("graphql", `${base}/broken`, { method: "POST", body: "{}", redirect: "manual" }));
     expect(siteFailureOf(error)?.code).toBe("unreachable");
+  });
+});
+
+/**
+ * Answers read whole come in the codings the dashboard asks for, as fetch asks (RFC 9110 section 12.5.3: with
+ * no Accept-Encoding a site may send any), and are decoded to at most the cap of their kind.
+ */
+describe("node:http: compressed answers", () => {
+  const coded = (query: string) => siteFetch("graphql", `${base}/coded?${query}`, { method: "POST", body: "{}", redirect: "manual" });
+
+  it.each(["gzip", "x-gzip", "deflate", "br", "gzip, br", "identity, gzip"])(
+    "asks for gzip, deflate and br, and reads an answer in %s",
+    async (codings) => {
+      const response = await coded(`codings=${codings}&padding=3`);
+      expect(await response.json()).toEqual({ acceptEncoding: "gzip, deflate, br", padding: "   " });
+      // The reader gets the content decoded: neither the coding nor the length on the wire is its.
+      expect(response.headers.get("content-encoding")).toBeNull();
+      expect(response.headers.get("content-length")).toBeNull();
+    },
+  );
+
+  it("reads a raw deflate stream sent as deflate, as some servers send it", async () => {
+    const response = await coded("codings=deflate-raw");
+    expect(await response.json()).toMatchObject({ acceptEncoding: "gzip, deflate, br" });
+  });
+
+  it("keeps a caller's own Accept-Encoding", async () => {
+    const response = await siteFetch("oauth", `${base}/coded?codings=identity`, {
+      headers: { "accept-encoding": "identity" },
+      redirect: "manual",
+    });
+    expect(await response.json()).toMatchObject({ acceptEncoding: "identity" });
+  });
+
+  it("leaves an answer in a coding it did not ask for as it came", async () => {
+    const response = await coded("codings=zstd");
+    expect(response.headers.get("content-encoding")).toBe("zstd");
+    expect(await response.json()).toMatchObject({ acceptEncoding: "gzip, deflate, br" });
+  });
+
+  it.each(["gzip", "br", "gzip, br"])(
+    "stops an answer in %s that opens to more than the cap, however small on the wire, and logs it",
+    async (codings) => {
+      const log = captureLog();
+      const response = await coded(`codings=${codings}&padding=${SITE_ANSWER_BYTE_CAPS.graphql}`);
+      // The status still reaches a caller that never reads the body (a revocation).
+      expect(response.status).toBe(200);
+      expect(siteFailureOf(await readText(Promise.resolve(response)))?.code).toBe("too_large");
+      expect(log.events()).toContainEqual(
+        expect.objectContaining({
+          event: "site_error",
+          reason: "too_large",
+          capBytes: SITE_ANSWER_BYTE_CAPS.graphql,
+          contentCoding: codings,
+        }),
+      );
+    },
+  );
+
+  it.each(paths)("%s: stops a gzip answer that opens to more than the cap", async (_path, kind, init) => {
+    const error: unknown = await readText(siteFetch(kind, `${base}/coded?codings=gzip&padding=${SITE_ANSWER_BYTE_CAPS[kind]}`, init));
+    expect(siteFailureOf(error)).toMatchObject({ code: "too_large", kind });
+  });
+
+  it("says the answer broke off when its compressed content is cut short", async () => {
+    const log = captureLog();
+    const error: unknown = await readText(coded("codings=gzip&truncate"));
+    expect(siteFailureOf(error)?.code).toBe("unreachable");
+    expect(log.events()).toContainEqual(
+      expect.objectContaining({ event: "site_error", reason: "unreachable", networkError: "Z_BUF_ERROR" }),
+    );
   });
 });
 
