@@ -17,7 +17,17 @@ import type { CallBound } from "./site-deadline";
 /** A request body sent in one write: what oauth4webapi, jose and graphql-request send. */
 export type WholeBody = string | Uint8Array | null;
 
-const keepAliveAgents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+/**
+ * The agents follow Node's own proxy settings, as its global agents and fetch (the MCP calls) do: with
+ * NODE_USE_ENV_PROXY=1 (or --use-env-proxy), HTTP_PROXY, HTTPS_PROXY and NO_PROXY. Every call to the site then
+ * takes the same way out, through an operator's egress proxy when there is one; a custom agent would go
+ * straight out otherwise. (Node builds both global agents with the same `proxyEnv`.)
+ */
+const proxyEnv = https.globalAgent.options.proxyEnv;
+const keepAliveAgents = {
+  "http:": new http.Agent({ keepAlive: true, proxyEnv }),
+  "https:": new https.Agent({ keepAlive: true, proxyEnv }),
+};
 
 function requestHeaders(headers: HeadersInit | undefined, body: WholeBody): http.OutgoingHttpHeaders {
   // The codings the answer may be in (lib/site/content-coding.ts), as fetch asks: without the header, a

@@ -54,7 +54,7 @@ beforeAll(async () => {
           padding: " ".repeat(Number(query.get("padding") ?? 0)),
         }),
       );
-      let content = plain;
+      let content: Buffer = plain;
       for (const coding of codings.split(",").map((name) => name.trim())) content = CODERS[coding]?.(content) ?? content;
       if (query.has("truncate")) content = content.subarray(0, content.byteLength - 8);
       response.writeHead(200, {
