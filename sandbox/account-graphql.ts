@@ -508,7 +508,10 @@ async function handleGraphQL(c: Context, state: SandboxState): Promise<Response>
     // Request errors (unknown operation, bad variables) have no data.
     return c.json({ errors: (result.errors ?? []).map((error) => error.toJSON()) }, 400, { ...NO_STORE_HEADERS });
   }
-  return c.json({ ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data }, 200, {
+  // A serializer that writes every field (`writesNulls`) writes `"errors": null` and `"extensions": null` where
+  // the spec leaves them out (GraphQL spec section 7.1.2, 7.1.1).
+  const unset = state.knobs.writesNulls ? { errors: null, extensions: null } : {};
+  return c.json({ ...unset, ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}), data: result.data }, 200, {
     ...NO_STORE_HEADERS,
   });
 }

@@ -194,7 +194,8 @@ export interface SandboxKnobs {
    * token endpoint's `refresh_token` on a renewal that keeps the refresh token and `id_token` when none is issued;
    * the id_token's and UserInfo's `email`, `email_verified` and `name` when their scope was not granted; the
    * metadata's fields of what the site does not offer (`end_session_endpoint`, `jwks_uri` and
-   * `id_token_signing_alg_values_supported`, PAR's, DPoP's, `ui_locales_supported`). A site
+   * `id_token_signing_alg_values_supported`, PAR's, DPoP's, `ui_locales_supported`); the Account API's
+   * `errors` and `extensions` when an answer has none. A site
    * whose JSON serializer writes every field of its response type answers so (Jackson's and System.Text.Json's
    * defaults, PHP's `json_encode` of an array).
    */

@@ -24,6 +24,25 @@ import { documentForSite, learnMissingFieldsFromRefusal, NO_FIELDS } from "./sch
 export const ACCOUNT_API_PATH = "/account/graphql";
 
 /**
+ * How graphql-request reads the site's JSON: a top-level `"errors": null` or `"extensions": null` is read as
+ * left out. The GraphQL spec leaves them out when there are none (section 7.1.2, and 7.1.1: a map if set), but
+ * a serializer that writes every field of its response type writes null (Jackson's and System.Text.Json's
+ * defaults), and graphql-request would refuse the whole answer as not a GraphQL result.
+ */
+const SITE_ANSWER_JSON = {
+  parse(text: string): unknown {
+    const answer: unknown = JSON.parse(text);
+    if (answer !== null && typeof answer === "object" && !Array.isArray(answer)) {
+      const fields = answer as Record<string, unknown>;
+      if (fields.errors === null) delete fields.errors;
+      if (fields.extensions === null) delete fields.extensions;
+    }
+    return answer;
+  },
+  stringify: (value: unknown) => JSON.stringify(value),
+};
+
+/**
  * The one place that calls the Account API, with a named operation of a page (./pages/; the browser can
  * never send arbitrary GraphQL through the BFF). graphql-request frames the GraphQL request; oauth4webapi's
  * protectedResourceRequest attaches the bearer token and parses WWW-Authenticate challenges; siteFetch
@@ -46,6 +65,7 @@ export async function runAccountOperation<TData>(
   const client = new GraphQLClient(url, {
     // Each document holds exactly one named operation; not re-parsing it on every request saves time.
     excludeOperationName: true,
+    jsonSerializer: SITE_ANSWER_JSON,
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       const target = new URL(input instanceof Request ? input.url : input.toString());
       // A DPoP-bound token goes with a proof (lib/auth/dpop.ts); a Bearer one exactly as before.

@@ -35,6 +35,7 @@ afterEach(() => {
     par: "off",
     dpop: "off",
     contentCoding: null,
+    graphqlFieldErrors: [],
   });
 });
 
@@ -160,6 +161,20 @@ describe("writesNulls", () => {
     sandbox.setKnobs({ endSession: true, idToken: true, par: "required", dpop: "offered", localizedSignIn: true });
     const offered = await openIdConfiguration();
     expect(OPTIONAL.filter((field) => offered[field] === null || offered[field] === undefined)).toEqual([]);
+  });
+
+  it("writes null for an Account API answer's errors and extensions when it has none; off, leaves them out", async () => {
+    const { accessToken } = await obtainTokens(sandbox);
+    const query = "query Email { viewer { email } }";
+    const plain = await graphql(sandbox, accessToken, query);
+    expect(plain.body).toEqual({ data: { viewer: { email: "maya@example.com" } } });
+    sandbox.setKnobs({ writesNulls: true });
+    const withNulls = await graphql(sandbox, accessToken, query);
+    expect(withNulls.body).toEqual({ errors: null, extensions: null, data: { viewer: { email: "maya@example.com" } } });
+    // An answer with errors lists them.
+    sandbox.setKnobs({ graphqlFieldErrors: ["Viewer.email"] });
+    const failed = await graphql(sandbox, accessToken, query);
+    expect(failed.body.errors).toHaveLength(1);
   });
 });
 

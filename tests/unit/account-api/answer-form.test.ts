@@ -108,6 +108,22 @@ describe("an answer in another form than the query asks for", () => {
     for (const page of PAGES) await expect(loadAccountPage(page, MEMBER)).resolves.toBeDefined();
   });
 
+  it.each([
+    ["errors", { errors: null }],
+    ["extensions", { extensions: null }],
+    ["errors and extensions", { errors: null, extensions: null }],
+  ])("an answer that writes null for its %s, as a serializer of every field does, is read", async (_fields, unset) => {
+    site.handlers.set("POST /account/graphql", () => ({ json: { ...unset, ...viewerWith({ course, order, registration }) } }));
+    for (const page of PAGES) await expect(loadAccountPage(page, MEMBER)).resolves.toBeDefined();
+  });
+
+  it("an answer that writes null for its errors, beside an error on its root field, is still that error", async () => {
+    site.handlers.set("POST /account/graphql", () => ({
+      json: { extensions: null, errors: [{ message: "Internal error", path: ["viewer"] }], data: { viewer: null } },
+    }));
+    await expect(loadAccountPage("courses", MEMBER)).rejects.toMatchObject({ code: "account_api_failed" });
+  });
+
   it("a null item of a list is one the site could not give: the rest is read, and the page counts it", async () => {
     // A site whose schema makes a list's items nullable (GitHub's do) may send null for one, with or without an error.
     site.handlers.set("POST /account/graphql", () => ({
