@@ -61,6 +61,7 @@ function callsFromProcessWith(env: Record<string, string>): Promise<{ graphql: u
   const childEnv: NodeJS.ProcessEnv = {
     ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no)_proxy$|^NODE_USE_ENV_PROXY$/i.test(name))),
     ...env,
+    NODE_ENV: process.env.NODE_ENV,
   };
   const child = spawn(
     process.execPath,
