@@ -12,7 +12,8 @@ import { PAGE_PATHS } from "@/lib/contract/paths";
 import { useI18n } from "@/lib/i18n/provider";
 
 /** The menu button's look (`account-menu-button` anchors the panel to it, app/globals.css). */
-const BUTTON_CLASS = "inline-flex min-h-11 max-w-48 items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted";
+const BUTTON_CLASS =
+  "inline-flex min-h-11 max-w-[min(12rem,100%)] items-center gap-2 rounded-lg px-3 font-medium text-fg hover:bg-surface-muted";
 
 /**
  * The header's account menu: a button named with the member's name that opens "Settings" and "Sign out".

@@ -20,7 +20,7 @@ const SKIP_LINK_CLASS =
 
 const HEADER_ROW = "flex min-h-14 items-center gap-4";
 const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
-const ACCOUNT_IN_HEADER = "ml-auto min-w-0";
+const ACCOUNT_IN_HEADER = "ml-auto min-w-0 [&>div]:min-w-0";
 const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
 /** One empty list for every render, so the frame-height effect does not start again on each one. */
 const NO_ORIGINS: readonly string[] = [];

@@ -163,3 +163,21 @@ for (const width of [320, 1280]) {
     await expect(signOut).toBeInViewport({ ratio: 1 });
   });
 }
+
+// A student who reads with larger text (a browser's font size setting, as Firefox for Android and Samsung
+// Internet scale text alone): at 150 % on a 320 px phone, the header keeps to the screen, the name giving way.
+for (const scale of [150, 200]) {
+  test(`with text at ${scale} % on a 320 px phone, the account menu keeps to the screen and still opens its entries`, async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 740 });
+    const { button, settings } = menu(page);
+    await hydrated(button);
+    await page.evaluate((size) => document.documentElement.style.setProperty("font-size", `${size}%`), scale);
+    await expect(button).toBeInViewport({ ratio: 1 });
+    const header = await page
+      .getByRole("banner")
+      .evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+    expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth);
+    await button.click();
+    await expect(settings).toBeInViewport({ ratio: 1 });
+  });
+}

@@ -47,10 +47,10 @@ async function textInSystemFonts(page: Page, language: string, systemFontAllowed
   const devtools = await page.context().newCDPSession(page);
   await devtools.send("DOM.enable");
   await devtools.send("CSS.enable");
-  const { root } = await devtools.send("DOM.getDocument", { depth: -1 });
-  const found: string[] = [];
+  let found: string[] = [];
   let checked = 0;
-  const visit = async (node: typeof root, inherited: string): Promise<void> => {
+  type DomNode = Awaited<ReturnType<typeof devtools.send<"DOM.getDocument">>>["root"];
+  const visit = async (node: DomNode, inherited: string): Promise<void> => {
     if (["code", "kbd", "pre", "samp"].includes(node.localName)) return;
     const attributes = node.attributes ?? [];
     const langAt = attributes.findIndex((name, index) => index % 2 === 0 && name === "lang");
@@ -73,7 +73,18 @@ async function textInSystemFonts(page: Page, language: string, systemFontAllowed
     for (const child of node.children ?? []) await visit(child, ownLanguage);
   };
   try {
-    await visit(root, "");
+    // A part of the page that loads after it (Settings' list of AI assistants) may replace nodes while they are
+    // walked: the walk then starts again on the document as it is, every text checked in one state of it.
+    for (let attempt = 1; ; attempt += 1) {
+      [found, checked] = [[], 0];
+      const { root } = await devtools.send("DOM.getDocument", { depth: -1 });
+      try {
+        await visit(root, "");
+        break;
+      } catch (error) {
+        if (attempt === 3 || !String(error).includes("Could not find node with given id")) throw error;
+      }
+    }
   } finally {
     await devtools.detach();
   }
