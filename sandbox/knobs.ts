@@ -318,6 +318,11 @@ export interface SandboxKnobs {
    * section 12.5.3); null, none.
    */
   contentCoding: ContentCoding | null;
+  /**
+   * The token endpoint answers a refused code exchange or renewal with 200 and its error body
+   * (`{"error":"invalid_grant",…}`), as GitHub's OAuth apps do, where RFC 6749 section 5.2 asks for 400.
+   */
+  tokenErrorsWith200: boolean;
 }
 
 export const CONTENT_CODINGS = ["gzip", "br"] as const;
@@ -382,6 +387,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   commaScopes: false,
   issuerTrailingSlash: false,
   contentCoding: null,
+  tokenErrorsWith200: false,
 };
 
 /** `example.com`, `docs.example.com:8443`, `127.0.0.1:4100`: a host as in a URL's `host`, lower case. */
@@ -474,6 +480,7 @@ export const knobsPatchSchema = z
     commaScopes: z.boolean(),
     issuerTrailingSlash: z.boolean(),
     contentCoding: z.enum(CONTENT_CODINGS).nullable(),
+    tokenErrorsWith200: z.boolean(),
   })
   .partial()
   .strict();

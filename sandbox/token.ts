@@ -236,7 +236,8 @@ export function registerTokenRoutes(app: Hono, state: SandboxState): void {
       if (error instanceof OAuthFailure) {
         // Knob refreshRefusalWithoutBody: a refused refresh gets 400 and nothing else, as some providers answer.
         if (state.knobs.refreshRefusalWithoutBody && refreshGrantRequested) return c.body(null, 400, { ...NO_STORE_HEADERS });
-        return oauthError(c, state, error.error, error.description);
+        // Knob tokenErrorsWith200: the same error body with 200, as GitHub's OAuth apps answer a refused grant.
+        return oauthError(c, state, error.error, error.description, state.knobs.tokenErrorsWith200 ? 200 : undefined);
       }
       throw error;
     }

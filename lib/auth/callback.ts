@@ -7,7 +7,14 @@ import { getConfig } from "@/lib/config";
 import { isLocale, type Locale } from "@/lib/i18n/locales";
 import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
-import { isBearerTokenResponse, isTransientSiteFailure, jsonObjectOf, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
+import {
+  errorNamedWith200,
+  isBearerTokenResponse,
+  isTransientSiteFailure,
+  jsonObjectOf,
+  oauthClient,
+  tokenRequestOptions,
+} from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import { isThrottledAnswer } from "@/lib/site/site-busy";
 
@@ -240,6 +247,14 @@ function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
       cause: error,
       detail: safeOAuthErrorCode(error.error),
+    });
+  }
+  const namedWith200 = errorNamedWith200(error);
+  if (namedWith200 !== undefined && !isTransientSiteFailure(error)) {
+    // The same refusal, answered with 200 (errorNamedWith200).
+    return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
+      cause: error,
+      detail: safeOAuthErrorCode(namedWith200),
     });
   }
   if (error instanceof oauth.OperationProcessingError && isIdTokenFailure(error)) {

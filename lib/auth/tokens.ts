@@ -19,7 +19,7 @@ import {
   type SharedStateStore,
 } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { isBearerTokenResponse, isTransientSiteFailure, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
+import { errorNamedWith200, isBearerTokenResponse, isTransientSiteFailure, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import { isThrottledAnswer } from "@/lib/site/site-busy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
@@ -113,6 +113,20 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
       throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
         cause: error,
         detail: ACCESS_WITHDRAWN,
+      });
+    }
+    const namedWith200 = errorNamedWith200(error);
+    if (namedWith200 === "invalid_grant") {
+      // The same refusal, answered with 200 (errorNamedWith200).
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
+        cause: error,
+        detail: ACCESS_WITHDRAWN,
+      });
+    }
+    if (namedWith200 !== undefined && !isTransientSiteFailure(error)) {
+      throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
+        cause: error,
+        detail: safeOAuthErrorCode(namedWith200),
       });
     }
     if (error instanceof oauth.ResponseBodyError && !isTransientSiteFailure(error)) {

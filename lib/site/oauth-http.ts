@@ -96,11 +96,27 @@ export function isSiteBusyAnswer(error: unknown): boolean {
   return error instanceof oauth.OperationProcessingError && error.cause instanceof Response && isThrottledAnswer(error.cause);
 }
 
+/**
+ * The OAuth error a token endpoint named in a 200 answer that holds no access token, as some providers answer a
+ * refused grant (GitHub's OAuth apps: `{"error":"bad_verification_code"}`) where RFC 6749 section 5.2 asks for
+ * 400. oauth4webapi reads it as a token response without its `access_token` (INVALID_RESPONSE, with the body).
+ */
+export function errorNamedWith200(error: unknown): string | undefined {
+  if (!(error instanceof oauth.OperationProcessingError) || error.code !== oauth.INVALID_RESPONSE) return undefined;
+  const body = (error.cause as { body?: unknown } | null | undefined)?.body;
+  if (typeof body !== "object" || body === null || "access_token" in body) return undefined;
+  const named = (body as { error?: unknown }).error;
+  return typeof named === "string" ? named : undefined;
+}
+
 /** True for errors that mean "the site did not answer properly" (network, timeout, 5xx, busy, garbage) rather than a refusal. */
 export function isTransientSiteFailure(error: unknown): boolean {
   if (error instanceof oauth.ResponseBodyError) return error.status >= 500 || isSiteBusyAnswer(error);
   if (error instanceof oauth.WWWAuthenticateChallengeError) return false;
   if (error instanceof oauth.AuthorizationResponseError) return false;
   if (error instanceof oauth.UnsupportedOperationError) return false;
+  // An error named with 200 refuses, unless it says the site is failing.
+  const named = errorNamedWith200(error);
+  if (named !== undefined) return SITE_FAILING_OAUTH_ERRORS.has(named);
   return true;
 }

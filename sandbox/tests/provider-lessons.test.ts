@@ -36,6 +36,7 @@ afterEach(() => {
     dpop: "off",
     contentCoding: null,
     graphqlFieldErrors: [],
+    tokenErrorsWith200: false,
   });
 });
 
@@ -175,6 +176,21 @@ describe("writesNulls", () => {
     sandbox.setKnobs({ graphqlFieldErrors: ["Viewer.email"] });
     const failed = await graphql(sandbox, accessToken, query);
     expect(failed.body.errors).toHaveLength(1);
+  });
+});
+
+describe("tokenErrorsWith200", () => {
+  it("answers a refused refresh with 200 and the same JSON error; off, with 400", async () => {
+    const refused = await refreshTokens(sandbox, "not-a-refresh-token");
+    expect(refused.status).toBe(400);
+    sandbox.setKnobs({ tokenErrorsWith200: true });
+    const with200 = await refreshTokens(sandbox, "not-a-refresh-token");
+    expect(with200.status).toBe(200);
+    expect(with200.body).toEqual(refused.body);
+    expect(with200.body).toMatchObject({ error: "invalid_grant" });
+    // A good grant is answered as ever.
+    const tokens = await obtainTokens(sandbox);
+    expect((await refreshTokens(sandbox, tokens.refreshToken)).body.access_token).toEqual(expect.any(String));
   });
 });
 

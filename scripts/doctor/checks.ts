@@ -551,6 +551,14 @@ export function checkRefreshRefusal(snapshot: SiteSnapshot): CheckResult | undef
         "the dashboard still treats it as withdrawn access and signs the member out",
     );
   }
+  if (probe.status === 200 && probe.oauthErrorBody) {
+    return warn(
+      id,
+      title,
+      "an unknown refresh token gets HTTP 200 with a JSON error (RFC 6749 section 5.2 asks for 400); the dashboard reads " +
+        "the error it names, and signs the member out on invalid_grant",
+    );
+  }
   return warn(
     id,
     title,

@@ -29,25 +29,31 @@ test.describe("with the shared app", () => {
     await resetSandbox(page);
   });
 
-  test("withdrawn access, refused with an empty 400: signed out with that reason", async ({ page }) => {
-    // Every access token is within the refresh margin: each page view refreshes.
-    await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: 30, refreshRefusalWithoutBody: true });
-    await signIn(page, "maya@example.com");
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
-    // The page's router prefetches its links in the background, and one may reach the dashboard before the
-    // member's next page view: it must not end the session there and lose the reason (proxy.ts). Made
-    // deterministic here: the router's prefetch request, as it sends it, before the next page view.
-    const prefetch = await page.evaluate(async () => {
-      const response = await fetch("/courses?_rsc=prefetch", { headers: { rsc: "1", "next-router-prefetch": "1" } });
-      return response.status;
+  // Two ways other providers refuse a renewal: 400 with no body, and (GitHub's OAuth apps) 200 with the error body.
+  for (const { refusal, knobs } of [
+    { refusal: "an empty 400", knobs: { refreshRefusalWithoutBody: true } },
+    { refusal: "200 and invalid_grant", knobs: { tokenErrorsWith200: true } },
+  ]) {
+    test(`withdrawn access, refused with ${refusal}: signed out with that reason`, async ({ page }) => {
+      // Every access token is within the refresh margin: each page view refreshes.
+      await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: 30, ...knobs });
+      await signIn(page, "maya@example.com");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
+      // The page's router prefetches its links in the background, and one may reach the dashboard before the
+      // member's next page view: it must not end the session there and lose the reason (proxy.ts). Made
+      // deterministic here: the router's prefetch request, as it sends it, before the next page view.
+      const prefetch = await page.evaluate(async () => {
+        const response = await fetch("/courses?_rsc=prefetch", { headers: { rsc: "1", "next-router-prefetch": "1" } });
+        return response.status;
+      });
+      expect(prefetch).toBe(200);
+      await expectSignedOutAsWithdrawn(page, "/courses");
+      await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+      await page.goto("/courses");
+      await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     });
-    expect(prefetch).toBe(200);
-    await expectSignedOutAsWithdrawn(page, "/courses");
-    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
-    await page.goto("/courses");
-    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
-  });
+  }
 
   test("a site that keeps its refresh token: pages load as views renew; withdrawn access says so", async ({ page }) => {
     // 30-second access tokens: every page view renews, with the one refresh token the site keeps.

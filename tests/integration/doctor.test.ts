@@ -913,6 +913,16 @@ describe("doctor: what a second provider taught us (issue 30 item 0)", () => {
     });
   });
 
+  it("reports a refused refresh answered with 200 and its JSON error, which the dashboard reads", async () => {
+    await withSandbox({ knobs: { tokenErrorsWith200: true } }, async (sandbox) => {
+      const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000, clientId: DASHBOARD_CLIENT_ID });
+      expect(check(report, "refresh-refusal")).toMatchObject({
+        status: "WARN",
+        detail: expect.stringContaining("HTTP 200 with a JSON error") as string,
+      });
+    });
+  });
+
   it("warns when a refused refresh is not 400 or 401 (the dashboard would keep a withdrawn session)", async () => {
     testSite.routes.set("/api/oauth/token", () => json({ error: "server_error" }, 500));
     const report = await doctorOnTestSite({ clientId: TEST_CLIENT_ID });

@@ -438,6 +438,13 @@ describe("token endpoint failures", () => {
     ["no access_token", () => ({ status: 200, json: { token_type: "Bearer", expires_in: 3600 } }), "site_unavailable"],
     ["a redirect", () => ({ status: 302, headers: { location: "https://evil.example/token" } }), "site_unavailable"],
     ["invalid_grant", () => ({ status: 400, json: { error: "invalid_grant", error_description: "code used" } }), "token_exchange_failed"],
+    // GitHub's OAuth apps answer a refused code with 200 and the error body: still a refusal, not a failing site.
+    [
+      "invalid_grant with 200",
+      () => ({ status: 200, json: { error: "invalid_grant", error_description: "code used" } }),
+      "token_exchange_failed",
+    ],
+    ["server_error with 200", () => ({ status: 200, json: { error: "server_error" } }), "site_unavailable"],
     // A busy site refuses nothing: the member is told to try again in a while, not that the site refused.
     [
       "a 429 with an OAuth error body",

@@ -110,6 +110,18 @@ describe("refresh", () => {
     expect(jar.cookies.size).toBe(0);
   });
 
+  // GitHub's OAuth apps answer a refused grant with 200 and the error body (RFC 6749 section 5.2 asks for 400).
+  it.each([
+    { error: "invalid_grant", code: "session_ended", detail: "access_withdrawn" },
+    { error: "bad_refresh_token", code: "session_ended", detail: "unknown" },
+    { error: "invalid_client", code: "session_ended", detail: "invalid_client" },
+    { error: "temporarily_unavailable", code: "refresh_unavailable", detail: undefined },
+    { error: "server_error", code: "refresh_unavailable", detail: undefined },
+  ])("reads a renewal refused with 200 and $error as that error: $code", async ({ error, code, detail }) => {
+    site.handlers.set("POST /api/oauth/token", () => ({ status: 200, json: { error, error_description: "Refused." } }));
+    await expect(ensureFreshTokens(expiringSession({ refreshToken: "rt-refused-with-200" }))).rejects.toMatchObject({ code, detail });
+  });
+
   it("keeps the session on a transient failure and says try again", async () => {
     site.handlers.set("POST /api/oauth/token", () => ({ status: 503, json: { error: "temporarily_unavailable" } }));
     const jar = memoryJar();
