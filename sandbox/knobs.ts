@@ -276,6 +276,12 @@ export interface SandboxKnobs {
    */
   mcpSessionsLost: number;
   /**
+   * The MCP server lists its tools N at a time (0: all in one answer), each page naming the next with an opaque
+   * `nextCursor` (MCP's pagination), as a server with many tools answers `tools/list`; a cursor it did not give
+   * is refused as invalid params.
+   */
+  mcpToolsPageSize: number;
+  /**
    * How the Account API refuses a token it does not take (missing, unknown, expired, revoked, another
    * origin's): "challenge", the documented 401 with a `WWW-Authenticate: Bearer` challenge (RFC 6750 section 3);
    * "no_challenge", the same 401 and JSON error without the header; "graphql_401", 401 with a GraphQL error
@@ -380,6 +386,7 @@ export const DEFAULT_KNOBS: SandboxKnobs = {
   mcpSessions: false,
   mcpEventStream: false,
   mcpSessionsLost: 0,
+  mcpToolsPageSize: 0,
   accountApiTokenRefusal: "challenge",
   graphqlServer: "graphql-js",
   graphqlMaxCost: 0,
@@ -473,6 +480,7 @@ export const knobsPatchSchema = z
     mcpSessions: z.boolean(),
     mcpEventStream: z.boolean(),
     mcpSessionsLost: z.number().int().min(0).max(100),
+    mcpToolsPageSize: z.number().int().min(0).max(1_000),
     accountApiTokenRefusal: z.enum(ACCOUNT_API_TOKEN_REFUSALS),
     graphqlServer: z.enum(GRAPHQL_SERVERS),
     graphqlMaxCost: z.number().int().min(0),

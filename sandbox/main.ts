@@ -38,6 +38,7 @@
  *   (knob userInfoRolesReordered, runtime only: UserInfo lists a member's roles in another order than the id_token)
  *   (knob idTokenSubjectOnly, runtime only: the id_token names the member by sub alone; UserInfo gives the rest)
  *   (knob tokenErrorsWith200, runtime only: a refused code exchange or refresh answered 200 with its JSON error, as GitHub's)
+ *   (knob mcpToolsPageSize, runtime only: the MCP server's tools/list answers N tools a page, with nextCursor)
  * What other providers do (on|off, default off):
  *   SANDBOX_REFRESH_REFUSAL_WITHOUT_BODY=on  a refused refresh is answered 400 with an empty body
  *   SANDBOX_REFRESH_WITHOUT_ROTATION=on      a refresh renews the access token alone; the refresh token stays good

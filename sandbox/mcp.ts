@@ -13,7 +13,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ListToolsRequest, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { formatDateTime } from "./account-graphql";
@@ -273,10 +274,41 @@ export function createMcpServer(state: SandboxState, member: DemoMember | undefi
         : `Public catalog tools of ${SCHOOL.name}. Send a member access token for the member's own data.`,
     },
   );
+  // Before the first tool: the SDK installs its tools/list handler then.
+  if (state.knobs.mcpToolsPageSize > 0) listToolsInPages(server, state.knobs.mcpToolsPageSize);
   const texts = TOOL_TEXTS[language];
   registerPublicTools(server, state, texts);
   if (member) registerMemberTools(server, state, member, texts);
   return server;
+}
+
+type ToolListHandler = (request: ListToolsRequest, extra: unknown) => ListToolsResult | Promise<ListToolsResult>;
+
+/**
+ * The `mcpToolsPageSize` knob: the SDK's tools/list handler, which answers every tool at once, answered `pageSize`
+ * tools at a time, each page naming the next by an opaque cursor (MCP's pagination: `cursor`, `nextCursor`).
+ */
+function listToolsInPages(server: McpServer, pageSize: number): void {
+  const protocol = server.server;
+  const install = protocol.setRequestHandler.bind(protocol) as (schema: unknown, handler: ToolListHandler) => void;
+  const paged =
+    (everyTool: ToolListHandler): ToolListHandler =>
+    async (request, extra) => {
+      const all = await everyTool(request, extra);
+      const cursor = request.params?.cursor;
+      const start = cursor === undefined ? 0 : Number(Buffer.from(cursor, "base64url").toString());
+      if (cursor !== undefined && !(Number.isInteger(start) && start > 0 && start < all.tools.length)) {
+        throw new McpError(ErrorCode.InvalidParams, "Invalid cursor");
+      }
+      const end = start + pageSize;
+      return {
+        ...all,
+        tools: all.tools.slice(start, end),
+        ...(end < all.tools.length ? { nextCursor: Buffer.from(String(end)).toString("base64url") } : {}),
+      };
+    };
+  protocol.setRequestHandler = ((schema: unknown, handler: ToolListHandler) =>
+    install(schema, schema === ListToolsRequestSchema ? paged(handler) : handler)) as typeof protocol.setRequestHandler;
 }
 
 function jsonRpcError(

@@ -150,10 +150,14 @@ test("a long MCP URL shows whole at 320 and 390 px, and goes on to a new line on
 });
 
 // The sandbox's MCP server is stateless and answers with JSON; the SDK's default server answers with event
-// streams, and many keep sessions (Mcp-Session-Id), which the dashboard ends once it has listed the tools.
+// streams, and many keep sessions (Mcp-Session-Id), which the dashboard ends once it has listed the tools; a
+// server with many tools lists them a page at a time (the member's orders are on the third page of two).
 for (const { server, knobs } of [
   { server: "", knobs: {} },
-  { server: ", from a server that keeps sessions and answers with event streams", knobs: { mcpSessions: true, mcpEventStream: true } },
+  {
+    server: ", from a server that keeps sessions, answers with event streams and lists two tools a page",
+    knobs: { mcpSessions: true, mcpEventStream: true, mcpToolsPageSize: 2 },
+  },
 ]) {
   const title =
     "a site that writes its tools in the student's language shows them in it, marked as such, and again after a language switch";

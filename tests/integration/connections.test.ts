@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { GET as connectionsRoute } from "@/app/api/account/connections/route";
@@ -33,6 +35,7 @@ afterEach(() =>
     mcpSessions: false,
     mcpEventStream: false,
     mcpSessionsLost: 0,
+    mcpToolsPageSize: 0,
   }),
 );
 
@@ -114,6 +117,36 @@ describe("GET /api/account/connections", () => {
     const deletes = mcpRequests().filter((entry) => entry.method === "DELETE");
     expect(deletes.map((entry) => entry.status)).toEqual(ends ? [200, 200] : []);
     expect(openMcpSessionCount(sandbox.state)).toBe(sessionsBefore);
+  });
+
+  // A server with many tools answers tools/list a page at a time (MCP's pagination), at one and two tools a page,
+  // stateless and keeping sessions with event streams.
+  it.each([
+    { pageSize: 1, knobs: {} },
+    { pageSize: 2, knobs: {} },
+    { pageSize: 1, knobs: { mcpSessions: true, mcpEventStream: true } },
+  ])("follows a server that lists its tools $pageSize at a time to the last page ($knobs)", async ({ pageSize, knobs }) => {
+    const browser = await signIn();
+    const whole = (await getConnections(browser)).body as Connections;
+    sandbox.setKnobs({ mcpToolsPageSize: pageSize, ...knobs });
+    sandbox.resetRequests();
+    const paged = (await getConnections(browser)).body as Connections;
+    expect(paged).toEqual(whole);
+    expect(paged.available && paged.tools.map((tool) => tool.name)).toEqual([...PUBLIC_MCP_TOOLS, ...MEMBER_MCP_TOOLS]);
+    // One tools/list request a page: more requests than the one listing a page would take.
+    const toolPages = Math.ceil((PUBLIC_MCP_TOOLS.length + MEMBER_MCP_TOOLS.length) / pageSize);
+    expect(mcpRequests().filter((entry) => entry.method === "POST").length).toBeGreaterThanOrEqual(toolPages + 2);
+  });
+
+  it("refuses a cursor it did not give, which a client must not make up", async () => {
+    sandbox.setKnobs({ mcpToolsPageSize: 2 });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${sandbox.url}/mcp`)));
+    const first = await client.listTools();
+    expect(first.tools).toHaveLength(2);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    await expect(client.listTools({ cursor: "bm90LWdpdmVu" })).rejects.toThrow(/Invalid cursor/);
+    await client.close();
   });
 
   it("starts a new session when the server has lost the one it gave (404), and lists the tools", async () => {

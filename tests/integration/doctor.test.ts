@@ -20,7 +20,7 @@ import { operatorSettingsNote, runDoctor } from "@/scripts/doctor/run";
 import type { DoctorReport } from "@/scripts/doctor/run";
 import { MCP_SERVER_NAME, openMcpSessionCount } from "@/sandbox/mcp";
 import { DASHBOARD_CLIENT_ID } from "@/sandbox/seed";
-import { startSandbox } from "@/sandbox/server";
+import { PUBLIC_MCP_TOOLS, startSandbox } from "@/sandbox/server";
 import type { RunningSandbox, SandboxOptions } from "@/sandbox/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -270,6 +270,20 @@ describe("doctor against the sandbox site", () => {
       expect(openMcpSessionCount(sandbox.state)).toBe(0);
     });
   });
+
+  it.each([0, 1, 2])(
+    "counts every tool of an MCP server that lists them a page at a time (page size %s, 0: all at once)",
+    async (pageSize) => {
+      await withSandbox({ knobs: { mcpToolsPageSize: pageSize } }, async (sandbox) => {
+        sandbox.setMcpConnectionsBeta(true);
+        const report = await runDoctor({ site: sandbox.url, timeoutMs: 5_000 });
+        expect(check(report, "mcp")).toMatchObject({
+          status: "PASS",
+          detail: expect.stringContaining(`answers anonymously with ${PUBLIC_MCP_TOOLS.length} tools`) as string,
+        });
+      });
+    },
+  );
 
   it("says when the MCP server loses the session it has just given, and what the operator can do", async () => {
     await withSandbox({ knobs: { mcpSessions: true, mcpSessionsLost: 1 } }, async (sandbox) => {
