@@ -238,23 +238,17 @@ function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
     return new AuthError("site_unavailable", "The site's token endpoint did not answer with JSON.", { cause: error, detail: "not_json" });
   }
   if (error instanceof oauth.UnsupportedOperationError && hasTokenResponseBody(error.cause)) return tokenTypeRefused(error);
-  if (error instanceof oauth.ResponseBodyError) {
-    if (isTransientSiteFailure(error)) {
-      // RFC 6585 section 4: a site that limits how often it answers (per client, so a class signing in at once meets it).
-      const detail = isThrottledAnswer(error) ? SITE_BUSY : String(error.status);
-      return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail });
-    }
-    return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
-      cause: error,
-      detail: safeOAuthErrorCode(error.error),
-    });
+  if (error instanceof oauth.ResponseBodyError && isTransientSiteFailure(error)) {
+    // RFC 6585 section 4: a site that limits how often it answers (per client, so a class signing in at once meets it).
+    const detail = isThrottledAnswer(error) ? SITE_BUSY : String(error.status);
+    return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail });
   }
-  const namedWith200 = errorNamedWith200(error);
-  if (namedWith200 !== undefined && !isTransientSiteFailure(error)) {
-    // The same refusal, answered with 200 (errorNamedWith200).
+  // An OAuth error body, with a 4xx or (GitHub's OAuth apps' manner) a 200 naming it: errorNamedWith200.
+  const refusal = error instanceof oauth.ResponseBodyError ? error.error : errorNamedWith200(error);
+  if (refusal !== undefined && !isTransientSiteFailure(error)) {
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
       cause: error,
-      detail: safeOAuthErrorCode(namedWith200),
+      detail: safeOAuthErrorCode(refusal),
     });
   }
   if (error instanceof oauth.OperationProcessingError && isIdTokenFailure(error)) {

@@ -106,7 +106,9 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
       throw new AuthError("session_ended", "The site refused the session's DPoP proof.", { cause: error, detail: "invalid_dpop_proof" });
     }
     const status = tokenEndpointStatusOf(error);
-    if (status === 400 || status === 401) {
+    // An error a provider names in a 200 answer (GitHub's OAuth apps' manner) refuses as it would with 400.
+    const namedWith200 = errorNamedWith200(error);
+    if (status === 400 || status === 401 || namedWith200 === "invalid_grant") {
       // RFC 6749 section 5.2: the token endpoint refused the grant (revoked, expired, a replayed rotation,
       // the member withdrew the app's access). Providers differ in the body (a JSON error, an empty body,
       // HTML, a challenge): the status alone says the grant is gone, and the member is told so.
@@ -115,26 +117,13 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
         detail: ACCESS_WITHDRAWN,
       });
     }
-    const namedWith200 = errorNamedWith200(error);
-    if (namedWith200 === "invalid_grant") {
-      // The same refusal, answered with 200 (errorNamedWith200).
-      throw new AuthError("session_ended", "The site no longer accepts this sign-in: access was withdrawn.", {
-        cause: error,
-        detail: ACCESS_WITHDRAWN,
-      });
-    }
-    if (namedWith200 !== undefined && !isTransientSiteFailure(error)) {
-      throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
-        cause: error,
-        detail: safeOAuthErrorCode(namedWith200),
-      });
-    }
-    if (error instanceof oauth.ResponseBodyError && !isTransientSiteFailure(error)) {
+    const refusal = error instanceof oauth.ResponseBodyError ? error.error : namedWith200;
+    if (refusal !== undefined && !isTransientSiteFailure(error)) {
       // Another 4xx with an OAuth error body refusing something: the grant is not usable either. (One that
       // says the site is busy or failing, 429 or server_error, stays temporary below: the grant is unspent.)
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {
         cause: error,
-        detail: safeOAuthErrorCode(error.error),
+        detail: safeOAuthErrorCode(refusal),
       });
     }
     if (error instanceof oauth.OperationProcessingError && error.code === oauth.JWT_CLAIM_COMPARISON) {
