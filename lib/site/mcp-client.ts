@@ -17,6 +17,7 @@ import { logEvent } from "@/lib/log/logger";
 
 import { isSiteError, refusalOfChallenge, SiteError } from "./errors";
 import { siteRequestOptions } from "./oauth-http";
+import { lostMcpSession } from "./mcp-session";
 import { isThrottledStatus, siteRetryAfterSeconds } from "./site-busy";
 import { siteFailureOf } from "./site-call-policy";
 import { clearableTimeout, outsideSiteDeadline, SITE_CALL_TIMEOUT_MS } from "./site-deadline";
@@ -143,9 +144,8 @@ function reshapeTool(tool: Tool): Omit<ConnectionTool, "access"> | undefined {
 export async function inspectMcpServer(accessToken: string | null, locale?: Locale): Promise<McpInspection> {
   const first = await inspectInOneSession(accessToken, locale);
   if (first !== SESSION_LOST) return first;
-  // MCP Streamable HTTP, session management: a 404 to a request that names the session says the server no
-  // longer holds it (restarted, or an instance behind a load balancer that never held it), and the client
-  // starts a new one. Once: a site that loses every session may mend, so "unreachable", never "not offered".
+  // A session the server lost (lostMcpSession): the client starts a new one. Once: a site that loses every
+  // session may mend, so "unreachable", never "not offered".
   const second = await inspectInOneSession(accessToken, locale);
   return second === SESSION_LOST ? { available: false, reason: "unreachable" } : second;
 }
@@ -178,7 +178,7 @@ async function inspectInOneSession(accessToken: string | null, locale?: Locale):
     fetch: async (input, init) => {
       const response = await send(input, init);
       if (isThrottledStatus(response.status, response.headers)) throttled = { waitSeconds: siteRetryAfterSeconds(response) };
-      if (response.status === 404 && new Headers(init?.headers).has("mcp-session-id")) sessionLost = true;
+      if (lostMcpSession(response.status, init?.headers)) sessionLost = true;
       return response;
     },
     requestInit: { redirect: "manual" },

@@ -13,6 +13,7 @@ import * as oauth from "oauth4webapi";
 
 import { UNAUTHENTICATED_CODES } from "../../lib/account-api/graphql-codes";
 import { DEFAULT_SCOPES, isLoopbackHost } from "../../lib/config/env-schema";
+import { lostMcpSession } from "../../lib/site/mcp-session";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -254,8 +255,7 @@ export async function probeMcp(site: string, timeoutMs: number): Promise<McpProb
       try {
         const response = await siteFetch(input, init ?? {}, timeoutMs);
         if (response.status >= 400 && (init?.method ?? "GET") === "POST") lastFailure = `answered HTTP ${response.status}`;
-        // MCP Streamable HTTP: a 404 to a request that names the session says the server no longer holds it.
-        if (response.status === 404 && new Headers(init?.headers).has("mcp-session-id")) lastFailure = MCP_SESSION_LOST;
+        if (lostMcpSession(response.status, init?.headers)) lastFailure = MCP_SESSION_LOST;
         return response;
       } catch (error) {
         if (error instanceof UnreachableError) lastFailure = error.reason;
