@@ -49,7 +49,10 @@ export function CourseCard({
     <article className={`card @container h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
       <CourseCover src={course.imageUrl} className={`${card.cover} aspect-[16/9] w-full ${ended ? "grayscale" : ""}`} />
       <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
-        <Heading className={`col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
+        {/* Two lines at most, so rows and cards keep one rhythm, but whole with larger text (app/globals.css). */}
+        <Heading className={`course-name col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>
+          {course.name}
+        </Heading>
         <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">
           <AccessBadge access={course.access} />
         </div>

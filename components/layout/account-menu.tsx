@@ -58,8 +58,10 @@ export function AccountMenu({ name }: { name: string }) {
         <span aria-hidden="true" className="inline-flex size-7 shrink-0 items-center justify-center rounded-full bg-accent-soft text-sm">
           {name.trim().charAt(0).toUpperCase()}
         </span>
-        {/* The panel's header has a third of its width for the menu: the initial alone, the name for screen readers. */}
-        <span className={embedded ? "sr-only" : "truncate"}>{name}</span>
+        {/* The panel's header has a third of its width for the menu: the initial alone, the name for screen readers.
+            So has a header with room for less than the name's first letters (a phone with text at 175 % or more),
+            rather than a sliver of a letter: the button itself takes 5.25rem of its 8.5rem. */}
+        <span className={embedded ? "sr-only" : "truncate @max-[8.5rem]:sr-only"}>{name}</span>
         <Mark shape="chevronDown" className="text-fg-muted" />
       </button>
       <div

@@ -18,10 +18,14 @@ const SKIP_LINK_CLASS =
   "sr-only focus:not-sr-only focus:fixed focus:left-3 focus:top-3 focus:z-50 " +
   "focus:rounded-lg focus:bg-surface focus:px-4 focus:py-3 focus:text-fg focus:shadow-card";
 
+/** The page's side margins, which do not grow with larger text (app/globals.css). */
+const PAGE_GUTTER = "page-gutter";
 const HEADER_ROW = "flex min-h-14 items-center gap-4";
 const HEADER_ROW_IN_PANEL = "grid grid-cols-3 items-start gap-1 py-2";
-const ACCOUNT_IN_HEADER = "ml-auto min-w-0 [&>div]:min-w-0";
-const ACCOUNT_IN_PANEL = "justify-end [&>div]:min-w-0 [&_button]:max-w-full";
+/** All the row's width left (the account menu at its right end): the width the menu's name is shown by. */
+const ACCOUNT_IN_HEADER = "@container flex-1 justify-end min-w-0 [&>div]:min-w-0";
+/** `panel-account`: on a line of its own in a narrow panel (app/globals.css, "The panel's header row"). */
+const ACCOUNT_IN_PANEL = "panel-account justify-end [&>div]:min-w-0 [&_button]:max-w-full";
 /** One empty list for every render, so the frame-height effect does not start again on each one. */
 const NO_ORIGINS: readonly string[] = [];
 
@@ -62,8 +66,8 @@ export function AppShell({
           </a>
           {/* No header at all when it would be empty (the panel signed out): no empty landmark. */}
           {hasHeader ? (
-            <header className="sticky top-0 z-40 border-b border-line bg-surface">
-              <div className={`mx-auto max-w-5xl px-4 ${embedded ? HEADER_ROW_IN_PANEL : HEADER_ROW}`}>
+            <header className={`sticky top-0 z-40 border-b border-line bg-surface ${embedded ? "@container" : ""}`}>
+              <div className={`mx-auto max-w-5xl ${PAGE_GUTTER} ${embedded ? HEADER_ROW_IN_PANEL : HEADER_ROW}`}>
                 {embedded ? null : (
                   <PageLink
                     href={PAGE_PATHS.overview}
@@ -97,7 +101,7 @@ export function AppShell({
           <main
             id="main"
             tabIndex={-1}
-            className={`mx-auto w-full max-w-5xl flex-1 px-4 outline-none ${
+            className={`mx-auto w-full max-w-5xl flex-1 ${PAGE_GUTTER} outline-none ${
               embedded ? "py-4" : showNav ? "pb-24 pt-6 sm:py-10" : "py-6 sm:py-10"
             }`}
           >
@@ -117,7 +121,7 @@ function PanelFooter() {
   const { messages } = useI18n();
   const pathname = usePathname();
   return (
-    <footer className="border-t border-line px-4 py-3">
+    <footer className={`border-t border-line py-3 ${PAGE_GUTTER}`}>
       <a href={pathname} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center text-accent underline">
         {messages.embedded.openInNewTab}
       </a>

@@ -13,8 +13,9 @@ const INSET_FOCUS = "focus-visible:outline-offset-[-3px]";
 const TAB_BAR_CLASS =
   "fixed inset-x-0 bottom-0 z-40 border-t border-line bg-surface pb-[env(safe-area-inset-bottom)] " +
   "sm:static sm:border-0 sm:bg-transparent sm:pb-0";
+/** `tab-name`: the name under the icon grows with larger text only up to where it fits (app/globals.css). */
 const TAB_CLASS =
-  `relative flex min-h-14 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium no-underline ${INSET_FOCUS} ` +
+  `tab-name relative flex min-h-14 flex-col items-center justify-center gap-0.5 px-0.5 text-xs font-medium no-underline ${INSET_FOCUS} ` +
   "sm:min-h-11 sm:flex-row sm:rounded-lg sm:px-3 sm:text-[0.9375rem]";
 /** A section's name may take two lines in a narrow panel: balanced, so no word ends alone ("訂單與" / "活動", not "訂單與活" / "動"). */
 const SECTION_CLASS = [
@@ -72,7 +73,7 @@ export function PanelNav() {
   const label = (key: string) =>
     key in messages.shell ? messages.shell[key as keyof typeof messages.shell] : messages.nav[key as keyof typeof messages.nav];
   return (
-    <nav aria-label={messages.app.mainNavigation} className="col-span-2 min-w-0">
+    <nav aria-label={messages.app.mainNavigation} className="panel-navigation col-span-2 min-w-0">
       <ul className="grid grid-cols-2 gap-1">
         {PANEL_SECTIONS.map((section) => {
           const active = section === current;
@@ -92,7 +93,9 @@ export function PanelNav() {
         })}
       </ul>
       {current && current.pages.length > 1 ? (
-        <ul className="mt-1 flex gap-1">
+        // The row's whole width, under the account menu too (the nav has two of the three columns and their gap,
+        // or all of them once stacked); even so, with larger text the pages wrap rather than pass the panel's edge.
+        <ul className="panel-pages mt-1 flex w-[calc(150%+0.125rem)] flex-wrap gap-1">
           {current.pages.map((page) => {
             const active = isActivePath(pathname, page.href);
             return (

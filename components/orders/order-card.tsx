@@ -10,6 +10,13 @@ import type { Order } from "@/lib/types/account";
 import { useSiteInfo } from "@/components/layout/site-info";
 import { Badge } from "@/components/ui/badge";
 
+/**
+ * A name and its amount on one line, the amount at the right. In a card narrower than 14rem (a phone with
+ * text at 150 % or more), a long name puts the amount under it, still at the right: the amount never shrinks,
+ * and beside it the name would be squeezed to a letter a line or pass the card's edge.
+ */
+const AMOUNT_ROW = "flex items-baseline justify-between gap-x-4 @max-[14rem]:flex-wrap";
+
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
   const { locale, formatLocale, timeZone, messages } = useI18n();
@@ -26,10 +33,11 @@ export function OrderCard({ order }: { order: Order }) {
   const fullyRefunded = order.refundedAmount !== null && order.refundedAmount >= order.amount;
 
   return (
-    <article aria-labelledby={headingId} className="card flex flex-col gap-4 p-4 sm:p-5">
+    <article aria-labelledby={headingId} className="card @container flex flex-col gap-4 p-4 sm:p-5">
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div>
-          <h2 id={headingId} className="font-semibold text-fg">
+          {/* The site's order number is one long word: with larger text on a phone, it breaks rather than pass the card's edge. */}
+          <h2 id={headingId} className="font-semibold text-fg wrap-anywhere">
             {interpolate(words.tradeNo, { tradeNo: order.tradeNo })}
           </h2>
           <p className="text-sm text-fg-muted">
@@ -42,27 +50,27 @@ export function OrderCard({ order }: { order: Order }) {
         <h3 className="sr-only">{words.items}</h3>
         <ul className="divide-y divide-line border-y border-line">
           {order.lineItems.map((item, index) => (
-            <li key={`${item.name}-${index}`} className="flex items-baseline justify-between gap-4 py-2">
+            <li key={`${item.name}-${index}`} className={`${AMOUNT_ROW} py-2`}>
               <span className="min-w-0">
-                <span className="block break-words text-fg">{item.name}</span>
+                <span className="block text-fg wrap-anywhere">{item.name}</span>
                 <span className="block text-sm text-fg-muted">{describeItemType(item.itemType, locale)}</span>
               </span>
-              <span className="shrink-0 tabular-nums text-fg">{money(item.amount)}</span>
+              <span className="ml-auto shrink-0 tabular-nums text-fg">{money(item.amount)}</span>
             </li>
           ))}
         </ul>
       </div>
       <dl className="flex flex-col gap-1">
-        <div className="flex items-baseline justify-between gap-4">
+        <div className={AMOUNT_ROW}>
           <dt className="font-medium text-fg">{words.total}</dt>
-          <dd className={`tabular-nums font-semibold ${fullyRefunded ? "text-fg-muted line-through" : "text-fg"}`}>
+          <dd className={`ml-auto tabular-nums font-semibold ${fullyRefunded ? "text-fg-muted line-through" : "text-fg"}`}>
             {money(order.amount)}
           </dd>
         </div>
         {order.refundedAmount !== null ? (
-          <div className="flex items-baseline justify-between gap-4 text-warning-fg">
+          <div className={`${AMOUNT_ROW} text-warning-fg`}>
             <dt className="font-medium">{words.state.refunded}</dt>
-            <dd className="tabular-nums font-semibold">{money(order.refundedAmount)}</dd>
+            <dd className="ml-auto tabular-nums font-semibold">{money(order.refundedAmount)}</dd>
           </div>
         ) : null}
       </dl>

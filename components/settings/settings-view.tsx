@@ -36,7 +36,8 @@ function DetailsList({ rows }: { rows: { label: string; value: ReactNode }[] }) 
       {rows.map((row) => (
         <div key={row.label} className="contents">
           <dt className="text-sm font-medium text-fg-muted sm:text-base">{row.label}</dt>
-          <dd className="mb-2 break-words text-fg sm:mb-0">{row.value}</dd>
+          {/* A value (an email address) breaks where it must, so the card's one column on a phone stays in the card. */}
+          <dd className="mb-2 text-fg wrap-anywhere sm:mb-0">{row.value}</dd>
         </div>
       ))}
     </dl>
@@ -71,7 +72,8 @@ function AccessDetails({ session }: { session: SessionView }) {
         {session.scopes.map((scope) => (
           <li key={scope} className="flex items-start gap-2 text-fg">
             <Mark shape="check" className="mt-[0.25em] text-ok-fg" />
-            <span>{describeScope(scope, messages)}</span>
+            {/* A long word ("registrations") breaks rather than pass the card's edge, with larger text on a phone. */}
+            <span className="min-w-0 wrap-break-word">{describeScope(scope, messages)}</span>
           </li>
         ))}
       </ul>

@@ -14,6 +14,7 @@ import { focusOnMount } from "@/components/settings/sign-out-button";
 import { ActionFailedAlert } from "@/components/ui/action-failed-alert";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LoadingState } from "@/components/ui/loading-state";
+import { KEPT_TOGETHER } from "@/components/ui/text-kept-together";
 
 function useDeviceName(): (session: SignedInSessionView) => string {
   const words = useWords(SESSIONS_WORDS);
@@ -233,13 +234,13 @@ export function SignedInSessions() {
                 <p className="text-sm text-fg-muted">
                   {session.embedded ? words.embedded : words.ownTab}
                   {FACT_SEPARATOR}
-                  <time dateTime={session.signedInAt} className="whitespace-nowrap">
+                  <time dateTime={session.signedInAt} className={KEPT_TOGETHER}>
                     {interpolate(words.signedInAt, { time: relative(session.signedInAt) })}
                   </time>
                   {session.current ? null : (
                     <>
                       {FACT_SEPARATOR}
-                      <time dateTime={lastActive(session)} className="whitespace-nowrap">
+                      <time dateTime={lastActive(session)} className={KEPT_TOGETHER}>
                         {interpolate(words.lastActive, { time: relative(lastActive(session)) })}
                       </time>
                     </>

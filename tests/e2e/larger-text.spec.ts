@@ -1,0 +1,198 @@
+import { expect, test, type Frame, type Locator, type Page } from "./test";
+
+import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
+
+import { playwrightDriver } from "./playwright-driver";
+import { APP_URL, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, signIn } from "./support";
+
+// A student who reads with larger text: a browser's font size setting (Firefox for Android and Samsung
+// Internet scale text alone, and so does Chrome's on a desktop), at 150 % and at 200 %, WCAG 1.4.4's
+// bound, on a 320 px phone. Nothing may pass the screen's edge or be cut (WCAG 1.4.10): no tab name ending
+// in an ellipsis, no order number or email address running off its card, no access state clipped by its
+// row, no course name cut at two lines, no progress bar of no width, no sliver of the member's name.
+
+const LOCALES = {
+  en: {
+    language: "English",
+    main: "Main",
+    account: "Account",
+    settings: "Settings",
+    learning: "Learning",
+    courses: "Courses",
+    ordersAndEvents: "Orders & events",
+    events: "Events",
+  },
+  "zh-TW": {
+    language: "繁體中文",
+    main: "主選單",
+    account: "帳號",
+    settings: "設定",
+    learning: "學習",
+    courses: "課程",
+    ordersAndEvents: "訂單與活動",
+    events: "活動",
+  },
+} as const;
+const SCALES = [150, 200] as const;
+/**
+ * In the site's 256 px panel, text at 175 % or 200 % leaves a card less than 6rem for its text (WCAG 1.4.10
+ * asks for 20rem), where Settings' language choice and scope codes still run into its padding: "Open in a
+ * new tab" is the way to more room there, and the dashboard's own pages are checked at 200 % above.
+ */
+const PANEL_SCALES = [125, 150] as const;
+
+/** Each page, and what shows that its content (the site's data) is on it. */
+const PAGES: { path: string; loaded: (page: Page) => Locator }[] = [
+  { path: "/", loaded: (page) => page.getByRole("link", { name: /^(Resume at|從) 12:34/ }).first() },
+  { path: "/courses", loaded: (page) => page.getByRole("heading", { name: "Product Photography at Home" }) },
+  { path: "/orders", loaded: (page) => page.getByRole("main").getByRole("article").first() },
+  { path: "/events", loaded: (page) => page.getByRole("heading", { name: "Live Q&A: Watercolor skies" }).first() },
+  // The other sign-in's row in "Signed in", with when it was last active.
+  { path: "/settings", loaded: (page) => page.getByText(/^(Last active|最近使用：)/).first() },
+];
+
+test.beforeEach(async ({ page }) => {
+  await resetSandbox(page);
+});
+
+/** The root font size as the browser's text size setting sets it: rem and em grow, the CSS pixel does not. */
+async function setTextSize(target: Page | Frame, percent: number): Promise<void> {
+  await target.evaluate((size) => document.documentElement.style.setProperty("font-size", `${size}%`), percent);
+}
+
+/** What runs into a card's padding or past it (a time kept on one line, a button wider than the card's text). */
+function outsideCardsContent(root: Locator): Promise<string[]> {
+  return root.evaluate((container) => {
+    const found: string[] = [];
+    for (const card of container.querySelectorAll<HTMLElement>(".card")) {
+      const style = getComputedStyle(card);
+      const right = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+      for (const element of card.querySelectorAll<HTMLElement>("*")) {
+        const box = element.getBoundingClientRect();
+        if (getComputedStyle(element).visibility === "hidden" || box.width <= 1 || box.height <= 1) continue;
+        if (box.right <= right + 0.5) continue;
+        const name = `<${element.tagName.toLowerCase()}> ${JSON.stringify((element.textContent ?? "").slice(0, 40))}`;
+        found.push(`${name} by ${Math.round(box.right - right)} px`);
+      }
+    }
+    return found;
+  });
+}
+
+/** Progress bars narrower than 3 rem (their value in words left them no width). */
+function barsWithoutWidth(root: Locator): Promise<string[]> {
+  return root.evaluate((container) => {
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    return [...container.querySelectorAll('[role="progressbar"]')]
+      .filter((bar) => bar.getBoundingClientRect().width < 3 * rem - 0.5)
+      .map((bar) => `${bar.getAttribute("aria-label")}: ${Math.round(bar.getBoundingClientRect().width)} px`);
+  });
+}
+
+/** Amounts on the Orders page that do not end at their row's right edge (a wrapped amount stays at the right). */
+function amountsOffTheRight(root: Locator): Promise<string[]> {
+  return root.evaluate((container) =>
+    [...container.querySelectorAll("article li > span:last-child, article dd")]
+      .filter((amount) => Math.abs(amount.getBoundingClientRect().right - amount.parentElement!.getBoundingClientRect().right) > 1)
+      .map((amount) => amount.textContent ?? ""),
+  );
+}
+
+for (const [locale, words] of Object.entries(LOCALES)) {
+  for (const scale of SCALES) {
+    test(`with text at ${scale} % on a 320 px phone, in ${locale}, every page keeps to the screen and shows all it says`, async ({
+      page,
+      context,
+      browser,
+    }) => {
+      // Maya signed in elsewhere too, so Settings lists a sign-in with the time it was last active.
+      const elsewhere = await browser.newContext();
+      await signIn(await elsewhere.newPage(), "maya@example.com");
+      await elsewhere.close();
+      await page.setViewportSize({ width: 320, height: 720 });
+      await signIn(page, "maya@example.com");
+      await chooseLanguage(context, locale as keyof typeof LOCALES);
+      for (const { path, loaded } of PAGES) {
+        await page.goto(path);
+        await expect(loaded(page)).toBeVisible();
+        await setTextSize(page, scale);
+        const main = page.getByRole("main");
+        expect(await cutOffIn(main), path).toEqual([]);
+        expect(await outsideCardsContent(main), path).toEqual([]);
+        expect(await barsWithoutWidth(main), path).toEqual([]);
+        if (path === "/orders") expect(await amountsOffTheRight(main)).toEqual([]);
+        // The tab bar: four names whole under their icons.
+        const tabs = page.getByRole("navigation", { name: words.main });
+        await expect(tabs.getByRole("link")).toHaveCount(4);
+        expect(await cutOffIn(tabs), path).toEqual([]);
+        // The header keeps to the screen; the account menu shows the name's first letters or only its
+        // initial, never a sliver of a letter, and is still named by it.
+        const banner = page.getByRole("banner");
+        expect(await banner.evaluate((element) => element.scrollWidth <= element.clientWidth), path).toBe(true);
+        const button = page.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" });
+        await expect(button).toBeInViewport({ ratio: 1 });
+        const shownName = await button.getByText("Maya Chen", { exact: true }).evaluate((name) => {
+          const width = name.getBoundingClientRect().width;
+          return width <= 1 ? "hidden" : width >= 3 * parseFloat(getComputedStyle(name).fontSize) ? "readable" : `${width} px`;
+        });
+        expect(["hidden", "readable"], `${path}: the name shows ${shownName}`).toContain(shownName);
+      }
+    });
+  }
+}
+
+/** Links whose name runs out of their own box (a section's name wider than its tab), though nothing clips it. */
+function linksOverflowing(root: Locator): Promise<string[]> {
+  return root.evaluate((container) =>
+    [...container.querySelectorAll("a")]
+      .filter((link) => link.scrollWidth > link.clientWidth)
+      .map((link) => `${link.textContent ?? ""}: ${link.scrollWidth} > ${link.clientWidth}`),
+  );
+}
+
+for (const [locale, words] of Object.entries(LOCALES)) {
+  for (const scale of PANEL_SCALES) {
+    test(`with text at ${scale} % in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 320, height: 720 });
+      await page.goto(HOST_PAGE);
+      const driver = playwrightDriver(page, page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`));
+      await signInThroughPopup(driver, "maya@example.com");
+      await expectSignedInFrame(driver, "Maya");
+      const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+      const document = page.frames().find((candidate) => candidate.url().startsWith(APP_URL))!;
+      // The panel's language is chosen in its Settings (its cookie lives in the site's partition).
+      const account = frame.getByRole("navigation", { name: "Account" });
+      await account.getByRole("button", { name: "Maya Chen" }).click();
+      await account.getByRole("link", { name: "Settings", exact: true }).click();
+      await frame.getByText(words.language, { exact: true }).click();
+      await expect(frame.getByRole("heading", { level: 1, name: words.settings })).toBeVisible();
+      await expect(frame.getByText("maya@example.com").first()).toBeVisible();
+      await setTextSize(document, scale);
+      const body = frame.locator("body");
+      expect(await cutOffIn(body), words.settings).toEqual([]);
+      expect(await outsideCardsContent(body), words.settings).toEqual([]);
+      const navigation = frame.getByRole("navigation", { name: words.main });
+      expect(await linksOverflowing(navigation), words.settings).toEqual([]);
+      // The account menu keeps to the frame: its initial and chevron, still named by the member.
+      await expect(frame.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" })).toBeInViewport({
+        ratio: 1,
+      });
+      for (const [section, sectionPage, loaded] of [
+        [words.learning, words.courses, frame.getByRole("heading", { name: "Product Photography at Home" })],
+        [words.ordersAndEvents, words.events, frame.getByRole("heading", { name: "Live Q&A: Watercolor skies" }).first()],
+      ] as const) {
+        await navigation.getByRole("link", { name: section, exact: true }).click();
+        await expect(navigation.getByRole("link", { name: section, exact: true })).toHaveAttribute("aria-current", /^(page|true)$/);
+        expect(await cutOffIn(body), section).toEqual([]);
+        expect(await linksOverflowing(navigation), section).toEqual([]);
+        await navigation.getByRole("link", { name: sectionPage, exact: true }).click();
+        await expect(loaded).toBeVisible();
+        expect(await cutOffIn(body), sectionPage).toEqual([]);
+        expect(await outsideCardsContent(body), sectionPage).toEqual([]);
+        expect(await barsWithoutWidth(body), sectionPage).toEqual([]);
+      }
+    });
+  }
+}
