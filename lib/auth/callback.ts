@@ -8,11 +8,11 @@ import { isLocale, type Locale } from "@/lib/i18n/locales";
 import { newSessionId, type SessionData } from "@/lib/session/session";
 import { getSharedState } from "@/lib/session/shared-state";
 import {
-  errorNamedWith200,
   isBearerTokenResponse,
   isTransientSiteFailure,
   jsonObjectOf,
   oauthClient,
+  tokenEndpointRefusal,
   tokenRequestOptions,
 } from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
@@ -243,9 +243,9 @@ function toExchangeError(error: unknown, answeredJson: boolean): AuthError {
     const detail = isThrottledAnswer(error) ? SITE_BUSY : String(error.status);
     return new AuthError("site_unavailable", "The site's token endpoint failed.", { cause: error, detail });
   }
-  // An OAuth error body, with a 4xx or (GitHub's OAuth apps' manner) a 200 naming it: errorNamedWith200.
-  const refusal = error instanceof oauth.ResponseBodyError ? error.error : errorNamedWith200(error);
-  if (refusal !== undefined && !isTransientSiteFailure(error)) {
+  // An OAuth error body, with a 4xx or (GitHub's OAuth apps' manner) a 200 naming it.
+  const refusal = tokenEndpointRefusal(error);
+  if (refusal !== undefined) {
     return new AuthError("token_exchange_failed", "The site refused to exchange the sign-in code.", {
       cause: error,
       detail: safeOAuthErrorCode(refusal),

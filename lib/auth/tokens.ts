@@ -19,7 +19,14 @@ import {
   type SharedStateStore,
 } from "@/lib/session/shared-state";
 import { siteFailureDetails } from "@/lib/site/failure-details";
-import { errorNamedWith200, isBearerTokenResponse, isTransientSiteFailure, oauthClient, tokenRequestOptions } from "@/lib/site/oauth-http";
+import {
+  errorNamedWith200,
+  isBearerTokenResponse,
+  isTransientSiteFailure,
+  oauthClient,
+  tokenEndpointRefusal,
+  tokenRequestOptions,
+} from "@/lib/site/oauth-http";
 import { SITE_BUSY } from "@/lib/contract/errors";
 import { isThrottledAnswer } from "@/lib/site/site-busy";
 import { SITE_CALL_TIMEOUT_MS } from "@/lib/site/site-deadline";
@@ -107,8 +114,7 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
     }
     const status = tokenEndpointStatusOf(error);
     // An error a provider names in a 200 answer (GitHub's OAuth apps' manner) refuses as it would with 400.
-    const namedWith200 = errorNamedWith200(error);
-    if (status === 400 || status === 401 || namedWith200 === "invalid_grant") {
+    if (status === 400 || status === 401 || errorNamedWith200(error) === "invalid_grant") {
       // RFC 6749 section 5.2: the token endpoint refused the grant (revoked, expired, a replayed rotation,
       // the member withdrew the app's access). Providers differ in the body (a JSON error, an empty body,
       // HTML, a challenge): the status alone says the grant is gone, and the member is told so.
@@ -117,8 +123,8 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
         detail: ACCESS_WITHDRAWN,
       });
     }
-    const refusal = error instanceof oauth.ResponseBodyError ? error.error : namedWith200;
-    if (refusal !== undefined && !isTransientSiteFailure(error)) {
+    const refusal = tokenEndpointRefusal(error);
+    if (refusal !== undefined) {
       // Another 4xx with an OAuth error body refusing something: the grant is not usable either. (One that
       // says the site is busy or failing, 429 or server_error, stays temporary below: the grant is unspent.)
       throw new AuthError("session_ended", "The site no longer accepts this sign-in.", {

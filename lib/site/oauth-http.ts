@@ -120,3 +120,13 @@ export function isTransientSiteFailure(error: unknown): boolean {
   if (named !== undefined) return SITE_FAILING_OAUTH_ERRORS.has(named);
   return true;
 }
+
+/**
+ * The OAuth error code a token endpoint refused a grant with: in a 4xx error body (RFC 6749 section 5.2), or
+ * named in a 200 answer (errorNamedWith200). Undefined when it did not refuse, or when the code it named
+ * says the site is busy or failing (isTransientSiteFailure): that grant is unspent.
+ */
+export function tokenEndpointRefusal(error: unknown): string | undefined {
+  const named = error instanceof oauth.ResponseBodyError ? error.error : errorNamedWith200(error);
+  return named !== undefined && !isTransientSiteFailure(error) ? named : undefined;
+}
