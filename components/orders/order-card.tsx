@@ -11,11 +11,12 @@ import { useSiteInfo } from "@/components/layout/site-info";
 import { Badge } from "@/components/ui/badge";
 
 /**
- * A name and its amount on one line, the amount at the right. In a card narrower than 14rem (a phone with
- * text at 150 % or more), a long name puts the amount under it, still at the right: the amount never shrinks,
- * and beside it the name would be squeezed to a letter a line or pass the card's edge.
+ * A name and its amount on one line, the amount at the right. In a card narrower than 11rem (a phone with
+ * text at 150 % or more; the panel's cards have 11.75rem at 100 %), a long name puts the amount under it,
+ * still at the right: the amount never shrinks, and beside it the name would be squeezed to a letter a line
+ * or pass the card's edge.
  */
-const AMOUNT_ROW = "flex items-baseline justify-between gap-x-4 @max-[14rem]:flex-wrap";
+const AMOUNT_ROW = "flex items-baseline justify-between gap-x-4 @max-[11rem]:flex-wrap";
 
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {

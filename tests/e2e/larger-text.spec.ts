@@ -141,6 +141,15 @@ for (const [locale, words] of Object.entries(LOCALES)) {
   }
 }
 
+/** Order items whose amount is not on the line their name starts on. */
+function amountsUnderTheirItem(root: Locator): Promise<string[]> {
+  return root.evaluate((container) =>
+    [...container.querySelectorAll("article li")]
+      .filter((item) => item.lastElementChild!.getBoundingClientRect().top > item.firstElementChild!.getBoundingClientRect().top + 4)
+      .map((item) => item.textContent ?? ""),
+  );
+}
+
 /** Links whose name runs out of their own box (a section's name wider than its tab), though nothing clips it. */
 function linksOverflowing(root: Locator): Promise<string[]> {
   return root.evaluate((container) =>
@@ -196,3 +205,24 @@ for (const [locale, words] of Object.entries(LOCALES)) {
     });
   }
 }
+
+test("in the panel at the default text size, an order's amounts stay beside their items; only larger text puts them under", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 720 });
+  await page.goto(HOST_PAGE);
+  const driver = playwrightDriver(page, page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`));
+  await signInThroughPopup(driver, "maya@example.com");
+  await expectSignedInFrame(driver, "Maya");
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  await frame.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Orders & events", exact: true }).click();
+  const main = frame.getByRole("main");
+  await expect(main.getByRole("article").first()).toBeVisible();
+  expect(await amountsUnderTheirItem(main)).toEqual([]);
+  await setTextSize(
+    page.frames().find((candidate) => candidate.url().startsWith(APP_URL))!,
+    150,
+  );
+  expect(await amountsUnderTheirItem(main)).not.toEqual([]);
+  expect(await amountsOffTheRight(main)).toEqual([]);
+});
