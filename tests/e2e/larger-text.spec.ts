@@ -1,4 +1,4 @@
-import { expect, test, type Frame, type Locator, type Page } from "./test";
+import { expect, test, type Frame, type FrameLocator, type Locator, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 
@@ -150,6 +150,17 @@ function amountsUnderTheirItem(root: Locator): Promise<string[]> {
   );
 }
 
+/** The site's page on a 320 px phone, Maya signed in in its panel: the panel's frame, and its document. */
+async function signedInPanelOnAPhone(page: Page): Promise<{ frame: FrameLocator; document: Frame }> {
+  await page.setViewportSize({ width: 320, height: 720 });
+  await page.goto(HOST_PAGE);
+  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  const driver = playwrightDriver(page, frame);
+  await signInThroughPopup(driver, "maya@example.com");
+  await expectSignedInFrame(driver, "Maya");
+  return { frame, document: page.frames().find((candidate) => candidate.url().startsWith(APP_URL))! };
+}
+
 /** Links whose name runs out of their own box (a section's name wider than its tab), though nothing clips it. */
 function linksOverflowing(root: Locator): Promise<string[]> {
   return root.evaluate((container) =>
@@ -164,13 +175,7 @@ for (const [locale, words] of Object.entries(LOCALES)) {
     test(`with text at ${scale} % in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({
       page,
     }) => {
-      await page.setViewportSize({ width: 320, height: 720 });
-      await page.goto(HOST_PAGE);
-      const driver = playwrightDriver(page, page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`));
-      await signInThroughPopup(driver, "maya@example.com");
-      await expectSignedInFrame(driver, "Maya");
-      const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
-      const document = page.frames().find((candidate) => candidate.url().startsWith(APP_URL))!;
+      const { frame, document } = await signedInPanelOnAPhone(page);
       // The panel's language is chosen in its Settings (its cookie lives in the site's partition).
       const account = frame.getByRole("navigation", { name: "Account" });
       await account.getByRole("button", { name: "Maya Chen" }).click();
@@ -209,20 +214,12 @@ for (const [locale, words] of Object.entries(LOCALES)) {
 test("in the panel at the default text size, an order's amounts stay beside their items; only larger text puts them under", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 320, height: 720 });
-  await page.goto(HOST_PAGE);
-  const driver = playwrightDriver(page, page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`));
-  await signInThroughPopup(driver, "maya@example.com");
-  await expectSignedInFrame(driver, "Maya");
-  const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
+  const { frame, document } = await signedInPanelOnAPhone(page);
   await frame.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Orders & events", exact: true }).click();
   const main = frame.getByRole("main");
   await expect(main.getByRole("article").first()).toBeVisible();
   expect(await amountsUnderTheirItem(main)).toEqual([]);
-  await setTextSize(
-    page.frames().find((candidate) => candidate.url().startsWith(APP_URL))!,
-    150,
-  );
+  await setTextSize(document, 150);
   expect(await amountsUnderTheirItem(main)).not.toEqual([]);
   expect(await amountsOffTheRight(main)).toEqual([]);
 });
