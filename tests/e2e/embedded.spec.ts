@@ -15,6 +15,7 @@ import { playwrightDriver } from "./playwright-driver";
 import {
   APP_URL,
   breaksInsideUrlParts,
+  choicesCutOff,
   cutOffIn,
   expectNoSeriousAxeViolations,
   gotoWithScriptsHeld,
@@ -765,7 +766,7 @@ test("on a 320 px phone the panel's Show and Sort selects show their choices who
   for (const label of ["Show", "Sort by"]) {
     const select = frame.getByLabel(label, { exact: true });
     await expect(select).toBeVisible();
-    expect(await wordsCutOff(select)).toEqual([]);
+    expect(await choicesCutOff(select)).toEqual([]);
   }
 });
 
@@ -870,19 +871,6 @@ function selectionIn(field: Locator): Promise<string> {
   return field.evaluate((element: HTMLTextAreaElement | HTMLInputElement) =>
     element.value.slice(element.selectionStart ?? 0, element.selectionEnd ?? 0),
   );
-}
-
-/** The options of a select whose words are wider than the room the select gives them (its padding and arrow aside). */
-function wordsCutOff(select: Locator): Promise<string[]> {
-  return select.evaluate((element) => {
-    const chooser = element as HTMLSelectElement;
-    const style = getComputedStyle(chooser);
-    const context = document.createElement("canvas").getContext("2d")!;
-    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    // The browser's arrow takes about 20 px inside the padding box.
-    const room = chooser.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
-    return [...chooser.options].map((option) => option.text).filter((text) => context.measureText(text).width > room);
-  });
 }
 
 test("where the browser refuses to keep the panel's height in history, the site's page sizes the frame all the same", async ({ page }) => {

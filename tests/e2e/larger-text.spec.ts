@@ -1,15 +1,16 @@
-import { expect, test, type Frame, type FrameLocator, type Locator, type Page } from "./test";
+import { expect, test, type FrameLocator, type Locator, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 
 import { playwrightDriver } from "./playwright-driver";
-import { APP_URL, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, signIn } from "./support";
+import { choicesCutOff, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, signIn } from "./support";
 
 // A student who reads with larger text: a browser's font size setting (Firefox for Android and Samsung
 // Internet scale text alone, and so does Chrome's on a desktop), at 150 % and at 200 %, WCAG 1.4.4's
 // bound, on a 320 px phone, and at 200 % on a 280 px one. Nothing may pass the screen's edge or be cut (WCAG 1.4.10): no tab name ending
 // in an ellipsis, no order number or email address running off its card, no access state clipped by its
-// row, no course name cut at two lines, no progress bar of no width, no sliver of the member's name.
+// row, no course name cut at two lines, no progress bar of no width, no sliver of the member's name, no
+// choice of Courses' Show or Sort by cut off in its select.
 
 const LOCALES = {
   en: {
@@ -21,6 +22,8 @@ const LOCALES = {
     courses: "Courses",
     ordersAndEvents: "Orders & events",
     events: "Events",
+    show: "Show",
+    sortBy: "Sort by",
   },
   "zh-TW": {
     language: "繁體中文",
@@ -31,6 +34,8 @@ const LOCALES = {
     courses: "課程",
     ordersAndEvents: "訂單與活動",
     events: "活動",
+    show: "顯示",
+    sortBy: "排序方式",
   },
 } as const;
 /** Each phone's width, and the text sizes checked on it: 280 px is the narrowest phone in use (a folded Galaxy Z Fold's outer screen). */
@@ -60,9 +65,17 @@ test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
 });
 
-/** The root font size as the browser's text size setting sets it: rem and em grow, the CSS pixel does not. */
-async function setTextSize(target: Page | Frame, percent: number): Promise<void> {
-  await target.evaluate((size) => document.documentElement.style.setProperty("font-size", `${size}%`), percent);
+/**
+ * The browser's text size setting (Chromium's default font sizes, as its settings page sets them): rem and em
+ * grow, the CSS pixel does not, and media queries in rem see it too, as they do on a student's phone (a root
+ * font size set by the page would leave them at 16 px). It holds while its DevTools session stays open: for
+ * the rest of the test, across navigations.
+ */
+async function setTextSize(page: Page, percent: number): Promise<void> {
+  const browserSettings = await page.context().newCDPSession(page);
+  await browserSettings.send("Page.setFontSizes", {
+    fontSizes: { standard: Math.round((16 * percent) / 100), fixed: Math.round((13 * percent) / 100) },
+  });
 }
 
 /** What runs into a card's padding or past it (a time kept on one line, a button wider than the card's text). */
@@ -117,15 +130,20 @@ for (const [locale, words] of Object.entries(LOCALES)) {
       await page.setViewportSize({ width, height: 720 });
       await signIn(page, "maya@example.com");
       await chooseLanguage(context, locale as keyof typeof LOCALES);
+      await setTextSize(page, scale);
       for (const { path, loaded } of PAGES) {
         await page.goto(path);
         await expect(loaded(page)).toBeVisible();
-        await setTextSize(page, scale);
         const main = page.getByRole("main");
         expect(await cutOffIn(main), path).toEqual([]);
         expect(await outsideCardsContent(main), path).toEqual([]);
         expect(await barsWithoutWidth(main), path).toEqual([]);
         if (path === "/orders") expect(await amountsOffTheRight(main)).toEqual([]);
+        // Courses' Show and Sort by: each choice whole, on two lines if it needs them ("Access ends soonest").
+        if (path === "/courses") {
+          for (const label of [words.show, words.sortBy])
+            expect(await choicesCutOff(main.getByLabel(label, { exact: true })), label).toEqual([]);
+        }
         // The tab bar: four names whole under their icons.
         const tabs = page.getByRole("navigation", { name: words.main });
         await expect(tabs.getByRole("link")).toHaveCount(4);
@@ -155,15 +173,15 @@ function amountsUnderTheirItem(root: Locator): Promise<string[]> {
   );
 }
 
-/** The site's page on a 320 px phone, Maya signed in in its panel: the panel's frame, and its document. */
-async function signedInPanelOnAPhone(page: Page): Promise<{ frame: FrameLocator; document: Frame }> {
+/** The site's page on a 320 px phone, Maya signed in in its panel: the panel's frame. */
+async function signedInPanelOnAPhone(page: Page): Promise<FrameLocator> {
   await page.setViewportSize({ width: 320, height: 720 });
   await page.goto(HOST_PAGE);
   const frame = page.frameLocator(`iframe[title="${DASHBOARD_FRAME_TITLE}"]`);
   const driver = playwrightDriver(page, frame);
   await signInThroughPopup(driver, "maya@example.com");
   await expectSignedInFrame(driver, "Maya");
-  return { frame, document: page.frames().find((candidate) => candidate.url().startsWith(APP_URL))! };
+  return frame;
 }
 
 /** Links whose name runs out of their own box (a section's name wider than its tab), though nothing clips it. */
@@ -180,7 +198,7 @@ for (const [locale, words] of Object.entries(LOCALES)) {
     test(`with text at ${scale} % in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({
       page,
     }) => {
-      const { frame, document } = await signedInPanelOnAPhone(page);
+      const frame = await signedInPanelOnAPhone(page);
       // The panel's language is chosen in its Settings (its cookie lives in the site's partition).
       const account = frame.getByRole("navigation", { name: "Account" });
       await account.getByRole("button", { name: "Maya Chen" }).click();
@@ -188,7 +206,7 @@ for (const [locale, words] of Object.entries(LOCALES)) {
       await frame.getByText(words.language, { exact: true }).click();
       await expect(frame.getByRole("heading", { level: 1, name: words.settings })).toBeVisible();
       await expect(frame.getByText("maya@example.com").first()).toBeVisible();
-      await setTextSize(document, scale);
+      await setTextSize(page, scale);
       const body = frame.locator("body");
       expect(await cutOffIn(body), words.settings).toEqual([]);
       expect(await outsideCardsContent(body), words.settings).toEqual([]);
@@ -219,12 +237,12 @@ for (const [locale, words] of Object.entries(LOCALES)) {
 test("in the panel at the default text size, an order's amounts stay beside their items; only larger text puts them under", async ({
   page,
 }) => {
-  const { frame, document } = await signedInPanelOnAPhone(page);
+  const frame = await signedInPanelOnAPhone(page);
   await frame.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Orders & events", exact: true }).click();
   const main = frame.getByRole("main");
   await expect(main.getByRole("article").first()).toBeVisible();
   expect(await amountsUnderTheirItem(main)).toEqual([]);
-  await setTextSize(document, 150);
+  await setTextSize(page, 150);
   expect(await amountsUnderTheirItem(main)).not.toEqual([]);
   expect(await amountsOffTheRight(main)).toEqual([]);
 });

@@ -50,6 +50,30 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * The options of a select whose words would not show whole once chosen. A native select shows one line and
+ * cuts what is wider than the room it gives (its padding and arrow aside); a customizable one
+ * (`appearance: base-select`) lays its choice out as text, wrapped, and cuts only what overflows its box.
+ */
+export function choicesCutOff(select: Locator): Promise<string[]> {
+  return select.evaluate((element) => {
+    const chooser = element as HTMLSelectElement;
+    const style = getComputedStyle(chooser);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    // The browser's arrow takes about 20 px inside the padding box.
+    const room = chooser.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    const chosen = chooser.value;
+    const cut = [...chooser.options].filter((option) => {
+      chooser.value = option.value;
+      if (style.appearance !== "base-select") return context.measureText(option.text).width > room;
+      return chooser.scrollWidth > chooser.clientWidth || chooser.scrollHeight > chooser.clientHeight;
+    });
+    chooser.value = chosen;
+    return cut.map((option) => option.text);
+  });
+}
+
+/**
  * What cannot be read whole inside `root` at the page's current width: a field or box whose content is wider or
  * taller than it and hidden there (a one-line field's address cut off, with nothing to say it goes on), an
  * element past `root`'s right edge, and the document scrolling sideways. Empty when everything shows.
