@@ -3,14 +3,14 @@ import { expect, test, type FrameLocator, type Locator, type Page } from "./test
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 
 import { playwrightDriver } from "./playwright-driver";
-import { choicesCutOff, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, signIn } from "./support";
+import { choicesCutOff, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, setTextSize, signIn } from "./support";
 
 // A student who reads with larger text: a browser's font size setting (Firefox for Android and Samsung
-// Internet scale text alone, and so does Chrome's on a desktop), at 150 % and at 200 %, WCAG 1.4.4's
-// bound, on a 320 px phone, and at 200 % on a 280 px one. Nothing may pass the screen's edge or be cut (WCAG 1.4.10): no tab name ending
-// in an ellipsis, no order number or email address running off its card, no access state clipped by its
-// row, no course name cut at two lines, no progress bar of no width, no sliver of the member's name, no
-// choice of Courses' Show or Sort by cut off in its select.
+// Internet scale text alone, and so does Chrome's on a desktop; setTextSize), at 150 % and at 200 %, WCAG
+// 1.4.4's bound, on a 320 px phone, and at 200 % on a 280 px one. Nothing may pass the screen's edge or be
+// cut (WCAG 1.4.10): no tab name ending in an ellipsis, no order number or email address running off its
+// card, no access state clipped by its row, no course name cut at two lines, no progress bar of no width,
+// no sliver of the member's name, no choice of Courses' Show or Sort by cut off in its select.
 
 const LOCALES = {
   en: {
@@ -64,28 +64,6 @@ const PAGES: { path: string; loaded: (page: Page) => Locator }[] = [
 test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
 });
-
-/**
- * The browser's text size setting (Chromium's default font sizes, as its settings page sets them): rem and em
- * grow, the CSS pixel does not, and media queries in rem see it too, as they do on a student's phone (a root
- * font size set by the page would leave them at 16 px). It is set for the page and for each frame drawn by a
- * process of its own (the panel, from another origin), and holds while their DevTools sessions stay open:
- * for the rest of the test, across navigations.
- */
-async function setTextSize(page: Page, percent: number): Promise<void> {
-  const fontSizes = { standard: Math.round((16 * percent) / 100), fixed: Math.round((13 * percent) / 100) };
-  for (const target of [page, ...page.frames().slice(1)]) {
-    const browserSettings = await page
-      .context()
-      .newCDPSession(target)
-      .catch((error: unknown) => {
-        // A frame drawn by its page's own process takes the page's settings.
-        if (error instanceof Error && error.message.includes("does not have a separate CDP session")) return null;
-        throw error;
-      });
-    await browserSettings?.send("Page.setFontSizes", { fontSizes });
-  }
-}
 
 /** What runs into a card's padding or past it (a time kept on one line, a button wider than the card's text). */
 function outsideCardsContent(root: Locator): Promise<string[]> {

@@ -50,6 +50,28 @@ export async function screenshotPage(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * The browser's text size setting (Chromium's default font sizes, as its settings page sets them): rem and em
+ * grow, the CSS pixel does not, and media queries in rem see it too, as they do on a student's phone (a root
+ * font size set by the page would leave them at 16 px). It is set for the page and for each frame drawn by a
+ * process of its own (the panel, from another origin), and holds while their DevTools sessions stay open:
+ * for the rest of the test, across navigations.
+ */
+export async function setTextSize(page: Page, percent: number): Promise<void> {
+  const fontSizes = { standard: Math.round((16 * percent) / 100), fixed: Math.round((13 * percent) / 100) };
+  for (const target of [page, ...page.frames().slice(1)]) {
+    const browserSettings = await page
+      .context()
+      .newCDPSession(target)
+      .catch((error: unknown) => {
+        // A frame drawn by its page's own process takes the page's settings.
+        if (error instanceof Error && error.message.includes("does not have a separate CDP session")) return null;
+        throw error;
+      });
+    await browserSettings?.send("Page.setFontSizes", { fontSizes });
+  }
+}
+
+/**
  * The options of a select whose words would not show whole once chosen. A native select shows one line and
  * cuts what is wider than the room it gives (its padding and arrow aside); a customizable one
  * (`appearance: base-select`) lays its choice out as text, wrapped, and cuts only what overflows its box.
