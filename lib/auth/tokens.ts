@@ -39,6 +39,25 @@ import { verifyIdToken } from "./id-token";
 
 /** Refresh this long before the access token expires, so no request goes out with a token about to lapse. */
 export const REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * When a token issued at `issuedAt` that expires at `expiresAt` is due for renewal: REFRESH_MARGIN_MS before
+ * it expires, or half-way through its life when it lives less than twice that. The site publishes no
+ * lifetime (RFC 6749 section 5.1 leaves it to the site): at a site of 30-second tokens, the margin alone
+ * would renew, and rotate the refresh token, for every request.
+ */
+export function accessTokenRenewalTime(issuedAt: number, expiresAt: number): number {
+  return expiresAt - Math.min(REFRESH_MARGIN_MS, Math.max(0, expiresAt - issuedAt) / 2);
+}
+
+/**
+ * When these tokens are due for renewal, and never later than their expiry; tokens sealed before
+ * `accessTokenRenewAt` was kept (an older instance's cookie or rotation record) have the margin alone.
+ */
+function renewalTimeOf(tokens: Pick<RotatedTokens, "accessTokenExpiresAt" | "accessTokenRenewAt">): number {
+  return Math.min(tokens.accessTokenRenewAt ?? tokens.accessTokenExpiresAt - REFRESH_MARGIN_MS, tokens.accessTokenExpiresAt);
+}
+
 /**
  * How long "refresh token R was just rotated into R'" is remembered: long enough for requests that left
  * the browser with the pre-rotation cookie to find the new tokens instead of replaying R (which a
@@ -55,6 +74,8 @@ export interface RotatedTokens {
   accessToken: string;
   refreshToken: string | null;
   accessTokenExpiresAt: number;
+  /** Epoch milliseconds: when the access token is due for renewal (accessTokenRenewalTime). */
+  accessTokenRenewAt?: number;
   scopes: string[];
   /** "DPoP" when the renewed access token is DPoP-bound (RFC 9449); undefined for Bearer. */
   tokenType: "DPoP" | undefined;
@@ -154,11 +175,14 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
   }
   if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, signedInAs);
   logEvent("token_refreshed", { refreshTokenRotated: tokens.refresh_token !== undefined });
+  const issuedAt = Date.now();
+  const expiresAt = issuedAt + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000;
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.
     refreshToken: tokens.refresh_token ?? refreshToken,
-    accessTokenExpiresAt: Date.now() + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000,
+    accessTokenExpiresAt: expiresAt,
+    accessTokenRenewAt: accessTokenRenewalTime(issuedAt, expiresAt),
     scopes: tokens.scope ? grantedScopesOf(tokens.scope, previousScopes) : previousScopes,
     tokenType: dpopBound ? "DPoP" : undefined,
   };
@@ -527,12 +551,13 @@ export interface FreshSession {
 }
 
 /**
- * The one function that returns a valid access token for a data request. It refreshes shortly before
- * expiry (or when `force` says the site just refused the token), single-flight per refresh token.
+ * The one function that returns a valid access token for a data request. It refreshes once the token is
+ * due for renewal (accessTokenRenewalTime) or when `force` says the site just refused it, single-flight per
+ * refresh token.
  */
 export async function ensureFreshTokens(session: SessionData, options: { force?: boolean; now?: number } = {}): Promise<FreshSession> {
   const now = options.now ?? Date.now();
-  if (!options.force && session.accessTokenExpiresAt - now > REFRESH_MARGIN_MS) return { session, changed: false };
+  if (!options.force && now < renewalTimeOf(session)) return { session, changed: false };
   if (!session.refreshToken) {
     if (!options.force && session.accessTokenExpiresAt > now) return { session, changed: false };
     throw new AuthError("session_ended", "The access token expired and the site gave no refresh token.");
@@ -546,5 +571,5 @@ export async function ensureFreshTokens(session: SessionData, options: { force?:
   if (options.force && rotated.accessToken === session.accessToken) {
     throw new AuthError("session_ended", "The site refused an access token that was just issued.");
   }
-  return { session: { ...session, ...rotated }, changed: true };
+  return { session: { ...session, ...rotated, accessTokenRenewAt: renewalTimeOf(rotated) }, changed: true };
 }

@@ -30,6 +30,8 @@ export interface SessionData {
   refreshToken: string | null;
   /** Epoch milliseconds. */
   accessTokenExpiresAt: number;
+  /** Epoch milliseconds: when the access token is due for renewal (lib/auth/tokens.ts); absent in older seals. */
+  accessTokenRenewAt?: number;
   scopes: string[];
   claims: SessionClaims;
   /** The nonce of the sign-in's id_token, which a refreshed id_token may repeat and nothing else (OpenID Connect Core 12.2). */
@@ -186,6 +188,7 @@ async function openSeal(jar: CookieJar, options: SessionOptions): Promise<Sessio
     accessToken: session.accessToken,
     refreshToken: session.refreshToken,
     accessTokenExpiresAt: session.accessTokenExpiresAt,
+    ...(typeof session.accessTokenRenewAt === "number" ? { accessTokenRenewAt: session.accessTokenRenewAt } : {}),
     scopes: session.scopes,
     claims: session.claims,
     ...(typeof session.idTokenNonce === "string" ? { idTokenNonce: session.idTokenNonce } : {}),

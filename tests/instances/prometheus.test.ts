@@ -18,9 +18,12 @@ import { startDashboardInstance, type DashboardInstance } from "../support/dashb
 import { signInOverHttp } from "../support/http-browser";
 import { PrometheusServer, valueOf, type PromSample } from "../support/prometheus-server";
 import { freePorts } from "../support/free-port";
+import { untilRenewalIsDue } from "../support/renewal-clock";
 
 const alertsFile = path.resolve(import.meta.dirname, "..", "..", "deploy", "prometheus", "alerts.yml");
 const METRICS_TOKEN = randomBytes(32).toString("base64url");
+
+const ACCESS_TOKEN_TTL_SECONDS = 6;
 
 let sandbox: RunningSandbox;
 let dashboard: DashboardInstance;
@@ -31,8 +34,12 @@ beforeAll(async () => {
   const [appPort, metrics] = (await freePorts(2)) as [number, number];
   metricsPort = metrics;
   const appUrl = `http://127.0.0.1:${appPort}`;
-  // 30-second access tokens: below the one-minute refresh margin, so the first data request refreshes.
-  sandbox = await startSandbox({ port: 0, dashboardRedirectUris: [`${appUrl}/api/auth/callback`], knobs: { accessTokenTtlSeconds: 30 } });
+  // Access tokens due for renewal 3 s after they are issued: a data request after that refreshes.
+  sandbox = await startSandbox({
+    port: 0,
+    dashboardRedirectUris: [`${appUrl}/api/auth/callback`],
+    knobs: { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS },
+  });
   dashboard = await startDashboardInstance(
     "metrics",
     {
@@ -92,8 +99,10 @@ describe("metrics scraped by Prometheus", () => {
   it("reads a sign-in, a refresh and failures back through Prometheus's HTTP API", async () => {
     const { browser, done } = await signInOverHttp(dashboard.url);
     expect(done.status).toBe(303);
+    await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     expect((await browser.get(dashboard.url, "/api/account/courses")).status).toBe(200);
     // A page render refreshes in proxy.ts, bundled apart from the route handlers: it counts into the same registry.
+    await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     expect((await browser.get(dashboard.url, "/courses")).status).toBe(200);
     // A sign-in that fails (a callback of no sign-in), and a call the site fails.
     const refused = await browser.get(dashboard.url, "/api/auth/callback?code=unknown&state=unknown");

@@ -28,6 +28,7 @@ import { type RunningSandbox } from "@/sandbox/server";
 import { captureLog } from "../support/captured-log";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+import { renewalClock } from "../support/renewal-clock";
 
 let sandbox: RunningSandbox;
 const kai = new RouteBrowser();
@@ -238,11 +239,13 @@ describe("a site too slow to read every page of Kai's 130 courses within the pag
 
 describe("a site that rate-limits its OAuth endpoints (429 with an OAuth error body)", () => {
   const busy = { mode: "status", status: 429, error: "invalid_request" } as const;
+  const { comeBackWhenRenewalIsDue } = renewalClock();
 
   it("a refresh keeps the session (503: the site is busy, try again after its wait), and the next one goes through", async () => {
-    sandbox.setKnobs({ accessTokenTtlSeconds: 20 }); // every request is inside the refresh margin
+    sandbox.setKnobs({ accessTokenTtlSeconds: 20 });
     const member = new RouteBrowser();
     await signInThroughRoutes(member, { email: "maya@example.com" });
+    comeBackWhenRenewalIsDue(20);
     sandbox.setKnobs({ failures: { token: busy } });
     const refused = await page<{ error: { code: string; retryAfterSeconds?: number } }>(member, "/api/account/courses");
     expect(refused.status).toBe(503);

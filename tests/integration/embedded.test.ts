@@ -16,6 +16,7 @@ import { deltas, deltasAndResult } from "../support/metric-deltas";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 import { sessionData } from "../support/session-data";
+import { renewalClock } from "../support/renewal-clock";
 
 let sandbox: RunningSandbox;
 
@@ -84,13 +85,16 @@ describe("sign-in from the embedded dashboard", () => {
     expect(await session.json()).toMatchObject({ email: "maya@example.com" });
   });
 
+  const { comeBackWhenRenewalIsDue } = renewalClock();
+
   it("keeps a refreshed session in the frame's own cookie", async () => {
     const { code } = await popupSignIn();
     const frame = new RouteBrowser();
     frame.absorb(await redeemRequest(frame, { code, verifier: VERIFIER }));
     const before = frame.cookies.get("__Host-dash_embedded");
     frame.setCookieLines = [];
-    // 20-second access tokens: this request renews them, and the rotated session goes back where it came from.
+    // 20-second access tokens, due after 10 s: this request renews them, and the rotated session goes back where it came from.
+    comeBackWhenRenewalIsDue(20);
     const courses = frame.absorb(
       await accountRoute(frame.request("/api/account/courses"), { params: Promise.resolve({ resource: "courses" }) }),
     );

@@ -11,9 +11,12 @@ import { loadAccountPage } from "@/lib/account-api/registry";
 import { type RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
+import { renewalClock } from "../support/renewal-clock";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar, type MemoryJar } from "../support/memory-jar";
 import { PROBE_OPERATION } from "../support/probe-operation";
+
+const ACCESS_TOKEN_TTL_SECONDS = 20;
 
 /**
  * The whole member lifecycle against the sandbox over real HTTP: sign in, read the Account API, live
@@ -25,10 +28,11 @@ describe.each([
   { mode: "UserInfo only", idToken: false },
 ])("member lifecycle ($mode)", ({ idToken }) => {
   let sandbox: RunningSandbox;
+  const { comeBackWhenRenewalIsDue } = renewalClock();
 
   beforeAll(async () => {
-    // 20-second access tokens: every data request is inside the refresh margin, so each exercises rotation.
-    sandbox = await startSandboxForDashboard({ idToken, accessTokenTtlSeconds: 20 });
+    // 20-second access tokens, due for renewal after 10 s: the member comes back then, and each renewal rotates.
+    sandbox = await startSandboxForDashboard({ idToken, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS });
   });
   afterAll(async () => sandbox.close());
 
@@ -57,8 +61,13 @@ describe.each([
   it("keeps working across access-token expiry, rotating the refresh token once per renewal", async () => {
     const jar = await signIn("maya@example.com");
     sandbox.resetRequests();
+    comeBackWhenRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     const first = await callWithMemberSession(jar, (_token, session) => loadAccountPage("courses", session));
     expect(first.items.length).toBeGreaterThan(0);
+    // Within the renewed token's first half: no renewal.
+    expect((await callWithMemberSession(jar, (_token, session) => loadAccountPage("events", session))).items.length).toBeGreaterThan(0);
+    expect(sandbox.requests().filter((entry) => entry.grantType === "refresh_token")).toHaveLength(1);
+    comeBackWhenRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     const second = await callWithMemberSession(jar, (_token, session) => loadAccountPage("orders", session));
     expect(second.items.length).toBeGreaterThan(0);
     const refreshes = sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
@@ -69,6 +78,7 @@ describe.each([
   it("answers 50 parallel requests at expiry with exactly one refresh at the site", async () => {
     const jar = await signIn("kai@example.com");
     sandbox.resetRequests();
+    comeBackWhenRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     const cookies = Object.fromEntries(jar.cookies);
     const results = await Promise.all(
       Array.from({ length: 50 }, () => callWithMemberSession(memoryJar(cookies), (_token, session) => loadAccountPage("courses", session))),

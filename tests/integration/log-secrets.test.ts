@@ -14,13 +14,14 @@ import { captureLog } from "../support/captured-log";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar } from "../support/memory-jar";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
+import { renewalClock } from "../support/renewal-clock";
 
 const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
 
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  // 20-second access tokens: every data request refreshes, so refresh paths are logged too.
+  // 20-second access tokens, due for renewal after 10 s: the member comes back then, so refresh paths are logged too.
   sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds: 20 });
 });
 afterAll(async () => sandbox.close());
@@ -32,6 +33,8 @@ async function tokensOf(browser: RouteBrowser): Promise<string[]> {
 }
 
 describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.ts)", () => {
+  const { comeBackWhenRenewalIsDue } = renewalClock();
+
   it("logs sign-in, refresh, failures, sign-out and revocation by name, never with a secret", async () => {
     const log = captureLog();
     const secrets = new Set<string>([SEEDED_DASHBOARD_CLIENT.clientSecret, process.env.SESSION_SECRET!]);
@@ -42,9 +45,12 @@ describe("no token, code or secret in the dashboard's log (pino, lib/log/logger.
     for (const cookie of browser.cookies.values()) secrets.add(cookie);
 
     // A data request that refreshes, then one the site fails, then a callback replayed with a code.
+    comeBackWhenRenewalIsDue(20);
     expect((await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);
+    expect(log.events().filter((line) => line.event === "token_refreshed")).toHaveLength(1);
     for (const token of await tokensOf(browser)) secrets.add(token);
     sandbox.setKnobs({ failures: { graphql: { mode: "status", status: 500 }, token: { mode: "malformed" } } });
+    comeBackWhenRenewalIsDue(20);
     await accountRoute(browser.request("/api/account/orders"), params("orders"));
     sandbox.setKnobs({ failures: { graphql: null, token: null, revoke: { mode: "status", status: 503 } } });
     await callbackRoute(browser.request("/api/auth/callback?code=a-code-that-must-not-be-logged&state=unknown-state&iss=x"));

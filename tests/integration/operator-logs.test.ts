@@ -16,6 +16,7 @@ import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { TEST_APP_URL } from "../support/env";
 import { memoryJar } from "../support/memory-jar";
 import { RouteBrowser, SAME_ORIGIN_HEADERS } from "../support/route-browser";
+import { renewalClock } from "../support/renewal-clock";
 
 interface LogLine {
   level: string;
@@ -36,7 +37,7 @@ describe("operator logs", () => {
   const secrets = new Set<string>();
 
   beforeAll(async () => {
-    // 20-second access tokens: the first data request refreshes.
+    // 20-second access tokens: due for renewal 10 s after they are issued.
     sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds: 20 });
     setLogDestinationForTests(
       new Writable({
@@ -119,6 +120,8 @@ describe("operator logs", () => {
     expect(events("forged")).toEqual([]);
   });
 
+  const { comeBackWhenRenewalIsDue } = renewalClock();
+
   it("names a sign-in, a refresh, a failing query, a CSRF refusal, a failed sign-in and a revocation, no secret in any line", async () => {
     const browser = new RouteBrowser();
     await signIn(browser);
@@ -126,7 +129,8 @@ describe("operator logs", () => {
     expect(signedIn).toBeDefined();
     expect(events("request").find((line) => line.route === "/api/auth/callback")?.requestId).toBe(signedIn!.requestId);
 
-    // A data request inside the refresh margin: the tokens rotate.
+    // A data request once the access token is due for renewal: the tokens rotate.
+    comeBackWhenRenewalIsDue(20);
     const { GET: accountRoute } = await import("@/app/api/account/[resource]/route");
     const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
     expect(browser.absorb(await accountRoute(browser.request("/api/account/courses"), params("courses"))).status).toBe(200);

@@ -15,6 +15,7 @@ import { connectionsLoader } from "@/lib/site/mcp-client";
 import type { KnobsPatch, RunningSandbox } from "@/sandbox/server";
 import { authorizeWithoutBrowser } from "@/sandbox/testing";
 
+import { renewalClock } from "../support/renewal-clock";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
 import { memoryJar, type MemoryJar } from "../support/memory-jar";
 
@@ -74,12 +75,16 @@ const VARIANTS: { name: string; knobs: KnobsPatch; pushed: boolean; dpop: boolea
   },
 ];
 
+const ACCESS_TOKEN_TTL_SECONDS = 20;
+
 describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop }) => {
   let sandbox: RunningSandbox;
 
+  const { comeBackWhenRenewalIsDue } = renewalClock();
+
   beforeAll(async () => {
-    // 20-second access tokens: every data request is inside the refresh margin, so each one refreshes.
-    sandbox = await startSandboxForDashboard({ ...knobs, accessTokenTtlSeconds: 20 });
+    // 20-second access tokens: each data request below comes once the last one's are due for renewal.
+    sandbox = await startSandboxForDashboard({ ...knobs, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS });
     sandbox.setMcpConnectionsBeta(true);
     if (knobs.issuerTrailingSlash) {
       process.env.SITE_ISSUER = `${sandbox.url}/`;
@@ -113,6 +118,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
     expect(session.dpopKey !== undefined).toBe(dpop);
     sandbox.resetRequests();
     for (const page of ["overview", "courses", "orders", "events"] as const) {
+      comeBackWhenRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
       const data = await callWithMemberSession(jar, (_token, session) => loadAccountPage(page, session));
       expect(data, page).toBeDefined();
     }
@@ -163,6 +169,7 @@ describe.each(VARIANTS)("member lifecycle with $name", ({ knobs, pushed, dpop })
   it("keeps the session's key through refreshes: the renewed tokens stay bound to it", async () => {
     const jar = await signIn("kai@example.com");
     const before = (await loadSession(jar))!.data;
+    comeBackWhenRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     await callWithMemberSession(jar, (_token, session) => loadAccountPage("orders", session));
     const after = (await loadSession(jar))!.data;
     expect(after.accessToken).not.toBe(before.accessToken);

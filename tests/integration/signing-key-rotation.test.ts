@@ -7,6 +7,7 @@ import { postSandboxControl } from "@/sandbox/testing";
 
 import { TEST_APP_URL } from "../support/env";
 import { startSandboxForDashboard } from "../support/dashboard-sandbox";
+import { renewalClock } from "../support/renewal-clock";
 import { RouteBrowser, SAME_ORIGIN_HEADERS, signInThroughRoutes } from "../support/route-browser";
 
 /**
@@ -24,7 +25,7 @@ const MODES: KeyRotationMode[] = ["graceful", "abrupt"];
 let sandbox: RunningSandbox;
 
 beforeEach(async () => {
-  // 20-second access tokens: every data request is inside the refresh margin, so each one refreshes.
+  // 20-second access tokens: due for renewal 10 s after they are issued.
   sandbox = await startSandboxForDashboard({ accessTokenTtlSeconds: 20 }, { control: true });
 });
 afterEach(async () => sandbox.close());
@@ -55,6 +56,8 @@ async function signInFetchingTheKeySet(): Promise<RouteBrowser> {
 }
 
 describe.each(MODES)("a %s rotation of the site's signing key", (mode) => {
+  const { comeBackWhenRenewalIsDue } = renewalClock();
+
   it("a sign-in right after it succeeds: the key set, fetched moments before, is fetched once more", async () => {
     const earlier = await signInFetchingTheKeySet();
     const rotation = await rotate(mode);
@@ -72,9 +75,10 @@ describe.each(MODES)("a %s rotation of the site's signing key", (mode) => {
     expect((await signIn()).location.href).toBe(`${TEST_APP_URL}/courses`);
     expect(keySetFetches()).toBe(0);
 
-    // The member signed in before the rotation carries on: their data, through a refresh (the site's
-    // refresh responses carry no id_token, site-access-api section 2.4).
+    // The member signed in before the rotation carries on, back once their token is due: their data,
+    // through a refresh (the site's refresh responses carry no id_token, site-access-api section 2.4).
     sandbox.resetRequests();
+    comeBackWhenRenewalIsDue(20);
     const courses = await accountRoute(earlier.request("/api/account/courses", { headers: SAME_ORIGIN_HEADERS }), {
       params: Promise.resolve({ resource: "courses" }),
     });

@@ -169,7 +169,7 @@ describe("a site that advertises ES256 DPoP proofs", () => {
     advertise(true);
     const jar = await signIn();
     const loaded = (await loadSession(jar))!.data;
-    const expiring: SessionData = { ...loaded, accessTokenExpiresAt: Date.now() + 1_000 };
+    const expiring: SessionData = { ...loaded, accessTokenExpiresAt: Date.now() + 1_000, accessTokenRenewAt: Date.now() };
     await saveSession(jar, expiring);
     site.calls.length = 0;
     site.handlers.set("POST /api/oauth/token", () => ({
@@ -197,7 +197,7 @@ describe("a site that advertises ES256 DPoP proofs", () => {
   it.each([200, 500])("a refresh answered %i with use_dpop_nonce and a DPoP-Nonce is sent once, never re-sent", async (status) => {
     advertise(true);
     const jar = await signIn();
-    await saveSession(jar, { ...(await loadSession(jar))!.data, accessTokenExpiresAt: Date.now() + 1_000 });
+    await saveSession(jar, { ...(await loadSession(jar))!.data, accessTokenExpiresAt: Date.now() + 1_000, accessTokenRenewAt: Date.now() });
     site.calls.length = 0;
     site.handlers.set("POST /api/oauth/token", () => ({ status, headers: { "dpop-nonce": "n-500" }, json: { error: "use_dpop_nonce" } }));
     await callWithMemberSession(jar, () => Promise.resolve("never")).catch((thrown: unknown) => thrown);
@@ -207,7 +207,7 @@ describe("a site that advertises ES256 DPoP proofs", () => {
   it("a refresh refused with invalid_dpop_proof ends the session without claiming access was withdrawn", async () => {
     advertise(true);
     const jar = await signIn();
-    await saveSession(jar, { ...(await loadSession(jar))!.data, accessTokenExpiresAt: Date.now() + 1_000 });
+    await saveSession(jar, { ...(await loadSession(jar))!.data, accessTokenExpiresAt: Date.now() + 1_000, accessTokenRenewAt: Date.now() });
     site.handlers.set("POST /api/oauth/token", () => ({ status: 400, json: { error: "invalid_dpop_proof" } }));
     const error = await callWithMemberSession(jar, () => Promise.resolve("never")).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ code: "unauthenticated" });

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { ensureFreshTokens, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
+import { accessTokenRenewalTime, ensureFreshTokens, REFRESH_MARGIN_MS, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
 import { sealWithSessionSecret } from "@/lib/session/seal";
-import { loadSession, markSessionEnded, saveSession } from "@/lib/session/session";
+import { loadSession, markSessionEnded, saveSession, sessionCookieName } from "@/lib/session/session";
 import {
   InMemoryBackend,
   InMemorySharedState,
@@ -83,6 +83,60 @@ describe("refresh", () => {
     const { changed } = await ensureFreshTokens(expiringSession({ accessTokenExpiresAt: Date.now() + 3_600_000 }));
     expect(changed).toBe(false);
     expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+  });
+
+  it("renews a token a minute before it expires, or half-way through a life shorter than two minutes", () => {
+    expect(accessTokenRenewalTime(0, 7_200_000)).toBe(7_140_000);
+    expect(accessTokenRenewalTime(0, 120_000)).toBe(60_000);
+    expect(accessTokenRenewalTime(0, 30_000)).toBe(15_000);
+    expect(accessTokenRenewalTime(0, 0)).toBe(0);
+  });
+
+  it("a site's 30-second tokens are renewed once half their life has passed, not for every request", async () => {
+    // The renewal answers another 30-second token: it is due in 15 s.
+    site.handlers.set("POST /api/oauth/token", () => ({
+      json: { access_token: "at-short", token_type: "Bearer", expires_in: 30, refresh_token: "rt-short" },
+    }));
+    const now = Date.now();
+    const session = expiringSession({ accessTokenExpiresAt: now + 30_000, accessTokenRenewAt: accessTokenRenewalTime(now, now + 30_000) });
+    expect((await ensureFreshTokens(session, { now: now + 14_000 })).changed).toBe(false);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    const renewed = await ensureFreshTokens(session, { now: now + 16_000 });
+    expect(renewed.changed).toBe(true);
+    expect(renewed.session.accessToken).toBe("at-short");
+    expect(renewed.session.accessTokenExpiresAt - renewed.session.accessTokenRenewAt!).toBe(15_000);
+    expect((await ensureFreshTokens(renewed.session)).changed).toBe(false);
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(1);
+  });
+
+  it("a cookie sealed by another instance opens with when its token is due", async () => {
+    const now = Date.now();
+    const session = expiringSession({ accessTokenExpiresAt: now + 30_000, accessTokenRenewAt: accessTokenRenewalTime(now, now + 30_000) });
+    // Sealed apart from this process's saveSession, so its opening is not remembered from the writing.
+    const jar = memoryJar({ [sessionCookieName()]: await sealWithSessionSecret(session, 3_600) });
+    const opened = (await loadSession(jar))!.data;
+    expect(opened.accessTokenRenewAt).toBe(now + 15_000);
+    expect((await ensureFreshTokens(opened)).changed).toBe(false);
+  });
+
+  it("a renewal recorded by an older instance, without its renewal time, is adopted with the margin's", async () => {
+    const store = new InMemorySharedState();
+    setSharedStateForTests(store);
+    const expiresAt = Date.now() + 3_600_000;
+    const olderRecord = { accessToken: "at-older", refreshToken: "rt-older", accessTokenExpiresAt: expiresAt, scopes: ["openid"] };
+    const record = `rotated:${createHash("sha256").update("rt-0").digest("base64url")}`;
+    await store.publishOnce(record, await sealWithSessionSecret(olderRecord, 0), 60_000);
+    const jar = memoryJar();
+    await saveSession(jar, expiringSession({ accessTokenRenewAt: Date.now() - 1_000 }));
+    expect(await callWithMemberSession(jar, (token) => Promise.resolve(token))).toBe("at-older");
+    expect(site.callsTo("/api/oauth/token")).toHaveLength(0);
+    expect((await loadSession(jar))!.data.accessTokenRenewAt).toBe(expiresAt - REFRESH_MARGIN_MS);
+  });
+
+  it("a token past its expiry is renewed whatever its renewal time says", async () => {
+    const now = Date.now();
+    const { changed } = await ensureFreshTokens(expiringSession({ accessTokenExpiresAt: now - 1_000, accessTokenRenewAt: now + 60_000 }));
+    expect(changed).toBe(true);
   });
 
   it("50 parallel requests at expiry cause exactly one refresh and all succeed, including late ones with the old cookie", async () => {
