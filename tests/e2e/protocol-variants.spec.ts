@@ -21,11 +21,12 @@ import { HOST_PAGE, hydrated, lineTexts, markSiteRequests, postSandboxControl, r
 test.describe.configure({ mode: "serial" });
 
 /**
- * Access tokens of 4 s, which the dashboard renews 2 s after they are issued (half their life, lib/auth/tokens.ts
- * accessTokenRenewalTime), and how long a test waits for that: the dashboard's clock is real.
+ * Access tokens of 10 s, which the dashboard renews 5 s after they are issued (half their life, lib/auth/tokens.ts
+ * accessTokenRenewalTime), and how long a test waits for that: the dashboard's clock is real. A view that
+ * starts just before its token is due still has 5 s before the token lapses at the site.
  */
-const ACCESS_TOKEN_TTL_SECONDS = 4;
-const RENEWAL_DUE_AFTER_MS = 2_250;
+const ACCESS_TOKEN_TTL_SECONDS = 10;
+const RENEWAL_DUE_AFTER_MS = 5_250;
 
 /** Waits until the member's access token, issued now, is due for renewal: their next view renews it first. */
 async function untilRenewalIsDue(page: Page): Promise<void> {
@@ -69,7 +70,7 @@ test.describe("with the shared app", () => {
   }
 
   test("a site that keeps its refresh token: pages load as views renew; withdrawn access says so", async ({ page }) => {
-    // 4-second access tokens: views renew them, with the one refresh token the site keeps.
+    // 10-second access tokens: views renew them, with the one refresh token the site keeps.
     await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, refreshWithoutRotation: true });
     await signIn(page, "maya@example.com");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
@@ -98,7 +99,7 @@ test.describe("with the shared app", () => {
   });
 
   test("a site whose answers come compressed, in gzip and then in br: every page, as views renew", async ({ page }) => {
-    // 4-second access tokens: views renew them, their token answers compressed too.
+    // 10-second access tokens: views renew them, their token answers compressed too.
     await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, contentCoding: "gzip" });
     await signIn(page, "maya@example.com");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");

@@ -25,8 +25,8 @@ import { checkSentinels, probeSentinels } from "@/scripts/doctor/redis-sentinel"
 
 const SENTINEL_NAME = "dashboard";
 const PREFIX = "failover-test:";
-/** The member's first access token is due for renewal 3 s after it is issued (accessTokenRenewalTime). */
-const SHORT_ACCESS_TOKEN_TTL_SECONDS = 6;
+/** The member's first access token is due for renewal 5 s after it is issued (accessTokenRenewalTime). */
+const SHORT_ACCESS_TOKEN_TTL_SECONDS = 10;
 const SITE_LATENCY_MS = 25;
 const STORM_SIZE = 30;
 /** Replication lag while the sign-outs are acknowledged: below the dashboard's bounded WAIT (250 ms). */

@@ -23,7 +23,7 @@ import { untilRenewalIsDue } from "../support/renewal-clock";
 const alertsFile = path.resolve(import.meta.dirname, "..", "..", "deploy", "prometheus", "alerts.yml");
 const METRICS_TOKEN = randomBytes(32).toString("base64url");
 
-const ACCESS_TOKEN_TTL_SECONDS = 6;
+const ACCESS_TOKEN_TTL_SECONDS = 10;
 
 let sandbox: RunningSandbox;
 let dashboard: DashboardInstance;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const [appPort, metrics] = (await freePorts(2)) as [number, number];
   metricsPort = metrics;
   const appUrl = `http://127.0.0.1:${appPort}`;
-  // Access tokens due for renewal 3 s after they are issued: a data request after that refreshes.
+  // Access tokens due for renewal 5 s after they are issued: a data request after that refreshes.
   sandbox = await startSandbox({
     port: 0,
     dashboardRedirectUris: [`${appUrl}/api/auth/callback`],
