@@ -24,7 +24,7 @@ import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { accessTokenRenewalTime, DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } from "./tokens";
+import { accessTokenTimes } from "./tokens";
 import { takeTransaction, TRANSACTION_TTL_SECONDS, type LoginTransaction } from "./transaction";
 import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";
@@ -153,14 +153,12 @@ async function completeSignIn(
   }
 
   const now = Date.now();
-  const expiresAt = now + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000;
   const session: SessionData = {
     v: 1,
     sid: newSessionId(),
     accessToken: tokens.access_token,
     refreshToken: tokens.refresh_token ?? null,
-    accessTokenExpiresAt: expiresAt,
-    accessTokenRenewAt: accessTokenRenewalTime(now, expiresAt),
+    ...accessTokenTimes(tokens.expires_in, now),
     // RFC 6749 section 5.1: an absent scope means the requested scope was granted.
     scopes: grantedScopes,
     claims,

@@ -51,6 +51,21 @@ export function accessTokenRenewalTime(issuedAt: number, expiresAt: number): num
 }
 
 /**
+ * Assumed when a token response omits `expires_in` (RFC 6749 section 5.1 only recommends it). The site
+ * publishes no lifetime; one hour errs towards refreshing early (docs/architecture.md section 6.5).
+ */
+export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** An access token's expiry and renewal time, from its token response's `expires_in`. */
+export function accessTokenTimes(
+  expiresIn: number | undefined,
+  issuedAt = Date.now(),
+): Pick<RotatedTokens, "accessTokenExpiresAt" | "accessTokenRenewAt"> {
+  const expiresAt = issuedAt + (expiresIn ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000;
+  return { accessTokenExpiresAt: expiresAt, accessTokenRenewAt: accessTokenRenewalTime(issuedAt, expiresAt) };
+}
+
+/**
  * When these tokens are due for renewal, and never later than their expiry; tokens sealed before
  * `accessTokenRenewAt` was kept (an older instance's cookie or rotation record) have the margin alone.
  */
@@ -64,12 +79,6 @@ function renewalTimeOf(tokens: Pick<RotatedTokens, "accessTokenExpiresAt" | "acc
  * rotating site answers with invalid_grant and a revoked grant, docs/architecture.md section 6.5).
  */
 export const ROTATION_MEMORY_MS = 2 * 60_000;
-/**
- * Assumed when a token response omits `expires_in` (RFC 6749 section 5.1 only recommends it). The site
- * publishes no lifetime; one hour errs towards refreshing early (docs/architecture.md section 6.5).
- */
-export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
-
 export interface RotatedTokens {
   accessToken: string;
   refreshToken: string | null;
@@ -175,14 +184,11 @@ async function refreshAtSite(refreshToken: string, previousScopes: string[], sig
   }
   if (tokens.id_token !== undefined) await checkRefreshedIdToken(tokens, as, signedInAs);
   logEvent("token_refreshed", { refreshTokenRotated: tokens.refresh_token !== undefined });
-  const issuedAt = Date.now();
-  const expiresAt = issuedAt + (tokens.expires_in ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS) * 1000;
   return {
     accessToken: tokens.access_token,
     // RFC 9700 section 4.14.2: a rotating site returns a new refresh token; keep the old one only if it did not.
     refreshToken: tokens.refresh_token ?? refreshToken,
-    accessTokenExpiresAt: expiresAt,
-    accessTokenRenewAt: accessTokenRenewalTime(issuedAt, expiresAt),
+    ...accessTokenTimes(tokens.expires_in),
     scopes: tokens.scope ? grantedScopesOf(tokens.scope, previousScopes) : previousScopes,
     tokenType: dpopBound ? "DPoP" : undefined,
   };
