@@ -1,6 +1,8 @@
 "use client";
 
-import { formatCurrency } from "@/lib/format/currency";
+import { Fragment } from "react";
+
+import { formatCurrencyPieces } from "@/lib/format/currency";
 import { formatDate } from "@/lib/format/datetime";
 import { describeItemType, describeOrderState } from "@/lib/format/order-states";
 import { interpolate, siteCalled } from "@/lib/i18n";
@@ -13,10 +15,21 @@ import { Badge } from "@/components/ui/badge";
 /**
  * A name and its amount on one line, the amount at the right. In a card narrower than 11rem (a phone with
  * text at 150 % or more; the panel's cards have 11.75rem at 100 %), a long name puts the amount under it,
- * still at the right: the amount never shrinks, and beside it the name would be squeezed to a letter a line
- * or pass the card's edge.
+ * still at the right: beside it, the amount never shrinks, or the name would be squeezed to a letter a line
+ * or pass the card's edge. On a line of its own there, an amount wider than the line breaks after its
+ * currency sign (the panel at 200 % text: "US$" | "129.00").
  */
 const AMOUNT_ROW = "flex items-baseline justify-between gap-x-4 @max-[11rem]:flex-wrap";
+
+/** An amount whose line may break between its currency sign and its number (formatCurrencyPieces). */
+function Amount({ pieces }: { pieces: readonly string[] }) {
+  return pieces.map((piece, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {piece}
+    </Fragment>
+  ));
+}
 
 /** One order: trade number, date, state in words, line items, total and any refund. */
 export function OrderCard({ order }: { order: Order }) {
@@ -25,7 +38,7 @@ export function OrderCard({ order }: { order: Order }) {
   const site = useSiteInfo();
   const payOnSite = interpolate(words.payOnSite, { site: siteCalled(messages, site?.name ?? null) });
   const state = describeOrderState(order, locale);
-  const money = (amount: number) => formatCurrency(amount, order.currency, formatLocale);
+  const money = (amount: number) => <Amount pieces={formatCurrencyPieces(amount, order.currency, formatLocale)} />;
   const date = order.paidAt ?? order.createdAt;
   const dateText = interpolate(order.paidAt ? words.paidOn : words.placedOn, {
     date: formatDate(date, { formatLocale, timeZone }),
@@ -56,7 +69,7 @@ export function OrderCard({ order }: { order: Order }) {
                 <span className="block text-fg wrap-anywhere">{item.name}</span>
                 <span className="block text-sm text-fg-muted">{describeItemType(item.itemType, locale)}</span>
               </span>
-              <span className="ml-auto shrink-0 tabular-nums text-fg">{money(item.amount)}</span>
+              <span className="ml-auto shrink-0 tabular-nums text-fg @max-[11rem]:shrink">{money(item.amount)}</span>
             </li>
           ))}
         </ul>

@@ -17,7 +17,7 @@ export function ProgressBar({ value, label, valueText }: { value: number; label:
       >
         <div className="h-full rounded-full bg-accent" style={{ width: `${clamped}%` }} />
       </div>
-      <span className="shrink-0 text-sm text-fg-muted tabular-nums" aria-hidden="true">
+      <span className="text-sm text-fg-muted tabular-nums" aria-hidden="true">
         {valueText}
       </span>
     </div>

@@ -39,20 +39,38 @@ export function currencyFractionDigits(currency: string): number {
  * An amount in the order's currency: "NT$1,200", "US$12.50", "¥1,200", "US$12.50" (zh-TW). In English the
  * US dollar says its country too (Intl's en-US writes a bare "$"; en-GB already says "US$"), so a list
  * mixing currencies never leaves one ambiguous. An unknown currency code still reads sensibly: "1,200.00 XYZ".
+ *
+ * It comes in the pieces a line may break between, its currency sign and its number: "US$" | "129.00",
+ * "KWD " | "1.500" (a space stays at the end of the first). Where the panel leaves an amount
+ * less than a line at 200 % text, it breaks there, never inside its number.
  */
-export function formatCurrency(amount: number, currency: string, formatLocale: FormatLocale): string {
+export function formatCurrencyPieces(amount: number, currency: string, formatLocale: FormatLocale): readonly string[] {
   const code = currency.toUpperCase();
   const digits = currencyFractionDigits(code);
+  let parts: Intl.NumberFormatPart[];
   try {
-    const parts = new Intl.NumberFormat(formatLocale, {
+    parts = new Intl.NumberFormat(formatLocale, {
       style: "currency",
       currency: code,
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     }).formatToParts(amount);
-    return parts.map((part) => (part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value)).join("");
   } catch {
     const number = new Intl.NumberFormat(formatLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    return `${number.format(amount)} ${code}`;
+    return [`${number.format(amount)} ${code}`];
   }
+  const pieces: string[] = [];
+  // Whether the piece being written is the currency sign, once a part other than a space, a plus or a minus says so.
+  let writingSign: boolean | undefined;
+  for (const part of parts) {
+    const text = part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value;
+    if (part.type !== "literal" && part.type !== "minusSign" && part.type !== "plusSign") {
+      const isSign = part.type === "currency";
+      if (writingSign !== undefined && writingSign !== isSign) pieces.push("");
+      writingSign = isSign;
+    }
+    if (pieces.length === 0) pieces.push("");
+    pieces[pieces.length - 1] += text;
+  }
+  return pieces;
 }

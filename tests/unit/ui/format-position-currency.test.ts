@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currencyFractionDigits, formatCurrency } from "@/lib/format/currency";
+import { currencyFractionDigits, formatCurrencyPieces } from "@/lib/format/currency";
 import { formatPosition, isPastStart } from "@/lib/format/position";
 import { formatRelativeTime, formatTimeAgo } from "@/lib/format/relative";
 
@@ -35,7 +35,9 @@ describe("isPastStart", () => {
   });
 });
 
-describe("formatCurrency", () => {
+describe("formatCurrencyPieces", () => {
+  const formatCurrency = (...args: Parameters<typeof formatCurrencyPieces>) => formatCurrencyPieces(...args).join("");
+
   it.each(["en-US", "en-GB"] as const)("shows TWD without decimals, although ISO 4217 gives it two (%s)", (english) => {
     expect(currencyFractionDigits("TWD")).toBe(0);
     expect(formatCurrency(1200, "TWD", english)).toBe("NT$1,200");
@@ -73,6 +75,14 @@ describe("formatCurrency", () => {
   it("still reads sensibly for a code Intl rejects", () => {
     expect(formatCurrency(5, "US", "en-US")).toBe("5.00 US");
     expect(formatCurrency(1234, "US", "en-GB")).toBe("1,234.00 US");
+  });
+
+  it("comes in pieces that a line breaks between: its sign and its number, the space ending the first", () => {
+    expect(formatCurrencyPieces(129, "USD", "en-US")).toEqual(["US$", "129.00"]);
+    expect(formatCurrencyPieces(1200, "TWD", "zh-TW")).toEqual(["$", "1,200"]);
+    expect(formatCurrencyPieces(1.5, "KWD", "en-GB")).toEqual(["KWD\u00a0", "1.500"]);
+    expect(formatCurrencyPieces(-5, "USD", "en-US")).toEqual(["-US$", "5.00"]);
+    expect(formatCurrencyPieces(5, "US", "en-US")).toEqual(["5.00 US"]);
   });
 });
 
