@@ -13,7 +13,7 @@ export function ProgressBar({ value, label, valueText }: { value: number; label:
         aria-valuemax={100}
         aria-valuenow={clamped}
         aria-valuetext={valueText}
-        className="h-2 min-w-12 flex-1 overflow-hidden rounded-full bg-progress-track"
+        className="h-2 min-w-[3rem] flex-1 overflow-hidden rounded-full bg-progress-track"
       >
         <div className="h-full rounded-full bg-accent" style={{ width: `${clamped}%` }} />
       </div>
