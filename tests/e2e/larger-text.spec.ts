@@ -2,6 +2,8 @@ import { expect, test, type FrameLocator, type Locator, type Page } from "./test
 
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 
+import { outsideCardsContent } from "../journeys/layout-checks";
+
 import { playwrightDriver } from "./playwright-driver";
 import { choicesCutOff, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, setTextSize, signIn } from "./support";
 
@@ -65,23 +67,9 @@ test.beforeEach(async ({ page }) => {
   await resetSandbox(page);
 });
 
-/** What runs into a card's padding or past it (a time kept on one line, a button wider than the card's text). */
-function outsideCardsContent(root: Locator): Promise<string[]> {
-  return root.evaluate((container) => {
-    const found: string[] = [];
-    for (const card of container.querySelectorAll<HTMLElement>(".card")) {
-      const style = getComputedStyle(card);
-      const right = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
-      for (const element of card.querySelectorAll<HTMLElement>("*")) {
-        const box = element.getBoundingClientRect();
-        if (getComputedStyle(element).visibility === "hidden" || box.width <= 1 || box.height <= 1) continue;
-        if (box.right <= right + 0.5) continue;
-        const name = `<${element.tagName.toLowerCase()}> ${JSON.stringify((element.textContent ?? "").slice(0, 40))}`;
-        found.push(`${name} by ${Math.round(box.right - right)} px`);
-      }
-    }
-    return found;
-  });
+/** What runs into a card's padding or past it inside `root` (layout-checks' outsideCardsContent). */
+function outsideCardsIn(root: Locator): Promise<string[]> {
+  return root.evaluate(outsideCardsContent);
 }
 
 /** Progress bars narrower than 3 rem (their value in words left them no width). */
@@ -123,7 +111,7 @@ for (const [locale, words] of Object.entries(LOCALES)) {
         await expect(loaded(page)).toBeVisible();
         const main = page.getByRole("main");
         expect(await cutOffIn(main), path).toEqual([]);
-        expect(await outsideCardsContent(main), path).toEqual([]);
+        expect(await outsideCardsIn(main), path).toEqual([]);
         expect(await barsWithoutWidth(main), path).toEqual([]);
         if (path === "/orders") {
           expect(await amountsOffTheRight(main)).toEqual([]);
@@ -218,7 +206,7 @@ for (const [locale, words] of Object.entries(LOCALES)) {
       await setTextSize(page, scale);
       const body = frame.locator("body");
       expect(await cutOffIn(body), words.settings).toEqual([]);
-      expect(await outsideCardsContent(body), words.settings).toEqual([]);
+      expect(await outsideCardsIn(body), words.settings).toEqual([]);
       const navigation = frame.getByRole("navigation", { name: words.main });
       expect(await linksOverflowing(navigation), words.settings).toEqual([]);
       // The account menu keeps to the frame: its initial and chevron, still named by the member.
@@ -244,14 +232,14 @@ for (const [locale, words] of Object.entries(LOCALES)) {
         await expect(navigation.getByRole("link", { name: section, exact: true })).toHaveAttribute("aria-current", /^(page|true)$/);
         await expect(opened).toBeVisible();
         expect(await cutOffIn(body), section).toEqual([]);
-        expect(await outsideCardsContent(body), section).toEqual([]);
+        expect(await outsideCardsIn(body), section).toEqual([]);
         expect(await barsWithoutWidth(body), section).toEqual([]);
         expect(await amountsBrokenInsideAPiece(body), section).toEqual([]);
         expect(await linksOverflowing(navigation), section).toEqual([]);
         await navigation.getByRole("link", { name: sectionPage, exact: true }).click();
         await expect(loaded).toBeVisible();
         expect(await cutOffIn(body), sectionPage).toEqual([]);
-        expect(await outsideCardsContent(body), sectionPage).toEqual([]);
+        expect(await outsideCardsIn(body), sectionPage).toEqual([]);
         expect(await barsWithoutWidth(body), sectionPage).toEqual([]);
       }
     });

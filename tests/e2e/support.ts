@@ -4,6 +4,7 @@ import { expect, type BrowserContext, type FrameLocator, type Locator, type Page
 import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
 
+import { cutOff } from "../journeys/layout-checks";
 import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
 import { APP_URL, SITE_URL } from "../journeys/urls";
 
@@ -95,32 +96,9 @@ export function choicesCutOff(select: Locator): Promise<string[]> {
   });
 }
 
-/**
- * What cannot be read whole inside `root` at the page's current width: a field or box whose content is wider or
- * taller than it and hidden there (a one-line field's address cut off, with nothing to say it goes on), an
- * element past `root`'s right edge, and the document scrolling sideways. Empty when everything shows.
- */
+/** What cannot be read whole inside `root` at the page's current width (layout-checks' cutOff). */
 export function cutOffIn(root: Locator): Promise<string[]> {
-  return root.evaluate((container) => {
-    const edge = container.getBoundingClientRect().right;
-    const found: string[] = [];
-    for (const element of [container, ...container.querySelectorAll<HTMLElement>("*")]) {
-      const box = element.getBoundingClientRect();
-      // Hidden things (a visually hidden label, a copy that only gives a box its height) are never read.
-      if (getComputedStyle(element).visibility === "hidden" || box.width <= 1 || box.height <= 1) continue;
-      const field = element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement;
-      const text = field ? element.value : (element.textContent ?? "");
-      const name = `<${element.tagName.toLowerCase()}> ${JSON.stringify(text.slice(0, 40))}`;
-      const clips = field || getComputedStyle(element).overflowX !== "visible" || getComputedStyle(element).overflowY !== "visible";
-      if (clips && (element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight)) {
-        found.push(`${name} shows ${element.clientWidth}×${element.clientHeight} of ${element.scrollWidth}×${element.scrollHeight}`);
-      }
-      if (box.right > edge + 0.5) found.push(`${name} goes ${Math.round(box.right - edge)} px past the edge`);
-    }
-    const page = document.documentElement;
-    if (page.scrollWidth > page.clientWidth) found.push(`the page scrolls sideways: ${page.scrollWidth} > ${page.clientWidth}`);
-    return found;
-  });
+  return root.evaluate(cutOff);
 }
 
 export async function resetSandbox(page: Page): Promise<void> {

@@ -26,8 +26,12 @@ export interface Firefox {
  * Debian's Firefox ESR, headless, over WebDriver BiDi, with a fresh profile per launch. puppeteer's test
  * profile turns Total Cookie Protection off (its "standard" content blocking carries cookieBehavior0);
  * here Firefox keeps its own cookie behaviour, so embedded mode is tested the way members meet it.
+ * `morePrefs` adds preferences of a member's own (a larger default font size).
  */
-export async function launchFirefox(cookieBehavior: number = COOKIES.totalCookieProtection): Promise<Firefox> {
+export async function launchFirefox(
+  cookieBehavior: number = COOKIES.totalCookieProtection,
+  morePrefs: Record<string, string | number | boolean> = {},
+): Promise<Firefox> {
   const profile = mkdtempSync(path.join(tmpdir(), "firefox-profile-"));
   const browser = await puppeteer.launch({
     browser: "firefox",
@@ -41,6 +45,7 @@ export async function launchFirefox(cookieBehavior: number = COOKIES.totalCookie
       "network.cookie.cookieBehavior": cookieBehavior,
       // Firefox's popup blocker, as members have it: only a click may open a window.
       "dom.disable_open_during_load": true,
+      ...morePrefs,
     },
   });
   return {
