@@ -1,7 +1,6 @@
 import { expect, test, type FrameLocator, type Locator, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
-
 import { outsideCardsContent } from "../journeys/layout-checks";
 
 import { playwrightDriver } from "./playwright-driver";
