@@ -24,7 +24,7 @@ import { grantedScopesOf, missingNeededScopes } from "./granted-scopes";
 import { createHandoff } from "./embedded-handoff";
 import { AuthError, safeOAuthErrorCode } from "./errors";
 import { verifyIdToken } from "./id-token";
-import { accessTokenTimes } from "./tokens";
+import { accessTokenTimes } from "./token-times";
 import { takeTransaction, TRANSACTION_TTL_SECONDS, type LoginTransaction } from "./transaction";
 import { startNewSession } from "./new-session";
 import { fetchUserInfoClaims, findClaimMismatch } from "./userinfo";

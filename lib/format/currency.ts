@@ -59,18 +59,16 @@ export function formatCurrencyPieces(amount: number, currency: string, formatLoc
     const number = new Intl.NumberFormat(formatLocale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
     return [`${number.format(amount)} ${code}`];
   }
-  const pieces: string[] = [];
+  const pieces = [""];
   // Whether the piece being written is the currency sign, once a part other than a space, a plus or a minus says so.
   let writingSign: boolean | undefined;
   for (const part of parts) {
-    const text = part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value;
     if (part.type !== "literal" && part.type !== "minusSign" && part.type !== "plusSign") {
       const isSign = part.type === "currency";
       if (writingSign !== undefined && writingSign !== isSign) pieces.push("");
       writingSign = isSign;
     }
-    if (pieces.length === 0) pieces.push("");
-    pieces[pieces.length - 1] += text;
+    pieces[pieces.length - 1] += part.type === "currency" && part.value === "$" && code === "USD" ? "US$" : part.value;
   }
   return pieces;
 }

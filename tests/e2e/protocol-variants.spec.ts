@@ -6,6 +6,7 @@ import { SEEDED_DASHBOARD_CLIENT } from "../../sandbox/seed";
 import { startSandbox, type KnobsPatch, type RunningSandbox } from "../../sandbox/server";
 import { startDashboardInstance, type DashboardInstance } from "../support/dashboard-instances";
 import { freePort } from "../support/free-port";
+import { untilRenewalIsDue } from "../support/renewal-wait";
 
 import { HOST_PAGE, hydrated, lineTexts, markSiteRequests, postSandboxControl, resetSandbox, signIn } from "./support";
 
@@ -21,17 +22,11 @@ import { HOST_PAGE, hydrated, lineTexts, markSiteRequests, postSandboxControl, r
 test.describe.configure({ mode: "serial" });
 
 /**
- * Access tokens of 10 s, which the dashboard renews 5 s after they are issued (half their life, lib/auth/tokens.ts
- * accessTokenRenewalTime), and how long a test waits for that: the dashboard's clock is real. A view that
- * starts just before its token is due still has 5 s before the token lapses at the site.
+ * Access tokens of 10 s, which the dashboard renews 5 s after they are issued (half their life,
+ * lib/auth/token-times.ts accessTokenRenewalTime); untilRenewalIsDue waits for that, since the dashboard's
+ * clock is real. A view that starts just before its token is due still has 5 s before the token lapses.
  */
 const ACCESS_TOKEN_TTL_SECONDS = 10;
-const RENEWAL_DUE_AFTER_MS = 5_250;
-
-/** Waits until the member's access token, issued now, is due for renewal: their next view renews it first. */
-async function untilRenewalIsDue(page: Page): Promise<void> {
-  await page.waitForTimeout(RENEWAL_DUE_AFTER_MS);
-}
 
 test.describe("with the shared app", () => {
   test.beforeEach(async ({ page }) => {
@@ -52,7 +47,7 @@ test.describe("with the shared app", () => {
       await signIn(page, "maya@example.com");
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       // The member's token is due for renewal: their next request asks the site.
-      await untilRenewalIsDue(page);
+      await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
       await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
       // The page's router prefetches its links in the background, and one may reach the dashboard before the
       // member's next page view: it must not end the session there and lose the reason (proxy.ts). Made
@@ -74,9 +69,9 @@ test.describe("with the shared app", () => {
     await postSandboxControl(page, "/__sandbox/knobs", { accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS, refreshWithoutRotation: true });
     await signIn(page, "maya@example.com");
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
-    await untilRenewalIsDue(page);
+    await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     await expectEveryPage(page, "");
-    await untilRenewalIsDue(page);
+    await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
     await postSandboxControl(page, "/__sandbox/withdraw-access", { email: "maya@example.com" });
     await expectSignedOutAsWithdrawn(page, "/courses");
   });
@@ -106,7 +101,7 @@ test.describe("with the shared app", () => {
     for (const coding of ["gzip", "br"]) {
       await postSandboxControl(page, "/__sandbox/knobs", { contentCoding: coding });
       const siteRequests = await markSiteRequests(page);
-      await untilRenewalIsDue(page);
+      await untilRenewalIsDue(ACCESS_TOKEN_TTL_SECONDS);
       await expectEveryPage(page, "");
       const asked = async () => (await siteRequests()).filter((entry) => ["token", "graphql"].includes(entry.endpoint));
       // A renewal the last page's router started in the background may still be on its way (status 0 until answered).

@@ -18,7 +18,7 @@ import { signInOverHttp, type HttpBrowser } from "../support/http-browser";
 import { LaggingLink } from "../support/lagging-link";
 import { RedisServer } from "../support/redis-server";
 import { ask, closeAskConnections, RedisSentinels } from "../support/redis-sentinels";
-import { untilRenewalIsDue } from "../support/renewal-clock";
+import { untilRenewalIsDue } from "../support/renewal-wait";
 import { RoundRobinProxy } from "../support/round-robin-proxy";
 import { waitUntil } from "../support/wait-until";
 import { checkSentinels, probeSentinels } from "@/scripts/doctor/redis-sentinel";

@@ -14,7 +14,7 @@ import { HttpBrowser, signInOverHttp } from "../support/http-browser";
 import type { RedisServer } from "../support/redis-server";
 import type { RoundRobinProxy } from "../support/round-robin-proxy";
 import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
-import { untilRenewalIsDue } from "../support/renewal-clock";
+import { untilRenewalIsDue } from "../support/renewal-wait";
 import { waitUntil } from "../support/wait-until";
 
 /**

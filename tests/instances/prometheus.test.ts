@@ -18,7 +18,7 @@ import { startDashboardInstance, type DashboardInstance } from "../support/dashb
 import { signInOverHttp } from "../support/http-browser";
 import { PrometheusServer, valueOf, type PromSample } from "../support/prometheus-server";
 import { freePorts } from "../support/free-port";
-import { untilRenewalIsDue } from "../support/renewal-clock";
+import { untilRenewalIsDue } from "../support/renewal-wait";
 
 const alertsFile = path.resolve(import.meta.dirname, "..", "..", "deploy", "prometheus", "alerts.yml");
 const METRICS_TOKEN = randomBytes(32).toString("base64url");

@@ -18,7 +18,7 @@ import type { DashboardInstance } from "../support/dashboard-instances";
 import { HttpBrowser } from "../support/http-browser";
 import type { RoundRobinProxy } from "../support/round-robin-proxy";
 import { startInstanceCluster, type InstanceCluster } from "../support/instance-cluster";
-import { untilRenewalIsDue } from "../support/renewal-clock";
+import { untilRenewalIsDue } from "../support/renewal-wait";
 
 /**
  * Access tokens due for renewal 5 s after they are issued (accessTokenRenewalTime): a test waits that long for

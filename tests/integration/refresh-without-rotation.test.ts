@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { REFRESH_MARGIN_MS, ROTATION_MEMORY_MS } from "@/lib/auth/tokens";
+import { accessTokenRenewalTime } from "@/lib/auth/token-times";
+import { ROTATION_MEMORY_MS } from "@/lib/auth/tokens";
 import { revokeAtSite } from "@/lib/auth/revocation";
 import { loadSession, saveSession, type SessionData } from "@/lib/session/session";
 import { loadAccountPage } from "@/lib/account-api/registry";
@@ -52,7 +53,7 @@ describe.each(NAMED_SETTINGS)("%s", (_name, { accessTokenTtlSeconds, writesNulls
    * (at once when it lives less than the margin) and past the half of its life that the record of that renewal
    * lasts; plus a second.
    */
-  const nextRenewalAfterMs = () => Math.max(accessTokenTtlSeconds * 1000 - REFRESH_MARGIN_MS, (accessTokenTtlSeconds * 1000) / 2) + 1_000;
+  const nextRenewalAfterMs = () => accessTokenRenewalTime(0, accessTokenTtlSeconds * 1000) + 1_000;
   const overview = (_token: string, session: SessionData) => loadAccountPage("overview", session);
   const refreshesAtSite = () => sandbox.requests().filter((entry) => entry.grantType === "refresh_token");
 

@@ -1,6 +1,6 @@
 import { afterEach, vi } from "vitest";
 
-import { accessTokenRenewalTime } from "@/lib/auth/tokens";
+import { accessTokenRenewalTime } from "@/lib/auth/token-times";
 
 /**
  * For the tests of the file or `describe` that calls it: `comeBackWhenRenewalIsDue(lifetimeSeconds)` moves
@@ -20,14 +20,4 @@ export function renewalClock(): { comeBackWhenRenewalIsDue: (lifetimeSeconds: nu
       else vi.useFakeTimers({ toFake: ["Date"], now: later, shouldAdvanceTime: true });
     },
   };
-}
-
-/**
- * Waits, in real time, until an access token of `lifetimeSeconds` issued now is due for renewal
- * (accessTokenRenewalTime), and a quarter of a second more: for tests of dashboard processes, whose
- * clocks a test cannot move.
- */
-export function untilRenewalIsDue(lifetimeSeconds: number): Promise<void> {
-  const dueAfterMs = accessTokenRenewalTime(0, lifetimeSeconds * 1000) + 250;
-  return new Promise((resolve) => setTimeout(resolve, dueAfterMs));
 }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { callWithMemberSession } from "@/lib/auth/member-session";
-import { accessTokenRenewalTime, ensureFreshTokens, REFRESH_MARGIN_MS, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
+import { accessTokenRenewalTime, REFRESH_MARGIN_MS } from "@/lib/auth/token-times";
+import { ensureFreshTokens, ROTATION_SETTLE_MS } from "@/lib/auth/tokens";
 import { sealWithSessionSecret } from "@/lib/session/seal";
 import { loadSession, markSessionEnded, saveSession, sessionCookieName } from "@/lib/session/session";
 import {
