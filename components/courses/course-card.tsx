@@ -41,7 +41,7 @@ export function CourseCard({
         article: "sm:flex sm:flex-col",
         cover: "hidden sm:block",
         body: "sm:flex sm:flex-1 sm:flex-col sm:items-stretch sm:gap-3 sm:p-5",
-        heading: "sm:whitespace-normal sm:text-lg",
+        heading: "sm:text-lg",
         detail: "hidden sm:block",
         actions: "sm:mt-auto sm:flex-wrap sm:items-start sm:pt-1",
       };
@@ -49,10 +49,8 @@ export function CourseCard({
     <article className={`card @container h-full overflow-hidden ${card.article} ${ended ? "bg-surface-muted" : ""}`}>
       <CourseCover src={course.imageUrl} className={`${card.cover} aspect-[16/9] w-full ${ended ? "grayscale" : ""}`} />
       <div className={`grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 p-3 ${card.body}`}>
-        {/* Two lines at most, so rows and cards keep one rhythm, but whole with larger text (app/globals.css). */}
-        <Heading className={`course-name col-span-2 line-clamp-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>
-          {course.name}
-        </Heading>
+        {/* Whole, on as many lines as it takes: with larger text or wider spacing, a cut name would lose its end. */}
+        <Heading className={`col-span-2 text-base font-semibold leading-snug text-fg ${card.heading}`}>{course.name}</Heading>
         <div className="col-start-1 row-start-3 min-w-0 @max-[22rem]:col-span-2">
           <AccessBadge access={course.access} />
         </div>

@@ -1,4 +1,4 @@
-import { expect, test, type FrameLocator, type Locator, type Page } from "./test";
+import { expect, test, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 import { outsideCardsContent } from "../journeys/layout-checks";
@@ -10,9 +10,10 @@ import { choicesCutOff, chooseLanguage, cutOffIn, HOST_PAGE, resetSandbox, setTe
 // Internet scale text alone, and so does Chrome's on a desktop; setTextSize), at 150 % and at 200 %, WCAG
 // 1.4.4's bound, on a 320 px phone, and at 200 % on a 280 px one. Nothing may pass the screen's edge or be
 // cut (WCAG 1.4.10): no tab name ending in an ellipsis, no order number or email address running off its
-// card, no access state clipped by its row, no course name cut at two lines, no progress bar of no width,
+// card, no access state clipped by its row, no course name cut, no progress bar of no width,
 // no sliver of the member's name, no choice of Courses' Show or Sort by cut off in its select, no amount
-// broken inside its number. The site's panel is checked from 125 % to 200 %.
+// broken inside its number. The site's panel is checked from 125 % to 200 %. A student who reads with wider
+// text spacing (WCAG 1.4.12, TEXT_SPACING below) gets the same checks, on a 320 px phone and in the panel.
 
 const LOCALES = {
   en: {
@@ -40,6 +41,7 @@ const LOCALES = {
     sortBy: "排序方式",
   },
 } as const;
+const LOCALE_NAMES = Object.keys(LOCALES) as (keyof typeof LOCALES)[];
 /** Each phone's width, and the text sizes checked on it: 280 px is the narrowest phone in use (a folded Galaxy Z Fold's outer screen). */
 const PHONES = [
   { width: 320, scales: [150, 200] },
@@ -90,53 +92,67 @@ function amountsOffTheRight(root: Locator): Promise<string[]> {
   );
 }
 
-for (const [locale, words] of Object.entries(LOCALES)) {
+/**
+ * On a phone `width` px wide, in `locale`, with the reader's setting applied once signed in: every page keeps
+ * to the screen and shows all it says.
+ */
+async function checkPhonePages(
+  { page, context, browser }: { page: Page; context: BrowserContext; browser: Browser },
+  width: number,
+  locale: keyof typeof LOCALES,
+  applyReading: (page: Page) => Promise<void>,
+): Promise<void> {
+  const words = LOCALES[locale];
+  // Maya signed in elsewhere too, so Settings lists a sign-in with the time it was last active.
+  const elsewhere = await browser.newContext();
+  await signIn(await elsewhere.newPage(), "maya@example.com");
+  await elsewhere.close();
+  await page.setViewportSize({ width, height: 720 });
+  await signIn(page, "maya@example.com");
+  await chooseLanguage(context, locale);
+  await applyReading(page);
+  for (const { path, loaded } of PAGES) {
+    await page.goto(path);
+    await expect(loaded(page)).toBeVisible();
+    const main = page.getByRole("main");
+    expect(await cutOffIn(main), path).toEqual([]);
+    expect(await outsideCardsIn(main), path).toEqual([]);
+    expect(await barsWithoutWidth(main), path).toEqual([]);
+    if (path === "/orders") {
+      expect(await amountsOffTheRight(main)).toEqual([]);
+      expect(await amountsBrokenInsideAPiece(main)).toEqual([]);
+    }
+    // Courses' Show and Sort by: each choice whole, on two lines if it needs them ("Access ends soonest").
+    if (path === "/courses") {
+      for (const label of [words.show, words.sortBy])
+        expect(await choicesCutOff(main.getByLabel(label, { exact: true })), label).toEqual([]);
+    }
+    // The tab bar: four names whole under their icons.
+    const tabs = page.getByRole("navigation", { name: words.main });
+    await expect(tabs.getByRole("link")).toHaveCount(4);
+    expect(await cutOffIn(tabs), path).toEqual([]);
+    // The header keeps to the screen; the account menu shows the name's first letters or only its
+    // initial, never a sliver of a letter, and is still named by it.
+    const banner = page.getByRole("banner");
+    expect(await banner.evaluate((element) => element.scrollWidth <= element.clientWidth), path).toBe(true);
+    const button = page.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" });
+    await expect(button).toBeInViewport({ ratio: 1 });
+    const shownName = await button.getByText("Maya Chen", { exact: true }).evaluate((name) => {
+      const width = name.getBoundingClientRect().width;
+      return width <= 1 ? "hidden" : width >= 3 * parseFloat(getComputedStyle(name).fontSize) ? "readable" : `${width} px`;
+    });
+    expect(["hidden", "readable"], `${path}: the name shows ${shownName}`).toContain(shownName);
+  }
+}
+
+for (const locale of LOCALE_NAMES) {
   for (const { width, scale } of PHONES.flatMap((phone) => phone.scales.map((size) => ({ width: phone.width, scale: size })))) {
     test(`with text at ${scale} % on a ${width} px phone, in ${locale}, every page keeps to the screen and shows all it says`, async ({
       page,
       context,
       browser,
     }) => {
-      // Maya signed in elsewhere too, so Settings lists a sign-in with the time it was last active.
-      const elsewhere = await browser.newContext();
-      await signIn(await elsewhere.newPage(), "maya@example.com");
-      await elsewhere.close();
-      await page.setViewportSize({ width, height: 720 });
-      await signIn(page, "maya@example.com");
-      await chooseLanguage(context, locale as keyof typeof LOCALES);
-      await setTextSize(page, scale);
-      for (const { path, loaded } of PAGES) {
-        await page.goto(path);
-        await expect(loaded(page)).toBeVisible();
-        const main = page.getByRole("main");
-        expect(await cutOffIn(main), path).toEqual([]);
-        expect(await outsideCardsIn(main), path).toEqual([]);
-        expect(await barsWithoutWidth(main), path).toEqual([]);
-        if (path === "/orders") {
-          expect(await amountsOffTheRight(main)).toEqual([]);
-          expect(await amountsBrokenInsideAPiece(main)).toEqual([]);
-        }
-        // Courses' Show and Sort by: each choice whole, on two lines if it needs them ("Access ends soonest").
-        if (path === "/courses") {
-          for (const label of [words.show, words.sortBy])
-            expect(await choicesCutOff(main.getByLabel(label, { exact: true })), label).toEqual([]);
-        }
-        // The tab bar: four names whole under their icons.
-        const tabs = page.getByRole("navigation", { name: words.main });
-        await expect(tabs.getByRole("link")).toHaveCount(4);
-        expect(await cutOffIn(tabs), path).toEqual([]);
-        // The header keeps to the screen; the account menu shows the name's first letters or only its
-        // initial, never a sliver of a letter, and is still named by it.
-        const banner = page.getByRole("banner");
-        expect(await banner.evaluate((element) => element.scrollWidth <= element.clientWidth), path).toBe(true);
-        const button = page.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" });
-        await expect(button).toBeInViewport({ ratio: 1 });
-        const shownName = await button.getByText("Maya Chen", { exact: true }).evaluate((name) => {
-          const width = name.getBoundingClientRect().width;
-          return width <= 1 ? "hidden" : width >= 3 * parseFloat(getComputedStyle(name).fontSize) ? "readable" : `${width} px`;
-        });
-        expect(["hidden", "readable"], `${path}: the name shows ${shownName}`).toContain(shownName);
-      }
+      await checkPhonePages({ page, context, browser }, width, locale, (reader) => setTextSize(reader, scale));
     });
   }
 }
@@ -189,61 +205,107 @@ function linksOverflowing(root: Locator): Promise<string[]> {
   );
 }
 
-for (const [locale, words] of Object.entries(LOCALES)) {
+/**
+ * In the site's panel on a 320 px phone, in `locale`, with the reader's setting applied once the panel is in
+ * that language: its sections and pages keep to the frame.
+ */
+async function checkPanelPages(page: Page, locale: keyof typeof LOCALES, applyReading: (page: Page) => Promise<void>): Promise<void> {
+  const words = LOCALES[locale];
+  const frame = await signedInPanelOnAPhone(page);
+  // The panel's language is chosen in its Settings (its cookie lives in the site's partition).
+  const account = frame.getByRole("navigation", { name: "Account" });
+  await account.getByRole("button", { name: "Maya Chen" }).click();
+  await account.getByRole("link", { name: "Settings", exact: true }).click();
+  await frame.getByText(words.language, { exact: true }).click();
+  await expect(frame.getByRole("heading", { level: 1, name: words.settings })).toBeVisible();
+  await expect(frame.getByText("maya@example.com").first()).toBeVisible();
+  await applyReading(page);
+  const body = frame.locator("body");
+  expect(await cutOffIn(body), words.settings).toEqual([]);
+  expect(await outsideCardsIn(body), words.settings).toEqual([]);
+  const navigation = frame.getByRole("navigation", { name: words.main });
+  expect(await linksOverflowing(navigation), words.settings).toEqual([]);
+  // The account menu keeps to the frame: its initial and chevron, still named by the member.
+  await expect(frame.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" })).toBeInViewport({
+    ratio: 1,
+  });
+  // Each section opens on its first page (Continue, Orders), then its second.
+  for (const [section, opened, sectionPage, loaded] of [
+    [
+      words.learning,
+      frame.getByRole("link", { name: /^(Resume at|從) 12:34/ }).first(),
+      words.courses,
+      frame.getByRole("heading", { name: "Product Photography at Home" }),
+    ],
+    [
+      words.ordersAndEvents,
+      frame.getByRole("main").getByRole("article").first(),
+      words.events,
+      frame.getByRole("heading", { name: "Live Q&A: Watercolor skies" }).first(),
+    ],
+  ] as const) {
+    await navigation.getByRole("link", { name: section, exact: true }).click();
+    await expect(navigation.getByRole("link", { name: section, exact: true })).toHaveAttribute("aria-current", /^(page|true)$/);
+    await expect(opened).toBeVisible();
+    expect(await cutOffIn(body), section).toEqual([]);
+    expect(await outsideCardsIn(body), section).toEqual([]);
+    expect(await barsWithoutWidth(body), section).toEqual([]);
+    expect(await amountsBrokenInsideAPiece(body), section).toEqual([]);
+    expect(await linksOverflowing(navigation), section).toEqual([]);
+    await navigation.getByRole("link", { name: sectionPage, exact: true }).click();
+    await expect(loaded).toBeVisible();
+    expect(await cutOffIn(body), sectionPage).toEqual([]);
+    expect(await outsideCardsIn(body), sectionPage).toEqual([]);
+    expect(await barsWithoutWidth(body), sectionPage).toEqual([]);
+  }
+}
+
+for (const locale of LOCALE_NAMES) {
   for (const scale of PANEL_SCALES) {
     test(`with text at ${scale} % in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({
       page,
     }) => {
-      const frame = await signedInPanelOnAPhone(page);
-      // The panel's language is chosen in its Settings (its cookie lives in the site's partition).
-      const account = frame.getByRole("navigation", { name: "Account" });
-      await account.getByRole("button", { name: "Maya Chen" }).click();
-      await account.getByRole("link", { name: "Settings", exact: true }).click();
-      await frame.getByText(words.language, { exact: true }).click();
-      await expect(frame.getByRole("heading", { level: 1, name: words.settings })).toBeVisible();
-      await expect(frame.getByText("maya@example.com").first()).toBeVisible();
-      await setTextSize(page, scale);
-      const body = frame.locator("body");
-      expect(await cutOffIn(body), words.settings).toEqual([]);
-      expect(await outsideCardsIn(body), words.settings).toEqual([]);
-      const navigation = frame.getByRole("navigation", { name: words.main });
-      expect(await linksOverflowing(navigation), words.settings).toEqual([]);
-      // The account menu keeps to the frame: its initial and chevron, still named by the member.
-      await expect(frame.getByRole("navigation", { name: words.account }).getByRole("button", { name: "Maya Chen" })).toBeInViewport({
-        ratio: 1,
-      });
-      // Each section opens on its first page (Continue, Orders), then its second.
-      for (const [section, opened, sectionPage, loaded] of [
-        [
-          words.learning,
-          frame.getByRole("link", { name: /^(Resume at|從) 12:34/ }).first(),
-          words.courses,
-          frame.getByRole("heading", { name: "Product Photography at Home" }),
-        ],
-        [
-          words.ordersAndEvents,
-          frame.getByRole("main").getByRole("article").first(),
-          words.events,
-          frame.getByRole("heading", { name: "Live Q&A: Watercolor skies" }).first(),
-        ],
-      ] as const) {
-        await navigation.getByRole("link", { name: section, exact: true }).click();
-        await expect(navigation.getByRole("link", { name: section, exact: true })).toHaveAttribute("aria-current", /^(page|true)$/);
-        await expect(opened).toBeVisible();
-        expect(await cutOffIn(body), section).toEqual([]);
-        expect(await outsideCardsIn(body), section).toEqual([]);
-        expect(await barsWithoutWidth(body), section).toEqual([]);
-        expect(await amountsBrokenInsideAPiece(body), section).toEqual([]);
-        expect(await linksOverflowing(navigation), section).toEqual([]);
-        await navigation.getByRole("link", { name: sectionPage, exact: true }).click();
-        await expect(loaded).toBeVisible();
-        expect(await cutOffIn(body), sectionPage).toEqual([]);
-        expect(await outsideCardsIn(body), sectionPage).toEqual([]);
-        expect(await barsWithoutWidth(body), sectionPage).toEqual([]);
-      }
+      await checkPanelPages(page, locale, (reader) => setTextSize(reader, scale));
     });
   }
 }
+
+/**
+ * WCAG 2.2 1.4.12's text spacing, as a reader's extension or user stylesheet sets it: line height 1.5 times
+ * the font size, paragraphs 2 times apart, letters 0.12 and words 0.16 times the font size apart. It must
+ * cost no content: a course name cut at two lines lost its last word ("Product Photography at").
+ */
+const TEXT_SPACING =
+  "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important }" +
+  " p { margin-bottom: 2em !important }";
+
+/** Applies TEXT_SPACING to the documents the page shows, and to every one it loads from now on. */
+async function applyTextSpacing(page: Page): Promise<void> {
+  await page.addInitScript((css) => {
+    document.addEventListener("DOMContentLoaded", () => {
+      const style = document.createElement("style");
+      style.textContent = css;
+      document.head.append(style);
+    });
+  }, TEXT_SPACING);
+  for (const frame of page.frames()) await frame.addStyleTag({ content: TEXT_SPACING });
+}
+
+test.describe("with WCAG 1.4.12's text spacing", () => {
+  // The reader's stylesheet is theirs, not the page's: its Content Security Policy does not govern it.
+  test.use({ bypassCSP: true });
+
+  for (const locale of LOCALE_NAMES) {
+    test(`on a 320 px phone, in ${locale}, every page keeps to the screen and shows all it says`, async ({ page, context, browser }) => {
+      await applyTextSpacing(page);
+      await checkPhonePages({ page, context, browser }, 320, locale, async () => {});
+    });
+
+    test(`in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({ page }) => {
+      await checkPanelPages(page, locale, applyTextSpacing);
+    });
+  }
+});
 
 test("in the panel at the default text size, an order's amounts stay beside their items; only larger text puts them under", async ({
   page,
