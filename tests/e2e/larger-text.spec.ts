@@ -152,7 +152,7 @@ for (const locale of LOCALE_NAMES) {
       context,
       browser,
     }) => {
-      await checkPhonePages({ page, context, browser }, width, locale, (reader) => setTextSize(reader, scale));
+      await checkPhonePages({ page, context, browser }, width, locale, () => setTextSize(page, scale));
     });
   }
 }
@@ -265,7 +265,7 @@ for (const locale of LOCALE_NAMES) {
     test(`with text at ${scale} % in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({
       page,
     }) => {
-      await checkPanelPages(page, locale, (reader) => setTextSize(reader, scale));
+      await checkPanelPages(page, locale, () => setTextSize(page, scale));
     });
   }
 }
@@ -297,8 +297,7 @@ test.describe("with WCAG 1.4.12's text spacing", () => {
 
   for (const locale of LOCALE_NAMES) {
     test(`on a 320 px phone, in ${locale}, every page keeps to the screen and shows all it says`, async ({ page, context, browser }) => {
-      await applyTextSpacing(page);
-      await checkPhonePages({ page, context, browser }, 320, locale, async () => {});
+      await checkPhonePages({ page, context, browser }, 320, locale, applyTextSpacing);
     });
 
     test(`in the panel on a 320 px phone, in ${locale}, its sections and pages keep to the frame`, async ({ page }) => {
