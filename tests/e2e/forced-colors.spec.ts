@@ -11,6 +11,7 @@ import { HOST_PAGE, resetSandbox, signIn } from "./support";
  * still show. Each check compares what the browser paints, the same element in two states (a screenshot of
  * each, the same size): were the state drawn by a tint alone, the two would be the same, pixel for pixel.
  */
+// Chromium's emulated contrast theme follows the colour scheme; the figures below were read in the light one.
 test.use({ colorScheme: "light" });
 
 test.beforeEach(async ({ page }) => {
