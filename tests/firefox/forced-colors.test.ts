@@ -1,0 +1,81 @@
+import type { ElementHandle, Page } from "puppeteer-core";
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+
+import { signInFromLanding } from "../journeys/member-journey";
+import { APP_URL } from "../journeys/urls";
+
+import { COOKIES, freshPage, launchFirefox, resetSandbox, type Firefox } from "./firefox";
+import { puppeteerDriver } from "./puppeteer-driver";
+
+/*
+ * Forced colours in Firefox: its contrast setting (Settings, Colors, "Override the colors specified by the
+ * page": Always; with the accessibility theme, as Windows' contrast themes set it) matches `forced-colors:
+ * active`, drops every background tint and puts a plate behind text. What app/globals.css draws in system
+ * colours must show there as in Chromium (tests/e2e/forced-colors.spec.ts): an element in two states is
+ * painted differently.
+ */
+
+const CONTRAST_THEME = { "ui.useAccessibilityTheme": 1, "browser.display.document_color_use": 2 };
+
+let firefox: Firefox | undefined;
+
+beforeAll(async () => {
+  firefox = await launchFirefox(COOKIES.totalCookieProtection, CONTRAST_THEME);
+});
+
+afterAll(async () => {
+  await firefox?.close();
+});
+
+beforeEach(resetSandbox);
+
+/** The one visible element `selector` finds (puppeteer's ARIA query or CSS). */
+async function only(page: Page, selector: string): Promise<ElementHandle> {
+  const handle = await page.waitForSelector(selector, { visible: true });
+  if (!handle) throw new Error(`Nothing visible matches ${selector}`);
+  return handle;
+}
+
+async function screenshotOf(page: Page, selector: string): Promise<Buffer> {
+  return Buffer.from(await (await only(page, selector)).screenshot());
+}
+
+test("the current tab, a progress bar's fill and the chosen pill of Show still show", async () => {
+  if (!firefox) throw new Error("Firefox is not running.");
+  const { page } = await freshPage(firefox);
+  await page.setViewport({ width: 390, height: 844 });
+  const driver = puppeteerDriver(page);
+  await page.goto(APP_URL);
+  await signInFromLanding(driver, "maya@example.com");
+  await driver.expectVisible({ role: "heading", name: /Maya/ });
+  // Firefox's setting reaches the page.
+  expect(await page.evaluate(() => matchMedia("(forced-colors: active)").matches)).toBe(true);
+
+  await page.goto(`${APP_URL}/courses`);
+  const coursesTab = '::-p-aria([name="Courses"][role="link"])';
+  const tabWhenCurrent = await screenshotOf(page, coursesTab);
+  // Two two-digit values, so the bars are equally wide beside "…% complete".
+  const bars = await Promise.all(
+    ['[aria-valuenow="38"]', '[aria-valuenow="64"]'].map((value) => screenshotOf(page, `[role="progressbar"]${value}`)),
+  );
+  expect(bars[0]!.equals(bars[1]!), "the bars at 38 % and 64 % drawn the same").toBe(false);
+
+  await driver.click({ role: "link", name: "Orders" });
+  await driver.expectVisible({ role: "heading", name: "Orders" });
+  await page.mouse.move(0, 0);
+  expect(tabWhenCurrent.equals(await screenshotOf(page, coursesTab)), "the Courses tab drawn the same, current and not").toBe(false);
+
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(`${APP_URL}/courses`);
+  const pillAll = '::-p-aria([name="All 8"][role="radio"])';
+  const chosen = await screenshotOf(page, pillAll);
+  await driver.click({ role: "radio", name: "In progress 6" });
+  await eventuallyUnchecked(page, pillAll);
+  await page.mouse.move(0, 0);
+  expect(chosen.equals(await screenshotOf(page, pillAll)), "the pill All drawn the same, chosen and not").toBe(false);
+  await page.browserContext().close();
+});
+
+async function eventuallyUnchecked(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((radio) => !(radio as HTMLInputElement).checked, {}, await only(page, selector));
+}
