@@ -1,6 +1,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 
+import { statesNotDrawnApart } from "../journeys/drawn-apart";
 import { signInFromLanding } from "../journeys/member-journey";
 import { APP_URL } from "../journeys/urls";
 
@@ -58,12 +59,12 @@ test("the current tab, a progress bar's fill and the chosen pill of Show still s
   const bars = await Promise.all(
     ['[aria-valuenow="38"]', '[aria-valuenow="64"]'].map((value) => screenshotOf(page, `[role="progressbar"]${value}`)),
   );
-  expect(bars[0]!.equals(bars[1]!), "the bars at 38 % and 64 % drawn the same").toBe(false);
+  expect(statesNotDrawnApart(bars[0]!, bars[1]!, "the bars at 38 % and 64 %")).toEqual([]);
 
   await driver.click({ role: "link", name: "Orders" });
   await driver.expectVisible({ role: "heading", name: "Orders" });
   await page.mouse.move(0, 0);
-  expect(tabWhenCurrent.equals(await screenshotOf(page, coursesTab)), "the Courses tab drawn the same, current and not").toBe(false);
+  expect(statesNotDrawnApart(tabWhenCurrent, await screenshotOf(page, coursesTab), "the Courses tab, current and not")).toEqual([]);
 
   await page.setViewport({ width: 1280, height: 900 });
   await page.goto(`${APP_URL}/courses`);
@@ -72,7 +73,7 @@ test("the current tab, a progress bar's fill and the chosen pill of Show still s
   await driver.click({ role: "radio", name: "In progress 6" });
   await eventuallyUnchecked(page, pillAll);
   await page.mouse.move(0, 0);
-  expect(chosen.equals(await screenshotOf(page, pillAll)), "the pill All drawn the same, chosen and not").toBe(false);
+  expect(statesNotDrawnApart(chosen, await screenshotOf(page, pillAll), "the pill All, chosen and not")).toEqual([]);
   await page.browserContext().close();
 });
 
