@@ -35,7 +35,7 @@ const CHOICES_CLASS =
 const NARROW_CHOICE = "@max-[17rem]:flex @max-[17rem]:flex-col @max-[17rem]:gap-1";
 
 /** A select of the filters: the row's width beside its label on a phone. */
-const SELECT_CLASS = "min-h-11 w-full min-w-0 rounded-[0.625rem] border border-line bg-surface px-3 text-fg sm:w-auto";
+const SELECT_CLASS = "min-h-11 w-full min-w-0 rounded-[0.625rem] border border-control bg-surface px-3 text-fg sm:w-auto";
 
 /** The "Showing N of M" line the results start with: where the keyboard's Search key takes the member. */
 export const COURSE_RESULTS_ID = "course-results";
@@ -80,7 +80,7 @@ function CourseSearch({ choice, onChange }: { choice: CourseChoice; onChange: (n
           setSeen(event.target.value);
           onChange({ ...choice, q: event.target.value });
         }}
-        className="min-h-11 w-full rounded-[0.625rem] border border-line bg-surface px-3 text-fg sm:max-w-md"
+        className="min-h-11 w-full rounded-[0.625rem] border border-control bg-surface px-3 text-fg sm:max-w-md"
       />
     </form>
   );

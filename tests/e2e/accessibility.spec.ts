@@ -1,8 +1,10 @@
-import { expect, test, type Page } from "./test";
+import axe from "axe-core";
+
+import { expect, test, type Locator, type Page } from "./test";
 
 import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
 
-import { completeSiteSignIn, expectNoSeriousAxeViolations, HOST_PAGE, hydrated, resetSandbox } from "./support";
+import { completeSiteSignIn, expectNoSeriousAxeViolations, HOST_PAGE, hydrated, resetSandbox, signIn } from "./support";
 
 const PATHS = ["/", "/courses", "/orders", "/events", "/settings"] as const;
 const WIDTHS = [320, 1280] as const;
@@ -68,5 +70,53 @@ for (const language of LANGUAGES) {
         await expectNoSeriousAxeViolations(page);
       }
     });
+  });
+}
+
+/** What axe-core's `commons.color` offers (its typings leave it out). */
+interface AxeColours {
+  Color: new () => AxeColour;
+  getContrast: (background: AxeColour, foreground: AxeColour) => number;
+}
+interface AxeColour {
+  alpha: number;
+  parseString(value: string): AxeColour;
+}
+
+/**
+ * The contrast of a form field's edge with its own fill and with what is behind it (the nearest ancestor with
+ * a background), by axe-core's own colour arithmetic (`axe.commons.color`), which its text-contrast rule uses.
+ */
+function edgeContrasts(field: Locator): Promise<{ withFill: number; withPage: number }> {
+  return field.evaluate((element) => {
+    const { Color, getContrast } = (window as unknown as { axe: { commons: { color: AxeColours } } }).axe.commons.color;
+    const colour = (value: string) => new Color().parseString(value);
+    const style = getComputedStyle(element);
+    let behind = element.parentElement;
+    while (behind && colour(getComputedStyle(behind).backgroundColor).alpha === 0) behind = behind.parentElement;
+    const edge = colour(style.borderTopColor);
+    return {
+      withFill: getContrast(colour(style.backgroundColor), edge),
+      withPage: getContrast(colour(getComputedStyle(behind ?? document.documentElement).backgroundColor), edge),
+    };
+  });
+}
+
+// WCAG 2.2 1.4.11: an empty "Find a course" is found by its edge alone, so that edge needs 3:1 against the
+// field's fill and the page around it; Show and Sort by have the same edge. axe checks text, not edges.
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`in the ${colorScheme} scheme, Find a course, Show and Sort by have an edge of 3:1 or more`, async ({ page }) => {
+    await resetSandbox(page);
+    await page.emulateMedia({ colorScheme });
+    await setWidth(page, 390);
+    await signIn(page, "maya@example.com", { from: "/courses" });
+    await expect(page.getByRole("heading", { level: 1, name: "Courses" })).toBeVisible();
+    await page.evaluate(axe.source);
+    const main = page.getByRole("main");
+    for (const field of [main.getByRole("searchbox", { name: "Find a course" }), main.getByLabel("Show"), main.getByLabel("Sort by")]) {
+      const contrasts = await edgeContrasts(field);
+      expect(contrasts.withFill, String(field)).toBeGreaterThanOrEqual(3);
+      expect(contrasts.withPage, String(field)).toBeGreaterThanOrEqual(3);
+    }
   });
 }
