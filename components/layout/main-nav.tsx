@@ -50,7 +50,7 @@ export function MainNav() {
               >
                 {active ? <span aria-hidden="true" className="absolute inset-x-3 top-0 h-0.5 rounded-b bg-accent sm:hidden" /> : null}
                 <NavIcon page={item.key} className="size-6 sm:hidden" />
-                <span className="max-w-full truncate">{messages.nav[item.key]}</span>
+                <span className="max-w-full truncate sm:overflow-visible">{messages.nav[item.key]}</span>
                 <LinkPending className="inset-x-3 bottom-1" />
               </PageLink>
             </li>

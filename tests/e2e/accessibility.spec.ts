@@ -2,6 +2,7 @@ import axe from "axe-core";
 
 import { expect, test, type Locator, type Page } from "./test";
 
+import { statesNotDrawnApart } from "../journeys/drawn-apart";
 import { DASHBOARD_FRAME_TITLE } from "../journeys/embedded";
 
 import { completeSiteSignIn, expectNoSeriousAxeViolations, HOST_PAGE, hydrated, resetSandbox, signIn } from "./support";
@@ -118,5 +119,20 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(contrasts.withFill, String(field)).toBeGreaterThanOrEqual(3);
       expect(contrasts.withPage, String(field)).toBeGreaterThanOrEqual(3);
     }
+  });
+}
+
+// WCAG 2.2 1.4.1: from 640 px the current tab is told by more than its tint: it is underlined. The underline
+// is drawn, not clipped by the name's box (which cuts a name too long for its tab on a phone).
+for (const width of [700, 1280] as const) {
+  test(`at ${width} px, the current tab is underlined`, async ({ page }) => {
+    await resetSandbox(page);
+    await setWidth(page, width);
+    await signIn(page, "maya@example.com", { from: "/courses" });
+    const tab = page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Courses" });
+    await expect(tab).toHaveAttribute("aria-current", "page");
+    const underlined = await tab.screenshot();
+    await tab.evaluate((link) => link.style.setProperty("text-decoration-line", "none"));
+    expect(statesNotDrawnApart(underlined, await tab.screenshot(), "the current tab, with its underline and without")).toEqual([]);
   });
 }
