@@ -10,5 +10,5 @@ export function statesNotDrawnApart(first: Uint8Array, second: Uint8Array, what:
     return `${header.readUInt32BE(16)}×${header.readUInt32BE(20)}`;
   };
   if (size(first) !== size(second)) return [`${what}: ${size(first)} in one state, ${size(second)} in the other`];
-  return Buffer.compare(Buffer.from(first), Buffer.from(second)) === 0 ? [`${what}: drawn the same in both states`] : [];
+  return Buffer.from(first).equals(second) ? [`${what}: drawn the same in both states`] : [];
 }
