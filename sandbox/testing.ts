@@ -14,7 +14,15 @@ export interface AuthorizeWithoutBrowserOptions {
    * shows them ticked).
    */
   grantScopes?: readonly string[];
+  /**
+   * Sends each request instead of the helper's own cookie jar (no redirects followed): a browser's, so that
+   * the site's cookies end up where that browser keeps them.
+   */
+  send?: SendRequest;
 }
+
+/** Sends one request and answers without following a redirect. */
+export type SendRequest = (url: URL, init: RequestInit) => Promise<Response>;
 
 function decodeEntities(value: string): string {
   return value
@@ -61,7 +69,7 @@ function alertText(page: string): string | undefined {
  */
 export async function authorizeWithoutBrowser(authorizeUrl: string, opts: AuthorizeWithoutBrowserOptions): Promise<URL> {
   const origin = new URL(authorizeUrl).origin;
-  const browser = new SandboxBrowser(origin);
+  const browser = new SandboxBrowser(origin, opts.send);
 
   let response = await browser.request(authorizeUrl);
   for (let step = 0; step < 10; step += 1) {
@@ -117,7 +125,10 @@ export function csrfTokenOf(page: string): string | undefined {
 export class SandboxBrowser {
   private readonly jar = new SetCookieJar();
 
-  constructor(readonly origin: string) {}
+  constructor(
+    readonly origin: string,
+    private readonly send: SendRequest = (url, init) => this.jar.fetch(url, init),
+  ) {}
 
   static async signIn(origin: string, email: string, password = "demo"): Promise<SandboxBrowser> {
     const browser = new SandboxBrowser(origin);
@@ -132,7 +143,7 @@ export class SandboxBrowser {
 
   /** A request to `path` (or an absolute URL) with this browser's cookies, no redirects followed. */
   request(path: string, init: RequestInit = {}): Promise<Response> {
-    return this.jar.fetch(new URL(path, this.origin), init);
+    return this.send(new URL(path, this.origin), init);
   }
 
   get(path: string): Promise<Response> {

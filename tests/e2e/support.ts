@@ -3,9 +3,10 @@ import { expect, type BrowserContext, type FrameLocator, type Locator, type Page
 
 import { LOCALE_COOKIE, type Locale } from "../../lib/i18n/locales";
 import type { EnrollmentData } from "../../sandbox/data/account";
+import { authorizeWithoutBrowser, type SendRequest } from "../../sandbox/testing";
 
 import { cutOff } from "../journeys/layout-checks";
-import { completeSiteSignIn as completeSiteSignInSteps, signInFromLanding } from "../journeys/member-journey";
+import { completeSiteSignIn as completeSiteSignInSteps } from "../journeys/member-journey";
 import { APP_URL, SITE_URL } from "../journeys/urls";
 
 import { playwrightDriver } from "./playwright-driver";
@@ -19,10 +20,37 @@ export async function chooseLanguage(context: BrowserContext, locale: Locale): P
   await context.addCookies([{ name: LOCALE_COOKIE, value: locale, url: APP_URL }]);
 }
 
-/** Signs in through the sandbox's real sign-in and consent pages (the journey shared with the Firefox suite). */
+/**
+ * Signs in from the page's Sign in link through the sandbox's real sign-in and consent pages. Their forms are
+ * sent by the browser context's own requests rather than drawn and clicked (member-journey.spec.ts and the
+ * Firefox suite draw them), which saves the suite a second per test; the site's cookies land in the browser,
+ * and the browser itself follows the site's redirect to the dashboard's callback and on to the page.
+ */
 export async function signIn(page: Page, email: string, options: { from?: string } = {}): Promise<void> {
   await page.goto(options.from ?? "/");
-  await signInFromLanding(playwrightDriver(page), email);
+  const href = await page.getByRole("link", { name: "Sign in" }).getAttribute("href");
+  const started = await page.request.get(new URL(href ?? "", page.url()).href, { maxRedirects: 0 });
+  const authorizeUrl = started.headers()["location"];
+  if (started.status() !== 303 || authorizeUrl === undefined) throw new Error(`Sign in answered ${started.status()}`);
+  const callback = await authorizeWithoutBrowser(new URL(authorizeUrl, page.url()).href, { email, send: sendFromContext(page) });
+  await page.goto(callback.href);
+}
+
+/** Requests sent by the page's browser context (its cookies and User-Agent), no redirect followed. */
+function sendFromContext(page: Page): SendRequest {
+  return async (url, init) => {
+    const answer = await page.request.fetch(url.href, {
+      method: init.method ?? "GET",
+      headers: Object.fromEntries(new Headers(init.headers)),
+      data: typeof init.body === "string" ? init.body : undefined,
+      maxRedirects: 0,
+    });
+    const body = answer.status() === 204 || answer.status() === 304 ? null : await answer.text();
+    return new Response(body, {
+      status: answer.status(),
+      headers: answer.headersArray().map(({ name, value }): [string, string] => [name, value]),
+    });
+  };
 }
 
 /** On the site's pages: signs in when asked, then allows the dashboard. */
