@@ -4,8 +4,8 @@ export function LoadingState({ label }: { label: string }) {
     <div role="status" aria-live="polite" className="flex flex-col gap-3">
       <span className="text-fg-muted">{label}</span>
       <div aria-hidden="true" className="grid gap-3 sm:grid-cols-2">
-        <div className="h-28 animate-pulse rounded-2xl bg-surface-muted" />
-        <div className="h-28 animate-pulse rounded-2xl bg-surface-muted" />
+        <div className="skeleton h-28" />
+        <div className="skeleton h-28" />
       </div>
     </div>
   );

@@ -6,7 +6,7 @@ import { useI18n } from "@/lib/i18n/provider";
 
 type SkeletonPage = "overview" | "courses" | "orders" | "events" | "settings";
 
-const BLOCK = "animate-pulse rounded-2xl bg-surface-muted";
+const BLOCK = "skeleton";
 
 /**
  * A page's layout while it is on the way after a link was followed (components/layout/pending-page.tsx): its

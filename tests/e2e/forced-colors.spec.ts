@@ -4,7 +4,7 @@ import { statesNotDrawnApart } from "../journeys/drawn-apart";
 import { DASHBOARD_FRAME_TITLE, expectSignedInFrame, signInThroughPopup } from "../journeys/embedded";
 
 import { playwrightDriver } from "./playwright-driver";
-import { HOST_PAGE, resetSandbox, signIn } from "./support";
+import { HOST_PAGE, postSandboxControl, resetSandbox, signIn } from "./support";
 
 /**
  * Forced colours (Windows' contrast themes): the browser keeps the page's text, borders and outlines, in the
@@ -92,6 +92,21 @@ test("a progress bar shows how far it is filled, and a primary button its edge",
   });
   expect(edge.style).toBe("solid");
   expect(edge.width).not.toBe("0px");
+});
+
+test("a page on its way shows its skeleton's blocks, not a blank", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "maya@example.com");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Maya");
+  // The site answers late, so the tab's page is on its way long enough for a screenshot.
+  await postSandboxControl(page, "/__sandbox/knobs", { latencyMs: 5_000 });
+  await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Courses" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Loading Courses…" })).toBeAttached();
+  // The blocks are hidden from assistive technology (the status above speaks for them): found by their place.
+  // The first, where Courses' filters will be, is clear of the phone's tab bar.
+  const block = page.locator('[aria-busy="true"] > [aria-hidden="true"] > *').first();
+  // Drawn by its tint alone, the block is the page's Canvas and nothing else: one colour.
+  expect(await coloursIn(page, await block.screenshot({ animations: "disabled" })), "colours in a block").toBeGreaterThan(1);
 });
 
 test("at 1280 px, the chosen pill of Show is drawn as chosen", async ({ page }) => {
