@@ -22,6 +22,10 @@ export function playwrightDriver(page: Page, scope: Page | FrameLocator = page):
       await expect(find(target).first()).toBeVisible();
       return find(target).first().getAttribute(name);
     },
+    text: async (target) => {
+      await expect(find(target).first()).toBeVisible();
+      return ((await find(target).first().textContent()) ?? "").replace(/\s+/g, " ").trim();
+    },
     async clickOpeningPopup(target) {
       // Only the page's script opens the popup: before hydration a press opens something else (the panel's
       // Sign in: a new tab) or nothing.

@@ -71,6 +71,9 @@ export function puppeteerDriver(page: Page, frameOf: () => Promise<Frame> = () =
     async attribute(target, name) {
       return (await firstVisible(target)).evaluate((element, attribute) => element.getAttribute(attribute), name);
     },
+    async text(target) {
+      return (await firstVisible(target)).evaluate((element) => (element.textContent ?? "").replace(/\s+/g, " ").trim());
+    },
     async clickOpeningPopup(target) {
       const context = page.browserContext();
       const before = new Set(context.targets());

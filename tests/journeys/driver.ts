@@ -30,6 +30,8 @@ export interface JourneyDriver {
   count(target: Target): Promise<number>;
   /** Waits for the first match, then reads one of its attributes. */
   attribute(target: Target, name: string): Promise<string | null>;
+  /** Waits for the first match, then reads its text, white space collapsed. */
+  text(target: Target): Promise<string>;
   /** Clicks the first match and returns the window that the click opened. */
   clickOpeningPopup(target: Target): Promise<PopupDriver>;
 }
