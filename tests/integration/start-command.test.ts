@@ -206,16 +206,22 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     return new Running("npm", args, { cwd: app, env: { ...npmEnv, ...env } });
   }
 
-  async function demoStart(): Promise<Running> {
+  /** `npm start` with no configuration (the sandbox and the dashboard) on free ports. */
+  async function startDemo(): Promise<{ start: Running; appUrl: string; siteUrl: string }> {
     const [appPort, sitePort] = (await freePorts(2)) as [number, number];
     const appUrl = `http://localhost:${appPort}`;
     const start = npm(["start"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
+    return { start, appUrl, siteUrl: `http://127.0.0.1:${sitePort}` };
+  }
+
+  async function demoStart(): Promise<Running> {
+    const { start, appUrl, siteUrl } = await startDemo();
     await waitForHealth(appUrl, start);
     await expectSignedInMember(appUrl);
     expect(await start.stop()).toBe(0);
     expect(await refusesConnections(appUrl)).toBe(true);
     // The sandbox stops with the dashboard.
-    expect(await refusesConnections(`http://127.0.0.1:${sitePort}`)).toBe(true);
+    expect(await refusesConnections(siteUrl)).toBe(true);
     return start;
   }
 
@@ -232,9 +238,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
   // (one build fewer for the suite), and `npm start` after it serves them without building.
   it("after a source change, npm start builds again; stopped while it builds, it exits 0 and leaves no process behind", async () => {
     appendFileSync(path.join(app, "lib", "format", "currency.ts"), "\n// changed after the last build\n");
-    const [appPort, sitePort] = (await freePorts(2)) as [number, number];
-    const appUrl = `http://localhost:${appPort}`;
-    const start = npm(["start"], { SITE_URL: undefined, PORT: String(appPort), APP_URL: appUrl, SANDBOX_PORT: String(sitePort) });
+    const { start, siteUrl } = await startDemo();
     await waitUntil(() => start.output.events("build_started").length === 1, {
       what: "the build starting",
       timeoutMs: 60_000,
@@ -252,7 +256,7 @@ describe("the run command, from the files git tracks", { timeout: BUILD_TIMEOUT_
     expect(start.output.events("build_finished")).toHaveLength(0);
     expect(start.output.events("build_failed")).toHaveLength(0);
     await waitUntil(() => !start.groupAlive(), { what: "every process of npm start exiting", timeoutMs: STOP_TIMEOUT_MS, intervalMs: 200 });
-    expect(await refusesConnections(`http://127.0.0.1:${sitePort}`)).toBe(true);
+    expect(await refusesConnections(siteUrl)).toBe(true);
   });
 
   describe("with the production variables, after npm run build", () => {
