@@ -42,7 +42,10 @@ beforeAll(async () => {
 
 afterAll(() => cluster?.stop(), 60_000);
 
-beforeEach(async () => {
+beforeEach(async ({ onTestFailed }) => {
+  const startedAt = new Date().toISOString();
+  // A status a test did not expect (a 503 on a loaded machine) is explained by what the instances logged meanwhile.
+  onTestFailed(() => console.error(cluster?.loggedSince(startedAt)));
   redis.resume();
   if (!redis.pid) await redis.launch();
   await waitUntil(

@@ -16,6 +16,8 @@ export interface InstanceCluster {
   proxy: RoundRobinProxy;
   /** A, B and C, in that order. */
   instances: DashboardInstance[];
+  /** The JSON lines each instance logged at or after `isoTime` (warnings and errors), headed by its name. */
+  loggedSince(isoTime: string): string;
   stop(): Promise<void>;
 }
 
@@ -35,7 +37,8 @@ export async function startInstanceCluster(options: { knobs: KnobsPatch; redisPr
     appUrl: proxy.url,
     shared: { REDIS_URL: redis.url },
     redisPrefix: options.redisPrefix,
-    logLevel: "error",
+    // Warnings too (a 503's cause, a refresh that failed): kept by each instance, printed when a test fails.
+    logLevel: "warn",
   });
   try {
     // The first start builds when sources changed; the others then reuse that build. Each is kept as soon
@@ -45,5 +48,15 @@ export async function startInstanceCluster(options: { knobs: KnobsPatch; redisPr
     await stop();
     throw error;
   }
-  return { redis, sandbox, proxy, instances, stop };
+  const loggedSince = (isoTime: string) =>
+    instances
+      .map((instance) => {
+        const lines = instance
+          .output()
+          .split("\n")
+          .filter((line) => (/"time":"([^"]+)"/.exec(line)?.[1] ?? "") >= isoTime);
+        return `== instance ${instance.name}\n${lines.join("\n")}`;
+      })
+      .join("\n");
+  return { redis, sandbox, proxy, instances, loggedSince, stop };
 }

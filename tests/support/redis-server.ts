@@ -5,7 +5,7 @@
  * and directory bring it back with its append-only file, as an operator's restart would.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +15,14 @@ import { freePort } from "./free-port";
 import { waitUntil } from "./wait-until";
 
 export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_PATH ?? "redis-server";
+
+/**
+ * Where the servers keep their append-only file: in memory (/dev/shm) where the machine has it. With
+ * `appendfsync always` each write waits for its fsync, and on a disk shared with the suites beside (Firefox's
+ * profiles, a build) one fsync took over 500 ms in CI: past REDIS_COMMAND_TIMEOUT_MS, a 503 no test was about.
+ * The file still outlives the process, so a restart on the same directory restores it.
+ */
+const DATA_ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
 /**
  * Asks over a raw socket (no client library, so no reconnect logic to wait out) whether a key exists:
@@ -45,7 +53,7 @@ export class RedisServer {
 
   /** Starts a new server on a free port with a fresh temporary directory; `extraArgs` (e.g. --replicaof) are appended. */
   static async start(extraArgs: readonly string[] = []): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "dash-redis-")), extraArgs);
+    const server = new RedisServer(await freePort(), mkdtempSync(path.join(DATA_ROOT, "dash-redis-")), extraArgs);
     await server.launch();
     return server;
   }
