@@ -5,7 +5,7 @@
  * and directory bring it back with its append-only file, as an operator's restart would.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,12 +17,19 @@ import { waitUntil } from "./wait-until";
 export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_PATH ?? "redis-server";
 
 /**
- * Where the servers keep their append-only file: in memory (/dev/shm) where the machine has it. With
- * `appendfsync always` each write waits for its fsync, and on a disk shared with the suites beside (Firefox's
- * profiles, a build) one fsync took over 500 ms in CI: past REDIS_COMMAND_TIMEOUT_MS, a 503 no test was about.
- * The file still outlives the process, so a restart on the same directory restores it.
+ * A fresh directory for a server's append-only file: in memory (/dev/shm) where the machine lets us write
+ * there, else the temporary directory. With `appendfsync always` each write is answered after its fsync, and
+ * on a disk shared with the suites beside (Firefox's profiles) one fsync past REDIS_COMMAND_TIMEOUT_MS (500 ms)
+ * is a 503 that no test is about. The whole instances suite writes about 160 KB. The file outlives the
+ * process, so a restart on the same directory restores it.
  */
-const DATA_ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+function dataDirectory(): string {
+  try {
+    return mkdtempSync(path.join("/dev/shm", "dash-redis-"));
+  } catch {
+    return mkdtempSync(path.join(tmpdir(), "dash-redis-"));
+  }
+}
 
 /**
  * Asks over a raw socket (no client library, so no reconnect logic to wait out) whether a key exists:
@@ -53,7 +60,7 @@ export class RedisServer {
 
   /** Starts a new server on a free port with a fresh temporary directory; `extraArgs` (e.g. --replicaof) are appended. */
   static async start(extraArgs: readonly string[] = []): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(path.join(DATA_ROOT, "dash-redis-")), extraArgs);
+    const server = new RedisServer(await freePort(), dataDirectory(), extraArgs);
     await server.launch();
     return server;
   }
