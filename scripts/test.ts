@@ -25,24 +25,22 @@ const instancesReport = path.join(root, "artifacts", "instances.json");
 // Written by scripts/test-failover.ts.
 const failoverReport = path.join(root, "artifacts", "failover.json");
 
-/** The checks that only read the sources: they run side by side (on two cores, about a minute sooner). */
-const sourceChecks: [string, string, string[]][] = [
-  ["Type check", bin("tsc"), ["--noEmit"]],
-  ["Format", bin("prettier"), ["--check", "."]],
-  ["Lint", bin("eslint"), ["--max-warnings", "0", "."]],
-];
-
 /** A step: its name, command and arguments. */
 type Step = [string, string, string[]];
 
 /**
  * The steps in order, in stages. A stage of several lanes runs them side by side, each lane's steps one after the
- * other, with their output held back and printed once every lane has finished: Firefox's journeys (against an app
- * of their own on the E2E ports) beside the several-instance suite (on free ports), which mostly waits on Redis,
- * on the site's latency and on timers. On two cores that is about a minute and a half sooner than one after the
- * other, and both pass as they do alone.
+ * other, with their output held back and printed once every lane has finished. The source checks only read the
+ * sources (on two cores, about a minute sooner side by side). Firefox's journeys (against an app of their own on
+ * the E2E ports) run beside the several-instance suite (on free ports), which mostly waits on Redis, on the site's
+ * latency and on timers: about a minute and a half sooner than one after the other, and both pass as they do alone.
  */
 const stages: Step[][][] = [
+  [
+    [["Type check", bin("tsc"), ["--noEmit"]]],
+    [["Format", bin("prettier"), ["--check", "."]]],
+    [["Lint", bin("eslint"), ["--max-warnings", "0", "."]]],
+  ],
   [[["Unit and integration tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`]]]],
   [[["Browser journeys", bin("playwright"), ["test"]]]],
   [
@@ -52,6 +50,8 @@ const stages: Step[][][] = [
   // Alone: its bound of 2 s from the promotion to the first 200 is missed with Firefox's journeys beside it.
   [[["Redis failover", bin("tsx"), ["scripts/test-failover.ts"]]]],
 ];
+/** The first stage, the source checks, starts none of Debian's programs; every later one does (scripts/test-prerequisites.ts). */
+const SOURCE_CHECKS = 0;
 
 /**
  * The closing line CI reads: every test counted by every runner. A Vitest test that did not pass (its
@@ -102,30 +102,17 @@ function failWith(status: number | null): never {
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = "1";
 const only = process.argv.slice(2);
 const chosen = (name: string) => only.length === 0 || only.some((word) => name.toLowerCase().includes(word.toLowerCase()));
-const selectedChecks = sourceChecks.filter(([name]) => chosen(name));
 const selectedStages = stages
-  .map((lanes) => lanes.map((lane) => lane.filter(([name]) => chosen(name))).filter((lane) => lane.length > 0))
-  .filter((lanes) => lanes.length > 0);
-// Every step starts Debian's programs (scripts/test-prerequisites.ts).
-if (selectedStages.length > 0) {
+  .map((lanes, stage) => ({ stage, lanes: lanes.map((lane) => lane.filter(([name]) => chosen(name))).filter((lane) => lane.length > 0) }))
+  .filter(({ lanes }) => lanes.length > 0);
+if (selectedStages.some(({ stage }) => stage !== SOURCE_CHECKS)) {
   const problem = ensurePrerequisites();
   if (problem) {
     console.error(problem);
     process.exit(1);
   }
 }
-if (selectedChecks.length > 0) {
-  const results = await Promise.all(selectedChecks.map(([, command, args]) => runHeldBack(command, args)));
-  for (const [index, [name]] of selectedChecks.entries()) {
-    const { output, status, seconds } = results[index]!;
-    console.info(`\n=== ${name}`);
-    process.stdout.write(output);
-    console.info(`=== ${name}: ${status === 0 ? "passed" : "FAILED"} in ${seconds} s (side by side with the other source checks)`);
-  }
-  const failed = results.find(({ status }) => status !== 0);
-  if (failed) failWith(failed.status);
-}
-for (const lanes of selectedStages) {
+for (const { lanes } of selectedStages) {
   const [single] = lanes;
   if (lanes.length === 1 && single) {
     for (const [name, command, args] of single) {
